@@ -1,0 +1,113 @@
+import { z } from 'zod';
+import { PASSWORD_MIN, USERNAME_MIN } from './limits';
+import { publicUserSchema } from './users';
+
+export const AUTH_MESSAGES = {
+  usernameMin: `Username must be at least ${USERNAME_MIN} characters`,
+  usernameMax: 'Username must be at most 32 characters',
+  usernameChars: 'Username may only contain letters, numbers, dots, dashes and underscores',
+  passwordMin: `Password must be at least ${PASSWORD_MIN} characters`,
+  passwordMax: 'Password must be at most 128 characters',
+  passwordsDiffer: 'Passwords do not match',
+  invalidCredentials: 'Invalid credentials',
+  walletNotRegistered: 'Wallet not registered',
+  usernameTaken: 'Username already taken',
+  walletTaken: 'Wallet already registered',
+  registrationDisabled: 'Registration is currently disabled',
+  invalidWallet: 'Invalid wallet address',
+} as const;
+
+/** base58, 32..44 characters: the shape of a Solana address (the server also decodes it to 32 bytes). */
+export const walletAddressSchema = z
+  .string({ error: AUTH_MESSAGES.invalidWallet })
+  .trim()
+  .regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, AUTH_MESSAGES.invalidWallet);
+
+export const usernameSchema = z
+  .string({ error: AUTH_MESSAGES.usernameMin })
+  .trim()
+  .min(USERNAME_MIN, AUTH_MESSAGES.usernameMin)
+  .max(32, AUTH_MESSAGES.usernameMax)
+  .regex(/^[A-Za-z0-9_.-]+$/, AUTH_MESSAGES.usernameChars);
+
+export const passwordSchema = z
+  .string({ error: AUTH_MESSAGES.passwordMin })
+  .min(PASSWORD_MIN, AUTH_MESSAGES.passwordMin)
+  .max(128, AUTH_MESSAGES.passwordMax);
+
+/** The registration dialog's rules (spec section 5), shared by the form and the server. */
+export const registrationFormSchema = z
+  .object({
+    username: usernameSchema,
+    password: passwordSchema,
+    confirmPassword: passwordSchema,
+  })
+  .refine((form) => form.password === form.confirmPassword, {
+    message: AUTH_MESSAGES.passwordsDiffer,
+    path: ['confirmPassword'],
+  });
+
+const base64 = z
+  .string()
+  .max(8192)
+  .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'Must be base64');
+
+export const challengeRequestSchema = z
+  .object({ walletAddress: walletAddressSchema })
+  .meta({ id: 'ChallengeRequest' });
+
+/** The SIWS input the server issued (Wallet Standard `solana:signIn` input). */
+export const signInInputSchema = z
+  .object({
+    domain: z.string(),
+    address: z.string(),
+    statement: z.string(),
+    uri: z.string(),
+    version: z.literal('1'),
+    chainId: z.string(),
+    nonce: z.string(),
+    issuedAt: z.string(),
+    expirationTime: z.string(),
+  })
+  .meta({ id: 'SignInInput' });
+
+export type SignInInput = z.infer<typeof signInInputSchema>;
+
+export const challengeResponseSchema = z
+  .object({ input: signInInputSchema, message: z.string() })
+  .meta({ id: 'ChallengeResponse' });
+
+export const walletLoginRequestSchema = z
+  .object({
+    walletAddress: walletAddressSchema,
+    signedMessage: base64.optional(),
+    signature: base64.optional(),
+  })
+  .meta({ id: 'WalletLoginRequest' });
+
+export const registerRequestSchema = z
+  .object({
+    username: usernameSchema,
+    password: passwordSchema,
+    walletAddress: walletAddressSchema,
+    registrationToken: z.string().min(1).max(200),
+  })
+  .meta({ id: 'RegisterRequest' });
+
+export const loginRequestSchema = z
+  .object({
+    // Any shape of wrong input is simply a failed login: never hint which part was wrong.
+    username: z.string().max(200),
+    password: z.string().max(1024),
+  })
+  .meta({ id: 'LoginRequest' });
+
+export const authResponseSchema = z
+  .object({ user: publicUserSchema, token: z.string() })
+  .meta({ id: 'AuthResponse' });
+export const meResponseSchema = z.object({ user: publicUserSchema }).meta({ id: 'MeResponse' });
+export const walletNotRegisteredSchema = z
+  .object({ error: z.string(), code: z.literal('WALLET_NOT_REGISTERED'), registrationToken: z.string() })
+  .meta({ id: 'WalletNotRegistered' });
+
+export type AuthResponse = z.infer<typeof authResponseSchema>;

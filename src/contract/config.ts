@@ -1,0 +1,30 @@
+import { z } from 'zod';
+
+export const CLUSTERS = ['localnet', 'devnet', 'testnet', 'mainnet-beta'] as const;
+export type Cluster = (typeof CLUSTERS)[number];
+
+/** GET /api/config: what the web app needs to know about this deployment. */
+export const publicConfigSchema = z
+  .object({
+    cluster: z.enum(CLUSTERS),
+    embeddedChain: z.boolean(),
+    /** Explorer link for a transaction signature: replace `{signature}`. */
+    explorerUrl: z.string(),
+    limits: z.object({
+      stakeMinSol: z.string(),
+      stakeMaxSol: z.string(),
+      networkFeeSol: z.string(),
+      poolAddMinSol: z.string(),
+      maxVideoBytes: z.number().int(),
+      votesPerUserPerDare: z.number().int(),
+      airdropMaxSol: z.string(),
+    }),
+  })
+  .meta({ id: 'PublicConfig' });
+
+export type PublicConfig = z.infer<typeof publicConfigSchema>;
+
+/** The label the UI shows for a cluster in texts such as 'You have x SOL on {network}'. */
+export function networkLabel(cluster: Cluster): string {
+  return cluster === 'mainnet-beta' ? 'mainnet' : cluster;
+}

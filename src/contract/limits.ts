@@ -1,0 +1,63 @@
+/** Business constants of the product (spec section 9). One definition, read by server and web. */
+export const LAMPORTS_PER_SOL = 1_000_000_000n;
+
+export const STAKE_MIN_SOL = '0.01';
+export const STAKE_MAX_SOL = '5';
+export const NETWORK_FEE_SOL = '0.000005';
+export const FALLBACK_BALANCE_SOL = '10';
+export const POOL_ADD_MIN_SOL = '0.01';
+export const POOL_ADD_DEFAULT_SOL = '0.01';
+export const CLAIM_DEFAULT_SOL = '0.01';
+export const AIRDROP_MAX_SOL = '10';
+
+export const MAX_VIDEO_BYTES = 10 * 1024 * 1024;
+export const VIDEO_MIME_TYPES = ['video/mp4', 'video/webm', 'video/ogg'] as const;
+export const VOTES_PER_USER_PER_DARE = 3;
+export const MAJOR_DARE_SPLIT = { adminPercent: 70, communityPercent: 30 } as const;
+
+export const CREATE_DARE_DEFAULTS = {
+  maxParticipants: 10,
+  difficulty: 'medium',
+  category: 'creative',
+  isPublic: true,
+} as const;
+export const MAJOR_DARE_DEFAULTS = {
+  prizeAmount: '0.1',
+  maxParticipants: 100,
+  difficulty: 'medium',
+} as const;
+
+export const USERNAME_MIN = 3;
+export const PASSWORD_MIN = 6;
+export const LEADERBOARD_SIZE = 10;
+export const CHAT_MESSAGE_MAX = 500;
+export const CHAT_HISTORY_PAGE = 50;
+
+export const POLL_MS = {
+  stats: 30_000,
+  majorDare: 30_000,
+  submissions: 5_000,
+  approvedSubmissions: 5_000,
+} as const;
+export const CHAT_RECONNECT = { maxAttempts: 5, baseDelayMs: 1_000 } as const;
+
+export const TOAST = {
+  limit: 1,
+  durationMs: 5_000,
+  removeDelayMs: 1_000_000,
+  swipeThresholdPx: 50,
+  hotkey: ['F8'],
+} as const;
+export const TOOLTIP = { delayDurationMs: 700, skipDelayDurationMs: 300 } as const;
+
+export const DIFFICULTIES = ['easy', 'medium', 'hard', 'extreme'] as const;
+export const CATEGORIES = ['creative', 'physical', 'social', 'skill', 'adventure'] as const;
+export const DARE_STATUSES = ['active', 'cancelled', 'completed'] as const;
+export const SUBMISSION_STATUSES = ['pending', 'approved', 'rejected', 'winner'] as const;
+export const CLAIM_STATUSES = ['pending', 'processing', 'paid', 'failed'] as const;
+
+export type Difficulty = (typeof DIFFICULTIES)[number];
+export type Category = (typeof CATEGORIES)[number];
+export type DareStatus = (typeof DARE_STATUSES)[number];
+export type SubmissionStatus = (typeof SUBMISSION_STATUSES)[number];
+export type ClaimStatus = (typeof CLAIM_STATUSES)[number];

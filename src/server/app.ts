@@ -1,0 +1,69 @@
+import fastifyMultipart from '@fastify/multipart';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { ChainPort } from './chain/port';
+import type { AppConfig } from './config';
+import type { Database } from './db/client';
+import { authRoutes } from './features/auth/routes';
+import { createAuthService } from './features/auth/service';
+import { configRoutes } from './features/config/routes';
+import { healthRoutes } from './features/health/routes';
+import { settingsRoutes } from './features/settings/routes';
+import { authenticate } from './plugins/authenticate';
+import { errorHandler } from './plugins/error-handler';
+import { openApi } from './plugins/openapi';
+import { RateLimiter } from './plugins/rate-limit';
+import { staticWeb } from './plugins/static-web';
+import type { StoragePort } from './storage/port';
+
+export type Clock = () => Date;
+
+/** Everything the app talks to, chosen by main.ts (or a test): the app itself never picks an adapter. */
+export interface AppDeps {
+  config: AppConfig;
+  database: Database;
+  chain: ChainPort;
+  storage: StoragePort;
+  clock: Clock;
+}
+
+export interface BuildAppOptions extends AppDeps {
+  /** pino options, or false for silence (tests). */
+  logger?: boolean | Record<string, unknown>;
+  webRoot?: string;
+}
+
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const { logger = false, webRoot, ...deps } = options;
+  const app = Fastify({
+    logger,
+    trustProxy: deps.config.trustProxy,
+    // JSON bodies are small; uploads go through multipart with their own limit.
+    bodyLimit: 1024 * 1024,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  await app.register(errorHandler);
+  await app.register(openApi);
+  await app.register(fastifyMultipart);
+
+  await app.register(authenticate, { db: deps.database.db, clock: deps.clock });
+
+  const limiter = new RateLimiter(() => deps.clock().getTime());
+  const auth = createAuthService({
+    db: deps.database.db,
+    clock: deps.clock,
+    cluster: deps.chain.cluster,
+    config: deps.config,
+    limiter,
+  });
+
+  await app.register(healthRoutes, deps);
+  await app.register(authRoutes, { auth });
+  await app.register(settingsRoutes, { db: deps.database.db });
+  await app.register(configRoutes, deps);
+
+  await app.register(staticWeb, { root: webRoot });
+  return app;
+}

@@ -1,0 +1,48 @@
+import { getAddressDecoder } from '@solana/kit';
+import { HDKey } from 'micro-key-producer/slip10.js';
+import { describe, expect, it } from 'vitest';
+import { createEscrowKeys, escrowDerivationPath } from './escrow-keys';
+
+const hex = (text: string) => Uint8Array.from(Buffer.from(text, 'hex'));
+
+describe('escrow key derivation', () => {
+  it('matches SLIP-0010 ed25519 test vector 1', () => {
+    // https://github.com/satoshilabs/slips/blob/master/slip-0010.md, test vector 1 for ed25519.
+    const node = HDKey.fromMasterSeed(hex('000102030405060708090a0b0c0d0e0f')).derive(
+      "m/0'/1'/2'/2'/1000000000'",
+    );
+    expect(Buffer.from(node.privateKey).toString('hex')).toBe(
+      '8f94d394a8e8fd6b1bc2f3f49f5c47e385281d5c17e65324b0f62483e37e8793',
+    );
+  });
+
+  it('uses the Solana wallet path per escrow index', () => {
+    expect(escrowDerivationPath(0)).toBe("m/44'/501'/0'/0'");
+    expect(escrowDerivationPath(42)).toBe("m/44'/501'/42'/0'");
+    expect(() => escrowDerivationPath(-1)).toThrow();
+    expect(() => escrowDerivationPath(2 ** 31)).toThrow();
+  });
+
+  it('derives the same address for the same seed and index, and distinct ones otherwise', async () => {
+    const seed = hex('ab'.repeat(64));
+    const keys = createEscrowKeys(seed);
+    const again = createEscrowKeys(seed);
+    const other = createEscrowKeys(hex('cd'.repeat(64)));
+    const [a0, a0again, a1, b0] = await Promise.all([
+      keys.signerFor(0),
+      again.signerFor(0),
+      keys.signerFor(1),
+      other.signerFor(0),
+    ]);
+    expect(a0.address).toBe(a0again.address);
+    expect(new Set([a0.address, a1.address, b0.address]).size).toBe(3);
+    // The address is the ed25519 public key of the SLIP-0010 key at that path (what Phantom would import).
+    const expected = HDKey.fromMasterSeed(seed).derive("m/44'/501'/0'/0'").publicKeyRaw;
+    expect(a0.address).toBe(getAddressDecoder().decode(expected));
+  });
+
+  it('keeps key bytes out of reach', async () => {
+    const signer = await createEscrowKeys(hex('ab'.repeat(64))).signerFor(3);
+    expect(signer.keyPair.privateKey.extractable).toBe(false);
+  });
+});

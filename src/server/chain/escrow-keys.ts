@@ -1,0 +1,32 @@
+import { createKeyPairSignerFromPrivateKeyBytes, type KeyPairSigner } from '@solana/kit';
+import { HDKey } from 'micro-key-producer/slip10.js';
+
+/** The BIP-44 path Solana wallets use; one hardened account index per escrow. */
+export function escrowDerivationPath(index: number): string {
+  if (!Number.isInteger(index) || index < 0 || index >= 2 ** 31)
+    throw new Error(`Invalid escrow index: ${index}`);
+  return `m/44'/501'/${index}'/0'`;
+}
+
+/**
+ * The only code that turns the master seed into keys. Nothing outside src/server/chain reads the
+ * seed; callers get signers for a given escrow index and never see key bytes.
+ */
+export function createEscrowKeys(masterSeed: Uint8Array) {
+  if (masterSeed.length < 16 || masterSeed.length > 64)
+    throw new Error('The escrow master seed must be 16 to 64 bytes');
+  const root = HDKey.fromMasterSeed(masterSeed);
+  return {
+    /** Derives the escrow's signer; the private key bytes stay inside the non-extractable CryptoKey. */
+    async signerFor(index: number): Promise<KeyPairSigner> {
+      const privateKey = root.derive(escrowDerivationPath(index)).privateKey;
+      try {
+        return await createKeyPairSignerFromPrivateKeyBytes(privateKey, false);
+      } finally {
+        privateKey.fill(0);
+      }
+    },
+  };
+}
+
+export type EscrowKeys = ReturnType<typeof createEscrowKeys>;

@@ -1,0 +1,114 @@
+import {
+  AccountRole,
+  type Address,
+  appendTransactionMessageInstruction,
+  compileTransaction,
+  createNoopSigner,
+  createTransactionMessage,
+  getBase64EncodedWireTransaction,
+  type Instruction,
+  pipe,
+  type Rpc,
+  type Signature,
+  type SolanaRpcApi,
+  setTransactionMessageFeePayer,
+  setTransactionMessageLifetimeUsingBlockhash,
+} from '@solana/kit';
+import { getTransferSolInstruction } from '@solana-program/system';
+
+/** A System transfer that also lists `reference` as a read-only account, tying it to one payment intent. */
+export function transferWithReference(
+  from: Address,
+  to: Address,
+  lamports: bigint,
+  reference: Address,
+): Instruction {
+  const transfer = getTransferSolInstruction({
+    source: createNoopSigner(from),
+    destination: to,
+    amount: lamports,
+  });
+  return {
+    ...transfer,
+    accounts: [...transfer.accounts, { address: reference, role: AccountRole.READONLY }],
+  };
+}
+
+/** The unsigned transaction the user's wallet signs: fee payer and source are the user. */
+export async function buildDepositTransaction(
+  rpc: Rpc<SolanaRpcApi>,
+  options: { from: Address; to: Address; lamports: bigint; reference: Address },
+): Promise<{ base64: string; lastValidBlockHeight: bigint }> {
+  const { value: blockhash } = await rpc.getLatestBlockhash({ commitment: 'confirmed' }).send();
+  const message = pipe(
+    createTransactionMessage({ version: 0 }),
+    (m) => setTransactionMessageFeePayer(options.from, m),
+    (m) => setTransactionMessageLifetimeUsingBlockhash(blockhash, m),
+    (m) =>
+      appendTransactionMessageInstruction(
+        transferWithReference(options.from, options.to, options.lamports, options.reference),
+        m,
+      ),
+  );
+  return {
+    base64: getBase64EncodedWireTransaction(compileTransaction(message)),
+    lastValidBlockHeight: blockhash.lastValidBlockHeight,
+  };
+}
+
+export class TransactionRejectedError extends Error {}
+
+/** Turns a simulation/execution error into a sentence a user understands. */
+export function describeTransactionError(error: unknown): string {
+  // kit wraps the node's error: the readable part is often in `cause`, the logs in `context`.
+  const parts: string[] = [];
+  for (let current: unknown = error, depth = 0; current && depth < 5; depth += 1) {
+    parts.push((current as Error).message ?? '');
+    parts.push(
+      JSON.stringify(current, (_key, value) => (typeof value === 'bigint' ? value.toString() : value)) ?? '',
+    );
+    current = (current as { cause?: unknown }).cause;
+  }
+  const all = parts.join(' ');
+  if (/InsufficientFundsForRent|insufficient funds for rent/i.test(all)) {
+    return 'The transfer would leave an account below the rent-exempt minimum (0.00089088 SOL)';
+  }
+  if (
+    /insufficient lamports|InsufficientFundsForFee|Custom":1\b|custom program error: 0x1\b|insufficient funds/i.test(
+      all,
+    )
+  ) {
+    return 'Insufficient funds: your wallet does not hold enough SOL for this amount plus the network fee';
+  }
+  if (/BlockhashNotFound|blockhash not found/i.test(all))
+    return 'The transaction expired before it was sent. Please try again.';
+  if (/AlreadyProcessed|already been processed/i.test(all)) return 'This transaction was already sent';
+  if (/SignatureFailure|signature verification|missing signature/i.test(all)) {
+    return 'The transaction is not correctly signed by your wallet';
+  }
+  return 'The network rejected the transaction';
+}
+
+/** Polls signature status (kit's sendAndConfirm needs websockets; notes, section 5). */
+export async function waitForSignature(
+  rpc: Rpc<SolanaRpcApi>,
+  signature: Signature,
+  options: { commitment?: 'confirmed' | 'finalized'; timeoutMs?: number; intervalMs?: number } = {},
+): Promise<void> {
+  const { commitment = 'confirmed', timeoutMs = 60_000, intervalMs = 400 } = options;
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { value } = await rpc.getSignatureStatuses([signature], { searchTransactionHistory: true }).send();
+    const status = value[0];
+    if (status?.err) throw new TransactionRejectedError(describeTransactionError(status.err));
+    if (
+      status?.confirmationStatus === 'finalized' ||
+      (commitment === 'confirmed' && status?.confirmationStatus === 'confirmed')
+    ) {
+      return;
+    }
+    if (Date.now() > deadline)
+      throw new TransactionRejectedError('The network did not confirm the transaction in time');
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}

@@ -1,0 +1,65 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from './config';
+
+const SEED = 'ab'.repeat(64);
+
+describe('loadConfig', () => {
+  it('defaults to the embedded database and chain in ./data on port 5000', () => {
+    const config = loadConfig({});
+    expect(config.port).toBe(5000);
+    expect(config.dataDir).toBe(path.resolve('data'));
+    expect(config.database).toEqual({ embedded: true, dataDir: path.resolve('data/pglite') });
+    expect(config.chain).toEqual({
+      embedded: true,
+      cluster: 'localnet',
+      stateDir: path.resolve('data/chain'),
+    });
+    expect(config.storage.videoDir).toBe(path.resolve('data/videos'));
+  });
+
+  it('switches to PostgreSQL and a real cluster from the environment', () => {
+    const config = loadConfig({
+      DATABASE_URL: 'postgresql://u:p@db:5432/app',
+      SOLANA_RPC_URL: 'https://api.devnet.solana.com',
+      ESCROW_MASTER_SEED: SEED,
+      ADMIN_WALLETS: ' a , b,,',
+    });
+    expect(config.database).toEqual({ embedded: false, url: 'postgresql://u:p@db:5432/app' });
+    expect(config.chain).toEqual({
+      embedded: false,
+      cluster: 'devnet',
+      rpcUrl: 'https://api.devnet.solana.com',
+    });
+    expect(config.adminWallets).toEqual(['a', 'b']);
+  });
+
+  it('treats empty values as unset, as a copied .env.example leaves them', () => {
+    expect(loadConfig({ DATABASE_URL: '', SOLANA_RPC_URL: '' }).database.embedded).toBe(true);
+  });
+
+  it.each([
+    [{ PORT: 'abc' }, /^Invalid PORT: .*\(got "abc"\)$/],
+    [{ PORT: '70000' }, /^Invalid PORT/],
+    [{ DATABASE_URL: 'mysql://x' }, /^Invalid DATABASE_URL: must be a postgres/],
+    [
+      { SOLANA_RPC_URL: 'ftp://x', ESCROW_MASTER_SEED: SEED },
+      /^Invalid SOLANA_RPC_URL: must be an http\(s\) URL/,
+    ],
+    [{ SOLANA_CLUSTER: 'moon' }, /^Invalid SOLANA_CLUSTER/],
+    [{ LOG_LEVEL: 'loud' }, /^Invalid LOG_LEVEL/],
+    [{ ESCROW_MASTER_SEED: 'zz' }, /^Invalid ESCROW_MASTER_SEED: must be 64 bytes as 128 hex characters$/],
+    [
+      { SOLANA_RPC_URL: 'https://api.devnet.solana.com' },
+      /^Invalid ESCROW_MASTER_SEED: required with SOLANA_RPC_URL/,
+    ],
+  ])('stops on %j with one line naming the variable', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it('never echoes a secret in its error', () => {
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://user:hunter2@x' })).toThrow(
+      expect.objectContaining({ message: expect.not.stringContaining('hunter2') }),
+    );
+  });
+});

@@ -1,0 +1,145 @@
+import path from 'node:path';
+import { z } from 'zod';
+import { CLUSTERS, type Cluster } from '../contract/config';
+
+const optionalText = z
+  .string()
+  .trim()
+  .transform((value) => (value === '' ? undefined : value))
+  .optional();
+
+const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+/** The environment, validated once at start-up. Unset values fall back to the embedded defaults. */
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
+  HOST: z.string().default('0.0.0.0'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(5000),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: optionalText.pipe(
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+      .optional(),
+  ),
+  SOLANA_RPC_URL: optionalText.pipe(
+    z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+  ),
+  SOLANA_CLUSTER: optionalText.pipe(z.enum(CLUSTERS).optional()),
+  ESCROW_MASTER_SEED: optionalText.pipe(
+    z
+      .string()
+      .regex(/^[0-9a-fA-F]{128}$/, 'must be 64 bytes as 128 hex characters')
+      .optional(),
+  ),
+  ADMIN_WALLETS: z
+    .string()
+    .default('')
+    .transform((value) =>
+      value
+        .split(',')
+        .map((wallet) => wallet.trim())
+        .filter(Boolean),
+    ),
+  SEED_DEMO_DATA: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((value) => value === 'true'),
+  TRUST_PROXY: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((value) => value === 'true'),
+  RATE_LIMIT_AUTH_PER_MINUTE: positiveInt(100),
+  RATE_LIMIT_FAILED_LOGINS: positiveInt(10),
+  RATE_LIMIT_FAILED_LOGIN_WINDOW_MINUTES: positiveInt(15),
+});
+
+const SECRET_VARIABLES = new Set(['ESCROW_MASTER_SEED', 'DATABASE_URL']);
+
+export type Env = z.input<typeof envSchema>;
+
+export interface AppConfig {
+  env: 'development' | 'production' | 'test';
+  host: string;
+  port: number;
+  logLevel: string;
+  dataDir: string;
+  database: { embedded: true; dataDir: string } | { embedded: false; url: string };
+  chain:
+    | { embedded: true; cluster: Cluster; stateDir: string }
+    | { embedded: false; cluster: Cluster; rpcUrl: string };
+  storage: { videoDir: string };
+  escrowMasterSeedHex: string | undefined;
+  adminWallets: string[];
+  seedDemoData: boolean;
+  trustProxy: boolean;
+  rateLimits: { authPerMinute: number; failedLogins: number; failedLoginWindowMs: number };
+}
+
+export class ConfigError extends Error {}
+
+/** Guesses the cluster from well-known RPC hosts so SOLANA_CLUSTER is only needed for custom endpoints. */
+function clusterFromUrl(url: string): Cluster {
+  if (/devnet/.test(url)) return 'devnet';
+  if (/testnet/.test(url)) return 'testnet';
+  if (/mainnet/.test(url)) return 'mainnet-beta';
+  return 'localnet';
+}
+
+export function loadConfig(source: Record<string, string | undefined> = process.env): AppConfig {
+  const parsed = envSchema.safeParse(source);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const name = String(issue.path[0] ?? 'environment');
+    // Secrets (a seed, a URL with a password) must never reach a log, so only harmless values are echoed.
+    const shown = SECRET_VARIABLES.has(name) ? '' : ` (got ${JSON.stringify(source[name] ?? '')})`;
+    throw new ConfigError(`Invalid ${name}: ${issue.message}${shown}`);
+  }
+  const env = parsed.data;
+  const dataDir = path.resolve(env.DATA_DIR);
+  if (env.SOLANA_CLUSTER && !env.SOLANA_RPC_URL && env.SOLANA_CLUSTER !== 'localnet') {
+    throw new ConfigError(`Invalid SOLANA_CLUSTER: ${env.SOLANA_CLUSTER} needs SOLANA_RPC_URL`);
+  }
+  if (env.SOLANA_RPC_URL && !env.ESCROW_MASTER_SEED) {
+    throw new ConfigError(
+      'Invalid ESCROW_MASTER_SEED: required with SOLANA_RPC_URL (64 bytes as 128 hex characters, kept in a secret store)',
+    );
+  }
+  return {
+    env: env.NODE_ENV,
+    host: env.HOST,
+    port: env.PORT,
+    logLevel: env.LOG_LEVEL,
+    dataDir,
+    database: env.DATABASE_URL
+      ? { embedded: false, url: env.DATABASE_URL }
+      : { embedded: true, dataDir: path.join(dataDir, 'pglite') },
+    chain: env.SOLANA_RPC_URL
+      ? {
+          embedded: false,
+          rpcUrl: env.SOLANA_RPC_URL,
+          cluster: env.SOLANA_CLUSTER ?? clusterFromUrl(env.SOLANA_RPC_URL),
+        }
+      : { embedded: true, cluster: 'localnet', stateDir: path.join(dataDir, 'chain') },
+    storage: { videoDir: path.join(dataDir, 'videos') },
+    escrowMasterSeedHex: env.ESCROW_MASTER_SEED,
+    adminWallets: env.ADMIN_WALLETS,
+    seedDemoData: env.SEED_DEMO_DATA,
+    trustProxy: env.TRUST_PROXY,
+    rateLimits: {
+      authPerMinute: env.RATE_LIMIT_AUTH_PER_MINUTE,
+      failedLogins: env.RATE_LIMIT_FAILED_LOGINS,
+      failedLoginWindowMs: env.RATE_LIMIT_FAILED_LOGIN_WINDOW_MINUTES * 60_000,
+    },
+  };
+}
+
+/** Reads `.env` when present (real environment variables win), so `npm start` needs no setup. */
+export function loadDotEnv(file = '.env'): void {
+  try {
+    process.loadEnvFile(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+}

@@ -1,0 +1,88 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
+import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
+import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
+import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import pg from 'pg';
+import * as schema from './schema';
+
+export type Schema = typeof schema;
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+export type Tx = PgTransaction<PgQueryResultHKT, Schema>;
+/** Repos accept either the database or an open transaction, so services decide the unit of work. */
+export type DbOrTx = Db | Tx;
+
+export const MIGRATIONS_FOLDER = fileURLToPath(new URL('./migrations', import.meta.url));
+
+export interface Database {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  /** What the start-up log prints: a folder for PGlite, the host/db (never the password) otherwise. */
+  description: string;
+  /** The node-postgres pool (PostgreSQL only): LISTEN/NOTIFY and tooling need raw clients. */
+  pool?: pg.Pool;
+  /** The PGlite instance (embedded only). */
+  pglite?: PGlite;
+  migrate(): Promise<void>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function describePostgresUrl(url: string): string {
+  const parsed = new URL(url);
+  return `postgresql://${parsed.hostname}:${parsed.port || 5432}${parsed.pathname}`;
+}
+
+export async function openPglite(options: {
+  dataDir?: string;
+  loadDataDir?: Blob | File;
+}): Promise<Database> {
+  if (options.dataDir) mkdirSync(path.dirname(options.dataDir), { recursive: true });
+  const pglite = new PGlite({ dataDir: options.dataDir, loadDataDir: options.loadDataDir });
+  await pglite.waitReady;
+  const db = drizzlePglite(pglite, { schema }) as unknown as Db;
+  return {
+    db,
+    kind: 'pglite',
+    description: options.dataDir ? `PGlite (embedded) in ${options.dataDir}` : 'PGlite (embedded, in memory)',
+    pglite,
+    migrate: () => migratePglite(db as never, { migrationsFolder: MIGRATIONS_FOLDER }),
+    ping: async () => {
+      await db.execute(sql`select 1`);
+    },
+    close: () => pglite.close(),
+  };
+}
+
+export async function openPostgres(url: string, poolSize = 10): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  // An idle client losing its connection must not crash the process; the pool replaces it.
+  pool.on('error', () => {});
+  const db = drizzleNodePg(pool, { schema }) as unknown as Db;
+  return {
+    db,
+    kind: 'postgres',
+    description: `PostgreSQL ${describePostgresUrl(url)}`,
+    pool,
+    migrate: async () => {
+      // Several instances may start at once against one database: one migrates, the others wait.
+      const client = await pool.connect();
+      try {
+        await client.query('select pg_advisory_lock(7243501)');
+        await migrateNodePg(drizzleNodePg(client, { schema }), { migrationsFolder: MIGRATIONS_FOLDER });
+      } finally {
+        await client.query('select pg_advisory_unlock(7243501)').catch(() => {});
+        client.release();
+      }
+    },
+    ping: async () => {
+      await pool.query('select 1');
+    },
+    close: () => pool.end(),
+  };
+}

@@ -1,0 +1,399 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+
+/** SOL amounts: numeric(18,9) as the spec fixes; drizzle hands them over as exact decimal strings. */
+const sol = (name: string) => numeric(name, { precision: 18, scale: 9 });
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
+const id = () => integer('id').primaryKey().generatedAlwaysAsIdentity();
+
+const inList = (column: string, values: readonly string[]) =>
+  sql.raw(`${column} in (${values.map((value) => `'${value}'`).join(', ')})`);
+
+export const users = pgTable(
+  'users',
+  {
+    id: id(),
+    username: text('username').notNull(),
+    /** scrypt hash (never the password itself); the column keeps the spec's name. */
+    password: text('password').notNull(),
+    walletAddress: text('wallet_address'),
+    isAdmin: boolean('is_admin').notNull().default(false),
+    totalEarnings: sol('total_earnings').notNull().default('0'),
+    dareWins: integer('dare_wins').notNull().default(0),
+    reputation: integer('reputation').notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('users_username_unique').on(sql`lower(${t.username})`),
+    uniqueIndex('users_wallet_address_unique').on(t.walletAddress),
+    check('users_total_earnings_non_negative', sql`${t.totalEarnings} >= 0`),
+    check('users_dare_wins_non_negative', sql`${t.dareWins} >= 0`),
+    check('users_username_length', sql`char_length(${t.username}) between 3 and 32`),
+  ],
+);
+
+export const dares = pgTable(
+  'dares',
+  {
+    id: id(),
+    title: text('title').notNull(),
+    description: text('description').notNull(),
+    creatorId: integer('creator_id')
+      .notNull()
+      .references(() => users.id),
+    stakeAmount: sol('stake_amount').notNull(),
+    totalPool: sol('total_pool').notNull().default('0'),
+    difficulty: text('difficulty').notNull().default('medium'),
+    category: text('category').notNull().default('creative'),
+    deadline: timestamp('deadline', { withTimezone: true }),
+    maxParticipants: integer('max_participants').notNull().default(10),
+    isPublic: boolean('is_public').notNull().default(true),
+    isMajor: boolean('is_major').notNull().default(false),
+    status: text('status').notNull().default('active'),
+    escrowWallet: text('escrow_wallet'),
+    /** The signature of the stake that funded this dare; one signature funds one dare. */
+    transactionSignature: text('transaction_signature'),
+    network: text('network'),
+    tags: text('tags').array().notNull().default(sql`'{}'::text[]`),
+    imageUrl: text('image_url'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('dares_transaction_signature_unique').on(t.transactionSignature),
+    uniqueIndex('dares_escrow_wallet_unique').on(t.escrowWallet),
+    index('dares_status_created_idx').on(t.status, t.createdAt),
+    index('dares_creator_idx').on(t.creatorId),
+    check('dares_status_valid', inList('status', ['active', 'cancelled', 'completed'])),
+    check('dares_difficulty_valid', inList('difficulty', ['easy', 'medium', 'hard', 'extreme'])),
+    // Major dares take a free-text category (spec section 5); community dares one of the five.
+    check(
+      'dares_category_valid',
+      sql`is_major or ${inList('category', ['creative', 'physical', 'social', 'skill', 'adventure'])}`,
+    ),
+    check('dares_stake_non_negative', sql`${t.stakeAmount} >= 0`),
+    check('dares_total_pool_non_negative', sql`${t.totalPool} >= 0`),
+    check('dares_max_participants_positive', sql`${t.maxParticipants} >= 1`),
+  ],
+);
+
+export const dareSubmissions = pgTable(
+  'dare_submissions',
+  {
+    id: id(),
+    dareId: integer('dare_id')
+      .notNull()
+      .references(() => dares.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    videoUrl: text('video_url').notNull(),
+    thumbnailUrl: text('thumbnail_url'),
+    description: text('description'),
+    votes: integer('votes').notNull().default(0),
+    status: text('status').notNull().default('pending'),
+    isFeatured: boolean('is_featured').notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('dare_submissions_one_per_user').on(t.dareId, t.userId),
+    index('dare_submissions_status_idx').on(t.status, t.createdAt),
+    check('dare_submissions_status_valid', inList('status', ['pending', 'approved', 'rejected', 'winner'])),
+    check('dare_submissions_votes_non_negative', sql`${t.votes} >= 0`),
+  ],
+);
+
+export const submissionVotes = pgTable(
+  'submission_votes',
+  {
+    id: id(),
+    submissionId: integer('submission_id')
+      .notNull()
+      .references(() => dareSubmissions.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    /** Denormalised so the 3-votes-per-dare rule is one indexed count. */
+    dareId: integer('dare_id')
+      .notNull()
+      .references(() => dares.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('submission_votes_one_per_user').on(t.submissionId, t.userId),
+    index('submission_votes_user_dare_idx').on(t.userId, t.dareId),
+  ],
+);
+
+export const claims = pgTable(
+  'claims',
+  {
+    id: id(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    amount: sol('amount').notNull(),
+    claimType: text('claim_type').notNull(),
+    status: text('status').notNull().default('pending'),
+    transactionHash: text('transaction_hash'),
+    /** Why the last payout attempt failed, shown to the winner; cleared on success. */
+    failureReason: text('failure_reason'),
+    dareId: integer('dare_id').references(() => dares.id, { onDelete: 'set null' }),
+    submissionId: integer('submission_id').references(() => dareSubmissions.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('claims_transaction_hash_unique').on(t.transactionHash),
+    uniqueIndex('claims_one_per_submission_type').on(t.submissionId, t.claimType),
+    index('claims_user_idx').on(t.userId),
+    check('claims_status_valid', inList('status', ['pending', 'processing', 'paid', 'failed'])),
+    check('claims_type_valid', inList('claim_type', ['dare_winner', 'major_admin', 'major_community'])),
+    check('claims_amount_positive', sql`${t.amount} > 0`),
+  ],
+);
+
+export const chatMessages = pgTable(
+  'chat_messages',
+  {
+    id: id(),
+    dareId: integer('dare_id').references(() => dares.id, { onDelete: 'cascade' }),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    message: text('message').notNull(),
+    messageType: text('message_type').notNull().default('user'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('chat_messages_room_idx').on(t.dareId, t.id),
+    check('chat_messages_type_valid', inList('message_type', ['user', 'system'])),
+    check('chat_messages_length', sql`char_length(${t.message}) between 1 and 500`),
+  ],
+);
+
+/**
+ * One escrow per dare. The keypair is derived from the master seed at `derivationIndex`; the
+ * spec's `privateKey` column is kept for shape but only ever holds the derivation path, never a key.
+ */
+export const dareWallets = pgTable(
+  'dare_wallets',
+  {
+    id: id(),
+    dareId: integer('dare_id').references(() => dares.id, { onDelete: 'set null' }),
+    publicKey: text('public_key').notNull(),
+    privateKey: text('private_key'),
+    derivationIndex: integer('derivation_index').notNull(),
+    reservedBy: integer('reserved_by').references(() => users.id),
+    balance: sol('balance').notNull().default('0'),
+    status: text('status').notNull().default('active'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('dare_wallets_public_key_unique').on(t.publicKey),
+    uniqueIndex('dare_wallets_derivation_index_unique').on(t.derivationIndex),
+    uniqueIndex('dare_wallets_dare_unique').on(t.dareId),
+    check('dare_wallets_status_valid', inList('status', ['reserved', 'active', 'expired', 'closed'])),
+    check('dare_wallets_balance_non_negative', sql`${t.balance} >= 0`),
+    check('dare_wallets_index_non_negative', sql`${t.derivationIndex} >= 0`),
+    check('dare_wallets_no_raw_key', sql`${t.privateKey} is null or ${t.privateKey} like 'm/%'`),
+  ],
+);
+
+export const tokenLaunches = pgTable('token_launches', {
+  id: id(),
+  dareId: integer('dare_id').references(() => dares.id, { onDelete: 'cascade' }),
+  tokenMint: text('token_mint'),
+  poolAddress: text('pool_address'),
+  currentPrice: sol('current_price').notNull().default('0'),
+  totalSupply: numeric('total_supply', { precision: 30, scale: 0 }).notNull().default('0'),
+  status: text('status').notNull().default('active'),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export const systemSettings = pgTable(
+  'system_settings',
+  {
+    id: id(),
+    settingKey: text('setting_key').notNull(),
+    settingValue: text('setting_value').notNull(),
+    description: text('description'),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('system_settings_key_unique').on(t.settingKey)],
+);
+
+export const bondingCurveTokens = pgTable(
+  'bonding_curve_tokens',
+  {
+    id: id(),
+    dareId: integer('dare_id')
+      .notNull()
+      .references(() => dares.id, { onDelete: 'cascade' }),
+    tokenMint: text('token_mint'),
+    tokenName: text('token_name'),
+    tokenSymbol: text('token_symbol'),
+    tokenDescription: text('token_description'),
+    totalSupply: numeric('total_supply', { precision: 30, scale: 0 }).notNull().default('1000000000'),
+    availableSupply: numeric('available_supply', { precision: 30, scale: 0 }).notNull().default('800000000'),
+    currentTokenSupply: numeric('current_token_supply', { precision: 30, scale: 0 })
+      .notNull()
+      .default('800000000'),
+    virtualSolReserve: sol('virtual_sol_reserve').notNull().default('30'),
+    currentSolReserve: sol('current_sol_reserve').notNull().default('0'),
+    graduationThreshold: sol('graduation_threshold').notNull().default('85'),
+    currentPrice: sol('current_price').notNull().default('0'),
+    isGraduated: boolean('is_graduated').notNull().default(false),
+    raydiumPoolAddress: text('raydium_pool_address'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('bonding_curve_tokens_dare_unique').on(t.dareId)],
+);
+
+/** Bearer sessions: only a SHA-256 of the token is stored, so a database leak yields no usable token. */
+export const authSessions = pgTable(
+  'auth_sessions',
+  {
+    id: id(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('auth_sessions_token_hash_unique').on(t.tokenHash),
+    index('auth_sessions_user_idx').on(t.userId),
+  ],
+);
+
+/** A Sign-In With Solana challenge: issued once, consumed once, with the exact input and text it issued. */
+export const signInNonces = pgTable(
+  'sign_in_nonces',
+  {
+    nonce: text('nonce').primaryKey(),
+    walletAddress: text('wallet_address').notNull(),
+    input: jsonb('input').notNull(),
+    message: text('message').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('sign_in_nonces_expires_idx').on(t.expiresAt)],
+);
+
+/** Proof that a verified wallet may register: single use, short-lived, stored as a hash. */
+export const registrationTokens = pgTable(
+  'registration_tokens',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    walletAddress: text('wallet_address').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('registration_tokens_expires_idx').on(t.expiresAt)],
+);
+
+/** What the server expects a user to pay before it credits anything (reference-key pattern). */
+export const paymentIntents = pgTable(
+  'payment_intents',
+  {
+    id: id(),
+    purpose: text('purpose').notNull(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    dareId: integer('dare_id').references(() => dares.id, { onDelete: 'set null' }),
+    fromWallet: text('from_wallet').notNull(),
+    escrowWallet: text('escrow_wallet').notNull(),
+    amount: sol('amount').notNull(),
+    reference: text('reference').notNull(),
+    /** The slot the intent was issued at; an older transaction cannot pay it. */
+    minSlot: bigint('min_slot', { mode: 'bigint' }).notNull(),
+    signature: text('signature'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('payment_intents_reference_unique').on(t.reference),
+    uniqueIndex('payment_intents_signature_unique').on(t.signature),
+    check('payment_intents_purpose_valid', inList('purpose', ['stake', 'contribution'])),
+    check('payment_intents_amount_positive', sql`${t.amount} > 0`),
+  ],
+);
+
+/** Every SOL movement into or out of an escrow, append-only (a trigger refuses UPDATE and DELETE). */
+export const ledgerEntries = pgTable(
+  'ledger_entries',
+  {
+    id: bigserial('id', { mode: 'bigint' }).primaryKey(),
+    kind: text('kind').notNull(),
+    escrowWallet: text('escrow_wallet').notNull(),
+    /** The wallet on the other side of the movement (payer of a stake, receiver of a payout). */
+    counterparty: text('counterparty').notNull(),
+    /** +1 into the escrow, -1 out of it. */
+    direction: integer('direction').notNull(),
+    amount: sol('amount').notNull(),
+    signature: text('signature').notNull(),
+    dareId: integer('dare_id'),
+    userId: integer('user_id'),
+    claimId: integer('claim_id'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('ledger_entries_movement_unique').on(t.signature, t.escrowWallet, t.counterparty, t.kind),
+    index('ledger_entries_escrow_idx').on(t.escrowWallet),
+    check('ledger_entries_kind_valid', inList('kind', ['stake', 'contribution', 'payout', 'refund', 'fee'])),
+    check('ledger_entries_direction_valid', sql`${t.direction} in (-1, 1)`),
+    check('ledger_entries_amount_positive', sql`${t.amount} > 0`),
+  ],
+);
+
+/** Who put how much into which dare; the refund source of truth. */
+export const poolContributions = pgTable(
+  'pool_contributions',
+  {
+    id: id(),
+    dareId: integer('dare_id')
+      .notNull()
+      .references(() => dares.id),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    walletAddress: text('wallet_address').notNull(),
+    kind: text('kind').notNull(),
+    amount: sol('amount').notNull(),
+    transactionSignature: text('transaction_signature').notNull(),
+    refundSignature: text('refund_signature'),
+    refundedAt: timestamp('refunded_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('pool_contributions_signature_unique').on(t.transactionSignature),
+    index('pool_contributions_dare_idx').on(t.dareId),
+    check('pool_contributions_kind_valid', inList('kind', ['stake', 'contribution'])),
+    check('pool_contributions_amount_positive', sql`${t.amount} > 0`),
+  ],
+);

@@ -1,0 +1,147 @@
+import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import type { SignInInput } from '../../../contract/auth';
+import type { DbOrTx } from '../../db/client';
+import { authSessions, registrationTokens, signInNonces, users } from '../../db/schema';
+import type { ChallengeStore, IssuedChallenge } from './siws';
+
+export type UserRow = typeof users.$inferSelect;
+
+export async function insertChallenge(db: DbOrTx, challenge: IssuedChallenge, now: Date): Promise<void> {
+  // Expired challenges are useless; sweeping them here keeps the table small without a job.
+  await db.delete(signInNonces).where(lt(signInNonces.expiresAt, now));
+  await db.insert(signInNonces).values({
+    nonce: challenge.nonce,
+    walletAddress: challenge.walletAddress,
+    input: challenge.input,
+    message: challenge.message,
+    expiresAt: challenge.expiresAt,
+  });
+}
+
+export function challengeStore(db: DbOrTx): ChallengeStore {
+  return {
+    async find(nonce) {
+      const [row] = await db.select().from(signInNonces).where(eq(signInNonces.nonce, nonce));
+      return row ? { ...row, input: row.input as SignInInput } : null;
+    },
+    async consume(nonce, now) {
+      const consumed = await db
+        .update(signInNonces)
+        .set({ usedAt: now })
+        .where(
+          and(eq(signInNonces.nonce, nonce), isNull(signInNonces.usedAt), gt(signInNonces.expiresAt, now)),
+        )
+        .returning({ nonce: signInNonces.nonce });
+      return consumed.length === 1;
+    },
+  };
+}
+
+export async function findUserByWallet(db: DbOrTx, walletAddress: string): Promise<UserRow | undefined> {
+  const [row] = await db.select().from(users).where(eq(users.walletAddress, walletAddress));
+  return row;
+}
+
+export async function findUserByUsername(db: DbOrTx, username: string): Promise<UserRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(eq(sql`lower(${users.username})`, username.toLowerCase()));
+  return row;
+}
+
+export async function findUserById(db: DbOrTx, id: number): Promise<UserRow | undefined> {
+  const [row] = await db.select().from(users).where(eq(users.id, id));
+  return row;
+}
+
+export async function setAdmin(db: DbOrTx, userId: number, now: Date): Promise<UserRow> {
+  const [row] = await db
+    .update(users)
+    .set({ isAdmin: true, updatedAt: now })
+    .where(eq(users.id, userId))
+    .returning();
+  return row!;
+}
+
+export async function insertSession(
+  db: DbOrTx,
+  userId: number,
+  tokenHash: string,
+  expiresAt: Date,
+): Promise<void> {
+  await db.insert(authSessions).values({ userId, tokenHash, expiresAt });
+}
+
+export async function findSessionUser(
+  db: DbOrTx,
+  tokenHash: string,
+  now: Date,
+): Promise<UserRow | undefined> {
+  const [row] = await db
+    .select({ user: users })
+    .from(authSessions)
+    .innerJoin(users, eq(users.id, authSessions.userId))
+    .where(
+      and(
+        eq(authSessions.tokenHash, tokenHash),
+        isNull(authSessions.revokedAt),
+        gt(authSessions.expiresAt, now),
+      ),
+    );
+  return row?.user;
+}
+
+export async function revokeSession(db: DbOrTx, tokenHash: string, now: Date): Promise<void> {
+  await db
+    .update(authSessions)
+    .set({ revokedAt: now })
+    .where(and(eq(authSessions.tokenHash, tokenHash), isNull(authSessions.revokedAt)));
+}
+
+export async function insertRegistrationToken(
+  db: DbOrTx,
+  values: { tokenHash: string; walletAddress: string; expiresAt: Date },
+  now: Date,
+): Promise<void> {
+  await db.delete(registrationTokens).where(lt(registrationTokens.expiresAt, now));
+  await db.insert(registrationTokens).values(values);
+}
+
+/** Single use: the update only succeeds for an unused, unexpired token of that wallet. */
+export async function consumeRegistrationToken(
+  db: DbOrTx,
+  tokenHash: string,
+  walletAddress: string,
+  now: Date,
+): Promise<boolean> {
+  const consumed = await db
+    .update(registrationTokens)
+    .set({ usedAt: now })
+    .where(
+      and(
+        eq(registrationTokens.tokenHash, tokenHash),
+        eq(registrationTokens.walletAddress, walletAddress),
+        isNull(registrationTokens.usedAt),
+        gt(registrationTokens.expiresAt, now),
+      ),
+    )
+    .returning({ tokenHash: registrationTokens.tokenHash });
+  return consumed.length === 1;
+}
+
+export async function insertUser(
+  db: DbOrTx,
+  values: { username: string; passwordHash: string; walletAddress: string; isAdmin: boolean },
+): Promise<UserRow> {
+  const [row] = await db
+    .insert(users)
+    .values({
+      username: values.username,
+      password: values.passwordHash,
+      walletAddress: values.walletAddress,
+      isAdmin: values.isAdmin,
+    })
+    .returning();
+  return row!;
+}

@@ -1,0 +1,157 @@
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  AUTH_MESSAGES,
+  authResponseSchema,
+  challengeRequestSchema,
+  challengeResponseSchema,
+  loginRequestSchema,
+  meResponseSchema,
+  registerRequestSchema,
+  walletAddressSchema,
+  walletLoginRequestSchema,
+  walletNotRegisteredSchema,
+} from '../../../contract/auth';
+import { errorBodySchema } from '../../../contract/errors';
+import { publicUserSchema } from '../../../contract/users';
+import { notFound } from '../../errors';
+import { requireUser } from '../../plugins/authenticate';
+import { toPublicUser } from './public-user';
+import type { AuthService } from './service';
+
+/** The site the browser is on: SIWS binds the signature to it (domain with port, and origin). */
+function siteOf(request: FastifyRequest) {
+  return { domain: request.host, origin: `${request.protocol}://${request.host}` };
+}
+
+const errors = {
+  400: errorBodySchema,
+  401: errorBodySchema,
+  403: errorBodySchema,
+  409: errorBodySchema,
+  429: errorBodySchema,
+};
+
+export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (app, { auth }) => {
+  const limitByIp = async (request: FastifyRequest) => auth.limitByIp(request.ip);
+
+  app.post(
+    '/api/auth/challenge',
+    {
+      preHandler: limitByIp,
+      schema: {
+        tags: ['auth'],
+        summary: 'Issue a Sign-In With Solana challenge for a wallet',
+        body: challengeRequestSchema,
+        response: { 200: challengeResponseSchema, ...errors },
+      },
+    },
+    async (request) => auth.issueChallenge(request.body.walletAddress, siteOf(request)),
+  );
+
+  app.post(
+    '/api/auth/wallet-login',
+    {
+      preHandler: limitByIp,
+      schema: {
+        tags: ['auth'],
+        summary: 'Sign in with a signed SIWS message',
+        body: walletLoginRequestSchema,
+        response: { 200: authResponseSchema, 404: walletNotRegisteredSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const result = await auth.walletLogin(request.body, siteOf(request).domain);
+      if (result.kind === 'unregistered') {
+        return reply.status(404).send({
+          error: AUTH_MESSAGES.walletNotRegistered,
+          code: 'WALLET_NOT_REGISTERED',
+          registrationToken: result.registrationToken,
+        });
+      }
+      return { user: toPublicUser(result.user), token: result.token };
+    },
+  );
+
+  app.post(
+    '/api/auth/register',
+    {
+      preHandler: limitByIp,
+      schema: {
+        tags: ['auth'],
+        summary: 'Create an account for a wallet whose ownership was proven',
+        body: registerRequestSchema,
+        response: { 201: authResponseSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { user, token } = await auth.register(request.body);
+      return reply.status(201).send({ user: toPublicUser(user), token });
+    },
+  );
+
+  app.post(
+    '/api/auth/login',
+    {
+      preHandler: limitByIp,
+      schema: {
+        tags: ['auth'],
+        summary: 'Sign in with username and password',
+        body: loginRequestSchema,
+        response: { 200: authResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const { user, token } = await auth.passwordLogin(request.body);
+      return { user: toPublicUser(user), token };
+    },
+  );
+
+  app.post(
+    '/api/auth/logout',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'End the current session',
+        security: [{ bearerAuth: [] }],
+        response: { 204: z.null(), 401: errorBodySchema },
+      },
+    },
+    async (request, reply) => {
+      requireUser(request);
+      await auth.logout(request.sessionTokenHash!);
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.get(
+    '/api/auth/me',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'The current user, fresh from the database',
+        security: [{ bearerAuth: [] }],
+        response: { 200: meResponseSchema, 401: errorBodySchema },
+      },
+    },
+    async (request) => ({ user: toPublicUser(requireUser(request)) }),
+  );
+
+  app.get(
+    '/api/auth/user-by-wallet',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'The public user registered with a wallet',
+        querystring: z.object({ wallet: walletAddressSchema }),
+        response: { 200: publicUserSchema, 404: errorBodySchema, 400: errorBodySchema },
+      },
+    },
+    async (request) => {
+      const user = await auth.findUserByWallet(request.query.wallet);
+      if (!user) throw notFound(AUTH_MESSAGES.walletNotRegistered);
+      return toPublicUser(user);
+    },
+  );
+};

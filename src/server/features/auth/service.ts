@@ -1,0 +1,176 @@
+import { AUTH_MESSAGES, type SignInInput } from '../../../contract/auth';
+import type { Cluster } from '../../../contract/config';
+import type { Clock } from '../../app';
+import type { AppConfig } from '../../config';
+import type { Db } from '../../db/client';
+import { AppError, conflict } from '../../errors';
+import { type RateLimiter, tooManyRequests } from '../../plugins/rate-limit';
+import { isSettingEnabled, SETTING_KEYS } from '../settings/repo';
+import { dummyPasswordHash, hashPassword, verifyPassword } from './password';
+import * as repo from './repo';
+import { createSignInChallenge, SIGN_IN_FAILURE_MESSAGES, verifySignInProof } from './siws';
+import { hashToken, newOpaqueToken } from './tokens';
+
+export const SESSION_TTL_MS = 30 * 24 * 3600 * 1000;
+export const REGISTRATION_TOKEN_TTL_MS = 15 * 60 * 1000;
+
+export interface AuthServiceDeps {
+  db: Db;
+  clock: Clock;
+  cluster: Cluster;
+  config: Pick<AppConfig, 'adminWallets' | 'rateLimits'>;
+  limiter: RateLimiter;
+}
+
+export type WalletLoginResult =
+  | { kind: 'signed-in'; user: repo.UserRow; token: string }
+  | { kind: 'unregistered'; registrationToken: string };
+
+function decodeBase64(text: string | undefined): Uint8Array | null {
+  if (!text) return null;
+  const bytes = Buffer.from(text, 'base64');
+  // Buffer.from ignores junk; a round trip tells a real encoding from garbage.
+  if (bytes.toString('base64').replace(/=+$/, '') !== text.replace(/=+$/, '')) return null;
+  return new Uint8Array(bytes);
+}
+
+export function createAuthService({ db, clock, cluster, config, limiter }: AuthServiceDeps) {
+  async function startSession(user: repo.UserRow): Promise<{ user: repo.UserRow; token: string }> {
+    const now = clock();
+    // ADMIN_WALLETS bootstraps the first admin without touching the database by hand.
+    const promoted =
+      !user.isAdmin && user.walletAddress && config.adminWallets.includes(user.walletAddress)
+        ? await repo.setAdmin(db, user.id, now)
+        : user;
+    const { token, hash } = newOpaqueToken();
+    await repo.insertSession(db, promoted.id, hash, new Date(now.getTime() + SESSION_TTL_MS));
+    return { user: promoted, token };
+  }
+
+  return {
+    limitByIp(ip: string) {
+      const result = limiter.hit(`auth-ip:${ip}`, config.rateLimits.authPerMinute, 60_000);
+      if (!result.allowed) {
+        throw tooManyRequests(
+          'Too many sign-in requests from your network. Please wait a minute.',
+          result.retryAfterSeconds,
+        );
+      }
+    },
+
+    async issueChallenge(walletAddress: string, site: { domain: string; origin: string }) {
+      const now = clock();
+      const challenge = createSignInChallenge({ walletAddress, ...site, cluster, now });
+      await repo.insertChallenge(db, challenge, now);
+      return { input: challenge.input satisfies SignInInput, message: challenge.message };
+    },
+
+    async walletLogin(
+      body: { walletAddress: string; signedMessage?: string; signature?: string },
+      domain: string,
+    ): Promise<WalletLoginResult> {
+      const signedMessage = decodeBase64(body.signedMessage);
+      const signature = decodeBase64(body.signature);
+      if (!body.signedMessage || !body.signature) {
+        throw new AppError('INVALID_SIGN_IN', SIGN_IN_FAILURE_MESSAGES['missing-proof']);
+      }
+      if (!signedMessage || !signature) {
+        throw new AppError('INVALID_SIGN_IN', SIGN_IN_FAILURE_MESSAGES['malformed-proof']);
+      }
+      const verdict = await verifySignInProof(
+        { walletAddress: body.walletAddress, signedMessage, signature },
+        { domain, now: clock(), store: repo.challengeStore(db) },
+      );
+      if (!verdict.ok) throw new AppError('INVALID_SIGN_IN', SIGN_IN_FAILURE_MESSAGES[verdict.reason]);
+
+      const user = await repo.findUserByWallet(db, body.walletAddress);
+      if (user) return { kind: 'signed-in', ...(await startSession(user)) };
+      const now = clock();
+      const { token, hash } = newOpaqueToken();
+      await repo.insertRegistrationToken(
+        db,
+        {
+          tokenHash: hash,
+          walletAddress: body.walletAddress,
+          expiresAt: new Date(now.getTime() + REGISTRATION_TOKEN_TTL_MS),
+        },
+        now,
+      );
+      return { kind: 'unregistered', registrationToken: token };
+    },
+
+    async register(body: {
+      username: string;
+      password: string;
+      walletAddress: string;
+      registrationToken: string;
+    }) {
+      if (!(await isSettingEnabled(db, SETTING_KEYS.registrationEnabled))) {
+        throw new AppError('REGISTRATION_DISABLED', AUTH_MESSAGES.registrationDisabled);
+      }
+      const passwordHash = await hashPassword(body.password);
+      const user = await db
+        .transaction(async (tx) => {
+          const now = clock();
+          if (await repo.findUserByWallet(tx, body.walletAddress)) throw conflict(AUTH_MESSAGES.walletTaken);
+          if (await repo.findUserByUsername(tx, body.username)) throw conflict(AUTH_MESSAGES.usernameTaken);
+          // Consumed in the same transaction as the insert: a failed insert leaves the token usable.
+          if (
+            !(await repo.consumeRegistrationToken(
+              tx,
+              hashToken(body.registrationToken),
+              body.walletAddress,
+              now,
+            ))
+          ) {
+            throw new AppError(
+              'INVALID_SIGN_IN',
+              'Wallet ownership is not proven or the proof expired. Please connect your wallet again.',
+            );
+          }
+          return repo.insertUser(tx, {
+            username: body.username,
+            passwordHash,
+            walletAddress: body.walletAddress,
+            isAdmin: config.adminWallets.includes(body.walletAddress),
+          });
+        })
+        .catch((error: unknown) => {
+          // Two concurrent registrations: the database's unique index decides, and we say which.
+          const constraint = error as { cause?: { constraint?: string }; constraint?: string };
+          const name = constraint.constraint ?? constraint.cause?.constraint;
+          if (name === 'users_username_unique') throw conflict(AUTH_MESSAGES.usernameTaken);
+          if (name === 'users_wallet_address_unique') throw conflict(AUTH_MESSAGES.walletTaken);
+          throw error;
+        });
+      return startSession(user);
+    },
+
+    async passwordLogin(body: { username: string; password: string }) {
+      const accountKey = `login-fail:${body.username.trim().toLowerCase()}`;
+      const blocked = limiter.isBlocked(accountKey, config.rateLimits.failedLogins);
+      if (blocked.blocked) {
+        throw tooManyRequests(
+          'Too many failed logins for this account. Please try again later.',
+          blocked.retryAfterSeconds,
+        );
+      }
+      const user = await repo.findUserByUsername(db, body.username.trim());
+      // An unknown user still costs one scrypt, so timing does not reveal which usernames exist.
+      const valid = await verifyPassword(body.password, user?.password ?? (await dummyPasswordHash()));
+      if (!user || !valid) {
+        limiter.hit(accountKey, config.rateLimits.failedLogins, config.rateLimits.failedLoginWindowMs);
+        throw new AppError('INVALID_CREDENTIALS', AUTH_MESSAGES.invalidCredentials);
+      }
+      return startSession(user);
+    },
+
+    async logout(tokenHash: string) {
+      await repo.revokeSession(db, tokenHash, clock());
+    },
+
+    findUserByWallet: (walletAddress: string) => repo.findUserByWallet(db, walletAddress),
+  };
+}
+
+export type AuthService = ReturnType<typeof createAuthService>;

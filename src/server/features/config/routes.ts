@@ -1,0 +1,40 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { type PublicConfig, publicConfigSchema } from '../../../contract/config';
+import {
+  AIRDROP_MAX_SOL,
+  MAX_VIDEO_BYTES,
+  NETWORK_FEE_SOL,
+  POOL_ADD_MIN_SOL,
+  STAKE_MAX_SOL,
+  STAKE_MIN_SOL,
+  VOTES_PER_USER_PER_DARE,
+} from '../../../contract/limits';
+import type { AppDeps } from '../../app';
+
+export const configRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { chain }) => {
+  const publicConfig: PublicConfig = {
+    cluster: chain.cluster,
+    embeddedChain: chain.embedded,
+    explorerUrl: chain.explorerUrlTemplate,
+    limits: {
+      stakeMinSol: STAKE_MIN_SOL,
+      stakeMaxSol: STAKE_MAX_SOL,
+      networkFeeSol: NETWORK_FEE_SOL,
+      poolAddMinSol: POOL_ADD_MIN_SOL,
+      maxVideoBytes: MAX_VIDEO_BYTES,
+      votesPerUserPerDare: VOTES_PER_USER_PER_DARE,
+      airdropMaxSol: AIRDROP_MAX_SOL,
+    },
+  };
+  app.get(
+    '/api/config',
+    {
+      schema: {
+        tags: ['config'],
+        summary: 'Public configuration for the web app',
+        response: { 200: publicConfigSchema },
+      },
+    },
+    async () => publicConfig,
+  );
+};

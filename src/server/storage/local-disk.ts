@@ -1,0 +1,56 @@
+import { randomBytes } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ByteRange, StoragePort, StoredObject } from './port';
+
+const KEY_PATTERN = /^[a-f0-9]{32}$/;
+
+/** Local-disk storage: `<dir>/<key>` plus `<key>.json` holding the content type. */
+export function createLocalDiskStorage(dir: string): StoragePort {
+  const fileOf = (key: string) => {
+    // Keys are ours (random hex); anything else could walk out of the folder.
+    if (!KEY_PATTERN.test(key)) throw new Error(`Invalid storage key: ${key}`);
+    return path.join(dir, key);
+  };
+
+  return {
+    async put(body, contentType) {
+      await mkdir(dir, { recursive: true });
+      const key = randomBytes(16).toString('hex');
+      const file = fileOf(key);
+      try {
+        await pipeline(body, createWriteStream(file, { flags: 'wx' }));
+        await writeFile(`${file}.json`, JSON.stringify({ contentType }));
+      } catch (error) {
+        await rm(file, { force: true });
+        await rm(`${file}.json`, { force: true });
+        throw error;
+      }
+      const { size } = await stat(file);
+      return { key, size, contentType };
+    },
+    async stat(key): Promise<StoredObject | null> {
+      if (!KEY_PATTERN.test(key)) return null;
+      try {
+        const [info, meta] = await Promise.all([stat(fileOf(key)), readFile(`${fileOf(key)}.json`, 'utf8')]);
+        return {
+          key,
+          size: info.size,
+          contentType: (JSON.parse(meta) as { contentType: string }).contentType,
+        };
+      } catch {
+        return null;
+      }
+    },
+    read(key, range?: ByteRange): Readable {
+      return createReadStream(fileOf(key), range ? { start: range.start, end: range.end } : {});
+    },
+    async remove(key) {
+      await rm(fileOf(key), { force: true });
+      await rm(`${fileOf(key)}.json`, { force: true });
+    },
+  };
+}

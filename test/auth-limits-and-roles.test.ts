@@ -1,0 +1,127 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUser } from '../src/server/db/factories';
+import { setAdminByUsernameOrWallet } from '../src/server/features/auth/promote';
+import { createTestContext, type TestContext } from './helpers/app';
+import { bearer, createTestWallet, walletLogin } from './helpers/wallet';
+
+let ctx: TestContext;
+let adminWallet: Awaited<ReturnType<typeof createTestWallet>>;
+beforeAll(async () => {
+  adminWallet = await createTestWallet();
+  ctx = await createTestContext({
+    RATE_LIMIT_AUTH_PER_MINUTE: '20',
+    RATE_LIMIT_FAILED_LOGINS: '3',
+    ADMIN_WALLETS: adminWallet.address,
+  });
+});
+afterAll(() => ctx.close());
+
+const login = (username: string, password: string, ip = '10.0.0.1') =>
+  ctx.app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    payload: { username, password },
+    remoteAddress: ip,
+  });
+
+describe('rate limits', () => {
+  it('locks an account after repeated failed logins, even with the right password, with Retry-After', async () => {
+    await createUser(ctx.database.db, { username: 'target', password: 'right-password' });
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      expect((await login('target', 'wrong', `10.1.0.${attempt}`)).statusCode).toBe(401);
+    }
+    const locked = await login('target', 'right-password', '10.1.0.99');
+    expect(locked.statusCode).toBe(429);
+    expect(locked.json().error).toBe('Too many failed logins for this account. Please try again later.');
+    expect(Number(locked.headers['retry-after'])).toBeGreaterThan(0);
+    ctx.clock.advance(15 * 60 * 1000 + 1000);
+    expect((await login('target', 'right-password')).statusCode).toBe(200);
+  });
+
+  it('limits sign-in requests per IP', async () => {
+    const wallet = await createTestWallet();
+    const statuses: number[] = [];
+    for (let i = 0; i < 22; i += 1) {
+      const res = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/auth/challenge',
+        payload: { walletAddress: wallet.address },
+        remoteAddress: '10.2.0.1',
+      });
+      statuses.push(res.statusCode);
+      if (res.statusCode === 429) expect(res.headers['retry-after']).toBeDefined();
+    }
+    expect(statuses.filter((status) => status === 200)).toHaveLength(20);
+    expect(statuses.slice(20)).toEqual([429, 429]);
+    // Another address is not affected.
+    const other = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/challenge',
+      payload: { walletAddress: wallet.address },
+      remoteAddress: '10.2.0.2',
+    });
+    expect(other.statusCode).toBe(200);
+  });
+});
+
+describe('roles', () => {
+  it('answers 401 to visitors and 403 to non-admins on admin routes', async () => {
+    expect((await ctx.app.inject('/api/admin/settings')).statusCode).toBe(401);
+    await createUser(ctx.database.db, { username: 'plainuser', password: 'secret1' });
+    const { token } = (await login('plainuser', 'secret1', '10.3.0.1')).json();
+    for (const request of [
+      { method: 'GET' as const, url: '/api/admin/settings' },
+      { method: 'PUT' as const, url: '/api/admin/settings', payload: { registrationEnabled: false } },
+    ]) {
+      const res = await ctx.app.inject({ ...request, headers: bearer(token) });
+      expect(res.statusCode).toBe(403);
+      expect(res.json().code).toBe('ADMIN_ONLY');
+    }
+    const settings = await ctx.app.inject({ url: '/api/admin/settings', headers: bearer(token) });
+    expect(settings.statusCode).toBe(403);
+  });
+
+  it('promotes by username or wallet, and the promotion shows on the next /me', async () => {
+    const user = await createUser(ctx.database.db, { username: 'RisingStar', password: 'secret1' });
+    const { token } = (await login('risingstar', 'secret1', '10.4.0.1')).json();
+    expect((await ctx.app.inject({ url: '/api/auth/me', headers: bearer(token) })).json().user.isAdmin).toBe(
+      false,
+    );
+    expect(await setAdminByUsernameOrWallet(ctx.database.db, 'risingSTAR', true, new Date())).toEqual([
+      { id: user.id, username: 'RisingStar' },
+    ]);
+    expect((await ctx.app.inject({ url: '/api/auth/me', headers: bearer(token) })).json().user.isAdmin).toBe(
+      true,
+    );
+    const saved = await ctx.app.inject({
+      method: 'PUT',
+      url: '/api/admin/settings',
+      headers: bearer(token),
+      payload: { dareCreationEnabled: false },
+    });
+    expect(saved.json()).toEqual({ dareCreationEnabled: false, registrationEnabled: true });
+    expect(
+      await setAdminByUsernameOrWallet(ctx.database.db, user.walletAddress!, false, new Date()),
+    ).toHaveLength(1);
+    expect((await ctx.app.inject({ url: '/api/auth/me', headers: bearer(token) })).json().user.isAdmin).toBe(
+      false,
+    );
+  });
+
+  it('promotes ADMIN_WALLETS on registration', async () => {
+    const { registrationToken } = (await walletLogin(ctx.app, adminWallet)).json();
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/register',
+      payload: {
+        username: 'bootstrap',
+        password: 'secret1',
+        walletAddress: adminWallet.address,
+        registrationToken,
+      },
+      remoteAddress: '10.5.0.1',
+    });
+    expect(res.statusCode).toBe(201);
+    expect(res.json().user.isAdmin).toBe(true);
+  });
+});

@@ -1,0 +1,92 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { buildApp } from '../../src/server/app';
+import { createChain } from '../../src/server/chain';
+import type { ChainPort } from '../../src/server/chain/port';
+import { type AppConfig, loadConfig } from '../../src/server/config';
+import { type Database, openPglite, openPostgres } from '../../src/server/db/client';
+import { createLocalDiskStorage } from '../../src/server/storage/local-disk';
+import { withDatabase } from '../global-setup';
+
+export const TEST_INDEX_HTML = '<!doctype html><title>DarePool</title><div id="root"></div>';
+
+export interface TestContext {
+  app: FastifyInstance;
+  database: Database;
+  chain: ChainPort;
+  config: AppConfig;
+  dataDir: string;
+  /** Move the app's clock; starts at real time. */
+  clock: { now: Date; advance(ms: number): void };
+  close(): Promise<void>;
+}
+
+/** A fresh database cloned from the migrated template: PostgreSQL when TEST_DATABASE_URL is set, else PGlite. */
+export async function openTestDatabase(): Promise<Database> {
+  const postgres = inject('postgresTemplate');
+  if (!postgres) {
+    const dump = readFileSync(inject('pgliteTemplatePath'));
+    return openPglite({ loadDataDir: new Blob([dump]) });
+  }
+  const name = `${postgres.database}_c${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: postgres.adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name} TEMPLATE ${postgres.database}`);
+  await admin.end();
+  const database = await openPostgres(withDatabase(postgres.adminUrl, name), 5);
+  const close = database.close;
+  database.close = async () => {
+    await close();
+    const dropper = new pg.Client({ connectionString: postgres.adminUrl });
+    await dropper.connect();
+    await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await dropper.end();
+  };
+  return database;
+}
+
+/** The whole app in-process on a fresh database, a fresh embedded chain and a temp data folder. */
+export async function createTestContext(env: Record<string, string> = {}): Promise<TestContext> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'darepool-test-'));
+  const config = loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'test', SEED_DEMO_DATA: 'false', ...env });
+  const database = await openTestDatabase();
+  const chain = await createChain({ stateDir: null });
+  const clock = {
+    now: new Date(),
+    advance(ms: number) {
+      clock.now = new Date(clock.now.getTime() + ms);
+    },
+  };
+  // A stand-in for the built SPA, so the fallback to index.html is tested without a web build.
+  const webRoot = path.join(dataDir, 'web');
+  mkdirSync(webRoot);
+  writeFileSync(path.join(webRoot, 'index.html'), TEST_INDEX_HTML);
+  const app = await buildApp({
+    config,
+    database,
+    chain,
+    storage: createLocalDiskStorage(config.storage.videoDir),
+    clock: () => clock.now,
+    webRoot,
+  });
+  await app.ready();
+  return {
+    app,
+    database,
+    chain,
+    config,
+    dataDir,
+    clock,
+    async close() {
+      await app.close();
+      await chain.close();
+      await database.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
