@@ -1,0 +1,41 @@
+import {
+  BookOpen,
+  Crown,
+  Home,
+  type LucideIcon,
+  PlusCircle,
+  Shield,
+  Trophy,
+  User,
+  Users,
+} from 'lucide-react';
+
+export interface NavItem {
+  to: string;
+  label: string;
+  icon: LucideIcon;
+  adminOnly?: boolean;
+}
+
+/** Spec section 2, side menu order. */
+export const SIDE_MENU: NavItem[] = [
+  { to: '/', label: 'Home', icon: Home },
+  { to: '/community-dares', label: 'Community Dares', icon: Users },
+  { to: '/major-dare', label: 'Major Dare', icon: Crown },
+  { to: '/leaderboard', label: 'Leaderboard', icon: Trophy },
+  { to: '/profile', label: 'Profile', icon: User },
+  { to: '/create-dare', label: 'Create Dare', icon: PlusCircle },
+  { to: '/instructions', label: 'Instructions', icon: BookOpen },
+  { to: '/admin', label: 'Admin Panel', icon: Shield, adminOnly: true },
+];
+
+/** Spec section 2, top bar links. */
+export const TOP_BAR: NavItem[] = [
+  { to: '/', label: 'Home', icon: Home },
+  { to: '/leaderboard', label: 'Leaderboard', icon: Trophy },
+  { to: '/create-dare', label: 'Create Dare', icon: PlusCircle },
+  { to: '/profile', label: 'Profile', icon: User },
+  { to: '/admin', label: 'Admin', icon: Shield, adminOnly: true },
+];
+
+export const SOCIAL_URL = 'https://x.com/darepool';

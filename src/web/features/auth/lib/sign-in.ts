@@ -1,0 +1,66 @@
+import type { WalletAccount } from '@wallet-standard/base';
+import type { SignInInput } from '../../../../contract/auth';
+import type { PublicUser } from '../../../../contract/users';
+import { ApiError, apiRequest } from '../../../lib/api-client';
+import type { SigningWallet } from './wallets';
+
+const toBase64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
+
+/** The wallet this tab signed in with; money flows sign with it later. */
+let connected: { wallet: SigningWallet; account: WalletAccount; stopListening: () => void } | null = null;
+
+export function connectedWallet() {
+  return connected;
+}
+
+export async function disconnectWallet(): Promise<void> {
+  const current = connected;
+  connected = null;
+  if (!current) return;
+  current.stopListening();
+  await current.wallet.disconnect();
+}
+
+export type WalletSignInResult =
+  | { kind: 'signed-in'; user: PublicUser; token: string }
+  | { kind: 'unregistered'; walletAddress: string; registrationToken: string };
+
+/**
+ * Spec section 4: disconnect any previous wallet session, connect, then prove ownership with
+ * Sign-In With Solana (`solana:signIn`, or the same text through `solana:signMessage`).
+ */
+export async function signInWithWallet(
+  wallet: SigningWallet,
+  onDisconnected: () => void,
+): Promise<WalletSignInResult> {
+  await disconnectWallet().catch((error) => console.info('Previous wallet did not disconnect', error));
+  const account = await wallet.connect();
+  const { input, message } = await apiRequest<{ input: SignInInput; message: string }>(
+    'POST',
+    '/api/auth/challenge',
+    {
+      walletAddress: account.address,
+    },
+  );
+  const proof = wallet.signIn
+    ? await wallet.signIn(input)
+    : await wallet.signMessage(account, new TextEncoder().encode(message));
+  const stopListening = wallet.onAccountsChanged((accounts) => {
+    if (!accounts.some((other) => other.address === account.address)) onDisconnected();
+  });
+  connected = { wallet, account, stopListening };
+  try {
+    const session = await apiRequest<{ user: PublicUser; token: string }>('POST', '/api/auth/wallet-login', {
+      walletAddress: account.address,
+      signedMessage: toBase64(proof.signedMessage),
+      signature: toBase64(proof.signature),
+    });
+    return { kind: 'signed-in', ...session };
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404 && error.code === 'WALLET_NOT_REGISTERED') {
+      const { registrationToken } = JSON.parse(error.body) as { registrationToken: string };
+      return { kind: 'unregistered', walletAddress: account.address, registrationToken };
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,89 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ApiError, apiRequest } from './api-client';
+import { defaultQueryFn } from './query-client';
+
+const store = new Map<string, string>();
+beforeEach(() => {
+  vi.stubGlobal('localStorage', {
+    getItem: (key: string) => store.get(key) ?? null,
+    setItem: (key: string, value: string) => store.set(key, value),
+    removeItem: (key: string) => store.delete(key),
+  });
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+  store.clear();
+});
+
+async function failure(promise: Promise<unknown>): Promise<ApiError> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as ApiError;
+  }
+  throw new Error('expected the request to fail');
+}
+
+function respond(response: Response) {
+  const fetchMock = vi.fn(async (_url: string, _init?: RequestInit) => response);
+  vi.stubGlobal('fetch', fetchMock);
+  return fetchMock;
+}
+
+describe('apiRequest', () => {
+  it('sends JSON with the stored Bearer token', async () => {
+    store.set('token', 'tok123');
+    const fetchMock = respond(Response.json({ ok: true }));
+    expect(await apiRequest('POST', '/api/x', { a: 1 })).toEqual({ ok: true });
+    const [url, init] = fetchMock.mock.calls[0]!;
+    expect(url).toBe('/api/x');
+    expect(init?.body).toBe('{"a":1}');
+    expect(init?.headers).toEqual({ 'Content-Type': 'application/json', Authorization: 'Bearer tok123' });
+  });
+
+  it('sends no Authorization header without a token', async () => {
+    const fetchMock = respond(Response.json([]));
+    await apiRequest('GET', '/api/y');
+    expect(fetchMock.mock.calls[0]![1]?.headers).toEqual({});
+  });
+
+  it('reads the JSON error field, keeping status, code, fields and the raw body', async () => {
+    const body = {
+      error: 'Title is required',
+      code: 'VALIDATION_FAILED',
+      fields: { title: 'Title is required' },
+    };
+    respond(Response.json(body, { status: 400 }));
+    const error = (await apiRequest('POST', '/api/dares', {}).catch((e: unknown) => e)) as ApiError;
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error.message).toBe('Title is required');
+    expect(error.status).toBe(400);
+    expect(error.code).toBe('VALIDATION_FAILED');
+    expect(error.fields).toEqual({ title: 'Title is required' });
+    expect(error.body).toBe(JSON.stringify(body));
+  });
+
+  it('falls back to the message field, then the raw JSON text', async () => {
+    respond(Response.json({ message: 'Nope' }, { status: 403 }));
+    expect((await failure(apiRequest('GET', '/a'))).message).toBe('Nope');
+    respond(Response.json({ other: 1 }, { status: 409 }));
+    expect((await failure(apiRequest('GET', '/a'))).message).toBe('{"other":1}');
+  });
+
+  it('prefixes a non-JSON body with the status, and uses the status text for an empty body', async () => {
+    respond(new Response('Bad Gateway from proxy', { status: 502 }));
+    expect((await failure(apiRequest('GET', '/a'))).message).toBe('502: Bad Gateway from proxy');
+    respond(new Response('', { status: 503, statusText: 'Service Unavailable' }));
+    expect((await failure(apiRequest('GET', '/a'))).message).toBe('503: Service Unavailable');
+  });
+});
+
+describe('defaultQueryFn', () => {
+  it('GETs the query key joined with a slash', async () => {
+    const fetchMock = respond(Response.json({ voteCount: 2 }));
+    const result = await defaultQueryFn({ queryKey: ['/api/user', 3, 'votes/dare', 7] } as never);
+    expect(result).toEqual({ voteCount: 2 });
+    expect(fetchMock.mock.calls[0]![0]).toBe('/api/user/3/votes/dare/7');
+    expect(fetchMock.mock.calls[0]![1]?.method).toBe('GET');
+  });
+});

@@ -1,0 +1,50 @@
+import { createBrowserRouter } from 'react-router';
+import { AppLayout } from './components/layout/app-layout';
+
+/** Every page is its own chunk: the first load carries only the shell and the page it opens. */
+export const router = createBrowserRouter([
+  {
+    element: <AppLayout />,
+    children: [
+      { index: true, lazy: async () => ({ Component: (await import('./features/home/home-page')).default }) },
+      {
+        path: 'community-dares',
+        lazy: async () => ({ Component: (await import('./features/dares/community-dares-page')).default }),
+      },
+      {
+        path: 'dare/:id',
+        lazy: async () => ({ Component: (await import('./features/dares/dare-details-page')).default }),
+      },
+      {
+        path: 'major-dare',
+        lazy: async () => ({ Component: (await import('./features/major-dare/major-dare-page')).default }),
+      },
+      {
+        path: 'leaderboard',
+        lazy: async () => ({ Component: (await import('./features/leaderboard/leaderboard-page')).default }),
+      },
+      {
+        path: 'profile',
+        lazy: async () => ({ Component: (await import('./features/profile/profile-page')).default }),
+      },
+      {
+        path: 'create-dare',
+        lazy: async () => ({ Component: (await import('./features/create-dare/create-dare-page')).default }),
+      },
+      {
+        path: 'admin',
+        lazy: async () => ({ Component: (await import('./features/admin/admin-page')).default }),
+      },
+      {
+        path: 'instructions',
+        lazy: async () => ({
+          Component: (await import('./features/instructions/instructions-page')).default,
+        }),
+      },
+      {
+        path: '*',
+        lazy: async () => ({ Component: (await import('./features/not-found/not-found-page')).default }),
+      },
+    ],
+  },
+]);
