@@ -108,6 +108,31 @@ describe('roles', () => {
     );
   });
 
+  it('lets an admin grant and remove admin rights, but not a normal user', async () => {
+    await createUser(ctx.database.db, { username: 'chief', password: 'secret1', isAdmin: true });
+    const target = await createUser(ctx.database.db, { username: 'deputy', password: 'secret1' });
+    const chief = (await login('chief', 'secret1', '10.6.0.1')).json();
+    const deputy = (await login('deputy', 'secret1', '10.6.0.2')).json();
+    const setRole = (token: string, id: number, isAdmin: boolean) =>
+      ctx.app.inject({
+        method: 'PATCH',
+        url: `/api/admin/users/${id}/role`,
+        headers: bearer(token),
+        payload: { isAdmin },
+      });
+
+    expect((await setRole(deputy.token, target.id, true)).statusCode).toBe(403);
+    const granted = await setRole(chief.token, target.id, true);
+    expect(granted.statusCode).toBe(200);
+    expect(granted.json()).toMatchObject({ id: target.id, isAdmin: true });
+    expect(
+      (await ctx.app.inject({ url: '/api/auth/me', headers: bearer(deputy.token) })).json().user.isAdmin,
+    ).toBe(true);
+    expect((await setRole(chief.token, chief.user.id, false)).statusCode).toBe(409);
+    expect((await setRole(chief.token, 999999, true)).statusCode).toBe(404);
+    expect((await setRole(chief.token, target.id, false)).json().isAdmin).toBe(false);
+  });
+
   it('promotes ADMIN_WALLETS on registration', async () => {
     const { registrationToken } = (await walletLogin(ctx.app, adminWallet)).json();
     const res = await ctx.app.inject({

@@ -9,6 +9,7 @@ import { createAuthService } from './features/auth/service';
 import { configRoutes } from './features/config/routes';
 import { healthRoutes } from './features/health/routes';
 import { settingsRoutes } from './features/settings/routes';
+import { userAdminRoutes } from './features/users/routes';
 import { authenticate } from './plugins/authenticate';
 import { errorHandler } from './plugins/error-handler';
 import { openApi } from './plugins/openapi';
@@ -62,6 +63,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(healthRoutes, deps);
   await app.register(authRoutes, { auth });
   await app.register(settingsRoutes, { db: deps.database.db });
+  await app.register(userAdminRoutes, { db: deps.database.db, clock: deps.clock });
   await app.register(configRoutes, deps);
 
   await app.register(staticWeb, { root: webRoot });

@@ -10,3 +10,8 @@ export async function setAdminByUsernameOrWallet(db: DbOrTx, who: string, isAdmi
     .where(or(eq(sql`lower(${users.username})`, who.toLowerCase()), eq(users.walletAddress, who)))
     .returning({ id: users.id, username: users.username });
 }
+
+export async function setAdminById(db: DbOrTx, id: number, isAdmin: boolean, now: Date) {
+  const [user] = await db.update(users).set({ isAdmin, updatedAt: now }).where(eq(users.id, id)).returning();
+  return user;
+}

@@ -1,0 +1,111 @@
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { setupApp } from './fixtures/app';
+
+const app = setupApp();
+
+/** Radix also copies a toast into an aria-live region, so a toast's text is on the page twice. */
+const toast = (page: Page, text: string) => page.getByText(text).first().waitFor();
+
+async function apiLogin(
+  username: string,
+  password: string,
+): Promise<{ token: string; user: { id: number } }> {
+  const res = await fetch(app.url('/api/auth/login'), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username, password }),
+  });
+  expect(res.status).toBe(200);
+  return res.json() as Promise<{ token: string; user: { id: number } }>;
+}
+
+describe('accounts in the browser', () => {
+  it('registers a new wallet, logs out, signs in with the wallet and with a password, and sees admin rights after Refresh', async () => {
+    const { page, wallet } = await app.newPage({ wallet: true });
+    await page.goto(app.url('/'));
+
+    await page.getByRole('button', { name: 'Connect Wallet' }).first().click();
+    await page.getByRole('button', { name: 'E2E Test Wallet' }).click();
+    await toast(page, 'New Wallet Detected');
+
+    const dialog = page.getByRole('dialog', { name: 'Complete Registration' });
+    await dialog.getByText('Your wallet is connected. Please complete your profile to continue.').waitFor();
+    expect(await dialog.getByLabel('Wallet Address').inputValue()).toBe(wallet!.address);
+    expect(await dialog.getByLabel('Wallet Address').getAttribute('readonly')).not.toBeNull();
+
+    // Client-side rules with the spec's messages; an edit clears its field's error.
+    await dialog.getByLabel('Username').fill('ab');
+    await dialog.getByLabel('Password', { exact: true }).fill('secret1');
+    await dialog.getByLabel('Confirm Password').fill('secret2');
+    await dialog.getByRole('button', { name: 'Complete Registration' }).click();
+    await dialog.getByText('Username must be at least 3 characters').waitFor();
+    await dialog.getByText('Passwords do not match').waitFor();
+    await dialog.getByLabel('Username').fill('e2e_daredevil');
+    expect(await dialog.getByText('Username must be at least 3 characters').count()).toBe(0);
+    await dialog.getByLabel('Confirm Password').fill('secret1');
+    await dialog.getByRole('button', { name: 'Complete Registration' }).click();
+
+    await toast(page, 'Registration Successful');
+    await page.getByTestId('current-username').getByText('e2e_daredevil').waitFor();
+    expect(await page.evaluate(() => JSON.parse(localStorage.getItem('user') ?? '{}').username)).toBe(
+      'e2e_daredevil',
+    );
+    expect(await page.getByRole('dialog').count()).toBe(0);
+
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await toast(page, 'You have been logged out.');
+    expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
+
+    await page.getByRole('button', { name: 'Connect Wallet' }).first().click();
+    await page.getByRole('button', { name: 'E2E Test Wallet' }).click();
+    await toast(page, 'Welcome back, e2e_daredevil!');
+    expect(
+      wallet!.requests.some((request) => request.method === 'signIn' && request.outcome === 'approved'),
+    ).toBe(true);
+
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await toast(page, 'You have been logged out.');
+    await page.getByRole('button', { name: 'Connect Wallet' }).first().click();
+    await page.getByLabel('Username', { exact: true }).fill('e2e_daredevil');
+    await page.getByLabel('Password', { exact: true }).fill('secret1');
+    await page.getByRole('button', { name: 'Log In' }).click();
+    await toast(page, 'Login Successful');
+    expect(await page.getByRole('link', { name: 'Admin Panel' }).count()).toBe(0);
+
+    // The demo admin promotes the user; the user's Refresh picks it up.
+    const admin = await apiLogin('admin', 'darepool-admin');
+    const me = await apiLogin('e2e_daredevil', 'secret1');
+    const promoted = await fetch(app.url(`/api/admin/users/${me.user.id}/role`), {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${admin.token}` },
+      body: JSON.stringify({ isAdmin: true }),
+    });
+    expect(promoted.status).toBe(200);
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await toast(page, 'Admin privileges now active!');
+    await page.getByRole('link', { name: 'Admin Panel' }).waitFor();
+    await page.getByRole('link', { name: 'Admin Panel' }).click();
+    await page.getByRole('tab', { name: 'System Controls' }).waitFor();
+  });
+
+  it('shows Connection Failed when the wallet rejects the signature', async () => {
+    const { page, wallet } = await app.newPage({ wallet: true });
+    wallet!.setMode('reject');
+    await page.goto(app.url('/'));
+    await page.getByRole('button', { name: 'Connect Wallet' }).first().click();
+    await page.getByRole('button', { name: 'E2E Test Wallet' }).click();
+    await toast(page, 'Connection Failed');
+    await toast(page, 'User rejected the request.');
+    expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
+  });
+
+  it('tells a visitor without any wallet to install Phantom', async () => {
+    const { page } = await app.newPage();
+    await page.goto(app.url('/profile'));
+    await page.getByText('Please connect your wallet to view your profile').waitFor();
+    await page.getByRole('button', { name: 'Connect Wallet' }).last().click();
+    await toast(page, 'Phantom Wallet Not Found');
+    await toast(page, 'Please install Phantom wallet to continue.');
+  });
+});
