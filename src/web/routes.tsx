@@ -1,12 +1,14 @@
 import { createBrowserRouter } from 'react-router';
 import { AppLayout } from './components/layout/app-layout';
+import HomePage from './features/home/home-page';
 
 /** Every page is its own chunk: the first load carries only the shell and the page it opens. */
 export const router = createBrowserRouter([
   {
     element: <AppLayout />,
     children: [
-      { index: true, lazy: async () => ({ Component: (await import('./features/home/home-page')).default }) },
+      // Home is the landing page: bundled with the shell so its hero paints without a second round trip.
+      { index: true, Component: HomePage },
       {
         path: 'community-dares',
         lazy: async () => ({ Component: (await import('./features/dares/community-dares-page')).default }),

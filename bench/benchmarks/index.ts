@@ -1,0 +1,7 @@
+import type { Benchmark } from '../types';
+import { health } from './health';
+import { homeLcp } from './home-lcp';
+import { staticWeb } from './static-web';
+
+/** Every benchmark `npm run bench` knows, run in this order; `npm run bench -- <name>` picks some. */
+export const BENCHMARKS: Benchmark[] = [health, staticWeb, homeLcp];

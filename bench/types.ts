@@ -1,0 +1,36 @@
+export interface BenchContext {
+  /** The real server under test, started on a fresh data folder for this run. */
+  baseUrl: string;
+  durationSeconds: number;
+  connections: number;
+}
+
+/** One HTTP endpoint hammered by autocannon. */
+export interface LoadResult {
+  kind: 'load';
+  name: string;
+  requestsPerSecond: number;
+  latencyMs: { p50: number; p90: number; p99: number };
+  throughputBytesPerSecond: number;
+  /** Connection errors, timeouts and non-2xx answers: any of them makes the numbers suspect. */
+  failures: number;
+  requests: number;
+}
+
+/** One number measured once (or as a median), with the budget it must stay within. */
+export interface MeasureResult {
+  kind: 'measure';
+  name: string;
+  value: number;
+  unit: 'ms' | 'bytes';
+  budget: number;
+  detail?: string;
+}
+
+export type BenchResult = LoadResult | MeasureResult;
+
+export interface Benchmark {
+  name: string;
+  description: string;
+  run(context: BenchContext): Promise<BenchResult[]>;
+}
