@@ -1,8 +1,8 @@
-import tailwindcss from '@tailwindcss/vite';
-import react from '@vitejs/plugin-react';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import tailwindcss from '@tailwindcss/vite';
+import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 
 /** Writes .br and .gz next to each text asset so the server sends them precompressed, at no CPU cost per request. */
@@ -21,7 +21,10 @@ function precompress(): Plugin {
         const content = readFileSync(file);
         if (content.length < 1024) continue;
         writeFileSync(`${file}.gz`, gzipSync(content, { level: 9 }));
-        writeFileSync(`${file}.br`, brotliCompressSync(content, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
+        writeFileSync(
+          `${file}.br`,
+          brotliCompressSync(content, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
+        );
       }
     },
   };
@@ -37,7 +40,8 @@ export default defineConfig({
       output: {
         // React and the data layer change rarely: one long-cached vendor chunk for every route.
         manualChunks(id) {
-          if (/node_modules\/(react|react-dom|scheduler|react-router|@tanstack)\//.test(id)) return 'react-vendor';
+          if (/node_modules\/(react|react-dom|scheduler|react-router|@tanstack)\//.test(id))
+            return 'react-vendor';
           if (/node_modules\/@radix-ui\//.test(id)) return 'radix';
           return undefined;
         },
