@@ -36,7 +36,7 @@ const selected = requested.length
 const durationSeconds = positiveNumber('BENCH_DURATION', 10);
 const connections = Math.round(positiveNumber('BENCH_CONNECTIONS', 50));
 
-if (!process.env.TMP_FAKE_ENTRY) ensureWebBuilt(); /*TMPFAKE*/
+ensureWebBuilt();
 const server = await startServer({ logLevel: 'warn' });
 console.log(
   `DarePool bench: ${selected.map((benchmark) => benchmark.name).join(', ')} | ${durationSeconds} s x ${connections} connections | ` +

@@ -26,7 +26,7 @@ export default async function setup(project: TestProject) {
     console.error(missingChromiumMessage(executablePath));
     process.exit(1);
   }
-  if (!process.env.TMP_FAKE_ENTRY) ensureWebBuilt(); /*TMPFAKE*/
+  ensureWebBuilt();
   const server = await chromium.launchServer({
     executablePath,
     headless: true,

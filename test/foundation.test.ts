@@ -59,6 +59,12 @@ describe('HTTP conventions', () => {
     }
   });
 
+  it('answers a missing asset with a 404, not the app', async () => {
+    const res = await ctx.app.inject('/assets/old-chunk-abc123.js');
+    expect(res.statusCode).toBe(404);
+    expect(res.body).not.toContain('<div id="root">');
+  });
+
   it('publishes an OpenAPI document generated from the contract schemas', async () => {
     const res = await ctx.app.inject('/api/docs/json');
     expect(res.statusCode).toBe(200);

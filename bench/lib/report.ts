@@ -10,7 +10,8 @@ function table(header: string[], rows: string[][], leftAligned: number[] = [0]):
       .map((cell, column) =>
         leftAligned.includes(column) ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!),
       )
-      .join('  ');
+      .join('  ')
+      .trimEnd();
   return [line(header), widths.map((width) => '-'.repeat(width)).join('  '), ...rows.map(line)].join('\n');
 }
 

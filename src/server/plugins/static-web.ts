@@ -41,7 +41,9 @@ export const staticWeb = fp(async (app: FastifyInstance, options: { root?: strin
         .status(404)
         .send({ error: `No such endpoint: ${request.method} ${url}`, code: 'NOT_FOUND' });
     }
-    if (request.method !== 'GET' && request.method !== 'HEAD') {
+    // A missing hashed asset (an old chunk after a deploy) must be a 404, not the app's HTML,
+    // or the browser fails with a module type error instead of reloading.
+    if (url.startsWith('/assets/') || (request.method !== 'GET' && request.method !== 'HEAD')) {
       return reply.status(404).send({ error: 'Not found', code: 'NOT_FOUND' });
     }
     if (!indexHtml)
