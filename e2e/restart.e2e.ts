@@ -1,0 +1,50 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startServer } from './fixtures/server';
+
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'darepool-restart-'));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+async function json(url: string, init?: RequestInit) {
+  const res = await fetch(url, init);
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+const login = (baseUrl: string, username: string, password: string) =>
+  json(`${baseUrl}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username, password }),
+  });
+
+describe('a restart of the real server', () => {
+  it('keeps users, sessions and chain state, and does not load the demo data twice', async () => {
+    const first = await startServer({ dataDir, logLevel: 'info' });
+    expect(first.output()).toContain('demo data loaded');
+    const session = await login(first.baseUrl, 'alice', 'darepool-demo');
+    expect(session.status).toBe(200);
+    const token = session.body.token as string;
+    const slotBefore = BigInt(
+      ((await json(`${first.baseUrl}/api/health`)).body.chain as { slot: string }).slot,
+    );
+    await first.stop();
+
+    const second = await startServer({ dataDir, logLevel: 'info' });
+    try {
+      expect(second.output()).toContain('DarePool listening');
+      expect(second.output()).not.toContain('demo data loaded');
+      const me = await json(`${second.baseUrl}/api/auth/me`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(me.status).toBe(200);
+      expect((me.body.user as { username: string }).username).toBe('alice');
+      const health = await json(`${second.baseUrl}/api/health`);
+      expect(BigInt((health.body.chain as { slot: string }).slot)).toBeGreaterThanOrEqual(slotBefore);
+      expect((await login(second.baseUrl, 'admin', 'darepool-admin')).status).toBe(200);
+    } finally {
+      await second.stop();
+    }
+  });
+});
