@@ -3,7 +3,9 @@ import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig, type Plugin, type Rollup } from 'vite';
+
+const API_TARGET = 'http://localhost:5000';
 
 /** Writes .br and .gz next to each text asset so the server sends them precompressed, at no CPU cost per request. */
 function precompress(): Plugin {
@@ -30,6 +32,22 @@ function precompress(): Plugin {
   };
 }
 
+/**
+ * Whether a module is loaded by the first page: reachable from the entry through static imports
+ * only. A vendor module reached only through a dynamic import (wallet code, zod, Radix Select) must
+ * not be pulled into a first-load vendor chunk, or the lazy split buys nothing.
+ */
+function isInFirstLoad(id: string, getModuleInfo: Rollup.GetModuleInfo, seen = new Set<string>()): boolean {
+  if (seen.has(id)) return false;
+  seen.add(id);
+  const info = getModuleInfo(id);
+  if (!info) return false;
+  if (info.isEntry) return true;
+  return info.importers.some((importer) => isInFirstLoad(importer, getModuleInfo, seen));
+}
+
+const REACT_FAMILY = /node_modules\/(react|react-dom|scheduler|react-router|cookie|@tanstack\/[^/]+)\//;
+
 export default defineConfig({
   root: 'src/web',
   plugins: [react(), tailwindcss(), precompress()],
@@ -38,20 +56,19 @@ export default defineConfig({
     emptyOutDir: true,
     rollupOptions: {
       output: {
-        // React and the data layer change rarely: one long-cached vendor chunk for every route.
-        manualChunks(id) {
-          if (/node_modules\/(react|react-dom|scheduler|react-router|@tanstack)\//.test(id))
-            return 'react-vendor';
-          if (/node_modules\/@radix-ui\//.test(id)) return 'radix';
-          return undefined;
+        // Vendor code changes less often than ours: it gets its own long-cached chunks, split so a
+        // UI-kit upgrade does not invalidate React. Lazy-only vendor code stays with its route.
+        manualChunks(id, { getModuleInfo }) {
+          if (!id.includes('/node_modules/') || !isInFirstLoad(id, getModuleInfo)) return undefined;
+          return REACT_FAMILY.test(id) ? 'react-vendor' : 'ui-vendor';
         },
       },
     },
   },
   server: {
     proxy: {
-      '/api': 'http://localhost:5000',
-      '/ws': { target: 'ws://localhost:5000', ws: true },
+      '/api': API_TARGET,
+      '/ws': { target: API_TARGET, ws: true },
     },
   },
 });

@@ -6,10 +6,11 @@ import { Toaster } from './components/ui/toaster';
 import { TooltipProvider } from './components/ui/tooltip';
 import { AuthProvider } from './features/auth/auth-provider';
 import { createQueryClient } from './lib/query-client';
-import { router } from './routes';
+import { createRouter } from './routes';
 import './styles.css';
 
 const queryClient = createQueryClient();
+const router = createRouter();
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -1,52 +1,53 @@
-import { createBrowserRouter } from 'react-router';
+import type { ComponentType } from 'react';
+import { createBrowserRouter, type RouteObject } from 'react-router';
 import { AppLayout } from './components/layout/app-layout';
+import { RouteError } from './components/layout/route-error';
+import { Spinner } from './components/ui/spinner';
+import { ChatPanel } from './features/chat/components/chat-panel';
 import HomePage from './features/home/home-page';
 
-/** Every page is its own chunk: the first load carries only the shell and the page it opens. */
-export const router = createBrowserRouter([
+function PageLoading() {
+  return <Spinner label="Loading page" />;
+}
+
+/**
+ * A route whose page is its own chunk, fetched on first visit. The fallback shows inside the
+ * shell while a first visit straight to this URL loads it.
+ */
+function lazyPage(path: string, load: () => Promise<{ default: ComponentType }>): RouteObject {
+  return {
+    path,
+    lazy: async () => ({ Component: (await load()).default }),
+    HydrateFallback: PageLoading,
+  };
+}
+
+/** Spec section 2. Paths are the spec's; the server answers every non-API path with the app. */
+export const routes: RouteObject[] = [
   {
     element: <AppLayout />,
+    errorElement: <RouteError />,
     children: [
-      // Home is the landing page: bundled with the shell so its hero paints without a second round trip.
-      { index: true, Component: HomePage },
       {
-        path: 'community-dares',
-        lazy: async () => ({ Component: (await import('./features/dares/community-dares-page')).default }),
-      },
-      {
-        path: 'dare/:id',
-        lazy: async () => ({ Component: (await import('./features/dares/dare-details-page')).default }),
-      },
-      {
-        path: 'major-dare',
-        lazy: async () => ({ Component: (await import('./features/major-dare/major-dare-page')).default }),
-      },
-      {
-        path: 'leaderboard',
-        lazy: async () => ({ Component: (await import('./features/leaderboard/leaderboard-page')).default }),
-      },
-      {
-        path: 'profile',
-        lazy: async () => ({ Component: (await import('./features/profile/profile-page')).default }),
-      },
-      {
-        path: 'create-dare',
-        lazy: async () => ({ Component: (await import('./features/create-dare/create-dare-page')).default }),
-      },
-      {
-        path: 'admin',
-        lazy: async () => ({ Component: (await import('./features/admin/admin-page')).default }),
-      },
-      {
-        path: 'instructions',
-        lazy: async () => ({
-          Component: (await import('./features/instructions/instructions-page')).default,
-        }),
-      },
-      {
-        path: '*',
-        lazy: async () => ({ Component: (await import('./features/not-found/not-found-page')).default }),
+        // Inside the shell: a page that fails keeps the top bar and menu around its error.
+        errorElement: <RouteError />,
+        children: [
+          // Home is the landing page: bundled with the shell so its hero paints without a
+          // second round trip. The chat panel is composed here so home does not import chat.
+          { index: true, element: <HomePage chat={<ChatPanel />} /> },
+          lazyPage('community-dares', () => import('./features/dares/community-dares-page')),
+          lazyPage('dare/:id', () => import('./features/dares/dare-details-page')),
+          lazyPage('major-dare', () => import('./features/major-dare/major-dare-page')),
+          lazyPage('leaderboard', () => import('./features/leaderboard/leaderboard-page')),
+          lazyPage('profile', () => import('./features/profile/profile-page')),
+          lazyPage('create-dare', () => import('./features/create-dare/create-dare-page')),
+          lazyPage('admin', () => import('./features/admin/admin-page')),
+          lazyPage('instructions', () => import('./features/instructions/instructions-page')),
+          lazyPage('*', () => import('./features/not-found/not-found-page')),
+        ],
       },
     ],
   },
-]);
+];
+
+export const createRouter = () => createBrowserRouter(routes);

@@ -3,15 +3,28 @@ import { createEmbeddedChain } from './embedded';
 import type { ChainPort } from './port';
 import { createRpcChain } from './rpc-chain';
 
-export type { ChainPort } from './port';
+export { ConfirmationError, type ConfirmationFailure, waitForConfirmation } from './confirmation';
+export { ChainStateError, createEmbeddedChain } from './embedded';
+export type { ChainHealth, ChainPort } from './port';
+export { createRpcChain, explorerUrlTemplate } from './rpc-chain';
 
-/** A real cluster when an RPC URL is given, else the embedded chain (in memory when stateDir is null). */
+/**
+ * The chain the app runs on: a real cluster when `rpcUrl` is given, else the embedded LiteSVM
+ * chain (localnet), kept in `stateDir` or, when that is null, only in memory.
+ */
 export async function createChain(options: {
   rpcUrl?: string;
   cluster?: Cluster;
   stateDir: string | null;
   clock?: () => Date;
 }): Promise<ChainPort> {
-  if (options.rpcUrl) return createRpcChain({ rpcUrl: options.rpcUrl, cluster: options.cluster ?? 'devnet' });
+  if (options.rpcUrl) {
+    // The URL may carry an API key, so it stays out of the message.
+    if (!options.cluster) throw new Error('createChain: a cluster is required with rpcUrl');
+    return createRpcChain({ url: options.rpcUrl, cluster: options.cluster });
+  }
+  if (options.cluster && options.cluster !== 'localnet') {
+    throw new Error(`The embedded chain is localnet; ${options.cluster} needs an RPC URL`);
+  }
   return createEmbeddedChain({ stateDir: options.stateDir, clock: options.clock });
 }

@@ -1,38 +1,70 @@
-import { createSolanaRpc } from '@solana/kit';
+import { createSolanaRpc, isSolanaError, lamports } from '@solana/kit';
 import type { Cluster } from '../../contract/config';
+import { waitForConfirmation } from './confirmation';
 import type { ChainPort } from './port';
-import { waitForSignature } from './transfers';
 
-function explorerTemplate(cluster: Cluster, rpcUrl: string): string {
+const HEALTH_TIMEOUT_MS = 3_000;
+const AIRDROP_TIMEOUT_MS = 60_000;
+
+export function explorerUrlTemplate(cluster: Cluster, url: string): string {
   const base = 'https://explorer.solana.com/tx/{signature}';
-  if (cluster === 'mainnet-beta') return base;
-  if (cluster === 'localnet') return `${base}?cluster=custom&customUrl=${encodeURIComponent(rpcUrl)}`;
-  return `${base}?cluster=${cluster}`;
+  switch (cluster) {
+    case 'mainnet-beta':
+      return base;
+    case 'localnet':
+      // The explorer reads a local validator straight from the browser.
+      return `${base}?cluster=custom&customUrl=${encodeURIComponent(url)}`;
+    default:
+      return `${base}?cluster=${cluster}`;
+  }
 }
 
-/** A real cluster (devnet, mainnet-beta, a local validator) over JSON-RPC. */
-export function createRpcChain(options: { rpcUrl: string; cluster: Cluster }): ChainPort {
-  const rpc = createSolanaRpc(options.rpcUrl);
+/** A real cluster (devnet, testnet, mainnet-beta, or a local validator) over HTTP JSON-RPC. */
+export function createRpcChain(options: { url: string; cluster: Cluster }): ChainPort {
+  const { url, cluster } = options;
+  const rpc = createSolanaRpc(url);
   return {
-    cluster: options.cluster,
+    cluster,
     embedded: false,
     rpc,
-    explorerUrlTemplate: explorerTemplate(options.cluster, options.rpcUrl),
+    explorerUrlTemplate: explorerUrlTemplate(cluster, url),
     async health() {
+      const abortSignal = AbortSignal.timeout(HEALTH_TIMEOUT_MS);
       try {
-        const signal = AbortSignal.timeout(3000);
-        const slot = await rpc.getSlot().send({ abortSignal: signal });
+        // getHealth fails (-32005) when the node lags the cluster; getSlot proves it answers reads.
+        const [, slot] = await Promise.all([
+          rpc.getHealth().send({ abortSignal }),
+          rpc.getSlot({ commitment: 'confirmed' }).send({ abortSignal }),
+        ]);
         return { ok: true, slot };
       } catch (error) {
-        return { ok: false, error: (error as Error).message };
+        return { ok: false, error: describeRpcFailure(error, url) };
       }
     },
-    async airdrop(address, lamports) {
-      if (options.cluster === 'mainnet-beta') throw new Error('There are no airdrops on mainnet-beta');
-      const signature = await rpc.requestAirdrop(address, lamports as never).send();
-      await waitForSignature(rpc, signature, { commitment: 'confirmed', timeoutMs: 60_000 });
+    async airdrop(address, amount) {
+      if (cluster === 'mainnet-beta')
+        throw new Error('Airdrops do not exist on mainnet-beta: SOL there is real');
+      const signature = await rpc
+        .requestAirdrop(address, lamports(amount), { commitment: 'confirmed' })
+        .send();
+      await waitForConfirmation(rpc, signature, { commitment: 'confirmed', timeoutMs: AIRDROP_TIMEOUT_MS });
       return signature;
     },
-    async close() {},
+    async close() {
+      // HTTP requests hold nothing open between calls.
+    },
   };
+}
+
+function describeRpcFailure(error: unknown, url: string): string {
+  const host = URL.canParse(url) ? new URL(url).host : url;
+  if (error instanceof DOMException && error.name === 'TimeoutError') {
+    return `${host} did not answer within ${HEALTH_TIMEOUT_MS} ms`;
+  }
+  if (isSolanaError(error)) {
+    // kit leaves the node's own words in the context; its message is a bare code in production builds.
+    const serverMessage = (error.context as { __serverMessage?: unknown }).__serverMessage;
+    return `${host}: ${typeof serverMessage === 'string' ? serverMessage : error.message}`;
+  }
+  return `${host}: ${(error as Error).message}`;
 }

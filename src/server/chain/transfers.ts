@@ -9,7 +9,6 @@ import {
   type Instruction,
   pipe,
   type Rpc,
-  type Signature,
   type SolanaRpcApi,
   setTransactionMessageFeePayer,
   setTransactionMessageLifetimeUsingBlockhash,
@@ -56,8 +55,6 @@ export async function buildDepositTransaction(
   };
 }
 
-export class TransactionRejectedError extends Error {}
-
 /** Turns a simulation/execution error into a sentence a user understands. */
 export function describeTransactionError(error: unknown): string {
   // kit wraps the node's error: the readable part is often in `cause`, the logs in `context`.
@@ -87,28 +84,4 @@ export function describeTransactionError(error: unknown): string {
     return 'The transaction is not correctly signed by your wallet';
   }
   return 'The network rejected the transaction';
-}
-
-/** Polls signature status (kit's sendAndConfirm needs websockets; notes, section 5). */
-export async function waitForSignature(
-  rpc: Rpc<SolanaRpcApi>,
-  signature: Signature,
-  options: { commitment?: 'confirmed' | 'finalized'; timeoutMs?: number; intervalMs?: number } = {},
-): Promise<void> {
-  const { commitment = 'confirmed', timeoutMs = 60_000, intervalMs = 400 } = options;
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const { value } = await rpc.getSignatureStatuses([signature], { searchTransactionHistory: true }).send();
-    const status = value[0];
-    if (status?.err) throw new TransactionRejectedError(describeTransactionError(status.err));
-    if (
-      status?.confirmationStatus === 'finalized' ||
-      (commitment === 'confirmed' && status?.confirmationStatus === 'confirmed')
-    ) {
-      return;
-    }
-    if (Date.now() > deadline)
-      throw new TransactionRejectedError('The network did not confirm the transaction in time');
-    await new Promise((resolve) => setTimeout(resolve, intervalMs));
-  }
 }

@@ -56,7 +56,7 @@ const LAMPORT_SOURCES: Record<string, string> = {
   transferWithSeed: 'source',
   createAccount: 'source',
   createAccountWithSeed: 'source',
-  withdrawNonceAccount: 'nonceAccount',
+  withdrawFromNonce: 'nonceAccount',
 };
 
 /**

@@ -78,6 +78,33 @@ describe('apiRequest', () => {
   });
 });
 
+describe('apiRequest bodies', () => {
+  it('sends FormData as multipart, leaving the boundary header to the browser', async () => {
+    store.set('token', 'tok123');
+    const fetchMock = respond(Response.json({ url: '/videos/1.mp4' }));
+    const form = new FormData();
+    form.set('dareId', '7');
+    expect(await apiRequest('POST', '/api/upload-video', form)).toEqual({ url: '/videos/1.mp4' });
+    const init = fetchMock.mock.calls[0]![1];
+    expect(init?.body).toBe(form);
+    expect(init?.headers).toEqual({ Authorization: 'Bearer tok123' });
+  });
+
+  it('resolves an empty success body as undefined', async () => {
+    respond(new Response(null, { status: 204 }));
+    expect(await apiRequest('POST', '/api/auth/logout')).toBeUndefined();
+    respond(new Response('', { status: 200 }));
+    expect(await apiRequest('POST', '/api/x')).toBeUndefined();
+  });
+
+  it('uses the raw text for JSON that is not an object', async () => {
+    respond(new Response('"Too many requests"', { status: 429 }));
+    const error = await failure(apiRequest('GET', '/a'));
+    expect(error.message).toBe('"Too many requests"');
+    expect(error.status).toBe(429);
+  });
+});
+
 describe('defaultQueryFn', () => {
   it('GETs the query key joined with a slash', async () => {
     const fetchMock = respond(Response.json({ voteCount: 2 }));
@@ -85,5 +112,12 @@ describe('defaultQueryFn', () => {
     expect(result).toEqual({ voteCount: 2 });
     expect(fetchMock.mock.calls[0]![0]).toBe('/api/user/3/votes/dare/7');
     expect(fetchMock.mock.calls[0]![1]?.method).toBe('GET');
+  });
+
+  it('passes the query signal so an abandoned read is cancelled', async () => {
+    const fetchMock = respond(Response.json({}));
+    const controller = new AbortController();
+    await defaultQueryFn({ queryKey: ['/api/config'], signal: controller.signal } as never);
+    expect(fetchMock.mock.calls[0]![1]?.signal).toBe(controller.signal);
   });
 });

@@ -12,13 +12,16 @@ export function readUser(): PublicUser | null {
   const text = localStorage.getItem(USER_KEY);
   if (!text) return null;
   try {
-    return JSON.parse(text) as PublicUser;
+    const user = JSON.parse(text) as PublicUser | null;
+    if (user && typeof user === 'object' && typeof user.username === 'string') return user;
   } catch {
-    localStorage.removeItem(USER_KEY);
-    return null;
+    // Unreadable: treated as logged out below rather than crashing the app at start.
   }
+  localStorage.removeItem(USER_KEY);
+  return null;
 }
 
+/** Saves the user, and the token when a sign-in issued one (a refresh keeps the current token). */
 export function writeSession(user: PublicUser, token?: string): void {
   localStorage.setItem(USER_KEY, JSON.stringify(user));
   if (token) localStorage.setItem(TOKEN_KEY, token);
@@ -27,4 +30,16 @@ export function writeSession(user: PublicUser, token?: string): void {
 export function clearSession(): void {
   localStorage.removeItem(USER_KEY);
   localStorage.removeItem(TOKEN_KEY);
+}
+
+/**
+ * Calls back when another tab signs in or out: the 'storage' event fires only in the other tabs
+ * of this origin, so a logout in one tab does not leave a stale user showing in the next.
+ */
+export function onSessionChangedElsewhere(listener: () => void): () => void {
+  const handle = (event: StorageEvent) => {
+    if (event.key === null || event.key === USER_KEY || event.key === TOKEN_KEY) listener();
+  };
+  window.addEventListener('storage', handle);
+  return () => window.removeEventListener('storage', handle);
 }

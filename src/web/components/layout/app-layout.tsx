@@ -1,42 +1,45 @@
-import * as DialogPrimitive from '@radix-ui/react-dialog';
-import { lazy, Suspense, useState } from 'react';
+import { Flame } from 'lucide-react';
+import { Suspense, useState } from 'react';
 import { Outlet } from 'react-router';
-import { useAuth } from '../../features/auth/auth-provider';
-import { SheetContent } from '../ui/dialog';
+import { AuthDialogsSlot } from '../../features/auth/components/auth-dialogs-slot';
+import { Sheet, SheetContent, SheetTitle } from '../ui/sheet';
 import { Spinner } from '../ui/spinner';
 import { SideMenu } from './side-menu';
 import { TopBar } from './top-bar';
 
-// Wallet discovery and signing code loads only when someone connects.
-const AuthDialogs = lazy(() => import('../../features/auth/components/auth-dialogs'));
-
+/** The shell around every page: top bar, side menu (a drawer below md), the page, the sign-in dialogs. */
 export function AppLayout() {
   const [menuOpen, setMenuOpen] = useState(false);
-  const { connectOpen, pendingRegistration } = useAuth();
   return (
-    <div className="min-h-screen">
+    <div className="min-h-dvh">
+      <a
+        href="#main"
+        className="sr-only z-50 rounded-md bg-primary px-3 py-2 text-primary-foreground focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
+      >
+        Skip to content
+      </a>
       <TopBar onOpenMenu={() => setMenuOpen(true)} />
       <div className="flex">
-        <aside className="sticky top-16 hidden h-[calc(100vh-4rem)] w-64 shrink-0 border-r md:block">
+        <aside className="sticky top-16 hidden h-[calc(100dvh-4rem)] w-64 shrink-0 flex-col border-r md:flex">
           <SideMenu />
         </aside>
-        <DialogPrimitive.Root open={menuOpen} onOpenChange={setMenuOpen}>
-          <SheetContent title="Menu">
-            <div className="h-16 shrink-0 border-b" />
+        <Sheet open={menuOpen} onOpenChange={setMenuOpen}>
+          {/* The menu is its own description: no aria-describedby, stated so Radix does not warn. */}
+          <SheetContent side="left" closeLabel="Close menu" aria-describedby={undefined}>
+            <div className="flex h-16 shrink-0 items-center gap-2 border-b px-4">
+              <Flame className="size-6 text-primary" aria-hidden />
+              <SheetTitle>Menu</SheetTitle>
+            </div>
             <SideMenu onNavigate={() => setMenuOpen(false)} />
           </SheetContent>
-        </DialogPrimitive.Root>
-        <main className="min-w-0 flex-1 p-4 md:p-8">
-          <Suspense fallback={<Spinner />}>
+        </Sheet>
+        <main id="main" tabIndex={-1} className="min-w-0 flex-1 p-4 outline-none md:p-8">
+          <Suspense fallback={<Spinner label="Loading page" />}>
             <Outlet />
           </Suspense>
         </main>
       </div>
-      {(connectOpen || pendingRegistration) && (
-        <Suspense fallback={null}>
-          <AuthDialogs />
-        </Suspense>
-      )}
+      <AuthDialogsSlot />
     </div>
   );
 }

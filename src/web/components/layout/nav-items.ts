@@ -17,8 +17,8 @@ export interface NavItem {
   adminOnly?: boolean;
 }
 
-/** Spec section 2, side menu order. */
-export const SIDE_MENU: NavItem[] = [
+/** Spec section 2 'Navigation': the side menu, in order. */
+export const SIDE_MENU: readonly NavItem[] = [
   { to: '/', label: 'Home', icon: Home },
   { to: '/community-dares', label: 'Community Dares', icon: Users },
   { to: '/major-dare', label: 'Major Dare', icon: Crown },
@@ -29,8 +29,8 @@ export const SIDE_MENU: NavItem[] = [
   { to: '/admin', label: 'Admin Panel', icon: Shield, adminOnly: true },
 ];
 
-/** Spec section 2, top bar links. */
-export const TOP_BAR: NavItem[] = [
+/** Spec section 2 'Navigation': the top bar links. */
+export const TOP_BAR: readonly NavItem[] = [
   { to: '/', label: 'Home', icon: Home },
   { to: '/leaderboard', label: 'Leaderboard', icon: Trophy },
   { to: '/create-dare', label: 'Create Dare', icon: PlusCircle },
@@ -38,4 +38,8 @@ export const TOP_BAR: NavItem[] = [
   { to: '/admin', label: 'Admin', icon: Shield, adminOnly: true },
 ];
 
+/** The product's social media page: only admins see the link (spec section 6). */
 export const SOCIAL_URL = 'https://x.com/darepool';
+
+export const visibleItems = (items: readonly NavItem[], isAdmin: boolean) =>
+  items.filter((item) => !item.adminOnly || isAdmin);

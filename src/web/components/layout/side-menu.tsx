@@ -1,15 +1,22 @@
 import { ExternalLink } from 'lucide-react';
 import { NavLink } from 'react-router';
+import { networkLabel } from '../../../contract/network';
 import { useAuth } from '../../features/auth/auth-provider';
+import { useConfig } from '../../lib/config';
 import { cn } from '../../lib/utils';
-import { SIDE_MENU, SOCIAL_URL } from './nav-items';
+import { SIDE_MENU, SOCIAL_URL, visibleItems } from './nav-items';
 
+const itemClass =
+  'flex items-center gap-3 rounded-md px-3 py-2 text-sm font-medium transition-colors text-muted-foreground hover:bg-accent hover:text-foreground';
+
+/** The side menu: inline from the md breakpoint, inside the drawer below it. */
 export function SideMenu({ onNavigate }: { onNavigate?: () => void }) {
   const { isAdmin } = useAuth();
   return (
-    <div className="flex h-full flex-col">
+    <div className="flex min-h-0 flex-1 flex-col">
       <nav aria-label="Main" className="flex-1 space-y-1 overflow-y-auto p-3">
-        {SIDE_MENU.filter((item) => !item.adminOnly || isAdmin).map(({ to, label, icon: Icon }) => (
+        {visibleItems(SIDE_MENU, isAdmin).map(({ to, label, icon: Icon }) => (
+          // NavLink sets aria-current="page" on the current route's link.
           <NavLink
             key={to}
             to={to}
@@ -17,10 +24,9 @@ export function SideMenu({ onNavigate }: { onNavigate?: () => void }) {
             onClick={onNavigate}
             className={({ isActive }) =>
               cn(
-                'flex items-center gap-3 rounded-md px-3 py-2 text-sm font-medium transition-colors',
-                isActive
-                  ? 'bg-primary text-primary-foreground'
-                  : 'text-muted-foreground hover:bg-accent hover:text-foreground',
+                itemClass,
+                isActive &&
+                  'bg-primary text-primary-foreground hover:bg-primary/90 hover:text-primary-foreground',
               )
             }
           >
@@ -29,24 +35,32 @@ export function SideMenu({ onNavigate }: { onNavigate?: () => void }) {
           </NavLink>
         ))}
         {isAdmin && (
-          <a
-            href={SOCIAL_URL}
-            target="_blank"
-            rel="noopener noreferrer"
-            className="flex items-center gap-3 rounded-md px-3 py-2 text-sm font-medium text-muted-foreground hover:bg-accent hover:text-foreground"
-          >
+          <a href={SOCIAL_URL} target="_blank" rel="noopener noreferrer" className={itemClass}>
             <ExternalLink className="size-4" aria-hidden />
-            Social Media
+            Follow us on X<span className="sr-only"> (opens in a new tab)</span>
           </a>
         )}
       </nav>
-      <div className="m-3 rounded-lg border bg-muted/40 p-3 text-sm">
-        <p className="font-semibold">DarePool on Solana</p>
-        <p className="mt-1 flex items-center gap-2 text-muted-foreground">
-          <span className="size-2 rounded-full bg-success" aria-hidden />
-          Online
-        </p>
-      </div>
+      <StatusCard />
+    </div>
+  );
+}
+
+/** Spec section 1: the menu's fixed footer card, a static label and an 'Online' status. */
+function StatusCard() {
+  const { data: config } = useConfig();
+  return (
+    <div className="m-3 shrink-0 rounded-lg border bg-muted/40 p-3 text-sm">
+      <p className="font-semibold">DarePool on Solana</p>
+      <p className="mt-1 flex items-center gap-2 text-muted-foreground">
+        <span className="size-2 rounded-full bg-success" aria-hidden />
+        <span>Online</span>
+        {config && (
+          <span className="ml-auto rounded border px-1.5 text-xs" title="Solana cluster">
+            {networkLabel(config.cluster)}
+          </span>
+        )}
+      </p>
     </div>
   );
 }

@@ -4,31 +4,26 @@ import { useAuth } from '../../features/auth/auth-provider';
 import { ConnectWalletButton } from '../../features/auth/components/connect-wallet-button';
 import { cn } from '../../lib/utils';
 import { Button } from '../ui/button';
-import { TOP_BAR } from './nav-items';
+import { TOP_BAR, visibleItems } from './nav-items';
 
+/** Spec section 2 'Navigation': brand, links, and the session controls. */
 export function TopBar({ onOpenMenu }: { onOpenMenu: () => void }) {
   const { user, isAdmin, logout, refresh } = useAuth();
   return (
-    <header className="sticky top-0 z-40 flex h-16 items-center gap-3 border-b bg-background/95 px-4 backdrop-blur">
+    <header className="sticky top-0 z-40 flex h-16 items-center gap-2 border-b bg-background/95 px-3 backdrop-blur sm:gap-3 sm:px-4">
       <Button variant="ghost" size="icon" className="md:hidden" aria-label="Open menu" onClick={onOpenMenu}>
         <Menu aria-hidden />
       </Button>
-      <Link to="/" className="flex items-center gap-2 font-bold text-lg">
-        <Flame className="size-6 text-primary" aria-hidden />
-        <span>DarePool</span>
-        <span className="hidden text-xs font-normal text-muted-foreground lg:inline">
-          Dare platform on Solana
-        </span>
-      </Link>
-      <nav aria-label="Top" className="ml-6 hidden items-center gap-1 lg:flex">
-        {TOP_BAR.filter((item) => !item.adminOnly || isAdmin).map(({ to, label }) => (
+      <Brand />
+      <nav aria-label="Top" className="ml-4 hidden items-center gap-1 lg:flex">
+        {visibleItems(TOP_BAR, isAdmin).map(({ to, label }) => (
           <NavLink
             key={to}
             to={to}
             end={to === '/'}
             className={({ isActive }) =>
               cn(
-                'rounded-md px-3 py-2 text-sm',
+                'rounded-md px-3 py-2 text-sm font-medium transition-colors',
                 isActive ? 'text-primary' : 'text-muted-foreground hover:text-foreground',
               )
             }
@@ -37,28 +32,42 @@ export function TopBar({ onOpenMenu }: { onOpenMenu: () => void }) {
           </NavLink>
         ))}
       </nav>
-      <div className="ml-auto flex items-center gap-2">
+      <div className="ml-auto flex min-w-0 items-center gap-2">
         {user ? (
           <>
             <span
-              className="hidden max-w-32 truncate text-sm font-medium sm:inline"
+              className="max-w-20 truncate text-sm font-medium sm:max-w-32"
               data-testid="current-username"
             >
               {user.username}
             </span>
-            <Button variant="outline" size="sm" onClick={() => void refresh()} aria-label="Refresh">
+            {/* Icon-only below sm, keeping their names for screen readers: a phone fits them all. */}
+            <Button variant="outline" size="sm" onClick={() => void refresh()}>
               <RefreshCw aria-hidden />
-              <span className="hidden sm:inline">Refresh</span>
+              <span className="sr-only sm:not-sr-only">Refresh</span>
             </Button>
             <Button variant="secondary" size="sm" onClick={() => void logout()}>
               <LogOut aria-hidden />
-              Logout
+              <span className="sr-only sm:not-sr-only">Logout</span>
             </Button>
           </>
         ) : (
-          <ConnectWalletButton />
+          <ConnectWalletButton size="sm" />
         )}
       </div>
     </header>
+  );
+}
+
+/** Spec section 1: the header shows the product as a dare platform. */
+function Brand() {
+  return (
+    <Link to="/" className="flex shrink-0 items-center gap-2 rounded-md" aria-label="DarePool home">
+      <Flame className="size-7 text-primary" aria-hidden />
+      <span className="flex flex-col leading-tight">
+        <span className="text-lg font-extrabold tracking-tight">DarePool</span>
+        <span className="hidden text-xs text-muted-foreground sm:block">The dare platform on Solana</span>
+      </span>
+    </Link>
   );
 }

@@ -6,6 +6,11 @@ import { cn } from '../../lib/utils';
 export const Dialog = DialogPrimitive.Root;
 export const DialogTrigger = DialogPrimitive.Trigger;
 export const DialogClose = DialogPrimitive.Close;
+export const DialogPortal = DialogPrimitive.Portal;
+
+export function DialogOverlay({ className, ...props }: ComponentProps<typeof DialogPrimitive.Overlay>) {
+  return <DialogPrimitive.Overlay className={cn('fixed inset-0 z-50 bg-black/70', className)} {...props} />;
+}
 
 export function DialogContent({
   className,
@@ -13,74 +18,44 @@ export function DialogContent({
   ...props
 }: ComponentProps<typeof DialogPrimitive.Content>) {
   return (
-    <DialogPrimitive.Portal>
-      <DialogPrimitive.Overlay className="fixed inset-0 z-50 bg-black/70" />
+    <DialogPortal>
+      <DialogOverlay />
       <DialogPrimitive.Content
         className={cn(
-          'fixed top-1/2 left-1/2 z-50 grid max-h-[90vh] w-[calc(100%-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 gap-4 overflow-y-auto rounded-lg border bg-card p-6 shadow-lg',
+          'fixed top-1/2 left-1/2 z-50 grid max-h-[90vh] w-[calc(100%-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 gap-4 overflow-y-auto rounded-lg border bg-card p-6 text-card-foreground shadow-lg',
           className,
         )}
         {...props}
       >
         {children}
-        <DialogPrimitive.Close
-          className="absolute top-4 right-4 rounded-sm opacity-70 hover:opacity-100"
-          aria-label="Close"
-        >
-          <X className="size-4" />
+        <DialogPrimitive.Close className="absolute top-4 right-4 rounded-sm opacity-70 transition-opacity hover:opacity-100">
+          <X className="size-4" aria-hidden />
+          <span className="sr-only">Close</span>
         </DialogPrimitive.Close>
       </DialogPrimitive.Content>
-    </DialogPrimitive.Portal>
+    </DialogPortal>
   );
 }
 
 export function DialogHeader({ className, ...props }: ComponentProps<'div'>) {
-  return <div className={cn('flex flex-col gap-1.5', className)} {...props} />;
+  return <div className={cn('flex flex-col gap-1.5 pr-6', className)} {...props} />;
 }
+
 export function DialogFooter({ className, ...props }: ComponentProps<'div'>) {
   return (
     <div className={cn('flex flex-col-reverse gap-2 sm:flex-row sm:justify-end', className)} {...props} />
   );
 }
+
 export function DialogTitle({ className, ...props }: ComponentProps<typeof DialogPrimitive.Title>) {
   return <DialogPrimitive.Title className={cn('text-lg font-semibold', className)} {...props} />;
 }
+
 export function DialogDescription({
   className,
   ...props
 }: ComponentProps<typeof DialogPrimitive.Description>) {
   return (
     <DialogPrimitive.Description className={cn('text-sm text-muted-foreground', className)} {...props} />
-  );
-}
-
-/** A panel sliding in from the left: the side menu on narrow screens. */
-export function SheetContent({
-  className,
-  children,
-  title,
-  ...props
-}: ComponentProps<typeof DialogPrimitive.Content> & { title: string }) {
-  return (
-    <DialogPrimitive.Portal>
-      <DialogPrimitive.Overlay className="fixed inset-0 z-50 bg-black/70" />
-      <DialogPrimitive.Content
-        aria-describedby={undefined}
-        className={cn(
-          'fixed inset-y-0 left-0 z-50 flex w-72 max-w-[85vw] flex-col border-r bg-card shadow-lg',
-          className,
-        )}
-        {...props}
-      >
-        <DialogPrimitive.Title className="sr-only">{title}</DialogPrimitive.Title>
-        {children}
-        <DialogPrimitive.Close
-          className="absolute top-4 right-4 rounded-sm opacity-70 hover:opacity-100"
-          aria-label="Close menu"
-        >
-          <X className="size-4" />
-        </DialogPrimitive.Close>
-      </DialogPrimitive.Content>
-    </DialogPrimitive.Portal>
   );
 }

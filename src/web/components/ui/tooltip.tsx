@@ -1,7 +1,9 @@
 import * as TooltipPrimitive from '@radix-ui/react-tooltip';
 import type { ComponentProps, ReactNode } from 'react';
 import { TOOLTIP } from '../../../contract/limits';
+import { cn } from '../../lib/utils';
 
+/** Spec section 9: open after 700 ms; moving between triggers within 300 ms opens at once. */
 export function TooltipProvider({ children }: { children: ReactNode }) {
   return (
     <TooltipPrimitive.Provider
@@ -13,6 +15,26 @@ export function TooltipProvider({ children }: { children: ReactNode }) {
   );
 }
 
+export function TooltipContent({
+  className,
+  sideOffset = 4,
+  ...props
+}: ComponentProps<typeof TooltipPrimitive.Content>) {
+  return (
+    <TooltipPrimitive.Portal>
+      <TooltipPrimitive.Content
+        sideOffset={sideOffset}
+        className={cn(
+          'z-50 max-w-xs rounded-md border bg-card px-3 py-1.5 text-xs text-card-foreground shadow-md',
+          className,
+        )}
+        {...props}
+      />
+    </TooltipPrimitive.Portal>
+  );
+}
+
+/** A tooltip on one element: `<Tooltip content="...">{trigger}</Tooltip>`. */
 export function Tooltip({
   content,
   children,
@@ -21,14 +43,7 @@ export function Tooltip({
   return (
     <TooltipPrimitive.Root {...props}>
       <TooltipPrimitive.Trigger asChild>{children}</TooltipPrimitive.Trigger>
-      <TooltipPrimitive.Portal>
-        <TooltipPrimitive.Content
-          sideOffset={4}
-          className="z-50 rounded-md bg-popover border bg-card px-3 py-1.5 text-xs shadow-md"
-        >
-          {content}
-        </TooltipPrimitive.Content>
-      </TooltipPrimitive.Portal>
+      <TooltipContent>{content}</TooltipContent>
     </TooltipPrimitive.Root>
   );
 }

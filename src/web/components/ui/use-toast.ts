@@ -1,10 +1,12 @@
 import { type ReactNode, useEffect, useState } from 'react';
 import { TOAST } from '../../../contract/limits';
+import type { ToastVariant } from './toast';
 
 export interface ToastInput {
   title?: ReactNode;
   description?: ReactNode;
-  variant?: 'default' | 'destructive';
+  variant?: ToastVariant;
+  /** A `ToastAction` element. */
   action?: ReactNode;
 }
 
@@ -14,8 +16,9 @@ export interface ToastItem extends ToastInput {
 }
 
 /**
- * The shadcn toast store: a module-level list so `toast()` works outside React (in services and
- * mutation callbacks). Spec: one visible at a time; a dismissed toast is removed after 1,000,000 ms.
+ * The shadcn toast store: module state, so `toast()` works outside React (mutation callbacks,
+ * the auth provider). Spec section 9: one visible at a time; a dismissed toast stays mounted for
+ * 1,000,000 ms (Radix plays its exit and keeps focus order stable) before it is removed.
  */
 let toasts: ToastItem[] = [];
 const listeners = new Set<(items: ToastItem[]) => void>();
@@ -26,34 +29,49 @@ function emit() {
   for (const listener of listeners) listener(toasts);
 }
 
+function scheduleRemoval(id: string) {
+  if (removals.has(id)) return;
+  removals.set(
+    id,
+    setTimeout(() => {
+      removals.delete(id);
+      toasts = toasts.filter((item) => item.id !== id);
+      emit();
+    }, TOAST.removeDelayMs),
+  );
+}
+
 export function dismissToast(id?: string) {
   toasts = toasts.map((item) => (id === undefined || item.id === id ? { ...item, open: false } : item));
-  for (const item of toasts) {
-    if (item.open || removals.has(item.id)) continue;
-    removals.set(
-      item.id,
-      setTimeout(() => {
-        removals.delete(item.id);
-        toasts = toasts.filter((other) => other.id !== item.id);
-        emit();
-      }, TOAST.removeDelayMs),
-    );
-  }
+  for (const item of toasts) if (!item.open) scheduleRemoval(item.id);
   emit();
 }
 
 export function toast(input: ToastInput): { id: string; dismiss: () => void } {
   counter = (counter + 1) % Number.MAX_SAFE_INTEGER;
   const id = String(counter);
-  toasts = [{ ...input, id, open: true }, ...toasts].slice(0, TOAST.limit);
+  const next = [{ ...input, id, open: true }, ...toasts];
+  // Past the limit a toast goes at once: its pending removal timer has nothing left to do.
+  for (const dropped of next.slice(TOAST.limit)) {
+    clearTimeout(removals.get(dropped.id));
+    removals.delete(dropped.id);
+  }
+  toasts = next.slice(0, TOAST.limit);
   emit();
   return { id, dismiss: () => dismissToast(id) };
+}
+
+/** The current list, outside React. */
+export function getToasts(): readonly ToastItem[] {
+  return toasts;
 }
 
 export function useToast() {
   const [items, setItems] = useState(toasts);
   useEffect(() => {
     listeners.add(setItems);
+    // A toast raised between the first render and this subscription would otherwise be missed.
+    setItems(toasts);
     return () => {
       listeners.delete(setItems);
     };

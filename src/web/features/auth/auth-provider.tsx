@@ -1,40 +1,66 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { createContext, type ReactNode, useCallback, useContext, useMemo, useState } from 'react';
+import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
 import type { PublicUser } from '../../../contract/users';
 import { toast } from '../../components/ui/use-toast';
-import { apiRequest } from '../../lib/api-client';
-import { clearSession, readToken, readUser, writeSession } from '../../lib/storage';
+import {
+  clearSession,
+  onSessionChangedElsewhere,
+  readToken,
+  readUser,
+  writeSession,
+} from '../../lib/storage';
+import { getMe } from './api/get-me';
+import { logout as revokeSession } from './api/logout';
 import { disconnectWallet } from './lib/sign-in';
 
-interface AuthContextValue {
-  user: PublicUser | null;
-  token: string | null;
-  isAdmin: boolean;
-  setSession(user: PublicUser, token: string): void;
-  logout(options?: { silent?: boolean }): Promise<void>;
-  refresh(): Promise<void>;
-  connectOpen: boolean;
-  openConnect(): void;
-  closeConnect(): void;
-  /** A verified wallet without an account, waiting in the Registration dialog (spec section 4). */
-  pendingRegistration: PendingRegistration | null;
-  setPendingRegistration(pending: PendingRegistration | null): void;
-}
-
+/** A verified wallet without an account, waiting in the Registration dialog (spec section 4). */
 export interface PendingRegistration {
   walletAddress: string;
   registrationToken: string;
 }
+
+export interface AuthContextValue {
+  user: PublicUser | null;
+  token: string | null;
+  isAdmin: boolean;
+  /** After a successful sign-in or registration: stores and shows the user. */
+  setSession(user: PublicUser, token: string): void;
+  /** Revokes the token, disconnects the wallet, clears storage; toasts 'Logged Out' unless silent. */
+  logout(options?: { silent?: boolean }): Promise<void>;
+  /** The top bar's Refresh: replaces the stored user with the server's current record. */
+  refresh(): Promise<void>;
+  /** Whether the Connect Wallet dialog is open. */
+  connectOpen: boolean;
+  openConnect(): void;
+  closeConnect(): void;
+  pendingRegistration: PendingRegistration | null;
+  setPendingRegistration(pending: PendingRegistration | null): void;
+}
+
+/**
+ * Query keys that hold one user's data carry this part, so logout can drop them without
+ * touching public reads.
+ */
+export const USER_SCOPED = 'user-scoped';
 
 const AuthContext = createContext<AuthContextValue | null>(null);
 
 export function AuthProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
   // Spec section 3: a stored user is restored at start.
-  const [user, setUser] = useState<PublicUser | null>(() => readUser());
-  const [token, setToken] = useState<string | null>(() => readToken());
+  const [user, setUser] = useState<PublicUser | null>(readUser);
+  const [token, setToken] = useState<string | null>(readToken);
   const [connectOpen, setConnectOpen] = useState(false);
   const [pendingRegistration, setPendingRegistration] = useState<PendingRegistration | null>(null);
+
+  useEffect(
+    () =>
+      onSessionChangedElsewhere(() => {
+        setUser(readUser());
+        setToken(readToken());
+      }),
+    [],
+  );
 
   const setSession = useCallback((next: PublicUser, nextToken: string) => {
     writeSession(next, nextToken);
@@ -44,16 +70,15 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const logout = useCallback(
     async (options: { silent?: boolean } = {}) => {
-      // Revoke on the server first so the token stops working, even if this browser is shared.
-      if (readToken()) await apiRequest('POST', '/api/auth/logout').catch(() => undefined);
+      // Revoked on the server first, so the token stops working even if this browser is shared.
+      if (readToken()) await revokeSession().catch(() => undefined);
+      // Spec section 8: errors on wallet disconnect are only logged.
       await disconnectWallet().catch((error) => console.info('Wallet did not disconnect', error));
       clearSession();
       setUser(null);
       setToken(null);
       setPendingRegistration(null);
-      queryClient.removeQueries({
-        predicate: (query) => query.queryKey.some((part) => part === 'user-scoped'),
-      });
+      queryClient.removeQueries({ predicate: (query) => query.queryKey.includes(USER_SCOPED) });
       if (!options.silent) toast({ title: 'Logged Out', description: 'You have been logged out.' });
     },
     [queryClient],
@@ -61,7 +86,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const refresh = useCallback(async () => {
     try {
-      const { user: fresh } = await apiRequest<{ user: PublicUser }>('GET', '/api/auth/me');
+      const fresh = await getMe();
       writeSession(fresh);
       setUser(fresh);
       toast({
@@ -74,6 +99,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     }
   }, []);
 
+  const openConnect = useCallback(() => setConnectOpen(true), []);
+  const closeConnect = useCallback(() => setConnectOpen(false), []);
+
   const value = useMemo<AuthContextValue>(
     () => ({
       user,
@@ -83,12 +111,12 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       logout,
       refresh,
       connectOpen,
-      openConnect: () => setConnectOpen(true),
-      closeConnect: () => setConnectOpen(false),
+      openConnect,
+      closeConnect,
       pendingRegistration,
       setPendingRegistration,
     }),
-    [user, token, setSession, logout, refresh, connectOpen, pendingRegistration],
+    [user, token, setSession, logout, refresh, connectOpen, openConnect, closeConnect, pendingRegistration],
   );
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }

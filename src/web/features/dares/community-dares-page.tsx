@@ -1,39 +1,41 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { EmptyState, PageHeader, StatTile } from '../../components/common/page';
+import { EmptyState } from '../../components/common/empty-state';
+import { FilterButtons, type FilterOption } from '../../components/common/filter-buttons';
+import { PageHeader } from '../../components/common/page-header';
 import { Button } from '../../components/ui/button';
+import { type CommunityStats, DareStats } from './components/dare-stats';
 
-const FILTERS = ['all', 'active', 'completed'] as const;
+type Filter = 'all' | 'active' | 'completed';
 
+const FILTERS: readonly FilterOption<Filter>[] = [
+  { value: 'all', label: 'All' },
+  { value: 'active', label: 'Active' },
+  { value: 'completed', label: 'Completed' },
+];
+
+/**
+ * /community-dares. GET /api/dares?filter= (major dares left out) plugs in where marked; the
+ * tiles are computed from the same list.
+ */
 export default function CommunityDaresPage() {
   // Spec: the default filter is active.
-  const [filter, setFilter] = useState<(typeof FILTERS)[number]>('active');
+  const [filter, setFilter] = useState<Filter>('active');
+  const stats: CommunityStats | undefined = undefined; // derived from useDares(filter).data
+
   return (
-    <div>
+    <div className="space-y-6">
       <PageHeader
         title="Community Dares"
         description="Dares created by the community, with their SOL pools."
-      />
-      <div className="mb-6 grid gap-3 sm:grid-cols-3">
-        <StatTile label="Active Dares" value="0" />
-        <StatTile label="Total SOL Pool" value="0 SOL" />
-        <StatTile label="Total Participants" value="0" />
-      </div>
-      <fieldset className="mb-4 flex gap-2">
-        <legend className="sr-only">Filter dares</legend>
-        {FILTERS.map((value) => (
-          <Button
-            key={value}
-            size="sm"
-            className="capitalize"
-            variant={filter === value ? 'default' : 'outline'}
-            aria-pressed={filter === value}
-            onClick={() => setFilter(value)}
-          >
-            {value}
+        actions={
+          <Button asChild>
+            <Link to="/create-dare">Create Dare</Link>
           </Button>
-        ))}
-      </fieldset>
+        }
+      />
+      <DareStats stats={stats} />
+      <FilterButtons label="Filter dares" options={FILTERS} value={filter} onChange={setFilter} />
       <EmptyState
         title="No dares found"
         description="Be the first to create a dare for the community!"

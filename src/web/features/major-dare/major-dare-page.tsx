@@ -1,31 +1,29 @@
 import { Crown } from 'lucide-react';
-import { PageHeader } from '../../components/common/page';
-import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card';
+import { EmptyState } from '../../components/common/empty-state';
+import { PageHeader } from '../../components/common/page-header';
+import { MajorDareDetails } from './components/major-dare-details';
+import { PrizeDistribution } from './components/prize-distribution';
+import type { MajorDareView } from './types';
 
+/** Spec section 7: the major dare read starts from this until its first answer. */
+const NO_MAJOR_DARE: MajorDareView = { isActive: false };
+
+/** /major-dare. GET /api/major-dare (polled 30 s) replaces the placeholder below. */
 export default function MajorDarePage() {
+  const majorDare = NO_MAJOR_DARE as MajorDareView; // useMajorDare().data
   return (
     <div className="space-y-6">
       <PageHeader title="Major Dare" description="The weekly challenge with the biggest prize pool." />
-      <div className="flex flex-col items-center gap-2 rounded-lg border border-dashed p-10 text-center">
-        <Crown className="size-10 text-primary" aria-hidden />
-        <p className="text-lg font-semibold">No Major Dare Active</p>
-        <p className="text-sm text-muted-foreground">The next major dare will be announced soon!</p>
-      </div>
-      <Card>
-        <CardHeader>
-          <CardTitle>Prize Distribution</CardTitle>
-        </CardHeader>
-        <CardContent className="grid gap-3 sm:grid-cols-2">
-          <div className="rounded-md border p-4">
-            <p className="text-2xl font-bold">70%</p>
-            <p className="text-sm text-muted-foreground">Admin's selection</p>
-          </div>
-          <div className="rounded-md border p-4">
-            <p className="text-2xl font-bold">30%</p>
-            <p className="text-sm text-muted-foreground">Community vote (highest voted)</p>
-          </div>
-        </CardContent>
-      </Card>
+      {majorDare.isActive ? (
+        <MajorDareDetails majorDare={majorDare} />
+      ) : (
+        <EmptyState
+          icon={Crown}
+          title="No Major Dare Active"
+          description="The next major dare will be announced soon!"
+        />
+      )}
+      <PrizeDistribution pool={majorDare.isActive ? majorDare.totalPool : undefined} />
     </div>
   );
 }

@@ -1,11 +1,14 @@
 import { Link } from 'react-router';
-import { normalizeSol } from '../../../contract/money';
-import { ConnectPrompt, EmptyState, PageHeader, StatTile } from '../../components/common/page';
+import { ConnectPrompt } from '../../components/common/connect-prompt';
+import { PageHeader } from '../../components/common/page-header';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card';
 import { useAuth } from '../auth/auth-provider';
 import { ConnectWalletButton } from '../auth/components/connect-wallet-button';
+import { ProfileSummary } from './components/profile-summary';
+import { RewardClaims } from './components/reward-claims';
 
+/** /profile: the signed-in user's record (GET /api/profile later adds its statistics). */
 export default function ProfilePage() {
   const { user } = useAuth();
   if (!user) {
@@ -22,27 +25,7 @@ export default function ProfilePage() {
   return (
     <div className="space-y-6">
       <PageHeader title="Profile" />
-      <Card>
-        <CardContent className="flex flex-wrap items-center gap-4 pt-5">
-          <div
-            aria-hidden
-            className="flex size-16 items-center justify-center rounded-full bg-primary text-2xl font-bold text-primary-foreground"
-          >
-            {user.username.charAt(0).toUpperCase()}
-          </div>
-          <div className="min-w-0">
-            <p className="text-xl font-semibold">{user.username}</p>
-            <p className="break-all font-mono text-xs text-muted-foreground">
-              {user.walletAddress ?? 'No wallet'}
-            </p>
-          </div>
-        </CardContent>
-      </Card>
-      <div className="grid gap-3 sm:grid-cols-3">
-        <StatTile label="Reputation" value={user.reputation} />
-        <StatTile label="Wins" value={user.dareWins} />
-        <StatTile label="Total Earnings" value={`${normalizeSol(user.totalEarnings)} SOL`} />
-      </div>
+      <ProfileSummary user={user} />
       <Card>
         <CardHeader>
           <CardTitle>Quick Actions</CardTitle>
@@ -55,6 +38,9 @@ export default function ProfilePage() {
             <Link to="/community-dares">Browse Dares</Link>
           </Button>
           <Button asChild variant="outline">
+            <Link to="/major-dare">Major Dare</Link>
+          </Button>
+          <Button asChild variant="outline">
             <Link to="/leaderboard">Leaderboard</Link>
           </Button>
         </CardContent>
@@ -64,27 +50,11 @@ export default function ProfilePage() {
           <CardTitle>Recent Activity</CardTitle>
         </CardHeader>
         <CardContent>
-          <EmptyState
-            title="No activity yet"
-            description="Your submissions, votes, contributions and claims show here."
-          />
+          {/* Spec: Recent Activity always reads 'No recent activity'. */}
+          <p className="text-sm text-muted-foreground">No recent activity</p>
         </CardContent>
       </Card>
-      <Card>
-        <CardHeader>
-          <CardTitle>Reward Claims</CardTitle>
-        </CardHeader>
-        <CardContent className="grid gap-4 md:grid-cols-2">
-          <div>
-            <h3 className="mb-2 font-medium">Winning Submissions</h3>
-            <EmptyState title="No winning submissions yet" />
-          </div>
-          <div>
-            <h3 className="mb-2 font-medium">Claims History</h3>
-            <EmptyState title="No claims yet" />
-          </div>
-        </CardContent>
-      </Card>
+      <RewardClaims />
     </div>
   );
 }

@@ -1,7 +1,8 @@
 import type { WalletAccount } from '@wallet-standard/base';
-import type { SignInInput } from '../../../../contract/auth';
 import type { PublicUser } from '../../../../contract/users';
-import { ApiError, apiRequest } from '../../../lib/api-client';
+import { ApiError } from '../../../lib/api-client';
+import { createChallenge } from '../api/create-challenge';
+import { walletLogin } from '../api/wallet-login';
 import type { SigningWallet } from './wallets';
 
 const toBase64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
@@ -35,13 +36,7 @@ export async function signInWithWallet(
 ): Promise<WalletSignInResult> {
   await disconnectWallet().catch((error) => console.info('Previous wallet did not disconnect', error));
   const account = await wallet.connect();
-  const { input, message } = await apiRequest<{ input: SignInInput; message: string }>(
-    'POST',
-    '/api/auth/challenge',
-    {
-      walletAddress: account.address,
-    },
-  );
+  const { input, message } = await createChallenge(account.address);
   const proof = wallet.signIn
     ? await wallet.signIn(input)
     : await wallet.signMessage(account, new TextEncoder().encode(message));
@@ -50,7 +45,7 @@ export async function signInWithWallet(
   });
   connected = { wallet, account, stopListening };
   try {
-    const session = await apiRequest<{ user: PublicUser; token: string }>('POST', '/api/auth/wallet-login', {
+    const session = await walletLogin({
       walletAddress: account.address,
       signedMessage: toBase64(proof.signedMessage),
       signature: toBase64(proof.signature),

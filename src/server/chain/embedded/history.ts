@@ -1,0 +1,81 @@
+import type { RpcTransactionError } from './transaction-errors';
+
+export interface RecordedInstruction {
+  programIdIndex: number;
+  accounts: number[];
+  /** base58, as the `json` encoding shows it */
+  data: string;
+  stackHeight: number;
+}
+
+/**
+ * One executed transaction as a node keeps it. LiteSVM keeps only logs and compute units, so
+ * everything getTransaction and getSignaturesForAddress answer with is captured here.
+ */
+export interface TransactionRecord {
+  signature: string;
+  slot: number;
+  blockTime: number;
+  /** The wire transaction, base64. */
+  transaction: string;
+  /** Static keys, then addresses loaded from lookup tables (writable, then readonly). */
+  accountKeys: string[];
+  loadedAddresses: { writable: string[]; readonly: string[] };
+  /** u64 as decimal strings: JSON numbers lose precision above 2^53 on the way to disk. */
+  preBalances: string[];
+  postBalances: string[];
+  fee: string;
+  err: RpcTransactionError | null;
+  logMessages: string[];
+  innerInstructions: { index: number; instructions: RecordedInstruction[] }[];
+  computeUnitsConsumed: number;
+  returnData: { programId: string; data: string } | null;
+}
+
+/** Every transaction by signature, and per address its transactions in slot order. */
+export class TransactionHistory {
+  private readonly bySignature = new Map<string, TransactionRecord>();
+  private readonly byAddress = new Map<string, TransactionRecord[]>();
+
+  get size(): number {
+    return this.bySignature.size;
+  }
+
+  add(record: TransactionRecord): void {
+    this.bySignature.set(record.signature, record);
+    for (const key of new Set(record.accountKeys)) {
+      const list = this.byAddress.get(key);
+      if (list) list.push(record);
+      else this.byAddress.set(key, [record]);
+    }
+  }
+
+  get(signature: string): TransactionRecord | undefined {
+    return this.bySignature.get(signature);
+  }
+
+  /**
+   * Newest first, like getSignaturesForAddress: `before` and `until` are exclusive bounds given as
+   * signatures of any transaction; an unknown `before` yields nothing, an unknown `until` no bound.
+   */
+  forAddress(
+    address: string,
+    options: { before?: string; until?: string; limit: number },
+  ): TransactionRecord[] {
+    const list = this.byAddress.get(address) ?? [];
+    let beforeSlot = Number.POSITIVE_INFINITY;
+    if (options.before !== undefined) {
+      const before = this.bySignature.get(options.before);
+      if (!before) return [];
+      beforeSlot = before.slot;
+    }
+    const untilSlot = options.until === undefined ? -1 : (this.bySignature.get(options.until)?.slot ?? -1);
+    const found: TransactionRecord[] = [];
+    for (let index = list.length - 1; index >= 0 && found.length < options.limit; index -= 1) {
+      const record = list[index]!;
+      if (record.slot <= untilSlot) break;
+      if (record.slot < beforeSlot) found.push(record);
+    }
+    return found;
+  }
+}

@@ -1,0 +1,43 @@
+/** Error codes real Solana RPC nodes answer with; kit turns each into a typed SolanaError. */
+export const RPC_ERROR = {
+  invalidParams: -32602,
+  methodNotFound: -32601,
+  internal: -32603,
+  preflightFailure: -32002,
+  signatureVerificationFailure: -32003,
+  unsupportedTransactionVersion: -32015,
+} as const;
+
+export class JsonRpcError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+  }
+}
+
+export function invalidParams(detail: string): JsonRpcError {
+  return new JsonRpcError(RPC_ERROR.invalidParams, `Invalid params: ${detail}`);
+}
+
+/** The optional trailing config object most methods take; anything else is a client bug. */
+export function configParam(params: readonly unknown[], index: number): Record<string, unknown> {
+  const value = params[index];
+  if (value === undefined || value === null) return {};
+  if (typeof value !== 'object' || Array.isArray(value)) throw invalidParams('expected a config object');
+  return value as Record<string, unknown>;
+}
+
+export function stringParam(params: readonly unknown[], index: number, what: string): string {
+  const value = params[index];
+  if (typeof value !== 'string') throw invalidParams(`expected ${what}`);
+  return value;
+}
+
+export function u64Param(value: unknown, what: string): bigint {
+  if (typeof value === 'bigint' && value >= 0n && value < 2n ** 64n) return value;
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return BigInt(value);
+  throw invalidParams(`${what} must be an unsigned 64-bit integer`);
+}

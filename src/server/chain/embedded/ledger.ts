@@ -1,0 +1,512 @@
+import {
+  type Address,
+  type EncodedAccount,
+  getAddressDecoder,
+  getBase58Decoder,
+  getBase64Decoder,
+  getCompiledTransactionMessageDecoder,
+  getTransactionDecoder,
+  lamports,
+  type MaybeEncodedAccount,
+  type Transaction,
+} from '@solana/kit';
+import { FailedTransactionMetadata, LiteSVM, type TransactionMetadata } from 'litesvm';
+import { Faucet } from './faucet';
+import { TransactionHistory, type TransactionRecord } from './history';
+import { JsonRpcError, RPC_ERROR } from './json-rpc';
+import { type ChainSnapshot, type ChainStateFiles, chainStateError } from './state-files';
+import {
+  describeRpcTransactionError,
+  type RpcTransactionError,
+  toRpcTransactionError,
+} from './transaction-errors';
+
+/** How many slots a blockhash stays usable on a real cluster (agave MAX_PROCESSING_AGE). */
+export const MAX_PROCESSING_AGE = 150;
+const MAX_TRANSACTION_BYTES = 1232;
+const FAUCET_LAMPORTS = 10n ** 18n; // a billion SOL: airdrops never run it dry in practice
+const LOOKUP_TABLE_META_SIZE = 56;
+
+const base58 = getBase58Decoder();
+const base64 = getBase64Decoder();
+
+type CompiledMessage = ReturnType<ReturnType<typeof getCompiledTransactionMessageDecoder>['decode']>;
+export type LegacyOrV0Message = Extract<CompiledMessage, { version: 'legacy' | 0 }>;
+
+export interface DecodedTransaction {
+  bytes: Uint8Array;
+  transaction: Transaction;
+  message: LegacyOrV0Message;
+  /** The fee payer's signature, base58: the transaction's id. */
+  signature: string;
+  isFullySigned: boolean;
+}
+
+export interface SimulationResult {
+  err: RpcTransactionError | null;
+  logs: string[];
+  unitsConsumed: bigint;
+  returnData: { programId: string; data: [string, 'base64'] } | null;
+  innerInstructions: TransactionRecord['innerInstructions'];
+  accountKeys: string[];
+  postAccounts: Map<string, EncodedAccount>;
+}
+
+export function decodeMessage(messageBytes: Transaction['messageBytes']): LegacyOrV0Message {
+  const message = getCompiledTransactionMessageDecoder().decode(messageBytes);
+  if (message.version !== 'legacy' && message.version !== 0) {
+    throw new JsonRpcError(
+      RPC_ERROR.invalidParams,
+      'invalid transaction: Transaction version is unsupported',
+    );
+  }
+  return message;
+}
+
+/**
+ * The chain's state machine: LiteSVM plus what a node has and LiteSVM lacks — slots that move with
+ * each transaction, a window of recent blockhashes, a faucet, and a transaction history. Every
+ * method runs synchronously, so each change is one atomic step; saving to disk is batched behind
+ * `whenSaved()`, which callers await before answering.
+ */
+export class EmbeddedLedger {
+  private readonly faucet = new Faucet();
+  private unsaved: TransactionRecord[] = [];
+  private dirty = false;
+  private saving: Promise<void> | null = null;
+  private failure: JsonRpcError | null = null;
+  private closed = false;
+
+  private constructor(
+    private readonly svm: LiteSVM,
+    private slot: number,
+    /** Oldest first; the last one is what getLatestBlockhash hands out. */
+    private blockhashes: { blockhash: string; slot: number }[],
+    private readonly history: TransactionHistory,
+    private readonly files: ChainStateFiles | null,
+    private readonly clock: () => Date,
+  ) {}
+
+  static open(files: ChainStateFiles | null, clock: () => Date): EmbeddedLedger {
+    const saved = files?.load() ?? null;
+    if (saved) {
+      let svm: LiteSVM;
+      try {
+        svm = LiteSVM.fromBytes(saved.snapshot.svm);
+      } catch (error) {
+        throw chainStateError(files!.dir, `state.bin: ${(error as Error).message}`);
+      }
+      const history = new TransactionHistory();
+      for (const record of saved.records) history.add(record);
+      const { slot, blockhashes } = saved.snapshot;
+      return new EmbeddedLedger(configure(svm), slot, blockhashes, history, files, clock);
+    }
+    const svm = configure(new LiteSVM());
+    // Start where LiteSVM's clock starts (a mainnet-like slot), at the app's time, not at 1970.
+    const slot = Number(svm.getClock().slot);
+    const ledger = new EmbeddedLedger(
+      svm,
+      slot,
+      [{ blockhash: svm.latestBlockhash(), slot }],
+      new TransactionHistory(),
+      files,
+      clock,
+    );
+    ledger.setClock(slot);
+    ledger.fundFaucet();
+    // Saved at once: blockhashes handed out before the first transaction must survive a restart.
+    ledger.saveNow();
+    return ledger;
+  }
+
+  get currentSlot(): number {
+    return this.slot;
+  }
+
+  latestBlockhash(): { blockhash: string; lastValidBlockHeight: number } {
+    const latest = this.blockhashes[this.blockhashes.length - 1]!;
+    return { blockhash: latest.blockhash, lastValidBlockHeight: latest.slot + MAX_PROCESSING_AGE };
+  }
+
+  /**
+   * Whether a transaction using this blockhash can still land (in the next slot): while the block
+   * height has not passed lastValidBlockHeight. That is exactly when kit's blockheight check calls
+   * a transaction expired, so a client never waits on one that can no longer land; with the
+   * stricter reading, an idle embedded chain (no slots without transactions) would leave it
+   * waiting for its timeout.
+   */
+  isBlockhashValid(blockhash: string): boolean {
+    const entry = this.blockhashes.find((candidate) => candidate.blockhash === blockhash);
+    return entry !== undefined && entry.slot + MAX_PROCESSING_AGE >= this.slot;
+  }
+
+  balance(address: Address): bigint {
+    return this.svm.getBalance(address) ?? 0n;
+  }
+
+  account(address: Address): MaybeEncodedAccount {
+    return this.svm.getAccount(address);
+  }
+
+  minimumBalanceForRentExemption(dataLength: bigint): bigint {
+    return this.svm.minimumBalanceForRentExemption(dataLength);
+  }
+
+  transaction(signature: string): TransactionRecord | undefined {
+    return this.history.get(signature);
+  }
+
+  signaturesFor(address: string, options: { before?: string; until?: string; limit: number }) {
+    return this.history.forAddress(address, options);
+  }
+
+  decode(bytes: Uint8Array, encodedLength: number, encoding: string): DecodedTransaction {
+    if (bytes.length > MAX_TRANSACTION_BYTES) {
+      throw new JsonRpcError(
+        RPC_ERROR.invalidParams,
+        `${encoding} encoded solana_transaction::versioned::VersionedTransaction too large: ${encodedLength} bytes (max: raw ${MAX_TRANSACTION_BYTES} bytes)`,
+      );
+    }
+    let transaction: Transaction;
+    let message: LegacyOrV0Message;
+    try {
+      transaction = getTransactionDecoder().decode(bytes);
+      message = decodeMessage(transaction.messageBytes);
+    } catch (error) {
+      if (error instanceof JsonRpcError) throw error;
+      throw new JsonRpcError(
+        RPC_ERROR.invalidParams,
+        'failed to deserialize solana_transaction::versioned::VersionedTransaction',
+      );
+    }
+    const feePayer = message.staticAccounts[0];
+    const feePayerSignature = feePayer ? transaction.signatures[feePayer] : null;
+    return {
+      bytes,
+      transaction,
+      message,
+      signature: base58.decode(feePayerSignature ?? new Uint8Array(64)),
+      isFullySigned: Object.values(transaction.signatures).every((signature) => signature !== null),
+    };
+  }
+
+  /**
+   * Runs the transaction without keeping its effects, like simulateTransaction: errors come back
+   * in the result, not thrown, except a bad signature when signatures are checked.
+   */
+  simulate(
+    tx: DecodedTransaction,
+    options: { sigVerify: boolean; replaceRecentBlockhash: boolean },
+  ): SimulationResult {
+    this.assertUsable();
+    const accountKeys = this.accountKeysOf(tx.message)?.all ?? tx.message.staticAccounts.map(String);
+    const empty = { logs: [], unitsConsumed: 0n, returnData: null, innerInstructions: [], accountKeys };
+    if (options.sigVerify && !tx.isFullySigned) throw signatureVerificationFailure();
+    if (!options.replaceRecentBlockhash && !this.isBlockhashValid(tx.message.lifetimeToken)) {
+      return { ...empty, err: 'BlockhashNotFound', postAccounts: new Map() };
+    }
+    const result = this.runSimulation(tx.transaction, options.sigVerify);
+    if (result instanceof FailedTransactionMetadata) {
+      const err = toRpcTransactionError(result.err());
+      if (err === 'SignatureFailure') throw signatureVerificationFailure();
+      const meta = result.meta();
+      return {
+        ...empty,
+        err,
+        logs: meta.logs(),
+        unitsConsumed: meta.computeUnitsConsumed(),
+        postAccounts: new Map(),
+      };
+    }
+    const meta = result.meta();
+    const postAccounts = new Map(
+      result.postAccounts().map((account) => [account.address as string, account]),
+    );
+    return {
+      err: null,
+      logs: meta.logs(),
+      unitsConsumed: meta.computeUnitsConsumed(),
+      returnData: returnDataOf(meta),
+      innerInstructions: innerInstructionsOf(meta),
+      accountKeys,
+      postAccounts,
+    };
+  }
+
+  private runSimulation(transaction: Transaction, sigVerify: boolean) {
+    if (sigVerify) return this.svm.simulateTransaction(transaction);
+    this.svm.withSigverify(false);
+    try {
+      return this.svm.simulateTransaction(transaction);
+    } finally {
+      this.svm.withSigverify(true);
+    }
+  }
+
+  /**
+   * sendTransaction. With preflight (the default on real nodes), a transaction that would fail is
+   * refused with -32002 and costs nothing. A transaction that is executed is recorded even when it
+   * fails, because it paid its fee. With skipPreflight, one that cannot be executed at all is
+   * dropped as a real leader drops it: the signature comes back and never gets a status.
+   */
+  send(tx: DecodedTransaction, options: { skipPreflight: boolean }): string {
+    this.assertUsable();
+    // Real nodes check signatures before anything else, preflight or not.
+    if (!tx.isFullySigned) throw signatureVerificationFailure();
+    const refuse = (err: RpcTransactionError, logs: string[] = [], unitsConsumed = 0n): string => {
+      if (options.skipPreflight) return tx.signature;
+      throw preflightFailure(err, logs, unitsConsumed);
+    };
+    if (!this.isBlockhashValid(tx.message.lifetimeToken)) return refuse('BlockhashNotFound');
+    if (this.history.get(tx.signature)) return refuse('AlreadyProcessed');
+    if (!options.skipPreflight) {
+      const simulation = this.svm.simulateTransaction(tx.transaction);
+      if (simulation instanceof FailedTransactionMetadata) {
+        const err = toRpcTransactionError(simulation.err());
+        if (err === 'SignatureFailure') throw signatureVerificationFailure();
+        const meta = simulation.meta();
+        return refuse(err, meta.logs(), meta.computeUnitsConsumed());
+      }
+    }
+    const outcome = this.execute(tx);
+    if (outcome.recorded) return tx.signature;
+    if (outcome.err === 'SignatureFailure') throw signatureVerificationFailure();
+    return refuse(outcome.err, outcome.logs);
+  }
+
+  /** requestAirdrop: a real transfer from the faucet, through the same path as any transaction. */
+  airdrop(to: Address, lamports: bigint): string {
+    this.assertUsable();
+    if (lamports <= 0n)
+      throw new JsonRpcError(RPC_ERROR.invalidParams, 'Invalid params: lamports must be positive');
+    if (this.balance(this.faucet.address) < lamports + 10_000n) {
+      throw new JsonRpcError(RPC_ERROR.internal, 'Airdrop failed: the faucet cannot cover this amount');
+    }
+    const bytes = this.faucet.airdropTransaction(to, lamports, this.latestBlockhash().blockhash);
+    try {
+      return this.send(this.decode(bytes, bytes.length, 'base64'), { skipPreflight: false });
+    } catch (error) {
+      if (!(error instanceof JsonRpcError) || error.code !== RPC_ERROR.preflightFailure) throw error;
+      const { err } = error.data as { err: RpcTransactionError };
+      throw new JsonRpcError(RPC_ERROR.internal, `Airdrop failed: ${describeRpcTransactionError(err)}`);
+    }
+  }
+
+  /** Resolves once every change made so far is on disk; changes made meanwhile share the write. */
+  whenSaved(): Promise<void> {
+    if (this.failure) return Promise.reject(this.failure);
+    if (!this.files || !this.dirty) return Promise.resolve();
+    this.saving ??= new Promise<void>((resolve, reject) => {
+      setImmediate(() => {
+        this.saving = null;
+        try {
+          this.saveNow();
+          resolve();
+        } catch (error) {
+          reject(error);
+        }
+      });
+    });
+    return this.saving;
+  }
+
+  /** Waits for pending writes and writes the state once more; the ledger refuses calls afterwards. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    await this.whenSaved();
+    this.saveNow();
+    this.closed = true;
+    this.failure = new JsonRpcError(RPC_ERROR.internal, 'The embedded chain is closed');
+  }
+
+  private assertUsable(): void {
+    if (this.failure) throw this.failure;
+  }
+
+  private saveNow(): void {
+    this.assertUsable();
+    if (!this.files) return;
+    const snapshot: ChainSnapshot = {
+      slot: this.slot,
+      blockhashes: this.blockhashes,
+      svm: this.svm.toBytes(),
+    };
+    try {
+      this.files.save(snapshot, this.unsaved);
+    } catch (error) {
+      // Memory is now ahead of the disk; answering anything more would promise what a restart loses.
+      this.failure = new JsonRpcError(
+        RPC_ERROR.internal,
+        `The embedded chain could not save its state in ${this.files.dir}: ${(error as Error).message}`,
+      );
+      throw this.failure;
+    }
+    this.unsaved = [];
+    this.dirty = false;
+  }
+
+  /** Executes in the next slot; only a transaction that paid its fee takes the slot and is recorded. */
+  private execute(
+    tx: DecodedTransaction,
+  ): { recorded: true } | { recorded: false; err: RpcTransactionError; logs: string[] } {
+    const keys = this.accountKeysOf(tx.message);
+    const accountKeys = keys?.all ?? tx.message.staticAccounts.map(String);
+    const previousClock = this.svm.getClock();
+    const slot = this.slot + 1;
+    const blockTime = this.setClock(slot);
+    const preBalances = accountKeys.map((key) => this.balance(key as Address));
+    const result = this.svm.sendTransaction(tx.transaction);
+    const postBalances = accountKeys.map((key) => this.balance(key as Address));
+    // Lamports only leave the transaction's accounts as the fee, so the difference is the fee,
+    // priority fees and precompile signatures included, without re-deriving LiteSVM's fee rules.
+    const fee = sum(preBalances) - sum(postBalances);
+    const failed = result instanceof FailedTransactionMetadata;
+    if (failed && fee === 0n) {
+      this.svm.setClock(previousClock);
+      return { recorded: false, err: toRpcTransactionError(result.err()), logs: result.meta().logs() };
+    }
+    const meta: TransactionMetadata = failed ? result.meta() : result;
+    this.slot = slot;
+    // A new blockhash per slot: two identical transfers built after one another get different
+    // signatures, while an older blockhash stays accepted through the window.
+    this.svm.expireBlockhash();
+    this.blockhashes = [
+      ...this.blockhashes.filter((entry) => entry.slot + MAX_PROCESSING_AGE >= slot),
+      { blockhash: this.svm.latestBlockhash(), slot },
+    ];
+    const record: TransactionRecord = {
+      signature: tx.signature,
+      slot,
+      blockTime,
+      transaction: base64.decode(tx.bytes),
+      accountKeys,
+      loadedAddresses: keys
+        ? { writable: keys.writable, readonly: keys.readonly }
+        : { writable: [], readonly: [] },
+      preBalances: preBalances.map(String),
+      postBalances: postBalances.map(String),
+      fee: String(fee),
+      err: failed ? toRpcTransactionError(result.err()) : null,
+      logMessages: meta.logs(),
+      innerInstructions: innerInstructionsOf(meta),
+      computeUnitsConsumed: Number(meta.computeUnitsConsumed()),
+      returnData: returnDataRecordOf(meta),
+    };
+    this.history.add(record);
+    if (this.files) {
+      this.unsaved.push(record);
+      this.dirty = true;
+    }
+    return { recorded: true };
+  }
+
+  /** Points the Clock sysvar at `slot` and the app's time; returns that time as a block time. */
+  private setClock(slot: number): number {
+    const blockTime = Math.floor(this.clock().getTime() / 1000);
+    this.svm.warpToSlot(BigInt(slot));
+    const clock = this.svm.getClock();
+    clock.unixTimestamp = BigInt(blockTime);
+    this.svm.setClock(clock);
+    return blockTime;
+  }
+
+  private fundFaucet(): void {
+    this.svm.setAccount({
+      address: this.faucet.address,
+      lamports: lamports(FAUCET_LAMPORTS),
+      programAddress: '11111111111111111111111111111111' as Address,
+      executable: false,
+      data: new Uint8Array(),
+      space: 0n,
+    });
+  }
+
+  /**
+   * Static keys plus addresses loaded from lookup tables, in the order instructions index them;
+   * null when a table cannot be read (LiteSVM then refuses the transaction anyway).
+   */
+  private accountKeysOf(
+    message: LegacyOrV0Message,
+  ): { all: string[]; writable: string[]; readonly: string[] } | null {
+    const writable: string[] = [];
+    const readonly: string[] = [];
+    const lookups = message.version === 0 ? (message.addressTableLookups ?? []) : [];
+    const decoder = getAddressDecoder();
+    for (const lookup of lookups) {
+      const table = this.svm.getAccount(lookup.lookupTableAddress);
+      if (!table.exists) return null;
+      const at = (index: number) => {
+        const start = LOOKUP_TABLE_META_SIZE + index * 32;
+        if (start + 32 > table.data.length) return null;
+        return decoder.decode(table.data.subarray(start, start + 32));
+      };
+      for (const [indexes, into] of [
+        [lookup.writableIndexes, writable],
+        [lookup.readonlyIndexes, readonly],
+      ] as const) {
+        for (const index of indexes) {
+          const address = at(index);
+          if (address === null) return null;
+          into.push(address);
+        }
+      }
+    }
+    return { all: [...message.staticAccounts.map(String), ...writable, ...readonly], writable, readonly };
+  }
+}
+
+function configure(svm: LiteSVM): LiteSVM {
+  // LiteSVM accepts only its latest blockhash; the ledger checks a real cluster's window itself.
+  // Its capped signature history would be a second, silently diverging replay guard next to the
+  // ledger's own, which never forgets and is saved with the chain.
+  return svm.withBlockhashCheck(false).withTransactionHistory(0n);
+}
+
+function sum(values: bigint[]): bigint {
+  return values.reduce((total, value) => total + value, 0n);
+}
+
+function innerInstructionsOf(meta: TransactionMetadata): TransactionRecord['innerInstructions'] {
+  return meta
+    .innerInstructions()
+    .map((group, index) => ({
+      index,
+      instructions: group.map((inner) => {
+        const instruction = inner.instruction();
+        return {
+          programIdIndex: instruction.programIdIndex(),
+          accounts: Array.from(instruction.accounts()),
+          data: base58.decode(instruction.data()),
+          stackHeight: inner.stackHeight(),
+        };
+      }),
+    }))
+    .filter((group) => group.instructions.length > 0);
+}
+
+function returnDataRecordOf(meta: TransactionMetadata): TransactionRecord['returnData'] {
+  const returnData = meta.returnData();
+  const data = returnData.data();
+  if (data.length === 0) return null;
+  return { programId: getAddressDecoder().decode(returnData.programId()), data: base64.decode(data) };
+}
+
+function returnDataOf(meta: TransactionMetadata): SimulationResult['returnData'] {
+  const record = returnDataRecordOf(meta);
+  return record ? { programId: record.programId, data: [record.data, 'base64'] } : null;
+}
+
+function preflightFailure(err: RpcTransactionError, logs: string[], unitsConsumed: bigint): JsonRpcError {
+  return new JsonRpcError(
+    RPC_ERROR.preflightFailure,
+    `Transaction simulation failed: ${describeRpcTransactionError(err)}`,
+    { err, logs, accounts: null, unitsConsumed, returnData: null },
+  );
+}
+
+function signatureVerificationFailure(): JsonRpcError {
+  return new JsonRpcError(
+    RPC_ERROR.signatureVerificationFailure,
+    'Transaction signature verification failure',
+  );
+}

@@ -1,0 +1,262 @@
+import { createRequire } from 'node:module';
+import {
+  type Address,
+  type EncodedAccount,
+  getBase58Decoder,
+  getBase58Encoder,
+  getBase64Decoder,
+  getBase64Encoder,
+  isAddress,
+  type MaybeEncodedAccount,
+} from '@solana/kit';
+import { configParam, invalidParams, JsonRpcError, RPC_ERROR, stringParam, u64Param } from './json-rpc';
+import type { DecodedTransaction, EmbeddedLedger } from './ledger';
+import { toJsonParsedInstruction } from './parse-instruction';
+import { renderTransaction, type TransactionEncoding } from './transaction-view';
+
+const LITESVM_VERSION = (createRequire(import.meta.url)('litesvm/package.json') as { version: string })
+  .version;
+// agave's answer for accounts that are rent-exempt, which all accounts are now.
+const RENT_EXEMPT_RENT_EPOCH = 2n ** 64n - 1n;
+const MAX_SIGNATURE_STATUSES = 256;
+const MAX_SIGNATURES_FOR_ADDRESS = 1000;
+const MAX_BASE58_ACCOUNT_BYTES = 128;
+
+const base58 = getBase58Decoder();
+const base58Bytes = getBase58Encoder();
+const base64 = getBase64Decoder();
+const base64Bytes = getBase64Encoder();
+
+export type RpcHandler = (method: string, params: readonly unknown[]) => unknown;
+
+/**
+ * The JSON-RPC methods an application server uses, answering with the shapes agave answers with
+ * (u64 values as bigints, which the transport writes as JSON numbers). Everything is final as soon
+ * as it is executed, so commitment levels are accepted and all report 'finalized'.
+ */
+export function createRpcHandler(ledger: EmbeddedLedger): RpcHandler {
+  const context = () => ({ slot: BigInt(ledger.currentSlot) });
+
+  const methods: Record<string, (params: readonly unknown[]) => unknown> = {
+    getHealth: () => 'ok',
+    getVersion: () => ({ 'solana-core': `litesvm-${LITESVM_VERSION}`, 'feature-set': 0 }),
+    getSlot: () => BigInt(ledger.currentSlot),
+    // One block per slot: block height and slot are the same number here.
+    getBlockHeight: () => BigInt(ledger.currentSlot),
+    getBalance: (params) => ({ context: context(), value: ledger.balance(addressParam(params, 0)) }),
+    getLatestBlockhash: () => {
+      const { blockhash, lastValidBlockHeight } = ledger.latestBlockhash();
+      return { context: context(), value: { blockhash, lastValidBlockHeight: BigInt(lastValidBlockHeight) } };
+    },
+    isBlockhashValid: (params) => ({
+      context: context(),
+      value: ledger.isBlockhashValid(stringParam(params, 0, 'a blockhash')),
+    }),
+    getMinimumBalanceForRentExemption: (params) =>
+      ledger.minimumBalanceForRentExemption(u64Param(params[0] ?? 0, 'data length')),
+    getAccountInfo: (params) => ({
+      context: context(),
+      value: renderAccount(existing(ledger.account(addressParam(params, 0))), configParam(params, 1)),
+    }),
+    getMultipleAccounts: (params) => {
+      const addresses = params[0];
+      if (!Array.isArray(addresses) || addresses.length > 100)
+        throw invalidParams('expected up to 100 addresses');
+      const config = configParam(params, 1);
+      return {
+        context: context(),
+        value: addresses.map((_, index) =>
+          renderAccount(existing(ledger.account(addressParam(addresses, index))), config),
+        ),
+      };
+    },
+    requestAirdrop: (params) => ledger.airdrop(addressParam(params, 0), u64Param(params[1], 'lamports')),
+    sendTransaction: (params) => {
+      const config = configParam(params, 1);
+      return ledger.send(decodeParam(ledger, params, config), {
+        skipPreflight: config.skipPreflight === true,
+      });
+    },
+    simulateTransaction: (params) => {
+      const config = configParam(params, 1);
+      const sigVerify = config.sigVerify === true;
+      const replaceRecentBlockhash = config.replaceRecentBlockhash === true;
+      if (sigVerify && replaceRecentBlockhash) {
+        throw invalidParams('sigVerify may not be used with replaceRecentBlockhash');
+      }
+      const result = ledger.simulate(decodeParam(ledger, params, config), {
+        sigVerify,
+        replaceRecentBlockhash,
+      });
+      const accounts = config.accounts as { addresses?: unknown[]; encoding?: string } | undefined;
+      return {
+        context: context(),
+        value: {
+          err: result.err,
+          logs: result.logs,
+          accounts: accounts?.addresses
+            ? accounts.addresses.map((_, index) => {
+                const address = addressParam(accounts.addresses!, index);
+                const account = result.postAccounts.get(address) ?? existing(ledger.account(address));
+                return renderAccount(account, { encoding: accounts.encoding ?? 'base64' });
+              })
+            : null,
+          unitsConsumed: result.unitsConsumed,
+          returnData: result.returnData,
+          innerInstructions:
+            config.innerInstructions === true
+              ? result.innerInstructions.map((group) => ({
+                  index: group.index,
+                  instructions: group.instructions.map((instruction) =>
+                    toJsonParsedInstruction(
+                      { ...instruction, data: new Uint8Array(base58Bytes.encode(instruction.data)) },
+                      result.accountKeys,
+                      instruction.stackHeight,
+                    ),
+                  ),
+                }))
+              : null,
+          replacementBlockhash: replaceRecentBlockhash
+            ? {
+                blockhash: ledger.latestBlockhash().blockhash,
+                lastValidBlockHeight: BigInt(ledger.latestBlockhash().lastValidBlockHeight),
+              }
+            : null,
+        },
+      };
+    },
+    getSignatureStatuses: (params) => {
+      const signatures = params[0];
+      if (!Array.isArray(signatures) || signatures.length > MAX_SIGNATURE_STATUSES) {
+        throw invalidParams(`expected up to ${MAX_SIGNATURE_STATUSES} signatures`);
+      }
+      return {
+        context: context(),
+        value: signatures.map((_, index) => {
+          const record = ledger.transaction(stringParam(signatures, index, 'a signature'));
+          if (!record) return null;
+          return {
+            slot: BigInt(record.slot),
+            // null means rooted: nothing here can be rolled back.
+            confirmations: null,
+            err: record.err,
+            status: record.err === null ? { Ok: null } : { Err: record.err },
+            confirmationStatus: 'finalized',
+          };
+        }),
+      };
+    },
+    getTransaction: (params) => {
+      const record = ledger.transaction(stringParam(params, 0, 'a signature'));
+      const config = configParam(params, 1);
+      const encoding = (config.encoding ?? 'json') as TransactionEncoding;
+      if (!['json', 'jsonParsed', 'base64', 'base58'].includes(encoding)) {
+        throw invalidParams(`unsupported encoding ${String(encoding)}`);
+      }
+      const maxVersion = config.maxSupportedTransactionVersion;
+      if (maxVersion !== undefined && maxVersion !== 0) {
+        throw invalidParams('maxSupportedTransactionVersion must be 0');
+      }
+      return record ? renderTransaction(record, encoding, maxVersion) : null;
+    },
+    getSignaturesForAddress: (params) => {
+      const address = addressParam(params, 0);
+      const config = configParam(params, 1);
+      const limit = config.limit === undefined ? MAX_SIGNATURES_FOR_ADDRESS : Number(config.limit);
+      if (!Number.isInteger(limit) || limit < 1 || limit > MAX_SIGNATURES_FOR_ADDRESS) {
+        throw invalidParams(`limit must be between 1 and ${MAX_SIGNATURES_FOR_ADDRESS}`);
+      }
+      const optionalSignature = (value: unknown) => (typeof value === 'string' ? value : undefined);
+      return ledger
+        .signaturesFor(address, {
+          before: optionalSignature(config.before),
+          until: optionalSignature(config.until),
+          limit,
+        })
+        .map((record) => ({
+          signature: record.signature,
+          slot: BigInt(record.slot),
+          err: record.err,
+          memo: null,
+          blockTime: BigInt(record.blockTime),
+          confirmationStatus: 'finalized',
+        }));
+    },
+  };
+
+  return (method, params) => {
+    const run = methods[method];
+    if (!run) throw new JsonRpcError(RPC_ERROR.methodNotFound, 'Method not found');
+    return run(params);
+  };
+}
+
+function addressParam(params: readonly unknown[], index: number): Address {
+  const value = params[index];
+  if (typeof value !== 'string' || !isAddress(value))
+    throw invalidParams(`Invalid address: ${String(value)}`);
+  return value;
+}
+
+function decodeParam(
+  ledger: EmbeddedLedger,
+  params: readonly unknown[],
+  config: Record<string, unknown>,
+): DecodedTransaction {
+  const wire = stringParam(params, 0, 'an encoded transaction');
+  // base58 is the documented default, kept for old clients; kit always says base64.
+  const encoding = config.encoding ?? 'base58';
+  if (encoding !== 'base58' && encoding !== 'base64') {
+    throw invalidParams(`unsupported encoding: ${String(encoding)}. Supported encodings: base58, base64`);
+  }
+  let bytes: Uint8Array;
+  try {
+    bytes = new Uint8Array(encoding === 'base64' ? base64Bytes.encode(wire) : base58Bytes.encode(wire));
+  } catch {
+    throw invalidParams(`invalid ${encoding} encoding`);
+  }
+  return ledger.decode(bytes, wire.length, encoding);
+}
+
+function existing(account: MaybeEncodedAccount): EncodedAccount | null {
+  return account.exists ? account : null;
+}
+
+function renderAccount(account: EncodedAccount | null, config: Record<string, unknown>) {
+  if (!account) return null;
+  const encoding = config.encoding;
+  const slice = config.dataSlice as { offset?: number; length?: number } | undefined;
+  let data: Uint8Array = account.data as Uint8Array;
+  if (slice) {
+    const offset = Number(slice.offset ?? 0);
+    data = data.subarray(offset, offset + Number(slice.length ?? data.length));
+  }
+  let rendered: unknown;
+  switch (encoding) {
+    case undefined:
+    case 'base58':
+      if (data.length > MAX_BASE58_ACCOUNT_BYTES) {
+        throw invalidParams(
+          `Encoded binary (base 58) data should be less than ${MAX_BASE58_ACCOUNT_BYTES} bytes, please use Base64 encoding.`,
+        );
+      }
+      // Without an encoding agave answers with the legacy bare base58 string.
+      rendered = encoding === undefined ? base58.decode(data) : [base58.decode(data), 'base58'];
+      break;
+    case 'base64':
+    case 'jsonParsed': // no account parsers here; agave falls back to base64 the same way
+      rendered = [base64.decode(data), 'base64'];
+      break;
+    default:
+      throw invalidParams(`unsupported encoding: ${String(encoding)}`);
+  }
+  const { executable, lamports, programAddress, space } = account;
+  return {
+    data: rendered,
+    executable,
+    lamports,
+    owner: programAddress,
+    rentEpoch: RENT_EXEMPT_RENT_EPOCH,
+    space,
+  };
+}

@@ -1,0 +1,224 @@
+import {
+  closeSync,
+  constants,
+  existsSync,
+  fsyncSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  truncateSync,
+  writeSync,
+} from 'node:fs';
+import path from 'node:path';
+import { crc32 } from 'node:zlib';
+import type { TransactionRecord } from './history';
+
+/** Start-up refusal with a one-line reason: a damaged chain must not silently become a fresh one. */
+export class ChainStateError extends Error {
+  override name = 'ChainStateError';
+}
+
+export function chainStateError(dir: string, reason: string): ChainStateError {
+  const oneLine = reason.replace(/\s+/g, ' ').trim();
+  return new ChainStateError(
+    `Embedded chain state in ${dir} is unreadable: ${oneLine}. Move that folder aside to start a fresh chain.`,
+  );
+}
+
+export interface ChainSnapshot {
+  slot: number;
+  /** Recent blockhashes with the slot each was made in, oldest first. */
+  blockhashes: { blockhash: string; slot: number }[];
+  svm: Uint8Array;
+}
+
+interface StateHeader {
+  format: 1;
+  slot: number;
+  blockhashes: [string, number][];
+  historyBytes: number;
+  historyCount: number;
+  svmBytes: number;
+  svmCrc32: number;
+}
+
+const STATE_FILE = 'state.bin';
+const HISTORY_FILE = 'history.jsonl';
+// Files that mean "a chain lived here" even when state.bin is missing.
+const CHAIN_FILES = [HISTORY_FILE, 'svm.bin', 'meta.json'];
+
+/**
+ * The embedded chain on disk: `state.bin` holds a JSON header line (slot, blockhash window, how
+ * much of the history it covers, a checksum) followed by the LiteSVM snapshot, replaced atomically
+ * (temp file, fsync, rename); `history.jsonl` holds one transaction record per line. Records are
+ * written first and only count once a state.bin referencing them is in place, so a crash at any
+ * point leaves the last complete state, and a record without its state is cut off on the next start.
+ */
+export class ChainStateFiles {
+  private readonly statePath: string;
+  private readonly historyPath: string;
+  private historyBytes = 0;
+  private historyCount = 0;
+
+  constructor(readonly dir: string) {
+    this.statePath = path.join(dir, STATE_FILE);
+    this.historyPath = path.join(dir, HISTORY_FILE);
+  }
+
+  /** The saved chain, or null when there is none yet; throws ChainStateError when it is damaged. */
+  load(): { snapshot: ChainSnapshot; records: TransactionRecord[] } | null {
+    if (!existsSync(this.statePath)) {
+      const leftovers = CHAIN_FILES.filter((name) => existsSync(path.join(this.dir, name)));
+      if (leftovers.length > 0) {
+        throw chainStateError(
+          this.dir,
+          `${leftovers.join(', ')} without ${STATE_FILE} (an older format, or a state file deleted by hand)`,
+        );
+      }
+      mkdirSync(this.dir, { recursive: true });
+      return null;
+    }
+    const header = this.readState();
+    const records = this.readHistory(header);
+    this.historyBytes = header.historyBytes;
+    this.historyCount = header.historyCount;
+    return {
+      snapshot: {
+        slot: header.slot,
+        blockhashes: header.blockhashes.map(([blockhash, slot]) => ({ blockhash, slot })),
+        svm: header.svm,
+      },
+      records,
+    };
+  }
+
+  /** Durably appends the new records, then atomically replaces the state that covers them. */
+  save(snapshot: ChainSnapshot, newRecords: readonly TransactionRecord[]): void {
+    if (newRecords.length > 0) {
+      const lines = Buffer.from(newRecords.map((record) => `${JSON.stringify(record)}\n`).join(''));
+      const fd = openSync(this.historyPath, constants.O_WRONLY | constants.O_CREAT);
+      try {
+        // Writing at the covered length (not appending) overwrites a tail left by a failed save.
+        ftruncateSync(fd, this.historyBytes);
+        writeSync(fd, lines, 0, lines.length, this.historyBytes);
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+      this.historyBytes += lines.length;
+      this.historyCount += newRecords.length;
+    }
+    const header: StateHeader = {
+      format: 1,
+      slot: snapshot.slot,
+      blockhashes: snapshot.blockhashes.map(({ blockhash, slot }) => [blockhash, slot]),
+      historyBytes: this.historyBytes,
+      historyCount: this.historyCount,
+      svmBytes: snapshot.svm.length,
+      svmCrc32: crc32(snapshot.svm),
+    };
+    const tmp = `${this.statePath}.tmp`;
+    const fd = openSync(tmp, 'w');
+    try {
+      writeSync(fd, `${JSON.stringify(header)}\n`);
+      writeSync(fd, snapshot.svm);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, this.statePath);
+    syncDirectory(this.dir);
+  }
+
+  private readState(): StateHeader & { svm: Uint8Array } {
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(this.statePath);
+    } catch (error) {
+      throw chainStateError(this.dir, (error as Error).message);
+    }
+    const newline = bytes.indexOf(0x0a);
+    let header: StateHeader;
+    try {
+      if (newline < 0) throw new Error('no header line');
+      header = JSON.parse(bytes.subarray(0, newline).toString('utf8')) as StateHeader;
+      if (
+        header.format !== 1 ||
+        !Number.isSafeInteger(header.slot) ||
+        !Array.isArray(header.blockhashes) ||
+        header.blockhashes.length === 0 ||
+        !Number.isSafeInteger(header.historyBytes) ||
+        !Number.isSafeInteger(header.historyCount)
+      ) {
+        throw new Error('unexpected header');
+      }
+    } catch (error) {
+      throw chainStateError(this.dir, `${STATE_FILE}: ${(error as Error).message}`);
+    }
+    const svm = bytes.subarray(newline + 1);
+    if (svm.length !== header.svmBytes || crc32(svm) !== header.svmCrc32) {
+      throw chainStateError(
+        this.dir,
+        `${STATE_FILE}: the snapshot is truncated or damaged (checksum mismatch)`,
+      );
+    }
+    return { ...header, svm: new Uint8Array(svm) };
+  }
+
+  private readHistory(header: StateHeader): TransactionRecord[] {
+    if (header.historyBytes === 0) {
+      if (existsSync(this.historyPath)) truncateSync(this.historyPath, 0);
+      return [];
+    }
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(this.historyPath);
+    } catch (error) {
+      throw chainStateError(this.dir, `${HISTORY_FILE}: ${(error as Error).message}`);
+    }
+    if (bytes.length < header.historyBytes) {
+      throw chainStateError(
+        this.dir,
+        `${HISTORY_FILE} holds ${bytes.length} bytes but the saved state covers ${header.historyBytes}`,
+      );
+    }
+    const lines = bytes.subarray(0, header.historyBytes).toString('utf8').split('\n');
+    lines.pop(); // the text ends with a newline
+    const records: TransactionRecord[] = [];
+    for (const [index, line] of lines.entries()) {
+      try {
+        const record = JSON.parse(line) as TransactionRecord;
+        if (typeof record.signature !== 'string' || typeof record.transaction !== 'string') {
+          throw new Error('not a transaction record');
+        }
+        records.push(record);
+      } catch (error) {
+        throw chainStateError(this.dir, `${HISTORY_FILE} line ${index + 1}: ${(error as Error).message}`);
+      }
+    }
+    if (records.length !== header.historyCount) {
+      throw chainStateError(
+        this.dir,
+        `${HISTORY_FILE} holds ${records.length} records but the saved state expects ${header.historyCount}`,
+      );
+    }
+    // Records past the saved state belong to a save that never completed: their effects are not
+    // in the snapshot and nobody was told they landed.
+    if (bytes.length > header.historyBytes) truncateSync(this.historyPath, header.historyBytes);
+    return records;
+  }
+}
+
+function syncDirectory(dir: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(dir, 'r');
+    fsyncSync(fd);
+  } catch {
+    // Some platforms cannot fsync a directory; the rename itself is still atomic there.
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}

@@ -1,0 +1,150 @@
+import { getBase58Decoder, getBase58Encoder, getBase64Encoder, getTransactionDecoder } from '@solana/kit';
+import type { RecordedInstruction, TransactionRecord } from './history';
+import { JsonRpcError, RPC_ERROR } from './json-rpc';
+import { decodeMessage, type LegacyOrV0Message } from './ledger';
+import { toJsonParsedInstruction } from './parse-instruction';
+
+export type TransactionEncoding = 'json' | 'jsonParsed' | 'base64' | 'base58';
+
+const base58 = getBase58Decoder();
+const base58Bytes = getBase58Encoder();
+const base64Bytes = getBase64Encoder();
+
+/**
+ * getTransaction's answer for a recorded transaction, field for field as agave renders it for
+ * each encoding: raw indices in `json`, named and parsed accounts and instructions in `jsonParsed`.
+ */
+export function renderTransaction(
+  record: TransactionRecord,
+  encoding: TransactionEncoding,
+  maxSupportedTransactionVersion: number | undefined,
+) {
+  const bytes = new Uint8Array(base64Bytes.encode(record.transaction));
+  const transaction = getTransactionDecoder().decode(bytes);
+  const message = decodeMessage(transaction.messageBytes);
+  if (message.version === 0 && maxSupportedTransactionVersion === undefined) {
+    throw new JsonRpcError(
+      RPC_ERROR.unsupportedTransactionVersion,
+      'Transaction version (0) is not supported by the requesting client. Please try the request again with the following configuration parameter: "maxSupportedTransactionVersion": 0',
+    );
+  }
+  const parsed = encoding === 'jsonParsed';
+  const view: Record<string, unknown> = {
+    slot: record.slot,
+    blockTime: record.blockTime,
+    meta: renderMeta(record, parsed),
+    transaction:
+      encoding === 'base64'
+        ? [record.transaction, 'base64']
+        : encoding === 'base58'
+          ? [base58.decode(bytes), 'base58']
+          : {
+              signatures: message.staticAccounts
+                .slice(0, message.header.numSignerAccounts)
+                .map((signer) => base58.decode(transaction.signatures[signer] ?? new Uint8Array(64))),
+              message: parsed ? renderParsedMessage(message, record) : renderRawMessage(message),
+            },
+  };
+  // Like agave: the version appears only to clients that said which versions they understand.
+  if (maxSupportedTransactionVersion !== undefined) view.version = message.version;
+  return view;
+}
+
+function renderMeta(record: TransactionRecord, parsed: boolean) {
+  return {
+    err: record.err,
+    status: record.err === null ? { Ok: null } : { Err: record.err },
+    fee: BigInt(record.fee),
+    preBalances: record.preBalances.map(BigInt),
+    postBalances: record.postBalances.map(BigInt),
+    innerInstructions: record.innerInstructions.map((group) => ({
+      index: group.index,
+      instructions: group.instructions.map((instruction) =>
+        parsed ? parseRecorded(instruction, record.accountKeys) : instruction,
+      ),
+    })),
+    logMessages: record.logMessages,
+    preTokenBalances: [],
+    postTokenBalances: [],
+    rewards: [],
+    // jsonParsed lists loaded addresses among the account keys instead.
+    ...(parsed ? {} : { loadedAddresses: record.loadedAddresses }),
+    ...(record.returnData
+      ? { returnData: { programId: record.returnData.programId, data: [record.returnData.data, 'base64'] } }
+      : {}),
+    computeUnitsConsumed: record.computeUnitsConsumed,
+  };
+}
+
+function parseRecorded(instruction: RecordedInstruction, accountKeys: readonly string[]) {
+  return toJsonParsedInstruction(
+    {
+      programIdIndex: instruction.programIdIndex,
+      accounts: instruction.accounts,
+      data: new Uint8Array(base58Bytes.encode(instruction.data)),
+    },
+    accountKeys,
+    instruction.stackHeight,
+  );
+}
+
+function lookupsOf(message: LegacyOrV0Message) {
+  if (message.version !== 0) return {};
+  return {
+    addressTableLookups: (message.addressTableLookups ?? []).map((lookup) => ({
+      accountKey: lookup.lookupTableAddress,
+      writableIndexes: lookup.writableIndexes,
+      readonlyIndexes: lookup.readonlyIndexes,
+    })),
+  };
+}
+
+function renderRawMessage(message: LegacyOrV0Message) {
+  return {
+    accountKeys: message.staticAccounts,
+    header: {
+      numRequiredSignatures: message.header.numSignerAccounts,
+      numReadonlySignedAccounts: message.header.numReadonlySignerAccounts,
+      numReadonlyUnsignedAccounts: message.header.numReadonlyNonSignerAccounts,
+    },
+    recentBlockhash: message.lifetimeToken,
+    instructions: message.instructions.map((instruction) => ({
+      programIdIndex: instruction.programAddressIndex,
+      accounts: instruction.accountIndices ?? [],
+      data: base58.decode(instruction.data ?? new Uint8Array()),
+      stackHeight: null,
+    })),
+    ...lookupsOf(message),
+  };
+}
+
+function renderParsedMessage(message: LegacyOrV0Message, record: TransactionRecord) {
+  const { numSignerAccounts, numReadonlySignerAccounts, numReadonlyNonSignerAccounts } = message.header;
+  const staticCount = message.staticAccounts.length;
+  const isStaticWritable = (index: number) =>
+    index < numSignerAccounts
+      ? index < numSignerAccounts - numReadonlySignerAccounts
+      : index < staticCount - numReadonlyNonSignerAccounts;
+  const writableLoaded = record.loadedAddresses.writable.length;
+  return {
+    accountKeys: record.accountKeys.map((pubkey, index) => ({
+      pubkey,
+      writable: index < staticCount ? isStaticWritable(index) : index - staticCount < writableLoaded,
+      signer: index < numSignerAccounts,
+      source: index < staticCount ? 'transaction' : 'lookupTable',
+    })),
+    recentBlockhash: message.lifetimeToken,
+    instructions: message.instructions.map((instruction) =>
+      toJsonParsedInstruction(
+        {
+          programIdIndex: instruction.programAddressIndex,
+          accounts: instruction.accountIndices ?? [],
+          data: new Uint8Array(instruction.data ?? new Uint8Array()),
+        },
+        record.accountKeys,
+        null,
+      ),
+    ),
+    ...lookupsOf(message),
+  };
+}

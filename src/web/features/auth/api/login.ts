@@ -1,0 +1,7 @@
+import type { AuthResponse } from '../../../../contract/auth';
+import { apiRequest } from '../../../lib/api-client';
+
+/** POST /api/auth/login: username and password. */
+export function login(input: { username: string; password: string }): Promise<AuthResponse> {
+  return apiRequest<AuthResponse>('POST', '/api/auth/login', input);
+}

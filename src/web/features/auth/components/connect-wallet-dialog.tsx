@@ -1,0 +1,136 @@
+import { Wallet } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import type { PublicUser } from '../../../../contract/users';
+import { Button } from '../../../components/ui/button';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogHeader,
+  DialogTitle,
+} from '../../../components/ui/dialog';
+import { toast } from '../../../components/ui/use-toast';
+import { useConfig } from '../../../lib/config';
+import { useAuth } from '../auth-provider';
+import { createLocalDevWallet } from '../lib/dev-wallet';
+import { disconnectWallet, signInWithWallet } from '../lib/sign-in';
+import { listWallets, onWalletsChanged, type SigningWallet } from '../lib/wallets';
+import { PasswordLoginForm } from './password-login-form';
+
+function welcome(user: PublicUser) {
+  toast({
+    title: 'Wallet Connected',
+    description: `Welcome back, ${user.username}!${user.isAdmin ? ' (Admin)' : ''}`,
+  });
+}
+
+function useInstalledWallets(): SigningWallet[] {
+  const [wallets, setWallets] = useState(listWallets);
+  useEffect(() => onWalletsChanged(() => setWallets(listWallets())), []);
+  return wallets;
+}
+
+/**
+ * 'Connect Wallet': the browser's Solana wallets (Wallet Standard), the local dev wallet on the
+ * embedded chain, and username/password login. A wallet proves ownership with Sign-In With
+ * Solana; an unknown wallet goes on to the Registration dialog.
+ */
+export function ConnectWalletDialog() {
+  const auth = useAuth();
+  const wallets = useInstalledWallets();
+  const { data: config } = useConfig();
+  const [busy, setBusy] = useState<string | null>(null);
+
+  useEffect(() => {
+    // Spec section 5: without a wallet extension, a destructive toast names the missing wallet.
+    if (listWallets().length === 0) {
+      toast({
+        title: 'Phantom Wallet Not Found',
+        description: 'Please install Phantom wallet to continue.',
+        variant: 'destructive',
+      });
+    }
+  }, []);
+
+  async function connect(getWallet: () => Promise<SigningWallet> | SigningWallet, name: string) {
+    setBusy(name);
+    try {
+      const wallet = await getWallet();
+      const result = await signInWithWallet(wallet, () => {
+        void auth.logout({ silent: true });
+        toast({ title: 'Disconnected', description: 'You can now connect with a different wallet.' });
+      });
+      auth.closeConnect();
+      if (result.kind === 'signed-in') {
+        auth.setSession(result.user, result.token);
+        welcome(result.user);
+      } else {
+        auth.setPendingRegistration({
+          walletAddress: result.walletAddress,
+          registrationToken: result.registrationToken,
+        });
+        toast({ title: 'New Wallet Detected', description: 'Please complete registration to continue.' });
+      }
+    } catch (error) {
+      await disconnectWallet().catch(() => undefined);
+      toast({
+        title: 'Connection Failed',
+        description: error instanceof Error && error.message ? error.message : 'Failed to connect to wallet',
+        variant: 'destructive',
+      });
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  return (
+    <Dialog open onOpenChange={(open) => !open && auth.closeConnect()}>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>Connect Wallet</DialogTitle>
+          <DialogDescription>Choose how to sign in.</DialogDescription>
+        </DialogHeader>
+        <div className="grid gap-2">
+          {wallets.map((wallet) => (
+            <Button
+              key={wallet.name}
+              variant="outline"
+              className="justify-start"
+              disabled={busy !== null}
+              onClick={() => void connect(() => wallet, wallet.name)}
+            >
+              <img src={wallet.icon} alt="" className="size-5" />
+              {busy === wallet.name ? 'Connecting...' : wallet.name}
+            </Button>
+          ))}
+          {wallets.length === 0 && (
+            <p className="text-sm text-muted-foreground">
+              No Solana wallet found in this browser.{' '}
+              <a
+                className="text-primary underline"
+                href="https://phantom.app/download"
+                target="_blank"
+                rel="noopener noreferrer"
+              >
+                Install Phantom
+              </a>{' '}
+              and reload the page.
+            </p>
+          )}
+          {config?.embeddedChain && (
+            <Button
+              variant="secondary"
+              className="justify-start"
+              disabled={busy !== null}
+              onClick={() => void connect(createLocalDevWallet, 'local')}
+            >
+              <Wallet aria-hidden />
+              {busy === 'local' ? 'Connecting...' : 'Local dev wallet (this browser only, test SOL)'}
+            </Button>
+          )}
+        </div>
+        <PasswordLoginForm />
+      </DialogContent>
+    </Dialog>
+  );
+}

@@ -1,0 +1,127 @@
+import { type FormEvent, useState } from 'react';
+import { registrationFormSchema } from '../../../../contract/auth';
+import { Button } from '../../../components/ui/button';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '../../../components/ui/dialog';
+import { Input } from '../../../components/ui/input';
+import { FieldError, Label } from '../../../components/ui/label';
+import { toast } from '../../../components/ui/use-toast';
+import { ApiError } from '../../../lib/api-client';
+import { register } from '../api/register';
+import { type PendingRegistration, useAuth } from '../auth-provider';
+import { disconnectWallet } from '../lib/sign-in';
+
+type Field = 'username' | 'password' | 'confirmPassword';
+
+/** Spec section 2 'Registration dialog': a connected wallet without an account. */
+export function RegistrationDialog({ pending }: { pending: PendingRegistration }) {
+  const auth = useAuth();
+  const [form, setForm] = useState<Record<Field, string>>({
+    username: '',
+    password: '',
+    confirmPassword: '',
+  });
+  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  const [submitting, setSubmitting] = useState(false);
+
+  const edit = (field: Field, value: string) => {
+    setForm((current) => ({ ...current, [field]: value }));
+    // Spec section 5: a field's error clears when the user edits it.
+    setErrors((current) => ({ ...current, [field]: undefined }));
+  };
+
+  async function cancel() {
+    auth.setPendingRegistration(null);
+    await disconnectWallet().catch(() => undefined);
+  }
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const parsed = registrationFormSchema.safeParse(form);
+    if (!parsed.success) {
+      const next: Partial<Record<Field, string>> = {};
+      for (const issue of parsed.error.issues) next[issue.path[0] as Field] ??= issue.message;
+      setErrors(next);
+      return;
+    }
+    setSubmitting(true);
+    try {
+      const { user, token } = await register({
+        username: parsed.data.username,
+        password: parsed.data.password,
+        walletAddress: pending.walletAddress,
+        registrationToken: pending.registrationToken,
+      });
+      auth.setSession(user, token);
+      auth.setPendingRegistration(null);
+      toast({ title: 'Registration Successful', description: `Welcome to DarePool, ${user.username}!` });
+    } catch (error) {
+      if (error instanceof ApiError && error.fields)
+        setErrors(error.fields as Partial<Record<Field, string>>);
+      toast({
+        title: 'Registration Failed',
+        description: error instanceof Error && error.message ? error.message : 'Please try again',
+        variant: 'destructive',
+      });
+    } finally {
+      setSubmitting(false);
+    }
+  }
+
+  const field = (name: Field, label: string, type: string, autoComplete: string) => (
+    <div className="grid gap-1.5">
+      <Label htmlFor={`register-${name}`}>{label}</Label>
+      <Input
+        id={`register-${name}`}
+        type={type}
+        autoComplete={autoComplete}
+        value={form[name]}
+        aria-invalid={!!errors[name]}
+        aria-describedby={errors[name] ? `register-${name}-error` : undefined}
+        onChange={(event) => edit(name, event.target.value)}
+      />
+      <FieldError id={`register-${name}-error`} message={errors[name]} />
+    </div>
+  );
+
+  return (
+    <Dialog open onOpenChange={(open) => !open && void cancel()}>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>Complete Registration</DialogTitle>
+          <DialogDescription>
+            Your wallet is connected. Please complete your profile to continue.
+          </DialogDescription>
+        </DialogHeader>
+        <form onSubmit={submit} className="grid gap-4" noValidate>
+          <div className="grid gap-1.5">
+            <Label htmlFor="register-wallet">Wallet Address</Label>
+            <Input
+              id="register-wallet"
+              value={pending.walletAddress}
+              readOnly
+              className="font-mono text-xs"
+            />
+          </div>
+          {field('username', 'Username', 'text', 'username')}
+          {field('password', 'Password', 'password', 'new-password')}
+          {field('confirmPassword', 'Confirm Password', 'password', 'new-password')}
+          <DialogFooter>
+            <Button type="button" variant="outline" onClick={() => void cancel()}>
+              Cancel
+            </Button>
+            <Button type="submit" disabled={submitting}>
+              {submitting ? 'Creating Account...' : 'Complete Registration'}
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}

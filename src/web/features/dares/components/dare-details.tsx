@@ -1,0 +1,58 @@
+import { CalendarClock, Coins, Video } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { EmptyState } from '../../../components/common/empty-state';
+import { StatTile } from '../../../components/common/stat-tile';
+import { Badge } from '../../../components/ui/badge';
+import { daysLeft } from '../../../lib/dates';
+import { formatSol } from '../../../lib/utils';
+import type { DareView } from '../types';
+
+/**
+ * A dare's page body (spec section 2 'Dare details'). The action dialogs, the approved
+ * submissions and the chat come in as slots from their own features.
+ */
+export function DareDetails({
+  dare,
+  actions,
+  submissions,
+  chat,
+}: {
+  dare: DareView;
+  actions?: ReactNode;
+  submissions?: ReactNode;
+  chat?: ReactNode;
+}) {
+  const left = daysLeft(dare.deadline);
+  return (
+    <div className="grid gap-6 xl:grid-cols-[minmax(0,1fr)_22rem]">
+      <div className="min-w-0 space-y-6">
+        <div className="flex flex-wrap gap-2">
+          <Badge className="uppercase">{dare.difficulty}</Badge>
+          <Badge variant={dare.status === 'active' ? 'success' : 'secondary'} className="uppercase">
+            {dare.status}
+          </Badge>
+          <Badge variant="outline" className="uppercase">
+            {dare.category}
+          </Badge>
+        </div>
+        <div>
+          <h1 className="text-2xl font-bold tracking-tight md:text-3xl">{dare.title}</h1>
+          <p className="mt-2 whitespace-pre-line text-muted-foreground">{dare.description}</p>
+        </div>
+        <div className="grid gap-3 sm:grid-cols-3">
+          <StatTile label="Total Pool" value={formatSol(dare.totalPool ?? dare.stakeAmount)} icon={Coins} />
+          <StatTile label="Submissions" value={dare.submissionCount} icon={Video} />
+          <StatTile label="Days Left" value={left ?? 'No deadline'} icon={CalendarClock} />
+        </div>
+        {actions && <div className="flex flex-wrap gap-2">{actions}</div>}
+        <section aria-labelledby="approved-submissions" className="space-y-3">
+          <h2 id="approved-submissions" className="text-xl font-semibold">
+            Approved Submissions
+          </h2>
+          {submissions ?? <EmptyState title="No approved submissions yet" />}
+        </section>
+      </div>
+      {chat}
+    </div>
+  );
+}

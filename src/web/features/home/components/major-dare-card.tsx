@@ -1,0 +1,50 @@
+import { ArrowRight, Crown } from 'lucide-react';
+import { Link } from 'react-router';
+import { MAJOR_DARE_SPLIT } from '../../../../contract/limits';
+import { Badge } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
+import { formatSol } from '../../../lib/utils';
+
+/** Spec section 3 'Major dare': GET /api/major-dare starts as `{ isActive: false }`. */
+export type MajorDareSummary =
+  | { isActive: false }
+  | { isActive: true; id: number; title: string; description: string; totalPool: string };
+
+export function MajorDareCard({ majorDare }: { majorDare: MajorDareSummary }) {
+  return (
+    <Card className="border-primary/40">
+      <CardHeader>
+        <CardTitle className="flex flex-wrap items-center gap-2">
+          <Crown className="size-5 text-primary" aria-hidden /> Major Dare of the Week
+          {majorDare.isActive && <Badge>LIVE</Badge>}
+        </CardTitle>
+        <CardDescription>
+          {MAJOR_DARE_SPLIT.adminPercent}% of the prize to the admin's pick,{' '}
+          {MAJOR_DARE_SPLIT.communityPercent}% to the community's favourite.
+        </CardDescription>
+      </CardHeader>
+      <CardContent>
+        {majorDare.isActive ? (
+          <div className="flex flex-wrap items-end justify-between gap-4">
+            <div className="min-w-0">
+              <p className="text-lg font-semibold">{majorDare.title}</p>
+              <p className="line-clamp-2 text-sm text-muted-foreground">{majorDare.description}</p>
+              <p className="mt-2 font-medium text-primary">{formatSol(majorDare.totalPool)} prize pool</p>
+            </div>
+            <Button asChild>
+              <Link to="/major-dare">
+                Take the challenge <ArrowRight aria-hidden />
+              </Link>
+            </Button>
+          </div>
+        ) : (
+          <>
+            <p className="font-medium">No Major Dare Active</p>
+            <p className="text-sm text-muted-foreground">The next major dare will be announced soon!</p>
+          </>
+        )}
+      </CardContent>
+    </Card>
+  );
+}

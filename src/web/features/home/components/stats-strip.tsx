@@ -1,0 +1,30 @@
+import { Coins, Flame, Trophy, Users } from 'lucide-react';
+import { StatTile } from '../../../components/common/stat-tile';
+import { formatSol } from '../../../lib/utils';
+
+/** Spec section 3 'Stats', as GET /api/stats will answer it. */
+export interface PlatformStats {
+  totalDares: number;
+  activeDares: number;
+  /** SOL, decimal string. */
+  totalRewards: string;
+  daredevils: number;
+  totalParticipants: number;
+}
+
+/** Shows zeros until the stats arrive (`stats` undefined). */
+export function StatsStrip({ stats }: { stats: PlatformStats | undefined }) {
+  return (
+    <section aria-label="Platform stats" className="grid grid-cols-2 gap-3 md:grid-cols-4">
+      <StatTile label="Total Dares" value={stats?.totalDares} icon={Flame} />
+      <StatTile label="Active Dares" value={stats?.activeDares} icon={Trophy} />
+      <StatTile
+        label="Total Rewards"
+        value={stats && formatSol(stats.totalRewards)}
+        placeholder="0 SOL"
+        icon={Coins}
+      />
+      <StatTile label="Daredevils" value={stats?.daredevils} icon={Users} />
+    </section>
+  );
+}

@@ -1,0 +1,34 @@
+import { Coins, Star, Trophy } from 'lucide-react';
+import type { PublicUser } from '../../../../contract/users';
+import { StatTile } from '../../../components/common/stat-tile';
+import { Card, CardContent } from '../../../components/ui/card';
+import { formatSol } from '../../../lib/utils';
+
+/** Spec: the username's initial, the wallet address, reputation, wins and total earnings. */
+export function ProfileSummary({ user }: { user: PublicUser }) {
+  return (
+    <>
+      <Card>
+        <CardContent className="flex flex-wrap items-center gap-4 pt-5">
+          <div
+            aria-hidden
+            className="flex size-16 shrink-0 items-center justify-center rounded-full bg-primary text-2xl font-bold text-primary-foreground"
+          >
+            {user.username.charAt(0).toUpperCase()}
+          </div>
+          <div className="min-w-0">
+            <p className="text-xl font-semibold">{user.username}</p>
+            <p className="break-all font-mono text-xs text-muted-foreground">
+              {user.walletAddress ?? 'No wallet connected'}
+            </p>
+          </div>
+        </CardContent>
+      </Card>
+      <div className="grid gap-3 sm:grid-cols-3">
+        <StatTile label="Reputation" value={user.reputation} icon={Star} />
+        <StatTile label="Wins" value={user.dareWins} icon={Trophy} />
+        <StatTile label="Total Earnings" value={formatSol(user.totalEarnings)} icon={Coins} />
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,37 @@
+import type { ReactNode } from 'react';
+import { EmptyState } from '../../../components/common/empty-state';
+import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
+
+/**
+ * Spec: Reward Claims, with Winning Submissions and Claims History. The claims issue passes the
+ * two lists (GET /api/winning-submissions and GET /api/claims, keyed by user id).
+ */
+export function RewardClaims({
+  winningSubmissions,
+  claimsHistory,
+}: {
+  winningSubmissions?: ReactNode;
+  claimsHistory?: ReactNode;
+}) {
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Reward Claims</CardTitle>
+      </CardHeader>
+      <CardContent className="grid gap-4 md:grid-cols-2">
+        <section aria-labelledby="winning-submissions">
+          <h3 id="winning-submissions" className="mb-2 font-medium">
+            Winning Submissions
+          </h3>
+          {winningSubmissions ?? <EmptyState title="No winning submissions yet" />}
+        </section>
+        <section aria-labelledby="claims-history">
+          <h3 id="claims-history" className="mb-2 font-medium">
+            Claims History
+          </h3>
+          {claimsHistory ?? <EmptyState title="No claims yet" />}
+        </section>
+      </CardContent>
+    </Card>
+  );
+}
