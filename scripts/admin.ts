@@ -5,13 +5,23 @@
  */
 import { eq } from 'drizzle-orm';
 import { loadConfig, loadDotEnv } from '../src/server/config';
+import { lockDataDir } from '../src/server/data-dir-lock';
 import { openConfiguredDatabase } from '../src/server/db/open';
 import { users } from '../src/server/db/schema';
 import { setAdminByUsernameOrWallet } from '../src/server/features/auth/promote';
 
 loadDotEnv();
 const [command, who] = process.argv.slice(2);
-const database = await openConfiguredDatabase(loadConfig());
+const config = loadConfig();
+// PGlite has one writer: refuse while a server runs on the same data folder.
+let unlock = () => {};
+try {
+  if (config.database.embedded) unlock = lockDataDir(config.dataDir);
+} catch (error) {
+  console.error((error as Error).message);
+  process.exit(2);
+}
+const database = await openConfiguredDatabase(config);
 const { db } = database;
 
 try {
@@ -38,4 +48,5 @@ try {
   }
 } finally {
   await database.close();
+  unlock();
 }

@@ -1,8 +1,8 @@
 /** npm run db:migrate | db:seed | db:reset — against the configured database (.env or environment). */
 import { rmSync } from 'node:fs';
 import { loadConfig, loadDotEnv } from '../src/server/config';
-import { openConfiguredDatabase } from '../src/server/db/open';
 import { seedDemoData } from '../src/server/db/seed';
+import { openRuntime } from '../src/server/runtime';
 
 const command = process.argv[2];
 loadDotEnv();
@@ -20,14 +20,23 @@ if (command === 'reset') {
   process.exit(0);
 }
 
-const database = await openConfiguredDatabase(config);
-if (command === 'migrate') {
-  console.log(`Migrated ${database.description}`);
-} else if (command === 'seed') {
-  const { seeded } = await seedDemoData(database.db, new Date());
-  console.log(seeded ? 'Demo data loaded.' : 'The database already has users; demo data not loaded.');
-} else {
-  console.error('usage: db.ts migrate|seed|reset');
-  process.exitCode = 1;
+if (command === 'seed' && !config.chain.embedded) {
+  // Demo dares are funded with test SOL, which only the embedded chain can mint.
+  console.error('db:seed needs the embedded chain: unset SOLANA_RPC_URL.');
+  process.exit(1);
 }
-await database.close();
+const runtime = await openRuntime(config);
+const { database } = runtime;
+try {
+  if (command === 'migrate') {
+    console.log(`Migrated ${database.description}`);
+  } else if (command === 'seed') {
+    const { seeded } = await seedDemoData({ ...runtime, db: database.db, clock: () => new Date() });
+    console.log(seeded ? 'Demo data loaded.' : 'The database already has users; demo data not loaded.');
+  } else {
+    console.error('usage: db.ts migrate|seed|reset');
+    process.exitCode = 1;
+  }
+} finally {
+  await runtime.close();
+}

@@ -1,13 +1,18 @@
 import fastifyMultipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { EscrowKeys } from './chain/escrow-keys';
 import type { ChainPort } from './chain/port';
 import type { AppConfig } from './config';
 import type { Database } from './db/client';
 import { authRoutes } from './features/auth/routes';
 import { createAuthService } from './features/auth/service';
 import { configRoutes } from './features/config/routes';
+import { dareRoutes } from './features/dares/routes';
+import { createDaresService } from './features/dares/service';
 import { healthRoutes } from './features/health/routes';
+import { paymentRoutes } from './features/payments/routes';
+import { createPaymentsService } from './features/payments/service';
 import { settingsRoutes } from './features/settings/routes';
 import { userAdminRoutes } from './features/users/routes';
 import { authenticate } from './plugins/authenticate';
@@ -24,6 +29,8 @@ export interface AppDeps {
   config: AppConfig;
   database: Database;
   chain: ChainPort;
+  /** Derives escrow addresses and signers from the master seed; nothing else sees the seed. */
+  escrowKeys: EscrowKeys;
   storage: StoragePort;
   clock: Clock;
 }
@@ -65,6 +72,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(settingsRoutes, { db: deps.database.db });
   await app.register(userAdminRoutes, { db: deps.database.db, clock: deps.clock });
   await app.register(configRoutes, deps);
+
+  const payments = createPaymentsService({ ...deps, db: deps.database.db, limiter });
+  await app.register(paymentRoutes, { payments });
+  const dares = createDaresService({ db: deps.database.db, chain: deps.chain, clock: deps.clock });
+  await app.register(dareRoutes, { dares, db: deps.database.db });
 
   await app.register(staticWeb, { root: webRoot });
   return app;

@@ -1,10 +1,7 @@
-import { mkdirSync } from 'node:fs';
 import { type AppDeps, buildApp } from './app';
-import { createChain } from './chain';
-import { loadMasterSeed } from './chain/master-seed';
 import { ConfigError, loadConfig, loadDotEnv } from './config';
-import { openConfiguredDatabase } from './db/open';
 import { DEMO_ADMIN, seedDemoData } from './db/seed';
+import { openRuntime } from './runtime';
 import { createLocalDiskStorage } from './storage/local-disk';
 
 async function main() {
@@ -19,34 +16,21 @@ async function main() {
     }
     throw error;
   }
-  mkdirSync(config.dataDir, { recursive: true });
-
-  const database = await openConfiguredDatabase(config);
-
-  // Loaded at start so a missing or corrupt seed stops start-up, not the first payout.
-  loadMasterSeed({
-    seedHex: config.escrowMasterSeedHex,
-    dataDir: config.dataDir,
-    embedded: config.chain.embedded,
-  });
-
-  const chain = await createChain(
-    config.chain.embedded
-      ? { stateDir: config.chain.stateDir }
-      : { rpcUrl: config.chain.rpcUrl, cluster: config.chain.cluster, stateDir: null },
-  );
+  const runtime = await openRuntime(config);
+  const { database, chain, escrowKeys } = runtime;
   const clock = () => new Date();
   const deps: AppDeps = {
     config,
     database,
     chain,
+    escrowKeys,
     storage: createLocalDiskStorage(config.storage.videoDir),
     clock,
   };
 
   const seeded =
     config.seedDemoData && config.chain.embedded
-      ? await seedDemoData(database.db, clock())
+      ? await seedDemoData({ db: database.db, chain, escrowKeys, clock })
       : { seeded: false };
 
   const app = await buildApp({
@@ -65,8 +49,7 @@ async function main() {
     const timer = setTimeout(() => process.exit(1), 10_000);
     timer.unref();
     await app.close().catch((error) => app.log.error(error));
-    await chain.close().catch((error) => app.log.error(error));
-    await database.close().catch((error) => app.log.error(error));
+    await runtime.close().catch((error) => app.log.error(error));
     process.exit(0);
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));

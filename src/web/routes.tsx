@@ -36,13 +36,18 @@ export const routes: RouteObject[] = [
           // second round trip. The chat panel is composed here so home does not import chat.
           { index: true, element: <HomePage chat={<ChatPanel />} /> },
           lazyPage('community-dares', () => import('./features/dares/community-dares-page')),
-          lazyPage('dare/:id', () => import('./features/dares/dare-details-page')),
+          // The dare's chat is composed here too, so the dares feature does not import chat.
+          lazyPage('dare/:id', async () => {
+            const { default: DareDetailsPage } = await import('./features/dares/dare-details-page');
+            return { default: () => <DareDetailsPage renderChat={(id) => <ChatPanel dareId={id} />} /> };
+          }),
           lazyPage('major-dare', () => import('./features/major-dare/major-dare-page')),
           lazyPage('leaderboard', () => import('./features/leaderboard/leaderboard-page')),
           lazyPage('profile', () => import('./features/profile/profile-page')),
           lazyPage('create-dare', () => import('./features/create-dare/create-dare-page')),
           lazyPage('admin', () => import('./features/admin/admin-page')),
           lazyPage('instructions', () => import('./features/instructions/instructions-page')),
+          lazyPage('tx/:signature', () => import('./features/transactions/transaction-page')),
           lazyPage('*', () => import('./features/not-found/not-found-page')),
         ],
       },

@@ -7,6 +7,7 @@ import pg from 'pg';
 import { inject } from 'vitest';
 import { buildApp } from '../../src/server/app';
 import { createChain } from '../../src/server/chain';
+import { createEscrowKeys, type EscrowKeys } from '../../src/server/chain/escrow-keys';
 import type { ChainPort } from '../../src/server/chain/port';
 import { type AppConfig, loadConfig } from '../../src/server/config';
 import { type Database, openPglite, openPostgres } from '../../src/server/db/client';
@@ -19,10 +20,16 @@ export interface TestContext {
   app: FastifyInstance;
   database: Database;
   chain: ChainPort;
+  escrowKeys: EscrowKeys;
   config: AppConfig;
   dataDir: string;
   /** Move the app's clock; starts at real time. */
   clock: { now: Date; advance(ms: number): void };
+  /**
+   * Stops the server and starts a new one on the same database; with `persistentChain`, the chain
+   * too is saved, closed and reloaded from its data folder, as a process restart does.
+   */
+  restart(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -50,12 +57,24 @@ export async function openTestDatabase(): Promise<Database> {
   return database;
 }
 
+export interface TestContextOptions {
+  /** Keep the embedded chain's state in the data folder, so `restart()` reloads it from disk. */
+  persistentChain?: boolean;
+  /** Another chain adapter (e.g. a real-cluster client) instead of a fresh embedded chain. */
+  chain?: ChainPort;
+}
+
 /** The whole app in-process on a fresh database, a fresh embedded chain and a temp data folder. */
-export async function createTestContext(env: Record<string, string> = {}): Promise<TestContext> {
+export async function createTestContext(
+  env: Record<string, string> = {},
+  options: TestContextOptions = {},
+): Promise<TestContext> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'darepool-test-'));
   const config = loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'test', SEED_DEMO_DATA: 'false', ...env });
   const database = await openTestDatabase();
-  const chain = await createChain({ stateDir: null });
+  const chainStateDir = options.persistentChain ? path.join(dataDir, 'chain') : null;
+  const openChain = () => options.chain ?? createChain({ stateDir: chainStateDir });
+  let chain = await openChain();
   const clock = {
     now: new Date(),
     advance(ms: number) {
@@ -66,27 +85,43 @@ export async function createTestContext(env: Record<string, string> = {}): Promi
   const webRoot = path.join(dataDir, 'web');
   mkdirSync(webRoot);
   writeFileSync(path.join(webRoot, 'index.html'), TEST_INDEX_HTML);
-  const app = await buildApp({
-    config,
+  const escrowKeys = createEscrowKeys(randomBytes(64));
+  const start = async () => {
+    const app = await buildApp({
+      config,
+      database,
+      chain,
+      escrowKeys,
+      storage: createLocalDiskStorage(config.storage.videoDir),
+      clock: () => clock.now,
+      webRoot,
+    });
+    await app.ready();
+    return app;
+  };
+  const context: TestContext = {
+    app: await start(),
     database,
     chain,
-    storage: createLocalDiskStorage(config.storage.videoDir),
-    clock: () => clock.now,
-    webRoot,
-  });
-  await app.ready();
-  return {
-    app,
-    database,
-    chain,
+    escrowKeys,
     config,
     dataDir,
     clock,
+    async restart() {
+      await context.app.close();
+      if (chainStateDir) {
+        await chain.close();
+        chain = await openChain();
+        context.chain = chain;
+      }
+      context.app = await start();
+    },
     async close() {
-      await app.close();
+      await context.app.close();
       await chain.close();
       await database.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+  return context;
 }

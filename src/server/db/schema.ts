@@ -8,6 +8,7 @@ import {
   integer,
   jsonb,
   numeric,
+  pgSequence,
   pgTable,
   text,
   timestamp,
@@ -186,6 +187,9 @@ export const chatMessages = pgTable(
   ],
 );
 
+/** Hands out escrow derivation indexes: never reused, safe under concurrent reservations. */
+export const escrowIndexSequence = pgSequence('escrow_derivation_index_seq', { startWith: 0, minValue: 0 });
+
 /**
  * One escrow per dare. The keypair is derived from the master seed at `derivationIndex`; the
  * spec's `privateKey` column is kept for shape but only ever holds the derivation path, never a key.
@@ -213,6 +217,7 @@ export const dareWallets = pgTable(
     check('dare_wallets_balance_non_negative', sql`${t.balance} >= 0`),
     check('dare_wallets_index_non_negative', sql`${t.derivationIndex} >= 0`),
     check('dare_wallets_no_raw_key', sql`${t.privateKey} is null or ${t.privateKey} like 'm/%'`),
+    index('dare_wallets_reserved_by_idx').on(t.reservedBy, t.status),
   ],
 );
 
@@ -341,6 +346,7 @@ export const paymentIntents = pgTable(
     uniqueIndex('payment_intents_signature_unique').on(t.signature),
     check('payment_intents_purpose_valid', inList('purpose', ['stake', 'contribution'])),
     check('payment_intents_amount_positive', sql`${t.amount} > 0`),
+    index('payment_intents_user_escrow_idx').on(t.userId, t.escrowWallet),
   ],
 );
 

@@ -1,99 +1,221 @@
-import { count } from 'drizzle-orm';
+import {
+  type Address,
+  generateKeyPair,
+  getAddressFromPublicKey,
+  getBase64EncodedWireTransaction,
+  getTransactionDecoder,
+  signTransaction,
+} from '@solana/kit';
+import { count, eq } from 'drizzle-orm';
+import type { Category, Difficulty } from '../../contract/limits';
+import { solToLamports } from '../../contract/money';
+import type { Clock } from '../app';
+import type { EscrowKeys } from '../chain/escrow-keys';
+import type { ChainPort } from '../chain/port';
+import type { UserRow } from '../features/auth/repo';
+import { createDaresService } from '../features/dares/service';
+import { createPaymentsService } from '../features/payments/service';
+import { RateLimiter } from '../plugins/rate-limit';
 import type { Db } from './client';
-import { createDare, createUser } from './factories';
-import { users } from './schema';
+import { createUser } from './factories';
+import { dares, users } from './schema';
 
 export const DEMO_ADMIN = { username: 'admin', password: 'darepool-admin' } as const;
 const DEMO_PASSWORD = 'darepool-demo';
 const DAY = 24 * 3600 * 1000;
+/** Test SOL each demo wallet starts with, before its stakes and contributions. */
+const DEMO_WALLET_SOL = '10';
+
+export interface SeedDeps {
+  db: Db;
+  chain: ChainPort;
+  escrowKeys: EscrowKeys;
+  clock: Clock;
+}
+
+interface DemoUser {
+  row: UserRow;
+  keys: CryptoKeyPair;
+}
+
+interface DemoDare {
+  creator: DemoUser;
+  title: string;
+  description: string;
+  category: Category;
+  difficulty: Difficulty;
+  stake: string;
+  days: number;
+  contributions?: [DemoUser, string][];
+  /** Applied after the dare is funded: the demo shows every status, not only 'active'. */
+  afterwards?: {
+    status?: 'completed' | 'cancelled';
+    isMajor?: boolean;
+    maxParticipants?: number;
+    category?: string;
+  };
+}
 
 /**
- * Demo data for the embedded mode: a few users (one admin), dares in every status and category,
- * and an active Major Dare. Runs only on an empty database, so later starts keep what users did.
+ * Demo data for the embedded chain: a few users (one admin), dares in every status and category,
+ * and an active Major Dare. Every dare is funded the way a user funds one (escrow, transfer signed
+ * by the demo wallet, relay, verification, credit), so the ledger reconciles on a fresh start.
+ * Runs only on an empty database, so later starts keep what users did.
  */
-export async function seedDemoData(db: Db, now: Date): Promise<{ seeded: boolean }> {
+export async function seedDemoData(deps: SeedDeps): Promise<{ seeded: boolean }> {
+  const { db, chain } = deps;
   const [{ value: userCount } = { value: 0 }] = await db.select({ value: count() }).from(users);
   if (userCount > 0) return { seeded: false };
 
-  await db.transaction(async (tx) => {
-    const admin = await createUser(tx, { ...DEMO_ADMIN, isAdmin: true, reputation: 50 });
-    const alice = await createUser(tx, { username: 'alice', password: DEMO_PASSWORD, reputation: 12 });
-    const bob = await createUser(tx, { username: 'bob', password: DEMO_PASSWORD, reputation: 4 });
-    const carol = await createUser(tx, { username: 'carol', password: DEMO_PASSWORD });
-    const inDays = (days: number) => new Date(now.getTime() + days * DAY);
+  // The demo wallets' keys live only in this process: demo accounts sign in with a password, and
+  // nobody can ever spend what remains in their wallets.
+  const demoUser = async (values: Parameters<typeof createUser>[1]): Promise<DemoUser> => {
+    const keys = await generateKeyPair();
+    const walletAddress = await getAddressFromPublicKey(keys.publicKey);
+    const row = await createUser(db, { ...values, walletAddress });
+    await chain.airdrop(walletAddress, solToLamports(DEMO_WALLET_SOL));
+    return { row, keys };
+  };
+  const admin = await demoUser({ ...DEMO_ADMIN, isAdmin: true, reputation: 50 });
+  const alice = await demoUser({ username: 'alice', password: DEMO_PASSWORD, reputation: 12 });
+  const bob = await demoUser({ username: 'bob', password: DEMO_PASSWORD, reputation: 4 });
+  const carol = await demoUser({ username: 'carol', password: DEMO_PASSWORD });
 
-    const demoDares = [
-      {
-        creatorId: alice.id,
-        title: 'Cold shower for 7 days',
-        description: 'Take a fully cold shower every morning for a week. Film day 1 and day 7.',
-        category: 'physical',
-        difficulty: 'hard',
-        stakeAmount: '0.5',
-        deadline: inDays(10),
-      },
-      {
-        creatorId: bob.id,
-        title: 'Paint a mural in one afternoon',
-        description: 'Paint a mural at least 2 metres wide in a single afternoon, time-lapse it.',
-        category: 'creative',
-        difficulty: 'medium',
-        stakeAmount: '0.25',
-        deadline: inDays(5),
-      },
-      {
-        creatorId: carol.id,
-        title: 'Compliment 20 strangers',
-        description: 'Give a sincere compliment to 20 strangers in one day, with their consent to film.',
-        category: 'social',
-        difficulty: 'easy',
-        stakeAmount: '0.1',
-        deadline: inDays(3),
-      },
-      {
-        creatorId: alice.id,
-        title: 'Solve a Rubik’s cube blindfolded',
-        description: 'Inspect, put on the blindfold and solve. One continuous take.',
-        category: 'skill',
-        difficulty: 'extreme',
-        stakeAmount: '1',
-        deadline: inDays(14),
-      },
-      {
-        creatorId: bob.id,
-        title: 'Sunrise summit hike',
-        description: 'Reach a summit before sunrise and film the first light from the top.',
-        category: 'adventure',
-        difficulty: 'hard',
-        stakeAmount: '0.3',
-        deadline: inDays(-2),
-        status: 'completed',
-      },
-      {
-        creatorId: carol.id,
-        title: 'Juggle five balls for a minute',
-        description: 'Keep five balls in the air for sixty seconds without a drop.',
-        category: 'skill',
-        difficulty: 'hard',
-        stakeAmount: '0.2',
-        deadline: inDays(8),
-        status: 'cancelled',
-      },
-    ] as const;
-    for (const dare of demoDares) await createDare(tx, { ...dare, totalPool: dare.stakeAmount });
-
-    await createDare(tx, {
-      creatorId: admin.id,
+  const demoDares: DemoDare[] = [
+    {
+      creator: alice,
+      title: 'Cold shower for 7 days',
+      description: 'Take a fully cold shower every morning for a week. Film day 1 and day 7.',
+      category: 'physical',
+      difficulty: 'hard',
+      stake: '0.5',
+      days: 10,
+      contributions: [
+        [bob, '0.25'],
+        [carol, '0.1'],
+      ],
+    },
+    {
+      creator: bob,
+      title: 'Paint a mural in one afternoon',
+      description: 'Paint a mural at least 2 metres wide in a single afternoon, time-lapse it.',
+      category: 'creative',
+      difficulty: 'medium',
+      stake: '0.25',
+      days: 5,
+    },
+    {
+      creator: carol,
+      title: 'Compliment 20 strangers',
+      description: 'Give a sincere compliment to 20 strangers in one day, with their consent to film.',
+      category: 'social',
+      difficulty: 'easy',
+      stake: '0.1',
+      days: 3,
+      contributions: [[alice, '0.05']],
+    },
+    {
+      creator: alice,
+      title: 'Solve a Rubik’s cube blindfolded',
+      description: 'Inspect, put on the blindfold and solve. One continuous take.',
+      category: 'skill',
+      difficulty: 'extreme',
+      stake: '1',
+      days: 14,
+    },
+    {
+      creator: bob,
+      title: 'Sunrise summit hike',
+      description: 'Reach a summit before sunrise and film the first light from the top.',
+      category: 'adventure',
+      difficulty: 'hard',
+      stake: '0.3',
+      days: 2,
+      afterwards: { status: 'completed' },
+    },
+    {
+      creator: carol,
+      title: 'Juggle five balls for a minute',
+      description: 'Keep five balls in the air for sixty seconds without a drop.',
+      category: 'skill',
+      difficulty: 'hard',
+      stake: '0.2',
+      days: 8,
+      afterwards: { status: 'cancelled' },
+    },
+    {
+      creator: admin,
       title: 'Major Dare of the Week: 100 push-ups in public',
       description: 'Do 100 push-ups in a public square in under ten minutes. Best video wins.',
-      category: 'fitness',
+      category: 'physical',
       difficulty: 'medium',
-      stakeAmount: '0.1',
-      totalPool: '0.1',
-      maxParticipants: 100,
-      isMajor: true,
-      deadline: inDays(6),
-    });
-  });
+      stake: '0.1',
+      days: 6,
+      contributions: [
+        [alice, '0.5'],
+        [bob, '0.2'],
+      ],
+      // Major dares take a free-text category (spec, major dare creation form).
+      afterwards: { isMajor: true, maxParticipants: 100, category: 'fitness' },
+    },
+  ];
+
+  const pay = createPayer(deps);
+  for (const demo of demoDares) {
+    const dareId = await pay.createDare(demo);
+    for (const [user, amount] of demo.contributions ?? []) await pay.addToPool(user, dareId, amount);
+    if (demo.afterwards) await db.update(dares).set(demo.afterwards).where(eq(dares.id, dareId));
+  }
   return { seeded: true };
+}
+
+/** The client side of the money path, run in-process with the demo wallets' keys. */
+function createPayer(deps: SeedDeps) {
+  const limiter = new RateLimiter(() => deps.clock().getTime());
+  const payments = createPaymentsService({ ...deps, limiter });
+  const daresService = createDaresService(deps);
+
+  async function transfer(user: DemoUser, toWallet: string, amount: string): Promise<string> {
+    const wallet = user.row.walletAddress as Address;
+    const { transaction } = await payments.createTransaction(user.row, {
+      fromWallet: wallet,
+      toWallet,
+      amount,
+    });
+    const unsigned = getTransactionDecoder().decode(Buffer.from(transaction, 'base64'));
+    const signed = getBase64EncodedWireTransaction(await signTransaction([user.keys], unsigned));
+    return payments.sendTransaction(user.row, signed);
+  }
+
+  return {
+    async createDare(demo: DemoDare): Promise<number> {
+      const { publicKey } = await payments.reserveEscrow(demo.creator.row);
+      const signature = await transfer(demo.creator, publicKey, demo.stake);
+      const { dare } = await daresService.createDare(demo.creator.row, {
+        title: demo.title,
+        description: demo.description,
+        stakeAmount: demo.stake,
+        difficulty: demo.difficulty,
+        category: demo.category,
+        deadline: new Date(deps.clock().getTime() + demo.days * DAY).toISOString(),
+        maxParticipants: 10,
+        isPublic: true,
+        tags: [],
+        userWallet: demo.creator.row.walletAddress!,
+        transactionSignature: signature,
+        escrowWalletAddress: publicKey,
+      });
+      return dare.id;
+    },
+
+    async addToPool(user: DemoUser, dareId: number, amount: string): Promise<void> {
+      const dare = await daresService.getDare(dareId);
+      const signature = await transfer(user, dare.escrowWallet!, amount);
+      await daresService.addToPool(user.row, dareId, {
+        amount,
+        userWallet: user.row.walletAddress!,
+        transactionSignature: signature,
+      });
+    },
+  };
 }

@@ -2,6 +2,7 @@ import { Flame, LogOut, Menu, RefreshCw } from 'lucide-react';
 import { Link, NavLink } from 'react-router';
 import { useAuth } from '../../features/auth/auth-provider';
 import { ConnectWalletButton } from '../../features/auth/components/connect-wallet-button';
+import { WalletBalanceSlot } from '../../features/payments/components/wallet-balance-slot';
 import { cn } from '../../lib/utils';
 import { Button } from '../ui/button';
 import { TOP_BAR, visibleItems } from './nav-items';
@@ -35,6 +36,7 @@ export function TopBar({ onOpenMenu }: { onOpenMenu: () => void }) {
       <div className="ml-auto flex min-w-0 items-center gap-2">
         {user ? (
           <>
+            <WalletBalanceSlot />
             <span
               className="max-w-20 truncate text-sm font-medium sm:max-w-32"
               data-testid="current-username"

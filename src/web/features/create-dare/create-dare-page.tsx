@@ -1,9 +1,23 @@
+import { useState } from 'react';
+import { Link } from 'react-router';
+import {
+  CREATE_DARE_FORM_DEFAULTS,
+  type CreateDareForm as CreateDareFormValues,
+} from '../../../contract/dares';
 import { STAKE_MAX_SOL, STAKE_MIN_SOL } from '../../../contract/limits';
 import { ConnectPrompt } from '../../components/common/connect-prompt';
 import { PageHeader } from '../../components/common/page-header';
+import { toast } from '../../components/ui/use-toast';
+import { formatSol } from '../../lib/utils';
 import { useAuth } from '../auth/auth-provider';
 import { ConnectWalletButton } from '../auth/components/connect-wallet-button';
+import { TransactionLink } from '../payments/components/transaction-link';
+import { describePaymentError } from '../payments/lib/payment-errors';
 import { CreateDareForm } from './components/create-dare-form';
+import { CreateDareProgress } from './components/create-dare-progress';
+import { useCreateDare } from './hooks/use-create-dare';
+import { toLocalDateTimeValue } from './lib/deadline';
+import { type CreateDareField, type CreateDareFormErrors, validateCreateDareForm } from './lib/validate-form';
 
 /** /create-dare: the form for a signed-in user, a connect prompt for a visitor. */
 export default function CreateDarePage() {
@@ -25,7 +39,73 @@ export default function CreateDarePage() {
         title="Create Dare"
         description={`Stake between ${STAKE_MIN_SOL} and ${STAKE_MAX_SOL} SOL into an escrow for your dare.`}
       />
-      <CreateDareForm />
+      <CreateDareSection walletAddress={user.walletAddress} />
     </div>
+  );
+}
+
+function CreateDareSection({ walletAddress }: { walletAddress: string | null }) {
+  const [values, setValues] = useState<CreateDareFormValues>(CREATE_DARE_FORM_DEFAULTS);
+  const [errors, setErrors] = useState<CreateDareFormErrors>({});
+  const [createdId, setCreatedId] = useState<number | null>(null);
+  const { steps, isPending, paid, submit } = useCreateDare();
+
+  function change<F extends CreateDareField>(field: F, value: CreateDareFormValues[F]) {
+    setValues((current) => ({ ...current, [field]: value }));
+    // Spec section 5 (as for registration): a field's error clears when the user edits it.
+    setErrors((current) => ({ ...current, [field]: undefined }));
+  }
+
+  async function create() {
+    const checked = validateCreateDareForm(values);
+    if (!checked.ok) {
+      setErrors(checked.errors);
+      return;
+    }
+    setCreatedId(null);
+    const outcome = await submit(checked.value, walletAddress);
+    if (!outcome.ok) {
+      toast({
+        title: 'Transaction Failed',
+        description: describePaymentError(outcome.error),
+        variant: 'destructive',
+      });
+      return;
+    }
+    toast({
+      title: 'Dare Created!',
+      description: <TransactionLink signature={outcome.signature} explorerUrl={outcome.explorerUrl} />,
+    });
+    setCreatedId(outcome.dare.id);
+    setValues(CREATE_DARE_FORM_DEFAULTS);
+    setErrors({});
+  }
+
+  return (
+    <CreateDareForm
+      values={values}
+      errors={errors}
+      onChange={change}
+      onSubmit={() => void create()}
+      isPending={isPending}
+      minDeadline={toLocalDateTimeValue(new Date())}
+    >
+      {steps && <CreateDareProgress steps={steps} />}
+      {paid && !isPending && (
+        <p role="status" className="rounded-md border border-primary/40 p-3 text-sm">
+          Your stake of {formatSol(paid.stakeAmount)} is already in the dare's escrow (transaction{' '}
+          <span className="font-mono">{paid.signature.slice(0, 8)}...</span>). Keep the stake and press Create
+          Dare again to record the dare; you will not pay twice.
+        </p>
+      )}
+      {createdId !== null && !isPending && (
+        <p role="status" className="text-sm">
+          Your dare is live.{' '}
+          <Link to={`/dare/${createdId}`} className="font-medium text-primary underline underline-offset-2">
+            View your dare
+          </Link>
+        </p>
+      )}
+    </CreateDareForm>
   );
 }

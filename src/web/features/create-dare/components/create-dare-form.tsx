@@ -1,106 +1,158 @@
-import { type FormEvent, useId } from 'react';
-import {
-  CATEGORIES,
-  CREATE_DARE_DEFAULTS,
-  DIFFICULTIES,
-  STAKE_MAX_SOL,
-  STAKE_MIN_SOL,
-} from '../../../../contract/limits';
+import { type FormEvent, type ReactNode, useId } from 'react';
+import { type CreateDareForm as CreateDareFormValues, DARE_LIMITS } from '../../../../contract/dares';
+import { CATEGORIES, DIFFICULTIES, STAKE_MAX_SOL, STAKE_MIN_SOL } from '../../../../contract/limits';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent } from '../../../components/ui/card';
 import { Input } from '../../../components/ui/input';
-import { Label } from '../../../components/ui/label';
+import { FieldError, Label } from '../../../components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../../components/ui/select';
 import { Textarea } from '../../../components/ui/textarea';
+import type { CreateDareField, CreateDareFormErrors } from '../lib/validate-form';
 
 const capitalize = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
 
 /**
- * Spec section 2 'Create Dare'. The staking flow (balance check, escrow, signing, sending) comes
- * with the money issue through `onSubmit` and `isPending`; without it the form cannot be sent.
+ * Spec section 2 'Create Dare': title, description, stake (SOL, step 0.01, min 0.01), difficulty,
+ * category, deadline (datetime-local) and 'Create Dare' / 'Creating Dare...'. Controlled, so the
+ * page can reset it after a dare is created; `noValidate` lets the spec's messages (from the
+ * contract) show instead of the browser's own.
  */
 export function CreateDareForm({
+  values,
+  errors,
+  onChange,
   onSubmit,
-  isPending = false,
+  isPending,
+  minDeadline,
+  children,
 }: {
-  onSubmit?: (form: FormData) => void;
-  isPending?: boolean;
+  values: CreateDareFormValues;
+  errors: CreateDareFormErrors;
+  onChange: <F extends CreateDareField>(field: F, value: CreateDareFormValues[F]) => void;
+  onSubmit: () => void;
+  isPending: boolean;
+  /** datetime-local value of now, so the picker offers no past dates. */
+  minDeadline?: string;
+  /** Shown between the fields and the button: the progress of a running creation. */
+  children?: ReactNode;
 }) {
   const id = useId();
-  const field = (name: string) => `${id}-${name}`;
+  const fieldId = (name: CreateDareField) => `${id}-${name}`;
+  const errorId = (name: CreateDareField) => `${id}-${name}-error`;
+  const described = (name: CreateDareField) => ({
+    'aria-invalid': errors[name] ? true : undefined,
+    'aria-describedby': errors[name] ? errorId(name) : undefined,
+  });
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    onSubmit?.(new FormData(event.currentTarget));
+    if (!isPending) onSubmit();
   }
 
   return (
     <Card>
       <CardContent className="pt-5">
-        <form className="grid gap-4" aria-label="Create dare" onSubmit={submit}>
-          <div className="grid gap-1.5">
-            <Label htmlFor={field('title')}>Title</Label>
-            <Input id={field('title')} name="title" required maxLength={200} />
-          </div>
-          <div className="grid gap-1.5">
-            <Label htmlFor={field('description')}>Description</Label>
-            <Textarea id={field('description')} name="description" required rows={4} />
-          </div>
-          <div className="grid gap-1.5">
-            <Label htmlFor={field('stakeAmount')}>Stake Amount (SOL)</Label>
-            <Input
-              id={field('stakeAmount')}
-              name="stakeAmount"
-              type="number"
-              inputMode="decimal"
-              step="0.01"
-              min={STAKE_MIN_SOL}
-              max={STAKE_MAX_SOL}
-              required
-            />
-          </div>
-          <div className="grid gap-4 sm:grid-cols-2">
+        <form className="grid gap-4" aria-label="Create dare" onSubmit={submit} noValidate>
+          <fieldset disabled={isPending} className="grid gap-4">
             <div className="grid gap-1.5">
-              <Label htmlFor={field('difficulty')}>Difficulty</Label>
-              <Select name="difficulty" defaultValue={CREATE_DARE_DEFAULTS.difficulty}>
-                <SelectTrigger id={field('difficulty')}>
-                  <SelectValue />
-                </SelectTrigger>
-                <SelectContent>
-                  {DIFFICULTIES.map((value) => (
-                    <SelectItem key={value} value={value}>
-                      {capitalize(value)}
-                    </SelectItem>
-                  ))}
-                </SelectContent>
-              </Select>
+              <Label htmlFor={fieldId('title')}>Title</Label>
+              <Input
+                id={fieldId('title')}
+                value={values.title}
+                maxLength={DARE_LIMITS.titleMax}
+                onChange={(event) => onChange('title', event.target.value)}
+                {...described('title')}
+              />
+              <FieldError id={errorId('title')} message={errors.title} />
             </div>
             <div className="grid gap-1.5">
-              <Label htmlFor={field('category')}>Category</Label>
-              <Select name="category" defaultValue={CREATE_DARE_DEFAULTS.category}>
-                <SelectTrigger id={field('category')}>
-                  <SelectValue />
-                </SelectTrigger>
-                <SelectContent>
-                  {CATEGORIES.map((value) => (
-                    <SelectItem key={value} value={value}>
-                      {capitalize(value)}
-                    </SelectItem>
-                  ))}
-                </SelectContent>
-              </Select>
+              <Label htmlFor={fieldId('description')}>Description</Label>
+              <Textarea
+                id={fieldId('description')}
+                rows={4}
+                value={values.description}
+                maxLength={DARE_LIMITS.descriptionMax}
+                onChange={(event) => onChange('description', event.target.value)}
+                {...described('description')}
+              />
+              <FieldError id={errorId('description')} message={errors.description} />
             </div>
-          </div>
-          <div className="grid gap-1.5">
-            <Label htmlFor={field('deadline')}>Deadline</Label>
-            <Input id={field('deadline')} name="deadline" type="datetime-local" required />
-          </div>
-          <Button type="submit" disabled={!onSubmit || isPending}>
+            <div className="grid gap-1.5">
+              <Label htmlFor={fieldId('stakeAmount')}>Stake Amount (SOL)</Label>
+              <Input
+                id={fieldId('stakeAmount')}
+                type="number"
+                inputMode="decimal"
+                step="0.01"
+                min={STAKE_MIN_SOL}
+                max={STAKE_MAX_SOL}
+                value={values.stakeAmount}
+                onChange={(event) => onChange('stakeAmount', event.target.value)}
+                {...described('stakeAmount')}
+              />
+              <FieldError id={errorId('stakeAmount')} message={errors.stakeAmount} />
+            </div>
+            <div className="grid gap-4 sm:grid-cols-2">
+              <div className="grid gap-1.5">
+                <Label htmlFor={fieldId('difficulty')}>Difficulty</Label>
+                <Select
+                  value={values.difficulty}
+                  onValueChange={(value) =>
+                    onChange('difficulty', value as CreateDareFormValues['difficulty'])
+                  }
+                  disabled={isPending}
+                >
+                  <SelectTrigger id={fieldId('difficulty')} {...described('difficulty')}>
+                    <SelectValue />
+                  </SelectTrigger>
+                  <SelectContent>
+                    {DIFFICULTIES.map((value) => (
+                      <SelectItem key={value} value={value}>
+                        {capitalize(value)}
+                      </SelectItem>
+                    ))}
+                  </SelectContent>
+                </Select>
+                <FieldError id={errorId('difficulty')} message={errors.difficulty} />
+              </div>
+              <div className="grid gap-1.5">
+                <Label htmlFor={fieldId('category')}>Category</Label>
+                <Select
+                  value={values.category}
+                  onValueChange={(value) => onChange('category', value as CreateDareFormValues['category'])}
+                  disabled={isPending}
+                >
+                  <SelectTrigger id={fieldId('category')} {...described('category')}>
+                    <SelectValue placeholder="Choose a category" />
+                  </SelectTrigger>
+                  <SelectContent>
+                    {CATEGORIES.map((value) => (
+                      <SelectItem key={value} value={value}>
+                        {capitalize(value)}
+                      </SelectItem>
+                    ))}
+                  </SelectContent>
+                </Select>
+                <FieldError id={errorId('category')} message={errors.category} />
+              </div>
+            </div>
+            <div className="grid gap-1.5">
+              <Label htmlFor={fieldId('deadline')}>Deadline</Label>
+              <Input
+                id={fieldId('deadline')}
+                type="datetime-local"
+                min={minDeadline}
+                value={values.deadline}
+                onChange={(event) => onChange('deadline', event.target.value)}
+                {...described('deadline')}
+              />
+              <FieldError id={errorId('deadline')} message={errors.deadline} />
+            </div>
+          </fieldset>
+          {children}
+          <Button type="submit" disabled={isPending}>
             {isPending ? 'Creating Dare...' : 'Create Dare'}
           </Button>
-          {!onSubmit && (
-            <p className="text-center text-sm text-muted-foreground">Creating dares is not open yet.</p>
-          )}
         </form>
       </CardContent>
     </Card>

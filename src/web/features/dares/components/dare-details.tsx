@@ -1,11 +1,11 @@
 import { CalendarClock, Coins, Video } from 'lucide-react';
 import type { ReactNode } from 'react';
+import type { Dare } from '../../../../contract/dares';
 import { EmptyState } from '../../../components/common/empty-state';
 import { StatTile } from '../../../components/common/stat-tile';
 import { Badge } from '../../../components/ui/badge';
 import { daysLeft } from '../../../lib/dates';
 import { formatSol } from '../../../lib/utils';
-import type { DareView } from '../types';
 
 /**
  * A dare's page body (spec section 2 'Dare details'). The action dialogs, the approved
@@ -17,7 +17,7 @@ export function DareDetails({
   submissions,
   chat,
 }: {
-  dare: DareView;
+  dare: Dare;
   actions?: ReactNode;
   submissions?: ReactNode;
   chat?: ReactNode;
@@ -36,11 +36,12 @@ export function DareDetails({
           </Badge>
         </div>
         <div>
-          <h1 className="text-2xl font-bold tracking-tight md:text-3xl">{dare.title}</h1>
-          <p className="mt-2 whitespace-pre-line text-muted-foreground">{dare.description}</p>
+          <h1 className="text-2xl font-bold tracking-tight break-words md:text-3xl">{dare.title}</h1>
+          <p className="mt-2 whitespace-pre-line break-words text-muted-foreground">{dare.description}</p>
         </div>
         <div className="grid gap-3 sm:grid-cols-3">
-          <StatTile label="Total Pool" value={formatSol(dare.totalPool ?? dare.stakeAmount)} icon={Coins} />
+          {/* Spec: the total pool falls back to the stake amount. */}
+          <StatTile label="Total Pool" value={formatSol(dare.totalPool || dare.stakeAmount)} icon={Coins} />
           <StatTile label="Submissions" value={dare.submissionCount} icon={Video} />
           <StatTile label="Days Left" value={left ?? 'No deadline'} icon={CalendarClock} />
         </div>

@@ -1,0 +1,201 @@
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { setupApp } from './fixtures/app';
+
+const app = setupApp();
+
+/** Radix also copies a toast into an aria-live region, so a toast's text is on the page twice. */
+const toast = (page: Page, text: string) => page.getByText(text, { exact: true }).first().waitFor();
+
+const STEPS = [
+  'Connect wallet',
+  'Check balance',
+  'Create escrow wallet',
+  'Build transaction',
+  'Sign in your wallet',
+  'Send transaction',
+  'Create dare record',
+];
+
+/** A datetime-local value `days` ahead, in this machine's zone (the browser's zone too). */
+function localDateTimeIn(days: number): string {
+  const date = new Date(Date.now() + days * 24 * 60 * 60 * 1000);
+  const pad = (value: number) => String(value).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
+/** Registers the page's test wallet through the Connect Wallet and Registration dialogs. */
+async function registerWithWallet(page: Page, username: string) {
+  await page.goto(app.url('/'));
+  await page.getByRole('button', { name: 'Connect Wallet' }).first().click();
+  await page.getByRole('button', { name: 'E2E Test Wallet' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Complete Registration' });
+  await dialog.getByLabel('Username').fill(username);
+  await dialog.getByLabel('Password', { exact: true }).fill('secret1');
+  await dialog.getByLabel('Confirm Password').fill('secret1');
+  await dialog.getByRole('button', { name: 'Complete Registration' }).click();
+  await toast(page, 'Registration Successful');
+}
+
+const balanceText = (page: Page) => page.getByTestId('wallet-balance').textContent();
+
+async function fillDareForm(page: Page, dare: { title: string; stake: string }) {
+  const form = page.getByRole('form', { name: 'Create dare' });
+  await form.getByLabel('Title').fill(dare.title);
+  await form.getByLabel('Description').fill('Jump into the lake before sunrise, on video.');
+  await form.getByLabel('Stake Amount (SOL)').fill(dare.stake);
+  await form.getByRole('combobox', { name: 'Difficulty' }).click();
+  await page.getByRole('option', { name: 'Hard' }).click();
+  await form.getByRole('combobox', { name: 'Category' }).click();
+  await page.getByRole('option', { name: 'Physical' }).click();
+  await form.getByLabel('Deadline').fill(localDateTimeIn(3));
+  return form;
+}
+
+/** The status word each step of the progress list shows, in order. */
+async function stepStatuses(page: Page): Promise<string[]> {
+  const items = page.getByRole('list', { name: 'Create dare progress' }).getByRole('listitem');
+  return items.evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-status') ?? ''));
+}
+
+describe('money in the browser', () => {
+  it('gets test SOL, creates a dare through the seven steps, and adds to its pool', async () => {
+    const { page, wallet } = await app.newPage({ wallet: true });
+    await registerWithWallet(page, 'e2e_staker');
+
+    // Top bar: the new wallet's balance, then test SOL on the embedded chain.
+    await expect.poll(() => balanceText(page)).toBe('0 SOL');
+    await page.getByRole('button', { name: 'Get test SOL' }).click();
+    await toast(page, 'Test SOL received');
+    await expect.poll(() => balanceText(page)).toBe('2 SOL');
+
+    // A fresh page load: the wallet is found again (no signed-in wallet object survives it).
+    await page.goto(app.url('/create-dare'));
+    const form = await fillDareForm(page, { title: 'Sunrise lake jump', stake: '6' });
+    await form.getByRole('button', { name: 'Create Dare' }).click();
+    await form.getByText('Please use stake amounts of 5 SOL or less. You tried to stake 6 SOL').waitFor();
+    expect(wallet!.requests.some((request) => request.method === 'signTransaction')).toBe(false);
+
+    await form.getByLabel('Stake Amount (SOL)').fill('0.5');
+    await form.getByRole('button', { name: 'Create Dare' }).click();
+    await toast(page, 'Dare Created!');
+    expect(await stepStatuses(page)).toEqual(STEPS.map(() => 'done'));
+    const progress = page.getByRole('list', { name: 'Create dare progress' });
+    for (const [index, label] of STEPS.entries())
+      await progress.getByText(`${index + 1}. ${label}`).waitFor();
+
+    // The toast names the signature's first 8 characters and links to our explorer page.
+    const txHref = await page.getByRole('link', { name: 'View transaction' }).first().getAttribute('href');
+    expect(txHref).toMatch(/^\/tx\/[1-9A-HJ-NP-Za-km-z]{64,88}$/);
+    const signature = txHref!.slice('/tx/'.length);
+    await page
+      .getByText(`${signature.slice(0, 8)}...`)
+      .first()
+      .waitFor();
+    expect(
+      wallet!.requests.filter(
+        (request) => request.method === 'signTransaction' && request.outcome === 'approved',
+      ),
+    ).toHaveLength(1);
+
+    // The form is reset; the balance paid the stake and the 0.000005 SOL fee.
+    expect(await form.getByLabel('Title').inputValue()).toBe('');
+    expect(await form.getByLabel('Stake Amount (SOL)').inputValue()).toBe('0.01');
+    await expect.poll(() => balanceText(page)).toBe('1.499995 SOL');
+
+    // The dare's page: badges, title, the pool from the stake, and its chat.
+    await page.getByRole('link', { name: 'View your dare' }).click();
+    await page.getByRole('heading', { name: 'Sunrise lake jump' }).waitFor();
+    const dareId = Number(new URL(page.url()).pathname.split('/').at(-1));
+    for (const badge of ['hard', 'active', 'physical'])
+      await page.getByText(badge, { exact: true }).waitFor();
+    const poolTile = page.getByText('Total Pool').locator('xpath=../..');
+    await expect.poll(() => poolTile.textContent()).toContain('0.5 SOL');
+    await page.getByText('Days Left').waitFor();
+    await page.getByText('Live Chat').waitFor();
+
+    // Add to Pool: default 0.01, the spec's validation, then 0.25 SOL through the wallet.
+    await page.getByRole('button', { name: 'Add to Pool' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add to Pool' });
+    const amount = dialog.getByLabel('Amount (SOL)');
+    expect(await amount.inputValue()).toBe('0.01');
+    await amount.fill('0');
+    await dialog.getByRole('button', { name: 'Add to Pool' }).click();
+    await dialog.getByText('Please enter a valid amount').waitFor();
+    await amount.fill('0.25');
+    await dialog.getByRole('button', { name: 'Add to Pool' }).click();
+    await toast(page, 'Successfully added to pool!');
+    await toast(page, '0.25 SOL added to dare pool');
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    // Updated from the answer, without a reload: the same document, the new pool and balance.
+    await expect.poll(() => poolTile.textContent()).toContain('0.75 SOL');
+    await expect.poll(() => balanceText(page)).toBe('1.24999 SOL');
+
+    const stored = (await (await fetch(app.url(`/api/dares/${dareId}`))).json()) as { totalPool: string };
+    expect(stored.totalPool).toBe('0.75');
+
+    // The stake's transaction on the local explorer page.
+    await page.goto(app.url(txHref!));
+    await page.getByRole('heading', { name: 'Transaction', exact: true }).waitFor();
+    await page.getByText('success', { exact: true }).waitFor();
+    await page.getByText(wallet!.address).first().waitFor();
+    await page.getByRole('cell', { name: '-0.500005' }).waitFor();
+    await page.getByRole('cell', { name: '+0.5', exact: true }).waitFor();
+    await page.getByText('transfer').first().waitFor();
+  }, 90_000);
+
+  it("stops at the balance check with the spec's insufficient-balance text naming the network", async () => {
+    const { page, wallet } = await app.newPage({ wallet: true });
+    await registerWithWallet(page, 'e2e_broke');
+    await page.getByRole('link', { name: 'Create Dare' }).first().click();
+
+    const form = await fillDareForm(page, { title: 'No money dare', stake: '1' });
+    await form.getByRole('button', { name: 'Create Dare' }).click();
+    await toast(page, 'Transaction Failed');
+    await toast(
+      page,
+      'Insufficient balance. You have 0 SOL on localnet, but need 1.000005 SOL (1 SOL + 0.000005 SOL fee). ' +
+        `Please add SOL to your wallet: ${wallet!.address}`,
+    );
+    expect(await stepStatuses(page)).toEqual(['done', 'failed', ...STEPS.slice(2).map(() => 'pending')]);
+    expect(wallet!.requests.some((request) => request.method === 'signTransaction')).toBe(false);
+    // The form keeps what the user typed.
+    expect(await form.getByLabel('Title').inputValue()).toBe('No money dare');
+  }, 60_000);
+
+  it('reports a wallet rejection as Transaction Failed and moves no SOL', async () => {
+    const { page, wallet } = await app.newPage({ wallet: true });
+    await registerWithWallet(page, 'e2e_rejecter');
+    const airdrop = await fetch(app.url('/api/dev/airdrop'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ walletAddress: wallet!.address, amount: '1' }),
+    });
+    expect(airdrop.status).toBe(200);
+
+    await page.goto(app.url('/create-dare'));
+    await expect.poll(() => balanceText(page)).toBe('1 SOL');
+    wallet!.setMode('reject');
+    const form = await fillDareForm(page, { title: 'Rejected dare', stake: '0.1' });
+    await form.getByRole('button', { name: 'Create Dare' }).click();
+    await toast(page, 'Transaction Failed');
+    await toast(page, 'User rejected the request.');
+    expect(await stepStatuses(page)).toEqual([
+      'done',
+      'done',
+      'done',
+      'done',
+      'failed',
+      'pending',
+      'pending',
+    ]);
+    expect(wallet!.requests.at(-1)).toMatchObject({ method: 'signTransaction', outcome: 'rejected' });
+
+    const balance = await fetch(app.url('/api/check-balance'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ walletAddress: wallet!.address }),
+    });
+    expect(((await balance.json()) as { balance: string }).balance).toBe('1000000000');
+  }, 60_000);
+});

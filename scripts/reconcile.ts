@@ -1,0 +1,36 @@
+/**
+ * npm run reconcile — compares every escrow's on-chain balance with the ledger and exits non-zero
+ * on any difference, printing it. On the embedded defaults the server must be stopped first (the
+ * data folder has one writer); against PostgreSQL and a real cluster it can run any time.
+ */
+import { lamportsToSol } from '../src/contract/money';
+import { loadConfig, loadDotEnv } from '../src/server/config';
+import { reconcileEscrows } from '../src/server/features/ledger/reconcile';
+import { openRuntime } from '../src/server/runtime';
+
+loadDotEnv();
+const config = loadConfig();
+let runtime: Awaited<ReturnType<typeof openRuntime>>;
+try {
+  runtime = await openRuntime(config);
+} catch (error) {
+  console.error(`reconcile: ${(error as Error).message}`);
+  process.exit(2);
+}
+try {
+  const report = await reconcileEscrows(runtime.database.db, runtime.chain.rpc);
+  console.log(
+    `Checked ${report.checked} escrow wallet(s) on ${runtime.chain.cluster} against the ledger (${runtime.database.description}).`,
+  );
+  for (const d of report.differences) {
+    const sign = d.difference > 0n ? '+' : '-';
+    const abs = d.difference > 0n ? d.difference : -d.difference;
+    console.log(
+      `DIFFERENCE ${d.escrowWallet}: on chain ${lamportsToSol(d.onChain)} SOL, ledger ${lamportsToSol(d.ledger)} SOL (${sign}${lamportsToSol(abs)} SOL)`,
+    );
+  }
+  if (report.differences.length === 0) console.log('No difference.');
+  process.exitCode = report.differences.length === 0 ? 0 : 1;
+} finally {
+  await runtime.close();
+}

@@ -1,0 +1,205 @@
+import { z } from 'zod';
+import { walletAddressSchema } from './auth';
+import {
+  CATEGORIES,
+  CREATE_DARE_DEFAULTS,
+  DARE_STATUSES,
+  DIFFICULTIES,
+  STAKE_MAX_SOL,
+  STAKE_MIN_SOL,
+} from './limits';
+import { isSolAmount, solToLamports } from './money';
+import { signatureSchema, solAmountInputSchema } from './payments';
+import { solAmountSchema } from './users';
+
+export const DARE_LIMITS = {
+  titleMax: 100,
+  descriptionMax: 2000,
+  maxParticipantsMax: 1000,
+  tagsMax: 10,
+  tagMax: 30,
+  urlMax: 2048,
+  /** How far ahead a deadline may be set. */
+  deadlineMaxDays: 365,
+} as const;
+
+export const DARE_MESSAGES = {
+  titleRequired: 'Title is required',
+  titleMax: `Title must be at most ${DARE_LIMITS.titleMax} characters`,
+  descriptionRequired: 'Description is required',
+  descriptionMax: `Description must be at most ${DARE_LIMITS.descriptionMax} characters`,
+  stakeRequired: 'Stake amount is required',
+  stakeFormat: 'Stake amount must be a number of SOL with at most 9 decimals',
+  stakeMin: `The minimum stake is ${STAKE_MIN_SOL} SOL`,
+  stakeMax: (tried: string) =>
+    `Please use stake amounts of ${STAKE_MAX_SOL} SOL or less. You tried to stake ${tried} SOL`,
+  difficulty: `Difficulty must be one of ${DIFFICULTIES.join(', ')}`,
+  categoryRequired: 'Category is required',
+  category: `Category must be one of ${CATEGORIES.join(', ')}`,
+  deadlineRequired: 'Deadline is required',
+  deadlineFormat: 'Deadline must be a date and time',
+  deadlinePast: 'Deadline must be in the future',
+  deadlineTooFar: `Deadline must be within ${DARE_LIMITS.deadlineMaxDays} days`,
+  maxParticipants: `Max participants must be a whole number from 1 to ${DARE_LIMITS.maxParticipantsMax}`,
+  tags: `At most ${DARE_LIMITS.tagsMax} tags of up to ${DARE_LIMITS.tagMax} characters`,
+  imageUrl: 'Image URL must be an http(s) address',
+  creationDisabled: 'Dare creation is currently disabled',
+  dareNotFound: 'Dare not found',
+  stakeMismatch: 'The stake amount does not match the payment',
+  networkMismatch: (network: string) => `This DarePool runs on ${network}; switch your wallet to ${network}`,
+  contributionMismatch: 'The amount does not match the payment',
+} as const;
+
+/** Stake rules shared by the form and the server: 0.01 to 5 SOL, exact decimals. */
+export const stakeAmountSchema = z
+  .string({ error: DARE_MESSAGES.stakeRequired })
+  .trim()
+  .min(1, DARE_MESSAGES.stakeRequired)
+  .superRefine((value, ctx) => {
+    if (!isSolAmount(value)) {
+      ctx.addIssue({ code: 'custom', message: DARE_MESSAGES.stakeFormat });
+      return;
+    }
+    const lamports = solToLamports(value);
+    if (lamports > solToLamports(STAKE_MAX_SOL))
+      ctx.addIssue({ code: 'custom', message: DARE_MESSAGES.stakeMax(value) });
+    else if (lamports < solToLamports(STAKE_MIN_SOL))
+      ctx.addIssue({ code: 'custom', message: DARE_MESSAGES.stakeMin });
+  });
+
+const titleSchema = z
+  .string({ error: DARE_MESSAGES.titleRequired })
+  .trim()
+  .min(1, DARE_MESSAGES.titleRequired)
+  .max(DARE_LIMITS.titleMax, DARE_MESSAGES.titleMax);
+const descriptionSchema = z
+  .string({ error: DARE_MESSAGES.descriptionRequired })
+  .trim()
+  .min(1, DARE_MESSAGES.descriptionRequired)
+  .max(DARE_LIMITS.descriptionMax, DARE_MESSAGES.descriptionMax);
+const difficultySchema = z.enum(DIFFICULTIES, { error: DARE_MESSAGES.difficulty });
+const categorySchema = z.enum(CATEGORIES, {
+  error: (issue) =>
+    issue.input === undefined || issue.input === '' ? DARE_MESSAGES.categoryRequired : DARE_MESSAGES.category,
+});
+const maxParticipantsSchema = z
+  .number({ error: DARE_MESSAGES.maxParticipants })
+  .int(DARE_MESSAGES.maxParticipants)
+  .min(1, DARE_MESSAGES.maxParticipants)
+  .max(DARE_LIMITS.maxParticipantsMax, DARE_MESSAGES.maxParticipants);
+const tagsSchema = z
+  .array(z.string().trim().min(1, DARE_MESSAGES.tags).max(DARE_LIMITS.tagMax, DARE_MESSAGES.tags), {
+    error: DARE_MESSAGES.tags,
+  })
+  .max(DARE_LIMITS.tagsMax, DARE_MESSAGES.tags);
+const imageUrlSchema = z
+  .string({ error: DARE_MESSAGES.imageUrl })
+  .trim()
+  .max(DARE_LIMITS.urlMax, DARE_MESSAGES.imageUrl)
+  .refine((value) => value === '' || /^https?:\/\/[^\s]+$/i.test(value), DARE_MESSAGES.imageUrl);
+
+/**
+ * The Create Dare form as the user fills it (spec section 5). `deadline` is the datetime-local
+ * text; the page turns it into an ISO instant before sending.
+ */
+export const createDareFormSchema = z.object({
+  title: titleSchema,
+  description: descriptionSchema,
+  stakeAmount: stakeAmountSchema,
+  difficulty: difficultySchema,
+  category: categorySchema,
+  deadline: z.string({ error: DARE_MESSAGES.deadlineRequired }).trim().min(1, DARE_MESSAGES.deadlineRequired),
+});
+
+export type CreateDareForm = z.infer<typeof createDareFormSchema>;
+
+export const CREATE_DARE_FORM_DEFAULTS: CreateDareForm = {
+  title: '',
+  description: '',
+  stakeAmount: STAKE_MIN_SOL,
+  difficulty: CREATE_DARE_DEFAULTS.difficulty,
+  category: CREATE_DARE_DEFAULTS.category,
+  deadline: '',
+};
+
+/** POST /api/dares: the form, the optional fields, and the proof of the stake payment. */
+export const createDareRequestSchema = z
+  .object({
+    title: titleSchema,
+    description: descriptionSchema,
+    stakeAmount: stakeAmountSchema,
+    difficulty: difficultySchema.default(CREATE_DARE_DEFAULTS.difficulty),
+    category: categorySchema,
+    deadline: z
+      .string({ error: DARE_MESSAGES.deadlineRequired })
+      .min(1, DARE_MESSAGES.deadlineRequired)
+      .pipe(z.iso.datetime({ offset: true, error: DARE_MESSAGES.deadlineFormat })),
+    maxParticipants: maxParticipantsSchema.default(CREATE_DARE_DEFAULTS.maxParticipants),
+    isPublic: z.boolean().default(CREATE_DARE_DEFAULTS.isPublic),
+    tags: tagsSchema.default([]),
+    imageUrl: imageUrlSchema.nullish(),
+    userWallet: walletAddressSchema,
+    transactionSignature: signatureSchema,
+    /** The network the client believes it paid on; must be this server's cluster when given. */
+    network: z.string().max(40).nullish(),
+    escrowWalletAddress: walletAddressSchema,
+  })
+  .meta({ id: 'CreateDareRequest' });
+
+export const addPoolRequestSchema = z
+  .object({
+    amount: solAmountInputSchema,
+    userWallet: walletAddressSchema,
+    transactionSignature: signatureSchema,
+  })
+  .meta({ id: 'AddPoolRequest' });
+
+export const dareIdParamsSchema = z.object({
+  id: z.coerce.number({ error: DARE_MESSAGES.dareNotFound }).int().positive(),
+});
+
+export const dareCreatorSchema = z
+  .object({ id: z.number().int(), username: z.string(), walletAddress: z.string().nullable() })
+  .meta({ id: 'DareCreator' });
+
+/** A dare as every endpoint answers it, with the snake-case variants spec section 3 lists. */
+export const dareSchema = z
+  .object({
+    id: z.number().int(),
+    title: z.string(),
+    description: z.string(),
+    creatorId: z.number().int(),
+    stakeAmount: solAmountSchema,
+    totalPool: solAmountSchema,
+    difficulty: z.enum(DIFFICULTIES),
+    category: z.string(),
+    deadline: z.string().nullable(),
+    maxParticipants: z.number().int(),
+    isPublic: z.boolean(),
+    isMajor: z.boolean(),
+    status: z.enum(DARE_STATUSES),
+    escrowWallet: z.string().nullable(),
+    transactionSignature: z.string().nullable(),
+    network: z.string().nullable(),
+    tags: z.array(z.string()),
+    imageUrl: z.string().nullable(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+    participantCount: z.number().int(),
+    submissionCount: z.number().int(),
+    creator: dareCreatorSchema.nullable(),
+    is_major: z.boolean(),
+    total_pool: solAmountSchema,
+    stake_amount: solAmountSchema,
+    escrow_wallet: z.string().nullable(),
+    submission_count: z.number().int(),
+  })
+  .meta({ id: 'Dare' });
+
+export const dareListQuerySchema = z.object({
+  filter: z.enum(['all', 'active', 'completed']).default('all'),
+});
+
+export type Dare = z.infer<typeof dareSchema>;
+export type CreateDareRequest = z.input<typeof createDareRequestSchema>;
+export type AddPoolRequest = z.infer<typeof addPoolRequestSchema>;

@@ -1,0 +1,117 @@
+import { z } from 'zod';
+import { walletAddressSchema } from './auth';
+import { AIRDROP_MAX_SOL } from './limits';
+import { SOL_DECIMAL_PATTERN } from './money';
+
+export const PAYMENT_MESSAGES = {
+  invalidAmount: 'Please enter a valid amount',
+  airdropMax: `At most ${AIRDROP_MAX_SOL} SOL per request`,
+  notYourWallet: 'The paying wallet must be the wallet of your account',
+  noWallet: 'Your account has no wallet; connect a wallet first',
+  escrowNotFound: 'Dare escrow wallet not found',
+  escrowExpired: 'This escrow wallet reservation has expired; start again',
+  dareNotActive: 'This dare no longer accepts contributions',
+  notPrepared: 'This transaction was not prepared by DarePool for your account',
+  invalidTransaction: 'The signed transaction could not be read',
+  alreadyUsed: 'This transaction has already been used',
+  testSolUnavailable: 'Test SOL is only available on the embedded chain',
+} as const;
+
+/** A positive SOL amount as a decimal string: exact, never a float. */
+export const solAmountInputSchema = z
+  .string({ error: PAYMENT_MESSAGES.invalidAmount })
+  .trim()
+  .regex(SOL_DECIMAL_PATTERN, PAYMENT_MESSAGES.invalidAmount)
+  .refine((value) => /[1-9]/.test(value), PAYMENT_MESSAGES.invalidAmount);
+
+/** A transaction signature: 64 bytes in base58 (87 or 88 characters). */
+export const signatureSchema = z
+  .string({ error: 'A transaction signature is required' })
+  .trim()
+  .regex(/^[1-9A-HJ-NP-Za-km-z]{64,88}$/, 'Not a transaction signature');
+
+/** Lamports as a decimal integer string: balances can pass 2^53. */
+export const lamportsSchema = z.string().regex(/^\d+$/).meta({ description: 'Lamports, integer string' });
+
+export const checkBalanceRequestSchema = z
+  .object({ walletAddress: walletAddressSchema })
+  .meta({ id: 'CheckBalanceRequest' });
+export const checkBalanceResponseSchema = z
+  .object({ balance: lamportsSchema })
+  .meta({ id: 'CheckBalanceResponse' });
+
+export const createEscrowWalletResponseSchema = z
+  .object({ publicKey: z.string(), expiresAt: z.string() })
+  .meta({ id: 'CreateEscrowWalletResponse' });
+
+export const createTransactionRequestSchema = z
+  .object({
+    fromWallet: walletAddressSchema,
+    toWallet: walletAddressSchema,
+    amount: solAmountInputSchema,
+  })
+  .meta({ id: 'CreateTransactionRequest' });
+export const createTransactionResponseSchema = z
+  .object({
+    /** Unsigned, base64 wire format; fee payer and source are `fromWallet`. */
+    transaction: z.string(),
+    /** The payment's reference key (read-only account in the transfer). */
+    reference: z.string(),
+    /** The exact amount the transfer moves, in lamports. */
+    lamports: lamportsSchema,
+    lastValidBlockHeight: z.string(),
+  })
+  .meta({ id: 'CreateTransactionResponse' });
+
+export const sendTransactionRequestSchema = z
+  .object({
+    signedTransaction: z
+      .string({ error: PAYMENT_MESSAGES.invalidTransaction })
+      .min(1, PAYMENT_MESSAGES.invalidTransaction)
+      .max(2048, PAYMENT_MESSAGES.invalidTransaction)
+      .regex(/^[A-Za-z0-9+/]+={0,2}$/, PAYMENT_MESSAGES.invalidTransaction),
+  })
+  .meta({ id: 'SendTransactionRequest' });
+export const sendTransactionResponseSchema = z
+  .object({ signature: z.string() })
+  .meta({ id: 'SendTransactionResponse' });
+
+export const airdropRequestSchema = z
+  .object({ walletAddress: walletAddressSchema, amount: solAmountInputSchema })
+  .meta({ id: 'AirdropRequest' });
+export const airdropResponseSchema = z
+  .object({ signature: z.string(), balance: lamportsSchema })
+  .meta({ id: 'AirdropResponse' });
+
+/** One transaction as the local explorer page shows it (embedded chain's `/tx/{signature}`). */
+export const transactionViewSchema = z
+  .object({
+    signature: z.string(),
+    slot: z.string(),
+    blockTime: z.string().nullable(),
+    status: z.enum(['success', 'failed']),
+    error: z.string().nullable(),
+    fee: lamportsSchema,
+    accounts: z.array(
+      z.object({
+        address: z.string(),
+        signer: z.boolean(),
+        writable: z.boolean(),
+        preBalance: lamportsSchema,
+        postBalance: lamportsSchema,
+      }),
+    ),
+    instructions: z.array(
+      z.object({
+        program: z.string(),
+        programId: z.string(),
+        type: z.string().nullable(),
+        info: z.record(z.string(), z.unknown()).nullable(),
+      }),
+    ),
+    logs: z.array(z.string()),
+  })
+  .meta({ id: 'TransactionView' });
+
+export type CreateTransactionResponse = z.infer<typeof createTransactionResponseSchema>;
+export type TransactionView = z.infer<typeof transactionViewSchema>;

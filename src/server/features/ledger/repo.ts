@@ -1,0 +1,54 @@
+import { sql } from 'drizzle-orm';
+import { lamportsToSol, solToLamports } from '../../../contract/money';
+import type { DbOrTx } from '../../db/client';
+import { ledgerEntries } from '../../db/schema';
+
+export type LedgerKind = 'stake' | 'contribution' | 'payout' | 'refund' | 'fee';
+
+/** Appends one verified movement; the table refuses updates and deletes (migration 0001). */
+export async function appendLedgerEntry(
+  db: DbOrTx,
+  entry: {
+    kind: LedgerKind;
+    escrowWallet: string;
+    counterparty: string;
+    direction: 1 | -1;
+    lamports: bigint;
+    signature: string;
+    dareId?: number | null;
+    userId?: number | null;
+    claimId?: number | null;
+    now: Date;
+  },
+): Promise<void> {
+  await db.insert(ledgerEntries).values({
+    kind: entry.kind,
+    escrowWallet: entry.escrowWallet,
+    counterparty: entry.counterparty,
+    direction: entry.direction,
+    amount: lamportsToSol(entry.lamports),
+    signature: entry.signature,
+    dareId: entry.dareId ?? null,
+    userId: entry.userId ?? null,
+    claimId: entry.claimId ?? null,
+    createdAt: entry.now,
+  });
+}
+
+/** What the ledger says each escrow holds, in lamports. */
+export async function ledgerBalances(db: DbOrTx): Promise<Map<string, bigint>> {
+  const rows = await db
+    .select({
+      escrowWallet: ledgerEntries.escrowWallet,
+      net: sql<string>`sum(${ledgerEntries.direction} * ${ledgerEntries.amount})::text`,
+    })
+    .from(ledgerEntries)
+    .groupBy(ledgerEntries.escrowWallet);
+  return new Map(rows.map((row) => [row.escrowWallet, solToLamports(normalizeNumeric(row.net))]));
+}
+
+/** PostgreSQL prints sums like '-0.500000000' or '1.5'; solToLamports wants a plain non-negative decimal. */
+function normalizeNumeric(text: string): string {
+  if (text.startsWith('-')) throw new Error(`The ledger shows a negative escrow balance: ${text}`);
+  return text;
+}

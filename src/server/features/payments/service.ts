@@ -1,0 +1,218 @@
+import {
+  type Address,
+  address,
+  getCompiledTransactionMessageDecoder,
+  getTransactionDecoder,
+  type Signature,
+} from '@solana/kit';
+import { DARE_MESSAGES } from '../../../contract/dares';
+import { AIRDROP_MAX_SOL, STAKE_MAX_SOL, STAKE_MIN_SOL } from '../../../contract/limits';
+import { solToLamports } from '../../../contract/money';
+import { PAYMENT_MESSAGES, type TransactionView } from '../../../contract/payments';
+import type { Clock } from '../../app';
+import { ConfirmationError, waitForConfirmation } from '../../chain/confirmation';
+import type { EscrowKeys } from '../../chain/escrow-keys';
+import type { ChainPort } from '../../chain/port';
+import { buildDepositTransaction, describeTransactionError } from '../../chain/transfers';
+import type { Db } from '../../db/client';
+import { AppError, badRequest, notFound } from '../../errors';
+import type { RateLimiter } from '../../plugins/rate-limit';
+import { tooManyRequests } from '../../plugins/rate-limit';
+import type { UserRow } from '../auth/repo';
+import { findDareRow } from '../dares/repo';
+import { isSettingEnabled, SETTING_KEYS } from '../settings/repo';
+import { findEscrowWallet, reserveEscrowWallet } from './escrow-wallets';
+import { findOpenIntents, insertPaymentIntent, newReferenceKey } from './payment-intents';
+import { toTransactionView } from './transaction-view';
+
+export interface PaymentsDeps {
+  db: Db;
+  chain: ChainPort;
+  escrowKeys: EscrowKeys;
+  clock: Clock;
+  limiter: RateLimiter;
+}
+
+/** Confirmation wait for a relayed transaction; a blockhash lives about a minute. */
+const CONFIRM_TIMEOUT_MS = 90_000;
+
+export function requireWallet(user: UserRow, claimed?: string): string {
+  if (!user.walletAddress) throw badRequest(PAYMENT_MESSAGES.noWallet);
+  if (claimed !== undefined && claimed !== user.walletAddress)
+    throw badRequest(PAYMENT_MESSAGES.notYourWallet);
+  return user.walletAddress;
+}
+
+export async function requireDareCreationEnabled(db: Db): Promise<void> {
+  if (!(await isSettingEnabled(db, SETTING_KEYS.dareCreationEnabled))) {
+    throw new AppError('DARE_CREATION_DISABLED', DARE_MESSAGES.creationDisabled);
+  }
+}
+
+export function createPaymentsService({ db, chain, escrowKeys, clock, limiter }: PaymentsDeps) {
+  const { rpc } = chain;
+
+  function limit(key: string, perMinute: number, message: string) {
+    const result = limiter.hit(key, perMinute, 60_000);
+    if (!result.allowed) throw tooManyRequests(message, result.retryAfterSeconds);
+  }
+
+  return {
+    async checkBalance(walletAddress: string, ip: string): Promise<bigint> {
+      limit(`balance:${ip}`, 120, 'Too many balance checks; wait a moment');
+      const { value } = await rpc.getBalance(address(walletAddress), { commitment: 'confirmed' }).send();
+      return value;
+    },
+
+    /** Create Dare step 3: an escrow only this user can fund for the next 30 minutes. */
+    async reserveEscrow(user: UserRow) {
+      requireWallet(user);
+      await requireDareCreationEnabled(db);
+      limit(`escrow:${user.id}`, 20, 'Too many escrow wallets requested; wait a minute');
+      const row = await reserveEscrowWallet(db, escrowKeys, user.id, clock());
+      return { publicKey: row.publicKey, expiresAt: row.expiresAt!.toISOString() };
+    },
+
+    /**
+     * Builds the unsigned transfer and records the payment intent it must satisfy. The escrow
+     * decides the purpose: the caller's own reservation is a stake, an active dare's escrow a
+     * contribution to its pool.
+     */
+    async createTransaction(user: UserRow, body: { fromWallet: string; toWallet: string; amount: string }) {
+      const from = requireWallet(user, body.fromWallet);
+      limit(`intent:${user.id}`, 30, 'Too many payment requests; wait a minute');
+      const now = clock();
+      const lamports = solToLamports(body.amount);
+      const escrow = await findEscrowWallet(db, body.toWallet);
+      if (!escrow) throw notFound(PAYMENT_MESSAGES.escrowNotFound);
+
+      let purpose: 'stake' | 'contribution';
+      let dareId: number | null = null;
+      if (escrow.dareId === null) {
+        if (escrow.reservedBy !== user.id) throw notFound(PAYMENT_MESSAGES.escrowNotFound);
+        if (escrow.status !== 'reserved' || !escrow.expiresAt || escrow.expiresAt <= now) {
+          throw new AppError('CONFLICT', PAYMENT_MESSAGES.escrowExpired);
+        }
+        await requireDareCreationEnabled(db);
+        if (lamports > solToLamports(STAKE_MAX_SOL)) throw badRequest(DARE_MESSAGES.stakeMax(body.amount));
+        if (lamports < solToLamports(STAKE_MIN_SOL)) throw badRequest(DARE_MESSAGES.stakeMin);
+        purpose = 'stake';
+      } else {
+        const dare = await findDareRow(db, escrow.dareId);
+        if (dare?.status !== 'active' || (dare.deadline && dare.deadline <= now)) {
+          throw new AppError('CONFLICT', PAYMENT_MESSAGES.dareNotActive);
+        }
+        purpose = 'contribution';
+        dareId = dare.id;
+      }
+
+      const minSlot = await rpc.getSlot({ commitment: 'confirmed' }).send();
+      const reference = newReferenceKey();
+      const built = await buildDepositTransaction(rpc, {
+        from: address(from),
+        to: address(escrow.publicKey),
+        lamports,
+        reference: address(reference),
+      });
+      await insertPaymentIntent(db, {
+        purpose,
+        userId: user.id,
+        dareId,
+        fromWallet: from,
+        escrowWallet: escrow.publicKey,
+        lamports,
+        reference,
+        minSlot,
+        now,
+      });
+      return {
+        transaction: built.base64,
+        reference,
+        lamports: lamports.toString(),
+        lastValidBlockHeight: built.lastValidBlockHeight.toString(),
+      };
+    },
+
+    /**
+     * Relays a transaction the user's wallet signed and waits until it is confirmed. Only
+     * transactions carrying one of the caller's open payment references are relayed: the server
+     * is not an open relay. Nothing is recorded here; the dare or contribution call credits it.
+     */
+    async sendTransaction(user: UserRow, signedTransaction: string): Promise<Signature> {
+      limit(`send:${user.id}`, 30, 'Too many transactions; wait a minute');
+      let accounts: readonly Address[];
+      try {
+        const decoded = getTransactionDecoder().decode(Buffer.from(signedTransaction, 'base64'));
+        accounts = getCompiledTransactionMessageDecoder().decode(decoded.messageBytes).staticAccounts;
+      } catch {
+        throw badRequest(PAYMENT_MESSAGES.invalidTransaction);
+      }
+      const intents = await findOpenIntents(db, { userId: user.id, references: [...accounts], now: clock() });
+      if (intents.length === 0) throw badRequest(PAYMENT_MESSAGES.notPrepared);
+
+      let signature: Signature;
+      try {
+        signature = await rpc
+          .sendTransaction(signedTransaction as never, {
+            encoding: 'base64',
+            preflightCommitment: 'confirmed',
+          })
+          .send();
+      } catch (error) {
+        throw new AppError('TRANSACTION_FAILED', describeTransactionError(error));
+      }
+      try {
+        await waitForConfirmation(rpc, signature, { commitment: 'confirmed', timeoutMs: CONFIRM_TIMEOUT_MS });
+      } catch (error) {
+        if (error instanceof ConfirmationError && error.reason === 'failed') {
+          throw new AppError('TRANSACTION_FAILED', describeTransactionError(error.transactionError), {
+            signature,
+          });
+        }
+        if (error instanceof ConfirmationError && error.reason === 'expired') {
+          throw new AppError(
+            'TRANSACTION_FAILED',
+            'The transaction expired before it landed. Please try again.',
+          );
+        }
+        throw new AppError('CHAIN_UNAVAILABLE', 'The network did not confirm the transaction in time', {
+          signature,
+        });
+      }
+      return signature;
+    },
+
+    /** Test SOL on the embedded chain only: a real cluster's SOL is never minted by us. */
+    async airdrop(walletAddress: string, amount: string, ip: string) {
+      if (!chain.embedded) throw notFound(PAYMENT_MESSAGES.testSolUnavailable);
+      const lamports = solToLamports(amount);
+      if (lamports > solToLamports(AIRDROP_MAX_SOL)) throw badRequest(PAYMENT_MESSAGES.airdropMax);
+      limit(`airdrop:${ip}`, 30, 'Too many test SOL requests; wait a minute');
+      const signature = await chain.airdrop(address(walletAddress), lamports);
+      const { value: balance } = await rpc
+        .getBalance(address(walletAddress), { commitment: 'confirmed' })
+        .send();
+      return { signature, balance: balance.toString() };
+    },
+
+    async transaction(signature: string): Promise<TransactionView> {
+      let view: TransactionView | null = null;
+      try {
+        const tx = await rpc
+          .getTransaction(signature as Signature, {
+            encoding: 'jsonParsed',
+            commitment: 'confirmed',
+            maxSupportedTransactionVersion: 0,
+          })
+          .send();
+        view = tx ? toTransactionView(signature, tx) : null;
+      } catch {
+        view = null;
+      }
+      if (!view) throw notFound('Transaction not found');
+      return view;
+    },
+  };
+}
+
+export type PaymentsService = ReturnType<typeof createPaymentsService>;

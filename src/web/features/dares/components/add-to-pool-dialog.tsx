@@ -1,0 +1,53 @@
+import { Coins } from 'lucide-react';
+import { lazy, Suspense, useState } from 'react';
+import type { Dare } from '../../../../contract/dares';
+import { Button } from '../../../components/ui/button';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogHeader,
+  DialogTitle,
+  DialogTrigger,
+} from '../../../components/ui/dialog';
+import { Spinner } from '../../../components/ui/spinner';
+import type { PaidContribution } from '../../payments/lib/add-to-pool-flow';
+
+// The form carries the payment flow (zod, wallet discovery on submit): fetched when the dialog opens.
+const AddToPoolForm = lazy(() => import('./add-to-pool-form'));
+
+/** Spec section 2 'Add to Pool dialog': a SOL amount, min 0.01, default 0.01. */
+export function AddToPoolDialog({ dare, disabled }: { dare: Dare; disabled?: boolean }) {
+  const [open, setOpen] = useState(false);
+  // Kept while a payment runs: closing the dialog must not hide a transfer the wallet is signing.
+  const [busy, setBusy] = useState(false);
+  // A transfer that landed but was not credited (e.g. the connection dropped): retried as is.
+  const [paid, setPaid] = useState<PaidContribution | null>(null);
+  return (
+    <Dialog open={open} onOpenChange={(next) => (busy ? undefined : setOpen(next))}>
+      <DialogTrigger asChild>
+        <Button variant="secondary" disabled={disabled}>
+          <Coins aria-hidden />
+          Add to Pool
+        </Button>
+      </DialogTrigger>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>Add to Pool</DialogTitle>
+          <DialogDescription>
+            Add SOL to the pool of "{dare.title}". It goes straight to the dare's escrow wallet.
+          </DialogDescription>
+        </DialogHeader>
+        <Suspense fallback={<Spinner label="Loading" className="p-4" />}>
+          <AddToPoolForm
+            dare={dare}
+            paid={paid}
+            onPaidChange={setPaid}
+            onBusyChange={setBusy}
+            onDone={() => setOpen(false)}
+          />
+        </Suspense>
+      </DialogContent>
+    </Dialog>
+  );
+}

@@ -1,0 +1,135 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useId, useState } from 'react';
+import type { Dare } from '../../../../contract/dares';
+import { POOL_ADD_DEFAULT_SOL, POOL_ADD_MIN_SOL } from '../../../../contract/limits';
+import { Button } from '../../../components/ui/button';
+import { DialogFooter } from '../../../components/ui/dialog';
+import { Input } from '../../../components/ui/input';
+import { FieldError, Label } from '../../../components/ui/label';
+import { toast } from '../../../components/ui/use-toast';
+import { configQueryOptions } from '../../../lib/config';
+import { useAuth } from '../../auth/auth-provider';
+import { addToPool } from '../../payments/api/add-to-pool';
+import { createTransaction } from '../../payments/api/create-transaction';
+import { sendTransaction } from '../../payments/api/send-transaction';
+import { type PaidContribution, runAddToPool } from '../../payments/lib/add-to-pool-flow';
+import { describePaymentError } from '../../payments/lib/payment-errors';
+import { checkPoolAmount } from '../../payments/lib/pool-amount';
+import { refreshAfterPayment } from '../../payments/lib/refresh-after-payment';
+import { dareQueryKey } from '../api/get-dare';
+
+/**
+ * The Add to Pool form: validates the amount, pays through the wallet, and writes the dare the
+ * server answers into the cache, so the pool on the page changes without a reload.
+ */
+export default function AddToPoolForm({
+  dare,
+  paid,
+  onPaidChange,
+  onBusyChange,
+  onDone,
+}: {
+  dare: Dare;
+  /** Kept by the dialog, so closing and reopening it does not forget a transfer already made. */
+  paid: PaidContribution | null;
+  onPaidChange: (paid: PaidContribution | null) => void;
+  onBusyChange: (busy: boolean) => void;
+  onDone: () => void;
+}) {
+  const { user } = useAuth();
+  const queryClient = useQueryClient();
+  const id = useId();
+  const [amount, setAmount] = useState<string>(POOL_ADD_DEFAULT_SOL);
+  const [error, setError] = useState<string | undefined>();
+  const [pending, setPending] = useState(false);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const checked = checkPoolAmount(amount);
+    if (!checked.ok) {
+      setError(checked.message);
+      return;
+    }
+    const walletAddress = user?.walletAddress ?? null;
+    setPending(true);
+    onBusyChange(true);
+    let moved = false;
+    try {
+      const config = await queryClient.ensureQueryData(configQueryOptions());
+      const updated = await runAddToPool(
+        { dare, amount: checked.amount, walletAddress, paid },
+        {
+          // Wallet discovery and signing load with the first payment.
+          connectWallet: async (address) =>
+            (await import('../../payments/lib/connect-payment-wallet')).connectPaymentWallet(address, {
+              embeddedChain: config.embeddedChain,
+            }),
+          createTransaction,
+          sendTransaction,
+          addToPool,
+        },
+        (contribution) => {
+          moved = true;
+          onPaidChange(contribution);
+        },
+      );
+      onPaidChange(null);
+      queryClient.setQueryData(dareQueryKey(dare.id), updated);
+      toast({
+        title: 'Successfully added to pool!',
+        description: `${checked.amount} SOL added to dare pool`,
+      });
+      setAmount(POOL_ADD_DEFAULT_SOL);
+      onBusyChange(false);
+      onDone();
+    } catch (failure) {
+      toast({
+        title: 'Transaction failed',
+        description: describePaymentError(failure),
+        variant: 'destructive',
+      });
+      onBusyChange(false);
+    } finally {
+      setPending(false);
+      if (moved && walletAddress) {
+        void refreshAfterPayment(queryClient, walletAddress, { keep: dareQueryKey(dare.id) });
+      }
+    }
+  }
+
+  const inputId = `${id}-amount`;
+  const errorId = `${id}-amount-error`;
+  return (
+    <form onSubmit={submit} className="grid gap-4" noValidate aria-label="Add to pool">
+      <div className="grid gap-1.5">
+        <Label htmlFor={inputId}>Amount (SOL)</Label>
+        <Input
+          id={inputId}
+          type="number"
+          inputMode="decimal"
+          step="0.01"
+          min={POOL_ADD_MIN_SOL}
+          value={amount}
+          disabled={pending}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? errorId : undefined}
+          onChange={(event) => {
+            setAmount(event.target.value);
+            setError(undefined);
+          }}
+        />
+        <FieldError id={errorId} message={error} />
+      </div>
+      {paid && !pending && (
+        <p role="status" className="text-sm text-muted-foreground">
+          Your {paid.amount} SOL already reached the escrow; submitting again only records it.
+        </p>
+      )}
+      <DialogFooter>
+        <Button type="submit" disabled={pending}>
+          {pending ? 'Adding...' : 'Add to Pool'}
+        </Button>
+      </DialogFooter>
+    </form>
+  );
+}

@@ -1,0 +1,24 @@
+import { ExternalLink } from 'lucide-react';
+import { isExternalUrl, transactionUrl } from '../lib/explorer';
+
+/**
+ * 'Transaction 5h3kT9xQ...' and a link to it in the explorer: for success toasts. A plain anchor,
+ * because toasts render outside the router; our own /tx page then loads like any other page.
+ */
+export function TransactionLink({ signature, explorerUrl }: { signature: string; explorerUrl: string }) {
+  const href = transactionUrl(explorerUrl, signature);
+  const external = isExternalUrl(href);
+  return (
+    <span>
+      Transaction <span className="font-mono">{signature.slice(0, 8)}...</span>{' '}
+      <a
+        href={href}
+        className="inline-flex items-center gap-1 font-medium underline underline-offset-2"
+        {...(external ? { target: '_blank', rel: 'noopener noreferrer' } : {})}
+      >
+        View transaction
+        {external && <ExternalLink className="size-3" aria-hidden />}
+      </a>
+    </span>
+  );
+}

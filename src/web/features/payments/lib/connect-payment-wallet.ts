@@ -1,0 +1,33 @@
+import { getWallets } from '@wallet-standard/app';
+import { createLocalDevWallet } from '../../auth/lib/dev-wallet';
+import { connectedWallet } from '../../auth/lib/sign-in';
+import { listWallets, type SigningWallet } from '../../auth/lib/wallets';
+import { type PaymentSigner, resolvePaymentWallet } from './payment-wallet';
+
+/** Wallets already showing the address go first, so the right one is asked before any other. */
+function byHoldingAddress(wallets: SigningWallet[], walletAddress: string): SigningWallet[] {
+  const holders = new Set(
+    getWallets()
+      .get()
+      .filter((wallet) => wallet.accounts.some((account) => account.address === walletAddress))
+      .map((wallet) => wallet.name),
+  );
+  return [...wallets].sort((a, b) => Number(holders.has(b.name)) - Number(holders.has(a.name)));
+}
+
+/**
+ * The browser half of step 1: this tab's signed-in wallet, the installed Wallet Standard wallets,
+ * and on the embedded chain the local dev wallet. Loaded only when a payment starts, so wallet
+ * discovery and @solana/kit stay out of every page's first load.
+ */
+export function connectPaymentWallet(
+  walletAddress: string,
+  options: { embeddedChain: boolean },
+): Promise<PaymentSigner> {
+  const current = connectedWallet();
+  return resolvePaymentWallet(walletAddress, {
+    current: current && { wallet: current.wallet, account: current.account },
+    installed: byHoldingAddress(listWallets(), walletAddress),
+    local: options.embeddedChain ? createLocalDevWallet : undefined,
+  });
+}

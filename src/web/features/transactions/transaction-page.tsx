@@ -1,0 +1,92 @@
+import { AlertTriangle, SearchX } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { useParams } from 'react-router';
+import { lamportsToSol } from '../../../contract/money';
+import { EmptyState } from '../../components/common/empty-state';
+import { PageHeader } from '../../components/common/page-header';
+import { Badge } from '../../components/ui/badge';
+import { Spinner } from '../../components/ui/spinner';
+import { ApiError } from '../../lib/api-client';
+import { useDocumentTitle } from '../../lib/use-document-title';
+import { useTransaction } from './api/get-transaction';
+import { TransactionAccounts } from './components/transaction-accounts';
+import { TransactionInstructions } from './components/transaction-instructions';
+
+function Field({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="grid gap-0.5">
+      <dt className="text-xs text-muted-foreground">{label}</dt>
+      <dd className="text-sm font-medium break-all">{children}</dd>
+    </div>
+  );
+}
+
+function Section({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <section className="space-y-3" aria-label={title}>
+      <h2 className="text-lg font-semibold">{title}</h2>
+      {children}
+    </section>
+  );
+}
+
+/**
+ * /tx/:signature: the local explorer for the embedded chain, which no public explorer can see.
+ * Status, slot, fee, every account's balance change, the instructions and the program logs.
+ */
+export default function TransactionPage() {
+  const { signature = '' } = useParams();
+  const { data: tx, isPending, error } = useTransaction(signature);
+  // A malformed signature is a 400 from the route's validation: equally, no such transaction.
+  const isMissing = error instanceof ApiError && (error.status === 404 || error.status === 400);
+  useDocumentTitle(tx ? 'Transaction' : isMissing ? 'Transaction not found' : 'Transaction');
+
+  if (isPending) return <Spinner label="Loading transaction" />;
+  if (!tx) {
+    return isMissing ? (
+      <EmptyState
+        icon={SearchX}
+        title="Transaction not found"
+        description="This chain has no confirmed transaction with that signature."
+      />
+    ) : (
+      <EmptyState
+        icon={AlertTriangle}
+        title="The transaction could not be loaded"
+        description={error instanceof Error ? error.message : undefined}
+      />
+    );
+  }
+  return (
+    <div className="max-w-5xl space-y-8">
+      <PageHeader title="Transaction" />
+      <dl className="grid gap-4 rounded-lg border bg-card p-4 sm:grid-cols-2">
+        <div className="sm:col-span-2">
+          <Field label="Signature">
+            <span className="font-mono text-xs">{tx.signature}</span>
+          </Field>
+        </div>
+        <Field label="Status">
+          <Badge variant={tx.status === 'success' ? 'success' : 'destructive'} className="uppercase">
+            {tx.status}
+          </Badge>
+          {tx.error && <span className="ml-2 text-destructive">{tx.error}</span>}
+        </Field>
+        <Field label="Slot">{tx.slot}</Field>
+        <Field label="Fee">{lamportsToSol(BigInt(tx.fee))} SOL</Field>
+        <Field label="Time">{tx.blockTime ? new Date(tx.blockTime).toLocaleString() : 'Unknown'}</Field>
+      </dl>
+      <Section title="Accounts">
+        <TransactionAccounts accounts={tx.accounts} />
+      </Section>
+      <Section title="Instructions">
+        <TransactionInstructions instructions={tx.instructions} />
+      </Section>
+      <Section title="Logs">
+        <pre className="overflow-x-auto rounded-lg border bg-muted/30 p-3 text-xs leading-relaxed">
+          {tx.logs.length > 0 ? tx.logs.join('\n') : 'No logs'}
+        </pre>
+      </Section>
+    </div>
+  );
+}

@@ -1,0 +1,115 @@
+import { count } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dares, ledgerEntries } from '../src/server/db/schema';
+import { reconcileEscrows } from '../src/server/features/ledger/reconcile';
+import { createTestContext, type TestContext } from './helpers/app';
+import { airdrop, dareBody, payStake, payTo, sendOwnTransfer, waitUntilLanded } from './helpers/money';
+import { bearer, createTestWallet, registerWithWallet, type TestWallet } from './helpers/wallet';
+
+interface User {
+  wallet: TestWallet;
+  token: string;
+}
+
+let ctx: TestContext;
+const users: User[] = [];
+
+beforeAll(async () => {
+  // The chain lives in the data folder, so a restart reloads it from disk like a real one.
+  ctx = await createTestContext({ RATE_LIMIT_AUTH_PER_MINUTE: '1000' }, { persistentChain: true });
+  for (const name of ['ann', 'ben', 'cat']) {
+    const wallet = await createTestWallet();
+    const { token } = await registerWithWallet(ctx.app, wallet, name);
+    await airdrop(ctx.app, wallet, '10');
+    users.push({ wallet, token });
+  }
+});
+afterAll(() => ctx.close());
+
+const post = (url: string, payload: unknown, token: string) =>
+  ctx.app.inject({ method: 'POST', url, payload: payload as object, headers: bearer(token) });
+
+async function rowCounts() {
+  const [d] = await ctx.database.db.select({ n: count() }).from(dares);
+  const [l] = await ctx.database.db.select({ n: count() }).from(ledgerEntries);
+  return { dares: d!.n, ledger: l!.n };
+}
+
+describe('the ledger against the chain', () => {
+  let firstDare: { id: number; escrowWallet: string };
+  let firstBody: object;
+  let firstCreator: User;
+
+  it('reconciles to zero after several dares and contributions', async () => {
+    const stakes = ['0.5', '1.25', '0.01', '5'];
+    const created: { id: number; escrowWallet: string }[] = [];
+    for (const [i, stake] of stakes.entries()) {
+      const user = users[i % users.length]!;
+      const paid = await payStake(ctx.app, user.token, user.wallet, stake);
+      const body = dareBody(user.wallet, paid, stake, { title: `Dare ${i}` });
+      const res = await post('/api/dares', body, user.token);
+      expect(res.statusCode, res.body).toBe(201);
+      created.push(res.json());
+      if (i === 0) {
+        firstBody = body;
+        firstCreator = user;
+      }
+    }
+    firstDare = created[0]!;
+    const contributions: [number, number, string][] = [
+      [1, 0, '0.3'],
+      [2, 0, '0.000000001'],
+      [0, 1, '2'],
+      [2, 3, '0.75'],
+      [1, 3, '0.75'],
+    ];
+    for (const [userIndex, dareIndex, amount] of contributions) {
+      const user = users[userIndex]!;
+      const dare = created[dareIndex]!;
+      const { signature } = await payTo(ctx.app, user.token, user.wallet, dare.escrowWallet, amount);
+      const res = await post(
+        `/api/dares/${dare.id}/add-pool`,
+        { amount, userWallet: user.wallet.address, transactionSignature: signature },
+        user.token,
+      );
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    const pools = await Promise.all(
+      created.map(async (dare) => (await ctx.app.inject({ url: `/api/dares/${dare.id}` })).json().totalPool),
+    );
+    expect(pools).toEqual(['0.800000001', '3.25', '0.01', '6.5']);
+
+    const report = await reconcileEscrows(ctx.database.db, ctx.chain.rpc);
+    expect(report).toEqual({ checked: 4, differences: [] });
+  });
+
+  it('still refuses a replayed signature after a restart, and still knows every balance', async () => {
+    const before = await rowCounts();
+    await ctx.restart();
+    const again = await post('/api/dares', firstBody, firstCreator.token);
+    expect(again.statusCode, again.body).toBe(200);
+    expect(again.json()).toMatchObject({ id: firstDare.id, totalPool: '0.800000001' });
+    const other = await post('/api/dares', { ...firstBody, title: 'Another' }, firstCreator.token);
+    expect(other.statusCode).toBe(409);
+    expect(await rowCounts()).toEqual(before);
+    expect(await reconcileEscrows(ctx.database.db, ctx.chain.rpc)).toEqual({ checked: 4, differences: [] });
+  });
+
+  it('reports SOL that reached an escrow without being credited', async () => {
+    const user = users[0]!;
+    const signature = await sendOwnTransfer(ctx.chain, user.wallet, {
+      to: firstDare.escrowWallet,
+      sol: '0.01',
+    });
+    await waitUntilLanded(ctx.chain, signature);
+    const report = await reconcileEscrows(ctx.database.db, ctx.chain.rpc);
+    expect(report.differences).toEqual([
+      {
+        escrowWallet: firstDare.escrowWallet,
+        ledger: 800_000_001n,
+        onChain: 810_000_001n,
+        difference: 10_000_000n,
+      },
+    ]);
+  });
+});
