@@ -2,7 +2,8 @@ import type { Benchmark } from '../types';
 import { createDareBench } from './create-dare';
 import { health } from './health';
 import { homeLcp } from './home-lcp';
+import { payoutReads } from './payout-reads';
 import { staticWeb } from './static-web';
 
 /** Every benchmark `npm run bench` knows, run in this order; `npm run bench -- <name>` picks some. */
-export const BENCHMARKS: Benchmark[] = [health, staticWeb, homeLcp, createDareBench];
+export const BENCHMARKS: Benchmark[] = [health, staticWeb, homeLcp, createDareBench, payoutReads];

@@ -13,6 +13,7 @@ import { createDaresService } from './features/dares/service';
 import { healthRoutes } from './features/health/routes';
 import { paymentRoutes } from './features/payments/routes';
 import { createPaymentsService } from './features/payments/service';
+import { registerPayoutFeatures } from './features/payouts/register';
 import { settingsRoutes } from './features/settings/routes';
 import { userAdminRoutes } from './features/users/routes';
 import { authenticate } from './plugins/authenticate';
@@ -78,6 +79,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const dares = createDaresService({ db: deps.database.db, chain: deps.chain, clock: deps.clock });
   await app.register(dareRoutes, { dares, db: deps.database.db });
 
+  await registerPayoutFeatures(app, deps);
   await app.register(staticWeb, { root: webRoot });
   return app;
 }

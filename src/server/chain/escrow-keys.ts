@@ -26,7 +26,23 @@ export function createEscrowKeys(masterSeed: Uint8Array) {
         privateKey.fill(0);
       }
     },
+    /**
+     * The platform fee payer: pays the network fee of every payout and refund, so an escrow sends
+     * exactly its pool and can drain to 0. Its path ends in 1' where every escrow's ends in 0',
+     * so no escrow index can ever derive it.
+     */
+    async feePayer(): Promise<KeyPairSigner> {
+      const privateKey = root.derive(FEE_PAYER_DERIVATION_PATH).privateKey;
+      try {
+        return await createKeyPairSignerFromPrivateKeyBytes(privateKey, false);
+      } finally {
+        privateKey.fill(0);
+      }
+    },
   };
 }
+
+/** Outside the escrow paths (`m/44'/501'/{index}'/0'`): the change level differs. */
+export const FEE_PAYER_DERIVATION_PATH = "m/44'/501'/0'/1'";
 
 export type EscrowKeys = ReturnType<typeof createEscrowKeys>;

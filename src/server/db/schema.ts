@@ -163,6 +163,8 @@ export const claims = pgTable(
   (t) => [
     uniqueIndex('claims_transaction_hash_unique').on(t.transactionHash),
     uniqueIndex('claims_one_per_submission_type').on(t.submissionId, t.claimType),
+    // One winner of each kind per dare: a second mark-winner loses the race at the database.
+    uniqueIndex('claims_one_per_dare_type').on(t.dareId, t.claimType),
     index('claims_user_idx').on(t.userId),
     check('claims_status_valid', inList('status', ['pending', 'processing', 'paid', 'failed'])),
     check('claims_type_valid', inList('claim_type', ['dare_winner', 'major_admin', 'major_community'])),
@@ -401,5 +403,48 @@ export const poolContributions = pgTable(
     index('pool_contributions_dare_idx').on(t.dareId),
     check('pool_contributions_kind_valid', inList('kind', ['stake', 'contribution'])),
     check('pool_contributions_amount_positive', sql`${t.amount} > 0`),
+  ],
+);
+
+/**
+ * Every transfer out of an escrow (a prize payout or a refund), recorded with its signed bytes
+ * BEFORE it is sent: after a crash the signature tells whether it landed, and while its blockhash
+ * is valid the same bytes can be re-sent without any risk of a second payment.
+ */
+export const payoutTransfers = pgTable(
+  'payout_transfers',
+  {
+    id: id(),
+    purpose: text('purpose').notNull(),
+    claimId: integer('claim_id').references(() => claims.id, { onDelete: 'set null' }),
+    contributionId: integer('contribution_id').references(() => poolContributions.id, {
+      onDelete: 'set null',
+    }),
+    /** No foreign key: the transfer history outlives a deleted dare, like the ledger. */
+    dareId: integer('dare_id'),
+    escrowWallet: text('escrow_wallet').notNull(),
+    recipient: text('recipient').notNull(),
+    amount: sol('amount').notNull(),
+    signature: text('signature').notNull(),
+    wireTransaction: text('wire_transaction').notNull(),
+    lastValidBlockHeight: bigint('last_valid_block_height', { mode: 'bigint' }).notNull(),
+    status: text('status').notNull().default('sending'),
+    error: text('error'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('payout_transfers_signature_unique').on(t.signature),
+    // At most one live (sending or landed) transfer per claim and per contribution: exactly once.
+    uniqueIndex('payout_transfers_one_live_per_claim')
+      .on(t.claimId)
+      .where(sql`status in ('sending', 'confirmed')`),
+    uniqueIndex('payout_transfers_one_live_per_contribution')
+      .on(t.contributionId)
+      .where(sql`status in ('sending', 'confirmed')`),
+    index('payout_transfers_status_idx').on(t.status),
+    check('payout_transfers_purpose_valid', inList('purpose', ['claim', 'refund'])),
+    check('payout_transfers_status_valid', inList('status', ['sending', 'confirmed', 'failed', 'expired'])),
+    check('payout_transfers_amount_positive', sql`${t.amount} > 0`),
   ],
 );

@@ -1,0 +1,142 @@
+import { z } from 'zod';
+import { DARE_STATUSES, SUBMISSION_STATUSES } from './limits';
+import { solAmountSchema } from './users';
+
+export const ADMIN_MESSAGES = {
+  accessDenied: "Access Denied - You don't have admin privileges to access this panel.",
+  dareStatusUpdated: 'Dare status updated successfully',
+  dareStatusFailed: 'Failed to update dare status',
+  submissionUpdated: 'Submission status updated successfully',
+  submissionFailed: 'Failed to update submission',
+  dareDeleted: 'Dare deleted successfully',
+  winnerMarked: 'Winner marked and claim created successfully!',
+  winnerFailed: 'Failed to mark winner',
+  submissionNotFound: 'Submission not found',
+  dareNotFound: 'Dare not found',
+  userNotFound: 'User not found',
+  winnerAlreadyMarked: 'This dare already has a winner',
+  winnerNotApproved: 'Only an approved submission can be marked as the winner',
+  winnerWrongDare: 'This submission belongs to another dare',
+  dareNotActive: 'Only an active dare can get a winner',
+  useMajorWinner: 'Use the major dare winner selection for a major dare',
+  completedDare: 'A completed dare cannot change status',
+  refundedDare: 'This dare was cancelled and its pool refunded; it cannot be reactivated',
+  unpaidClaims: 'This dare has prize claims that are not paid yet',
+  refundFailed: (reason: string) => `The refund did not complete: ${reason}. It will be retried.`,
+  winnerStatusByMarkWinner: 'Use mark winner to make a submission the winner',
+} as const;
+
+/** GET /api/admin/stats (spec section 3). SOL as decimal strings. */
+export const adminStatsSchema = z
+  .object({
+    totalUsers: z.number().int(),
+    totalDares: z.number().int(),
+    activeDares: z.number().int(),
+    /** SOL ever paid into escrows (stakes and pool additions). */
+    totalStaked: solAmountSchema,
+    /** SOL paid out to winners. */
+    paidOut: solAmountSchema,
+    pendingSubmissions: z.number().int(),
+  })
+  .meta({ id: 'AdminStats' });
+
+/** GET /api/admin/dares?q=: every dare, major ones included, newest first; q searches title and description. */
+export const adminDareListQuerySchema = z.object({ q: z.string().trim().max(100).optional() });
+
+/** GET /api/admin/submissions?dareId=&status=: optional filters ("view submissions" of one dare). */
+export const adminSubmissionListQuerySchema = z.object({
+  dareId: z.coerce.number().int().positive().optional(),
+  status: z.enum(SUBMISSION_STATUSES).optional(),
+});
+
+/** GET /api/admin/users?q=: q searches username and wallet address. */
+export const adminUserListQuerySchema = z.object({ q: z.string().trim().max(100).optional() });
+
+export const updateDareStatusRequestSchema = z
+  .object({ status: z.enum(['active', 'cancelled'], { error: 'Status must be active or cancelled' }) })
+  .meta({ id: 'UpdateDareStatusRequest' });
+
+/** Refunds run when a dare with money is cancelled or deleted: what happened to each contribution. */
+export const refundSummarySchema = z
+  .object({
+    refunded: z.number().int(),
+    /** SOL sent back in this call. */
+    refundedAmount: solAmountSchema,
+    /** Contributions whose refund did not complete (retried by the refund job). */
+    failed: z.number().int(),
+    failureReason: z.string().nullable(),
+  })
+  .meta({ id: 'RefundSummary' });
+
+export const updateDareStatusResponseSchema = z
+  .object({
+    id: z.number().int(),
+    status: z.enum(DARE_STATUSES),
+    refunds: refundSummarySchema,
+  })
+  .meta({ id: 'UpdateDareStatusResponse' });
+
+export const deleteDareResponseSchema = z
+  .object({ success: z.literal(true), id: z.number().int(), refunds: refundSummarySchema })
+  .meta({ id: 'DeleteDareResponse' });
+
+/** PUT /api/admin/submissions/{id}: 'winner' is set only by mark-winner. */
+export const updateSubmissionRequestSchema = z
+  .object({
+    status: z.enum(['pending', 'approved', 'rejected'], {
+      error: 'Status must be pending, approved or rejected',
+    }),
+    is_featured: z.boolean().optional(),
+  })
+  .meta({ id: 'UpdateSubmissionRequest' });
+
+export const markWinnerRequestSchema = z
+  .object({ dareId: z.coerce.number({ error: ADMIN_MESSAGES.dareNotFound }).int().positive() })
+  .meta({ id: 'MarkWinnerRequest' });
+
+/** A submission as the admin lists it, with the spec's snake-case variants and nested dare/user. */
+export const adminSubmissionSchema = z
+  .object({
+    id: z.number().int(),
+    dareId: z.number().int(),
+    userId: z.number().int(),
+    videoUrl: z.string(),
+    thumbnailUrl: z.string().nullable(),
+    description: z.string().nullable(),
+    votes: z.number().int(),
+    status: z.enum(SUBMISSION_STATUSES),
+    isFeatured: z.boolean(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+    dare_id: z.number().int(),
+    user_id: z.number().int(),
+    video_url: z.string(),
+    thumbnail_url: z.string().nullable(),
+    is_featured: z.boolean(),
+    dares: z.object({ title: z.string(), is_major: z.boolean(), status: z.enum(DARE_STATUSES) }),
+    users: z.object({ username: z.string() }),
+  })
+  .meta({ id: 'AdminSubmission' });
+
+/** GET /api/admin/fee-payer: the platform wallet that pays every payout's network fee. */
+export const feePayerStatusSchema = z
+  .object({
+    address: z.string(),
+    /** Lamports, integer string. */
+    balance: z.string(),
+    /** Roughly how many more payouts it can pay (5,000 lamports each). */
+    payoutsLeft: z.number().int(),
+  })
+  .meta({ id: 'FeePayerStatus' });
+
+export const idParamsSchema = z.object({ id: z.coerce.number().int().positive() });
+export const dareIdParamsSchema = z.object({ dareId: z.coerce.number().int().positive() });
+
+export type AdminStats = z.infer<typeof adminStatsSchema>;
+export type FeePayerStatus = z.infer<typeof feePayerStatusSchema>;
+export type AdminSubmission = z.infer<typeof adminSubmissionSchema>;
+export type UpdateDareStatusRequest = z.infer<typeof updateDareStatusRequestSchema>;
+export type UpdateDareStatusResponse = z.infer<typeof updateDareStatusResponseSchema>;
+export type DeleteDareResponse = z.infer<typeof deleteDareResponseSchema>;
+export type UpdateSubmissionRequest = z.infer<typeof updateSubmissionRequestSchema>;
+export type RefundSummary = z.infer<typeof refundSummarySchema>;

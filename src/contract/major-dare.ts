@@ -1,0 +1,125 @@
+import { z } from 'zod';
+import { walletAddressSchema } from './auth';
+import { DARE_LIMITS, DARE_MESSAGES, stakeAmountSchema } from './dares';
+import { DARE_STATUSES, DIFFICULTIES, MAJOR_DARE_DEFAULTS, MAJOR_DARE_SPLIT } from './limits';
+import { signatureSchema } from './payments';
+import { solAmountSchema } from './users';
+
+export const MAJOR_DARE_MESSAGES = {
+  noMajorDareTitle: 'No Major Dare Active',
+  noMajorDareText: 'The next major dare will be announced soon!',
+  noMajorDare: 'No major dare found',
+  notMajor: 'This dare is not a major dare',
+  categoryRequired: 'Category is required',
+  prizeMismatch: 'The prize amount does not match the payment',
+  winnerTypeTaken: (type: 'admin' | 'community') =>
+    `The ${type} winner of this major dare is already selected`,
+  notTopVoted: 'The community winner must be the approved submission with the most votes',
+  notApproved: 'Only an approved submission can win',
+  created: 'Major dare created successfully!',
+  createFailed: 'Failed to create major dare',
+  winnerSelected: 'Major dare winner selected and claim created!',
+  winnerFailed: 'Failed to select winner',
+} as const;
+
+export const WINNER_TYPES = ['admin', 'community'] as const;
+export type WinnerType = (typeof WINNER_TYPES)[number];
+
+/** GET /api/major-dare: the current major dare (the newest one not cancelled), or `{isActive:false}`. */
+export const majorDareSchema = z
+  .discriminatedUnion('isActive', [
+    z.object({ isActive: z.literal(false) }),
+    z.object({
+      isActive: z.literal(true),
+      id: z.number().int(),
+      title: z.string(),
+      description: z.string(),
+      category: z.string(),
+      difficulty: z.enum(DIFFICULTIES),
+      totalPool: solAmountSchema,
+      /** The two prize shares in SOL (70/30 in lamports, remainder to the admin winner). */
+      adminPrize: solAmountSchema,
+      communityPrize: solAmountSchema,
+      deadline: z.string().nullable(),
+      status: z.enum(DARE_STATUSES),
+      participantCount: z.number().int(),
+      submissionCount: z.number().int(),
+      maxParticipants: z.number().int(),
+      escrowWallet: z.string().nullable(),
+    }),
+  ])
+  .meta({ id: 'MajorDare' });
+
+/** The admin's create dialog (spec section 5): no required-field check is shown, the server has them. */
+export const majorDareFormSchema = z.object({
+  title: z
+    .string()
+    .trim()
+    .min(1, DARE_MESSAGES.titleRequired)
+    .max(DARE_LIMITS.titleMax, DARE_MESSAGES.titleMax),
+  description: z
+    .string()
+    .trim()
+    .min(1, DARE_MESSAGES.descriptionRequired)
+    .max(DARE_LIMITS.descriptionMax, DARE_MESSAGES.descriptionMax),
+  category: z.string().trim().min(1, MAJOR_DARE_MESSAGES.categoryRequired).max(40),
+  difficulty: z.enum(DIFFICULTIES, { error: DARE_MESSAGES.difficulty }),
+  /** 0.01 to 5 SOL like any stake: the admin's wallet pays it into the escrow. */
+  prizeAmount: stakeAmountSchema,
+  maxParticipants: z
+    .number({ error: DARE_MESSAGES.maxParticipants })
+    .int(DARE_MESSAGES.maxParticipants)
+    .min(1, DARE_MESSAGES.maxParticipants)
+    .max(DARE_LIMITS.maxParticipantsMax, DARE_MESSAGES.maxParticipants),
+  deadline: z.string({ error: DARE_MESSAGES.deadlineRequired }).trim().min(1, DARE_MESSAGES.deadlineRequired),
+});
+
+export type MajorDareForm = z.infer<typeof majorDareFormSchema>;
+
+export const MAJOR_DARE_FORM_DEFAULTS: MajorDareForm = {
+  title: '',
+  description: '',
+  category: '',
+  difficulty: MAJOR_DARE_DEFAULTS.difficulty,
+  prizeAmount: MAJOR_DARE_DEFAULTS.prizeAmount,
+  maxParticipants: MAJOR_DARE_DEFAULTS.maxParticipants,
+  deadline: '',
+};
+
+/**
+ * POST /api/admin/major-dare: the spec's form plus (addition) the proof that the admin's wallet
+ * paid the prize into the escrow, exactly as POST /api/dares carries its stake: the client runs
+ * create-escrow-wallet, create-transaction, send-transaction first. `deadline` is an ISO instant.
+ */
+export const createMajorDareRequestSchema = majorDareFormSchema
+  .extend({
+    deadline: z
+      .string({ error: DARE_MESSAGES.deadlineRequired })
+      .min(1, DARE_MESSAGES.deadlineRequired)
+      .pipe(z.iso.datetime({ offset: true, error: DARE_MESSAGES.deadlineFormat })),
+    maxParticipants: majorDareFormSchema.shape.maxParticipants.default(MAJOR_DARE_DEFAULTS.maxParticipants),
+    difficulty: majorDareFormSchema.shape.difficulty.default(MAJOR_DARE_DEFAULTS.difficulty),
+    transactionSignature: signatureSchema,
+    escrowWalletAddress: walletAddressSchema,
+    /** Optional: when given it must be the admin's registered wallet. */
+    userWallet: walletAddressSchema.optional(),
+  })
+  .meta({ id: 'CreateMajorDareRequest' });
+
+/** POST /api/admin/major-dare/{dareId}/winner. */
+export const selectMajorWinnerRequestSchema = z
+  .object({
+    submissionId: z.coerce.number().int().positive(),
+    winnerType: z.enum(WINNER_TYPES, { error: 'winnerType must be admin or community' }),
+  })
+  .meta({ id: 'SelectMajorWinnerRequest' });
+
+/** 70% to the admin winner, 30% to the community winner, in lamports; the remainder lamport goes to the admin winner. */
+export function splitMajorPrize(poolLamports: bigint): { admin: bigint; community: bigint } {
+  const community = (poolLamports * BigInt(MAJOR_DARE_SPLIT.communityPercent)) / 100n;
+  return { admin: poolLamports - community, community };
+}
+
+export type MajorDare = z.infer<typeof majorDareSchema>;
+export type CreateMajorDareRequest = z.input<typeof createMajorDareRequestSchema>;
+export type SelectMajorWinnerRequest = z.infer<typeof selectMajorWinnerRequestSchema>;

@@ -1,0 +1,148 @@
+import { and, count, desc, eq, ilike, or, sql } from 'drizzle-orm';
+import type { AdminStats, AdminSubmission } from '../../../contract/admin';
+import type { Dare } from '../../../contract/dares';
+import type { DareStatus, SubmissionStatus } from '../../../contract/limits';
+import { lamportsToSol, solToLamports } from '../../../contract/money';
+import type { DbOrTx } from '../../db/client';
+import { claims, dareSubmissions, dares, poolContributions, users } from '../../db/schema';
+import { toDare } from '../dares/repo';
+
+const LIST_LIMIT = 200;
+
+/** `%` and `_` in a search are literal characters, not patterns. */
+const likePattern = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+const sumSol = async (query: Promise<{ total: string | null }[]>) => {
+  const [row] = await query;
+  return row?.total ? lamportsToSol(solToLamports(row.total)) : '0';
+};
+
+export async function adminStats(db: DbOrTx): Promise<AdminStats> {
+  const [u] = await db.select({ n: count() }).from(users);
+  const [d] = await db.select({ n: count() }).from(dares);
+  const [a] = await db.select({ n: count() }).from(dares).where(eq(dares.status, 'active'));
+  const [p] = await db
+    .select({ n: count() })
+    .from(dareSubmissions)
+    .where(eq(dareSubmissions.status, 'pending'));
+  const totalStaked = await sumSol(
+    db.select({ total: sql<string | null>`sum(${poolContributions.amount})::text` }).from(poolContributions),
+  );
+  const paidOut = await sumSol(
+    db
+      .select({ total: sql<string | null>`sum(${claims.amount})::text` })
+      .from(claims)
+      .where(eq(claims.status, 'paid')),
+  );
+  return {
+    totalUsers: u!.n,
+    totalDares: d!.n,
+    activeDares: a!.n,
+    totalStaked,
+    paidOut,
+    pendingSubmissions: p!.n,
+  };
+}
+
+/** Every dare, major ones included, newest first; `q` matches title or description. */
+export async function listAdminDares(db: DbOrTx, q: string | undefined): Promise<Dare[]> {
+  const rows = await db
+    .select({
+      dare: dares,
+      creator: { id: users.id, username: users.username, walletAddress: users.walletAddress },
+      submissionCount: sql<number>`(select count(*)::int from ${dareSubmissions} where ${dareSubmissions.dareId} = ${dares.id})`,
+      participantCount: sql<number>`(select count(distinct ${dareSubmissions.userId})::int from ${dareSubmissions} where ${dareSubmissions.dareId} = ${dares.id})`,
+    })
+    .from(dares)
+    .leftJoin(users, eq(users.id, dares.creatorId))
+    .where(q ? or(ilike(dares.title, likePattern(q)), ilike(dares.description, likePattern(q))) : undefined)
+    .orderBy(desc(dares.createdAt), desc(dares.id))
+    .limit(LIST_LIMIT);
+  return rows.map(toDare);
+}
+
+export async function listAdminUsers(db: DbOrTx, q: string | undefined) {
+  return db
+    .select()
+    .from(users)
+    .where(
+      q ? or(ilike(users.username, likePattern(q)), ilike(users.walletAddress, likePattern(q))) : undefined,
+    )
+    .orderBy(desc(users.createdAt), desc(users.id))
+    .limit(LIST_LIMIT);
+}
+
+const submissionColumns = {
+  submission: dareSubmissions,
+  dareTitle: dares.title,
+  dareIsMajor: dares.isMajor,
+  dareStatus: dares.status,
+  username: users.username,
+};
+
+type SubmissionSelection = {
+  submission: typeof dareSubmissions.$inferSelect;
+  dareTitle: string;
+  dareIsMajor: boolean;
+  dareStatus: string;
+  username: string;
+};
+
+function toAdminSubmission(row: SubmissionSelection): AdminSubmission {
+  const s = row.submission;
+  return {
+    id: s.id,
+    dareId: s.dareId,
+    userId: s.userId,
+    videoUrl: s.videoUrl,
+    thumbnailUrl: s.thumbnailUrl,
+    description: s.description,
+    votes: s.votes,
+    status: s.status as SubmissionStatus,
+    isFeatured: s.isFeatured,
+    createdAt: s.createdAt.toISOString(),
+    updatedAt: s.updatedAt.toISOString(),
+    dare_id: s.dareId,
+    user_id: s.userId,
+    video_url: s.videoUrl,
+    thumbnail_url: s.thumbnailUrl,
+    is_featured: s.isFeatured,
+    dares: { title: row.dareTitle, is_major: row.dareIsMajor, status: row.dareStatus as DareStatus },
+    users: { username: row.username },
+  };
+}
+
+export async function listAdminSubmissions(
+  db: DbOrTx,
+  filter: { dareId?: number; status?: SubmissionStatus },
+): Promise<AdminSubmission[]> {
+  const rows = await db
+    .select(submissionColumns)
+    .from(dareSubmissions)
+    .innerJoin(dares, eq(dares.id, dareSubmissions.dareId))
+    .innerJoin(users, eq(users.id, dareSubmissions.userId))
+    .where(
+      and(
+        filter.dareId ? eq(dareSubmissions.dareId, filter.dareId) : undefined,
+        filter.status ? eq(dareSubmissions.status, filter.status) : undefined,
+      ),
+    )
+    .orderBy(desc(dareSubmissions.createdAt), desc(dareSubmissions.id))
+    .limit(LIST_LIMIT);
+  return rows.map(toAdminSubmission);
+}
+
+export async function getAdminSubmission(db: DbOrTx, id: number): Promise<AdminSubmission | undefined> {
+  const [row] = await db
+    .select(submissionColumns)
+    .from(dareSubmissions)
+    .innerJoin(dares, eq(dares.id, dareSubmissions.dareId))
+    .innerJoin(users, eq(users.id, dareSubmissions.userId))
+    .where(eq(dareSubmissions.id, id));
+  return row ? toAdminSubmission(row) : undefined;
+}
+
+export async function findSubmissionRow(db: DbOrTx, id: number) {
+  const [row] = await db.select().from(dareSubmissions).where(eq(dareSubmissions.id, id));
+  return row;
+}

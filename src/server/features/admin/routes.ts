@@ -1,0 +1,178 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  adminDareListQuerySchema,
+  adminStatsSchema,
+  adminSubmissionListQuerySchema,
+  adminSubmissionSchema,
+  adminUserListQuerySchema,
+  deleteDareResponseSchema,
+  feePayerStatusSchema,
+  idParamsSchema,
+  markWinnerRequestSchema,
+  updateDareStatusRequestSchema,
+  updateDareStatusResponseSchema,
+  updateSubmissionRequestSchema,
+} from '../../../contract/admin';
+import { claimSchema } from '../../../contract/claims';
+import { dareSchema } from '../../../contract/dares';
+import { errorBodySchema } from '../../../contract/errors';
+import { publicUserSchema } from '../../../contract/users';
+import type { Db } from '../../db/client';
+import { requireAdmin } from '../../plugins/authenticate';
+import { toPublicUser } from '../auth/public-user';
+import { adminStats, listAdminDares, listAdminSubmissions, listAdminUsers } from './repo';
+import type { AdminService } from './service';
+
+const errors = {
+  400: errorBodySchema,
+  401: errorBodySchema,
+  403: errorBodySchema,
+  404: errorBodySchema,
+  409: errorBodySchema,
+  503: errorBodySchema,
+};
+const secured = { tags: ['admin'], security: [{ bearerAuth: [] }] };
+
+/**
+ * The admin panel's API. Every route here is admin-only, checked before the body is even read,
+ * so a normal user gets 403 whatever they send.
+ */
+export const adminRoutes: FastifyPluginAsyncZod<{
+  db: Db;
+  admin: AdminService;
+  feePayerBalance: () => Promise<{ address: string; lamports: bigint }>;
+}> = async (app, { db, admin, feePayerBalance }) => {
+  app.addHook('onRequest', async (request) => {
+    requireAdmin(request);
+  });
+
+  // The spec's client may send DELETE with a JSON content type and no body: read that as no body.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = String(body);
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch (error) {
+      (error as { statusCode?: number }).statusCode = 400;
+      done(error as Error, undefined);
+    }
+  });
+
+  app.get(
+    '/api/admin/stats',
+    { schema: { ...secured, summary: 'Admin stat cards', response: { 200: adminStatsSchema, ...errors } } },
+    async () => adminStats(db),
+  );
+
+  app.get(
+    '/api/admin/fee-payer',
+    {
+      schema: {
+        ...secured,
+        summary: "The payout fee payer's address and balance (fund it on a real cluster)",
+        response: { 200: feePayerStatusSchema, ...errors },
+      },
+    },
+    async () => {
+      const { address, lamports } = await feePayerBalance();
+      return { address, balance: lamports.toString(), payoutsLeft: Number(lamports / 5_000n) };
+    },
+  );
+
+  app.get(
+    '/api/admin/dares',
+    {
+      schema: {
+        ...secured,
+        summary: 'Every dare (major ones included), newest first; q searches title and description',
+        querystring: adminDareListQuerySchema,
+        response: { 200: z.array(dareSchema), ...errors },
+      },
+    },
+    async (request) => listAdminDares(db, request.query.q),
+  );
+
+  app.get(
+    '/api/admin/submissions',
+    {
+      schema: {
+        ...secured,
+        summary: 'Submissions to moderate, newest first',
+        querystring: adminSubmissionListQuerySchema,
+        response: { 200: z.array(adminSubmissionSchema), ...errors },
+      },
+    },
+    async (request) => listAdminSubmissions(db, request.query),
+  );
+
+  app.get(
+    '/api/admin/users',
+    {
+      schema: {
+        ...secured,
+        summary: 'Every user, newest first; q searches username and wallet',
+        querystring: adminUserListQuerySchema,
+        response: { 200: z.array(publicUserSchema), ...errors },
+      },
+    },
+    async (request) => (await listAdminUsers(db, request.query.q)).map(toPublicUser),
+  );
+
+  app.patch(
+    '/api/admin/dares/:id/status',
+    {
+      schema: {
+        ...secured,
+        summary: 'Activate or deactivate a dare; deactivating refunds every contribution',
+        params: idParamsSchema,
+        body: updateDareStatusRequestSchema,
+        response: { 200: updateDareStatusResponseSchema, ...errors },
+      },
+    },
+    async (request) => admin.setDareStatus(request.params.id, request.body.status),
+  );
+
+  app.delete(
+    '/api/admin/dares/:id',
+    {
+      schema: {
+        ...secured,
+        summary: 'Delete a dare; one that holds money is refunded first',
+        params: idParamsSchema,
+        response: { 200: deleteDareResponseSchema, ...errors },
+      },
+    },
+    async (request) => admin.deleteDare(request.params.id),
+  );
+
+  app.put(
+    '/api/admin/submissions/:id',
+    {
+      schema: {
+        ...secured,
+        summary: 'Approve, reject or feature a submission',
+        params: idParamsSchema,
+        body: updateSubmissionRequestSchema,
+        response: { 200: adminSubmissionSchema, ...errors },
+      },
+    },
+    async (request) => admin.updateSubmission(request.params.id, request.body),
+  );
+
+  app.post(
+    '/api/admin/submissions/:id/mark-winner',
+    {
+      schema: {
+        ...secured,
+        summary: 'Make an approved submission the winner of its community dare (creates the prize claim)',
+        params: idParamsSchema,
+        body: markWinnerRequestSchema,
+        response: { 201: claimSchema, ...errors },
+      },
+    },
+    async (request, reply) =>
+      reply.status(201).send(await admin.markWinner(request.params.id, request.body.dareId)),
+  );
+};

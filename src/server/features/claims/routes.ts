@@ -1,0 +1,55 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { claimPrizeRequestSchema, claimSchema, winningSubmissionSchema } from '../../../contract/claims';
+import { errorBodySchema } from '../../../contract/errors';
+import { requireUser } from '../../plugins/authenticate';
+import type { ClaimsService } from './service';
+
+const errors = {
+  400: errorBodySchema,
+  401: errorBodySchema,
+  403: errorBodySchema,
+  404: errorBodySchema,
+  409: errorBodySchema,
+  503: errorBodySchema,
+};
+const secured = { tags: ['claims'], security: [{ bearerAuth: [] }] };
+
+export const claimRoutes: FastifyPluginAsyncZod<{ claims: ClaimsService }> = async (app, { claims }) => {
+  app.post(
+    '/api/claims/prize',
+    {
+      schema: {
+        ...secured,
+        summary: "Pay the caller's prize for a winning submission (amount and wallet are the server's)",
+        body: claimPrizeRequestSchema,
+        response: { 200: claimSchema, ...errors },
+      },
+    },
+    async (request) => claims.claimPrize(requireUser(request), request.body.submissionId),
+  );
+
+  app.get(
+    '/api/claims',
+    {
+      schema: {
+        ...secured,
+        summary: "The session user's prize claims",
+        response: { 200: z.array(claimSchema), ...errors },
+      },
+    },
+    async (request) => claims.listClaims(requireUser(request)),
+  );
+
+  app.get(
+    '/api/winning-submissions',
+    {
+      schema: {
+        ...secured,
+        summary: "The session user's winning submissions, one per prize",
+        response: { 200: z.array(winningSubmissionSchema), ...errors },
+      },
+    },
+    async (request) => claims.listWinningSubmissions(requireUser(request)),
+  );
+};

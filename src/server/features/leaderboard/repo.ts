@@ -1,0 +1,82 @@
+import { asc, count, desc, gt, sql } from 'drizzle-orm';
+import type { Leaderboard, LeaderboardEntry } from '../../../contract/leaderboard';
+import { LEADERBOARD_SIZE } from '../../../contract/limits';
+import { lamportsToSol, normalizeSol, solToLamports } from '../../../contract/money';
+import type { DbOrTx } from '../../db/client';
+import { users } from '../../db/schema';
+
+const entryColumns = {
+  id: users.id,
+  username: users.username,
+  dareWins: users.dareWins,
+  totalEarnings: users.totalEarnings,
+  walletAddress: users.walletAddress,
+  reputation: users.reputation,
+};
+
+const toEntry = (
+  row: { totalEarnings: string } & Omit<LeaderboardEntry, 'totalEarnings'>,
+): LeaderboardEntry => ({
+  ...row,
+  totalEarnings: normalizeSol(row.totalEarnings),
+});
+
+/**
+ * Submissions + votes + pool contributions: what "most active" counts. Written with qualified
+ * names: drizzle prints a single-table select's columns unqualified, which inside these
+ * subqueries would bind to the inner table.
+ */
+const activity = sql<number>`(
+  (select count(*) from dare_submissions s where s.user_id = "users"."id")
+  + (select count(*) from submission_votes v where v.user_id = "users"."id")
+  + (select count(*) from pool_contributions c where c.user_id = "users"."id")
+)::int`;
+
+export async function leaderboard(db: DbOrTx): Promise<Leaderboard> {
+  const byEarnings = [desc(users.totalEarnings), desc(users.dareWins), asc(users.createdAt), asc(users.id)];
+  const top = await db
+    .select(entryColumns)
+    .from(users)
+    .orderBy(...byEarnings)
+    .limit(LEADERBOARD_SIZE);
+  const [mostWins] = await db
+    .select(entryColumns)
+    .from(users)
+    .where(gt(users.dareWins, 0))
+    .orderBy(desc(users.dareWins), desc(users.totalEarnings), asc(users.createdAt), asc(users.id))
+    .limit(1);
+  const [highestEarner] = await db
+    .select(entryColumns)
+    .from(users)
+    .where(gt(users.totalEarnings, '0'))
+    .orderBy(...byEarnings)
+    .limit(1);
+  const [mostActive] = await db
+    .select({ ...entryColumns, activityCount: activity })
+    .from(users)
+    .where(sql`${activity} > 0`)
+    .orderBy(desc(activity), asc(users.createdAt), asc(users.id))
+    .limit(1);
+  const [totals] = await db
+    .select({
+      totalUsers: count(),
+      totalWinnings: sql<string>`coalesce(sum(${users.totalEarnings}), 0)::text`,
+      totalWins: sql<number>`coalesce(sum(${users.dareWins}), 0)::int`,
+    })
+    .from(users);
+  return {
+    topEarners: top.map(toEntry),
+    stats: {
+      totalUsers: totals!.totalUsers,
+      totalWinnings: lamportsToSol(solToLamports(totals!.totalWinnings)),
+      totalWins: Number(totals!.totalWins),
+    },
+    categories: {
+      mostWins: mostWins ? toEntry(mostWins) : null,
+      highestEarner: highestEarner ? toEntry(highestEarner) : null,
+      mostActive: mostActive
+        ? { ...toEntry(mostActive), activityCount: Number(mostActive.activityCount) }
+        : null,
+    },
+  };
+}

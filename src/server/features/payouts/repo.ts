@@ -1,0 +1,49 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client';
+import { payoutTransfers } from '../../db/schema';
+
+export type PayoutTransferRow = typeof payoutTransfers.$inferSelect;
+export type PayoutPurpose = 'claim' | 'refund';
+
+export async function insertPayoutTransfer(
+  db: DbOrTx,
+  row: Omit<typeof payoutTransfers.$inferInsert, 'id' | 'status' | 'error'>,
+): Promise<PayoutTransferRow> {
+  const [inserted] = await db.insert(payoutTransfers).values(row).returning();
+  return inserted!;
+}
+
+/** Moves a transfer out of 'sending' once: false when another path already settled it. */
+export async function closeSendingTransfer(
+  db: DbOrTx,
+  id: number,
+  status: 'confirmed' | 'failed' | 'expired',
+  now: Date,
+  error: string | null = null,
+): Promise<boolean> {
+  const updated = await db
+    .update(payoutTransfers)
+    .set({ status, error, updatedAt: now })
+    .where(and(eq(payoutTransfers.id, id), eq(payoutTransfers.status, 'sending')))
+    .returning({ id: payoutTransfers.id });
+  return updated.length === 1;
+}
+
+export async function findSendingTransfers(db: DbOrTx): Promise<PayoutTransferRow[]> {
+  return db
+    .select()
+    .from(payoutTransfers)
+    .where(eq(payoutTransfers.status, 'sending'))
+    .orderBy(payoutTransfers.id);
+}
+
+/** The latest failure of a contribution's refund, shown to the admin. */
+export async function lastRefundError(db: DbOrTx, contributionId: number): Promise<string | null> {
+  const [row] = await db
+    .select({ error: payoutTransfers.error })
+    .from(payoutTransfers)
+    .where(and(eq(payoutTransfers.contributionId, contributionId), sql`${payoutTransfers.error} is not null`))
+    .orderBy(sql`${payoutTransfers.id} desc`)
+    .limit(1);
+  return row?.error ?? null;
+}

@@ -1,0 +1,84 @@
+import type { RefundSummary } from '../../../contract/admin';
+import { lamportsToSol, solToLamports } from '../../../contract/money';
+import type { Clock } from '../../app';
+import type { Db } from '../../db/client';
+import { findDareRow } from '../dares/repo';
+import { type PayoutsService, TransferAlreadyLive } from '../payouts/service';
+import { cancelExpiredDares, daresOwingRefunds, unrefundedContributions } from './repo';
+
+/** Moderation time after a deadline before a dare without a winner is refunded automatically. */
+export const REFUND_GRACE_MS = 7 * 24 * 3600 * 1000;
+
+export function createRefundsService({
+  db,
+  clock,
+  payouts,
+}: {
+  db: Db;
+  clock: Clock;
+  payouts: PayoutsService;
+}) {
+  /** Only one refund run per dare at a time in this process; the database guards across processes. */
+  const running = new Map<number, Promise<RefundSummary>>();
+
+  async function runRefunds(dareId: number): Promise<RefundSummary> {
+    const summary: RefundSummary = { refunded: 0, refundedAmount: '0', failed: 0, failureReason: null };
+    const dare = await findDareRow(db, dareId);
+    if (!dare?.escrowWallet) return summary;
+    let refunded = 0n;
+    for (const contribution of await unrefundedContributions(db, dareId)) {
+      const lamports = solToLamports(contribution.amount);
+      try {
+        const outcome = await payouts.pay({
+          target: { purpose: 'refund', contributionId: contribution.id },
+          dareId,
+          escrowWallet: dare.escrowWallet,
+          recipient: contribution.walletAddress,
+          lamports,
+        });
+        if (outcome.status === 'confirmed') {
+          summary.refunded += 1;
+          refunded += lamports;
+          continue;
+        }
+        summary.failed += 1;
+        summary.failureReason ??=
+          outcome.status === 'failed' ? outcome.reason : 'The network has not confirmed the refund yet';
+      } catch (error) {
+        if (!(error instanceof TransferAlreadyLive)) throw error;
+        summary.failed += 1;
+        summary.failureReason ??= 'A refund of this contribution is already on its way';
+      }
+    }
+    summary.refundedAmount = lamportsToSol(refunded);
+    return summary;
+  }
+
+  async function refundDare(dareId: number): Promise<RefundSummary> {
+    const current = running.get(dareId);
+    if (current) await current.catch(() => undefined);
+    const run = runRefunds(dareId).finally(() => running.delete(dareId));
+    running.set(dareId, run);
+    return run;
+  }
+
+  return {
+    /** Every unrefunded contribution of a dare back to the wallet it came from, each exactly once. */
+    refundDare,
+
+    /**
+     * The periodic job: dares past deadline + grace with no winner are cancelled and refunded;
+     * cancelled dares still owing refunds (a failed or interrupted run) are retried.
+     */
+    async refundDue(): Promise<{ dareIds: number[]; summaries: RefundSummary[] }> {
+      const now = clock();
+      await cancelExpiredDares(db, new Date(now.getTime() - REFUND_GRACE_MS), now);
+      const dareIds = await daresOwingRefunds(db);
+      const summaries: RefundSummary[] = [];
+      for (const dareId of dareIds) summaries.push(await refundDare(dareId));
+      return { dareIds, summaries };
+    },
+  };
+}
+
+export type RefundsService = ReturnType<typeof createRefundsService>;

@@ -1,0 +1,239 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { claims, dares, ledgerEntries, users } from '../src/server/db/schema';
+import { createTestContext, type TestContext } from './helpers/app';
+import { payStake } from './helpers/money';
+import {
+  type Actor,
+  api,
+  castVote,
+  contribute,
+  expectReconciled,
+  lamportsOf,
+  newActor,
+  submitVideo,
+} from './helpers/payouts';
+
+let ctx: TestContext;
+let admin: Actor;
+let picked: Actor;
+let popular: Actor;
+let latecomer: Actor;
+let voters: Actor[];
+let http: ReturnType<typeof api>;
+
+beforeAll(async () => {
+  ctx = await createTestContext({ RATE_LIMIT_AUTH_PER_MINUTE: '1000' });
+  http = api(ctx);
+  admin = await newActor(ctx, 'boss', { admin: true });
+  picked = await newActor(ctx, 'picked', { sol: '0' });
+  popular = await newActor(ctx, 'popular', { sol: '0' });
+  latecomer = await newActor(ctx, 'latecomer', { sol: '0' });
+  voters = await Promise.all(
+    ['voter1', 'voter2', 'voter3', 'voter4'].map((name) => newActor(ctx, name, { sol: '1' })),
+  );
+});
+afterAll(() => ctx.close());
+
+const alice = () => voters[0]!.token;
+const deadline = () => new Date(ctx.clock.now.getTime() + 7 * 24 * 3600 * 1000).toISOString();
+
+async function createMajor(prizeAmount: string, overrides: object = {}) {
+  const paid = await payStake(ctx.app, admin.token, admin.wallet, prizeAmount);
+  return http.post(
+    '/api/admin/major-dare',
+    {
+      title: 'Weekly: cold plunge',
+      description: 'Five minutes in ice water.',
+      category: 'endurance',
+      difficulty: 'hard',
+      prizeAmount,
+      deadline: deadline(),
+      maxParticipants: 100,
+      transactionSignature: paid.signature,
+      escrowWalletAddress: paid.escrow,
+      ...overrides,
+    },
+    admin.token,
+  );
+}
+
+describe('major dare', () => {
+  it('is {isActive:false} until an admin creates one, funded on chain through the verified flow', async () => {
+    expect((await http.get('/api/major-dare')).json()).toEqual({ isActive: false });
+    const unpaid = await http.post(
+      '/api/admin/major-dare',
+      {
+        title: 'x',
+        description: 'y',
+        category: 'z',
+        difficulty: 'easy',
+        prizeAmount: '0.1',
+        deadline: deadline(),
+        maxParticipants: 5,
+        transactionSignature: '5'.repeat(88),
+        escrowWalletAddress: admin.wallet.address,
+      },
+      admin.token,
+    );
+    expect(unpaid.statusCode).toBe(400);
+    expect(unpaid.json().code).toBe('PAYMENT_NOT_VERIFIED');
+    const paid = await payStake(ctx.app, admin.token, admin.wallet, '0.2');
+    const body = {
+      title: 'x',
+      description: 'y',
+      category: 'z',
+      difficulty: 'easy',
+      prizeAmount: '0.3',
+      deadline: deadline(),
+      maxParticipants: 5,
+      transactionSignature: paid.signature,
+      escrowWalletAddress: paid.escrow,
+    };
+    const mismatch = await http.post('/api/admin/major-dare', body, admin.token);
+    expect(mismatch.statusCode).toBe(400);
+    expect(mismatch.json().error).toBe('The prize amount does not match the payment');
+    expect(await ctx.database.db.$count(dares)).toBe(0);
+    const normal = await http.post('/api/admin/major-dare', body, alice());
+    expect(normal.statusCode).toBe(403);
+    // The same payment with the right amount creates it.
+    const created = await http.post('/api/admin/major-dare', { ...body, prizeAmount: '0.2' }, admin.token);
+    expect(created.statusCode, created.body).toBe(201);
+    expect((await http.get('/api/major-dare')).json()).toMatchObject({
+      isActive: true,
+      id: created.json().id,
+      totalPool: '0.2',
+    });
+    await expectReconciled(ctx);
+  });
+
+  it('splits the pool 70/30 in exact lamports, the remainder lamport to the admin winner', async () => {
+    const created = await createMajor('0.1');
+    expect(created.statusCode, created.body).toBe(201);
+    const dare = created.json();
+    expect(dare).toMatchObject({
+      isMajor: true,
+      is_major: true,
+      category: 'endurance',
+      totalPool: '0.1',
+      status: 'active',
+    });
+    // 7 more lamports: 100,000,007 does not split evenly.
+    await contribute(ctx, voters[0]!, dare, '0.000000007');
+
+    const current = (await http.get('/api/major-dare')).json();
+    expect(current).toMatchObject({
+      isActive: true,
+      id: dare.id,
+      totalPool: '0.100000007',
+      adminPrize: '0.070000005',
+      communityPrize: '0.030000002',
+      status: 'active',
+      participantCount: 0,
+    });
+
+    const a = await submitVideo(ctx, picked, dare.id);
+    const b = await submitVideo(ctx, popular, dare.id);
+    const c = await submitVideo(ctx, latecomer, dare.id);
+    for (const s of [a, b, c])
+      await http.put(`/api/admin/submissions/${s.id}`, { status: 'approved' }, admin.token);
+    expect((await http.get('/api/major-dare')).json()).toMatchObject({
+      participantCount: 3,
+      submissionCount: 3,
+    });
+    await castVote(ctx, voters[0]!, a);
+    for (const v of voters.slice(0, 2)) await castVote(ctx, v, b);
+    for (const v of voters.slice(2, 4)) await castVote(ctx, v, c);
+
+    // Community: the most votes, the earliest on a tie (b before c).
+    const notTop = await http.post(
+      `/api/admin/major-dare/${dare.id}/winner`,
+      { submissionId: c.id, winnerType: 'community' },
+      admin.token,
+    );
+    expect(notTop.statusCode).toBe(409);
+    expect(notTop.json().error).toBe(
+      'The community winner must be the approved submission with the most votes',
+    );
+    const community = await http.post(
+      `/api/admin/major-dare/${dare.id}/winner`,
+      { submissionId: b.id, winnerType: 'community' },
+      admin.token,
+    );
+    expect(community.statusCode, community.body).toBe(201);
+    expect(community.json()).toMatchObject({
+      amount: '0.030000002',
+      claimType: 'major_community',
+      userId: popular.id,
+    });
+    const adminPick = await http.post(
+      `/api/admin/major-dare/${dare.id}/winner`,
+      { submissionId: a.id, winnerType: 'admin' },
+      admin.token,
+    );
+    expect(adminPick.statusCode, adminPick.body).toBe(201);
+    expect(adminPick.json()).toMatchObject({
+      amount: '0.070000005',
+      claimType: 'major_admin',
+      userId: picked.id,
+    });
+    const twice = await http.post(
+      `/api/admin/major-dare/${dare.id}/winner`,
+      { submissionId: c.id, winnerType: 'admin' },
+      admin.token,
+    );
+    expect(twice.statusCode).toBe(409);
+    expect(twice.json().error).toBe('The admin winner of this major dare is already selected');
+    expect((await http.get('/api/major-dare')).json()).toMatchObject({ status: 'completed', isActive: true });
+
+    const pickedBefore = await lamportsOf(ctx, picked.wallet.address);
+    const popularBefore = await lamportsOf(ctx, popular.wallet.address);
+    const paidA = await http.post('/api/claims/prize', { submissionId: a.id }, picked.token);
+    const paidB = await http.post('/api/claims/prize', { submissionId: b.id }, popular.token);
+    expect(paidA.statusCode, paidA.body).toBe(200);
+    expect(paidB.statusCode, paidB.body).toBe(200);
+    expect((await lamportsOf(ctx, picked.wallet.address)) - pickedBefore).toBe(70_000_005n);
+    expect((await lamportsOf(ctx, popular.wallet.address)) - popularBefore).toBe(30_000_002n);
+    expect(await lamportsOf(ctx, dare.escrowWallet)).toBe(0n);
+    const payouts = await ctx.database.db
+      .select()
+      .from(ledgerEntries)
+      .where(eq(ledgerEntries.kind, 'payout'));
+    expect(payouts.map((entry) => entry.amount).sort()).toEqual(['0.030000002', '0.070000005']);
+    await expectReconciled(ctx);
+    const [winnerRow] = await ctx.database.db.select().from(users).where(eq(users.id, picked.id));
+    expect(winnerRow).toMatchObject({ dareWins: 1, totalEarnings: '0.070000005' });
+    expect(await ctx.database.db.$count(claims, eq(claims.status, 'paid'))).toBe(2);
+  });
+
+  it('replays the same creation request with the same dare and refuses the signature for another', async () => {
+    const paid = await payStake(ctx.app, admin.token, admin.wallet, '0.05');
+    const body = {
+      title: 'Weekly: handstand',
+      description: 'One minute.',
+      category: 'skill',
+      difficulty: 'medium',
+      prizeAmount: '0.05',
+      deadline: deadline(),
+      maxParticipants: 10,
+      transactionSignature: paid.signature,
+      escrowWalletAddress: paid.escrow,
+    };
+    const first = await http.post('/api/admin/major-dare', body, admin.token);
+    expect(first.statusCode, first.body).toBe(201);
+    const again = await http.post('/api/admin/major-dare', body, admin.token);
+    expect(again.statusCode).toBe(200);
+    expect(again.json().id).toBe(first.json().id);
+    expect((await http.get('/api/major-dare')).json()).toMatchObject({
+      id: first.json().id,
+      totalPool: '0.05',
+    });
+    const community = await http.post(
+      `/api/admin/major-dare/${first.json().id}/winner`,
+      { submissionId: 999999, winnerType: 'community' },
+      admin.token,
+    );
+    expect(community.statusCode).toBe(404);
+    await expectReconciled(ctx);
+  });
+});

@@ -1,0 +1,191 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { lamportsToSol } from '../src/contract/money';
+import { dares, ledgerEntries, poolContributions } from '../src/server/db/schema';
+import { createPayoutsService } from '../src/server/features/payouts/service';
+import { createRefundsService, REFUND_GRACE_MS } from '../src/server/features/refunds/service';
+import { createTestContext, type TestContext } from './helpers/app';
+import { sendOwnTransfer } from './helpers/money';
+import {
+  type Actor,
+  api,
+  contribute,
+  createFundedDare,
+  expectReconciled,
+  lamportsOf,
+  newActor,
+  submitVideo,
+} from './helpers/payouts';
+
+let ctx: TestContext;
+let admin: Actor;
+let alice: Actor;
+let bob: Actor;
+let carol: Actor;
+let http: ReturnType<typeof api>;
+let refundJob: ReturnType<typeof createRefundsService>;
+
+const DAY = 24 * 3600 * 1000;
+
+beforeAll(async () => {
+  ctx = await createTestContext({ RATE_LIMIT_AUTH_PER_MINUTE: '1000' });
+  http = api(ctx);
+  admin = await newActor(ctx, 'boss', { admin: true });
+  alice = await newActor(ctx, 'alice');
+  bob = await newActor(ctx, 'bob');
+  carol = await newActor(ctx, 'carol');
+  // The same job the server runs every minute, driven here directly with the test clock.
+  const clock = () => ctx.clock.now;
+  const payouts = createPayoutsService({
+    db: ctx.database.db,
+    chain: ctx.chain,
+    escrowKeys: ctx.escrowKeys,
+    clock,
+  });
+  refundJob = createRefundsService({ db: ctx.database.db, clock, payouts });
+});
+afterAll(() => ctx.close());
+
+const balances = async (...actors: Actor[]) =>
+  Promise.all(actors.map((a) => lamportsOf(ctx, a.wallet.address)));
+
+describe('admin cancel', () => {
+  it('refunds every contribution to the wallet it came from, exactly, once', async () => {
+    const dare = await createFundedDare(ctx, alice, '0.2');
+    await contribute(ctx, bob, dare, '0.05');
+    await contribute(ctx, carol, dare, '0.03');
+    await contribute(ctx, bob, dare, '0.011');
+    const [a0, b0, c0] = await balances(alice, bob, carol);
+
+    const res = await http.patch(`/api/admin/dares/${dare.id}/status`, { status: 'cancelled' }, admin.token);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({
+      id: dare.id,
+      status: 'cancelled',
+      refunds: { refunded: 4, refundedAmount: '0.291', failed: 0, failureReason: null },
+    });
+    const [a1, b1, c1] = await balances(alice, bob, carol);
+    expect(a1! - a0!).toBe(200_000_000n);
+    expect(b1! - b0!).toBe(61_000_000n);
+    expect(c1! - c0!).toBe(30_000_000n);
+    expect(await lamportsOf(ctx, dare.escrowWallet)).toBe(0n);
+    const rows = await ctx.database.db
+      .select()
+      .from(poolContributions)
+      .where(eq(poolContributions.dareId, dare.id));
+    expect(rows.every((row) => row.refundedAt !== null && row.refundSignature !== null)).toBe(true);
+    const refunds = await ctx.database.db
+      .select()
+      .from(ledgerEntries)
+      .where(eq(ledgerEntries.kind, 'refund'));
+    expect(refunds.filter((entry) => entry.dareId === dare.id)).toHaveLength(4);
+    await expectReconciled(ctx);
+
+    // Again: nothing more moves; reactivating a refunded dare is refused.
+    const again = await http.patch(
+      `/api/admin/dares/${dare.id}/status`,
+      { status: 'cancelled' },
+      admin.token,
+    );
+    expect(again.json().refunds).toEqual({
+      refunded: 0,
+      refundedAmount: '0',
+      failed: 0,
+      failureReason: null,
+    });
+    const reactivate = await http.patch(
+      `/api/admin/dares/${dare.id}/status`,
+      { status: 'active' },
+      admin.token,
+    );
+    expect(reactivate.statusCode).toBe(409);
+    expect(reactivate.json().error).toBe(
+      'This dare was cancelled and its pool refunded; it cannot be reactivated',
+    );
+    expect((await refundJob.refundDue()).dareIds).not.toContain(dare.id);
+    expect(await balances(alice, bob, carol)).toEqual([a1, b1, c1]);
+    const bad = await http.patch(`/api/admin/dares/${dare.id}/status`, { status: 'completed' }, admin.token);
+    expect(bad.statusCode).toBe(400);
+  });
+});
+
+describe('deadline passed with no winner', () => {
+  it('is refunded automatically after the 7-day grace, not before, and never a dare with a winner', async () => {
+    const dare = await createFundedDare(ctx, alice, '0.1', {
+      deadline: new Date(ctx.clock.now.getTime() + DAY).toISOString(),
+    });
+    await contribute(ctx, carol, dare, '0.02');
+    const won = await createFundedDare(ctx, bob, '0.1', {
+      deadline: new Date(ctx.clock.now.getTime() + DAY).toISOString(),
+    });
+    const submission = await submitVideo(ctx, carol, won.id);
+    await http.put(`/api/admin/submissions/${submission.id}`, { status: 'approved' }, admin.token);
+    expect(
+      (
+        await http.post(
+          `/api/admin/submissions/${submission.id}/mark-winner`,
+          { dareId: won.id },
+          admin.token,
+        )
+      ).statusCode,
+    ).toBe(201);
+    const [a0, c0] = await balances(alice, carol);
+
+    ctx.clock.advance(DAY + REFUND_GRACE_MS - 60_000);
+    expect((await refundJob.refundDue()).dareIds).not.toContain(dare.id);
+    expect(await lamportsOf(ctx, dare.escrowWallet)).toBe(120_000_000n);
+
+    ctx.clock.advance(120_000);
+    const run = await refundJob.refundDue();
+    expect(run.dareIds).toContain(dare.id);
+    expect(run.dareIds).not.toContain(won.id);
+    const [a1, c1] = await balances(alice, carol);
+    expect(a1! - a0!).toBe(100_000_000n);
+    expect(c1! - c0!).toBe(20_000_000n);
+    expect(await lamportsOf(ctx, dare.escrowWallet)).toBe(0n);
+    expect(await lamportsOf(ctx, won.escrowWallet)).toBe(100_000_000n);
+    const [row] = await ctx.database.db.select().from(dares).where(eq(dares.id, dare.id));
+    expect(row!.status).toBe('cancelled');
+    // The next run finds nothing owed.
+    expect((await refundJob.refundDue()).dareIds).toEqual([]);
+    await expectReconciled(ctx);
+  });
+});
+
+describe('rent', () => {
+  it('a refund below the rent minimum to an emptied wallet fails with the reason, moves nothing, and is retried', async () => {
+    const dusty = await newActor(ctx, 'dusty', { sol: '1' });
+    const dare = await createFundedDare(ctx, alice, '0.1', {
+      deadline: new Date(ctx.clock.now.getTime() + DAY).toISOString(),
+    });
+    await contribute(ctx, dusty, dare, '0.0005');
+    // dusty empties the wallet: a 0-lamport account cannot receive less than 890,880 lamports.
+    const left = await lamportsOf(ctx, dusty.wallet.address);
+    await sendOwnTransfer(ctx.chain, dusty.wallet, {
+      to: bob.wallet.address,
+      sol: lamportsToSol(left - 5_000n),
+    });
+    expect(await lamportsOf(ctx, dusty.wallet.address)).toBe(0n);
+    const [a0] = await balances(alice);
+
+    const res = await http.patch(`/api/admin/dares/${dare.id}/status`, { status: 'cancelled' }, admin.token);
+    expect(res.statusCode, res.body).toBe(200);
+    const { refunds } = res.json();
+    expect(refunds.refunded).toBe(0);
+    expect(refunds.failed).toBe(2);
+    expect(refunds.failureReason).toMatch(/rent-exempt minimum/);
+    // Refunding the stake first would strand 500,000 lamports (below rent) in the escrow: it waits too.
+    expect(await lamportsOf(ctx, dare.escrowWallet)).toBe(100_500_000n);
+    expect(await balances(alice)).toEqual([a0]);
+    await expectReconciled(ctx);
+
+    // dusty's wallet holds SOL again: the job completes both refunds.
+    await ctx.chain.airdrop(dusty.wallet.address as never, 1_000_000n);
+    const run = await refundJob.refundDue();
+    expect(run.dareIds).toContain(dare.id);
+    expect(await lamportsOf(ctx, dusty.wallet.address)).toBe(1_500_000n);
+    expect((await balances(alice))[0]! - a0!).toBe(100_000_000n);
+    expect(await lamportsOf(ctx, dare.escrowWallet)).toBe(0n);
+    await expectReconciled(ctx);
+  });
+});
