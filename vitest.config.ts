@@ -14,6 +14,8 @@ export default defineConfig({
         test: {
           name: 'api',
           include: ['test/**/*.test.ts'],
+          // Multi-instance tests need a shared PostgreSQL server: they belong to that tier only.
+          exclude: process.env.TEST_DATABASE_URL ? [] : ['test/**/*.pg.test.ts'],
           globalSetup: ['test/global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,

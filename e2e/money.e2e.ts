@@ -1,11 +1,9 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { setupApp } from './fixtures/app';
+import { registerWithWallet as registerWithUser, toast } from './fixtures/users';
 
 const app = setupApp();
-
-/** Radix also copies a toast into an aria-live region, so a toast's text is on the page twice. */
-const toast = (page: Page, text: string) => page.getByText(text, { exact: true }).first().waitFor();
 
 const STEPS = [
   'Connect wallet',
@@ -24,18 +22,7 @@ function localDateTimeIn(days: number): string {
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
 }
 
-/** Registers the page's test wallet through the Connect Wallet and Registration dialogs. */
-async function registerWithWallet(page: Page, username: string) {
-  await page.goto(app.url('/'));
-  await page.getByRole('button', { name: 'Connect Wallet' }).first().click();
-  await page.getByRole('button', { name: 'E2E Test Wallet' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Complete Registration' });
-  await dialog.getByLabel('Username').fill(username);
-  await dialog.getByLabel('Password', { exact: true }).fill('secret1');
-  await dialog.getByLabel('Confirm Password').fill('secret1');
-  await dialog.getByRole('button', { name: 'Complete Registration' }).click();
-  await toast(page, 'Registration Successful');
-}
+const registerWithWallet = (page: Page, username: string) => registerWithUser(page, app.baseUrl, username);
 
 const balanceText = (page: Page) => page.getByTestId('wallet-balance').textContent();
 

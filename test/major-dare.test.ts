@@ -185,6 +185,19 @@ describe('major dare', () => {
     expect(twice.statusCode).toBe(409);
     expect(twice.json().error).toBe('The admin winner of this major dare is already selected');
     expect((await http.get('/api/major-dare')).json()).toMatchObject({ status: 'completed', isActive: true });
+    // The room hears about both winners (and the pool addition and approvals before them).
+    const room = async () =>
+      ((await http.get(`/api/chat-messages?dareId=${dare.id}`)).json() as { message: string }[]).map(
+        (m) => m.message,
+      );
+    await expect
+      .poll(room)
+      .toEqual(
+        expect.arrayContaining([
+          `${popular.username} won the community vote!`,
+          `${picked.username} won the admin's pick!`,
+        ]),
+      );
 
     const pickedBefore = await lamportsOf(ctx, picked.wallet.address);
     const popularBefore = await lamportsOf(ctx, popular.wallet.address);

@@ -1,4 +1,5 @@
 import type { Benchmark } from '../types';
+import { chatFanout } from './chat-fanout';
 import { createDareBench } from './create-dare';
 import { health } from './health';
 import { homeLcp } from './home-lcp';
@@ -6,4 +7,4 @@ import { payoutReads } from './payout-reads';
 import { staticWeb } from './static-web';
 
 /** Every benchmark `npm run bench` knows, run in this order; `npm run bench -- <name>` picks some. */
-export const BENCHMARKS: Benchmark[] = [health, staticWeb, homeLcp, createDareBench, payoutReads];
+export const BENCHMARKS: Benchmark[] = [health, staticWeb, homeLcp, createDareBench, payoutReads, chatFanout];

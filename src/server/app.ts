@@ -7,6 +7,7 @@ import type { AppConfig } from './config';
 import type { Database } from './db/client';
 import { authRoutes } from './features/auth/routes';
 import { createAuthService } from './features/auth/service';
+import { registerChat } from './features/chat/register';
 import { configRoutes } from './features/config/routes';
 import { dareRoutes } from './features/dares/routes';
 import { createDaresService } from './features/dares/service';
@@ -76,10 +77,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   const payments = createPaymentsService({ ...deps, db: deps.database.db, limiter });
   await app.register(paymentRoutes, { payments });
-  const dares = createDaresService({ db: deps.database.db, chain: deps.chain, clock: deps.clock });
+  const chat = await registerChat(app, deps, limiter);
+  const dares = createDaresService({
+    db: deps.database.db,
+    chain: deps.chain,
+    clock: deps.clock,
+    announce: chat.announce,
+  });
   await app.register(dareRoutes, { dares, db: deps.database.db });
 
-  await registerPayoutFeatures(app, deps);
+  await registerPayoutFeatures(app, deps, chat.announce);
   await app.register(staticWeb, { root: webRoot });
   return app;
 }

@@ -53,6 +53,8 @@ const envSchema = z.object({
   RATE_LIMIT_AUTH_PER_MINUTE: positiveInt(100),
   RATE_LIMIT_FAILED_LOGINS: positiveInt(10),
   RATE_LIMIT_FAILED_LOGIN_WINDOW_MINUTES: positiveInt(15),
+  /** How often chat sockets are pinged; one missed pong drops the socket. */
+  CHAT_HEARTBEAT_MS: positiveInt(30_000),
 });
 
 const SECRET_VARIABLES = new Set(['ESCROW_MASTER_SEED', 'DATABASE_URL']);
@@ -75,6 +77,7 @@ export interface AppConfig {
   seedDemoData: boolean;
   trustProxy: boolean;
   rateLimits: { authPerMinute: number; failedLogins: number; failedLoginWindowMs: number };
+  chatHeartbeatMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -132,6 +135,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       failedLogins: env.RATE_LIMIT_FAILED_LOGINS,
       failedLoginWindowMs: env.RATE_LIMIT_FAILED_LOGIN_WINDOW_MINUTES * 60_000,
     },
+    chatHeartbeatMs: env.CHAT_HEARTBEAT_MS,
   };
 }
 

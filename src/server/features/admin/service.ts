@@ -6,6 +6,7 @@ import type { Clock } from '../../app';
 import type { Db } from '../../db/client';
 import { claims, dareSubmissions, dares, poolContributions, users } from '../../db/schema';
 import { AppError, badRequest, conflict, notFound } from '../../errors';
+import { type Announce, announceAboutUser, noAnnouncements } from '../chat/announce';
 import type { ClaimsService } from '../claims/service';
 import { findDareRow } from '../dares/repo';
 import { REPUTATION } from '../payouts/reputation';
@@ -21,11 +22,13 @@ export function createAdminService({
   clock,
   refunds,
   claims: claimsService,
+  announce = noAnnouncements,
 }: {
   db: Db;
   clock: Clock;
   refunds: RefundsService;
   claims: ClaimsService;
+  announce?: Announce;
 }) {
   async function requireDare(id: number) {
     const dare = await findDareRow(db, id);
@@ -93,7 +96,7 @@ export function createAdminService({
     /** Moderation: status and featured flag; approving adds reputation, withdrawing takes it back. */
     async updateSubmission(id: number, body: UpdateSubmissionRequest) {
       const now = clock();
-      await db.transaction(async (tx) => {
+      const approved = await db.transaction(async (tx) => {
         const [current] = await tx
           .select()
           .from(dareSubmissions)
@@ -115,7 +118,17 @@ export function createAdminService({
             .set({ reputation: sql`${users.reputation} + ${delta}`, updatedAt: now })
             .where(eq(users.id, current.userId));
         }
+        return status === 'approved' && current.status !== 'approved' ? current : null;
       });
+      if (approved) {
+        announceAboutUser(
+          db,
+          announce,
+          approved.dareId,
+          approved.userId,
+          (name) => `New approved submission by ${name}`,
+        );
+      }
       return (await getAdminSubmission(db, id))!;
     },
 
@@ -139,6 +152,7 @@ export function createAdminService({
         now: clock(),
         messages: { notOpen: ADMIN_MESSAGES.winnerAlreadyMarked, taken: ADMIN_MESSAGES.winnerAlreadyMarked },
       });
+      announceAboutUser(db, announce, dareId, submission.userId, (name) => `${name} won this dare!`);
       return claimsService.show(claimId);
     },
   };

@@ -10,6 +10,7 @@ import { violatedConstraint } from '../../db/errors';
 import { dares, dareWallets, poolContributions } from '../../db/schema';
 import { AppError, badRequest, conflict, notFound } from '../../errors';
 import type { UserRow } from '../auth/repo';
+import { type Announce, noAnnouncements } from '../chat/announce';
 import { appendLedgerEntry } from '../ledger/repo';
 import { consumeIntent } from '../payments/payment-intents';
 import { requireDareCreationEnabled, requireWallet } from '../payments/service';
@@ -26,7 +27,17 @@ class AlreadyCredited extends Error {}
 
 const DAY_MS = 24 * 3600 * 1000;
 
-export function createDaresService({ db, chain, clock }: { db: Db; chain: ChainPort; clock: Clock }) {
+export function createDaresService({
+  db,
+  chain,
+  clock,
+  announce = noAnnouncements,
+}: {
+  db: Db;
+  chain: ChainPort;
+  clock: Clock;
+  announce?: Announce;
+}) {
   /** What a signature that is already on our books answers: the same result again, or 409. */
   async function previousResult(
     signature: string,
@@ -262,6 +273,9 @@ export function createDaresService({ db, chain, clock }: { db: Db; chain: ChainP
         await addToDarePool(tx, dareId, payment.lamports);
         return dareId;
       });
+      if (result.created) {
+        announce(dareId, `${user.username} added ${lamportsToSol(payment.lamports)} SOL to the pool`);
+      }
       return result.dare;
     },
 

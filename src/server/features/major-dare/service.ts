@@ -19,6 +19,7 @@ import { badRequest, conflict, notFound } from '../../errors';
 import { findSubmissionRow } from '../admin/repo';
 import { createWinnerClaim } from '../admin/winners';
 import type { UserRow } from '../auth/repo';
+import { type Announce, announceAboutUser, noAnnouncements } from '../chat/announce';
 import type { ClaimsService } from '../claims/service';
 import { findDareBySignature, findDareRow, getDare } from '../dares/repo';
 import { appendLedgerEntry } from '../ledger/repo';
@@ -37,11 +38,13 @@ export function createMajorDareService({
   chain,
   clock,
   claims,
+  announce = noAnnouncements,
 }: {
   db: Db;
   chain: ChainPort;
   clock: Clock;
   claims: ClaimsService;
+  announce?: Announce;
 }) {
   return {
     /**
@@ -203,6 +206,9 @@ export function createMajorDareService({
           taken: MAJOR_DARE_MESSAGES.winnerTypeTaken(winnerType),
         },
       });
+      announceAboutUser(db, announce, dareId, submission.userId, (name) =>
+        winnerType === 'admin' ? `${name} won the admin's pick!` : `${name} won the community vote!`,
+      );
       return claims.show(claimId);
     },
   };

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app';
 import { adminRoutes } from '../admin/routes';
 import { createAdminService } from '../admin/service';
+import { type Announce, noAnnouncements } from '../chat/announce';
 import { claimRoutes } from '../claims/routes';
 import { createClaimsService } from '../claims/service';
 import { leaderboardRoutes } from '../leaderboard/routes';
@@ -16,7 +17,11 @@ import { createPayoutsService } from './service';
  * Everything where money leaves the escrows (issue 6): moderation and winners, the major dare,
  * prize claims, refunds, leaderboard and profile, plus start-up recovery and the refund job.
  */
-export async function registerPayoutFeatures(app: FastifyInstance, deps: AppDeps): Promise<void> {
+export async function registerPayoutFeatures(
+  app: FastifyInstance,
+  deps: AppDeps,
+  announce: Announce = noAnnouncements,
+): Promise<void> {
   const db = deps.database.db;
   const payouts = createPayoutsService({
     db,
@@ -26,8 +31,8 @@ export async function registerPayoutFeatures(app: FastifyInstance, deps: AppDeps
   });
   const claims = createClaimsService({ db, chain: deps.chain, clock: deps.clock, payouts });
   const refunds = createRefundsService({ db, clock: deps.clock, payouts });
-  const admin = createAdminService({ db, clock: deps.clock, refunds, claims });
-  const majorDare = createMajorDareService({ db, chain: deps.chain, clock: deps.clock, claims });
+  const admin = createAdminService({ db, clock: deps.clock, refunds, claims, announce });
+  const majorDare = createMajorDareService({ db, chain: deps.chain, clock: deps.clock, claims, announce });
 
   await app.register(adminRoutes, { db, admin, feePayerBalance: payouts.feePayerBalance });
   await app.register(majorDareRoutes, { db, majorDare });

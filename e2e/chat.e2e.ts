@@ -1,0 +1,57 @@
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { setupApp } from './fixtures/app';
+import { registerWithWallet } from './fixtures/users';
+
+const app = setupApp();
+
+const messages = (page: Page) => page.getByRole('list', { name: 'Messages' });
+
+async function say(page: Page, text: string) {
+  const input = page.getByLabel('Message', { exact: true });
+  await input.fill(text);
+  await input.press('Enter');
+}
+
+describe('live chat in the browser', () => {
+  it("shows two users in one dare's room each other's messages live, and not the Home chat", async () => {
+    const dares = (await (await fetch(app.url('/api/dares'))).json()) as { id: number; status: string }[];
+    const dare = dares.find((candidate) => candidate.status === 'active')!;
+
+    const first = await app.newPage({ wallet: true });
+    const second = await app.newPage({ wallet: true });
+    const onHome = await app.newPage();
+    await registerWithWallet(first.page, app.baseUrl, 'chat_ann');
+    await registerWithWallet(second.page, app.baseUrl, 'chat_ben');
+    await onHome.page.goto(app.url('/'));
+    await expect
+      .poll(() => onHome.page.getByText('Connect your wallet to join the conversation.').count())
+      .toBe(1);
+
+    await first.page.goto(app.url(`/dare/${dare.id}`));
+    await second.page.goto(app.url(`/dare/${dare.id}`));
+    // The badge counts who is in this dare's room: both pages.
+    await first.page.getByLabel('2 online').waitFor();
+
+    await say(first.page, 'Ready for the cold shower?');
+    await messages(second.page).getByText('Ready for the cold shower?').waitFor();
+    await say(second.page, '<b>Born</b> ready');
+    // Shown as the text that was typed, never as HTML.
+    await messages(first.page).getByText('<b>Born</b> ready').waitFor();
+    expect(await messages(first.page).locator('b').count()).toBe(0);
+    // Blank messages are not sent.
+    await say(first.page, '   ');
+    await say(first.page, 'last one');
+    await messages(second.page).getByText('last one').waitFor();
+    expect(await messages(second.page).getByRole('listitem').count()).toBe(3);
+
+    // Home shows the global room: none of the dare's messages arrived there.
+    expect(await messages(onHome.page).getByText('Ready for the cold shower?').count()).toBe(0);
+    await expect.poll(() => messages(onHome.page).textContent()).toContain('No messages yet.');
+
+    // A reload reads the room's history back.
+    await second.page.reload();
+    await messages(second.page).getByText('last one').waitFor();
+    expect(await messages(second.page).getByRole('listitem').count()).toBe(3);
+  });
+});

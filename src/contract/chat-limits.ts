@@ -1,0 +1,28 @@
+// No zod here: the chat panel on Home imports these, and zod stays out of the first load.
+
+export const CHAT_LIMITS = {
+  messageMax: 500,
+  /** Messages per page of history. */
+  historyPage: 50,
+  /** Per user, across every socket and instance-local: 5 messages in 10 s. */
+  ratePerWindow: 5,
+  rateWindowMs: 10_000,
+  /** A frame larger than this closes the socket (1009). */
+  maxFrameBytes: 4096,
+  /** Client reconnects: at most 5 attempts, waiting 1 s x the attempt number (spec section 9). */
+  reconnectAttempts: 5,
+  reconnectStepMs: 1000,
+} as const;
+
+export const CHAT_MESSAGES = {
+  empty: 'Message cannot be empty',
+  tooLong: `Messages are at most ${CHAT_LIMITS.messageMax} characters`,
+  notAuthenticated: 'Connect your wallet or log in to chat',
+  authFailed: 'Your session has ended. Please sign in again.',
+  rateLimited: 'You are sending messages too fast; wait a moment',
+  dareNotFound: 'Dare not found',
+  invalidFrame: 'Unreadable message',
+} as const;
+
+/** The name a system message is shown under. */
+export const SYSTEM_SENDER = 'DarePool';

@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { CHAT_LIMITS, CHAT_MESSAGES } from './chat-limits';
+
+export { CHAT_LIMITS, CHAT_MESSAGES, SYSTEM_SENDER } from './chat-limits';
+
+export const chatMessageSchema = z
+  .object({
+    id: z.number().int(),
+    dareId: z.number().int().nullable(),
+    userId: z.number().int().nullable(),
+    username: z.string(),
+    message: z.string(),
+    messageType: z.enum(['user', 'system']),
+    createdAt: z.string(),
+  })
+  .meta({ id: 'ChatMessage' });
+export type ChatMessage = z.infer<typeof chatMessageSchema>;
+
+export const chatHistoryQuerySchema = z.object({
+  dareId: z.coerce.number().int().positive().optional(),
+  /** Only messages with a smaller id: the page before the oldest one shown. */
+  before: z.coerce.number().int().positive().optional(),
+});
+export const chatHistoryResponseSchema = z.array(chatMessageSchema).meta({ id: 'ChatHistory' });
+
+/** The text a user may send: trimmed, 1 to 500 characters. */
+export const chatTextSchema = z
+  .string()
+  .trim()
+  .min(1, CHAT_MESSAGES.empty)
+  .max(CHAT_LIMITS.messageMax, CHAT_MESSAGES.tooLong);
+
+const dareIdField = z.number().int().positive().nullable().optional();
+
+/** Client → server frames. The spec's `userId`/`username` may be sent; they are ignored. */
+export const clientFrameSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('auth'), token: z.string().optional() }),
+  z.object({ type: z.literal('chat_message'), message: z.string(), dareId: dareIdField }),
+  z.object({ type: z.literal('join'), dareId: z.number().int().positive() }),
+  z.object({ type: z.literal('leave'), dareId: z.number().int().positive() }),
+]);
+export type ClientFrame = z.infer<typeof clientFrameSchema>;
+
+/** Server → client frames. */
+export type ServerFrame =
+  | { type: 'chat_message'; message: ChatMessage }
+  | { type: 'error'; error: string }
+  | { type: 'presence'; dareId: number | null; online: number }
+  | { type: 'auth'; ok: boolean; username?: string };

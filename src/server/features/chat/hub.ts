@@ -1,0 +1,106 @@
+import { randomUUID } from 'node:crypto';
+import type { ServerFrame } from '../../../contract/chat';
+import type { ChatBus, ChatEvent } from './bus';
+
+/** The global room's key; a dare's room is its id. */
+export const GLOBAL_ROOM = 'global';
+export const roomOf = (dareId: number | null): string => (dareId === null ? GLOBAL_ROOM : String(dareId));
+const dareIdOf = (room: string): number | null => (room === GLOBAL_ROOM ? null : Number(room));
+
+/** One open socket as the hub sees it. */
+export interface ChatSocketHandle {
+  send(frame: ServerFrame): void;
+  rooms: Set<string>;
+}
+
+/**
+ * This instance's sockets, grouped by room, and the online counts of every instance. Messages
+ * and presence arrive through the bus (our own included), so one path serves one or many
+ * instances.
+ */
+export function createChatHub(bus: ChatBus, options: { presenceTtlMs: number; now: () => number }) {
+  const instance = randomUUID();
+  const rooms = new Map<string, Set<ChatSocketHandle>>();
+  const remote = new Map<string, { rooms: Record<string, number>; seenAt: number }>();
+  let presenceTimer: NodeJS.Timeout | null = null;
+
+  const localCounts = (): Record<string, number> =>
+    Object.fromEntries([...rooms].map(([room, sockets]) => [room, sockets.size]));
+
+  function online(room: string): number {
+    const cutoff = options.now() - options.presenceTtlMs;
+    let total = 0;
+    for (const [id, entry] of remote) {
+      if (id !== instance && entry.seenAt < cutoff) {
+        remote.delete(id);
+        continue;
+      }
+      total += entry.rooms[room] ?? 0;
+    }
+    return total;
+  }
+
+  function broadcast(room: string, frame: ServerFrame) {
+    for (const socket of rooms.get(room) ?? []) socket.send(frame);
+  }
+
+  function announcePresence() {
+    for (const room of rooms.keys()) {
+      broadcast(room, { type: 'presence', dareId: dareIdOf(room), online: online(room) });
+    }
+  }
+
+  /** Counts change in bursts (a page opens several rooms): one presence event per burst. */
+  function publishPresence() {
+    if (presenceTimer) return;
+    presenceTimer = setTimeout(() => {
+      presenceTimer = null;
+      void bus.publish({ kind: 'presence', instance, rooms: localCounts() }).catch(() => {});
+    }, 50);
+  }
+
+  bus.subscribe((event: ChatEvent) => {
+    if (event.kind === 'message') {
+      broadcast(roomOf(event.message.dareId), { type: 'chat_message', message: event.message });
+      return;
+    }
+    remote.set(event.instance, { rooms: event.rooms, seenAt: options.now() });
+    announcePresence();
+  });
+
+  return {
+    join(socket: ChatSocketHandle, room: string) {
+      if (socket.rooms.has(room)) return;
+      socket.rooms.add(room);
+      let members = rooms.get(room);
+      if (!members) {
+        members = new Set();
+        rooms.set(room, members);
+      }
+      members.add(socket);
+      // Our own count at once, before the bus round trip, so the badge never shows 0 for oneself.
+      remote.set(instance, { rooms: localCounts(), seenAt: options.now() });
+      socket.send({ type: 'presence', dareId: dareIdOf(room), online: online(room) });
+      publishPresence();
+    },
+    leave(socket: ChatSocketHandle, room: string) {
+      if (!socket.rooms.delete(room)) return;
+      const members = rooms.get(room);
+      members?.delete(socket);
+      if (members?.size === 0) rooms.delete(room);
+      remote.set(instance, { rooms: localCounts(), seenAt: options.now() });
+      publishPresence();
+    },
+    leaveAll(socket: ChatSocketHandle) {
+      for (const room of [...socket.rooms]) this.leave(socket, room);
+    },
+    /** Re-sent on every heartbeat so other instances can expire a crashed one's counts. */
+    refreshPresence: publishPresence,
+    online,
+    close() {
+      if (presenceTimer) clearTimeout(presenceTimer);
+    },
+  };
+}
+
+export type ChatHub = ReturnType<typeof createChatHub>;

@@ -1,0 +1,81 @@
+import { and, desc, eq, isNull, lt } from 'drizzle-orm';
+import { type ChatMessage, SYSTEM_SENDER } from '../../../contract/chat';
+import type { DbOrTx } from '../../db/client';
+import { chatMessages, users } from '../../db/schema';
+
+const columns = {
+  id: chatMessages.id,
+  dareId: chatMessages.dareId,
+  userId: chatMessages.userId,
+  username: users.username,
+  message: chatMessages.message,
+  messageType: chatMessages.messageType,
+  createdAt: chatMessages.createdAt,
+};
+
+type Row = {
+  id: number;
+  dareId: number | null;
+  userId: number | null;
+  username: string | null;
+  message: string;
+  messageType: string;
+  createdAt: Date;
+};
+
+function toMessage(row: Row): ChatMessage {
+  return {
+    id: row.id,
+    dareId: row.dareId,
+    userId: row.userId,
+    // A deleted user's messages stay, without a name.
+    username: row.username ?? (row.messageType === 'system' ? SYSTEM_SENDER : 'Unknown User'),
+    message: row.message,
+    messageType: row.messageType === 'system' ? 'system' : 'user',
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+export async function insertChatMessage(
+  db: DbOrTx,
+  values: {
+    dareId: number | null;
+    userId: number | null;
+    username: string | null;
+    message: string;
+    type: 'user' | 'system';
+    now: Date;
+  },
+): Promise<ChatMessage> {
+  const [row] = await db
+    .insert(chatMessages)
+    .values({
+      dareId: values.dareId,
+      userId: values.userId,
+      message: values.message,
+      messageType: values.type,
+      createdAt: values.now,
+    })
+    .returning();
+  return toMessage({ ...row!, username: values.username });
+}
+
+/** The latest `limit` messages of a room (before `before` when given), oldest first. */
+export async function listChatMessages(
+  db: DbOrTx,
+  room: { dareId: number | null; before?: number; limit: number },
+): Promise<ChatMessage[]> {
+  const rows = await db
+    .select(columns)
+    .from(chatMessages)
+    .leftJoin(users, eq(users.id, chatMessages.userId))
+    .where(
+      and(
+        room.dareId === null ? isNull(chatMessages.dareId) : eq(chatMessages.dareId, room.dareId),
+        room.before ? lt(chatMessages.id, room.before) : undefined,
+      ),
+    )
+    .orderBy(desc(chatMessages.id))
+    .limit(room.limit);
+  return rows.reverse().map(toMessage);
+}

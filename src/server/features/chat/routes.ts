@@ -1,0 +1,33 @@
+import fastifyWebsocket from '@fastify/websocket';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { CHAT_LIMITS, chatHistoryQuerySchema, chatHistoryResponseSchema } from '../../../contract/chat';
+import type { Clock } from '../../app';
+import type { Db } from '../../db/client';
+import type { ChatHub } from './hub';
+import type { ChatService } from './service';
+import { chatSocket } from './socket';
+
+export async function chatRoutes(
+  app: FastifyInstance,
+  options: { db: Db; clock: Clock; chat: ChatService; hub: ChatHub; heartbeatMs: number },
+) {
+  const { chat } = options;
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/api/chat-messages',
+    {
+      schema: {
+        tags: ['chat'],
+        summary: `The latest ${CHAT_LIMITS.historyPage} messages of a room (global without dareId), oldest first`,
+        querystring: chatHistoryQuerySchema,
+        response: { 200: chatHistoryResponseSchema },
+      },
+    },
+    async (request) => chat.history({ dareId: request.query.dareId ?? null, before: request.query.before }),
+  );
+
+  await app.register(fastifyWebsocket, {
+    options: { maxPayload: CHAT_LIMITS.maxFrameBytes },
+  });
+  await app.register(chatSocket, options);
+}

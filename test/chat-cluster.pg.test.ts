@@ -1,0 +1,103 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/server/app';
+import { createChain } from '../src/server/chain';
+import { createEscrowKeys } from '../src/server/chain/escrow-keys';
+import type { ChainPort } from '../src/server/chain/port';
+import { loadConfig } from '../src/server/config';
+import { type Database, openPostgres } from '../src/server/db/client';
+import { createLocalDiskStorage } from '../src/server/storage/local-disk';
+import { openTestDatabase } from './helpers/app';
+import { type ChatClient, connectChat, isChat, isPresence, listen } from './helpers/chat';
+import { createTestWallet, registerWithWallet } from './helpers/wallet';
+
+/**
+ * Two server instances on one PostgreSQL database, as behind a load balancer: each has its own
+ * connection pool, its own LISTEN connection and its own sockets. Runs in the PostgreSQL tier
+ * only (vitest.config.ts includes *.pg.test.ts when TEST_DATABASE_URL is set).
+ */
+interface Instance {
+  app: FastifyInstance;
+  chain: ChainPort;
+  database: Database;
+  url: string;
+  dataDir: string;
+}
+
+const databases: Database[] = [];
+const instances: Instance[] = [];
+const clients: ChatClient[] = [];
+
+async function startInstance(database: Database): Promise<Instance> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'darepool-cluster-'));
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    NODE_ENV: 'test',
+    SEED_DEMO_DATA: 'false',
+    CHAT_HEARTBEAT_MS: '200',
+  });
+  const chain = await createChain({ stateDir: null });
+  const app = await buildApp({
+    config,
+    database,
+    chain,
+    escrowKeys: createEscrowKeys(randomBytes(64)),
+    storage: createLocalDiskStorage(config.storage.videoDir),
+    clock: () => new Date(),
+  });
+  const url = await listen(app);
+  return { app, chain, database, url, dataDir };
+}
+
+beforeAll(async () => {
+  const first = await openTestDatabase();
+  if (first.kind !== 'postgres') throw new Error('chat-cluster needs TEST_DATABASE_URL (PostgreSQL)');
+  const connectionString = (first.pool!.options as { connectionString: string }).connectionString;
+  const second = await openPostgres(connectionString, 5);
+  // The second pool closes first: the first one's close drops the cloned database.
+  databases.push(second, first);
+  instances.push(await startInstance(first), await startInstance(second));
+});
+
+afterAll(async () => {
+  for (const chat of clients) chat.close();
+  for (const instance of instances) {
+    await instance.app.close();
+    await instance.chain.close();
+    rmSync(instance.dataDir, { recursive: true, force: true });
+  }
+  for (const database of databases) await database.close();
+});
+
+async function client(instance: Instance): Promise<ChatClient> {
+  const chat = await connectChat(instance.url);
+  clients.push(chat);
+  return chat;
+}
+
+describe('chat across two instances on one PostgreSQL', () => {
+  it('delivers a message sent to instance A to a socket on instance B, and counts both', async () => {
+    const [a, b] = instances as [Instance, Instance];
+    const wallet = await createTestWallet();
+    const { token } = await registerWithWallet(a.app, wallet, 'cluster');
+
+    const listener = await client(b);
+    const speaker = await client(a);
+    speaker.send({ type: 'auth', token });
+    await speaker.next((frame) => frame.type === 'auth' && frame.ok);
+    // Both sockets are in the global room, one per instance: each sees 2 online.
+    await listener.next(isPresence(null, 2));
+    await speaker.next(isPresence(null, 2));
+
+    speaker.send({ type: 'chat_message', message: 'from instance A', dareId: null });
+    const received = await listener.next(isChat('from instance A'));
+    expect(received).toMatchObject({ message: { username: 'cluster', messageType: 'user' } });
+    // Stored once, visible from either instance.
+    const history = (await b.app.inject({ url: '/api/chat-messages' })).json();
+    expect(history.filter((m: { message: string }) => m.message === 'from instance A')).toHaveLength(1);
+  });
+});

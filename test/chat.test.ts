@@ -1,0 +1,224 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { CHAT_MESSAGES } from '../src/contract/chat';
+import { chatMessages } from '../src/server/db/schema';
+import { createTestContext, type TestContext } from './helpers/app';
+import { type ChatClient, connectChat, isChat, isError, isPresence, listen } from './helpers/chat';
+import { airdrop, dareBody, payStake, payTo } from './helpers/money';
+import { bearer, createTestWallet, registerWithWallet, type TestWallet } from './helpers/wallet';
+
+interface User {
+  wallet: TestWallet;
+  token: string;
+  id: number;
+  username: string;
+}
+
+let ctx: TestContext;
+let url: string;
+let ann: User;
+let ben: User;
+let dareId: number;
+const clients: ChatClient[] = [];
+
+async function newUser(username: string): Promise<User> {
+  const wallet = await createTestWallet();
+  const { token, user } = await registerWithWallet(ctx.app, wallet, username);
+  return { wallet, token, id: user.id, username };
+}
+
+async function client(user?: User, options: { autoPong?: boolean } = {}): Promise<ChatClient> {
+  const chat = await connectChat(url, options);
+  clients.push(chat);
+  if (user) {
+    chat.send({ type: 'auth', token: user.token });
+    await chat.next((frame) => frame.type === 'auth' && frame.ok);
+  }
+  return chat;
+}
+
+const history = async (query = '') => (await ctx.app.inject({ url: `/api/chat-messages${query}` })).json();
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+beforeAll(async () => {
+  ctx = await createTestContext({ RATE_LIMIT_AUTH_PER_MINUTE: '1000', CHAT_HEARTBEAT_MS: '200' });
+  url = await listen(ctx.app);
+  ann = await newUser('ann');
+  ben = await newUser('ben');
+  await airdrop(ctx.app, ann.wallet, '5');
+  await airdrop(ctx.app, ben.wallet, '5');
+  const paid = await payStake(ctx.app, ann.token, ann.wallet, '0.1');
+  const res = await ctx.app.inject({
+    method: 'POST',
+    url: '/api/dares',
+    payload: dareBody(ann.wallet, paid, '0.1'),
+    headers: bearer(ann.token),
+  });
+  dareId = res.json().id;
+});
+afterEach(() => {
+  for (const chat of clients.splice(0)) chat.close();
+});
+afterAll(() => ctx.close());
+
+describe('chat over /ws', () => {
+  it('lets a visitor read the global room but not send', async () => {
+    const visitor = await client();
+    const speaker = await client(ann);
+    visitor.send({ type: 'chat_message', message: 'hello?', dareId: null });
+    await visitor.next(isError(CHAT_MESSAGES.notAuthenticated));
+    speaker.send({ type: 'chat_message', message: 'Hi everyone', dareId: null });
+    const received = await visitor.next(isChat('Hi everyone'));
+    expect(received).toMatchObject({
+      type: 'chat_message',
+      message: { dareId: null, userId: ann.id, username: 'ann', messageType: 'user' },
+    });
+    const stored = await history();
+    expect(stored.map((m: { message: string }) => m.message)).toEqual(['Hi everyone']);
+  });
+
+  it('takes the sender from the session token, never from the frame', async () => {
+    const forger = await client(ben);
+    forger.send({ type: 'chat_message', message: 'I am ann', dareId: null, userId: ann.id, username: 'ann' });
+    const received = await forger.next(isChat('I am ann'));
+    expect(received).toMatchObject({ message: { userId: ben.id, username: 'ben' } });
+    const bad = await client();
+    bad.send({ type: 'auth', token: 'x'.repeat(43) });
+    await bad.next(isError(CHAT_MESSAGES.authFailed));
+    bad.send({ type: 'chat_message', message: 'still a visitor', dareId: null });
+    await bad.next(isError(CHAT_MESSAGES.notAuthenticated));
+  });
+
+  it("delivers a dare's messages to its room only, and counts who is online there", async () => {
+    const inRoom = await client(ann);
+    const alsoInRoom = await client();
+    const onHome = await client();
+    inRoom.send({ type: 'join', dareId });
+    await inRoom.next(isPresence(dareId, 1));
+    alsoInRoom.send({ type: 'join', dareId });
+    await inRoom.next(isPresence(dareId, 2));
+    inRoom.send({ type: 'chat_message', message: 'Room only', dareId });
+    await alsoInRoom.next(isChat('Room only'));
+    await pause(100);
+    expect(onHome.frames.some(isChat('Room only'))).toBe(false);
+    expect(await history(`?dareId=${dareId}`)).toMatchObject([{ message: 'Room only', dareId }]);
+    expect((await history()).some((m: { message: string }) => m.message === 'Room only')).toBe(false);
+
+    alsoInRoom.close();
+    await inRoom.next(isPresence(dareId, 1));
+    inRoom.send({ type: 'join', dareId: 999_999 });
+    await inRoom.next(isError(CHAT_MESSAGES.dareNotFound));
+  });
+
+  it('refuses blank and 501-character messages, and stores HTML as plain text', async () => {
+    const chat = await client(ann);
+    const before = (await history()).length;
+    chat.send({ type: 'chat_message', message: '   ', dareId: null });
+    await chat.next(isError(CHAT_MESSAGES.empty));
+    chat.send({ type: 'chat_message', message: 'a'.repeat(501), dareId: null });
+    await chat.next(isError(CHAT_MESSAGES.tooLong));
+    expect(await history()).toHaveLength(before);
+    chat.send({ type: 'chat_message', message: ` ${'b'.repeat(500)} `, dareId: null });
+    await chat.next(isChat('b'.repeat(500)));
+    chat.send({ type: 'chat_message', message: '<b>bold</b><script>alert(1)</script>', dareId: null });
+    await chat.next(isChat('<b>bold</b><script>alert(1)</script>'));
+    const res = await ctx.app.inject({ url: '/api/chat-messages' });
+    expect(res.headers['content-type']).toContain('application/json');
+    expect(res.json().at(-1).message).toBe('<b>bold</b><script>alert(1)</script>');
+  });
+
+  it('rate-limits a user with an error event, not a disconnect', async () => {
+    const carl = await newUser('carl');
+    const chat = await client(carl);
+    for (let i = 1; i <= 5; i++) {
+      chat.send({ type: 'chat_message', message: `burst ${i}`, dareId: null });
+      await chat.next(isChat(`burst ${i}`));
+    }
+    chat.send({ type: 'chat_message', message: 'burst 6', dareId: null });
+    await chat.next(isError(CHAT_MESSAGES.rateLimited));
+    ctx.clock.advance(10_000);
+    chat.send({ type: 'chat_message', message: 'after the window', dareId: null });
+    await chat.next(isChat('after the window'));
+    const stored = await ctx.database.db.select().from(chatMessages).where(eq(chatMessages.userId, carl.id));
+    expect(stored).toHaveLength(6);
+  });
+
+  it('closes a socket that sends malformed JSON or an oversized frame, and only that one', async () => {
+    const bystander = await client(ben);
+    const broken = await client(ann);
+    broken.send('{not json');
+    expect(await broken.closed).toBe(1008);
+    const huge = await client(ann);
+    huge.send({ type: 'chat_message', message: 'x'.repeat(5000), dareId: null });
+    expect(await huge.closed).toBe(1009);
+    bystander.send({ type: 'chat_message', message: 'still here', dareId: null });
+    await bystander.next(isChat('still here'));
+  });
+
+  it('drops a socket that stops answering pings', async () => {
+    const watcher = await client();
+    watcher.send({ type: 'join', dareId });
+    await watcher.next(isPresence(dareId, 1));
+    const dead = await client(undefined, { autoPong: false });
+    dead.send({ type: 'join', dareId });
+    await watcher.next(isPresence(dareId, 2));
+    // Heartbeat every 200 ms in this context: one missed pong and the server terminates it.
+    expect(await dead.closed).toBe(1006);
+    await watcher.next(isPresence(dareId, 1), 2000);
+  });
+
+  it('pages history: the latest 50 oldest first, then the ones before', async () => {
+    const { id: pagedDare } = (
+      await ctx.app.inject({
+        method: 'POST',
+        url: '/api/dares',
+        payload: dareBody(ben.wallet, await payStake(ctx.app, ben.token, ben.wallet, '0.1'), '0.1', {
+          title: 'Paged',
+        }),
+        headers: bearer(ben.token),
+      })
+    ).json();
+    await ctx.database.db
+      .insert(chatMessages)
+      .values(
+        Array.from({ length: 60 }, (_, i) => ({ dareId: pagedDare, userId: ben.id, message: `m${i + 1}` })),
+      );
+    const latest = await history(`?dareId=${pagedDare}`);
+    expect(latest.map((m: { message: string }) => m.message)).toEqual(
+      Array.from({ length: 50 }, (_, i) => `m${i + 11}`),
+    );
+    const older = await history(`?dareId=${pagedDare}&before=${latest[0].id}`);
+    expect(older.map((m: { message: string }) => m.message)).toEqual(
+      Array.from({ length: 10 }, (_, i) => `m${i + 1}`),
+    );
+  });
+
+  it("announces a pool addition in the dare's room as a system message", async () => {
+    const watcher = await client();
+    watcher.send({ type: 'join', dareId });
+    await watcher.next(isPresence(dareId, 1));
+    const dare = (await ctx.app.inject({ url: `/api/dares/${dareId}` })).json();
+    const { signature } = await payTo(ctx.app, ben.token, ben.wallet, dare.escrowWallet, '0.25');
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/dares/${dareId}/add-pool`,
+      payload: { amount: '0.25', userWallet: ben.wallet.address, transactionSignature: signature },
+      headers: bearer(ben.token),
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const announced = await watcher.next(isChat('ben added 0.25 SOL to the pool'));
+    expect(announced).toMatchObject({
+      message: { dareId, userId: null, username: 'DarePool', messageType: 'system' },
+    });
+  });
+
+  it('keeps every stored message across a restart', async () => {
+    const before = await history();
+    await ctx.restart();
+    url = await listen(ctx.app);
+    expect(await history()).toEqual(before);
+    const chat = await client(ann);
+    chat.send({ type: 'chat_message', message: 'back again', dareId: null });
+    await chat.next(isChat('back again'));
+  });
+});
