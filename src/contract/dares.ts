@@ -196,9 +196,21 @@ export const dareSchema = z
   })
   .meta({ id: 'Dare' });
 
+export const DARE_LIST_LIMITS = { defaultLimit: 50, maxLimit: 100, searchMax: 100 } as const;
+
+/**
+ * GET /api/dares. Newest first; `cursor` is the `nextCursor` of the previous page (an opaque
+ * string), so pages stay stable while new dares arrive.
+ */
 export const dareListQuerySchema = z.object({
   filter: z.enum(['all', 'active', 'completed']).default('all'),
+  limit: z.coerce.number().int().min(1).max(DARE_LIST_LIMITS.maxLimit).default(DARE_LIST_LIMITS.defaultLimit),
+  cursor: z.string().regex(/^\d+$/, 'Invalid cursor').optional(),
+  q: z.string().trim().max(DARE_LIST_LIMITS.searchMax).optional(),
+  category: z.string().trim().max(50).optional(),
+  difficulty: z.enum(DIFFICULTIES).optional(),
 });
+export type DareListQuery = z.infer<typeof dareListQuerySchema>;
 
 export type Dare = z.infer<typeof dareSchema>;
 export type CreateDareRequest = z.input<typeof createDareRequestSchema>;

@@ -16,7 +16,11 @@ import { paymentRoutes } from './features/payments/routes';
 import { createPaymentsService } from './features/payments/service';
 import { registerPayoutFeatures } from './features/payouts/register';
 import { settingsRoutes } from './features/settings/routes';
+import { statsRoutes } from './features/stats/routes';
+import { submissionRoutes } from './features/submissions/routes';
+import { createSubmissionsService } from './features/submissions/service';
 import { userAdminRoutes } from './features/users/routes';
+import { videoRoutes } from './features/videos/routes';
 import { authenticate } from './plugins/authenticate';
 import { errorHandler } from './plugins/error-handler';
 import { openApi } from './plugins/openapi';
@@ -84,7 +88,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     clock: deps.clock,
     announce: chat.announce,
   });
-  await app.register(dareRoutes, { dares, db: deps.database.db });
+  await app.register(dareRoutes, { dares, db: deps.database.db, clock: deps.clock });
+
+  const submissions = createSubmissionsService({
+    db: deps.database.db,
+    clock: deps.clock,
+    storage: deps.storage,
+  });
+  await app.register(submissionRoutes, { submissions });
+  await app.register(videoRoutes, { db: deps.database.db, storage: deps.storage, submissions, limiter });
+  await app.register(statsRoutes, { db: deps.database.db, clock: deps.clock });
 
   await registerPayoutFeatures(app, deps, chat.announce);
   await app.register(staticWeb, { root: webRoot });

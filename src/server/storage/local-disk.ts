@@ -17,12 +17,14 @@ export function createLocalDiskStorage(dir: string): StoragePort {
   };
 
   return {
-    async put(body, contentType) {
+    async put(body, contentTypeOf) {
       await mkdir(dir, { recursive: true });
       const key = randomBytes(16).toString('hex');
       const file = fileOf(key);
+      let contentType: string;
       try {
         await pipeline(body, createWriteStream(file, { flags: 'wx' }));
+        contentType = typeof contentTypeOf === 'function' ? contentTypeOf() : contentTypeOf;
         await writeFile(`${file}.json`, JSON.stringify({ contentType }));
       } catch (error) {
         await rm(file, { force: true });

@@ -5,12 +5,11 @@ import type { DareStatus, SubmissionStatus } from '../../../contract/limits';
 import { lamportsToSol, solToLamports } from '../../../contract/money';
 import type { DbOrTx } from '../../db/client';
 import { claims, dareSubmissions, dares, poolContributions, users } from '../../db/schema';
-import { toDare } from '../dares/repo';
+import { likePattern, toDare } from '../dares/repo';
 
 const LIST_LIMIT = 200;
 
 /** `%` and `_` in a search are literal characters, not patterns. */
-const likePattern = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 const sumSol = async (query: Promise<{ total: string | null }[]>) => {
   const [row] = await query;
@@ -58,7 +57,7 @@ export async function listAdminDares(db: DbOrTx, q: string | undefined): Promise
     .where(q ? or(ilike(dares.title, likePattern(q)), ilike(dares.description, likePattern(q))) : undefined)
     .orderBy(desc(dares.createdAt), desc(dares.id))
     .limit(LIST_LIMIT);
-  return rows.map(toDare);
+  return rows.map((row) => toDare(row));
 }
 
 export async function listAdminUsers(db: DbOrTx, q: string | undefined) {

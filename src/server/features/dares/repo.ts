@@ -1,14 +1,11 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
-import type { Dare } from '../../../contract/dares';
+import { and, desc, eq, gt, ilike, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import { DARE_LIST_LIMITS, type Dare, type DareListQuery } from '../../../contract/dares';
 import type { DareStatus, Difficulty } from '../../../contract/limits';
 import { normalizeSol } from '../../../contract/money';
 import type { DbOrTx } from '../../db/client';
 import { dareSubmissions, dares, poolContributions, users } from '../../db/schema';
 
 export type DareRow = typeof dares.$inferSelect;
-
-/** Page size until the dares issue adds cursors. */
-const LIST_LIMIT = 100;
 
 export async function findDareRow(db: DbOrTx, id: number): Promise<DareRow | undefined> {
   const [row] = await db.select().from(dares).where(eq(dares.id, id));
@@ -42,8 +39,20 @@ type DareSelection = {
   participantCount: number;
 };
 
+/**
+ * The status users see: an active dare past its deadline takes no more submissions and reads as
+ * completed. Its row stays 'active' until a winner is marked or the refund job cancels it.
+ */
+export function effectiveStatus(dare: DareRow, now: Date | undefined): DareStatus {
+  if (now && dare.status === 'active' && dare.deadline && dare.deadline <= now) return 'completed';
+  return dare.status as DareStatus;
+}
+
 /** A dare as the API shows it, with the snake-case variants of spec section 3. */
-export function toDare({ dare, creator, submissionCount, participantCount }: DareSelection): Dare {
+export function toDare(
+  { dare, creator, submissionCount, participantCount }: DareSelection,
+  now?: Date,
+): Dare {
   const stakeAmount = normalizeSol(dare.stakeAmount);
   const totalPool = normalizeSol(dare.totalPool);
   return {
@@ -59,7 +68,7 @@ export function toDare({ dare, creator, submissionCount, participantCount }: Dar
     maxParticipants: dare.maxParticipants,
     isPublic: dare.isPublic,
     isMajor: dare.isMajor,
-    status: dare.status as DareStatus,
+    status: effectiveStatus(dare, now),
     escrowWallet: dare.escrowWallet,
     transactionSignature: dare.transactionSignature,
     network: dare.network,
@@ -78,22 +87,58 @@ export function toDare({ dare, creator, submissionCount, participantCount }: Dar
   };
 }
 
-export async function getDare(db: DbOrTx, id: number): Promise<Dare | undefined> {
+/** One dare; with `now`, its status as users see it (see effectiveStatus). */
+export async function getDare(db: DbOrTx, id: number, now?: Date): Promise<Dare | undefined> {
   const [row] = await db
     .select(dareColumns)
     .from(dares)
     .leftJoin(users, eq(users.id, dares.creatorId))
     .where(eq(dares.id, id));
-  return row ? toDare(row) : undefined;
+  return row ? toDare(row, now) : undefined;
 }
 
-export async function listDares(db: DbOrTx, filter: 'all' | 'active' | 'completed'): Promise<Dare[]> {
+/** `%`, `_` and `\` match themselves in a search. */
+export const likePattern = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+export interface DarePage {
+  dares: Dare[];
+  /** Pass as `cursor` for the next page; null on the last one. */
+  nextCursor: string | null;
+}
+
+/**
+ * Community dares (major ones are shown on their own page), newest first, keyset-paged by id so
+ * a page does not shift when new dares arrive. 'active' means still open at `now`.
+ */
+export async function listDares(db: DbOrTx, query: DareListQuery, now: Date): Promise<DarePage> {
+  const open = and(eq(dares.status, 'active'), or(isNull(dares.deadline), gt(dares.deadline, now)));
+  const status =
+    query.filter === 'active'
+      ? open
+      : query.filter === 'completed'
+        ? or(eq(dares.status, 'completed'), and(eq(dares.status, 'active'), lte(dares.deadline, now)))
+        : undefined;
+  const q = query.q?.trim();
+  const limit = query.limit ?? DARE_LIST_LIMITS.defaultLimit;
   const rows = await db
     .select(dareColumns)
     .from(dares)
     .leftJoin(users, eq(users.id, dares.creatorId))
-    .where(and(eq(dares.isMajor, false), filter === 'all' ? undefined : eq(dares.status, filter)))
-    .orderBy(desc(dares.createdAt), desc(dares.id))
-    .limit(LIST_LIMIT);
-  return rows.map(toDare);
+    .where(
+      and(
+        eq(dares.isMajor, false),
+        status,
+        q ? or(ilike(dares.title, likePattern(q)), ilike(dares.description, likePattern(q))) : undefined,
+        query.category ? eq(dares.category, query.category) : undefined,
+        query.difficulty ? eq(dares.difficulty, query.difficulty) : undefined,
+        query.cursor ? lt(dares.id, Number(query.cursor)) : undefined,
+      ),
+    )
+    .orderBy(desc(dares.id))
+    .limit(limit + 1);
+  const page = rows.slice(0, limit);
+  return {
+    dares: page.map((row) => toDare(row, now)),
+    nextCursor: rows.length > limit ? String(page.at(-1)!.dare.id) : null,
+  };
 }

@@ -8,6 +8,7 @@ import {
   dareSchema,
 } from '../../../contract/dares';
 import { errorBodySchema } from '../../../contract/errors';
+import type { Clock } from '../../app';
 import type { Db } from '../../db/client';
 import { requireUser } from '../../plugins/authenticate';
 import { listDares } from './repo';
@@ -23,21 +24,25 @@ const errors = {
   503: errorBodySchema,
 };
 
-export const dareRoutes: FastifyPluginAsyncZod<{ dares: DaresService; db: Db }> = async (
+export const dareRoutes: FastifyPluginAsyncZod<{ dares: DaresService; db: Db; clock: Clock }> = async (
   app,
-  { dares, db },
+  { dares, db, clock },
 ) => {
   app.get(
     '/api/dares',
     {
       schema: {
         tags: ['dares'],
-        summary: 'Community dares, newest first',
+        summary: "Community dares, newest first; the next page's cursor is in the x-next-cursor header",
         querystring: dareListQuerySchema,
         response: { 200: z.array(dareSchema), ...errors },
       },
     },
-    async (request) => listDares(db, request.query.filter),
+    async (request, reply) => {
+      const page = await listDares(db, request.query, clock());
+      if (page.nextCursor) reply.header('x-next-cursor', page.nextCursor);
+      return page.dares;
+    },
   );
 
   app.get(

@@ -280,7 +280,7 @@ export function createDaresService({
     },
 
     async getDare(id: number): Promise<Dare> {
-      const dare = await getDare(db, id);
+      const dare = await getDare(db, id, clock());
       if (!dare) throw notFound(DARE_MESSAGES.dareNotFound);
       return dare;
     },

@@ -1,0 +1,19 @@
+import { z } from 'zod';
+import { solAmountSchema } from './users';
+
+/** GET /api/stats, computed from the database (definitions in docs/decisions/007). */
+export const statsSchema = z
+  .object({
+    /** Community dares (major dares excluded). */
+    totalDares: z.number().int(),
+    /** Of those, active and before their deadline. */
+    activeDares: z.number().int(),
+    /** SOL in every dare's pool, major dares included: what is at stake on the platform. */
+    totalRewards: solAmountSchema,
+    /** Registered users. */
+    daredevils: z.number().int(),
+    /** Distinct users with at least one submission. */
+    totalParticipants: z.number().int(),
+  })
+  .meta({ id: 'Stats' });
+export type Stats = z.infer<typeof statsSchema>;

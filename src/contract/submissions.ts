@@ -1,0 +1,98 @@
+import { z } from 'zod';
+
+export const SUBMISSION_LIMITS = {
+  /** Spec section 9: max video file. */
+  videoMaxBytes: 10 * 1024 * 1024,
+  descriptionMax: 1000,
+  votesPerDare: 3,
+} as const;
+
+export const VIDEO_TYPES = ['video/mp4', 'video/webm', 'video/ogg'] as const;
+
+export const SUBMISSION_MESSAGES = {
+  videoAndDescription: 'Please provide both video (URL or file) and description',
+  videoTooLarge: 'Video file must be under 10MB',
+  videoType: 'Only MP4, WebM and OGG videos are accepted',
+  videoMissing: 'Attach a video file in the "video" field',
+  videoUrl: 'The video must be a file uploaded here or an http(s) URL',
+  descriptionMax: `Description must be at most ${SUBMISSION_LIMITS.descriptionMax} characters`,
+  submissionsClosed: 'Submissions Closed',
+  alreadySubmitted: 'Already Submitted',
+  dareNotFound: 'Dare not found',
+  submissionNotFound: 'Submission not found',
+  notApproved: 'Only approved submissions can be voted on',
+  ownSubmission: 'You cannot vote for your own submission',
+  alreadyVoted: 'You already voted for this submission',
+  outOfVotes: `You have used all ${SUBMISSION_LIMITS.votesPerDare} votes for this dare`,
+} as const;
+
+export const SUBMISSION_STATUSES = ['pending', 'approved', 'rejected', 'winner'] as const;
+
+/** Our own uploads are served from here; anything else must be an http(s) URL. */
+export const UPLOADED_VIDEO_PREFIX = '/uploads/videos/';
+
+export const submitVideoRequestSchema = z
+  .object({
+    videoUrl: z
+      .string({ error: SUBMISSION_MESSAGES.videoAndDescription })
+      .trim()
+      .min(1, SUBMISSION_MESSAGES.videoAndDescription)
+      .max(2048, SUBMISSION_MESSAGES.videoUrl),
+    description: z
+      .string({ error: SUBMISSION_MESSAGES.videoAndDescription })
+      .trim()
+      .min(1, SUBMISSION_MESSAGES.videoAndDescription)
+      .max(SUBMISSION_LIMITS.descriptionMax, SUBMISSION_MESSAGES.descriptionMax),
+  })
+  .meta({ id: 'SubmitVideoRequest' });
+
+export const uploadVideoResponseSchema = z.object({ url: z.string() }).meta({ id: 'UploadVideoResponse' });
+
+/** A submission as every endpoint answers it, with spec section 3's snake-case and nested shapes. */
+export const submissionSchema = z
+  .object({
+    id: z.number().int(),
+    dareId: z.number().int(),
+    userId: z.number().int(),
+    videoUrl: z.string(),
+    thumbnailUrl: z.string().nullable(),
+    description: z.string().nullable(),
+    votes: z.number().int(),
+    status: z.enum(SUBMISSION_STATUSES),
+    isFeatured: z.boolean(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+    dare_id: z.number().int(),
+    user_id: z.number().int(),
+    video_url: z.string(),
+    thumbnail_url: z.string().nullable(),
+    is_featured: z.boolean(),
+    dares: z.object({ title: z.string(), is_major: z.boolean() }).nullable(),
+    users: z.object({ username: z.string() }).nullable(),
+  })
+  .meta({ id: 'Submission' });
+export type Submission = z.infer<typeof submissionSchema>;
+export const submissionListSchema = z.array(submissionSchema).meta({ id: 'SubmissionList' });
+
+export const voteResponseSchema = z
+  .object({
+    /** The submission's new vote count. */
+    votes: z.number().int(),
+    /** Votes the caller has used on this dare, at most 3. */
+    voteCount: z.number().int(),
+  })
+  .meta({ id: 'VoteResponse' });
+export type VoteResponse = z.infer<typeof voteResponseSchema>;
+
+export const voteInfoSchema = z.object({ voteCount: z.number().int() }).meta({ id: 'VoteInfo' });
+
+export const submissionIdParamsSchema = z.object({
+  id: z.coerce.number({ error: SUBMISSION_MESSAGES.submissionNotFound }).int().positive(),
+});
+export const dareSubmissionsParamsSchema = z.object({
+  dareId: z.coerce.number({ error: SUBMISSION_MESSAGES.dareNotFound }).int().positive(),
+});
+export const userVotesParamsSchema = z.object({
+  userId: z.coerce.number().int().positive(),
+  dareId: z.coerce.number().int().positive(),
+});

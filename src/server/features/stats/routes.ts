@@ -1,0 +1,19 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { statsSchema } from '../../../contract/stats';
+import type { Clock } from '../../app';
+import type { Db } from '../../db/client';
+import { readStats } from './repo';
+
+export const statsRoutes: FastifyPluginAsyncZod<{ db: Db; clock: Clock }> = async (app, { db, clock }) => {
+  app.get(
+    '/api/stats',
+    {
+      schema: {
+        tags: ['dares'],
+        summary: 'The Home stats strip, computed from the database',
+        response: { 200: statsSchema },
+      },
+    },
+    async () => readStats(db, clock()),
+  );
+};

@@ -1,0 +1,82 @@
+import { and, desc, eq, inArray, or, type SQL } from 'drizzle-orm';
+import type { Submission } from '../../../contract/submissions';
+import type { DbOrTx } from '../../db/client';
+import { dareSubmissions, dares, users } from '../../db/schema';
+
+export type SubmissionRow = typeof dareSubmissions.$inferSelect;
+
+/** Statuses anyone may see; pending and rejected videos are seen by their author and admins only. */
+export const PUBLIC_STATUSES = ['approved', 'winner'] as const;
+
+const LIST_LIMIT = 100;
+
+const columns = {
+  submission: dareSubmissions,
+  dare: { title: dares.title, isMajor: dares.isMajor },
+  user: { username: users.username },
+};
+
+type Selected = {
+  submission: SubmissionRow;
+  dare: { title: string; isMajor: boolean } | null;
+  user: { username: string } | null;
+};
+
+export function toSubmission({ submission, dare, user }: Selected): Submission {
+  return {
+    id: submission.id,
+    dareId: submission.dareId,
+    userId: submission.userId,
+    videoUrl: submission.videoUrl,
+    thumbnailUrl: submission.thumbnailUrl,
+    description: submission.description,
+    votes: submission.votes,
+    status: submission.status as Submission['status'],
+    isFeatured: submission.isFeatured,
+    createdAt: submission.createdAt.toISOString(),
+    updatedAt: submission.updatedAt.toISOString(),
+    dare_id: submission.dareId,
+    user_id: submission.userId,
+    video_url: submission.videoUrl,
+    thumbnail_url: submission.thumbnailUrl,
+    is_featured: submission.isFeatured,
+    dares: dare ? { title: dare.title, is_major: dare.isMajor } : null,
+    users: user ? { username: user.username } : null,
+  };
+}
+
+/** Submissions matching `where`, most voted first then oldest, with their dare and author. */
+export async function selectSubmissions(
+  db: DbOrTx,
+  where: SQL | undefined,
+  order: 'votes' | 'newest' = 'votes',
+): Promise<Submission[]> {
+  const rows = await db
+    .select(columns)
+    .from(dareSubmissions)
+    .leftJoin(dares, eq(dares.id, dareSubmissions.dareId))
+    .leftJoin(users, eq(users.id, dareSubmissions.userId))
+    .where(where)
+    .orderBy(
+      ...(order === 'votes'
+        ? [desc(dareSubmissions.votes), dareSubmissions.createdAt, dareSubmissions.id]
+        : [desc(dareSubmissions.createdAt), desc(dareSubmissions.id)]),
+    )
+    .limit(LIST_LIMIT);
+  return rows.map(toSubmission);
+}
+
+/** What a viewer may see of a dare's submissions: the public ones, plus their own of any status. */
+export function visibleTo(viewerId: number | null): SQL | undefined {
+  const visible = inArray(dareSubmissions.status, [...PUBLIC_STATUSES]);
+  return viewerId === null ? visible : or(visible, eq(dareSubmissions.userId, viewerId));
+}
+
+export const ofDare = (dareId: number) => eq(dareSubmissions.dareId, dareId);
+export const publicOnly = () => inArray(dareSubmissions.status, [...PUBLIC_STATUSES]);
+export const featured = () => and(publicOnly(), eq(dareSubmissions.isFeatured, true));
+
+export async function findSubmission(db: DbOrTx, id: number): Promise<SubmissionRow | undefined> {
+  const [row] = await db.select().from(dareSubmissions).where(eq(dareSubmissions.id, id));
+  return row;
+}

@@ -1,0 +1,112 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { dareIdParamsSchema } from '../../../contract/dares';
+import { errorBodySchema } from '../../../contract/errors';
+import {
+  dareSubmissionsParamsSchema,
+  submissionIdParamsSchema,
+  submissionListSchema,
+  submissionSchema,
+  submitVideoRequestSchema,
+  userVotesParamsSchema,
+  voteInfoSchema,
+  voteResponseSchema,
+} from '../../../contract/submissions';
+import { requireUser } from '../../plugins/authenticate';
+import type { SubmissionsService } from './service';
+
+const errors = {
+  400: errorBodySchema,
+  401: errorBodySchema,
+  403: errorBodySchema,
+  404: errorBodySchema,
+  409: errorBodySchema,
+};
+
+export const submissionRoutes: FastifyPluginAsyncZod<{ submissions: SubmissionsService }> = async (
+  app,
+  { submissions },
+) => {
+  const list = { response: { 200: submissionListSchema, ...errors }, tags: ['submissions'] };
+
+  app.post(
+    '/api/dares/:id/submit',
+    {
+      schema: {
+        tags: ['submissions'],
+        summary: 'Submit a video proof: pending until an admin approves it',
+        params: dareIdParamsSchema,
+        body: submitVideoRequestSchema,
+        response: { 201: submissionSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const user = requireUser(request);
+      reply.code(201);
+      return submissions.submit(user, request.params.id, request.body);
+    },
+  );
+
+  app.get(
+    '/api/featured-submissions',
+    { schema: { ...list, summary: 'Featured approved videos' } },
+    async () => submissions.featured(),
+  );
+  app.get(
+    '/api/submissions',
+    {
+      schema: {
+        ...list,
+        summary: "The current major dare's submissions (public ones, and the caller's own)",
+      },
+    },
+    async (request) => submissions.ofDare(null, request.user?.id ?? null),
+  );
+  app.get(
+    '/api/submissions/:dareId',
+    {
+      schema: {
+        ...list,
+        summary: "A dare's submissions: approved and winners, plus the caller's own of any status",
+        params: dareSubmissionsParamsSchema,
+      },
+    },
+    async (request) => submissions.ofDare(request.params.dareId, request.user?.id ?? null),
+  );
+  app.get(
+    '/api/approved-submissions',
+    { schema: { ...list, summary: "The current major dare's approved submissions" } },
+    async () => submissions.approvedOf(null),
+  );
+  app.get(
+    '/api/approved-submissions/:dareId',
+    { schema: { ...list, summary: "A dare's approved submissions", params: dareSubmissionsParamsSchema } },
+    async (request) => submissions.approvedOf(request.params.dareId),
+  );
+
+  app.post(
+    '/api/submissions/:id/vote',
+    {
+      schema: {
+        tags: ['submissions'],
+        summary: 'Vote for an approved submission: 3 votes per user per dare, not your own',
+        params: submissionIdParamsSchema,
+        response: { 200: voteResponseSchema, ...errors },
+      },
+    },
+    async (request) => submissions.vote(requireUser(request), request.params.id),
+  );
+  app.get(
+    '/api/user/:userId/votes/dare/:dareId',
+    {
+      schema: {
+        tags: ['submissions'],
+        summary: 'How many of their 3 votes a user has used on a dare',
+        params: userVotesParamsSchema,
+        response: { 200: voteInfoSchema },
+      },
+    },
+    async (request) => ({
+      voteCount: await submissions.votesUsed(request.params.userId, request.params.dareId),
+    }),
+  );
+};

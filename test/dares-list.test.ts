@@ -1,0 +1,105 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDare, createUser } from '../src/server/db/factories';
+import { dareSubmissions } from '../src/server/db/schema';
+import { createTestContext, type TestContext } from './helpers/app';
+
+let ctx: TestContext;
+let ids: number[];
+const DAY = 24 * 3600 * 1000;
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  const { db } = ctx.database;
+  const creator = await createUser(db, { username: 'lister' });
+  const other = await createUser(db, { username: 'runner' });
+  const inDays = (days: number) => new Date(Date.now() + days * DAY);
+  ids = [];
+  // Read-only listing data: rows written directly (no money moves in these tests).
+  for (let i = 0; i < 7; i++) {
+    const dare = await createDare(db, {
+      creatorId: creator.id,
+      title: i === 3 ? 'Sing 100% off-key' : `Dare number ${i}`,
+      description: i === 5 ? 'Climb the old water tower' : 'Something brave',
+      category: i % 2 === 0 ? 'physical' : 'creative',
+      difficulty: i < 4 ? 'easy' : 'hard',
+      deadline: i === 6 ? inDays(-1) : inDays(3),
+      status: i === 4 ? 'completed' : i === 2 ? 'cancelled' : 'active',
+    });
+    ids.push(dare.id);
+  }
+  await createDare(db, { creatorId: creator.id, title: 'The major one', isMajor: true, deadline: inDays(3) });
+  await db.insert(dareSubmissions).values([
+    { dareId: ids[0]!, userId: creator.id, videoUrl: 'https://v.example/a.mp4', status: 'approved' },
+    { dareId: ids[0]!, userId: other.id, videoUrl: 'https://v.example/b.mp4' },
+  ]);
+});
+afterAll(() => ctx.close());
+
+const list = async (query = '') => {
+  const res = await ctx.app.inject({ url: `/api/dares${query}` });
+  expect(res.statusCode, res.body).toBe(200);
+  return {
+    dares: res.json() as { id: number; status: string; title: string }[],
+    next: res.headers['x-next-cursor'],
+  };
+};
+
+describe('GET /api/dares', () => {
+  it('lists community dares newest first, without major dares, with real counters', async () => {
+    const { dares, next } = await list();
+    expect(dares.map((d) => d.id)).toEqual([...ids].reverse());
+    expect(next).toBeUndefined();
+    const first = dares.find((d) => d.id === ids[0]) as unknown as Record<string, unknown>;
+    expect(first).toMatchObject({ participantCount: 2, submissionCount: 2, submission_count: 2 });
+  });
+
+  it('filters active (open now) and completed (including past their deadline)', async () => {
+    const active = await list('?filter=active');
+    expect(active.dares.map((d) => d.id).sort()).toEqual([ids[0], ids[1], ids[3], ids[5]].sort());
+    const completed = await list('?filter=completed');
+    expect(completed.dares.map((d) => d.id).sort()).toEqual([ids[4], ids[6]].sort());
+    // Past its deadline, an active row reads as completed everywhere.
+    expect(completed.dares.find((d) => d.id === ids[6])!.status).toBe('completed');
+    expect((await ctx.app.inject({ url: `/api/dares/${ids[6]}` })).json().status).toBe('completed');
+  });
+
+  it('pages with a cursor and never repeats or skips a dare', async () => {
+    const seen: number[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const page = await list(`?limit=3${cursor ? `&cursor=${cursor}` : ''}`);
+      expect(page.dares.length).toBeLessThanOrEqual(3);
+      seen.push(...page.dares.map((d) => d.id));
+      cursor = page.next as string | undefined;
+      pages++;
+    } while (cursor);
+    expect(pages).toBe(3);
+    expect(seen).toEqual([...ids].reverse());
+    const bad = await ctx.app.inject({ url: '/api/dares?limit=1000' });
+    expect(bad.statusCode).toBe(400);
+  });
+
+  it('searches title and description, literally, and filters by category and difficulty', async () => {
+    expect((await list('?q=water%20TOWER')).dares.map((d) => d.id)).toEqual([ids[5]]);
+    expect((await list('?q=100%25')).dares.map((d) => d.id)).toEqual([ids[3]]);
+    expect((await list('?q=%25')).dares.map((d) => d.id)).toEqual([ids[3]]);
+    expect((await list('?category=creative&difficulty=easy')).dares.map((d) => d.id).sort()).toEqual(
+      [ids[1], ids[3]].sort(),
+    );
+  });
+});
+
+describe('GET /api/stats', () => {
+  it('computes every number from the database', async () => {
+    const res = await ctx.app.inject({ url: '/api/stats' });
+    expect(res.json()).toEqual({
+      totalDares: 7,
+      activeDares: 4,
+      // Pools of every dare not cancelled, the major one included: 7 x 0.1 SOL.
+      totalRewards: '0.7',
+      daredevils: 2,
+      totalParticipants: 2,
+    });
+  });
+});

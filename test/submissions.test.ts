@@ -1,0 +1,221 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SUBMISSION_MESSAGES } from '../src/contract/submissions';
+import { dareSubmissions, dares, submissionVotes } from '../src/server/db/schema';
+import { createTestContext, type TestContext } from './helpers/app';
+import { type Actor, api, createFundedDare, newActor } from './helpers/payouts';
+
+let ctx: TestContext;
+let owner: Actor;
+let alice: Actor;
+let bob: Actor;
+let dareId: number;
+
+beforeAll(async () => {
+  ctx = await createTestContext({ RATE_LIMIT_AUTH_PER_MINUTE: '1000' });
+  owner = await newActor(ctx, 'owner');
+  alice = await newActor(ctx, 'alice', { sol: '0' });
+  bob = await newActor(ctx, 'bob', { sol: '0' });
+  dareId = (await createFundedDare(ctx, owner, '0.1')).id;
+});
+afterAll(() => ctx.close());
+
+const submit = (user: Actor, id: number, body: object) =>
+  api(ctx).post(`/api/dares/${id}/submit`, body, user.token);
+const approve = (id: number) =>
+  ctx.database.db.update(dareSubmissions).set({ status: 'approved' }).where(eq(dareSubmissions.id, id));
+
+describe('submitting a video proof', () => {
+  it('creates one pending submission per user per dare', async () => {
+    const res = await submit(alice, dareId, {
+      videoUrl: 'https://videos.example/alice.mp4',
+      description: ' My run ',
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json()).toMatchObject({
+      dareId,
+      dare_id: dareId,
+      userId: alice.id,
+      status: 'pending',
+      description: 'My run',
+      votes: 0,
+      video_url: 'https://videos.example/alice.mp4',
+      dares: { title: 'Eat a lemon', is_major: false },
+      users: { username: 'alice' },
+    });
+    const again = await submit(alice, dareId, {
+      videoUrl: 'https://videos.example/2.mp4',
+      description: 'Again',
+    });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().error).toBe('Already Submitted');
+  });
+
+  it('allows one submission under concurrent requests', async () => {
+    const carol = await newActor(ctx, 'carol', { sol: '0' });
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        submit(carol, dareId, { videoUrl: `https://videos.example/c${i}.mp4`, description: 'Race' }),
+      ),
+    );
+    expect(answers.filter((res) => res.statusCode === 201)).toHaveLength(1);
+    expect(answers.filter((res) => res.statusCode === 409)).toHaveLength(9);
+    const rows = await ctx.database.db
+      .select()
+      .from(dareSubmissions)
+      .where(eq(dareSubmissions.userId, carol.id));
+    expect(rows).toHaveLength(1);
+  });
+
+  it('refuses a missing part, a bad URL, a session-less request and a closed dare', async () => {
+    const before = await ctx.database.db.select().from(dareSubmissions);
+    const cases: [Actor | null, object, number, string][] = [
+      [bob, { videoUrl: '', description: 'x' }, 400, SUBMISSION_MESSAGES.videoAndDescription],
+      [
+        bob,
+        { videoUrl: 'https://v.example/a.mp4', description: '  ' },
+        400,
+        SUBMISSION_MESSAGES.videoAndDescription,
+      ],
+      [bob, { videoUrl: 'javascript:alert(1)', description: 'x' }, 400, SUBMISSION_MESSAGES.videoUrl],
+      [
+        bob,
+        { videoUrl: '/uploads/videos/0123456789abcdef0123456789abcdef', description: 'x' },
+        400,
+        SUBMISSION_MESSAGES.videoUrl,
+      ],
+      [
+        null,
+        { videoUrl: 'https://v.example/a.mp4', description: 'x' },
+        401,
+        'Please connect your wallet or log in first',
+      ],
+    ];
+    for (const [user, body, status, error] of cases) {
+      const res = user
+        ? await submit(user, dareId, body)
+        : await api(ctx).post(`/api/dares/${dareId}/submit`, body);
+      expect(res.statusCode, res.body).toBe(status);
+      expect(res.json().error).toBe(error);
+    }
+    const missing = await submit(bob, 999_999, { videoUrl: 'https://v.example/a.mp4', description: 'x' });
+    expect([missing.statusCode, missing.json().error]).toEqual([404, 'Dare not found']);
+
+    const closed = await createFundedDare(ctx, owner, '0.1', { title: 'Closing' });
+    await ctx.database.db
+      .update(dares)
+      .set({ deadline: new Date(ctx.clock.now.getTime() - 1000) })
+      .where(eq(dares.id, closed.id));
+    const late = await submit(bob, closed.id, { videoUrl: 'https://v.example/a.mp4', description: 'x' });
+    expect([late.statusCode, late.json().error]).toEqual([409, 'Submissions Closed']);
+    expect(await ctx.database.db.select().from(dareSubmissions)).toHaveLength(before.length);
+  });
+
+  it("shows a dare's approved submissions to everyone and a pending one only to its author", async () => {
+    const [mine] = await ctx.database.db
+      .select()
+      .from(dareSubmissions)
+      .where(eq(dareSubmissions.userId, alice.id));
+    const asVisitor = (await api(ctx).get(`/api/submissions/${dareId}`)).json();
+    expect(asVisitor).toEqual([]);
+    const asAlice = (await api(ctx).get(`/api/submissions/${dareId}`, alice.token)).json();
+    expect(asAlice.map((s: { id: number }) => s.id)).toEqual([mine!.id]);
+    await approve(mine!.id);
+    expect((await api(ctx).get(`/api/approved-submissions/${dareId}`)).json()).toMatchObject([
+      { id: mine!.id },
+    ]);
+    await ctx.database.db
+      .update(dareSubmissions)
+      .set({ isFeatured: true })
+      .where(eq(dareSubmissions.id, mine!.id));
+    expect((await api(ctx).get('/api/featured-submissions')).json()).toMatchObject([
+      { id: mine!.id, is_featured: true },
+    ]);
+  });
+});
+
+describe('voting', () => {
+  it('takes 3 votes per user per dare, one per submission, never on your own', async () => {
+    const dare = await createFundedDare(ctx, owner, '0.1', { title: 'Vote on me' });
+    const authors = [
+      alice,
+      bob,
+      await newActor(ctx, 'dan', { sol: '0' }),
+      await newActor(ctx, 'eve', { sol: '0' }),
+    ];
+    const subs: number[] = [];
+    for (const author of authors) {
+      const res = await submit(author, dare.id, {
+        videoUrl: `https://v.example/${author.username}.mp4`,
+        description: 'Proof',
+      });
+      subs.push(res.json().id);
+    }
+    const pending = await api(ctx).post(`/api/submissions/${subs[0]}/vote`, undefined, owner.token);
+    expect([pending.statusCode, pending.json().error]).toEqual([400, SUBMISSION_MESSAGES.notApproved]);
+    for (const id of subs) await approve(id);
+
+    const own = await api(ctx).post(`/api/submissions/${subs[0]}/vote`, undefined, alice.token);
+    expect([own.statusCode, own.json().error]).toEqual([403, 'You cannot vote for your own submission']);
+    const visitor = await api(ctx).post(`/api/submissions/${subs[0]}/vote`, undefined);
+    expect(visitor.statusCode).toBe(401);
+
+    const first = await api(ctx).post(`/api/submissions/${subs[0]}/vote`, undefined, owner.token);
+    expect(first.json()).toEqual({ votes: 1, voteCount: 1 });
+    const twice = await api(ctx).post(`/api/submissions/${subs[0]}/vote`, undefined, owner.token);
+    expect([twice.statusCode, twice.json().error]).toEqual([409, SUBMISSION_MESSAGES.alreadyVoted]);
+    expect((await api(ctx).post(`/api/submissions/${subs[1]}/vote`, undefined, owner.token)).json()).toEqual({
+      votes: 1,
+      voteCount: 2,
+    });
+    expect((await api(ctx).post(`/api/submissions/${subs[2]}/vote`, undefined, owner.token)).json()).toEqual({
+      votes: 1,
+      voteCount: 3,
+    });
+    const fourth = await api(ctx).post(`/api/submissions/${subs[3]}/vote`, undefined, owner.token);
+    expect([fourth.statusCode, fourth.json().error]).toEqual([
+      409,
+      'You have used all 3 votes for this dare',
+    ]);
+    expect((await api(ctx).get(`/api/user/${owner.id}/votes/dare/${dare.id}`)).json()).toEqual({
+      voteCount: 3,
+    });
+  });
+
+  it('stays exact under 100 parallel vote requests from one user', async () => {
+    const dare = await createFundedDare(ctx, owner, '0.1', { title: 'Stampede' });
+    const voter = await newActor(ctx, 'stampede', { sol: '0' });
+    const subs: number[] = [];
+    for (const author of [alice, bob, owner]) {
+      const res = await submit(author, dare.id, {
+        videoUrl: `https://v.example/s${author.id}.mp4`,
+        description: 'Go',
+      });
+      subs.push(res.json().id);
+      await approve(res.json().id);
+    }
+    const extra = await newActor(ctx, 'extra', { sol: '0' });
+    const res = await submit(extra, dare.id, { videoUrl: 'https://v.example/x.mp4', description: 'Go' });
+    subs.push(res.json().id);
+    await approve(res.json().id);
+
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, (_, i) =>
+        api(ctx).post(`/api/submissions/${subs[i % 4]}/vote`, undefined, voter.token),
+      ),
+    );
+    expect(answers.filter((a) => a.statusCode === 200)).toHaveLength(3);
+    for (const answer of answers) expect([200, 409]).toContain(answer.statusCode);
+    const votes = await ctx.database.db
+      .select()
+      .from(submissionVotes)
+      .where(eq(submissionVotes.userId, voter.id));
+    expect(votes).toHaveLength(3);
+    const rows = await ctx.database.db
+      .select()
+      .from(dareSubmissions)
+      .where(eq(dareSubmissions.dareId, dare.id));
+    // Each submission's counter equals its vote rows.
+    for (const row of rows) expect(row.votes).toBe(votes.filter((v) => v.submissionId === row.id).length);
+  });
+});
