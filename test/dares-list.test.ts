@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDare, createUser } from '../src/server/db/factories';
 import { dareSubmissions } from '../src/server/db/schema';
 import { createTestContext, type TestContext } from './helpers/app';
+import { createTestWallet } from './helpers/wallet';
 
 let ctx: TestContext;
 let ids: number[];
@@ -101,5 +102,45 @@ describe('GET /api/stats', () => {
       daredevils: 2,
       totalParticipants: 2,
     });
+  });
+});
+
+describe('cached reads', () => {
+  it('answers an unchanged poll with 304 and forgets the copy after any write', async () => {
+    const first = await ctx.app.inject({ url: '/api/stats' });
+    const etag = first.headers.etag as string;
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    const unchanged = await ctx.app.inject({ url: '/api/stats', headers: { 'if-none-match': etag } });
+    expect(unchanged.statusCode).toBe(304);
+    expect(unchanged.body).toBe('');
+
+    // A row written behind the API's back is not seen until something invalidates the copy...
+    const creator = await createUser(ctx.database.db, { username: 'late' });
+    await createDare(ctx.database.db, {
+      creatorId: creator.id,
+      title: 'Late',
+      deadline: new Date(Date.now() + DAY),
+    });
+    expect((await ctx.app.inject({ url: '/api/stats' })).json().totalDares).toBe(7);
+    // ...and any successful write through the API does.
+    const wallet = await createTestWallet();
+    const write = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/dev/airdrop',
+      payload: { walletAddress: wallet.address, amount: '1' },
+    });
+    expect(write.statusCode).toBe(200);
+    const fresh = await ctx.app.inject({ url: '/api/stats', headers: { 'if-none-match': etag } });
+    expect(fresh.statusCode).toBe(200);
+    expect(fresh.json()).toMatchObject({ totalDares: 8, daredevils: 3 });
+    expect(fresh.headers.etag).not.toBe(etag);
+  });
+
+  it('keeps the next-page cursor with the cached page', async () => {
+    const first = await ctx.app.inject({ url: '/api/dares?limit=2' });
+    const second = await ctx.app.inject({ url: '/api/dares?limit=2' });
+    expect(first.headers['x-next-cursor']).toMatch(/^\d+$/);
+    expect(second.headers['x-next-cursor']).toBe(first.headers['x-next-cursor']);
+    expect(second.body).toBe(first.body);
   });
 });

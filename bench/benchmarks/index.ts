@@ -1,10 +1,19 @@
 import type { Benchmark } from '../types';
 import { chatFanout } from './chat-fanout';
 import { createDareBench } from './create-dare';
+import { daresRead } from './dares-read';
 import { health } from './health';
 import { homeLcp } from './home-lcp';
 import { payoutReads } from './payout-reads';
 import { staticWeb } from './static-web';
 
 /** Every benchmark `npm run bench` knows, run in this order; `npm run bench -- <name>` picks some. */
-export const BENCHMARKS: Benchmark[] = [health, staticWeb, homeLcp, createDareBench, payoutReads, chatFanout];
+export const BENCHMARKS: Benchmark[] = [
+  health,
+  staticWeb,
+  homeLcp,
+  createDareBench,
+  daresRead,
+  payoutReads,
+  chatFanout,
+];

@@ -25,6 +25,7 @@ import { authenticate } from './plugins/authenticate';
 import { errorHandler } from './plugins/error-handler';
 import { openApi } from './plugins/openapi';
 import { RateLimiter } from './plugins/rate-limit';
+import { READ_CACHE_MAX_AGE_MS, readCache } from './plugins/read-cache';
 import { staticWeb } from './plugins/static-web';
 import type { StoragePort } from './storage/port';
 
@@ -63,6 +64,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(fastifyMultipart);
 
   await app.register(authenticate, { db: deps.database.db, clock: deps.clock });
+  await app.register(readCache, { maxAgeMs: READ_CACHE_MAX_AGE_MS, now: () => Date.now() });
 
   const limiter = new RateLimiter(() => deps.clock().getTime());
   const auth = createAuthService({

@@ -38,11 +38,13 @@ export const dareRoutes: FastifyPluginAsyncZod<{ dares: DaresService; db: Db; cl
         response: { 200: z.array(dareSchema), ...errors },
       },
     },
-    async (request, reply) => {
-      const page = await listDares(db, request.query, clock());
-      if (page.nextCursor) reply.header('x-next-cursor', page.nextCursor);
-      return page.dares;
-    },
+    async (request, reply) =>
+      app.readCache.serve(request, reply, async () => {
+        const page = await listDares(db, request.query, clock());
+        // The cursor header belongs to the cached answer: stored with the page, sent with it.
+        const headers: Record<string, string> = page.nextCursor ? { 'x-next-cursor': page.nextCursor } : {};
+        return { body: page.dares, headers };
+      }),
   );
 
   app.get(

@@ -14,6 +14,7 @@ export const statsRoutes: FastifyPluginAsyncZod<{ db: Db; clock: Clock }> = asyn
         response: { 200: statsSchema },
       },
     },
-    async () => readStats(db, clock()),
+    async (request, reply) =>
+      app.readCache.serve(request, reply, async () => ({ body: await readStats(db, clock()) })),
   );
 };
