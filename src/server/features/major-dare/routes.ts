@@ -36,7 +36,8 @@ export const majorDareRoutes: FastifyPluginAsyncZod<{ db: Db; majorDare: MajorDa
         response: { 200: majorDareSchema },
       },
     },
-    async () => currentMajorDare(db),
+    async (request, reply) =>
+      app.readCache.serve(request, reply, async () => ({ body: await currentMajorDare(db) })),
   );
 
   // Admin-only: checked before the body is read, so a normal user gets 403 whatever they send.
