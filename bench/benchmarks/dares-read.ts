@@ -1,9 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { startServer } from '../../e2e/fixtures/server';
 import { loadConfig } from '../../src/server/config';
-import { openPglite } from '../../src/server/db/client';
+import { type Database, openPglite, openPostgres } from '../../src/server/db/client';
 import { createUser } from '../../src/server/db/factories';
 import { dares } from '../../src/server/db/schema';
 import { startCeiling } from '../lib/ceiling';
@@ -15,12 +16,8 @@ const P99_BUDGET_MS = 50;
 const CATEGORIES = ['creative', 'physical', 'social', 'skill', 'adventure'];
 const DIFFICULTIES = ['easy', 'medium', 'hard', 'extreme'];
 
-/** A data folder holding 10,000 dares (listing data only: no money moves in a read benchmark). */
-async function seededDataDir(): Promise<string> {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'darepool-bench-reads-'));
-  const config = loadConfig({ DATA_DIR: dataDir });
-  if (!config.database.embedded) throw new Error('unexpected database config');
-  const database = await openPglite({ dataDir: config.database.dataDir });
+/** 10,000 dares (listing data only: no money moves in a read benchmark). */
+async function seed(database: Database): Promise<void> {
   await database.migrate();
   const creator = await createUser(database.db, { username: 'bench_creator' });
   const now = Date.now();
@@ -39,55 +36,107 @@ async function seededDataDir(): Promise<string> {
     );
   }
   await database.close();
-  return dataDir;
+}
+
+/** BENCH_POSTGRES_URL (default the CI server), when it answers: the same run on PostgreSQL. */
+const POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
+
+async function postgresDatabase(): Promise<{ url: string; drop(): Promise<void> } | null> {
+  const admin = new pg.Client({ connectionString: POSTGRES_URL, connectionTimeoutMillis: 2000 });
+  try {
+    await admin.connect();
+  } catch {
+    return null;
+  }
+  const name = `darepool_bench_${Date.now()}`;
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(POSTGRES_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const dropper = new pg.Client({ connectionString: POSTGRES_URL });
+      await dropper.connect();
+      await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await dropper.end();
+    },
+  };
 }
 
 /**
  * GET /api/dares (a page of 50 of 10,000) and GET /api/stats under load, each next to a bare
  * node:http process serving the same bytes from memory: the ceiling for this machine. Target: at
- * least half the ceiling's requests/s, p99 under 50 ms.
+ * least half the ceiling's requests/s, p99 under 50 ms. On PGlite, and on PostgreSQL when it answers.
  */
 export const daresRead: Benchmark = {
   name: 'dares-read',
   description: `GET /api/dares (50 of ${DARES.toLocaleString('en-US')}) and /api/stats vs a bare node:http ceiling`,
   async run(context) {
-    const dataDir = await seededDataDir();
-    const server = await startServer({ dataDir, env: { SEED_DEMO_DATA: 'false' }, logLevel: 'warn' });
     const results: BenchResult[] = [];
-    try {
-      for (const [name, url] of [
-        ['GET /api/dares?limit=50', '/api/dares?filter=active&limit=50'],
-        ['GET /api/stats', '/api/stats'],
-      ] as const) {
-        const sample = await fetch(new URL(url, server.baseUrl));
-        const body = Buffer.from(await sample.arrayBuffer());
-        const ceiling = await startCeiling(body, { 'content-type': 'application/json; charset=utf-8' });
-        try {
-          const ours = await measureLoad({ ...context, baseUrl: server.baseUrl } as BenchContext, {
-            name,
-            path: url,
-          });
-          const bare = await measureLoad({ ...context, baseUrl: ceiling.baseUrl } as BenchContext, {
-            name: `${name} (bare node:http, same ${body.length} bytes)`,
-            path: url,
-          });
-          const share = ours.requestsPerSecond / bare.requestsPerSecond;
-          results.push(ours, bare, {
-            kind: 'measure',
-            name: `${name} p99`,
-            value: ours.latencyMs.p99,
-            unit: 'ms',
-            budget: P99_BUDGET_MS,
-            detail: `${Math.round(share * 100)}% of the ceiling's requests/s (target at least 50%)`,
-          });
-        } finally {
-          await ceiling.close();
-        }
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'darepool-bench-reads-'));
+    const config = loadConfig({ DATA_DIR: dataDir });
+    if (!config.database.embedded) throw new Error('unexpected database config');
+    await seed(await openPglite({ dataDir: config.database.dataDir }));
+    results.push(...(await measureReads(context, 'PGlite', { dataDir, env: { SEED_DEMO_DATA: 'false' } })));
+    rmSync(dataDir, { recursive: true, force: true });
+
+    const postgres = await postgresDatabase();
+    if (postgres) {
+      const pgDataDir = mkdtempSync(path.join(os.tmpdir(), 'darepool-bench-reads-pg-'));
+      try {
+        await seed(await openPostgres(postgres.url, 2));
+        results.push(
+          ...(await measureReads(context, 'PostgreSQL', {
+            dataDir: pgDataDir,
+            env: { SEED_DEMO_DATA: 'false', DATABASE_URL: postgres.url },
+          })),
+        );
+      } finally {
+        rmSync(pgDataDir, { recursive: true, force: true });
+        await postgres.drop();
       }
-    } finally {
-      await server.stop();
-      rmSync(dataDir, { recursive: true, force: true });
     }
     return results;
   },
 };
+
+async function measureReads(
+  context: BenchContext,
+  label: string,
+  options: { dataDir: string; env: Record<string, string> },
+): Promise<BenchResult[]> {
+  const server = await startServer({ ...options, logLevel: 'warn' });
+  const results: BenchResult[] = [];
+  try {
+    for (const [name, url] of [
+      [`GET /api/dares?limit=50 [${label}]`, '/api/dares?filter=active&limit=50'],
+      [`GET /api/stats [${label}]`, '/api/stats'],
+    ] as const) {
+      const sample = await fetch(new URL(url, server.baseUrl));
+      const body = Buffer.from(await sample.arrayBuffer());
+      const ceiling = await startCeiling(body, { 'content-type': 'application/json; charset=utf-8' });
+      try {
+        const ours = await measureLoad({ ...context, baseUrl: server.baseUrl }, { name, path: url });
+        const bare = await measureLoad(
+          { ...context, baseUrl: ceiling.baseUrl },
+          { name: `  bare node:http, same ${body.length} bytes`, path: url },
+        );
+        const share = ours.requestsPerSecond / bare.requestsPerSecond;
+        results.push(ours, bare, {
+          kind: 'measure',
+          name: `${name} p99`,
+          value: ours.latencyMs.p99,
+          unit: 'ms',
+          budget: P99_BUDGET_MS,
+          detail: `${Math.round(share * 100)}% of the ceiling's requests/s (target at least 50%)`,
+        });
+      } finally {
+        await ceiling.close();
+      }
+    }
+  } finally {
+    await server.stop();
+  }
+  return results;
+}
