@@ -16,6 +16,7 @@ import { paymentRoutes } from './features/payments/routes';
 import { createPaymentsService } from './features/payments/service';
 import { registerPayoutFeatures } from './features/payouts/register';
 import { settingsRoutes } from './features/settings/routes';
+import { ogMetaRoutes } from './features/share/og-meta';
 import { statsRoutes } from './features/stats/routes';
 import { submissionRoutes } from './features/submissions/routes';
 import { createSubmissionsService } from './features/submissions/service';
@@ -102,6 +103,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(statsRoutes, { db: deps.database.db, clock: deps.clock });
 
   await registerPayoutFeatures(app, deps, chat.announce);
+  await app.register(ogMetaRoutes, { db: deps.database.db, clock: deps.clock, webRoot });
   await app.register(staticWeb, { root: webRoot });
   return app;
 }

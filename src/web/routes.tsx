@@ -1,10 +1,33 @@
-import type { ComponentType } from 'react';
-import { createBrowserRouter, type RouteObject } from 'react-router';
+import { type ComponentType, lazy } from 'react';
+import { createBrowserRouter, Link, type RouteObject } from 'react-router';
+import { EmptyState } from './components/common/empty-state';
 import { AppLayout } from './components/layout/app-layout';
 import { RouteError } from './components/layout/route-error';
+import { Button } from './components/ui/button';
 import { Spinner } from './components/ui/spinner';
 import { ChatPanel } from './features/chat/components/chat-panel';
+import { DareBrowser } from './features/dares/components/dare-browser';
 import HomePage from './features/home/home-page';
+
+// Featured videos (votes, player) load when the Featured tab first opens, not with the landing page.
+const FeaturedSubmissions = lazy(() => import('./features/submissions/components/featured-submissions'));
+
+const homeDares = (
+  <DareBrowser
+    defaultFilter="all"
+    empty={
+      <EmptyState
+        title="No dares found"
+        description="Be the first to create a dare for the community!"
+        action={
+          <Button asChild>
+            <Link to="/create-dare">Create Dare</Link>
+          </Button>
+        }
+      />
+    }
+  />
+);
 
 function PageLoading() {
   return <Spinner label="Loading page" />;
@@ -34,12 +57,29 @@ export const routes: RouteObject[] = [
         children: [
           // Home is the landing page: bundled with the shell so its hero paints without a
           // second round trip. The chat panel is composed here so home does not import chat.
-          { index: true, element: <HomePage chat={<ChatPanel />} /> },
+          {
+            index: true,
+            element: <HomePage chat={<ChatPanel />} dares={homeDares} featured={<FeaturedSubmissions />} />,
+          },
           lazyPage('community-dares', () => import('./features/dares/community-dares-page')),
           // The dare's chat is composed here too, so the dares feature does not import chat.
           lazyPage('dare/:id', async () => {
-            const { default: DareDetailsPage } = await import('./features/dares/dare-details-page');
-            return { default: () => <DareDetailsPage renderChat={(id) => <ChatPanel dareId={id} />} /> };
+            const [{ default: DareDetailsPage }, { SubmitVideoDialog, ApprovedSubmissions }] =
+              await Promise.all([
+                import('./features/dares/dare-details-page'),
+                import('./features/submissions/components/dare-submissions'),
+              ]);
+            return {
+              default: () => (
+                <DareDetailsPage
+                  renderChat={(id) => <ChatPanel dareId={id} />}
+                  renderSubmit={(dare) => (
+                    <SubmitVideoDialog dareId={dare.id} dareTitle={dare.title} closed={dare.closed} />
+                  )}
+                  renderSubmissions={(id) => <ApprovedSubmissions dareId={id} />}
+                />
+              ),
+            };
           }),
           lazyPage('major-dare', () => import('./features/major-dare/major-dare-page')),
           lazyPage('leaderboard', () => import('./features/leaderboard/leaderboard-page')),

@@ -1,28 +1,17 @@
-import { useState } from 'react';
 import { Link } from 'react-router';
 import { EmptyState } from '../../components/common/empty-state';
-import { FilterButtons, type FilterOption } from '../../components/common/filter-buttons';
 import { PageHeader } from '../../components/common/page-header';
 import { Button } from '../../components/ui/button';
-import { type CommunityStats, DareStats } from './components/dare-stats';
-
-type Filter = 'all' | 'active' | 'completed';
-
-const FILTERS: readonly FilterOption<Filter>[] = [
-  { value: 'all', label: 'All' },
-  { value: 'active', label: 'Active' },
-  { value: 'completed', label: 'Completed' },
-];
+import { useStats } from './api/get-stats';
+import { DareBrowser } from './components/dare-browser';
+import { DareStats } from './components/dare-stats';
 
 /**
- * /community-dares. GET /api/dares?filter= (major dares left out) plugs in where marked; the
- * tiles are computed from the same list.
+ * /community-dares: the three tiles (from GET /api/stats, the same 30 s read as Home) and the
+ * community dares (the list never holds major dares), filtered to active by default.
  */
 export default function CommunityDaresPage() {
-  // Spec: the default filter is active.
-  const [filter, setFilter] = useState<Filter>('active');
-  const stats: CommunityStats | undefined = undefined; // derived from useDares(filter).data
-
+  const { data: stats } = useStats();
   return (
     <div className="space-y-6">
       <PageHeader
@@ -34,15 +23,27 @@ export default function CommunityDaresPage() {
           </Button>
         }
       />
-      <DareStats stats={stats} />
-      <FilterButtons label="Filter dares" options={FILTERS} value={filter} onChange={setFilter} />
-      <EmptyState
-        title="No dares found"
-        description="Be the first to create a dare for the community!"
-        action={
-          <Button asChild>
-            <Link to="/create-dare">Create First Dare</Link>
-          </Button>
+      <DareStats
+        stats={
+          stats && {
+            activeDares: stats.activeDares,
+            totalPool: stats.totalRewards,
+            totalParticipants: stats.totalParticipants,
+          }
+        }
+      />
+      <DareBrowser
+        defaultFilter="active"
+        empty={
+          <EmptyState
+            title="No dares found"
+            description="Be the first to create a dare for the community!"
+            action={
+              <Button asChild>
+                <Link to="/create-dare">Create First Dare</Link>
+              </Button>
+            }
+          />
         }
       />
     </div>

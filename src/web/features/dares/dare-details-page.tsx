@@ -2,6 +2,7 @@ import { AlertTriangle, SearchX } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { EmptyState } from '../../components/common/empty-state';
+import { ShareButton } from '../../components/common/share-button';
 import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
 import { ApiError } from '../../lib/api-client';
@@ -17,12 +18,23 @@ function parseDareId(raw: string | undefined): number | null {
   return id > 0 ? id : null;
 }
 
+/** What the submissions feature adds to a dare's page, composed in by the router. */
+export interface DareSubmissionSlots {
+  /** The Submit Video action; `closed` when the dare no longer takes proofs. */
+  renderSubmit?: (dare: { id: number; title: string; closed: boolean }) => ReactNode;
+  /** The approved submissions with votes and the player. */
+  renderSubmissions?: (dareId: number) => ReactNode;
+}
+
 /**
- * /dare/:id. The chat comes from the route (`renderChat`), so this feature does not import chat.
- * The submissions feature fills the marked slots: its Submit Video and Share actions beside Add
- * to Pool, and its approved submissions list (the empty state shows until then).
+ * /dare/:id. The chat and the submissions come from the route (`renderChat`, `renderSubmit`,
+ * `renderSubmissions`), so this feature imports neither.
  */
-export default function DareDetailsPage({ renderChat }: { renderChat?: (dareId: number) => ReactNode }) {
+export default function DareDetailsPage({
+  renderChat,
+  renderSubmit,
+  renderSubmissions,
+}: { renderChat?: (dareId: number) => ReactNode } & DareSubmissionSlots) {
   const { id: rawId } = useParams();
   const id = parseDareId(rawId);
   const { data: dare, isPending, error } = useDare(id);
@@ -55,7 +67,7 @@ export default function DareDetailsPage({ renderChat }: { renderChat?: (dareId: 
     );
   }
 
-  // The server takes contributions only while the dare is active and its deadline is ahead.
+  // The server takes contributions and proofs only while the dare is active and its deadline is ahead.
   const isOpen =
     dare.status === 'active' && (dare.deadline === null || new Date(dare.deadline).getTime() > Date.now());
   return (
@@ -63,13 +75,12 @@ export default function DareDetailsPage({ renderChat }: { renderChat?: (dareId: 
       dare={dare}
       actions={
         <>
-          {/* Slot: Submit Video dialog (submissions issue). */}
+          {renderSubmit?.({ id: dare.id, title: dare.title, closed: !isOpen })}
           <AddToPoolDialog dare={dare} disabled={!isOpen} />
-          {/* Slot: Share (submissions issue). */}
+          <ShareButton title={dare.title} description={dare.description} path={`/dare/${dare.id}`} />
         </>
       }
-      // Slot: approved submissions with votes (submissions issue); until then the empty state.
-      submissions={undefined}
+      submissions={renderSubmissions?.(dare.id)}
       chat={renderChat?.(dare.id)}
     />
   );

@@ -1,27 +1,31 @@
 import type { ReactNode } from 'react';
-import { useState } from 'react';
 import { Link } from 'react-router';
 import { Button } from '../../components/ui/button';
 import { useDocumentTitle } from '../../lib/use-document-title';
+import { useMajorDare } from './api/get-major-dare';
+import { useStats } from './api/get-stats';
 import { Hero } from './components/hero';
-import { type DareFilter, HomeTabs } from './components/home-tabs';
-import { MajorDareCard, type MajorDareSummary } from './components/major-dare-card';
-import { type PlatformStats, StatsStrip } from './components/stats-strip';
-
-/** Spec section 7: GET /api/major-dare starts from this until its first answer. */
-const NO_MAJOR_DARE: MajorDareSummary = { isActive: false };
+import { HomeTabs } from './components/home-tabs';
+import { MajorDareCard } from './components/major-dare-card';
+import { StatsStrip } from './components/stats-strip';
 
 /**
- * Home. `chat` is the live chat panel, composed in by the router so features stay independent.
- * The reads plug in where marked: GET /api/stats (30 s), GET /api/major-dare (30 s),
- * GET /api/dares?filter= and GET /api/featured-submissions.
+ * Home. The router composes in the other features' parts so features stay independent: `chat`
+ * (the live chat panel), `dares` (filters, count, search, cards, 'Load more') and `featured`
+ * (approved videos with votes and the player).
  */
-export default function HomePage({ chat }: { chat?: ReactNode }) {
+export default function HomePage({
+  chat,
+  dares,
+  featured,
+}: {
+  chat?: ReactNode;
+  dares?: ReactNode;
+  featured?: ReactNode;
+}) {
   useDocumentTitle(undefined);
-  const [filter, setFilter] = useState<DareFilter>('all');
-  const stats: PlatformStats | undefined = undefined; // useStats()
-  const majorDare = NO_MAJOR_DARE; // useMajorDare().data
-  const dareCount = 0; // useDares(filter).data?.length
+  const { data: stats } = useStats();
+  const majorDare = useMajorDare();
 
   return (
     <div className="space-y-8">
@@ -29,7 +33,7 @@ export default function HomePage({ chat }: { chat?: ReactNode }) {
       <StatsStrip stats={stats} />
       <MajorDareCard majorDare={majorDare} />
       <div className="grid gap-6 xl:grid-cols-[minmax(0,1fr)_22rem]">
-        <HomeTabs filter={filter} onFilterChange={setFilter} dareCount={dareCount} />
+        <HomeTabs dares={dares} featured={featured} />
         {chat}
       </div>
       <section className="rounded-xl border bg-card p-6 text-center" aria-labelledby="home-cta">

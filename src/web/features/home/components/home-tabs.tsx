@@ -1,35 +1,13 @@
-import type { ReactNode } from 'react';
-import { Link } from 'react-router';
+import { type ReactNode, Suspense } from 'react';
 import { EmptyState } from '../../../components/common/empty-state';
-import { FilterButtons, type FilterOption } from '../../../components/common/filter-buttons';
-import { Button } from '../../../components/ui/button';
+import { Spinner } from '../../../components/ui/spinner';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs';
 
-export type DareFilter = 'all' | 'active' | 'completed';
-
-const FILTERS: readonly FilterOption<DareFilter>[] = [
-  { value: 'all', label: 'All' },
-  { value: 'active', label: 'Active' },
-  { value: 'completed', label: 'Completed' },
-];
-
 /**
- * The 'Dares' and 'Featured' tabs. The page owns the filter (it is part of the dares query) and
- * passes the rendered lists; an absent list shows the empty state.
+ * The 'Dares' and 'Featured' tabs. Their contents come from the dares and submissions features,
+ * composed in by the router; the Featured one may be a lazy chunk, so it gets a Suspense boundary.
  */
-export function HomeTabs({
-  filter,
-  onFilterChange,
-  dareCount,
-  dares,
-  featured,
-}: {
-  filter: DareFilter;
-  onFilterChange: (filter: DareFilter) => void;
-  dareCount: number;
-  dares?: ReactNode;
-  featured?: ReactNode;
-}) {
+export function HomeTabs({ dares, featured }: { dares?: ReactNode; featured?: ReactNode }) {
   return (
     <Tabs defaultValue="dares" className="min-w-0">
       <TabsList>
@@ -37,31 +15,12 @@ export function HomeTabs({
         <TabsTrigger value="featured">Featured</TabsTrigger>
       </TabsList>
       <TabsContent value="dares" className="space-y-4">
-        <div className="flex flex-wrap items-center justify-between gap-3">
-          <FilterButtons label="Filter dares" options={FILTERS} value={filter} onChange={onFilterChange} />
-          <p className="text-sm text-muted-foreground">
-            {dareCount} {dareCount === 1 ? 'dare' : 'dares'} available
-          </p>
-        </div>
-        {dares ?? (
-          <EmptyState
-            title="No dares found"
-            description="Be the first to create a dare for the community!"
-            action={
-              <Button asChild>
-                <Link to="/create-dare">Create Dare</Link>
-              </Button>
-            }
-          />
-        )}
+        {dares ?? <EmptyState title="No dares found" />}
       </TabsContent>
       <TabsContent value="featured">
-        {featured ?? (
-          <EmptyState
-            title="No featured videos yet"
-            description="Approved proofs picked by the admins show here, ready for your vote."
-          />
-        )}
+        <Suspense fallback={<Spinner label="Loading featured videos" />}>
+          {featured ?? <EmptyState title="No featured videos yet" />}
+        </Suspense>
       </TabsContent>
     </Tabs>
   );

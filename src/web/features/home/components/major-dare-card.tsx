@@ -1,15 +1,17 @@
 import { ArrowRight, Crown } from 'lucide-react';
 import { Link } from 'react-router';
 import { MAJOR_DARE_SPLIT } from '../../../../contract/limits';
+import type { MajorDare } from '../../../../contract/major-dare';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
 import { formatSol } from '../../../lib/utils';
 
-/** Spec section 3 'Major dare': GET /api/major-dare starts as `{ isActive: false }`. */
-export type MajorDareSummary =
-  | { isActive: false }
-  | { isActive: true; id: number; title: string; description: string; totalPool: string };
+/** GET /api/major-dare's answer; it starts as `{ isActive: false }` (spec section 7). */
+export type MajorDareSummary = MajorDare;
+
+// The empty texts are the contract's MAJOR_DARE_MESSAGES written out: importing that module
+// would pull zod into the landing chunk.
 
 export function MajorDareCard({ majorDare }: { majorDare: MajorDareSummary }) {
   return (

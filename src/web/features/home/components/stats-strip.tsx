@@ -1,16 +1,10 @@
 import { Coins, Flame, Trophy, Users } from 'lucide-react';
+import type { Stats } from '../../../../contract/stats';
 import { StatTile } from '../../../components/common/stat-tile';
 import { formatSol } from '../../../lib/utils';
 
-/** Spec section 3 'Stats', as GET /api/stats will answer it. */
-export interface PlatformStats {
-  totalDares: number;
-  activeDares: number;
-  /** SOL, decimal string. */
-  totalRewards: string;
-  daredevils: number;
-  totalParticipants: number;
-}
+/** Spec section 3 'Stats', as GET /api/stats answers it. */
+export type PlatformStats = Stats;
 
 /** Shows zeros until the stats arrive (`stats` undefined). */
 export function StatsStrip({ stats }: { stats: PlatformStats | undefined }) {

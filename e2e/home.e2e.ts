@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import { setupApp } from './fixtures/app';
+
+const app = setupApp();
+
+interface DareItem {
+  id: number;
+  title: string;
+  participantCount: number;
+  isMajor: boolean;
+}
+
+async function api<T>(method: string, path: string, token?: string, body?: unknown): Promise<T> {
+  const res = await fetch(app.url(path), {
+    method,
+    headers: {
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${path} → ${res.status} ${text}`);
+  return JSON.parse(text) as T;
+}
+
+const login = (username: string, password: string) =>
+  api<{ token: string }>('POST', '/api/auth/login', undefined, { username, password });
+
+describe('Home and Community Dares in the browser', () => {
+  it('shows the stats, the dares with filters, count and search, and cards that open the dare', async () => {
+    const all = await api<DareItem[]>('GET', '/api/dares?filter=all');
+    const active = await api<DareItem[]>('GET', '/api/dares?filter=active');
+    const stats = await api<{ totalDares: number; activeDares: number }>('GET', '/api/stats');
+    expect(all.length).toBeGreaterThan(active.length);
+
+    const { page } = await app.newPage();
+    await page.goto(app.url('/'));
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    const strip = page.getByRole('region', { name: 'Platform stats' });
+    await expect
+      .poll(() => strip.getByText('Total Dares').locator('../..').textContent())
+      .toContain(String(stats.totalDares));
+    // The seeded major dare answers GET /api/major-dare: the card shows it live.
+    const major = await api<{ isActive: boolean; title?: string }>('GET', '/api/major-dare');
+    const majorCard = page.getByRole('heading', { name: /^Major Dare of the Week/ }).locator('../..');
+    if (major.isActive) {
+      await majorCard.getByText('LIVE', { exact: true }).waitFor();
+      await majorCard.getByText(major.title!, { exact: true }).waitFor();
+    } else await majorCard.getByText('No Major Dare Active').waitFor();
+
+    const count = page.getByText(/dares? available$/);
+    await expect.poll(() => count.textContent()).toBe(`${all.length} dares available`);
+    const cards = page.getByRole('list', { name: 'Dares' }).getByRole('link');
+    expect(await cards.count()).toBe(all.length);
+    await page.getByRole('button', { name: 'Active', exact: true }).click();
+    await expect.poll(() => count.textContent()).toBe(`${active.length} dares available`);
+    await page.getByRole('button', { name: 'All', exact: true }).click();
+
+    // Search narrows the list to the dares whose title or description match.
+    const target = all[all.length - 1]!;
+    await page.getByRole('searchbox', { name: 'Search dares' }).fill(target.title);
+    await expect.poll(() => cards.count()).toBeLessThan(all.length);
+    const card = cards.filter({ hasText: target.title }).first();
+    await card.waitFor();
+    expect(await card.getByTestId('participant-count').textContent()).toBe(String(target.participantCount));
+    await card.click();
+    await page.waitForURL(`**/dare/${target.id}`);
+    await page.getByRole('heading', { level: 1, name: target.title }).waitFor();
+    const share = page.getByRole('link', { name: 'Share' });
+    const shareUrl = new URL((await share.getAttribute('href'))!);
+    expect(shareUrl.origin + shareUrl.pathname).toBe('https://twitter.com/intent/tweet');
+    expect(shareUrl.searchParams.get('url')).toBe(app.url(`/dare/${target.id}`));
+    expect(shareUrl.searchParams.get('text')).toContain(target.title);
+
+    // Community Dares: active by default, no major dares.
+    await page.goto(app.url('/community-dares'));
+    expect(await page.getByRole('button', { name: 'Active', exact: true }).getAttribute('aria-pressed')).toBe(
+      'true',
+    );
+    await expect
+      .poll(() => page.getByRole('list', { name: 'Dares' }).getByRole('link').count())
+      .toBe(active.filter((dare) => !dare.isMajor).length);
+  });
+
+  it('lists featured videos with vote buttons that a visitor cannot use', async () => {
+    const [dare] = await api<DareItem[]>('GET', '/api/dares?filter=active');
+    const alice = await login('alice', 'darepool-demo');
+    const submission = await api<{ id: number }>('POST', `/api/dares/${dare!.id}/submit`, alice.token, {
+      videoUrl: 'https://videos.example/featured.mp4',
+      description: 'Featured proof',
+    });
+    const admin = await login('admin', 'darepool-admin');
+    await api('PUT', `/api/admin/submissions/${submission.id}`, admin.token, {
+      status: 'approved',
+      is_featured: true,
+    });
+
+    const { page } = await app.newPage();
+    await page.goto(app.url('/'));
+    await page.getByRole('tab', { name: 'Featured' }).click();
+    const featured = page.getByRole('article', { name: 'Submission by alice' });
+    await featured.waitFor();
+    await featured.getByText('Featured proof').waitFor();
+    await featured.getByRole('link', { name: dare!.title }).waitFor();
+    expect(await featured.getByRole('button', { name: /^Vote/ }).isDisabled()).toBe(true);
+    expect(await featured.getByRole('button', { name: 'Watch Video' }).isEnabled()).toBe(true);
+  });
+});

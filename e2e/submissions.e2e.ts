@@ -1,0 +1,194 @@
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { setupApp } from './fixtures/app';
+import { registerWithWallet, toast } from './fixtures/users';
+
+const app = setupApp();
+
+const DEMO_ADMIN = { username: 'admin', password: 'darepool-admin' };
+/** The seeded demo users (src/server/db/seed.ts) who post the other proofs. */
+const DEMO_SUBMITTERS = ['alice', 'bob', 'carol'];
+const DEMO_PASSWORD = 'darepool-demo';
+
+async function api<T>(method: string, path: string, token?: string, body?: unknown): Promise<T> {
+  const res = await fetch(app.url(path), {
+    method,
+    headers: {
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${path} → ${res.status} ${text}`);
+  return JSON.parse(text) as T;
+}
+
+const login = (username: string, password: string) =>
+  api<{ token: string; user: { id: number } }>('POST', '/api/auth/login', undefined, { username, password });
+
+/**
+ * A real MP4, made the way a phone's browser would: Chromium's MediaRecorder encodes a few
+ * frames of an animated canvas as H.264 in an MP4 container (ftyp, moov, then fragments).
+ */
+async function recordMp4(page: Page): Promise<Buffer> {
+  const base64 = await page.evaluate(async () => {
+    const canvas = document.createElement('canvas');
+    canvas.width = 64;
+    canvas.height = 48;
+    const context = canvas.getContext('2d')!;
+    let frame = 0;
+    const paint = () => {
+      context.fillStyle = `hsl(${(frame++ * 47) % 360} 80% 50%)`;
+      context.fillRect(0, 0, canvas.width, canvas.height);
+    };
+    paint();
+    const timer = setInterval(paint, 40);
+    const recorder = new MediaRecorder(canvas.captureStream(25), {
+      mimeType: 'video/mp4;codecs=avc1.42E01E',
+    });
+    const chunks: Blob[] = [];
+    recorder.ondataavailable = (event) => chunks.push(event.data);
+    const stopped = new Promise((resolve) => {
+      recorder.onstop = resolve;
+    });
+    recorder.start();
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    recorder.stop();
+    await stopped;
+    clearInterval(timer);
+    const bytes = new Uint8Array(await new Blob(chunks).arrayBuffer());
+    let binary = '';
+    for (const byte of bytes) binary += String.fromCharCode(byte);
+    return btoa(binary);
+  });
+  return Buffer.from(base64, 'base64');
+}
+
+const votesUsed = (page: Page) => page.getByTestId('votes-used').textContent();
+const card = (page: Page, author: string) => page.getByRole('article', { name: `Submission by ${author}` });
+
+describe('video proofs and votes in the browser', () => {
+  it('uploads a real MP4, and after approval another user watches it and votes three times, not four', async () => {
+    const dares = await api<{ id: number; title: string; creator: { username: string } | null }[]>(
+      'GET',
+      '/api/dares?filter=active',
+    );
+    const dare = dares[0]!;
+
+    const uploader = await app.newPage({ wallet: true });
+    await registerWithWallet(uploader.page, app.baseUrl, 'e2e_prover');
+    // A completed dare takes no proofs; an unknown one is not found.
+    const [completed] = await api<{ id: number }[]>('GET', '/api/dares?filter=completed');
+    await uploader.page.goto(app.url(`/dare/${completed!.id}`));
+    const closed = uploader.page.getByRole('button', { name: 'Submissions Closed' });
+    await closed.waitFor();
+    expect(await closed.isDisabled()).toBe(true);
+    await uploader.page.goto(app.url('/dare/99999999'));
+    await uploader.page.getByText('Dare not found').waitFor();
+
+    // The uploader submits through the dialog: a file, so the URL field is disabled.
+    await uploader.page.goto(app.url(`/dare/${dare.id}`));
+    await uploader.page.getByRole('heading', { name: dare.title }).waitFor();
+    await uploader.page.getByText('No approved submissions yet').waitFor();
+    const mp4 = await recordMp4(uploader.page);
+    expect(mp4.subarray(4, 8).toString('latin1')).toBe('ftyp');
+    expect(mp4.length).toBeLessThan(1024 * 1024);
+
+    await uploader.page.getByRole('button', { name: 'Submit Video' }).click();
+    const form = uploader.page.getByRole('form', { name: 'Submit video' });
+    // Nothing chosen: the spec's message, and nothing is sent.
+    await form.getByRole('button', { name: 'Submit Video' }).click();
+    await form.getByText('Please provide both video (URL or file) and description').waitFor();
+    await form
+      .getByLabel('Video File')
+      .setInputFiles({ name: 'proof.mp4', mimeType: 'video/mp4', buffer: mp4 });
+    expect(await form.getByLabel('Video URL').isDisabled()).toBe(true);
+    await form.getByLabel('Description').fill('Lemon eaten, peel and all.');
+    // A slow uplink (Chromium's network emulation), so the upload's progress is there to see.
+    const cdp = await uploader.context.newCDPSession(uploader.page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: Math.ceil(mp4.length / 2),
+    });
+    await form.getByRole('button', { name: 'Submit Video' }).click();
+    await form.getByRole('progressbar', { name: 'Upload progress' }).waitFor();
+    await form.getByText(/^Uploading… \d+%$/).waitFor();
+    await toast(uploader.page, 'Video submitted successfully! Wait for admin approval.');
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: -1,
+    });
+    // The dialog closed; the action now says the proof is in.
+    await uploader.page.getByRole('button', { name: 'Submitted' }).waitFor();
+    expect(await uploader.page.getByRole('button', { name: 'Submitted' }).isDisabled()).toBe(true);
+    // Pending proofs are not listed until approved.
+    expect(await card(uploader.page, 'e2e_prover').count()).toBe(0);
+    await uploader.page.reload();
+    await uploader.page.getByRole('button', { name: 'Already Submitted' }).waitFor();
+
+    // Three demo users post link proofs; the admin approves all four through the API.
+    for (const username of DEMO_SUBMITTERS) {
+      const { token } = await login(username, DEMO_PASSWORD);
+      await api('POST', `/api/dares/${dare.id}/submit`, token, {
+        videoUrl: `https://videos.example/${username}.mp4`,
+        description: `${username} did it too`,
+      });
+    }
+    const admin = await login(DEMO_ADMIN.username, DEMO_ADMIN.password);
+    const pending = await api<{ id: number; dareId: number; status: string }[]>(
+      'GET',
+      '/api/admin/submissions',
+      admin.token,
+    );
+    const ofDare = pending.filter((submission) => submission.dareId === dare.id);
+    expect(ofDare).toHaveLength(4);
+    for (const submission of ofDare)
+      await api('PUT', `/api/admin/submissions/${submission.id}`, admin.token, { status: 'approved' });
+
+    // Another user watches the uploaded proof in the player.
+    const voter = await app.newPage({ wallet: true });
+    await registerWithWallet(voter.page, app.baseUrl, 'e2e_voter');
+    await voter.page.goto(app.url(`/dare/${dare.id}`));
+    await card(voter.page, 'e2e_prover').waitFor();
+    await expect.poll(() => voter.page.getByRole('article').count()).toBe(4);
+    await card(voter.page, 'e2e_prover').getByText('Approved').waitFor();
+    expect(await votesUsed(voter.page)).toBe('0/3 votes used');
+
+    await card(voter.page, 'e2e_prover').getByRole('button', { name: 'Watch Video' }).click();
+    const player = voter.page.getByRole('dialog').locator('video');
+    await player.waitFor();
+    expect(await player.getAttribute('src')).toMatch(/^\/api\/video-proxy\/\d+$/);
+    // The browser decoded the upload: it knows the frame size (metadata) and has a frame to show.
+    await expect
+      .poll(() => player.evaluate((video: HTMLVideoElement) => [video.readyState >= 2, video.videoWidth]), {
+        timeout: 15_000,
+      })
+      .toEqual([true, 64]);
+    await voter.page.keyboard.press('Escape');
+
+    // Three votes across submissions count; the fourth is refused with the server's message.
+    const targets = ['e2e_prover', 'alice', 'bob'];
+    for (const [index, author] of targets.entries()) {
+      await card(voter.page, author).getByRole('button', { name: /^Vote/ }).click();
+      await toast(voter.page, 'Vote added!');
+      await expect.poll(() => votesUsed(voter.page)).toBe(`${index + 1}/3 votes used`);
+      await card(voter.page, author).getByRole('button', { name: 'Vote (1 vote)' }).waitFor();
+    }
+    await card(voter.page, 'carol').getByRole('button', { name: /^Vote/ }).click();
+    await toast(voter.page, 'Error voting');
+    await toast(voter.page, 'You have used all 3 votes for this dare');
+    expect(await votesUsed(voter.page)).toBe('3/3 votes used');
+    await card(voter.page, 'carol').getByRole('button', { name: 'Vote (0 votes)' }).waitFor();
+
+    // The counts are the server's: a reload shows the same.
+    await voter.page.reload();
+    await card(voter.page, 'bob').getByRole('button', { name: 'Vote (1 vote)' }).waitFor();
+    await expect.poll(() => votesUsed(voter.page)).toBe('3/3 votes used');
+  });
+});

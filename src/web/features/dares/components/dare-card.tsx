@@ -1,0 +1,48 @@
+import { CalendarClock, Coins, Users } from 'lucide-react';
+import { Link } from 'react-router';
+import type { Dare } from '../../../../contract/dares';
+import { Badge } from '../../../components/ui/badge';
+import { daysLeft } from '../../../lib/dates';
+import { formatSol } from '../../../lib/utils';
+
+/** A dare in a list, linking to /dare/{id}. The counter is the dare's real participant count. */
+export function DareCard({ dare }: { dare: Dare }) {
+  const left = daysLeft(dare.deadline);
+  return (
+    <Link
+      to={`/dare/${dare.id}`}
+      className="flex flex-col gap-3 rounded-lg border bg-card p-4 transition-colors hover:border-primary/60 focus-visible:outline-2 focus-visible:outline-primary"
+    >
+      <div className="flex flex-wrap gap-1.5">
+        <Badge className="uppercase">{dare.difficulty}</Badge>
+        <Badge variant={dare.status === 'active' ? 'success' : 'secondary'} className="uppercase">
+          {dare.status}
+        </Badge>
+        <Badge variant="outline" className="uppercase">
+          {dare.category}
+        </Badge>
+      </div>
+      <div className="min-w-0">
+        <h3 className="font-semibold break-words">{dare.title}</h3>
+        <p className="mt-1 line-clamp-2 text-sm break-words text-muted-foreground">{dare.description}</p>
+      </div>
+      <div className="mt-auto flex flex-wrap items-center gap-x-4 gap-y-1 text-sm">
+        <span className="flex items-center gap-1 font-medium text-primary">
+          <Coins className="size-4" aria-hidden />
+          {formatSol(dare.totalPool || dare.stakeAmount)}
+        </span>
+        <span className="flex items-center gap-1 text-muted-foreground" title="Participants">
+          <Users className="size-4" aria-hidden />
+          <span data-testid="participant-count">{dare.participantCount}</span>
+          <span className="sr-only">participants</span>
+        </span>
+        {left !== null && (
+          <span className="flex items-center gap-1 text-muted-foreground">
+            <CalendarClock className="size-4" aria-hidden />
+            {left} {left === 1 ? 'day' : 'days'} left
+          </span>
+        )}
+      </div>
+    </Link>
+  );
+}

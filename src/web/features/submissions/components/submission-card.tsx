@@ -1,0 +1,31 @@
+import type { ReactNode } from 'react';
+import type { Submission } from '../../../../contract/submissions';
+import { Badge } from '../../../components/ui/badge';
+import { authorName } from '../lib/author-name';
+import { VoteButton } from './vote-button';
+import { WatchVideoDialog } from './watch-video-dialog';
+
+/** One approved proof: author, description, 'Approved' badge, vote button and player. */
+export function SubmissionCard({ submission, heading }: { submission: Submission; heading?: ReactNode }) {
+  const author = authorName(submission);
+  return (
+    <article
+      aria-label={`Submission by ${author}`}
+      className="flex flex-col gap-3 rounded-lg border bg-card p-4"
+      data-submission-id={submission.id}
+    >
+      {heading}
+      <div className="flex items-start justify-between gap-2">
+        <p className="font-semibold break-words">{author}</p>
+        <Badge variant="success">Approved</Badge>
+      </div>
+      {submission.description && (
+        <p className="line-clamp-3 text-sm break-words text-muted-foreground">{submission.description}</p>
+      )}
+      <div className="mt-auto flex flex-wrap items-center gap-2">
+        <VoteButton submission={submission} />
+        <WatchVideoDialog submission={submission} />
+      </div>
+    </article>
+  );
+}

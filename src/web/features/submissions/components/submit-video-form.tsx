@@ -1,0 +1,161 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { Upload } from 'lucide-react';
+import { type FormEvent, useId, useRef, useState } from 'react';
+import type { Submission } from '../../../../contract/submissions';
+import { Button } from '../../../components/ui/button';
+import { Input } from '../../../components/ui/input';
+import { FieldError, Label } from '../../../components/ui/label';
+import { Textarea } from '../../../components/ui/textarea';
+import { toast } from '../../../components/ui/use-toast';
+import { submitVideo } from '../api/submit-video';
+import { uploadVideo } from '../api/upload-video';
+import { VIDEO_ACCEPT, validateSubmission } from '../lib/validate-submission';
+
+export const SUBMIT_TOASTS = {
+  success: 'Video submitted successfully! Wait for admin approval.',
+  uploadFailed: 'Failed to upload video',
+  submitFailed: 'Failed to submit video',
+} as const;
+
+/**
+ * The Submit Video form (spec section 5): a URL or a file, never both (choosing one disables the
+ * other), and a description. A file is uploaded first, with its progress shown, then submitted.
+ */
+export default function SubmitVideoForm({
+  dareId,
+  onBusyChange,
+  onSubmitted,
+}: {
+  dareId: number;
+  onBusyChange: (busy: boolean) => void;
+  onSubmitted: (submission: Submission) => void;
+}) {
+  const queryClient = useQueryClient();
+  const ids = { url: useId(), file: useId(), description: useId(), error: useId() };
+  const fileInput = useRef<HTMLInputElement>(null);
+  const [videoUrl, setVideoUrl] = useState('');
+  const [file, setFile] = useState<File | null>(null);
+  const [description, setDescription] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [progress, setProgress] = useState<number | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const setWorking = (value: boolean) => {
+    setBusy(value);
+    onBusyChange(value);
+  };
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    const problem = validateSubmission({ videoUrl, file, description });
+    setError(problem);
+    if (problem) return;
+    setWorking(true);
+    try {
+      let url = videoUrl.trim();
+      if (file) {
+        setProgress(0);
+        try {
+          url = (await uploadVideo(file, dareId, setProgress)).url;
+        } catch (uploadError) {
+          const message = uploadError instanceof Error ? uploadError.message : SUBMIT_TOASTS.uploadFailed;
+          setError(message);
+          toast({ title: SUBMIT_TOASTS.uploadFailed, description: message, variant: 'destructive' });
+          return;
+        }
+      }
+      const submission = await submitVideo(dareId, { videoUrl: url, description: description.trim() });
+      toast({ title: SUBMIT_TOASTS.success });
+      // The dare's counters and its submission lists now include this one.
+      void queryClient.invalidateQueries({ queryKey: ['/api/submissions', dareId] });
+      void queryClient.invalidateQueries({ queryKey: ['/api/dares', dareId] });
+      onSubmitted(submission);
+    } catch (submitError) {
+      const message = submitError instanceof Error ? submitError.message : SUBMIT_TOASTS.submitFailed;
+      setError(message);
+      toast({ title: SUBMIT_TOASTS.submitFailed, description: message, variant: 'destructive' });
+    } finally {
+      setProgress(null);
+      setWorking(false);
+    }
+  }
+
+  const percent = progress === null ? null : Math.round(progress * 100);
+  return (
+    <form aria-label="Submit video" className="space-y-4" onSubmit={onSubmit} noValidate>
+      <div className="space-y-2">
+        <Label htmlFor={ids.url}>Video URL</Label>
+        <Input
+          id={ids.url}
+          type="url"
+          inputMode="url"
+          placeholder="https://…"
+          value={videoUrl}
+          disabled={busy || file !== null}
+          onChange={(event) => {
+            setVideoUrl(event.target.value);
+            setError(null);
+          }}
+        />
+      </div>
+      <p className="text-center text-xs uppercase text-muted-foreground">or</p>
+      <div className="space-y-2">
+        <Label htmlFor={ids.file}>Video File</Label>
+        <Input
+          ref={fileInput}
+          id={ids.file}
+          type="file"
+          accept={VIDEO_ACCEPT}
+          disabled={busy || videoUrl.trim() !== ''}
+          onChange={(event) => {
+            setFile(event.target.files?.[0] ?? null);
+            setError(null);
+          }}
+        />
+        <p className="text-xs text-muted-foreground">MP4, WebM or OGG, under 10MB.</p>
+        {file && !busy && (
+          <Button
+            type="button"
+            variant="ghost"
+            size="sm"
+            onClick={() => {
+              setFile(null);
+              if (fileInput.current) fileInput.current.value = '';
+            }}
+          >
+            Remove file
+          </Button>
+        )}
+      </div>
+      <div className="space-y-2">
+        <Label htmlFor={ids.description}>Description</Label>
+        <Textarea
+          id={ids.description}
+          value={description}
+          disabled={busy}
+          placeholder="How did it go?"
+          onChange={(event) => {
+            setDescription(event.target.value);
+            setError(null);
+          }}
+        />
+      </div>
+      {percent !== null && (
+        <div className="space-y-1">
+          <progress
+            className="w-full accent-primary"
+            aria-label="Upload progress"
+            max={100}
+            value={percent}
+          />
+          <p className="text-xs text-muted-foreground">Uploading… {percent}%</p>
+        </div>
+      )}
+      <FieldError id={ids.error} message={error ?? undefined} />
+      <Button type="submit" className="w-full" disabled={busy}>
+        <Upload aria-hidden />
+        {busy ? (file ? 'Uploading…' : 'Submitting…') : 'Submit Video'}
+      </Button>
+    </form>
+  );
+}

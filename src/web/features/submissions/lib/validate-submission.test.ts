@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { SUBMISSION_LIMITS, SUBMISSION_MESSAGES } from '../../../../contract/submissions';
+import { validateSubmission } from './validate-submission';
+
+const file = (size: number, type = 'video/mp4', name = 'proof.mp4') =>
+  new File([new Uint8Array(size)], name, { type });
+
+describe('validateSubmission', () => {
+  it('needs a video and a description', () => {
+    expect(validateSubmission({ videoUrl: '', file: null, description: 'did it' })).toBe(
+      SUBMISSION_MESSAGES.videoAndDescription,
+    );
+    expect(validateSubmission({ videoUrl: 'https://v.example/a.mp4', file: null, description: '  ' })).toBe(
+      SUBMISSION_MESSAGES.videoAndDescription,
+    );
+  });
+
+  it('accepts an http(s) URL and refuses anything else', () => {
+    expect(
+      validateSubmission({ videoUrl: 'https://v.example/a.mp4', file: null, description: 'x' }),
+    ).toBeNull();
+    expect(validateSubmission({ videoUrl: 'javascript:alert(1)', file: null, description: 'x' })).toBe(
+      SUBMISSION_MESSAGES.videoUrl,
+    );
+  });
+
+  it('takes a file of exactly 10 MB and refuses one byte more', () => {
+    const max = SUBMISSION_LIMITS.videoMaxBytes;
+    expect(validateSubmission({ videoUrl: '', file: file(max), description: 'x' })).toBeNull();
+    expect(validateSubmission({ videoUrl: '', file: file(max + 1), description: 'x' })).toBe(
+      'Video file must be under 10MB',
+    );
+  });
+
+  it('accepts MP4, WebM and OGG only', () => {
+    expect(validateSubmission({ videoUrl: '', file: file(10, 'video/webm'), description: 'x' })).toBeNull();
+    expect(validateSubmission({ videoUrl: '', file: file(10, 'video/ogg'), description: 'x' })).toBeNull();
+    expect(
+      validateSubmission({ videoUrl: '', file: file(10, 'text/plain', 'a.txt'), description: 'x' }),
+    ).toBe(SUBMISSION_MESSAGES.videoType);
+    // No type from the browser: the extension decides; the server sniffs the bytes anyway.
+    expect(
+      validateSubmission({ videoUrl: '', file: file(10, '', 'clip.webm'), description: 'x' }),
+    ).toBeNull();
+  });
+
+  it('limits the description', () => {
+    const long = 'a'.repeat(SUBMISSION_LIMITS.descriptionMax + 1);
+    expect(validateSubmission({ videoUrl: 'https://v.example/a', file: null, description: long })).toBe(
+      SUBMISSION_MESSAGES.descriptionMax,
+    );
+  });
+});

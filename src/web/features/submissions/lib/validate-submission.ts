@@ -1,0 +1,34 @@
+import { SUBMISSION_LIMITS, SUBMISSION_MESSAGES, VIDEO_TYPES } from '../../../../contract/submissions';
+
+export interface SubmissionDraft {
+  videoUrl: string;
+  file: File | null;
+  description: string;
+}
+
+/** The extensions of the accepted types, for a file whose browser-reported type is empty. */
+const VIDEO_EXTENSIONS = /\.(mp4|m4v|webm|ogg|ogv)$/i;
+
+/** What the file input offers; the server sniffs the bytes whatever the name says. */
+export const VIDEO_ACCEPT = [...VIDEO_TYPES, '.mp4', '.webm', '.ogg', '.ogv'].join(',');
+
+/**
+ * Spec section 5 'Submit video': a video (URL or file) and a description, a file under 10 MB of
+ * an accepted type. Returns the message to show, or null when the draft can be sent.
+ */
+export function validateSubmission(draft: SubmissionDraft): string | null {
+  const hasVideo = draft.file !== null || draft.videoUrl.trim() !== '';
+  if (!hasVideo || draft.description.trim() === '') return SUBMISSION_MESSAGES.videoAndDescription;
+  if (draft.file) {
+    if (draft.file.size > SUBMISSION_LIMITS.videoMaxBytes) return SUBMISSION_MESSAGES.videoTooLarge;
+    const typeOk = draft.file.type
+      ? (VIDEO_TYPES as readonly string[]).includes(draft.file.type)
+      : VIDEO_EXTENSIONS.test(draft.file.name);
+    if (!typeOk) return SUBMISSION_MESSAGES.videoType;
+  } else if (!/^https?:\/\/\S+$/i.test(draft.videoUrl.trim())) {
+    return SUBMISSION_MESSAGES.videoUrl;
+  }
+  if (draft.description.trim().length > SUBMISSION_LIMITS.descriptionMax)
+    return SUBMISSION_MESSAGES.descriptionMax;
+  return null;
+}
