@@ -1,5 +1,4 @@
-import { getBase64EncodedWireTransaction, getTransactionDecoder, signTransaction } from '@solana/kit';
-import { type BenchClient as Client, call, newClient } from '../lib/clients';
+import { type HttpClient as Client, createDareOverHttp, newClient } from '../../e2e/fixtures/http-client';
 import type { BenchContext, Benchmark } from '../types';
 
 const USERS = 3;
@@ -11,39 +10,7 @@ const P99_BUDGET_MS = 300;
 /** The client's whole create-dare money path: escrow, build, sign, send, verify and record. */
 async function createDare(context: BenchContext, client: Client, n: number): Promise<number> {
   const started = performance.now();
-  const { publicKey: escrow } = await call(context, '/api/create-escrow-wallet', undefined, client.token);
-  const stake = '0.01';
-  const { transaction } = await call(
-    context,
-    '/api/create-transaction',
-    { fromWallet: client.address, toWallet: escrow, amount: stake },
-    client.token,
-  );
-  const unsigned = getTransactionDecoder().decode(Buffer.from(transaction, 'base64'));
-  const signed = getBase64EncodedWireTransaction(await signTransaction([client.keys], unsigned));
-  const { signature } = await call(
-    context,
-    '/api/send-transaction',
-    { signedTransaction: signed },
-    client.token,
-  );
-  await call(
-    context,
-    '/api/dares',
-    {
-      title: `Bench dare ${n}`,
-      description: 'Measured by npm run bench.',
-      stakeAmount: stake,
-      difficulty: 'easy',
-      category: 'skill',
-      deadline: new Date(Date.now() + 7 * 24 * 3600 * 1000).toISOString(),
-      userWallet: client.address,
-      transactionSignature: signature,
-      network: 'localnet',
-      escrowWalletAddress: escrow,
-    },
-    client.token,
-  );
+  await createDareOverHttp(context, client, { title: `Bench dare ${n}`, stake: '0.01' });
   return performance.now() - started;
 }
 
