@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DARE_STATUSES, SUBMISSION_STATUSES } from './limits';
+import { submissionSchema } from './submissions';
 import { solAmountSchema } from './users';
 
 export const ADMIN_MESSAGES = {
@@ -94,25 +95,9 @@ export const markWinnerRequestSchema = z
   .object({ dareId: z.coerce.number({ error: ADMIN_MESSAGES.dareNotFound }).int().positive() })
   .meta({ id: 'MarkWinnerRequest' });
 
-/** A submission as the admin lists it, with the spec's snake-case variants and nested dare/user. */
-export const adminSubmissionSchema = z
-  .object({
-    id: z.number().int(),
-    dareId: z.number().int(),
-    userId: z.number().int(),
-    videoUrl: z.string(),
-    thumbnailUrl: z.string().nullable(),
-    description: z.string().nullable(),
-    votes: z.number().int(),
-    status: z.enum(SUBMISSION_STATUSES),
-    isFeatured: z.boolean(),
-    createdAt: z.string(),
-    updatedAt: z.string(),
-    dare_id: z.number().int(),
-    user_id: z.number().int(),
-    video_url: z.string(),
-    thumbnail_url: z.string().nullable(),
-    is_featured: z.boolean(),
+/** A submission as the admin lists it: the public shape, with the dare's status and never-null nesting. */
+export const adminSubmissionSchema = submissionSchema
+  .extend({
     dares: z.object({ title: z.string(), is_major: z.boolean(), status: z.enum(DARE_STATUSES) }),
     users: z.object({ username: z.string() }),
   })

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SUBMISSION_STATUSES } from './limits';
 
 export const SUBMISSION_LIMITS = {
   /** Spec section 9: max video file. */
@@ -25,8 +26,6 @@ export const SUBMISSION_MESSAGES = {
   alreadyVoted: 'You already voted for this submission',
   outOfVotes: `You have used all ${SUBMISSION_LIMITS.votesPerDare} votes for this dare`,
 } as const;
-
-export const SUBMISSION_STATUSES = ['pending', 'approved', 'rejected', 'winner'] as const;
 
 /** Our own uploads are served from here; anything else must be an http(s) URL. */
 export const UPLOADED_VIDEO_PREFIX = '/uploads/videos/';
