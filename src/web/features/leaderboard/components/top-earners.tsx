@@ -1,10 +1,10 @@
 import { Trophy } from 'lucide-react';
+import type { LeaderboardEntry } from '../../../../contract/leaderboard';
 import { LEADERBOARD_SIZE } from '../../../../contract/limits';
 import { EmptyState } from '../../../components/common/empty-state';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { formatSol } from '../../../lib/utils';
-import type { LeaderboardEntry } from '../types';
 
 /** Spec: the top 10 by earnings; `entries` undefined while loading. */
 export function TopEarners({ entries }: { entries: LeaderboardEntry[] | undefined }) {
