@@ -81,7 +81,23 @@ export const routes: RouteObject[] = [
               ),
             };
           }),
-          lazyPage('major-dare', () => import('./features/major-dare/major-dare-page')),
+          lazyPage('major-dare', async () => {
+            const [{ default: MajorDarePage }, { SubmitVideoDialog, ApprovedSubmissions }] =
+              await Promise.all([
+                import('./features/major-dare/major-dare-page'),
+                import('./features/submissions/components/dare-submissions'),
+              ]);
+            return {
+              default: () => (
+                <MajorDarePage
+                  renderSubmit={(dare) => (
+                    <SubmitVideoDialog dareId={dare.id} dareTitle={dare.title} closed={dare.closed} />
+                  )}
+                  renderSubmissions={(id) => <ApprovedSubmissions dareId={id} />}
+                />
+              ),
+            };
+          }),
           lazyPage('leaderboard', () => import('./features/leaderboard/leaderboard-page')),
           lazyPage('profile', () => import('./features/profile/profile-page')),
           lazyPage('create-dare', () => import('./features/create-dare/create-dare-page')),

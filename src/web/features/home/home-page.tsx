@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Button } from '../../components/ui/button';
 import { useDocumentTitle } from '../../lib/use-document-title';
-import { useMajorDare } from './api/get-major-dare';
+import { useMajorDare } from '../major-dare/api/get-major-dare';
 import { useStats } from './api/get-stats';
 import { Hero } from './components/hero';
 import { HomeTabs } from './components/home-tabs';

@@ -1,29 +1,56 @@
 import { Crown } from 'lucide-react';
+import type { ReactNode } from 'react';
+import type { MajorDare } from '../../../contract/major-dare';
 import { EmptyState } from '../../components/common/empty-state';
 import { PageHeader } from '../../components/common/page-header';
+import { ShareButton } from '../../components/common/share-button';
+import { useMajorDare } from './api/get-major-dare';
 import { MajorDareDetails } from './components/major-dare-details';
 import { PrizeDistribution } from './components/prize-distribution';
-import type { MajorDareView } from './types';
 
-/** Spec section 7: the major dare read starts from this until its first answer. */
-const NO_MAJOR_DARE: MajorDareView = { isActive: false };
+export type ActiveMajorDare = Extract<MajorDare, { isActive: true }>;
 
-/** /major-dare. GET /api/major-dare (polled 30 s) replaces the placeholder below. */
-export default function MajorDarePage() {
-  const majorDare = NO_MAJOR_DARE as MajorDareView; // useMajorDare().data
-  return (
-    <div className="space-y-6">
-      <PageHeader title="Major Dare" description="The weekly challenge with the biggest prize pool." />
-      {majorDare.isActive ? (
-        <MajorDareDetails majorDare={majorDare} />
-      ) : (
+/**
+ * /major-dare: GET /api/major-dare, polled every 30 s. Submit Video and the submissions grid come
+ * from the submissions feature, composed in routes.tsx (features do not import each other).
+ */
+export default function MajorDarePage({
+  renderSubmit,
+  renderSubmissions,
+}: {
+  renderSubmit?: (dare: ActiveMajorDare & { closed: boolean }) => ReactNode;
+  renderSubmissions?: (dareId: number) => ReactNode;
+}) {
+  const majorDare = useMajorDare();
+  if (!majorDare.isActive) {
+    return (
+      <div className="space-y-6">
+        <PageHeader title="Major Dare" description="The weekly challenge with the biggest prize pool." />
         <EmptyState
           icon={Crown}
           title="No Major Dare Active"
           description="The next major dare will be announced soon!"
         />
-      )}
-      <PrizeDistribution pool={majorDare.isActive ? majorDare.totalPool : undefined} />
+        <PrizeDistribution />
+      </div>
+    );
+  }
+  const closed =
+    majorDare.status !== 'active' ||
+    (majorDare.deadline !== null && new Date(majorDare.deadline) <= new Date());
+  return (
+    <div className="space-y-6">
+      <PageHeader title="Major Dare" description="The weekly challenge with the biggest prize pool." />
+      <MajorDareDetails
+        majorDare={majorDare}
+        closed={closed}
+        submitAction={renderSubmit?.({ ...majorDare, closed })}
+        actions={
+          <ShareButton title={majorDare.title} description={majorDare.description} path="/major-dare" />
+        }
+        submissions={renderSubmissions?.(majorDare.id)}
+      />
+      <PrizeDistribution adminPrize={majorDare.adminPrize} communityPrize={majorDare.communityPrize} />
     </div>
   );
 }

@@ -1,12 +1,12 @@
 import { CalendarClock, Coins, Users, Video } from 'lucide-react';
 import type { ReactNode } from 'react';
+import type { MajorDare } from '../../../../contract/major-dare';
 import { EmptyState } from '../../../components/common/empty-state';
 import { StatTile } from '../../../components/common/stat-tile';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { daysLeft } from '../../../lib/dates';
 import { formatSol } from '../../../lib/utils';
-import type { MajorDareView } from '../types';
 
 /**
  * The active Major Dare. The Submit Video dialog and Share plug in through `submitAction` and
@@ -14,29 +14,31 @@ import type { MajorDareView } from '../types';
  */
 export function MajorDareDetails({
   majorDare,
+  closed,
   submitAction,
   actions,
   submissions,
 }: {
-  majorDare: Extract<MajorDareView, { isActive: true }>;
+  majorDare: Extract<MajorDare, { isActive: true }>;
+  /** Completed, cancelled or past its deadline: no more submissions. */
+  closed: boolean;
   submitAction?: ReactNode;
   actions?: ReactNode;
   submissions?: ReactNode;
 }) {
-  const isClosed = majorDare.status === 'completed';
   const left = daysLeft(majorDare.deadline);
   return (
     <div className="space-y-6">
       <div className="rounded-xl border border-primary/40 bg-gradient-to-br from-primary/20 via-card to-card p-6">
         <div className="flex flex-wrap gap-2">
-          {!isClosed && <Badge variant="destructive">LIVE</Badge>}
+          {!closed && <Badge variant="destructive">LIVE</Badge>}
           <Badge>MAJOR DARE</Badge>
           {left !== null && <Badge variant="outline">{left} days left</Badge>}
         </div>
         <h2 className="mt-4 text-2xl font-bold md:text-3xl">{majorDare.title}</h2>
         <p className="mt-2 whitespace-pre-line text-muted-foreground">{majorDare.description}</p>
         <div className="mt-6 flex flex-wrap gap-2">
-          {isClosed ? <Button disabled>Challenge Closed</Button> : submitAction}
+          {closed ? <Button disabled>Challenge Closed</Button> : submitAction}
           {actions}
         </div>
       </div>
