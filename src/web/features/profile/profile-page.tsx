@@ -1,14 +1,19 @@
 import { Link } from 'react-router';
+import type { PublicUser } from '../../../contract/users';
 import { ConnectPrompt } from '../../components/common/connect-prompt';
 import { PageHeader } from '../../components/common/page-header';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card';
 import { useAuth } from '../auth/auth-provider';
 import { ConnectWalletButton } from '../auth/components/connect-wallet-button';
+import { useClaimPrize, useClaims, useProfile, useWinningSubmissions } from './api/profile';
+import { ClaimsHistory } from './components/claims-history';
 import { ProfileSummary } from './components/profile-summary';
+import { RecentActivity } from './components/recent-activity';
 import { RewardClaims } from './components/reward-claims';
+import { WinningSubmissions } from './components/winning-submissions';
 
-/** /profile: the signed-in user's record (GET /api/profile later adds its statistics). */
+/** /profile: the signed-in user's record, activity and prizes. */
 export default function ProfilePage() {
   const { user } = useAuth();
   if (!user) {
@@ -22,10 +27,19 @@ export default function ProfilePage() {
       </div>
     );
   }
+  return <SignedInProfile user={user} />;
+}
+
+function SignedInProfile({ user }: { user: PublicUser }) {
+  const profile = useProfile(user.id);
+  const claims = useClaims(user.id);
+  const winning = useWinningSubmissions(user.id);
+  const claim = useClaimPrize(user.id, user.walletAddress);
   return (
     <div className="space-y-6">
       <PageHeader title="Profile" />
-      <ProfileSummary user={user} />
+      {/* The server's record is fresher than the one stored at sign-in (wins, earnings after a claim). */}
+      <ProfileSummary user={profile.data?.user ?? user} />
       <Card>
         <CardHeader>
           <CardTitle>Quick Actions</CardTitle>
@@ -50,11 +64,19 @@ export default function ProfilePage() {
           <CardTitle>Recent Activity</CardTitle>
         </CardHeader>
         <CardContent>
-          {/* Spec: Recent Activity always reads 'No recent activity'. */}
-          <p className="text-sm text-muted-foreground">No recent activity</p>
+          <RecentActivity items={profile.data?.recentActivity} />
         </CardContent>
       </Card>
-      <RewardClaims />
+      <RewardClaims
+        winningSubmissions={
+          <WinningSubmissions
+            items={winning.data}
+            onClaim={(submissionId) => claim.mutate(submissionId)}
+            claiming={claim.isPending ? (claim.variables ?? null) : null}
+          />
+        }
+        claimsHistory={<ClaimsHistory claims={claims.data} />}
+      />
     </div>
   );
 }

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { setupApp } from './fixtures/app';
+import { registerWithWallet, toast } from './fixtures/users';
+
+const app = setupApp();
+
+async function api<T>(method: string, path: string, token: string | null, body?: unknown): Promise<T> {
+  const res = await fetch(app.url(path), {
+    method,
+    headers: {
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${path} → ${res.status} ${text}`);
+  return JSON.parse(text) as T;
+}
+
+describe('claiming a prize in the browser', () => {
+  it("pays the winner the dare's whole pool when they click Claim Prize", async () => {
+    const { page } = await app.newPage({ wallet: true });
+    await registerWithWallet(page, app.baseUrl, 'e2e_winner');
+    const token = await page.evaluate(() => localStorage.getItem('token'));
+
+    const dares = await api<{ id: number; title: string; totalPool: string; status: string }[]>(
+      'GET',
+      '/api/dares?filter=active',
+      null,
+    );
+    const dare = dares[0]!;
+    const submission = await api<{ id: number }>('POST', `/api/dares/${dare.id}/submit`, token, {
+      videoUrl: 'https://videos.example/winner.mp4',
+      description: 'Done, on camera',
+    });
+    // The admin's part, through the API the Admin panel uses.
+    const admin = await api<{ token: string }>('POST', '/api/auth/login', null, {
+      username: 'admin',
+      password: 'darepool-admin',
+    });
+    await api('PUT', `/api/admin/submissions/${submission.id}`, admin.token, { status: 'approved' });
+    await api('POST', `/api/admin/submissions/${submission.id}/mark-winner`, admin.token, {
+      dareId: dare.id,
+    });
+
+    const balance = () => page.getByTestId('wallet-balance').textContent();
+    await page.goto(app.url('/profile'));
+    await expect.poll(balance).toBe('0 SOL');
+    const winning = page.getByRole('list', { name: 'Winning submissions' });
+    await winning.getByText(dare.title).waitFor();
+    await winning.getByRole('button', { name: 'Claim Prize' }).click();
+    await toast(page, 'Prize claimed successfully!');
+    await winning.getByText('Claimed', { exact: true }).waitFor();
+    await expect.poll(balance).toBe(`${dare.totalPool} SOL`);
+
+    // The profile shows the earnings; the history links the payout transaction.
+    const earnings = page.getByText('Total Earnings', { exact: true }).locator('xpath=../..');
+    await expect.poll(() => earnings.textContent()).toContain(`${dare.totalPool} SOL`);
+    const history = page.getByRole('list', { name: 'Claims history' });
+    await history.getByText('paid', { exact: true }).waitFor();
+    await history.getByRole('link', { name: /^Payout / }).click();
+    await page.waitForURL(/\/tx\//);
+  });
+});
