@@ -30,19 +30,33 @@ describe('claiming a prize in the browser', () => {
       null,
     );
     const dare = dares[0]!;
-    const submission = await api<{ id: number }>('POST', `/api/dares/${dare.id}/submit`, token, {
+    await api('POST', `/api/dares/${dare.id}/submit`, token, {
       videoUrl: 'https://videos.example/winner.mp4',
       description: 'Done, on camera',
     });
-    // The admin's part, through the API the Admin panel uses.
-    const admin = await api<{ token: string }>('POST', '/api/auth/login', null, {
+    // The admin's part, in the Admin panel (the demo admin, signed in by password).
+    const admin = await api<{ token: string; user: unknown }>('POST', '/api/auth/login', null, {
       username: 'admin',
       password: 'darepool-admin',
     });
-    await api('PUT', `/api/admin/submissions/${submission.id}`, admin.token, { status: 'approved' });
-    await api('POST', `/api/admin/submissions/${submission.id}/mark-winner`, admin.token, {
-      dareId: dare.id,
-    });
+    const { page: panel, context } = await app.newPage();
+    await context.addInitScript(
+      ([token, user]) => {
+        localStorage.setItem('token', token);
+        localStorage.setItem('user', user);
+      },
+      [admin.token, JSON.stringify(admin.user)] as const,
+    );
+    await panel.goto(app.url('/admin'));
+    await panel.getByRole('tab', { name: 'Submissions Management' }).click();
+    const row = panel
+      .getByRole('list', { name: 'Submissions' })
+      .getByRole('listitem')
+      .filter({ hasText: 'e2e_winner' });
+    await row.getByRole('button', { name: 'Approve' }).click();
+    await toast(panel, 'Submission status updated successfully');
+    await row.getByRole('button', { name: 'Mark Winner' }).click();
+    await toast(panel, 'Winner marked and claim created successfully!');
 
     const balance = () => page.getByTestId('wallet-balance').textContent();
     await page.goto(app.url('/profile'));

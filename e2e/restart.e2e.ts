@@ -22,7 +22,8 @@ const login = (baseUrl: string, username: string, password: string) =>
 describe('a restart of the real server', () => {
   it('keeps users, sessions and chain state, and does not load the demo data twice', async () => {
     const first = await startServer({ dataDir, logLevel: 'info' });
-    expect(first.output()).toContain('demo data loaded');
+    // The start-up lines are logged just after the port opens: the health check can win the race.
+    await expect.poll(() => first.output()).toContain('demo data loaded');
     const session = await login(first.baseUrl, 'alice', 'darepool-demo');
     expect(session.status).toBe(200);
     const token = session.body.token as string;
@@ -33,7 +34,8 @@ describe('a restart of the real server', () => {
 
     const second = await startServer({ dataDir, logLevel: 'info' });
     try {
-      expect(second.output()).toContain('DarePool listening');
+      await expect.poll(() => second.output()).toContain('DarePool listening');
+      await expect.poll(() => second.output()).toContain('Database:');
       expect(second.output()).not.toContain('demo data loaded');
       const me = await json(`${second.baseUrl}/api/auth/me`, {
         headers: { authorization: `Bearer ${token}` },

@@ -8,7 +8,9 @@ import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs';
 import { useAuth } from '../auth/auth-provider';
-import { AdminStats, type AdminStatsView } from './components/admin-stats';
+import { useAdminStats } from './api/admin';
+import { AdminStats } from './components/admin-stats';
+import { SubmissionsManagement } from './components/submissions-management';
 import { SystemControls } from './components/system-controls';
 
 type AdminTab = 'dares' | 'major' | 'submissions' | 'system';
@@ -38,7 +40,7 @@ export default function AdminPage() {
 function AdminDashboard() {
   const [tab, setTab] = useState<AdminTab>('dares');
   const [search, setSearch] = useState('');
-  const stats: AdminStatsView | undefined = undefined; // useAdminStats().data
+  const stats = useAdminStats().data;
 
   return (
     <div className="space-y-6">
@@ -99,9 +101,7 @@ function AdminDashboard() {
           </div>
         </TabsContent>
         <TabsContent value="submissions">
-          <div className={LIST_CLASS}>
-            <EmptyState title="No submissions yet" />
-          </div>
+          <SubmissionsManagement listClassName={LIST_CLASS} />
         </TabsContent>
         <TabsContent value="system">
           <SystemControls />

@@ -1,19 +1,10 @@
 import { Coins, Flame, Users, Video } from 'lucide-react';
+import type { AdminStats as AdminStatsType } from '../../../../contract/admin';
 import { StatTile } from '../../../components/common/stat-tile';
 import { formatSol } from '../../../lib/utils';
 
 /** Spec section 3 'Admin stats' (GET /api/admin/stats). */
-export interface AdminStatsView {
-  totalUsers: number;
-  totalDares: number;
-  activeDares: number;
-  /** SOL, decimal strings. */
-  totalStaked: string;
-  paidOut: string;
-  pendingSubmissions: number;
-}
-
-export function AdminStats({ stats }: { stats: AdminStatsView | undefined }) {
+export function AdminStats({ stats }: { stats: AdminStatsType | undefined }) {
   return (
     <section aria-label="Admin stats" className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
       <StatTile label="Total Users" value={stats?.totalUsers} icon={Users} />

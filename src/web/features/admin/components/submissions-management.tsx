@@ -1,0 +1,98 @@
+import { EmptyState } from '../../../components/common/empty-state';
+import { Badge } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import { Spinner } from '../../../components/ui/spinner';
+import { useAdminSubmissions, useMarkWinner, useUpdateSubmission } from '../api/admin';
+
+/**
+ * Submissions Management: every submission with its video, approve, reject, feature/unfeature and,
+ * for an approved submission of an active community dare, mark winner. Major dare winners are
+ * picked in the Major Dares tab (70/30).
+ */
+export function SubmissionsManagement({ listClassName }: { listClassName: string }) {
+  const submissions = useAdminSubmissions();
+  const update = useUpdateSubmission();
+  const markWinner = useMarkWinner();
+  const busy = update.isPending || markWinner.isPending;
+
+  if (submissions.isPending) return <Spinner label="Loading submissions" />;
+  if (submissions.isError)
+    return <EmptyState title="Failed to load submissions" description={submissions.error.message} />;
+  if (submissions.data.length === 0) return <EmptyState title="No submissions yet" />;
+  return (
+    <ul className={`${listClassName} space-y-3`} aria-label="Submissions">
+      {submissions.data.map((submission) => (
+        <li key={submission.id} className="grid gap-3 rounded-md border p-3 text-sm md:grid-cols-[12rem_1fr]">
+          {/* The same source the public player uses: ranged streaming or an https redirect. */}
+          {/* biome-ignore lint/a11y/useMediaCaption: user-submitted proofs come without captions. */}
+          <video
+            src={`/api/video-proxy/${submission.id}`}
+            controls
+            preload="none"
+            className="aspect-video w-full rounded bg-black"
+            aria-label={`Video by ${submission.users.username}`}
+          />
+          <div className="min-w-0 space-y-2">
+            <div className="flex flex-wrap items-center gap-2">
+              <span className="font-medium">{submission.dares.title}</span>
+              {submission.dares.is_major && <Badge>MAJOR</Badge>}
+              <Badge variant={submission.status === 'rejected' ? 'destructive' : 'secondary'}>
+                {submission.status}
+              </Badge>
+              {submission.isFeatured && <Badge variant="outline">Featured</Badge>}
+            </div>
+            <p className="text-muted-foreground">
+              by {submission.users.username} · {submission.votes} votes
+            </p>
+            {submission.description && <p className="break-words">{submission.description}</p>}
+            <div className="flex flex-wrap gap-2">
+              <Button
+                size="sm"
+                disabled={busy || submission.status === 'approved' || submission.status === 'winner'}
+                onClick={() =>
+                  update.mutate({ id: submission.id, status: 'approved', isFeatured: submission.isFeatured })
+                }
+              >
+                Approve
+              </Button>
+              <Button
+                size="sm"
+                variant="destructive"
+                disabled={busy || submission.status === 'rejected' || submission.status === 'winner'}
+                onClick={() => update.mutate({ id: submission.id, status: 'rejected', isFeatured: false })}
+              >
+                Reject
+              </Button>
+              <Button
+                size="sm"
+                variant="outline"
+                disabled={busy}
+                onClick={() =>
+                  update.mutate({
+                    id: submission.id,
+                    status: submission.status,
+                    isFeatured: !submission.isFeatured,
+                  })
+                }
+              >
+                {submission.isFeatured ? 'Unfeature' : 'Feature'}
+              </Button>
+              {!submission.dares.is_major &&
+                submission.status === 'approved' &&
+                submission.dares.status === 'active' && (
+                  <Button
+                    size="sm"
+                    variant="secondary"
+                    disabled={busy}
+                    onClick={() => markWinner.mutate({ id: submission.id, dareId: submission.dareId })}
+                  >
+                    Mark Winner
+                  </Button>
+                )}
+            </div>
+          </div>
+        </li>
+      ))}
+    </ul>
+  );
+}
