@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { setupApp } from './fixtures/app';
-import { registerWithWallet, toast } from './fixtures/users';
+import { openAsDemoAdmin, registerWithWallet, toast } from './fixtures/users';
 
 const app = setupApp();
 
@@ -35,19 +35,7 @@ describe('claiming a prize in the browser', () => {
       description: 'Done, on camera',
     });
     // The admin's part, in the Admin panel (the demo admin, signed in by password).
-    const admin = await api<{ token: string; user: unknown }>('POST', '/api/auth/login', null, {
-      username: 'admin',
-      password: 'darepool-admin',
-    });
-    const { page: panel, context } = await app.newPage();
-    await context.addInitScript(
-      ([token, user]) => {
-        localStorage.setItem('token', token);
-        localStorage.setItem('user', user);
-      },
-      [admin.token, JSON.stringify(admin.user)] as const,
-    );
-    await panel.goto(app.url('/admin'));
+    const { page: panel } = await openAsDemoAdmin(app);
     await panel.getByRole('tab', { name: 'Submissions Management' }).click();
     const row = panel
       .getByRole('list', { name: 'Submissions' })

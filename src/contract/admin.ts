@@ -10,6 +10,10 @@ export const ADMIN_MESSAGES = {
   submissionUpdated: 'Submission status updated successfully',
   submissionFailed: 'Failed to update submission',
   dareDeleted: 'Dare deleted successfully',
+  /** The spec's client has no failure handler here; ours says why (e.g. unpaid prize claims). */
+  dareDeleteFailed: 'Failed to delete dare',
+  settingsSaved: 'Settings saved',
+  settingsFailed: 'Failed to save settings',
   winnerMarked: 'Winner marked and claim created successfully!',
   winnerFailed: 'Failed to mark winner',
   submissionNotFound: 'Submission not found',

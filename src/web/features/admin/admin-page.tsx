@@ -1,17 +1,17 @@
-import { Crown, Flame, Search, Users, Video } from 'lucide-react';
+import { Crown, Flame, Video } from 'lucide-react';
 import { useState } from 'react';
-import { EmptyState } from '../../components/common/empty-state';
 import { PageHeader } from '../../components/common/page-header';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card';
-import { Input } from '../../components/ui/input';
-import { Label } from '../../components/ui/label';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs';
 import { useAuth } from '../auth/auth-provider';
 import { useAdminStats } from './api/admin';
 import { AdminStats } from './components/admin-stats';
+import { DaresManagement } from './components/dares-management';
+import { MajorDares } from './components/major-dares';
 import { SubmissionsManagement } from './components/submissions-management';
 import { SystemControls } from './components/system-controls';
+import { UsersDialog } from './components/users-dialog';
 
 type AdminTab = 'dares' | 'major' | 'submissions' | 'system';
 
@@ -38,8 +38,10 @@ export default function AdminPage() {
 }
 
 function AdminDashboard() {
+  const { user } = useAuth();
   const [tab, setTab] = useState<AdminTab>('dares');
-  const [search, setSearch] = useState('');
+  // 'View Submissions' in Dares Management narrows the submissions tab to one dare.
+  const [submissionsOf, setSubmissionsOf] = useState<{ id: number; title: string } | null>(null);
   const stats = useAdminStats().data;
 
   return (
@@ -51,14 +53,18 @@ function AdminDashboard() {
           <CardTitle>Quick Actions</CardTitle>
         </CardHeader>
         <CardContent className="flex flex-wrap gap-2">
-          {/* Spec: their behaviour is not shown. Three open the tab that does the job; users have no list yet. */}
-          <Button variant="outline" disabled>
-            <Users aria-hidden /> Manage Users
-          </Button>
+          {/* Spec: their behaviour is not shown. Users open their list; the others open their tab. */}
+          <UsersDialog listClassName={LIST_CLASS} />
           <Button variant="outline" onClick={() => setTab('dares')}>
             <Flame aria-hidden /> Manage Dares
           </Button>
-          <Button variant="outline" onClick={() => setTab('submissions')}>
+          <Button
+            variant="outline"
+            onClick={() => {
+              setSubmissionsOf(null);
+              setTab('submissions');
+            }}
+          >
             <Video aria-hidden /> Review Submissions
           </Button>
           <Button variant="outline" onClick={() => setTab('major')}>
@@ -73,35 +79,24 @@ function AdminDashboard() {
           <TabsTrigger value="submissions">Submissions Management</TabsTrigger>
           <TabsTrigger value="system">System Controls</TabsTrigger>
         </TabsList>
-        <TabsContent value="dares" className="space-y-3">
-          <div className="relative max-w-sm">
-            <Label htmlFor="admin-dare-search" className="sr-only">
-              Search dares
-            </Label>
-            <Search
-              className="pointer-events-none absolute top-3 left-3 size-4 text-muted-foreground"
-              aria-hidden
-            />
-            <Input
-              id="admin-dare-search"
-              type="search"
-              placeholder="Search dares..."
-              className="pl-9"
-              value={search}
-              onChange={(event) => setSearch(event.target.value)}
-            />
-          </div>
-          <div className={LIST_CLASS}>
-            <EmptyState title="No dares yet" />
-          </div>
+        <TabsContent value="dares">
+          <DaresManagement
+            listClassName={LIST_CLASS}
+            onViewSubmissions={(dare) => {
+              setSubmissionsOf({ id: dare.id, title: dare.title });
+              setTab('submissions');
+            }}
+          />
         </TabsContent>
-        <TabsContent value="major" className="space-y-3">
-          <div className={LIST_CLASS}>
-            <EmptyState title="No major dares yet" />
-          </div>
+        <TabsContent value="major">
+          <MajorDares listClassName={LIST_CLASS} walletAddress={user?.walletAddress ?? null} />
         </TabsContent>
         <TabsContent value="submissions">
-          <SubmissionsManagement listClassName={LIST_CLASS} />
+          <SubmissionsManagement
+            listClassName={LIST_CLASS}
+            dare={submissionsOf}
+            onShowAll={() => setSubmissionsOf(null)}
+          />
         </TabsContent>
         <TabsContent value="system">
           <SystemControls />

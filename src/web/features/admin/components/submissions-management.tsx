@@ -1,3 +1,4 @@
+import type { AdminSubmission } from '../../../../contract/admin';
 import { EmptyState } from '../../../components/common/empty-state';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
@@ -9,19 +10,47 @@ import { useAdminSubmissions, useMarkWinner, useUpdateSubmission } from '../api/
  * for an approved submission of an active community dare, mark winner. Major dare winners are
  * picked in the Major Dares tab (70/30).
  */
-export function SubmissionsManagement({ listClassName }: { listClassName: string }) {
-  const submissions = useAdminSubmissions();
+export function SubmissionsManagement({
+  listClassName,
+  dare,
+  onShowAll,
+}: {
+  listClassName: string;
+  /** Set by Dares Management's 'View Submissions': only this dare's submissions. */
+  dare?: { id: number; title: string } | null;
+  onShowAll?: () => void;
+}) {
+  const submissions = useAdminSubmissions({ dareId: dare?.id });
+  return (
+    <div className="space-y-3">
+      {dare && (
+        <p role="status" className="flex flex-wrap items-center gap-2 text-sm">
+          Showing the submissions of <span className="font-medium">{dare.title}</span>
+          <Button size="sm" variant="ghost" onClick={onShowAll}>
+            Show all
+          </Button>
+        </p>
+      )}
+      {submissions.isPending ? (
+        <Spinner label="Loading submissions" />
+      ) : submissions.isError ? (
+        <EmptyState title="Failed to load submissions" description={submissions.error.message} />
+      ) : submissions.data.length === 0 ? (
+        <EmptyState title={dare ? 'This dare has no submissions yet' : 'No submissions yet'} />
+      ) : (
+        <SubmissionList submissions={submissions.data} className={listClassName} />
+      )}
+    </div>
+  );
+}
+
+function SubmissionList({ submissions, className }: { submissions: AdminSubmission[]; className: string }) {
   const update = useUpdateSubmission();
   const markWinner = useMarkWinner();
   const busy = update.isPending || markWinner.isPending;
-
-  if (submissions.isPending) return <Spinner label="Loading submissions" />;
-  if (submissions.isError)
-    return <EmptyState title="Failed to load submissions" description={submissions.error.message} />;
-  if (submissions.data.length === 0) return <EmptyState title="No submissions yet" />;
   return (
-    <ul className={`${listClassName} space-y-3`} aria-label="Submissions">
-      {submissions.data.map((submission) => (
+    <ul className={`${className} space-y-3`} aria-label="Submissions">
+      {submissions.map((submission) => (
         <li key={submission.id} className="grid gap-3 rounded-md border p-3 text-sm md:grid-cols-[12rem_1fr]">
           {/* The same source the public player uses: ranged streaming or an https redirect. */}
           {/* biome-ignore lint/a11y/useMediaCaption: user-submitted proofs come without captions. */}

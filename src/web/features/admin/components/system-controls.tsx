@@ -1,40 +1,45 @@
-import { useId, useState } from 'react';
+import { useId } from 'react';
+import type { SystemSettings } from '../../../../contract/settings';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
 import { Label } from '../../../components/ui/label';
 import { Switch } from '../../../components/ui/switch';
+import { useSaveSettings, useSystemSettings } from '../api/admin';
+
+const CONTROLS: { key: keyof SystemSettings; label: string; description: string }[] = [
+  {
+    key: 'dareCreationEnabled',
+    label: 'Dare creation enabled',
+    description: 'Users can create new dares. When off, no escrow is handed out and no stake is taken.',
+  },
+  {
+    key: 'registrationEnabled',
+    label: 'User registration enabled',
+    description: 'New wallets and usernames can register an account.',
+  },
+];
 
 /**
- * Spec: two switches, both on by default; the save call is not shown, so for now they are local
- * state. The settings issue wires them to /api/admin/settings.
+ * Spec: two switches, both on by default. Each flip saves at once (PUT /api/admin/settings) and
+ * the switch shows what the server stored; the server enforces both.
  */
 export function SystemControls() {
   const id = useId();
-  const [dareCreation, setDareCreation] = useState(true);
-  const [registration, setRegistration] = useState(true);
-  const controls = [
-    {
-      key: 'dare-creation',
-      label: 'Dare creation enabled',
-      description: 'Users can create new dares.',
-      checked: dareCreation,
-      onChange: setDareCreation,
-    },
-    {
-      key: 'registration',
-      label: 'User registration enabled',
-      description: 'New wallets can register an account.',
-      checked: registration,
-      onChange: setRegistration,
-    },
-  ];
+  const settings = useSystemSettings();
+  const save = useSaveSettings();
+  // While a save runs the switch shows the value being saved, then the server's answer.
+  const shown = { ...settings.data, ...(save.isPending ? save.variables : {}) };
   return (
     <Card>
       <CardHeader>
         <CardTitle>System Controls</CardTitle>
-        <CardDescription>Switch platform features on or off.</CardDescription>
+        <CardDescription>
+          {settings.isError
+            ? `Failed to load settings: ${settings.error.message}`
+            : 'Switch platform features on or off.'}
+        </CardDescription>
       </CardHeader>
       <CardContent className="grid gap-4">
-        {controls.map((control) => (
+        {CONTROLS.map((control) => (
           <div key={control.key} className="flex items-center justify-between gap-4 rounded-md border p-4">
             <div className="grid gap-1">
               <Label htmlFor={`${id}-${control.key}`}>{control.label}</Label>
@@ -44,8 +49,9 @@ export function SystemControls() {
             </div>
             <Switch
               id={`${id}-${control.key}`}
-              checked={control.checked}
-              onCheckedChange={control.onChange}
+              checked={shown[control.key] ?? false}
+              disabled={!settings.data || save.isPending}
+              onCheckedChange={(checked) => save.mutate({ [control.key]: checked })}
               aria-describedby={`${id}-${control.key}-description`}
             />
           </div>

@@ -1,19 +1,12 @@
-import {
-  type CreateDareForm,
-  createDareFormSchema,
-  DARE_LIMITS,
-  DARE_MESSAGES,
-} from '../../../../contract/dares';
+import { type CreateDareForm, createDareFormSchema } from '../../../../contract/dares';
 import { normalizeSol } from '../../../../contract/money';
-import { parseLocalDateTime } from './deadline';
+import { checkDeadline } from './deadline';
 
 export type CreateDareField = keyof CreateDareForm;
 export type CreateDareFormErrors = Partial<Record<CreateDareField, string>>;
 
 /** The form once valid: the stake in canonical SOL text, the deadline an ISO instant. */
 export type ValidCreateDareForm = CreateDareForm;
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Spec section 5 with the contract's messages, plus the deadline rules the server applies when
@@ -31,11 +24,9 @@ export function validateCreateDareForm(
   }
   let deadline: Date | null = null;
   if (!errors.deadline) {
-    deadline = parseLocalDateTime(form.deadline);
-    if (!deadline) errors.deadline = DARE_MESSAGES.deadlineFormat;
-    else if (deadline.getTime() <= now.getTime()) errors.deadline = DARE_MESSAGES.deadlinePast;
-    else if (deadline.getTime() > now.getTime() + DARE_LIMITS.deadlineMaxDays * DAY_MS)
-      errors.deadline = DARE_MESSAGES.deadlineTooFar;
+    const checked = checkDeadline(form.deadline, now);
+    if (checked.ok) deadline = checked.deadline;
+    else errors.deadline = checked.error;
   }
   if (!parsed.success || !deadline || Object.keys(errors).length > 0) return { ok: false, errors };
   return {

@@ -5,8 +5,8 @@ import { FilterButtons, type FilterOption } from '../../../components/common/fil
 import { Button } from '../../../components/ui/button';
 import { Input } from '../../../components/ui/input';
 import { Spinner } from '../../../components/ui/spinner';
+import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { type DareListFilter, useDareList } from '../api/list-dares';
-import { useDebouncedValue } from '../lib/use-debounced-value';
 import { DareCard } from './dare-card';
 
 const SEARCH_DEBOUNCE_MS = 250;

@@ -1,0 +1,249 @@
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { AdminStats } from '../src/contract/admin';
+import type { Claim } from '../src/contract/claims';
+import type { Dare } from '../src/contract/dares';
+import type { MajorDare } from '../src/contract/major-dare';
+import type { SystemSettings } from '../src/contract/settings';
+import { setupApp } from './fixtures/app';
+import { call, newClient } from './fixtures/http-client';
+import { openAsDemoAdmin, registerWithWallet, toast } from './fixtures/users';
+import { walletAddressOf } from './fixtures/wallet-address';
+
+// The major dare's prize comes from an admin's own wallet: this key's address is an admin wallet.
+const ADMIN_KEY = new Uint8Array(32).fill(7);
+const app = setupApp({ env: { ADMIN_WALLETS: walletAddressOf(ADMIN_KEY) } });
+
+async function api<T>(method: string, path: string, token: string | null, body?: unknown): Promise<T> {
+  const res = await fetch(app.url(path), {
+    method,
+    headers: {
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (!res.ok)
+    throw Object.assign(new Error(`${method} ${path} → ${res.status} ${text}`), { status: res.status });
+  return JSON.parse(text) as T;
+}
+
+const escrowBalance = async (escrow: string, token: string) =>
+  (await api<{ balance: string }>('POST', '/api/check-balance', token, { walletAddress: escrow })).balance;
+
+const statValue = (page: Page, label: string) =>
+  page.getByText(label, { exact: true }).locator('xpath=../..').textContent();
+
+/** A datetime-local value `days` from now, in this machine's time zone (the browser's too). */
+function localDateTime(days: number): string {
+  const date = new Date(Date.now() + days * 24 * 3600 * 1000);
+  const pad = (value: number) => String(value).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
+describe('the Admin panel', () => {
+  it('shows the stats, searches, deactivates (refunding), views submissions and deletes dares', async () => {
+    const { page, token } = await openAsDemoAdmin(app);
+    const stats = await api<AdminStats>('GET', '/api/admin/stats', token);
+    await expect.poll(() => statValue(page, 'Total Users')).toContain(String(stats.totalUsers));
+    await expect.poll(() => statValue(page, 'Total Dares')).toContain(`${stats.activeDares} active`);
+
+    const all = await api<Dare[]>('GET', '/api/admin/dares', token);
+    const list = page.getByRole('list', { name: 'Dares' });
+    await expect.poll(() => list.getByRole('listitem').count()).toBe(all.length);
+
+    // Search runs on the server: the list is exactly what the API finds for the same words.
+    const [target, other] = all.filter(
+      (dare) => dare.status === 'active' && !dare.isMajor && dare.totalPool !== '0',
+    );
+    if (!target || !other) throw new Error('the demo data has two funded community dares');
+    const word = target.title.split(' ')[0]!;
+    const found = await api<Dare[]>('GET', `/api/admin/dares?q=${encodeURIComponent(word)}`, token);
+    await page.getByLabel('Search dares').fill(word);
+    await expect
+      .poll(async () =>
+        (
+          await list
+            .getByRole('listitem')
+            .evaluateAll((items) => items.map((item) => item.getAttribute('aria-label')))
+        ).sort(),
+      )
+      .toEqual(found.map((dare) => dare.title).sort());
+    await page.getByLabel('Search dares').fill('');
+
+    // Deactivate asks first, then cancels and refunds the escrow to the wallets that paid in.
+    const row = list.getByRole('listitem', { name: target.title, exact: true });
+    await row.getByRole('button', { name: 'Deactivate' }).click();
+    const confirm = page.getByRole('dialog', { name: `Deactivate "${target.title}"?` });
+    await confirm.getByText(`Its pool of ${target.totalPool} SOL goes back`, { exact: false }).waitFor();
+    await confirm.getByRole('button', { name: 'Deactivate and refund' }).click();
+    await toast(page, 'Dare status updated successfully');
+    await page.getByText(`Refunded ${target.totalPool} SOL`, { exact: false }).first().waitFor();
+    await row.getByText('cancelled', { exact: true }).waitFor();
+    expect((await api<Dare>('GET', `/api/dares/${target.id}`, null)).status).toBe('cancelled');
+    expect(await escrowBalance(target.escrowWallet!, token)).toBe('0');
+    // A refunded dare cannot take money again: Activate is refused with the reason.
+    await row.getByRole('button', { name: 'Activate' }).click();
+    await toast(page, 'Failed to update dare status');
+    await page
+      .getByText('This dare was cancelled and its pool refunded; it cannot be reactivated')
+      .first()
+      .waitFor();
+
+    // View Submissions narrows the Submissions tab to the dare.
+    const withSubmissions = all.find(
+      (dare) => dare.status === 'active' && dare !== target && dare !== other,
+    )!;
+    const server = { baseUrl: app.baseUrl };
+    const participant = await newClient(server, 10);
+    await call(
+      server,
+      `/api/dares/${withSubmissions.id}/submit`,
+      { videoUrl: 'https://videos.example/take.mp4', description: 'Done on camera' },
+      participant.token,
+    );
+    await list
+      .getByRole('listitem', { name: withSubmissions.title, exact: true })
+      .getByRole('button', { name: 'View Submissions' })
+      .click();
+    await page.getByRole('tab', { name: 'Submissions Management', selected: true }).waitFor();
+    await page.getByText(`Showing the submissions of ${withSubmissions.title}`).waitFor();
+    const shown = page.getByRole('list', { name: 'Submissions' }).getByRole('listitem');
+    await expect.poll(() => shown.count()).toBe(1);
+    await shown.getByText(withSubmissions.title, { exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Show all' }).click();
+    await page.getByRole('tab', { name: 'Dares Management' }).click();
+
+    // Delete asks first; Cancel keeps the dare, Delete dare refunds and removes it.
+    const doomed = list.getByRole('listitem', { name: other.title, exact: true });
+    await doomed.getByRole('button', { name: 'Delete' }).click();
+    await page
+      .getByRole('dialog', { name: `Delete "${other.title}"?` })
+      .getByRole('button', { name: 'Cancel' })
+      .click();
+    expect((await api<Dare>('GET', `/api/dares/${other.id}`, null)).id).toBe(other.id);
+    await doomed.getByRole('button', { name: 'Delete' }).click();
+    await page
+      .getByRole('dialog', { name: `Delete "${other.title}"?` })
+      .getByRole('button', { name: 'Delete dare' })
+      .click();
+    await toast(page, 'Dare deleted successfully');
+    await doomed.waitFor({ state: 'detached' });
+    await expect(api('GET', `/api/dares/${other.id}`, null)).rejects.toMatchObject({ status: 404 });
+    expect(await escrowBalance(other.escrowWallet!, token)).toBe('0');
+    await expect.poll(() => statValue(page, 'Total Dares')).toContain(String(stats.totalDares - 1));
+  });
+
+  it('lists users and saves the System Controls switches, which the server then enforces', async () => {
+    const { page, token } = await openAsDemoAdmin(app);
+    await page.getByRole('button', { name: 'Manage Users' }).click();
+    const users = page.getByRole('dialog', { name: 'Users' }).getByRole('list', { name: 'Users' });
+    const everyone = await api<unknown[]>('GET', '/api/admin/users', token);
+    await expect.poll(() => users.getByRole('listitem').count()).toBe(everyone.length);
+    await page.getByLabel('Search users').fill('admin');
+    await expect.poll(() => users.getByRole('listitem').count()).toBe(1);
+    await users.getByRole('listitem', { name: 'admin' }).getByText('Admin', { exact: true }).waitFor();
+    await page.keyboard.press('Escape');
+
+    await page.getByRole('tab', { name: 'System Controls' }).click();
+    const creation = page.getByRole('switch', { name: 'Dare creation enabled' });
+    await expect.poll(() => creation.getAttribute('aria-checked')).toBe('true');
+    await creation.click();
+    await toast(page, 'Settings saved');
+    expect(await api<SystemSettings>('GET', '/api/admin/settings', token)).toEqual({
+      dareCreationEnabled: false,
+      registrationEnabled: true,
+    });
+    await expect(api('POST', '/api/create-escrow-wallet', token)).rejects.toMatchObject({ status: 403 });
+
+    await page.reload();
+    await page.getByRole('tab', { name: 'System Controls' }).click();
+    await expect.poll(() => creation.getAttribute('aria-checked')).toBe('false');
+    await creation.click();
+    await toast(page, 'Settings saved');
+    await expect.poll(() => creation.getAttribute('aria-checked')).toBe('true');
+    expect((await api<SystemSettings>('GET', '/api/admin/settings', token)).dareCreationEnabled).toBe(true);
+  });
+
+  it("creates a major dare paid from the admin's wallet and selects its 70/30 winners", {
+    timeout: 90_000,
+  }, async () => {
+    const { page } = await app.newPage({ wallet: { privateKey: ADMIN_KEY } });
+    await registerWithWallet(page, app.baseUrl, 'e2e_boss');
+    await page.getByRole('button', { name: 'Get test SOL' }).click();
+    await toast(page, 'Test SOL received');
+    const balance = () => page.getByTestId('wallet-balance').textContent();
+    await expect.poll(balance).toBe('2 SOL');
+
+    await page.goto(app.url('/admin'));
+    await page.getByRole('tab', { name: 'Major Dares' }).click();
+    await page.getByRole('button', { name: 'Create Major Dare' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Create Major Dare' });
+    // The spec's defaults: 0.1 SOL prize, 100 participants, medium.
+    expect(await dialog.getByLabel('Prize Amount (SOL)').inputValue()).toBe('0.1');
+    expect(await dialog.getByLabel('Max Participants').inputValue()).toBe('100');
+    expect(await dialog.getByRole('combobox', { name: 'Difficulty' }).textContent()).toBe('Medium');
+    await dialog.getByRole('button', { name: 'Create Major Dare' }).click();
+    await dialog.getByText('Title is required').waitFor();
+
+    await dialog.getByLabel('Title').fill('Weekly: ice bath');
+    await dialog.getByLabel('Category').fill('Endurance');
+    await dialog.getByLabel('Description').fill('Three minutes in ice water, on camera.');
+    await dialog.getByLabel('Deadline').fill(localDateTime(5));
+    await dialog.getByRole('button', { name: 'Create Major Dare' }).click();
+    await toast(page, 'Major dare created successfully!');
+    await dialog.waitFor({ state: 'detached' });
+    const majors = page.getByRole('list', { name: 'Major dares' });
+    await majors.getByRole('listitem', { name: 'Weekly: ice bath' }).waitFor();
+    const major = await api<MajorDare>('GET', '/api/major-dare', null);
+    if (!major.isActive) throw new Error('the new major dare is current');
+    expect(major).toMatchObject({ title: 'Weekly: ice bath', totalPool: '0.1', category: 'Endurance' });
+    await expect.poll(balance).toBe('1.899995 SOL');
+
+    // Two participants submit; both are approved; a third user's vote makes the second top-voted.
+    const server = { baseUrl: app.baseUrl };
+    const [first, second, voter] = await Promise.all([1, 2, 3].map((index) => newClient(server, index)));
+    const submit = (client: typeof first, name: string) =>
+      call<{ id: number }>(
+        server,
+        `/api/dares/${major.id}/submit`,
+        { videoUrl: `https://videos.example/${name}.mp4`, description: name },
+        client!.token,
+      );
+    const mine = await submit(first, 'first-take');
+    const theirs = await submit(second, 'second-take');
+    const adminToken = await page.evaluate(() => localStorage.getItem('token'));
+    for (const submission of [mine, theirs])
+      await api('PUT', `/api/admin/submissions/${submission.id}`, adminToken, { status: 'approved' });
+    await call(server, `/api/submissions/${theirs.id}/vote`, undefined, voter!.token);
+
+    const claimsOf = (client: typeof first) => api<Claim[]>('GET', '/api/claims', client!.token);
+    const row = majors.getByRole('listitem', { name: 'Weekly: ice bath' });
+    await row.getByRole('button', { name: 'Select Winners' }).click();
+    const winners = page.getByRole('dialog', { name: 'Select Winners' });
+    await winners
+      .getByText('the admin winner gets 0.07 SOL (70%), the community winner 0.03 SOL', { exact: false })
+      .waitFor();
+    const candidates = winners.getByRole('list', { name: 'Eligible submissions' }).getByRole('listitem');
+    await expect.poll(() => candidates.count()).toBe(2);
+    // Only the most voted one can be the community winner.
+    expect(await candidates.nth(0).getByText('1 votes', { exact: false }).count()).toBe(1);
+    expect(await candidates.nth(1).getByRole('button', { name: 'Community Winner (30%)' }).count()).toBe(0);
+
+    await candidates.nth(1).getByRole('button', { name: 'Admin Winner (70%)' }).click();
+    await toast(page, 'Major dare winner selected and claim created!');
+    await candidates.nth(0).getByRole('button', { name: 'Community Winner (30%)' }).click();
+    await expect.poll(async () => (await claimsOf(second)).length).toBe(1);
+    await candidates.nth(0).getByRole('button', { name: 'Admin Winner (70%)' }).click();
+    await toast(page, 'Failed to select winner');
+    await page.getByText('The admin winner of this major dare is already selected').first().waitFor();
+
+    expect((await claimsOf(first)).map((claim) => [claim.claimType, claim.amount])).toEqual([
+      ['major_admin', '0.07'],
+    ]);
+    expect((await claimsOf(second)).map((claim) => [claim.claimType, claim.amount])).toEqual([
+      ['major_community', '0.03'],
+    ]);
+  });
+});

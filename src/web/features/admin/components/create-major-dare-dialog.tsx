@@ -1,0 +1,121 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { Plus } from 'lucide-react';
+import { useCallback, useState } from 'react';
+import {
+  MAJOR_DARE_FORM_DEFAULTS,
+  MAJOR_DARE_MESSAGES,
+  type MajorDareForm as MajorDareFormValues,
+} from '../../../../contract/major-dare';
+import { Button } from '../../../components/ui/button';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogHeader,
+  DialogTitle,
+  DialogTrigger,
+} from '../../../components/ui/dialog';
+import { toast } from '../../../components/ui/use-toast';
+import { formatSol } from '../../../lib/utils';
+import { CreateDareProgress } from '../../create-dare/components/create-dare-progress';
+import { useEscrowFunding } from '../../create-dare/hooks/use-escrow-funding';
+import { toLocalDateTimeValue } from '../../create-dare/lib/deadline';
+import { TransactionLink } from '../../payments/components/transaction-link';
+import { describePaymentError } from '../../payments/lib/payment-errors';
+import { createMajorDare } from '../api/admin';
+import {
+  type MajorDareField,
+  type MajorDareFormErrors,
+  runCreateMajorDare,
+  validateMajorDareForm,
+} from '../lib/create-major-dare';
+import { MajorDareForm } from './major-dare-form';
+
+/**
+ * The Major Dares tab's create dialog. The prize comes from the admin's own wallet: it is staked
+ * into the new dare's escrow through the same seven steps as any dare, so the server records only
+ * a prize it has verified on chain.
+ */
+export function CreateMajorDareDialog({ walletAddress }: { walletAddress: string | null }) {
+  const [open, setOpen] = useState(false);
+  const [values, setValues] = useState<MajorDareFormValues>(MAJOR_DARE_FORM_DEFAULTS);
+  const [errors, setErrors] = useState<MajorDareFormErrors>({});
+  const { steps, isPending, paid, run } = useEscrowFunding();
+  const queryClient = useQueryClient();
+
+  const change = useCallback(<F extends MajorDareField>(field: F, value: MajorDareFormValues[F]) => {
+    setValues((current) => ({ ...current, [field]: value }));
+    setErrors((current) => ({ ...current, [field]: undefined }));
+  }, []);
+
+  async function create() {
+    const checked = validateMajorDareForm(values);
+    if (!checked.ok) {
+      setErrors(checked.errors);
+      return;
+    }
+    const outcome = await run(
+      walletAddress,
+      ({ cluster, paid: alreadyPaid, deps, events, walletAddress: wallet }) =>
+        runCreateMajorDare(
+          { form: checked.value, walletAddress: wallet, cluster, paid: alreadyPaid },
+          { ...deps, createMajorDare },
+          events,
+        ),
+    );
+    if (!outcome.ok) {
+      toast({
+        title: MAJOR_DARE_MESSAGES.createFailed,
+        description: describePaymentError(outcome.error),
+        variant: 'destructive',
+      });
+      return;
+    }
+    // The admin lists, stats and the public major dare all show the new dare.
+    void queryClient.invalidateQueries();
+    toast({
+      title: MAJOR_DARE_MESSAGES.created,
+      description: <TransactionLink signature={outcome.signature} explorerUrl={outcome.explorerUrl} />,
+    });
+    setValues(MAJOR_DARE_FORM_DEFAULTS);
+    setErrors({});
+    setOpen(false);
+  }
+
+  return (
+    // Kept open while a payment runs: closing must not hide a transfer the wallet is signing.
+    <Dialog open={open} onOpenChange={(next) => (isPending ? undefined : setOpen(next))}>
+      <DialogTrigger asChild>
+        <Button>
+          <Plus aria-hidden /> Create Major Dare
+        </Button>
+      </DialogTrigger>
+      <DialogContent className="max-h-[90vh] overflow-y-auto">
+        <DialogHeader>
+          <DialogTitle>Create Major Dare</DialogTitle>
+          <DialogDescription>
+            The prize is paid from your wallet into the major dare's escrow: 70% goes to your pick, 30% to the
+            community's most voted submission.
+          </DialogDescription>
+        </DialogHeader>
+        <MajorDareForm
+          values={values}
+          errors={errors}
+          onChange={change}
+          onSubmit={() => void create()}
+          isPending={isPending}
+          minDeadline={toLocalDateTimeValue(new Date())}
+        >
+          {steps && <CreateDareProgress steps={steps} />}
+          {paid && !isPending && (
+            <p role="status" className="rounded-md border border-primary/40 p-3 text-sm">
+              The prize of {formatSol(paid.stakeAmount)} is already in the escrow (transaction{' '}
+              <span className="font-mono">{paid.signature.slice(0, 8)}...</span>). Keep the prize and press
+              Create Major Dare again to record it; you will not pay twice.
+            </p>
+          )}
+        </MajorDareForm>
+      </DialogContent>
+    </Dialog>
+  );
+}

@@ -1,0 +1,160 @@
+import { Search } from 'lucide-react';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import type { Dare } from '../../../../contract/dares';
+import { solToLamports } from '../../../../contract/money';
+import { EmptyState } from '../../../components/common/empty-state';
+import { Badge } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import { Input } from '../../../components/ui/input';
+import { Label } from '../../../components/ui/label';
+import { Spinner } from '../../../components/ui/spinner';
+import { useDebouncedValue } from '../../../lib/use-debounced-value';
+import { formatSol } from '../../../lib/utils';
+import { useAdminDares, useDeleteDare, useSetDareStatus } from '../api/admin';
+import { ConfirmDialog } from './confirm-dialog';
+
+const SEARCH_DEBOUNCE_MS = 250;
+
+/**
+ * Dares Management: every dare (major ones too), searched on the server by title and description,
+ * with activate/deactivate, view submissions and delete. Deactivating or deleting a dare that
+ * holds SOL refunds every contribution, so both ask first.
+ */
+export function DaresManagement({
+  listClassName,
+  onViewSubmissions,
+}: {
+  listClassName: string;
+  onViewSubmissions: (dare: Dare) => void;
+}) {
+  const [search, setSearch] = useState('');
+  const q = useDebouncedValue(search, SEARCH_DEBOUNCE_MS);
+  const dares = useAdminDares(q);
+
+  return (
+    <div className="space-y-3">
+      <div className="relative max-w-sm">
+        <Label htmlFor="admin-dare-search" className="sr-only">
+          Search dares
+        </Label>
+        <Search
+          className="pointer-events-none absolute top-3 left-3 size-4 text-muted-foreground"
+          aria-hidden
+        />
+        <Input
+          id="admin-dare-search"
+          type="search"
+          placeholder="Search dares..."
+          className="pl-9"
+          value={search}
+          onChange={(event) => setSearch(event.target.value)}
+        />
+      </div>
+      {dares.isPending ? (
+        <Spinner label="Loading dares" />
+      ) : dares.isError ? (
+        <EmptyState title="Failed to load dares" description={dares.error.message} />
+      ) : dares.data.length === 0 ? (
+        <EmptyState title={q.trim() ? 'No dares match your search' : 'No dares yet'} />
+      ) : (
+        <ul className={`${listClassName} space-y-2`} aria-label="Dares">
+          {dares.data.map((dare) => (
+            <DareRow key={dare.id} dare={dare} onViewSubmissions={() => onViewSubmissions(dare)} />
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+function DareRow({ dare, onViewSubmissions }: { dare: Dare; onViewSubmissions: () => void }) {
+  const setStatus = useSetDareStatus();
+  const remove = useDeleteDare();
+  const busy = setStatus.isPending || remove.isPending;
+  const holdsMoney = solToLamports(dare.totalPool) > 0n;
+  // A completed dare's pool went to its winner; an open one's goes back to whoever paid in.
+  const refundText =
+    dare.status === 'completed'
+      ? 'Its prize claims must be paid first.'
+      : holdsMoney
+        ? `Its pool of ${formatSol(dare.totalPool)} goes back to every wallet that paid into it.`
+        : 'It holds no SOL.';
+
+  return (
+    <li
+      aria-label={dare.title}
+      className="flex flex-wrap items-center justify-between gap-3 rounded-md border p-3 text-sm"
+    >
+      <div className="min-w-0 space-y-1">
+        <div className="flex flex-wrap items-center gap-2">
+          <Link to={`/dare/${dare.id}`} className="font-medium hover:underline">
+            {dare.title}
+          </Link>
+          {dare.isMajor && <Badge>MAJOR</Badge>}
+          <Badge
+            variant={
+              dare.status === 'cancelled' ? 'destructive' : dare.status === 'active' ? 'success' : 'secondary'
+            }
+          >
+            {dare.status}
+          </Badge>
+        </div>
+        <p className="text-muted-foreground">
+          {formatSol(dare.totalPool)} pool · {dare.participantCount} participants · {dare.submissionCount}{' '}
+          submissions
+          {dare.creator ? ` · by ${dare.creator.username}` : ''}
+        </p>
+      </div>
+      <div className="flex flex-wrap gap-2">
+        {dare.status === 'active' &&
+          (holdsMoney ? (
+            <ConfirmDialog
+              trigger={
+                <Button size="sm" variant="outline" disabled={busy}>
+                  Deactivate
+                </Button>
+              }
+              title={`Deactivate "${dare.title}"?`}
+              description={`The dare is cancelled. ${refundText} A refunded dare cannot be activated again.`}
+              confirmLabel="Deactivate and refund"
+              onConfirm={() => setStatus.mutate({ id: dare.id, status: 'cancelled' })}
+            />
+          ) : (
+            <Button
+              size="sm"
+              variant="outline"
+              disabled={busy}
+              onClick={() => setStatus.mutate({ id: dare.id, status: 'cancelled' })}
+            >
+              Deactivate
+            </Button>
+          ))}
+        {dare.status === 'cancelled' && (
+          <Button
+            size="sm"
+            variant="outline"
+            disabled={busy}
+            onClick={() => setStatus.mutate({ id: dare.id, status: 'active' })}
+          >
+            Activate
+          </Button>
+        )}
+        <Button size="sm" variant="secondary" onClick={onViewSubmissions}>
+          View Submissions
+        </Button>
+        <ConfirmDialog
+          trigger={
+            <Button size="sm" variant="destructive" disabled={busy}>
+              Delete
+            </Button>
+          }
+          title={`Delete "${dare.title}"?`}
+          description={`The dare, its submissions and votes are removed for good. ${refundText}`}
+          confirmLabel="Delete dare"
+          onConfirm={() => remove.mutate({ id: dare.id })}
+        />
+      </div>
+    </li>
+  );
+}

@@ -1,0 +1,104 @@
+import { Trophy } from 'lucide-react';
+import { useState } from 'react';
+import type { Dare } from '../../../../contract/dares';
+import { splitMajorPrize } from '../../../../contract/major-dare';
+import { lamportsToSol, solToLamports } from '../../../../contract/money';
+import { EmptyState } from '../../../components/common/empty-state';
+import { Badge } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogHeader,
+  DialogTitle,
+  DialogTrigger,
+} from '../../../components/ui/dialog';
+import { Spinner } from '../../../components/ui/spinner';
+import { formatSol } from '../../../lib/utils';
+import { useAdminSubmissions, useSelectMajorWinner } from '../api/admin';
+import { rankEligibleSubmissions } from '../lib/rank-submissions';
+
+/**
+ * Picks a major dare's winners: any eligible submission as the admin winner (70%), and the most
+ * voted one as the community winner (30%), as the server requires. The amounts shown are the
+ * server's split of the pool in lamports.
+ */
+export function SelectWinnersDialog({ dare }: { dare: Dare }) {
+  const [open, setOpen] = useState(false);
+  const split = splitMajorPrize(solToLamports(dare.totalPool));
+  return (
+    <Dialog open={open} onOpenChange={setOpen}>
+      <DialogTrigger asChild>
+        <Button size="sm" variant="secondary" disabled={dare.status === 'cancelled'}>
+          <Trophy aria-hidden /> Select Winners
+        </Button>
+      </DialogTrigger>
+      <DialogContent className="max-h-[90vh] overflow-y-auto">
+        <DialogHeader>
+          <DialogTitle>Select Winners</DialogTitle>
+          <DialogDescription>
+            {dare.title}: the admin winner gets {formatSol(lamportsToSol(split.admin))} (70%), the community
+            winner {formatSol(lamportsToSol(split.community))} (30%, the most voted submission).
+          </DialogDescription>
+        </DialogHeader>
+        {open && <Candidates dareId={dare.id} />}
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+function Candidates({ dareId }: { dareId: number }) {
+  const submissions = useAdminSubmissions({ dareId });
+  const select = useSelectMajorWinner();
+  if (submissions.isPending) return <Spinner label="Loading submissions" />;
+  if (submissions.isError)
+    return <EmptyState title="Failed to load submissions" description={submissions.error.message} />;
+  const ranked = rankEligibleSubmissions(submissions.data);
+  if (ranked.length === 0)
+    return (
+      <EmptyState title="No approved submissions yet" description="Approve submissions to pick winners." />
+    );
+  return (
+    <ul className="max-h-96 space-y-2 overflow-y-auto" aria-label="Eligible submissions">
+      {ranked.map((submission, index) => (
+        <li
+          key={submission.id}
+          aria-label={submission.users.username}
+          className="flex flex-wrap items-center justify-between gap-2 rounded-md border p-3 text-sm"
+        >
+          <div className="min-w-0">
+            <p className="font-medium">
+              {submission.users.username}{' '}
+              {submission.status === 'winner' && <Badge variant="success">winner</Badge>}
+            </p>
+            <p className="text-muted-foreground">
+              {submission.votes} votes{submission.description ? ` · ${submission.description}` : ''}
+            </p>
+          </div>
+          <div className="flex flex-wrap gap-2">
+            <Button
+              size="sm"
+              disabled={select.isPending}
+              onClick={() => select.mutate({ dareId, submissionId: submission.id, winnerType: 'admin' })}
+            >
+              Admin Winner (70%)
+            </Button>
+            {index === 0 && (
+              <Button
+                size="sm"
+                variant="outline"
+                disabled={select.isPending}
+                onClick={() =>
+                  select.mutate({ dareId, submissionId: submission.id, winnerType: 'community' })
+                }
+              >
+                Community Winner (30%)
+              </Button>
+            )}
+          </div>
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,90 @@
+import { Search, Users } from 'lucide-react';
+import { useState } from 'react';
+import { EmptyState } from '../../../components/common/empty-state';
+import { Badge } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogHeader,
+  DialogTitle,
+  DialogTrigger,
+} from '../../../components/ui/dialog';
+import { Input } from '../../../components/ui/input';
+import { Label } from '../../../components/ui/label';
+import { Spinner } from '../../../components/ui/spinner';
+import { useDebouncedValue } from '../../../lib/use-debounced-value';
+import { formatSol, shortAddress } from '../../../lib/utils';
+import { useAdminUsers } from '../api/admin';
+
+const SEARCH_DEBOUNCE_MS = 250;
+
+/**
+ * The Manage Users quick action (its behaviour is not in the spec): every user, newest first,
+ * searched on the server by username or wallet, with what moderation needs to know about them.
+ * Admin rights are granted from the command line (`npm run admin`), never from the browser.
+ */
+export function UsersDialog({ listClassName }: { listClassName: string }) {
+  const [open, setOpen] = useState(false);
+  const [search, setSearch] = useState('');
+  const q = useDebouncedValue(search, SEARCH_DEBOUNCE_MS);
+  const users = useAdminUsers(q, open);
+  return (
+    <Dialog open={open} onOpenChange={setOpen}>
+      <DialogTrigger asChild>
+        <Button variant="outline">
+          <Users aria-hidden /> Manage Users
+        </Button>
+      </DialogTrigger>
+      <DialogContent className="max-w-2xl">
+        <DialogHeader>
+          <DialogTitle>Users</DialogTitle>
+          <DialogDescription>Everyone registered, newest first.</DialogDescription>
+        </DialogHeader>
+        <div className="relative">
+          <Label htmlFor="admin-user-search" className="sr-only">
+            Search users
+          </Label>
+          <Search
+            className="pointer-events-none absolute top-3 left-3 size-4 text-muted-foreground"
+            aria-hidden
+          />
+          <Input
+            id="admin-user-search"
+            type="search"
+            placeholder="Search by username or wallet..."
+            className="pl-9"
+            value={search}
+            onChange={(event) => setSearch(event.target.value)}
+          />
+        </div>
+        {users.isPending ? (
+          <Spinner label="Loading users" />
+        ) : users.isError ? (
+          <EmptyState title="Failed to load users" description={users.error.message} />
+        ) : users.data.length === 0 ? (
+          <EmptyState title="No users match your search" />
+        ) : (
+          <ul className={`${listClassName} space-y-2`} aria-label="Users">
+            {users.data.map((user) => (
+              <li key={user.id} aria-label={user.username} className="rounded-md border p-3 text-sm">
+                <div className="flex flex-wrap items-center gap-2">
+                  <span className="font-medium">{user.username}</span>
+                  {user.isAdmin && <Badge>Admin</Badge>}
+                  <span className="font-mono text-xs text-muted-foreground">
+                    {user.walletAddress ? shortAddress(user.walletAddress) : 'No wallet'}
+                  </span>
+                </div>
+                <p className="text-muted-foreground">
+                  {user.reputation} reputation · {user.dareWins} wins · {formatSol(user.totalEarnings)} earned
+                  · joined {new Date(user.createdAt).toLocaleDateString()}
+                </p>
+              </li>
+            ))}
+          </ul>
+        )}
+      </DialogContent>
+    </Dialog>
+  );
+}
