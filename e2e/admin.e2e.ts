@@ -211,12 +211,25 @@ describe('the Admin panel', () => {
         { videoUrl: `https://videos.example/${name}.mp4`, description: name },
         client!.token,
       );
-    const mine = await submit(first, 'first-take');
+    await submit(first, 'first-take');
     const theirs = await submit(second, 'second-take');
-    const adminToken = await page.evaluate(() => localStorage.getItem('token'));
-    for (const submission of [mine, theirs])
-      await api('PUT', `/api/admin/submissions/${submission.id}`, adminToken, { status: 'approved' });
+    // Both approved in Submissions Management, then a third user's vote puts the second on top.
+    await page.getByRole('tab', { name: 'Submissions Management' }).click();
+    const submissionRow = (text: string) =>
+      page.getByRole('list', { name: 'Submissions' }).getByRole('listitem').filter({ hasText: text });
+    for (const text of ['first-take', 'second-take']) {
+      await submissionRow(text).getByRole('button', { name: 'Approve' }).click();
+      await expect.poll(() => submissionRow(text).getByText('approved', { exact: true }).count()).toBe(1);
+    }
     await call(server, `/api/submissions/${theirs.id}/vote`, undefined, voter!.token);
+    // The community pick must be the most voted: the server refuses the other one, with the reason.
+    await submissionRow('first-take').getByRole('button', { name: 'Community Winner (30%)' }).click();
+    await toast(page, 'Failed to select winner');
+    await page
+      .getByText('The community winner must be the approved submission with the most votes')
+      .first()
+      .waitFor();
+    await page.getByRole('tab', { name: 'Major Dares' }).click();
 
     const claimsOf = (client: typeof first) => api<Claim[]>('GET', '/api/claims', client!.token);
     const row = majors.getByRole('listitem', { name: 'Weekly: ice bath' });

@@ -3,12 +3,12 @@ import { EmptyState } from '../../../components/common/empty-state';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
-import { useAdminSubmissions, useMarkWinner, useUpdateSubmission } from '../api/admin';
+import { useAdminSubmissions, useMarkWinner, useSelectMajorWinner, useUpdateSubmission } from '../api/admin';
 
 /**
- * Submissions Management: every submission with its video, approve, reject, feature/unfeature and,
- * for an approved submission of an active community dare, mark winner. Major dare winners are
- * picked in the Major Dares tab (70/30).
+ * Submissions Management: every submission with its video, approve, reject, feature/unfeature and
+ * the winner actions: Mark Winner for an approved submission of an active community dare, the
+ * admin (70%) and community (30%) winner of a major dare (also in the Major Dares tab).
  */
 export function SubmissionsManagement({
   listClassName,
@@ -47,7 +47,8 @@ export function SubmissionsManagement({
 function SubmissionList({ submissions, className }: { submissions: AdminSubmission[]; className: string }) {
   const update = useUpdateSubmission();
   const markWinner = useMarkWinner();
-  const busy = update.isPending || markWinner.isPending;
+  const selectMajor = useSelectMajorWinner();
+  const busy = update.isPending || markWinner.isPending || selectMajor.isPending;
   return (
     <ul className={`${className} space-y-3`} aria-label="Submissions">
       {submissions.map((submission) => (
@@ -117,6 +118,41 @@ function SubmissionList({ submissions, className }: { submissions: AdminSubmissi
                   >
                     Mark Winner
                   </Button>
+                )}
+              {submission.dares.is_major &&
+                (submission.status === 'approved' || submission.status === 'winner') &&
+                submission.dares.status !== 'cancelled' && (
+                  <>
+                    {/* The server checks each type once and that the community pick is the most voted. */}
+                    <Button
+                      size="sm"
+                      variant="secondary"
+                      disabled={busy}
+                      onClick={() =>
+                        selectMajor.mutate({
+                          dareId: submission.dareId,
+                          submissionId: submission.id,
+                          winnerType: 'admin',
+                        })
+                      }
+                    >
+                      Admin Winner (70%)
+                    </Button>
+                    <Button
+                      size="sm"
+                      variant="secondary"
+                      disabled={busy}
+                      onClick={() =>
+                        selectMajor.mutate({
+                          dareId: submission.dareId,
+                          submissionId: submission.id,
+                          winnerType: 'community',
+                        })
+                      }
+                    >
+                      Community Winner (30%)
+                    </Button>
+                  </>
                 )}
             </div>
           </div>
