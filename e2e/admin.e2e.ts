@@ -6,7 +6,7 @@ import type { Dare } from '../src/contract/dares';
 import type { MajorDare } from '../src/contract/major-dare';
 import type { SystemSettings } from '../src/contract/settings';
 import { setupApp } from './fixtures/app';
-import { call, newClient } from './fixtures/http-client';
+import { call, newClient, request } from './fixtures/http-client';
 import { openAsDemoAdmin, registerWithWallet, toast } from './fixtures/users';
 import { walletAddressOf } from './fixtures/wallet-address';
 
@@ -14,20 +14,8 @@ import { walletAddressOf } from './fixtures/wallet-address';
 const ADMIN_KEY = new Uint8Array(32).fill(7);
 const app = setupApp({ env: { ADMIN_WALLETS: walletAddressOf(ADMIN_KEY) } });
 
-async function api<T>(method: string, path: string, token: string | null, body?: unknown): Promise<T> {
-  const res = await fetch(app.url(path), {
-    method,
-    headers: {
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok)
-    throw Object.assign(new Error(`${method} ${path} → ${res.status} ${text}`), { status: res.status });
-  return JSON.parse(text) as T;
-}
+const api = <T>(method: string, path: string, token?: string | null, body?: unknown) =>
+  request<T>(app, method, path, token, body);
 
 const escrowBalance = async (escrow: string, token: string) =>
   (await api<{ balance: string }>('POST', '/api/check-balance', token, { walletAddress: escrow })).balance;

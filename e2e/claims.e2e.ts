@@ -1,22 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { setupApp } from './fixtures/app';
+import { request } from './fixtures/http-client';
 import { openAsDemoAdmin, registerWithWallet, toast } from './fixtures/users';
 
 const app = setupApp();
 
-async function api<T>(method: string, path: string, token: string | null, body?: unknown): Promise<T> {
-  const res = await fetch(app.url(path), {
-    method,
-    headers: {
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${path} → ${res.status} ${text}`);
-  return JSON.parse(text) as T;
-}
+const api = <T>(method: string, path: string, token?: string | null, body?: unknown) =>
+  request<T>(app, method, path, token, body);
 
 describe('claiming a prize in the browser', () => {
   it("pays the winner the dare's whole pool when they click Claim Prize", async () => {

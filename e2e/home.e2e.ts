@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { setupApp } from './fixtures/app';
+import { request } from './fixtures/http-client';
 
 const app = setupApp();
 
@@ -10,19 +11,8 @@ interface DareItem {
   isMajor: boolean;
 }
 
-async function api<T>(method: string, path: string, token?: string, body?: unknown): Promise<T> {
-  const res = await fetch(app.url(path), {
-    method,
-    headers: {
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${path} → ${res.status} ${text}`);
-  return JSON.parse(text) as T;
-}
+const api = <T>(method: string, path: string, token?: string | null, body?: unknown) =>
+  request<T>(app, method, path, token, body);
 
 const login = (username: string, password: string) =>
   api<{ token: string }>('POST', '/api/auth/login', undefined, { username, password });

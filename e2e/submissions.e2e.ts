@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { setupApp } from './fixtures/app';
+import { request } from './fixtures/http-client';
 import { registerWithWallet, toast } from './fixtures/users';
 
 const app = setupApp();
@@ -10,19 +11,8 @@ const DEMO_ADMIN = { username: 'admin', password: 'darepool-admin' };
 const DEMO_SUBMITTERS = ['alice', 'bob', 'carol'];
 const DEMO_PASSWORD = 'darepool-demo';
 
-async function api<T>(method: string, path: string, token?: string, body?: unknown): Promise<T> {
-  const res = await fetch(app.url(path), {
-    method,
-    headers: {
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${path} → ${res.status} ${text}`);
-  return JSON.parse(text) as T;
-}
+const api = <T>(method: string, path: string, token?: string | null, body?: unknown) =>
+  request<T>(app, method, path, token, body);
 
 const login = (username: string, password: string) =>
   api<{ token: string; user: { id: number } }>('POST', '/api/auth/login', undefined, { username, password });

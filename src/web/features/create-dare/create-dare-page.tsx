@@ -8,13 +8,13 @@ import { STAKE_MAX_SOL, STAKE_MIN_SOL } from '../../../contract/limits';
 import { ConnectPrompt } from '../../components/common/connect-prompt';
 import { PageHeader } from '../../components/common/page-header';
 import { toast } from '../../components/ui/use-toast';
-import { formatSol } from '../../lib/utils';
 import { useAuth } from '../auth/auth-provider';
 import { ConnectWalletButton } from '../auth/components/connect-wallet-button';
 import { TransactionLink } from '../payments/components/transaction-link';
 import { describePaymentError } from '../payments/lib/payment-errors';
 import { CreateDareForm } from './components/create-dare-form';
 import { CreateDareProgress } from './components/create-dare-progress';
+import { PaidStakeNotice } from './components/paid-stake-notice';
 import { useCreateDare } from './hooks/use-create-dare';
 import { toLocalDateTimeValue } from './lib/deadline';
 import { type CreateDareField, type CreateDareFormErrors, validateCreateDareForm } from './lib/validate-form';
@@ -91,13 +91,7 @@ function CreateDareSection({ walletAddress }: { walletAddress: string | null }) 
       minDeadline={toLocalDateTimeValue(new Date())}
     >
       {steps && <CreateDareProgress steps={steps} />}
-      {paid && !isPending && (
-        <p role="status" className="rounded-md border border-primary/40 p-3 text-sm">
-          Your stake of {formatSol(paid.stakeAmount)} is already in the dare's escrow (transaction{' '}
-          <span className="font-mono">{paid.signature.slice(0, 8)}...</span>). Keep the stake and press Create
-          Dare again to record the dare; you will not pay twice.
-        </p>
-      )}
+      {paid && !isPending && <PaidStakeNotice paid={paid} what="stake" button="Create Dare" />}
       {createdId !== null && !isPending && (
         <p role="status" className="text-sm">
           Your dare is live.{' '}

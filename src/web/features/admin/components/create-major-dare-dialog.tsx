@@ -16,8 +16,8 @@ import {
   DialogTrigger,
 } from '../../../components/ui/dialog';
 import { toast } from '../../../components/ui/use-toast';
-import { formatSol } from '../../../lib/utils';
 import { CreateDareProgress } from '../../create-dare/components/create-dare-progress';
+import { PaidStakeNotice } from '../../create-dare/components/paid-stake-notice';
 import { useEscrowFunding } from '../../create-dare/hooks/use-escrow-funding';
 import { toLocalDateTimeValue } from '../../create-dare/lib/deadline';
 import { TransactionLink } from '../../payments/components/transaction-link';
@@ -107,13 +107,7 @@ export function CreateMajorDareDialog({ walletAddress }: { walletAddress: string
           minDeadline={toLocalDateTimeValue(new Date())}
         >
           {steps && <CreateDareProgress steps={steps} />}
-          {paid && !isPending && (
-            <p role="status" className="rounded-md border border-primary/40 p-3 text-sm">
-              The prize of {formatSol(paid.stakeAmount)} is already in the escrow (transaction{' '}
-              <span className="font-mono">{paid.signature.slice(0, 8)}...</span>). Keep the prize and press
-              Create Major Dare again to record it; you will not pay twice.
-            </p>
-          )}
+          {paid && !isPending && <PaidStakeNotice paid={paid} what="prize" button="Create Major Dare" />}
         </MajorDareForm>
       </DialogContent>
     </Dialog>

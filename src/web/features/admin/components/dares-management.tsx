@@ -13,6 +13,7 @@ import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { formatSol } from '../../../lib/utils';
 import { useAdminDares, useDeleteDare, useSetDareStatus } from '../api/admin';
 import { ConfirmDialog } from './confirm-dialog';
+import { DareStatusBadge } from './dare-status-badge';
 
 const SEARCH_DEBOUNCE_MS = 250;
 
@@ -92,13 +93,7 @@ function DareRow({ dare, onViewSubmissions }: { dare: Dare; onViewSubmissions: (
             {dare.title}
           </Link>
           {dare.isMajor && <Badge>MAJOR</Badge>}
-          <Badge
-            variant={
-              dare.status === 'cancelled' ? 'destructive' : dare.status === 'active' ? 'success' : 'secondary'
-            }
-          >
-            {dare.status}
-          </Badge>
+          <DareStatusBadge status={dare.status} />
         </div>
         <p className="text-muted-foreground">
           {formatSol(dare.totalPool)} pool · {dare.participantCount} participants · {dare.submissionCount}{' '}
@@ -107,29 +102,20 @@ function DareRow({ dare, onViewSubmissions }: { dare: Dare; onViewSubmissions: (
         </p>
       </div>
       <div className="flex flex-wrap gap-2">
-        {dare.status === 'active' &&
-          (holdsMoney ? (
-            <ConfirmDialog
-              trigger={
-                <Button size="sm" variant="outline" disabled={busy}>
-                  Deactivate
-                </Button>
-              }
-              title={`Deactivate "${dare.title}"?`}
-              description={`The dare is cancelled. ${refundText} A refunded dare cannot be activated again.`}
-              confirmLabel="Deactivate and refund"
-              onConfirm={() => setStatus.mutate({ id: dare.id, status: 'cancelled' })}
-            />
-          ) : (
-            <Button
-              size="sm"
-              variant="outline"
-              disabled={busy}
-              onClick={() => setStatus.mutate({ id: dare.id, status: 'cancelled' })}
-            >
-              Deactivate
-            </Button>
-          ))}
+        {dare.status === 'active' && (
+          // Always asked: an active dare holds at least its stake, and cancelling refunds it.
+          <ConfirmDialog
+            trigger={
+              <Button size="sm" variant="outline" disabled={busy}>
+                Deactivate
+              </Button>
+            }
+            title={`Deactivate "${dare.title}"?`}
+            description={`The dare is cancelled. ${refundText} A refunded dare cannot be activated again.`}
+            confirmLabel="Deactivate and refund"
+            onConfirm={() => setStatus.mutate({ id: dare.id, status: 'cancelled' })}
+          />
+        )}
         {dare.status === 'cancelled' && (
           <Button
             size="sm"

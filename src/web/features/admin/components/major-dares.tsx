@@ -1,11 +1,11 @@
 import type { Dare } from '../../../../contract/dares';
 import { EmptyState } from '../../../components/common/empty-state';
-import { Badge } from '../../../components/ui/badge';
 import { Spinner } from '../../../components/ui/spinner';
 import { daysLeft } from '../../../lib/dates';
 import { formatSol } from '../../../lib/utils';
 import { useAdminDares } from '../api/admin';
 import { CreateMajorDareDialog } from './create-major-dare-dialog';
+import { DareStatusBadge } from './dare-status-badge';
 import { SelectWinnersDialog } from './select-winners-dialog';
 
 /** Major Dares: the create dialog, every major dare (newest first) and its select-winners dialog. */
@@ -48,13 +48,7 @@ function MajorDareRow({ dare }: { dare: Dare }) {
       <div className="min-w-0 space-y-1">
         <div className="flex flex-wrap items-center gap-2">
           <span className="font-medium">{dare.title}</span>
-          <Badge
-            variant={
-              dare.status === 'active' ? 'success' : dare.status === 'cancelled' ? 'destructive' : 'secondary'
-            }
-          >
-            {dare.status}
-          </Badge>
+          <DareStatusBadge status={dare.status} />
         </div>
         <p className="text-muted-foreground">
           {formatSol(dare.totalPool)} prize pool · {dare.participantCount}/{dare.maxParticipants} participants

@@ -5,6 +5,11 @@ import { Button } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
 import { useAdminSubmissions, useMarkWinner, useSelectMajorWinner, useUpdateSubmission } from '../api/admin';
 
+const MAJOR_WINNER_BUTTONS = [
+  { type: 'admin', label: 'Admin Winner (70%)' },
+  { type: 'community', label: 'Community Winner (30%)' },
+] as const;
+
 /**
  * Submissions Management: every submission with its video, approve, reject, feature/unfeature and
  * the winner actions: Mark Winner for an approved submission of an active community dare, the
@@ -121,39 +126,25 @@ function SubmissionList({ submissions, className }: { submissions: AdminSubmissi
                 )}
               {submission.dares.is_major &&
                 (submission.status === 'approved' || submission.status === 'winner') &&
-                submission.dares.status !== 'cancelled' && (
-                  <>
-                    {/* The server checks each type once and that the community pick is the most voted. */}
-                    <Button
-                      size="sm"
-                      variant="secondary"
-                      disabled={busy}
-                      onClick={() =>
-                        selectMajor.mutate({
-                          dareId: submission.dareId,
-                          submissionId: submission.id,
-                          winnerType: 'admin',
-                        })
-                      }
-                    >
-                      Admin Winner (70%)
-                    </Button>
-                    <Button
-                      size="sm"
-                      variant="secondary"
-                      disabled={busy}
-                      onClick={() =>
-                        selectMajor.mutate({
-                          dareId: submission.dareId,
-                          submissionId: submission.id,
-                          winnerType: 'community',
-                        })
-                      }
-                    >
-                      Community Winner (30%)
-                    </Button>
-                  </>
-                )}
+                submission.dares.status !== 'cancelled' &&
+                // The server checks each type once and that the community pick is the most voted.
+                MAJOR_WINNER_BUTTONS.map(({ type, label }) => (
+                  <Button
+                    key={type}
+                    size="sm"
+                    variant="secondary"
+                    disabled={busy}
+                    onClick={() =>
+                      selectMajor.mutate({
+                        dareId: submission.dareId,
+                        submissionId: submission.id,
+                        winnerType: type,
+                      })
+                    }
+                  >
+                    {label}
+                  </Button>
+                ))}
             </div>
           </div>
         </li>
