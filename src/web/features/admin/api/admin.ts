@@ -4,7 +4,6 @@ import {
   type AdminStats,
   type AdminSubmission,
   type DeleteDareResponse,
-  type RefundSummary,
   type UpdateDareStatusResponse,
 } from '../../../../contract/admin';
 import type { Claim } from '../../../../contract/claims';
@@ -18,7 +17,7 @@ import type { SystemSettings } from '../../../../contract/settings';
 import type { PublicUser } from '../../../../contract/users';
 import { toast } from '../../../components/ui/use-toast';
 import { apiRequest } from '../../../lib/api-client';
-import { formatSol } from '../../../lib/utils';
+import { describeRefunds } from '../lib/describe-refunds';
 
 /** A path with its non-empty query parameters: the query key of a filtered admin list. */
 function withQuery(path: string, params: Record<string, string | number | undefined>): string {
@@ -70,18 +69,6 @@ function useAdminMutation<Input, Output>(
     // Moderation changes lists, stats, pools and the public submission lists alike.
     onSettled: () => queryClient.invalidateQueries(),
   });
-}
-
-/** What a cancel or delete did with the money in the dare, for the success toast. */
-export function describeRefunds(refunds: RefundSummary): string | undefined {
-  const parts: string[] = [];
-  if (refunds.refunded > 0)
-    parts.push(
-      `Refunded ${formatSol(refunds.refundedAmount)} in ${refunds.refunded} contribution${refunds.refunded === 1 ? '' : 's'}.`,
-    );
-  if (refunds.failed > 0)
-    parts.push(ADMIN_MESSAGES.refundFailed(refunds.failureReason ?? 'the network did not confirm it'));
-  return parts.length > 0 ? parts.join(' ') : undefined;
 }
 
 export const useUpdateSubmission = () =>
