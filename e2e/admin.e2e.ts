@@ -134,6 +134,21 @@ describe('the Admin panel', () => {
     await users.getByRole('listitem', { name: 'admin' }).getByText('Admin', { exact: true }).waitFor();
     await page.keyboard.press('Escape');
 
+    // The demo admin signs in by password; its wallet is not in this browser, so the prize cannot
+    // be paid and nothing is created.
+    await page.getByRole('tab', { name: 'Major Dares' }).click();
+    await page.getByRole('button', { name: 'Create Major Dare' }).click();
+    const create = page.getByRole('dialog', { name: 'Create Major Dare' });
+    await create.getByLabel('Title').fill('Walletless');
+    await create.getByLabel('Category').fill('Test');
+    await create.getByLabel('Description').fill('Cannot be paid');
+    await create.getByLabel('Deadline').fill(localDateTime(2));
+    await create.getByRole('button', { name: 'Create Major Dare' }).click();
+    await toast(page, 'Failed to create major dare');
+    await create.getByRole('button', { name: 'Close' }).click();
+    await create.waitFor({ state: 'detached' });
+    expect((await api<Dare[]>('GET', '/api/admin/dares?q=Walletless', token)).length).toBe(0);
+
     await page.getByRole('tab', { name: 'System Controls' }).click();
     const creation = page.getByRole('switch', { name: 'Dare creation enabled' });
     await expect.poll(() => creation.getAttribute('aria-checked')).toBe('true');
