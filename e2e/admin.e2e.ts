@@ -199,6 +199,11 @@ describe('the Admin panel', () => {
     await dialog.waitFor({ state: 'detached' });
     const majors = page.getByRole('list', { name: 'Major dares' });
     await majors.getByRole('listitem', { name: 'Weekly: ice bath' }).waitFor();
+    // Only major dares: the demo data's and this one.
+    const adminToken = await page.evaluate(() => localStorage.getItem('token'));
+    const allMajors = await api<Dare[]>('GET', '/api/admin/dares?major=true', adminToken);
+    expect(allMajors.map((dare) => dare.isMajor)).toEqual([true, true]);
+    await expect.poll(() => majors.getByRole('listitem').count()).toBe(2);
     const major = await api<MajorDare>('GET', '/api/major-dare', null);
     if (!major.isActive) throw new Error('the new major dare is current');
     expect(major).toMatchObject({ title: 'Weekly: ice bath', totalPool: '0.1', category: 'Endurance' });

@@ -93,6 +93,13 @@ describe('admin reads', () => {
     const found = await http.get(`/api/admin/dares?q=${encodeURIComponent('100%')}`, admin.token);
     expect(found.json().map((d: { id: number }) => d.id)).toEqual([dare.id]);
     expect((await http.get('/api/admin/dares?q=nomatchatall', admin.token)).json()).toEqual([]);
+    // major=true lists only major dares, major=false only community ones; anything else is a 400.
+    const communityOnly = (await http.get('/api/admin/dares?q=torches&major=false', admin.token)).json();
+    expect(communityOnly.map((d: { id: number }) => d.id)).toEqual([dare.id]);
+    expect((await http.get('/api/admin/dares?q=torches&major=true', admin.token)).json()).toEqual([]);
+    const bad = await http.get('/api/admin/dares?major=yes', admin.token);
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error).toBe('major must be true or false');
     const usersList = (await http.get('/api/admin/users?q=bob', admin.token)).json();
     expect(usersList).toEqual([expect.objectContaining({ username: 'bob', isAdmin: false })]);
     expect(usersList[0]).not.toHaveProperty('password');

@@ -104,6 +104,13 @@ describe('major dare', () => {
       id: created.json().id,
       totalPool: '0.2',
     });
+    // The Major Dares tab's list: major=true holds it, major=false does not.
+    const ids = async (major: boolean) =>
+      (await http.get(`/api/admin/dares?major=${major}`, admin.token))
+        .json()
+        .map((d: { id: number }) => d.id);
+    expect(await ids(true)).toEqual([created.json().id]);
+    expect(await ids(false)).not.toContain(created.json().id);
     await expectReconciled(ctx);
   });
 

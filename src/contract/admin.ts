@@ -45,8 +45,21 @@ export const adminStatsSchema = z
   })
   .meta({ id: 'AdminStats' });
 
-/** GET /api/admin/dares?q=: every dare, major ones included, newest first; q searches title and description. */
-export const adminDareListQuerySchema = z.object({ q: z.string().trim().max(100).optional() });
+/** Rows an admin list answers at most, newest first; older ones are found with `q`. */
+export const ADMIN_LIST_LIMIT = 200;
+
+/**
+ * GET /api/admin/dares?q=&major=: every dare, major ones included, newest first; q searches title
+ * and description; (addition) major=true lists only major dares, major=false only community ones.
+ */
+export const adminDareListQuerySchema = z.object({
+  q: z.string().trim().max(100).optional(),
+  major: z
+    .enum(['true', 'false'], { error: 'major must be true or false' })
+    .transform((value) => value === 'true')
+    .optional(),
+});
+export type AdminDareListQuery = z.infer<typeof adminDareListQuerySchema>;
 
 /** GET /api/admin/submissions?dareId=&status=: optional filters ("view submissions" of one dare). */
 export const adminSubmissionListQuerySchema = z.object({

@@ -1,13 +1,16 @@
 import { and, count, desc, eq, ilike, or, sql } from 'drizzle-orm';
-import type { AdminStats, AdminSubmission } from '../../../contract/admin';
+import {
+  ADMIN_LIST_LIMIT,
+  type AdminDareListQuery,
+  type AdminStats,
+  type AdminSubmission,
+} from '../../../contract/admin';
 import type { Dare } from '../../../contract/dares';
 import type { DareStatus, SubmissionStatus } from '../../../contract/limits';
 import { lamportsToSol, solToLamports } from '../../../contract/money';
 import type { DbOrTx } from '../../db/client';
 import { claims, dareSubmissions, dares, poolContributions, users } from '../../db/schema';
 import { likePattern, toDare } from '../dares/repo';
-
-const LIST_LIMIT = 200;
 
 /** `%` and `_` in a search are literal characters, not patterns. */
 
@@ -43,8 +46,8 @@ export async function adminStats(db: DbOrTx): Promise<AdminStats> {
   };
 }
 
-/** Every dare, major ones included, newest first; `q` matches title or description. */
-export async function listAdminDares(db: DbOrTx, q: string | undefined): Promise<Dare[]> {
+/** Every dare (or only major / community ones), newest first; `q` matches title or description. */
+export async function listAdminDares(db: DbOrTx, { q, major }: AdminDareListQuery): Promise<Dare[]> {
   const rows = await db
     .select({
       dare: dares,
@@ -54,9 +57,14 @@ export async function listAdminDares(db: DbOrTx, q: string | undefined): Promise
     })
     .from(dares)
     .leftJoin(users, eq(users.id, dares.creatorId))
-    .where(q ? or(ilike(dares.title, likePattern(q)), ilike(dares.description, likePattern(q))) : undefined)
+    .where(
+      and(
+        q ? or(ilike(dares.title, likePattern(q)), ilike(dares.description, likePattern(q))) : undefined,
+        major === undefined ? undefined : eq(dares.isMajor, major),
+      ),
+    )
     .orderBy(desc(dares.createdAt), desc(dares.id))
-    .limit(LIST_LIMIT);
+    .limit(ADMIN_LIST_LIMIT);
   return rows.map((row) => toDare(row));
 }
 
@@ -68,7 +76,7 @@ export async function listAdminUsers(db: DbOrTx, q: string | undefined) {
       q ? or(ilike(users.username, likePattern(q)), ilike(users.walletAddress, likePattern(q))) : undefined,
     )
     .orderBy(desc(users.createdAt), desc(users.id))
-    .limit(LIST_LIMIT);
+    .limit(ADMIN_LIST_LIMIT);
 }
 
 const submissionColumns = {
@@ -127,7 +135,7 @@ export async function listAdminSubmissions(
       ),
     )
     .orderBy(desc(dareSubmissions.createdAt), desc(dareSubmissions.id))
-    .limit(LIST_LIMIT);
+    .limit(ADMIN_LIST_LIMIT);
   return rows.map(toAdminSubmission);
 }
 

@@ -86,12 +86,13 @@ export const adminRoutes: FastifyPluginAsyncZod<{
     {
       schema: {
         ...secured,
-        summary: 'Every dare (major ones included), newest first; q searches title and description',
+        summary:
+          'Every dare (major ones included), newest first; q searches title and description, major filters',
         querystring: adminDareListQuerySchema,
         response: { 200: z.array(dareSchema), ...errors },
       },
     },
-    async (request) => listAdminDares(db, request.query.q),
+    async (request) => listAdminDares(db, request.query),
   );
 
   app.get(

@@ -32,9 +32,9 @@ function withQuery(path: string, params: Record<string, string | number | undefi
 // Keys are the paths (spec section 7's default GET); every admin read starts with '/api/admin'.
 // A changed search keeps the previous list on screen until the new one arrives.
 export const useAdminStats = () => useQuery<AdminStats>({ queryKey: ['/api/admin/stats'] });
-export const useAdminDares = (q: string) =>
+export const useAdminDares = (filter: { q?: string; major?: boolean }) =>
   useQuery<Dare[]>({
-    queryKey: [withQuery('/api/admin/dares', { q: q.trim() })],
+    queryKey: [withQuery('/api/admin/dares', { q: filter.q?.trim(), major: filter.major?.toString() })],
     placeholderData: keepPreviousData,
   });
 export const useAdminSubmissions = (filter: { dareId?: number } = {}) =>

@@ -1,6 +1,7 @@
 import { Search } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { ADMIN_LIST_LIMIT } from '../../../../contract/admin';
 import type { Dare } from '../../../../contract/dares';
 import { solToLamports } from '../../../../contract/money';
 import { EmptyState } from '../../../components/common/empty-state';
@@ -31,7 +32,7 @@ export function DaresManagement({
 }) {
   const [search, setSearch] = useState('');
   const q = useDebouncedValue(search, SEARCH_DEBOUNCE_MS);
-  const dares = useAdminDares(q);
+  const dares = useAdminDares({ q });
 
   return (
     <div className="space-y-3">
@@ -59,11 +60,18 @@ export function DaresManagement({
       ) : dares.data.length === 0 ? (
         <EmptyState title={q.trim() ? 'No dares match your search' : 'No dares yet'} />
       ) : (
-        <ul className={`${listClassName} space-y-2`} aria-label="Dares">
-          {dares.data.map((dare) => (
-            <DareRow key={dare.id} dare={dare} onViewSubmissions={() => onViewSubmissions(dare)} />
-          ))}
-        </ul>
+        <>
+          <ul className={`${listClassName} space-y-2`} aria-label="Dares">
+            {dares.data.map((dare) => (
+              <DareRow key={dare.id} dare={dare} onViewSubmissions={() => onViewSubmissions(dare)} />
+            ))}
+          </ul>
+          {dares.data.length >= ADMIN_LIST_LIMIT && (
+            <p className="text-sm text-muted-foreground">
+              Showing the newest {ADMIN_LIST_LIMIT} dares; search to find older ones.
+            </p>
+          )}
+        </>
       )}
     </div>
   );

@@ -16,8 +16,7 @@ export function MajorDares({
   listClassName: string;
   walletAddress: string | null;
 }) {
-  const dares = useAdminDares('');
-  const majors = dares.data?.filter((dare) => dare.isMajor) ?? [];
+  const dares = useAdminDares({ major: true });
   return (
     <div className="space-y-3">
       <CreateMajorDareDialog walletAddress={walletAddress} />
@@ -25,11 +24,11 @@ export function MajorDares({
         <Spinner label="Loading major dares" />
       ) : dares.isError ? (
         <EmptyState title="Failed to load major dares" description={dares.error.message} />
-      ) : majors.length === 0 ? (
+      ) : dares.data.length === 0 ? (
         <EmptyState title="No major dares yet" />
       ) : (
         <ul className={`${listClassName} space-y-2`} aria-label="Major dares">
-          {majors.map((dare) => (
+          {dares.data.map((dare) => (
             <MajorDareRow key={dare.id} dare={dare} />
           ))}
         </ul>
