@@ -1,9 +1,7 @@
 import { type ComponentType, lazy } from 'react';
-import { createBrowserRouter, Link, type RouteObject } from 'react-router';
-import { EmptyState } from './components/common/empty-state';
+import { createBrowserRouter, type RouteObject } from 'react-router';
 import { AppLayout } from './components/layout/app-layout';
 import { RouteError } from './components/layout/route-error';
-import { Button } from './components/ui/button';
 import { Spinner } from './components/ui/spinner';
 import { ChatPanel } from './features/chat/components/chat-panel';
 import { DareBrowser } from './features/dares/components/dare-browser';
@@ -12,22 +10,7 @@ import HomePage from './features/home/home-page';
 // Featured videos (votes, player) load when the Featured tab first opens, not with the landing page.
 const FeaturedSubmissions = lazy(() => import('./features/submissions/components/featured-submissions'));
 
-const homeDares = (
-  <DareBrowser
-    defaultFilter="all"
-    empty={
-      <EmptyState
-        title="No dares found"
-        description="Be the first to create a dare for the community!"
-        action={
-          <Button asChild>
-            <Link to="/create-dare">Create Dare</Link>
-          </Button>
-        }
-      />
-    }
-  />
-);
+const homeDares = <DareBrowser defaultFilter="all" createLabel="Create Dare" />;
 
 function PageLoading() {
   return <Spinner label="Loading page" />;

@@ -12,8 +12,6 @@ import type { DbOrTx } from '../../db/client';
 import { claims, dareSubmissions, dares, poolContributions, users } from '../../db/schema';
 import { likePattern, toDare } from '../dares/repo';
 
-/** `%` and `_` in a search are literal characters, not patterns. */
-
 const sumSol = async (query: Promise<{ total: string | null }[]>) => {
   const [row] = await query;
   return row?.total ? lamportsToSol(solToLamports(row.total)) : '0';

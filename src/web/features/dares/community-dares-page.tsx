@@ -1,5 +1,4 @@
 import { Link } from 'react-router';
-import { EmptyState } from '../../components/common/empty-state';
 import { PageHeader } from '../../components/common/page-header';
 import { Button } from '../../components/ui/button';
 import { useStats } from './api/get-stats';
@@ -32,20 +31,7 @@ export default function CommunityDaresPage() {
           }
         }
       />
-      <DareBrowser
-        defaultFilter="active"
-        empty={
-          <EmptyState
-            title="No dares found"
-            description="Be the first to create a dare for the community!"
-            action={
-              <Button asChild>
-                <Link to="/create-dare">Create First Dare</Link>
-              </Button>
-            }
-          />
-        }
-      />
+      <DareBrowser defaultFilter="active" createLabel="Create First Dare" />
     </div>
   );
 }

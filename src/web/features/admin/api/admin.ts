@@ -20,7 +20,7 @@ import { apiRequest } from '../../../lib/api-client';
 import { describeRefunds } from '../lib/describe-refunds';
 
 /** A path with its non-empty query parameters: the query key of a filtered admin list. */
-function withQuery(path: string, params: Record<string, string | number | undefined>): string {
+function withQuery(path: string, params: Record<string, string | number | boolean | undefined>): string {
   const search = new URLSearchParams();
   for (const [key, value] of Object.entries(params)) {
     if (value !== undefined && value !== '') search.set(key, String(value));
@@ -34,7 +34,7 @@ function withQuery(path: string, params: Record<string, string | number | undefi
 export const useAdminStats = () => useQuery<AdminStats>({ queryKey: ['/api/admin/stats'] });
 export const useAdminDares = (filter: { q?: string; major?: boolean }) =>
   useQuery<Dare[]>({
-    queryKey: [withQuery('/api/admin/dares', { q: filter.q?.trim(), major: filter.major?.toString() })],
+    queryKey: [withQuery('/api/admin/dares', { q: filter.q, major: filter.major })],
     placeholderData: keepPreviousData,
   });
 export const useAdminSubmissions = (filter: { dareId?: number } = {}) =>
@@ -44,7 +44,7 @@ export const useAdminSubmissions = (filter: { dareId?: number } = {}) =>
   });
 export const useAdminUsers = (q: string, enabled: boolean) =>
   useQuery<PublicUser[]>({
-    queryKey: [withQuery('/api/admin/users', { q: q.trim() })],
+    queryKey: [withQuery('/api/admin/users', { q })],
     placeholderData: keepPreviousData,
     enabled,
   });

@@ -1,22 +1,16 @@
-import { Search } from 'lucide-react';
-import { useState } from 'react';
 import { Link } from 'react-router';
 import { ADMIN_LIST_LIMIT } from '../../../../contract/admin';
 import type { Dare } from '../../../../contract/dares';
 import { solToLamports } from '../../../../contract/money';
 import { EmptyState } from '../../../components/common/empty-state';
+import { SearchInput, useSearch } from '../../../components/common/search-input';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
-import { Input } from '../../../components/ui/input';
-import { Label } from '../../../components/ui/label';
 import { Spinner } from '../../../components/ui/spinner';
-import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { formatSol } from '../../../lib/utils';
+import { DareStatusBadge } from '../../dares/components/dare-badges';
 import { useAdminDares, useDeleteDare, useSetDareStatus } from '../api/admin';
 import { ConfirmDialog } from './confirm-dialog';
-import { DareStatusBadge } from './dare-status-badge';
-
-const SEARCH_DEBOUNCE_MS = 250;
 
 /**
  * Dares Management: every dare (major ones too), searched on the server by title and description,
@@ -30,35 +24,24 @@ export function DaresManagement({
   listClassName: string;
   onViewSubmissions: (dare: Dare) => void;
 }) {
-  const [search, setSearch] = useState('');
-  const q = useDebouncedValue(search, SEARCH_DEBOUNCE_MS);
+  const { text: search, setText: setSearch, query: q } = useSearch();
   const dares = useAdminDares({ q });
 
   return (
     <div className="space-y-3">
-      <div className="relative max-w-sm">
-        <Label htmlFor="admin-dare-search" className="sr-only">
-          Search dares
-        </Label>
-        <Search
-          className="pointer-events-none absolute top-3 left-3 size-4 text-muted-foreground"
-          aria-hidden
-        />
-        <Input
-          id="admin-dare-search"
-          type="search"
-          placeholder="Search dares..."
-          className="pl-9"
-          value={search}
-          onChange={(event) => setSearch(event.target.value)}
-        />
-      </div>
+      <SearchInput
+        label="Search dares"
+        placeholder="Search dares..."
+        value={search}
+        onChange={setSearch}
+        className="max-w-sm"
+      />
       {dares.isPending ? (
         <Spinner label="Loading dares" />
       ) : dares.isError ? (
         <EmptyState title="Failed to load dares" description={dares.error.message} />
       ) : dares.data.length === 0 ? (
-        <EmptyState title={q.trim() ? 'No dares match your search' : 'No dares yet'} />
+        <EmptyState title={q ? 'No dares match your search' : 'No dares yet'} />
       ) : (
         <>
           <ul className={`${listClassName} space-y-2`} aria-label="Dares">

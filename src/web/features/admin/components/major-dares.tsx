@@ -3,9 +3,9 @@ import { EmptyState } from '../../../components/common/empty-state';
 import { Spinner } from '../../../components/ui/spinner';
 import { daysLeft } from '../../../lib/dates';
 import { formatSol } from '../../../lib/utils';
+import { DareStatusBadge } from '../../dares/components/dare-badges';
 import { useAdminDares } from '../api/admin';
 import { CreateMajorDareDialog } from './create-major-dare-dialog';
-import { DareStatusBadge } from './dare-status-badge';
 import { SelectWinnersDialog } from './select-winners-dialog';
 
 /** Major Dares: the create dialog, every major dare (newest first) and its select-winners dialog. */

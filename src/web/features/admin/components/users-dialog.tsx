@@ -1,6 +1,7 @@
-import { Search, Users } from 'lucide-react';
+import { Users } from 'lucide-react';
 import { useState } from 'react';
 import { EmptyState } from '../../../components/common/empty-state';
+import { SearchInput, useSearch } from '../../../components/common/search-input';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import {
@@ -11,14 +12,9 @@ import {
   DialogTitle,
   DialogTrigger,
 } from '../../../components/ui/dialog';
-import { Input } from '../../../components/ui/input';
-import { Label } from '../../../components/ui/label';
 import { Spinner } from '../../../components/ui/spinner';
-import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { formatSol, shortAddress } from '../../../lib/utils';
 import { useAdminUsers } from '../api/admin';
-
-const SEARCH_DEBOUNCE_MS = 250;
 
 /**
  * The Manage Users quick action (its behaviour is not in the spec): every user, newest first,
@@ -27,8 +23,7 @@ const SEARCH_DEBOUNCE_MS = 250;
  */
 export function UsersDialog({ listClassName }: { listClassName: string }) {
   const [open, setOpen] = useState(false);
-  const [search, setSearch] = useState('');
-  const q = useDebouncedValue(search, SEARCH_DEBOUNCE_MS);
+  const { text: search, setText: setSearch, query: q } = useSearch();
   const users = useAdminUsers(q, open);
   return (
     <Dialog open={open} onOpenChange={setOpen}>
@@ -42,23 +37,12 @@ export function UsersDialog({ listClassName }: { listClassName: string }) {
           <DialogTitle>Users</DialogTitle>
           <DialogDescription>Everyone registered, newest first.</DialogDescription>
         </DialogHeader>
-        <div className="relative">
-          <Label htmlFor="admin-user-search" className="sr-only">
-            Search users
-          </Label>
-          <Search
-            className="pointer-events-none absolute top-3 left-3 size-4 text-muted-foreground"
-            aria-hidden
-          />
-          <Input
-            id="admin-user-search"
-            type="search"
-            placeholder="Search by username or wallet..."
-            className="pl-9"
-            value={search}
-            onChange={(event) => setSearch(event.target.value)}
-          />
-        </div>
+        <SearchInput
+          label="Search users"
+          placeholder="Search by username or wallet..."
+          value={search}
+          onChange={setSearch}
+        />
         {users.isPending ? (
           <Spinner label="Loading users" />
         ) : users.isError ? (

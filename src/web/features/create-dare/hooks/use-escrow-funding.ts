@@ -7,6 +7,7 @@ import { checkBalance } from '../../payments/api/check-balance';
 import { createEscrowWallet } from '../../payments/api/create-escrow-wallet';
 import { createTransaction } from '../../payments/api/create-transaction';
 import { sendTransaction } from '../../payments/api/send-transaction';
+import { lazyConnectPaymentWallet } from '../../payments/lib/lazy-payment-wallet';
 import { PaymentError } from '../../payments/lib/payment-errors';
 import { refreshAfterPayment } from '../../payments/lib/refresh-after-payment';
 import type { EscrowFundingDeps, EscrowFundingEvents, PaidStake } from '../lib/escrow-funding-flow';
@@ -56,11 +57,7 @@ export function useEscrowFunding() {
           cluster: config.cluster,
           paid: paidRef.current,
           deps: {
-            // Wallet discovery and signing load with the first payment, not with the page.
-            connectWallet: async (address) =>
-              (await import('../../payments/lib/connect-payment-wallet')).connectPaymentWallet(address, {
-                embeddedChain: config.embeddedChain,
-              }),
+            connectWallet: lazyConnectPaymentWallet({ embeddedChain: config.embeddedChain }),
             checkBalance,
             createEscrowWallet,
             createTransaction,

@@ -13,6 +13,7 @@ import { addToPool } from '../../payments/api/add-to-pool';
 import { createTransaction } from '../../payments/api/create-transaction';
 import { sendTransaction } from '../../payments/api/send-transaction';
 import { type PaidContribution, runAddToPool } from '../../payments/lib/add-to-pool-flow';
+import { lazyConnectPaymentWallet } from '../../payments/lib/lazy-payment-wallet';
 import { describePaymentError } from '../../payments/lib/payment-errors';
 import { checkPoolAmount } from '../../payments/lib/pool-amount';
 import { refreshAfterPayment } from '../../payments/lib/refresh-after-payment';
@@ -59,11 +60,7 @@ export default function AddToPoolForm({
       const updated = await runAddToPool(
         { dare, amount: checked.amount, walletAddress, paid },
         {
-          // Wallet discovery and signing load with the first payment.
-          connectWallet: async (address) =>
-            (await import('../../payments/lib/connect-payment-wallet')).connectPaymentWallet(address, {
-              embeddedChain: config.embeddedChain,
-            }),
+          connectWallet: lazyConnectPaymentWallet({ embeddedChain: config.embeddedChain }),
           createTransaction,
           sendTransaction,
           addToPool,

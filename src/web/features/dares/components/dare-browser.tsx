@@ -1,15 +1,13 @@
-import { AlertTriangle, Search } from 'lucide-react';
-import { type ReactNode, useState } from 'react';
+import { AlertTriangle } from 'lucide-react';
+import { useState } from 'react';
+import { Link } from 'react-router';
 import { EmptyState } from '../../../components/common/empty-state';
 import { FilterButtons, type FilterOption } from '../../../components/common/filter-buttons';
+import { SearchInput, useSearch } from '../../../components/common/search-input';
 import { Button } from '../../../components/ui/button';
-import { Input } from '../../../components/ui/input';
 import { Spinner } from '../../../components/ui/spinner';
-import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { type DareListFilter, useDareList } from '../api/list-dares';
 import { DareCard } from './dare-card';
-
-const SEARCH_DEBOUNCE_MS = 250;
 
 const FILTERS: readonly FilterOption<DareListFilter>[] = [
   { value: 'all', label: 'All' },
@@ -19,12 +17,18 @@ const FILTERS: readonly FilterOption<DareListFilter>[] = [
 
 /**
  * Filter buttons, the count of dares available, a search box, the dare cards and 'Load more'
- * (GET /api/dares pages through `x-next-cursor`). `empty` is what an empty list shows.
+ * (GET /api/dares pages through `x-next-cursor`). An empty list invites the user to create a
+ * dare, with the page's own button text (`createLabel`).
  */
-export function DareBrowser({ defaultFilter, empty }: { defaultFilter: DareListFilter; empty: ReactNode }) {
+export function DareBrowser({
+  defaultFilter,
+  createLabel,
+}: {
+  defaultFilter: DareListFilter;
+  createLabel: string;
+}) {
   const [filter, setFilter] = useState<DareListFilter>(defaultFilter);
-  const [search, setSearch] = useState('');
-  const q = useDebouncedValue(search.trim(), SEARCH_DEBOUNCE_MS);
+  const { text: search, setText: setSearch, query: q } = useSearch();
   const list = useDareList({ filter, q });
   const dares = list.data?.pages.flatMap((page) => page.dares) ?? [];
   const count = dares.length;
@@ -38,18 +42,7 @@ export function DareBrowser({ defaultFilter, empty }: { defaultFilter: DareListF
           {list.isPending ? '…' : `${count}${more}`} {count === 1 && !more ? 'dare' : 'dares'} available
         </p>
       </div>
-      <div className="relative">
-        <Search className="absolute top-3 left-3 size-4 text-muted-foreground" aria-hidden />
-        <Input
-          type="search"
-          aria-label="Search dares"
-          placeholder="Search dares"
-          className="pl-9"
-          maxLength={100}
-          value={search}
-          onChange={(event) => setSearch(event.target.value)}
-        />
-      </div>
+      <SearchInput label="Search dares" placeholder="Search dares" value={search} onChange={setSearch} />
       {list.isPending ? (
         <Spinner label="Loading dares" />
       ) : list.isError && count === 0 ? (
@@ -58,7 +51,15 @@ export function DareBrowser({ defaultFilter, empty }: { defaultFilter: DareListF
         q ? (
           <EmptyState title="No dares found" description={`Nothing matches "${q}".`} />
         ) : (
-          empty
+          <EmptyState
+            title="No dares found"
+            description="Be the first to create a dare for the community!"
+            action={
+              <Button asChild>
+                <Link to="/create-dare">{createLabel}</Link>
+              </Button>
+            }
+          />
         )
       ) : (
         <>

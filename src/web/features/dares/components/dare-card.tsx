@@ -1,9 +1,9 @@
 import { CalendarClock, Coins, Users } from 'lucide-react';
 import { Link } from 'react-router';
 import type { Dare } from '../../../../contract/dares';
-import { Badge } from '../../../components/ui/badge';
 import { daysLeft } from '../../../lib/dates';
 import { formatSol } from '../../../lib/utils';
+import { DareBadges } from './dare-badges';
 
 /** A dare in a list, linking to /dare/{id}. The counter is the dare's real participant count. */
 export function DareCard({ dare }: { dare: Dare }) {
@@ -13,15 +13,7 @@ export function DareCard({ dare }: { dare: Dare }) {
       to={`/dare/${dare.id}`}
       className="flex flex-col gap-3 rounded-lg border bg-card p-4 transition-colors hover:border-primary/60 focus-visible:outline-2 focus-visible:outline-primary"
     >
-      <div className="flex flex-wrap gap-1.5">
-        <Badge className="uppercase">{dare.difficulty}</Badge>
-        <Badge variant={dare.status === 'active' ? 'success' : 'secondary'} className="uppercase">
-          {dare.status}
-        </Badge>
-        <Badge variant="outline" className="uppercase">
-          {dare.category}
-        </Badge>
-      </div>
+      <DareBadges dare={dare} className="flex flex-wrap gap-1.5" />
       <div className="min-w-0">
         <h3 className="font-semibold break-words">{dare.title}</h3>
         <p className="mt-1 line-clamp-2 text-sm break-words text-muted-foreground">{dare.description}</p>

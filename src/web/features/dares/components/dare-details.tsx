@@ -3,9 +3,9 @@ import type { ReactNode } from 'react';
 import type { Dare } from '../../../../contract/dares';
 import { EmptyState } from '../../../components/common/empty-state';
 import { StatTile } from '../../../components/common/stat-tile';
-import { Badge } from '../../../components/ui/badge';
 import { daysLeft } from '../../../lib/dates';
 import { formatSol } from '../../../lib/utils';
+import { DareBadges } from './dare-badges';
 
 /**
  * A dare's page body (spec section 2 'Dare details'). The action dialogs, the approved
@@ -26,15 +26,7 @@ export function DareDetails({
   return (
     <div className="grid gap-6 xl:grid-cols-[minmax(0,1fr)_22rem]">
       <div className="min-w-0 space-y-6">
-        <div className="flex flex-wrap gap-2">
-          <Badge className="uppercase">{dare.difficulty}</Badge>
-          <Badge variant={dare.status === 'active' ? 'success' : 'secondary'} className="uppercase">
-            {dare.status}
-          </Badge>
-          <Badge variant="outline" className="uppercase">
-            {dare.category}
-          </Badge>
-        </div>
+        <DareBadges dare={dare} className="flex flex-wrap gap-2" />
         <div>
           <h1 className="text-2xl font-bold tracking-tight break-words md:text-3xl">{dare.title}</h1>
           <p className="mt-2 whitespace-pre-line break-words text-muted-foreground">{dare.description}</p>

@@ -1,8 +1,0 @@
-import { useQuery } from '@tanstack/react-query';
-import { POLL_MS } from '../../../../contract/limits';
-import type { Stats } from '../../../../contract/stats';
-
-/** GET /api/stats, polled every 30 s (spec section 7); the default read fetches the key's path. */
-export function useStats() {
-  return useQuery<Stats>({ queryKey: ['/api/stats'], refetchInterval: POLL_MS.stats });
-}
