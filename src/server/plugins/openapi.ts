@@ -8,6 +8,8 @@ import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-pro
 export const openApi = fp(async (app: FastifyInstance) => {
   await app.register(swagger, {
     openapi: {
+      // The zod schemas produce JSON Schema 2020-12 forms (`type: [..., 'null']`, `const`): OpenAPI 3.1.
+      openapi: '3.1.0',
       info: {
         title: 'DarePool API',
         description:
