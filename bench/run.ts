@@ -6,7 +6,7 @@
  */
 import os from 'node:os';
 import { startServer } from '../e2e/fixtures/server';
-import { ensureWebBuilt } from '../e2e/fixtures/web-build';
+import { ensureWebBuilt } from '../scripts/web-build';
 import { BENCHMARKS } from './benchmarks';
 import { formatReport, isOverBudget } from './lib/report';
 import type { BenchResult } from './types';

@@ -1,12 +1,12 @@
 import { chromium } from 'playwright-core';
 import type { TestProject } from 'vitest/node';
+import { ensureWebBuilt } from '../scripts/web-build';
 import {
   CHROMIUM_ARGS,
   chromiumPath,
   isChromiumInstalled,
   missingChromiumMessage,
 } from './fixtures/chromium';
-import { ensureWebBuilt } from './fixtures/web-build';
 
 declare module 'vitest' {
   export interface ProvidedContext {

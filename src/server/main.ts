@@ -38,6 +38,15 @@ async function main() {
     logger: {
       level: config.logLevel,
       redact: ['req.headers.authorization', 'req.body.password', 'req.body.signedTransaction'],
+      // People read a terminal; log collectors read JSON lines.
+      ...(process.stdout.isTTY
+        ? {
+            transport: {
+              target: 'pino-pretty',
+              options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' },
+            },
+          }
+        : {}),
     },
   });
 
