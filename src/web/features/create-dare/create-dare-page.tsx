@@ -33,7 +33,14 @@ export default function CreateDarePage() {
   const { user } = useAuth();
   const switches = useSystemSwitches();
   // Unknown yet: wait rather than show a form that may vanish. Unreadable: the server still refuses.
-  if (switches.isPending) return <Spinner label="Loading" />;
+  if (switches.isPending) {
+    return (
+      <div>
+        <PageHeader title="Create Dare" />
+        <Spinner label="Loading" />
+      </div>
+    );
+  }
   if (switches.data?.dareCreationEnabled === false) {
     return (
       <div>
