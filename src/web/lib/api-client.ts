@@ -52,7 +52,9 @@ const sessionEndedListeners = new Set<() => void>();
  */
 export function onSessionEnded(listener: () => void): () => void {
   sessionEndedListeners.add(listener);
-  return () => sessionEndedListeners.delete(listener);
+  return () => {
+    sessionEndedListeners.delete(listener);
+  };
 }
 
 /**
