@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import type { AdminStats } from '../src/contract/admin';
+import type { AdminDare, AdminStats } from '../src/contract/admin';
 import type { Claim } from '../src/contract/claims';
 import type { Dare } from '../src/contract/dares';
 import type { MajorDare } from '../src/contract/major-dare';
@@ -71,13 +71,19 @@ describe('the Admin panel', () => {
     await row.getByText('cancelled', { exact: true }).waitFor();
     expect((await api<Dare>('GET', `/api/dares/${target.id}`, null)).status).toBe('cancelled');
     expect(await escrowBalance(target.escrowWallet!, token)).toBe('0');
-    // A refunded dare cannot take money again: Activate is refused with the reason.
-    await row.getByRole('button', { name: 'Activate' }).click();
-    await toast(page, 'Failed to update dare status');
-    await page
-      .getByText('This dare was cancelled and its pool refunded; it cannot be reactivated')
-      .first()
-      .waitFor();
+    // A refunded dare cannot take money again: it shows 'Refunded' and its refund transfers
+    // (each linking to its /tx page) instead of an Activate the server would refuse.
+    await row.getByText('Refunded', { exact: true }).waitFor();
+    expect(await row.getByRole('button', { name: 'Activate' }).count()).toBe(0);
+    const listed = (await api<AdminDare[]>('GET', '/api/admin/dares', token)).find(
+      (dare) => dare.id === target.id,
+    )!;
+    expect(listed.refunded).toBe(true);
+    expect(listed.refunds.length).toBeGreaterThan(0);
+    const refundLinks = row.getByRole('list', { name: 'Refund transactions' }).getByRole('link');
+    expect(await refundLinks.evaluateAll((links) => links.map((link) => link.getAttribute('href')))).toEqual(
+      listed.refunds.map((refund) => `/tx/${refund.signature}`),
+    );
 
     // View Submissions narrows the Submissions tab to the dare.
     const withSubmissions = all.find(
@@ -159,6 +165,15 @@ describe('the Admin panel', () => {
       registrationEnabled: true,
     });
     await expect(api('POST', '/api/create-escrow-wallet', token)).rejects.toMatchObject({ status: 403 });
+    // Create Dare says so at once: to a visitor before any connect prompt, to a user before the form.
+    const visitor = await app.newPage();
+    await visitor.page.goto(app.url('/create-dare'));
+    await visitor.page.getByText('Dare creation is currently disabled').waitFor();
+    expect(await visitor.page.getByRole('heading', { name: 'Connect Your Wallet' }).count()).toBe(0);
+    await page.goto(app.url('/create-dare'));
+    await page.getByText('Dare creation is currently disabled').waitFor();
+    expect(await page.getByRole('button', { name: 'Create Dare' }).count()).toBe(0);
+    await page.goto(app.url('/admin'));
 
     await page.reload();
     await page.getByRole('tab', { name: 'System Controls' }).click();
@@ -167,6 +182,9 @@ describe('the Admin panel', () => {
     await toast(page, 'Settings saved');
     await expect.poll(() => creation.getAttribute('aria-checked')).toBe('true');
     expect((await api<SystemSettings>('GET', '/api/admin/settings', token)).dareCreationEnabled).toBe(true);
+    await visitor.page.reload();
+    await visitor.page.getByRole('heading', { name: 'Connect Your Wallet' }).waitFor();
+    expect(await visitor.page.getByText('Dare creation is currently disabled').count()).toBe(0);
   });
 
   it("creates a major dare paid from the admin's wallet and selects its 70/30 winners", {

@@ -44,9 +44,19 @@ describe('accounts in the browser', () => {
     await dialog.getByLabel('Username').fill('e2e_daredevil');
     expect(await dialog.getByText('Username must be at least 3 characters').count()).toBe(0);
     await dialog.getByLabel('Confirm Password').fill('secret1');
+    // A taken name: the auth flow's failure toast, the server's reason beside the form, dialog open.
+    await dialog.getByLabel('Username').fill('alice');
+    await dialog.getByRole('button', { name: 'Complete Registration' }).click();
+    await toast(page, 'Registration Failed');
+    await toast(page, 'Failed to create account');
+    await dialog.getByRole('alert').getByText('Username already taken').waitFor();
+    expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
+    await dialog.getByLabel('Username').fill('e2e_daredevil');
     await dialog.getByRole('button', { name: 'Complete Registration' }).click();
 
+    // Spec section 8: the auth flow, which creates the account, says so.
     await toast(page, 'Registration Successful');
+    await toast(page, 'Account created successfully!');
     await page.getByTestId('current-username').getByText('e2e_daredevil').waitFor();
     expect(await page.evaluate(() => JSON.parse(localStorage.getItem('user') ?? '{}').username)).toBe(
       'e2e_daredevil',
@@ -107,5 +117,44 @@ describe('accounts in the browser', () => {
     await page.getByRole('button', { name: 'Connect Wallet' }).last().click();
     await toast(page, 'Phantom Wallet Not Found');
     await toast(page, 'Please install Phantom wallet to continue.');
+  });
+
+  it('shows the signed-out state and the sign-in prompt when the server ends the session', async () => {
+    const { page } = await app.newPage({ wallet: true });
+    await page.goto(app.url('/profile'));
+    await page.getByRole('button', { name: 'Connect Wallet' }).first().click();
+    await page.getByLabel('Username', { exact: true }).fill('bob');
+    await page.getByLabel('Password', { exact: true }).fill('darepool-demo');
+    await page.getByRole('button', { name: 'Log In' }).click();
+    await page.getByTestId('current-username').getByText('bob').waitFor();
+
+    // The session ends from outside the page (revoked elsewhere, or expired).
+    const token = await page.evaluate(() => localStorage.getItem('token'));
+    const out = await fetch(app.url('/api/auth/logout'), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(out.ok).toBe(true);
+
+    // The next action meets the 401: the app signs out instead of failing every action after it.
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    const prompt = page.getByRole('dialog', { name: 'Connect Wallet' });
+    await prompt.getByText('Your session has ended. Please sign in again.').waitFor();
+    expect(await page.evaluate(() => [localStorage.getItem('token'), localStorage.getItem('user')])).toEqual([
+      null,
+      null,
+    ]);
+    expect(await page.getByTestId('current-username').count()).toBe(0);
+    await page.keyboard.press('Escape');
+    await prompt.waitFor({ state: 'detached' });
+    await page.getByText('Please connect your wallet to view your profile').waitFor();
+
+    // Signing in again from the prompt works as ever.
+    await page.getByRole('button', { name: 'Connect Wallet' }).first().click();
+    await page.getByLabel('Username', { exact: true }).fill('bob');
+    await page.getByLabel('Password', { exact: true }).fill('darepool-demo');
+    await page.getByRole('button', { name: 'Log In' }).click();
+    await toast(page, 'Login Successful');
+    await page.getByTestId('current-username').getByText('bob').waitFor();
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { lamportsToSol, solToLamports } from '../src/contract/money';
 import { setupApp } from './fixtures/app';
 import { request } from './fixtures/http-client';
 
@@ -9,6 +10,8 @@ interface DareItem {
   title: string;
   participantCount: number;
   isMajor: boolean;
+  status: string;
+  totalPool: string;
 }
 
 const api = <T>(method: string, path: string, token?: string | null, body?: unknown) =>
@@ -95,5 +98,54 @@ describe('Home and Community Dares in the browser', () => {
     await featured.getByRole('link', { name: dare!.title }).waitFor();
     expect(await featured.getByRole('button', { name: /^Vote/ }).isDisabled()).toBe(true);
     expect(await featured.getByRole('button', { name: 'Watch Video' }).isEnabled()).toBe(true);
+  });
+
+  it("counts in Community Dares' tiles only the dares its list shows, not the hidden major dare", async () => {
+    const major = await api<{ isActive: boolean; id?: number }>('GET', '/api/major-dare');
+    if (!major.isActive) throw new Error('the demo data has a major dare');
+    const [community] = await api<DareItem[]>('GET', '/api/dares?filter=active');
+    // Carol takes part only in the major dare, bob in a community dare.
+    for (const [username, dareId] of [
+      ['carol', major.id!],
+      ['bob', community!.id],
+    ] as const) {
+      const { token } = await login(username, 'darepool-demo');
+      await api('POST', `/api/dares/${dareId}/submit`, token, {
+        videoUrl: `https://videos.example/${username}-tiles.mp4`,
+        description: 'Counted or not',
+      });
+    }
+
+    // What the list shows: every community dare; the pools still held (a cancelled one's went back).
+    const listed = await api<DareItem[]>('GET', '/api/dares?filter=all&limit=100');
+    expect(listed.every((dare) => !dare.isMajor)).toBe(true);
+    const heldPools = listed
+      .filter((dare) => dare.status !== 'cancelled')
+      .reduce((sum, dare) => sum + solToLamports(dare.totalPool), 0n);
+    const admin = await login('admin', 'darepool-admin');
+    const submissions = await api<{ userId: number; dares: { is_major: boolean } | null }[]>(
+      'GET',
+      '/api/admin/submissions',
+      admin.token,
+    );
+    const communityPeople = new Set(
+      submissions.filter((s) => s.dares && !s.dares.is_major).map((s) => s.userId),
+    ).size;
+    const everyone = new Set(submissions.map((s) => s.userId)).size;
+    const platform = await api<{ totalRewards: string; totalParticipants: number }>('GET', '/api/stats');
+    // Home's numbers include the major dare, so the two really differ here.
+    expect(solToLamports(platform.totalRewards)).toBeGreaterThan(heldPools);
+    expect(everyone).toBeGreaterThan(communityPeople);
+
+    const { page } = await app.newPage();
+    await page.goto(app.url('/community-dares'));
+    const tiles = page.getByRole('region', { name: 'Community stats' });
+    const tile = (label: string) => tiles.getByText(label, { exact: true }).locator('../..').textContent();
+    await expect.poll(() => tile('Total SOL Pool')).toBe(`Total SOL Pool${lamportsToSol(heldPools)} SOL`);
+    await expect.poll(() => tile('Total Participants')).toBe(`Total Participants${communityPeople}`);
+    await page.getByRole('button', { name: 'All', exact: true }).click();
+    await expect
+      .poll(() => page.getByRole('list', { name: 'Dares' }).getByRole('link').count())
+      .toBe(listed.length);
   });
 });

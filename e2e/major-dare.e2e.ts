@@ -1,8 +1,30 @@
 import { describe, expect, it } from 'vitest';
 import type { MajorDare } from '../src/contract/major-dare';
 import { setupApp } from './fixtures/app';
+import { request } from './fixtures/http-client';
 
 const app = setupApp();
+
+const api = <T>(method: string, path: string, token?: string | null, body?: unknown) =>
+  request<T>(app, method, path, token, body);
+
+const login = (username: string, password: string) =>
+  api<{ token: string; user: unknown }>('POST', '/api/auth/login', undefined, { username, password });
+
+/** A page signed in as a demo user through the stored session, as the web app keeps it. */
+async function openSignedIn(username: string, password: string, path: string) {
+  const session = await login(username, password);
+  const opened = await app.newPage();
+  await opened.context.addInitScript(
+    ([token, user]) => {
+      localStorage.setItem('token', token);
+      localStorage.setItem('user', user);
+    },
+    [session.token, JSON.stringify(session.user)] as const,
+  );
+  await opened.page.goto(app.url(path));
+  return opened;
+}
 
 describe('Major Dare page in the browser', () => {
   it('shows the live major dare with its server-computed 70/30 prizes, Submit Video and Share', async () => {
@@ -28,5 +50,50 @@ describe('Major Dare page in the browser', () => {
     await page.getByRole('button', { name: 'Submit Video' }).click();
     await page.getByRole('dialog').waitFor();
     await page.getByText('No approved submissions yet').waitFor();
+  });
+
+  it('shows a major dare whose winner is picked as closed, on Home too, with a Winner badge and no vote on it', async () => {
+    const major = (await (await fetch(app.url('/api/major-dare'))).json()) as MajorDare;
+    if (!major.isActive) throw new Error('the demo data has an active major dare');
+    const admin = await login('admin', 'darepool-admin');
+    const submit = async (username: string) => {
+      const { token } = await login(username, 'darepool-demo');
+      const submission = await api<{ id: number }>('POST', `/api/dares/${major.id}/submit`, token, {
+        videoUrl: `https://videos.example/${username}-major.mp4`,
+        description: `${username}'s hundred push-ups`,
+      });
+      await api('PUT', `/api/admin/submissions/${submission.id}`, admin.token, { status: 'approved' });
+      return submission;
+    };
+    const winning = await submit('alice');
+    await submit('carol');
+    await api('POST', `/api/admin/major-dare/${major.id}/winner`, admin.token, {
+      submissionId: winning.id,
+      winnerType: 'admin',
+    });
+    const closed = (await (await fetch(app.url('/api/major-dare'))).json()) as MajorDare;
+    expect(closed).toMatchObject({ isActive: true, status: 'completed' });
+
+    // Home's card reads as the page does: no LIVE, no invitation, 'Challenge Closed'.
+    const { page } = await openSignedIn('bob', 'darepool-demo', '/');
+    const card = page.getByRole('heading', { name: /^Major Dare of the Week/ }).locator('../..');
+    await card.getByText(major.title, { exact: true }).waitFor();
+    await card.getByRole('button', { name: 'Challenge Closed' }).waitFor();
+    expect(await card.getByRole('button', { name: 'Challenge Closed' }).isDisabled()).toBe(true);
+    expect(await card.getByText('LIVE', { exact: true }).count()).toBe(0);
+    expect(await card.getByRole('link', { name: /Take the challenge/ }).count()).toBe(0);
+
+    await card.getByRole('link', { name: /See the submissions/ }).click();
+    await page.waitForURL('**/major-dare');
+    await page.getByRole('button', { name: 'Challenge Closed' }).waitFor();
+    expect(await page.getByText('LIVE', { exact: true }).count()).toBe(0);
+    // The winner wears its badge and takes no vote; the other approved proof still does.
+    const winner = page.getByRole('article', { name: 'Submission by alice' });
+    await winner.getByText('Winner', { exact: true }).waitFor();
+    expect(await winner.getByText('Approved', { exact: true }).count()).toBe(0);
+    expect(await winner.getByRole('button', { name: /^Vote/ }).isDisabled()).toBe(true);
+    const other = page.getByRole('article', { name: 'Submission by carol' });
+    await other.getByText('Approved', { exact: true }).waitFor();
+    expect(await other.getByRole('button', { name: /^Vote/ }).isEnabled()).toBe(true);
   });
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { dareSchema } from './dares';
 import { DARE_STATUSES, SUBMISSION_STATUSES } from './limits';
 import { submissionSchema } from './submissions';
 import { solAmountSchema } from './users';
@@ -60,6 +61,20 @@ export const adminDareListQuerySchema = z.object({
     .optional(),
 });
 export type AdminDareListQuery = z.infer<typeof adminDareListQuerySchema>;
+
+/** One transfer that gave a contribution back to the wallet that paid it. */
+export const dareRefundSchema = z
+  .object({ signature: z.string(), amount: solAmountSchema, walletAddress: z.string() })
+  .meta({ id: 'DareRefund' });
+
+/**
+ * A row of GET /api/admin/dares: the public dare plus (addition) whether any of its contributions
+ * went back (`refunded`: the server then refuses Activate) and those refund transfers, oldest first.
+ */
+export const adminDareSchema = dareSchema
+  .extend({ refunded: z.boolean(), refunds: z.array(dareRefundSchema) })
+  .meta({ id: 'AdminDare' });
+export type AdminDare = z.infer<typeof adminDareSchema>;
 
 /** GET /api/admin/submissions?dareId=&status=: optional filters ("view submissions" of one dare). */
 export const adminSubmissionListQuerySchema = z.object({

@@ -17,3 +17,16 @@ export const statsSchema = z
   })
   .meta({ id: 'Stats' });
 export type Stats = z.infer<typeof statsSchema>;
+
+/**
+ * GET /api/stats?major=: without it, the Home strip's numbers above. (Addition) `major=false`
+ * counts community dares only in every number, as Community Dares' list shows them;
+ * `major=true` counts major dares only. `daredevils` is every user either way.
+ */
+export const statsQuerySchema = z.object({
+  major: z
+    .enum(['true', 'false'], { error: 'major must be true or false' })
+    .transform((value) => value === 'true')
+    .optional(),
+});
+export type StatsQuery = z.infer<typeof statsQuerySchema>;

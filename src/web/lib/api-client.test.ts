@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, apiRequest } from './api-client';
+import { ApiError, apiRequest, onSessionEnded } from './api-client';
 import { defaultQueryFn } from './query-client';
 
 const store = new Map<string, string>();
@@ -119,5 +119,51 @@ describe('defaultQueryFn', () => {
     const controller = new AbortController();
     await defaultQueryFn({ queryKey: ['/api/config'], signal: controller.signal } as never);
     expect(fetchMock.mock.calls[0]![1]?.signal).toBe(controller.signal);
+  });
+});
+
+describe('onSessionEnded', () => {
+  const ended = { error: 'Your session has ended. Please sign in again.', code: 'UNAUTHENTICATED' };
+
+  function listen() {
+    const listener = vi.fn();
+    const stop = onSessionEnded(listener);
+    return { listener, stop };
+  }
+
+  it('tells listeners when a request that carried the stored token answers 401 UNAUTHENTICATED', async () => {
+    const { listener, stop } = listen();
+    store.set('token', 'dead-token');
+    respond(Response.json(ended, { status: 401 }));
+    const error = await failure(apiRequest('POST', '/api/dares/1/add-pool', {}));
+    expect(error.status).toBe(401);
+    expect(listener).toHaveBeenCalledTimes(1);
+    stop();
+  });
+
+  it('stays quiet for other 401s, for a visitor, and for a token a new sign-in already replaced', async () => {
+    const { listener, stop } = listen();
+    store.set('token', 'live-token');
+    respond(Response.json({ error: 'Invalid credentials', code: 'INVALID_CREDENTIALS' }, { status: 401 }));
+    await failure(apiRequest('POST', '/api/auth/login', {}));
+    store.delete('token');
+    respond(
+      Response.json(
+        { error: 'Please connect your wallet or log in first', code: 'UNAUTHENTICATED' },
+        { status: 401 },
+      ),
+    );
+    await failure(apiRequest('POST', '/api/create-escrow-wallet'));
+    store.set('token', 'old-token');
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => {
+        store.set('token', 'new-token');
+        return Response.json(ended, { status: 401 });
+      }),
+    );
+    await failure(apiRequest('GET', '/api/profile'));
+    expect(listener).not.toHaveBeenCalled();
+    stop();
   });
 });

@@ -44,8 +44,31 @@ export async function toApiError(response: Response): Promise<ApiError> {
   );
 }
 
-function headers(jsonBody: boolean): Record<string, string> {
-  const token = readToken();
+const sessionEndedListeners = new Set<() => void>();
+
+/**
+ * Calls back when the server says the stored session is dead (expired, revoked, logged out
+ * elsewhere): the app then shows the signed-out state instead of failing every action.
+ */
+export function onSessionEnded(listener: () => void): () => void {
+  sessionEndedListeners.add(listener);
+  return () => {
+    sessionEndedListeners.delete(listener);
+  };
+}
+
+/**
+ * A 401 UNAUTHENTICATED to a request that carried the token still stored is the server saying
+ * that session ended. Other 401s (a wrong password, a bad wallet signature) are answers about
+ * the request, and a 401 for a token already replaced by a new sign-in is stale news.
+ */
+export function reportIfSessionEnded(error: ApiError, sentToken: string | null): void {
+  if (!sentToken || error.status !== 401 || error.code !== 'UNAUTHENTICATED') return;
+  if (readToken() !== sentToken) return;
+  for (const listener of sessionEndedListeners) listener();
+}
+
+function headers(token: string | null, jsonBody: boolean): Record<string, string> {
   return {
     ...(jsonBody ? { 'Content-Type': 'application/json' } : {}),
     ...(token ? { Authorization: `Bearer ${token}` } : {}),
@@ -60,7 +83,8 @@ export interface RequestOptions {
 /**
  * Spec section 7: every request carries the stored session token as a Bearer header; a body is
  * sent as JSON, except FormData (uploads), which the browser sends as multipart. Resolves with
- * the parsed JSON (undefined for an empty body); rejects with ApiError on a non-success status.
+ * the parsed JSON (undefined for an empty body); rejects with ApiError on a non-success status
+ * (after telling `onSessionEnded` listeners when it says the session ended).
  */
 export async function apiRequest<T = unknown>(
   method: string,
@@ -69,13 +93,18 @@ export async function apiRequest<T = unknown>(
   options: RequestOptions = {},
 ): Promise<T> {
   const isForm = body instanceof FormData;
+  const token = readToken();
   const response = await fetch(url, {
     method,
-    headers: headers(body !== undefined && !isForm),
+    headers: headers(token, body !== undefined && !isForm),
     body: body === undefined ? undefined : isForm ? body : JSON.stringify(body),
     signal: options.signal,
   });
-  if (!response.ok) throw await toApiError(response);
+  if (!response.ok) {
+    const error = await toApiError(response);
+    reportIfSessionEnded(error, token);
+    throw error;
+  }
   const text = await response.text();
   return (text ? JSON.parse(text) : undefined) as T;
 }

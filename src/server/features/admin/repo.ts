@@ -1,16 +1,17 @@
 import { and, count, desc, eq, ilike, or, sql } from 'drizzle-orm';
 import {
   ADMIN_LIST_LIMIT,
+  type AdminDare,
   type AdminDareListQuery,
   type AdminStats,
   type AdminSubmission,
 } from '../../../contract/admin';
-import type { Dare } from '../../../contract/dares';
 import type { DareStatus, SubmissionStatus } from '../../../contract/limits';
-import { lamportsToSol, solToLamports } from '../../../contract/money';
+import { lamportsToSol, normalizeSol, solToLamports } from '../../../contract/money';
 import type { DbOrTx } from '../../db/client';
 import { claims, dareSubmissions, dares, poolContributions, users } from '../../db/schema';
 import { likePattern, toDare } from '../dares/repo';
+import { refundsOfDares } from '../refunds/repo';
 
 const sumSol = async (query: Promise<{ total: string | null }[]>) => {
   const [row] = await query;
@@ -44,8 +45,11 @@ export async function adminStats(db: DbOrTx): Promise<AdminStats> {
   };
 }
 
-/** Every dare (or only major / community ones), newest first; `q` matches title or description. */
-export async function listAdminDares(db: DbOrTx, { q, major }: AdminDareListQuery): Promise<Dare[]> {
+/**
+ * Every dare (or only major / community ones), newest first; `q` matches title or description.
+ * Each carries its landed refunds: `refunded` is the very rule that refuses Activate (hasRefunds).
+ */
+export async function listAdminDares(db: DbOrTx, { q, major }: AdminDareListQuery): Promise<AdminDare[]> {
   const rows = await db
     .select({
       dare: dares,
@@ -63,7 +67,17 @@ export async function listAdminDares(db: DbOrTx, { q, major }: AdminDareListQuer
     )
     .orderBy(desc(dares.createdAt), desc(dares.id))
     .limit(ADMIN_LIST_LIMIT);
-  return rows.map((row) => toDare(row));
+  const refunds = await refundsOfDares(
+    db,
+    rows.map((row) => row.dare.id),
+  );
+  return rows.map((row) => {
+    const landed = (refunds.get(row.dare.id) ?? []).map((refund) => ({
+      ...refund,
+      amount: normalizeSol(refund.amount),
+    }));
+    return { ...toDare(row), refunded: landed.length > 0, refunds: landed };
+  });
 }
 
 export async function listAdminUsers(db: DbOrTx, q: string | undefined) {

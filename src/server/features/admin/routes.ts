@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   adminDareListQuerySchema,
+  adminDareSchema,
   adminStatsSchema,
   adminSubmissionListQuerySchema,
   adminSubmissionSchema,
@@ -15,7 +16,6 @@ import {
   updateSubmissionRequestSchema,
 } from '../../../contract/admin';
 import { claimSchema } from '../../../contract/claims';
-import { dareSchema } from '../../../contract/dares';
 import { errorBodySchema } from '../../../contract/errors';
 import { publicUserSchema } from '../../../contract/users';
 import type { Db } from '../../db/client';
@@ -89,7 +89,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{
         summary:
           'Every dare (major ones included), newest first; q searches title and description, major filters',
         querystring: adminDareListQuerySchema,
-        response: { 200: z.array(dareSchema), ...errors },
+        response: { 200: z.array(adminDareSchema), ...errors },
       },
     },
     async (request) => listAdminDares(db, request.query),

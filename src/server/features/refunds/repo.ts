@@ -1,4 +1,4 @@
-import { and, asc, eq, isNotNull, isNull, lt, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { claims, dares, poolContributions } from '../../db/schema';
 
@@ -28,6 +28,37 @@ export async function hasRefunds(db: DbOrTx, dareId: number): Promise<boolean> {
     .where(and(eq(poolContributions.dareId, dareId), isNotNull(poolContributions.refundedAt)))
     .limit(1);
   return row !== undefined;
+}
+
+/** The refund transfers that landed for these dares, oldest first, grouped by dare. */
+export async function refundsOfDares(
+  db: DbOrTx,
+  dareIds: number[],
+): Promise<Map<number, { signature: string; amount: string; walletAddress: string }[]>> {
+  const byDare = new Map<number, { signature: string; amount: string; walletAddress: string }[]>();
+  if (dareIds.length === 0) return byDare;
+  const rows = await db
+    .select({
+      dareId: poolContributions.dareId,
+      signature: poolContributions.refundSignature,
+      amount: poolContributions.amount,
+      walletAddress: poolContributions.walletAddress,
+    })
+    .from(poolContributions)
+    .where(
+      and(
+        inArray(poolContributions.dareId, dareIds),
+        isNotNull(poolContributions.refundedAt),
+        isNotNull(poolContributions.refundSignature),
+      ),
+    )
+    .orderBy(asc(poolContributions.refundedAt), asc(poolContributions.id));
+  for (const { dareId, signature, amount, walletAddress } of rows) {
+    const list = byDare.get(dareId) ?? [];
+    list.push({ signature: signature!, amount, walletAddress });
+    byDare.set(dareId, list);
+  }
+  return byDare;
 }
 
 const hasClaims = (dareId: typeof dares.id) =>

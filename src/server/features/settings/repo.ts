@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+import type { SystemSettings } from '../../../contract/settings';
 import type { DbOrTx } from '../../db/client';
 import { systemSettings } from '../../db/schema';
 
@@ -16,6 +17,14 @@ export async function isSettingEnabled(db: DbOrTx, key: SettingKey): Promise<boo
     .from(systemSettings)
     .where(eq(systemSettings.settingKey, key));
   return row ? row.value === 'true' : true;
+}
+
+/** Both System Controls switches (spec: both default on). */
+export async function readSystemSettings(db: DbOrTx): Promise<SystemSettings> {
+  return {
+    dareCreationEnabled: await isSettingEnabled(db, SETTING_KEYS.dareCreationEnabled),
+    registrationEnabled: await isSettingEnabled(db, SETTING_KEYS.registrationEnabled),
+  };
 }
 
 export async function setSetting(db: DbOrTx, key: SettingKey, enabled: boolean): Promise<void> {

@@ -3,15 +3,25 @@ import { errorBodySchema } from '../../../contract/errors';
 import { systemSettingsSchema, systemSettingsUpdateSchema } from '../../../contract/settings';
 import type { Db } from '../../db/client';
 import { requireAdmin } from '../../plugins/authenticate';
-import { isSettingEnabled, SETTING_KEYS, setSetting } from './repo';
+import { readSystemSettings, SETTING_KEYS, setSetting } from './repo';
 
 export const settingsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
-  const read = async () => ({
-    dareCreationEnabled: await isSettingEnabled(db, SETTING_KEYS.dareCreationEnabled),
-    registrationEnabled: await isSettingEnabled(db, SETTING_KEYS.registrationEnabled),
-  });
+  const read = () => readSystemSettings(db);
   const secured = { tags: ['admin'], security: [{ bearerAuth: [] }] };
   const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema };
+
+  // Public: the pages say a switched-off feature is off before the user fills a form for it.
+  app.get(
+    '/api/settings',
+    {
+      schema: {
+        tags: ['config'],
+        summary: 'The System Controls switches, as the pages need them (dare creation, registration)',
+        response: { 200: systemSettingsSchema },
+      },
+    },
+    async () => read(),
+  );
 
   app.get(
     '/api/admin/settings',

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { statsSchema } from '../../../contract/stats';
+import { errorBodySchema } from '../../../contract/errors';
+import { statsQuerySchema, statsSchema } from '../../../contract/stats';
 import type { Clock } from '../../app';
 import type { Db } from '../../db/client';
 import { readStats } from './repo';
@@ -10,11 +11,14 @@ export const statsRoutes: FastifyPluginAsyncZod<{ db: Db; clock: Clock }> = asyn
     {
       schema: {
         tags: ['dares'],
-        summary: 'The Home stats strip, computed from the database',
-        response: { 200: statsSchema },
+        summary: 'The Home stats strip, computed from the database; major=false counts community dares only',
+        querystring: statsQuerySchema,
+        response: { 200: statsSchema, 400: errorBodySchema },
       },
     },
     async (request, reply) =>
-      app.readCache.serve(request, reply, async () => ({ body: await readStats(db, clock()) })),
+      app.readCache.serve(request, reply, async () => ({
+        body: await readStats(db, clock(), request.query),
+      })),
   );
 };

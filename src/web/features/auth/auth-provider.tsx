@@ -1,7 +1,17 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
+import {
+  createContext,
+  type ReactNode,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import type { PublicUser } from '../../../contract/users';
 import { toast } from '../../components/ui/use-toast';
+import { onSessionEnded } from '../../lib/api-client';
 import {
   clearSession,
   onSessionChangedElsewhere,
@@ -11,6 +21,7 @@ import {
 } from '../../lib/storage';
 import { getMe } from './api/get-me';
 import { logout as revokeSession } from './api/logout';
+import { register as createAccount } from './api/register';
 import { disconnectWallet } from './lib/sign-in';
 
 /** A verified wallet without an account, waiting in the Registration dialog (spec section 4). */
@@ -25,12 +36,20 @@ export interface AuthContextValue {
   isAdmin: boolean;
   /** After a successful sign-in or registration: stores and shows the user. */
   setSession(user: PublicUser, token: string): void;
+  /**
+   * Spec section 4: creates the pending wallet's account, logs it in, closes the Registration
+   * dialog and clears the pending wallet. Toasts the auth flow's texts (spec section 8) and
+   * re-throws a failure so the dialog can show the reason beside its fields.
+   */
+  register(input: { username: string; password: string }): Promise<PublicUser>;
   /** Revokes the token, disconnects the wallet, clears storage; toasts 'Logged Out' unless silent. */
   logout(options?: { silent?: boolean }): Promise<void>;
   /** The top bar's Refresh: replaces the stored user with the server's current record. */
   refresh(): Promise<void>;
   /** Whether the Connect Wallet dialog is open. */
   connectOpen: boolean;
+  /** The server ended the session (expired or revoked): the sign-in prompt says so. */
+  sessionEnded: boolean;
   openConnect(): void;
   closeConnect(): void;
   pendingRegistration: PendingRegistration | null;
@@ -51,7 +70,10 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const [user, setUser] = useState<PublicUser | null>(readUser);
   const [token, setToken] = useState<string | null>(readToken);
   const [connectOpen, setConnectOpen] = useState(false);
+  const [sessionEnded, setSessionEnded] = useState(false);
   const [pendingRegistration, setPendingRegistration] = useState<PendingRegistration | null>(null);
+  /** While logout revokes the token, its own 401 (a token already dead) is not news. */
+  const loggingOut = useRef(false);
 
   useEffect(
     () =>
@@ -66,22 +88,72 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     writeSession(next, nextToken);
     setUser(next);
     setToken(nextToken);
+    setSessionEnded(false);
   }, []);
+
+  const register = useCallback(
+    async ({ username, password }: { username: string; password: string }) => {
+      try {
+        if (!pendingRegistration) throw new Error('No wallet is waiting for registration');
+        const session = await createAccount({
+          username,
+          password,
+          walletAddress: pendingRegistration.walletAddress,
+          registrationToken: pendingRegistration.registrationToken,
+        });
+        setSession(session.user, session.token);
+        setPendingRegistration(null);
+        toast({ title: 'Registration Successful', description: 'Account created successfully!' });
+        return session.user;
+      } catch (error) {
+        toast({
+          title: 'Registration Failed',
+          description: 'Failed to create account',
+          variant: 'destructive',
+        });
+        throw error;
+      }
+    },
+    [pendingRegistration, setSession],
+  );
+
+  /** Spec section 4's logged-out state: no stored user or token, no pending wallet, no user data. */
+  const signOutLocally = useCallback(async () => {
+    // Spec section 8: errors on wallet disconnect are only logged.
+    await disconnectWallet().catch((error) => console.info('Wallet did not disconnect', error));
+    clearSession();
+    setUser(null);
+    setToken(null);
+    setPendingRegistration(null);
+    queryClient.removeQueries({ predicate: (query) => query.queryKey.includes(USER_SCOPED) });
+  }, [queryClient]);
 
   const logout = useCallback(
     async (options: { silent?: boolean } = {}) => {
-      // Revoked on the server first, so the token stops working even if this browser is shared.
-      if (readToken()) await revokeSession().catch(() => undefined);
-      // Spec section 8: errors on wallet disconnect are only logged.
-      await disconnectWallet().catch((error) => console.info('Wallet did not disconnect', error));
-      clearSession();
-      setUser(null);
-      setToken(null);
-      setPendingRegistration(null);
-      queryClient.removeQueries({ predicate: (query) => query.queryKey.includes(USER_SCOPED) });
+      loggingOut.current = true;
+      try {
+        // Revoked on the server first, so the token stops working even if this browser is shared.
+        if (readToken()) await revokeSession().catch(() => undefined);
+        await signOutLocally();
+      } finally {
+        loggingOut.current = false;
+      }
       if (!options.silent) toast({ title: 'Logged Out', description: 'You have been logged out.' });
     },
-    [queryClient],
+    [signOutLocally],
+  );
+
+  // Issue 13: a dead session shows as signed out, with the sign-in prompt open, rather than a
+  // user who looks signed in while every action fails.
+  useEffect(
+    () =>
+      onSessionEnded(() => {
+        if (loggingOut.current) return;
+        void signOutLocally();
+        setSessionEnded(true);
+        setConnectOpen(true);
+      }),
+    [signOutLocally],
   );
 
   const refresh = useCallback(async () => {
@@ -100,7 +172,10 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, []);
 
   const openConnect = useCallback(() => setConnectOpen(true), []);
-  const closeConnect = useCallback(() => setConnectOpen(false), []);
+  const closeConnect = useCallback(() => {
+    setConnectOpen(false);
+    setSessionEnded(false);
+  }, []);
 
   const value = useMemo<AuthContextValue>(
     () => ({
@@ -108,15 +183,29 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       token,
       isAdmin: user?.isAdmin === true,
       setSession,
+      register,
       logout,
       refresh,
       connectOpen,
+      sessionEnded,
       openConnect,
       closeConnect,
       pendingRegistration,
       setPendingRegistration,
     }),
-    [user, token, setSession, logout, refresh, connectOpen, openConnect, closeConnect, pendingRegistration],
+    [
+      user,
+      token,
+      setSession,
+      register,
+      logout,
+      refresh,
+      connectOpen,
+      sessionEnded,
+      openConnect,
+      closeConnect,
+      pendingRegistration,
+    ],
   );
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }

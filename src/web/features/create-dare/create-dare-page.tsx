@@ -1,13 +1,19 @@
+import { Ban } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import {
   CREATE_DARE_FORM_DEFAULTS,
   type CreateDareForm as CreateDareFormValues,
+  DARE_MESSAGES,
 } from '../../../contract/dares';
 import { STAKE_MAX_SOL, STAKE_MIN_SOL } from '../../../contract/limits';
 import { ConnectPrompt } from '../../components/common/connect-prompt';
+import { EmptyState } from '../../components/common/empty-state';
 import { PageHeader } from '../../components/common/page-header';
+import { Button } from '../../components/ui/button';
+import { Spinner } from '../../components/ui/spinner';
 import { toast } from '../../components/ui/use-toast';
+import { useSystemSwitches } from '../../lib/settings';
 import { useAuth } from '../auth/auth-provider';
 import { ConnectWalletButton } from '../auth/components/connect-wallet-button';
 import { TransactionLink } from '../payments/components/transaction-link';
@@ -19,9 +25,39 @@ import { useCreateDare } from './hooks/use-create-dare';
 import { toLocalDateTimeValue } from './lib/deadline';
 import { type CreateDareField, type CreateDareFormErrors, validateCreateDareForm } from './lib/validate-form';
 
-/** /create-dare: the form for a signed-in user, a connect prompt for a visitor. */
+/**
+ * /create-dare: the form for a signed-in user, a connect prompt for a visitor; with dare creation
+ * switched off (System Controls), neither: the page says so before anyone connects or types.
+ */
 export default function CreateDarePage() {
   const { user } = useAuth();
+  const switches = useSystemSwitches();
+  // Unknown yet: wait rather than show a form that may vanish. Unreadable: the server still refuses.
+  if (switches.isPending) {
+    return (
+      <div>
+        <PageHeader title="Create Dare" />
+        <Spinner label="Loading" />
+      </div>
+    );
+  }
+  if (switches.data?.dareCreationEnabled === false) {
+    return (
+      <div>
+        <PageHeader title="Create Dare" />
+        <EmptyState
+          icon={Ban}
+          title={DARE_MESSAGES.creationDisabled}
+          description="An admin has paused new dares for now. You can still join the open ones."
+          action={
+            <Button asChild variant="outline">
+              <Link to="/community-dares">Browse Community Dares</Link>
+            </Button>
+          }
+        />
+      </div>
+    );
+  }
   if (!user) {
     return (
       <div>

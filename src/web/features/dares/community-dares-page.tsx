@@ -6,11 +6,11 @@ import { DareBrowser } from './components/dare-browser';
 import { DareStats } from './components/dare-stats';
 
 /**
- * /community-dares: the three tiles (from GET /api/stats, the same 30 s read as Home) and the
- * community dares (the list never holds major dares), filtered to active by default.
+ * /community-dares: the three tiles (GET /api/stats?major=false, polled like Home's) and the
+ * community dares (the list never holds major dares, nor do the tiles), active by default.
  */
 export default function CommunityDaresPage() {
-  const { data: stats } = useStats();
+  const { data: stats } = useStats({ community: true });
   return (
     <div className="space-y-6">
       <PageHeader

@@ -7,6 +7,7 @@ import { ShareButton } from '../../components/common/share-button';
 import { useMajorDare } from './api/get-major-dare';
 import { MajorDareDetails } from './components/major-dare-details';
 import { PrizeDistribution } from './components/prize-distribution';
+import { isMajorDareClosed } from './lib/is-closed';
 
 export type ActiveMajorDare = Extract<MajorDare, { isActive: true }>;
 
@@ -35,9 +36,7 @@ export default function MajorDarePage({
       </div>
     );
   }
-  const closed =
-    majorDare.status !== 'active' ||
-    (majorDare.deadline !== null && new Date(majorDare.deadline) <= new Date());
+  const closed = isMajorDareClosed(majorDare);
   return (
     <div className="space-y-6">
       <PageHeader title="Major Dare" description="The weekly challenge with the biggest prize pool." />

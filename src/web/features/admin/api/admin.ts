@@ -1,6 +1,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   ADMIN_MESSAGES,
+  type AdminDare,
   type AdminStats,
   type AdminSubmission,
   type DeleteDareResponse,
@@ -33,7 +34,7 @@ function withQuery(path: string, params: Record<string, string | number | boolea
 // A changed search keeps the previous list on screen until the new one arrives.
 export const useAdminStats = () => useQuery<AdminStats>({ queryKey: ['/api/admin/stats'] });
 export const useAdminDares = (filter: { q?: string; major?: boolean }) =>
-  useQuery<Dare[]>({
+  useQuery<AdminDare[]>({
     queryKey: [withQuery('/api/admin/dares', { q: filter.q, major: filter.major })],
     placeholderData: keepPreviousData,
   });

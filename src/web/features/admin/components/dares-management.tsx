@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { ADMIN_LIST_LIMIT } from '../../../../contract/admin';
+import { ADMIN_LIST_LIMIT, type AdminDare } from '../../../../contract/admin';
 import type { Dare } from '../../../../contract/dares';
 import { solToLamports } from '../../../../contract/money';
 import { EmptyState } from '../../../components/common/empty-state';
@@ -15,7 +15,8 @@ import { ConfirmDialog } from './confirm-dialog';
 /**
  * Dares Management: every dare (major ones too), searched on the server by title and description,
  * with activate/deactivate, view submissions and delete. Deactivating or deleting a dare that
- * holds SOL refunds every contribution, so both ask first.
+ * holds SOL refunds every contribution, so both ask first. A refunded dare shows 'Refunded' and
+ * its refund transfers instead of an Activate the server would refuse.
  */
 export function DaresManagement({
   listClassName,
@@ -60,7 +61,7 @@ export function DaresManagement({
   );
 }
 
-function DareRow({ dare, onViewSubmissions }: { dare: Dare; onViewSubmissions: () => void }) {
+function DareRow({ dare, onViewSubmissions }: { dare: AdminDare; onViewSubmissions: () => void }) {
   const setStatus = useSetDareStatus();
   const remove = useDeleteDare();
   const busy = setStatus.isPending || remove.isPending;
@@ -85,12 +86,14 @@ function DareRow({ dare, onViewSubmissions }: { dare: Dare; onViewSubmissions: (
           </Link>
           {dare.isMajor && <Badge>MAJOR</Badge>}
           <DareStatusBadge status={dare.status} />
+          {dare.refunded && <Badge variant="secondary">Refunded</Badge>}
         </div>
         <p className="text-muted-foreground">
           {formatSol(dare.totalPool)} pool · {dare.participantCount} participants · {dare.submissionCount}{' '}
           submissions
           {dare.creator ? ` · by ${dare.creator.username}` : ''}
         </p>
+        {dare.refunds.length > 0 && <RefundList refunds={dare.refunds} />}
       </div>
       <div className="flex flex-wrap gap-2">
         {dare.status === 'active' && (
@@ -107,7 +110,7 @@ function DareRow({ dare, onViewSubmissions }: { dare: Dare; onViewSubmissions: (
             onConfirm={() => setStatus.mutate({ id: dare.id, status: 'cancelled' })}
           />
         )}
-        {dare.status === 'cancelled' && (
+        {dare.status === 'cancelled' && !dare.refunded && (
           <Button
             size="sm"
             variant="outline"
@@ -133,5 +136,28 @@ function DareRow({ dare, onViewSubmissions }: { dare: Dare; onViewSubmissions: (
         />
       </div>
     </li>
+  );
+}
+
+/** The refund transfers of a cancelled dare, each linking to its /tx page. */
+function RefundList({ refunds }: { refunds: AdminDare['refunds'] }) {
+  return (
+    <ul aria-label="Refund transactions" className="space-y-0.5 text-xs text-muted-foreground">
+      {refunds.map((refund) => (
+        <li key={refund.signature}>
+          {formatSol(refund.amount)} back to{' '}
+          <span className="font-mono">
+            {refund.walletAddress.slice(0, 4)}…{refund.walletAddress.slice(-4)}
+          </span>{' '}
+          <Link
+            to={`/tx/${refund.signature}`}
+            className="font-mono text-primary underline-offset-2 hover:underline"
+            aria-label={`Refund transaction ${refund.signature}`}
+          >
+            {refund.signature.slice(0, 8)}…
+          </Link>
+        </li>
+      ))}
+    </ul>
   );
 }

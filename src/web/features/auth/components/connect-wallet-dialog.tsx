@@ -88,7 +88,9 @@ export function ConnectWalletDialog() {
       <DialogContent>
         <DialogHeader>
           <DialogTitle>Connect Wallet</DialogTitle>
-          <DialogDescription>Choose how to sign in.</DialogDescription>
+          <DialogDescription>
+            {auth.sessionEnded ? 'Your session has ended. Please sign in again.' : 'Choose how to sign in.'}
+          </DialogDescription>
         </DialogHeader>
         <div className="grid gap-2">
           {wallets.map((wallet) => (

@@ -11,9 +11,7 @@ import {
 } from '../../../components/ui/dialog';
 import { Input } from '../../../components/ui/input';
 import { FieldError, Label } from '../../../components/ui/label';
-import { toast } from '../../../components/ui/use-toast';
 import { ApiError } from '../../../lib/api-client';
-import { register } from '../api/register';
 import { type PendingRegistration, useAuth } from '../auth-provider';
 import { disconnectWallet } from '../lib/sign-in';
 
@@ -28,12 +26,15 @@ export function RegistrationDialog({ pending }: { pending: PendingRegistration }
     confirmPassword: '',
   });
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  /** The server's reason when it is about no one field (e.g. 'Username already taken'). */
+  const [formError, setFormError] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
 
   const edit = (field: Field, value: string) => {
     setForm((current) => ({ ...current, [field]: value }));
     // Spec section 5: a field's error clears when the user edits it.
     setErrors((current) => ({ ...current, [field]: undefined }));
+    setFormError(null);
   };
 
   async function cancel() {
@@ -52,23 +53,12 @@ export function RegistrationDialog({ pending }: { pending: PendingRegistration }
     }
     setSubmitting(true);
     try {
-      const { user, token } = await register({
-        username: parsed.data.username,
-        password: parsed.data.password,
-        walletAddress: pending.walletAddress,
-        registrationToken: pending.registrationToken,
-      });
-      auth.setSession(user, token);
-      auth.setPendingRegistration(null);
-      toast({ title: 'Registration Successful', description: `Welcome to DarePool, ${user.username}!` });
+      // The auth flow creates the account and toasts (issue 13): the dialog only collects the form.
+      await auth.register({ username: parsed.data.username, password: parsed.data.password });
     } catch (error) {
       if (error instanceof ApiError && error.fields)
         setErrors(error.fields as Partial<Record<Field, string>>);
-      toast({
-        title: 'Registration Failed',
-        description: error instanceof Error && error.message ? error.message : 'Please try again',
-        variant: 'destructive',
-      });
+      else setFormError(error instanceof Error && error.message ? error.message : 'Please try again');
     } finally {
       setSubmitting(false);
     }
@@ -112,6 +102,11 @@ export function RegistrationDialog({ pending }: { pending: PendingRegistration }
           {field('username', 'Username', 'text', 'username')}
           {field('password', 'Password', 'password', 'new-password')}
           {field('confirmPassword', 'Confirm Password', 'password', 'new-password')}
+          {formError && (
+            <p role="alert" className="text-sm text-destructive">
+              {formError}
+            </p>
+          )}
           <DialogFooter>
             <Button type="button" variant="outline" onClick={() => void cancel()}>
               Cancel

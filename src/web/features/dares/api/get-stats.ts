@@ -2,7 +2,14 @@ import { useQuery } from '@tanstack/react-query';
 import { POLL_MS } from '../../../../contract/limits';
 import type { Stats } from '../../../../contract/stats';
 
-/** GET /api/stats, polled every 30 s (spec section 7); shared by Home's strip and Community Dares' tiles. */
-export function useStats() {
-  return useQuery<Stats>({ queryKey: ['/api/stats'], refetchInterval: POLL_MS.stats });
+/**
+ * GET /api/stats, polled every 30 s (spec section 7). Home's strip reads the platform-wide
+ * answer; Community Dares reads `community` (`?major=false`), which counts only the dares its
+ * list shows: the list hides major dares, so its tiles must too.
+ */
+export function useStats({ community = false }: { community?: boolean } = {}) {
+  return useQuery<Stats>({
+    queryKey: [community ? '/api/stats?major=false' : '/api/stats'],
+    refetchInterval: POLL_MS.stats,
+  });
 }

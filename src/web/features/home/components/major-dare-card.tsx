@@ -6,6 +6,7 @@ import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
 import { formatSol } from '../../../lib/utils';
+import { isMajorDareClosed } from '../../major-dare/lib/is-closed';
 
 /** GET /api/major-dare's answer; it starts as `{ isActive: false }` (spec section 7). */
 export type MajorDareSummary = MajorDare;
@@ -13,13 +14,19 @@ export type MajorDareSummary = MajorDare;
 // The empty texts are the contract's MAJOR_DARE_MESSAGES written out: importing that module
 // would pull zod into the landing chunk.
 
+/**
+ * Home's card for the current major dare. A closed one (a winner picked, cancelled or past its
+ * deadline) reads as the Major Dare page does: no LIVE badge and 'Challenge Closed', with a link
+ * to see how it went instead of an invitation to take it.
+ */
 export function MajorDareCard({ majorDare }: { majorDare: MajorDareSummary }) {
+  const closed = majorDare.isActive && isMajorDareClosed(majorDare);
   return (
     <Card className="border-primary/40">
       <CardHeader>
         <CardTitle className="flex flex-wrap items-center gap-2">
           <Crown className="size-5 text-primary" aria-hidden /> Major Dare of the Week
-          {majorDare.isActive && <Badge>LIVE</Badge>}
+          {majorDare.isActive && !closed && <Badge>LIVE</Badge>}
         </CardTitle>
         <CardDescription>
           {MAJOR_DARE_SPLIT.adminPercent}% of the prize to the admin's pick,{' '}
@@ -34,11 +41,22 @@ export function MajorDareCard({ majorDare }: { majorDare: MajorDareSummary }) {
               <p className="line-clamp-2 text-sm text-muted-foreground">{majorDare.description}</p>
               <p className="mt-2 font-medium text-primary">{formatSol(majorDare.totalPool)} prize pool</p>
             </div>
-            <Button asChild>
-              <Link to="/major-dare">
-                Take the challenge <ArrowRight aria-hidden />
-              </Link>
-            </Button>
+            {closed ? (
+              <div className="flex flex-wrap gap-2">
+                <Button disabled>Challenge Closed</Button>
+                <Button asChild variant="outline">
+                  <Link to="/major-dare">
+                    See the submissions <ArrowRight aria-hidden />
+                  </Link>
+                </Button>
+              </div>
+            ) : (
+              <Button asChild>
+                <Link to="/major-dare">
+                  Take the challenge <ArrowRight aria-hidden />
+                </Link>
+              </Button>
+            )}
           </div>
         ) : (
           <>

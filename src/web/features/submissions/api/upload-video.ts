@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { uploadVideoResponseSchema } from '../../../../contract/submissions';
-import { ApiError } from '../../../lib/api-client';
+import { ApiError, reportIfSessionEnded } from '../../../lib/api-client';
 import { readToken } from '../../../lib/storage';
 
 type UploadVideoResponse = z.infer<typeof uploadVideoResponseSchema>;
@@ -43,7 +43,11 @@ export function uploadVideo(
         } catch {
           reject(new ApiError(`${xhr.status}: ${xhr.responseText}`, xhr.status, xhr.responseText));
         }
-      } else reject(toUploadError(xhr.status, xhr.statusText, xhr.responseText));
+      } else {
+        const error = toUploadError(xhr.status, xhr.statusText, xhr.responseText);
+        reportIfSessionEnded(error, token);
+        reject(error);
+      }
     };
     xhr.onerror = () => reject(new Error('Failed to upload video'));
     xhr.onabort = () => reject(new DOMException('Upload cancelled', 'AbortError'));

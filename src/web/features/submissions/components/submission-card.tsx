@@ -1,3 +1,4 @@
+import { Trophy } from 'lucide-react';
 import type { ReactNode } from 'react';
 import type { Submission } from '../../../../contract/submissions';
 import { Badge } from '../../../components/ui/badge';
@@ -5,7 +6,10 @@ import { authorName } from '../lib/author-name';
 import { VoteButton } from './vote-button';
 import { WatchVideoDialog } from './watch-video-dialog';
 
-/** One approved proof: author, description, 'Approved' badge, vote button and player. */
+/**
+ * One public proof: author, description, its badge ('Approved', or 'Winner' once an admin picked
+ * it: spec section 4's winner status shown as a badge), vote button and player.
+ */
 export function SubmissionCard({ submission, heading }: { submission: Submission; heading?: ReactNode }) {
   const author = authorName(submission);
   return (
@@ -17,7 +21,14 @@ export function SubmissionCard({ submission, heading }: { submission: Submission
       {heading}
       <div className="flex items-start justify-between gap-2">
         <p className="font-semibold break-words">{author}</p>
-        <Badge variant="success">Approved</Badge>
+        {submission.status === 'winner' ? (
+          <Badge>
+            <Trophy className="mr-1 size-3" aria-hidden />
+            Winner
+          </Badge>
+        ) : (
+          <Badge variant="success">Approved</Badge>
+        )}
       </div>
       {submission.description && (
         <p className="line-clamp-3 text-sm break-words text-muted-foreground">{submission.description}</p>
