@@ -115,18 +115,18 @@ describe('major dare', () => {
   });
 
   it('splits the pool 70/30 in exact lamports, the remainder lamport to the admin winner', async () => {
-    const created = await createMajor('0.1');
+    const created = await createMajor('0.09');
     expect(created.statusCode, created.body).toBe(201);
     const dare = created.json();
     expect(dare).toMatchObject({
       isMajor: true,
       is_major: true,
       category: 'endurance',
-      totalPool: '0.1',
+      totalPool: '0.09',
       status: 'active',
     });
-    // 7 more lamports: 100,000,007 does not split evenly.
-    await contribute(ctx, voters[0]!, dare, '0.000000007');
+    // 0.01 SOL and 7 lamports more: 100,000,007 does not split evenly.
+    await contribute(ctx, voters[0]!, dare, '0.010000007');
 
     const current = (await http.get('/api/major-dare')).json();
     expect(current).toMatchObject({

@@ -42,7 +42,7 @@ beforeAll(async () => {
     escrowKeys: ctx.escrowKeys,
     clock,
   });
-  refundJob = createRefundsService({ db: ctx.database.db, clock, payouts });
+  refundJob = createRefundsService({ db: ctx.database.db, chain: ctx.chain, clock, payouts });
 });
 afterAll(() => ctx.close());
 
