@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { getAddressDecoder } from '@solana/kit';
 import { and, asc, eq, gt, inArray, isNotNull, isNull, lte, sql } from 'drizzle-orm';
+import { REFUSED_PAYMENT_HOLD_MINUTES } from '../../../contract/limits';
 import { lamportsToSol } from '../../../contract/money';
 import type { DbOrTx } from '../../db/client';
 import { paymentIntents } from '../../db/schema';
@@ -16,7 +17,7 @@ export const PAYMENT_INTENT_TTL_MS = 24 * 3600 * 1000;
  * After step 7 refused a payment the server holds for its payer, the payer has this long to send
  * the request again (the web app keeps the paid stake for exactly that); then it is refunded.
  */
-export const REFUSED_PAYMENT_HOLD_MS = 15 * 60 * 1000;
+export const REFUSED_PAYMENT_HOLD_MS = REFUSED_PAYMENT_HOLD_MINUTES * 60 * 1000;
 
 /** The relay compares messages by this digest: the server-built bytes, nothing else, are sent. */
 export function messageHash(messageBytes: Uint8Array): string {
