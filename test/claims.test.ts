@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claims, ledgerEntries, payoutTransfers, users } from '../src/server/db/schema';
 import { createPayoutsService } from '../src/server/features/payouts/service';
 import { createTestContext, type TestContext } from './helpers/app';
+import { sendOwnTransfer, waitUntilLanded } from './helpers/money';
 import {
   type Actor,
   api,
@@ -285,6 +286,119 @@ describe('a failed transfer', () => {
     expect(retry.statusCode, retry.body).toBe(200);
     expect(retry.json()).toMatchObject({ status: 'paid', failureReason: null });
     expect(await lamportsOf(ctx, winner.wallet.address)).toBe(before + 110_000_000n);
+    await expectReconciled(ctx);
+  });
+});
+
+describe('issue 13: dust, retries and recovery', () => {
+  it('pays a winner whose escrow got a lamport from outside: at least the pool, the escrow ends at 0', async () => {
+    const { dare, submission, claim } = await wonDare(winner, '0.1', '0.02');
+    await sendOwnTransfer(ctx.chain, backer.wallet, { to: dare.escrowWallet, sol: '0.000000001' });
+    const before = await lamportsOf(ctx, winner.wallet.address);
+    const earnings = async () =>
+      (await ctx.database.db.select().from(users).where(eq(users.id, winner.id)))[0]!.totalEarnings;
+    const earned = await earnings();
+    const res = await http.post('/api/claims/prize', { submissionId: submission.id }, winner.token);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ status: 'paid', amount: '0.12' });
+    expect((await lamportsOf(ctx, winner.wallet.address)) - before).toBe(120_000_001n);
+    expect(await lamportsOf(ctx, dare.escrowWallet)).toBe(0n);
+    const lines = await ctx.database.db
+      .select()
+      .from(ledgerEntries)
+      .where(eq(ledgerEntries.escrowWallet, dare.escrowWallet));
+    expect(lines.filter((line) => line.direction === -1 || line.kind === 'surplus')).toEqual([
+      expect.objectContaining({ kind: 'surplus', direction: 1, amount: '0.000000001' }),
+      expect.objectContaining({ kind: 'payout', direction: -1, amount: '0.120000001', claimId: claim.id }),
+    ]);
+    // The claim and the winner's earnings are the prize itself.
+    expect(Number(await earnings()) - Number(earned)).toBeCloseTo(0.12, 9);
+    await expectReconciled(ctx);
+  });
+
+  it('answers a retry right after a failed payout with a new transaction, not a 500', async () => {
+    const { dare, submission, claim } = await wonDare(winner, '0.1', '0.01');
+    const feePayer = await ctx.escrowKeys.feePayer();
+    const sink = await newActor(ctx, 'sink2', { sol: '0' });
+    await drain(feePayer, sink.wallet.address, await lamportsOf(ctx, feePayer.address));
+    // Twice in a row, nothing happening on chain in between: the same blockhash both times.
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const res = await http.post('/api/claims/prize', { submissionId: submission.id }, winner.token);
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json().error).toBe(
+        'The payout failed: The platform fee wallet cannot pay the network fee right now. You can try again.',
+      );
+    }
+    const attempts = await ctx.database.db
+      .select()
+      .from(payoutTransfers)
+      .where(eq(payoutTransfers.claimId, claim.id));
+    expect(attempts.map((t) => t.status)).toEqual(['failed', 'failed']);
+    expect(new Set(attempts.map((t) => t.signature)).size).toBe(2);
+    expect(await lamportsOf(ctx, dare.escrowWallet)).toBe(110_000_000n);
+    await ctx.chain.airdrop(feePayer.address, 1_000_000_000n);
+    const paid = await http.post('/api/claims/prize', { submissionId: submission.id }, winner.token);
+    expect(paid.statusCode, paid.body).toBe(200);
+    expect(await lamportsOf(ctx, dare.escrowWallet)).toBe(0n);
+    await expectReconciled(ctx);
+  });
+
+  it('books a transfer the node only finds on a second look after its blockhash expired, and never pays it twice', async () => {
+    const { dare, claim } = await wonDare(winner, '0.1', '0.03');
+    const before = await lamportsOf(ctx, winner.wallet.address);
+    const payouts = createPayoutsService({
+      db: ctx.database.db,
+      chain: ctx.chain,
+      escrowKeys: ctx.escrowKeys,
+      clock: () => ctx.clock.now,
+    });
+    await ctx.database.db.update(claims).set({ status: 'processing' }).where(eq(claims.id, claim.id));
+    const transfer = await payouts.prepare(
+      {
+        target: { purpose: 'claim', claimId: claim.id },
+        dareId: dare.id,
+        escrowWallet: dare.escrowWallet,
+        recipient: winner.wallet.address,
+        lamports: 130_000_000n,
+      },
+      async (tx, signature) => {
+        await tx.update(claims).set({ transactionHash: signature }).where(eq(claims.id, claim.id));
+      },
+    );
+    // It landed; then the process stopped before booking it.
+    await ctx.chain.rpc.sendTransaction(transfer.wireTransaction as never, { encoding: 'base64' }).send();
+    await waitUntilLanded(ctx.chain, transfer.signature);
+
+    // A lagging node: "not found" on the first look, past the blockhash's last block, then found.
+    let looks = 0;
+    const rpc = ctx.chain.rpc;
+    const lagging = new Proxy(rpc, {
+      get(target, method, receiver) {
+        if (method === 'getSignatureStatuses')
+          return (signatures: Parameters<typeof rpc.getSignatureStatuses>[0], config?: object) => {
+            const real = target.getSignatureStatuses(signatures, config);
+            if (signatures[0] !== transfer.signature || looks++ > 0) return real;
+            return { send: async () => ({ context: { slot: 0n }, value: [null] }) };
+          };
+        if (method === 'getBlockHeight')
+          return () => ({ send: async () => transfer.lastValidBlockHeight + 1n });
+        return Reflect.get(target, method, receiver);
+      },
+    });
+    const recovering = createPayoutsService({
+      db: ctx.database.db,
+      chain: { ...ctx.chain, rpc: lagging },
+      escrowKeys: ctx.escrowKeys,
+      clock: () => ctx.clock.now,
+    });
+    const { outcomes } = await recovering.recover();
+    expect(looks).toBeGreaterThanOrEqual(2);
+    expect(outcomes).toEqual([{ status: 'confirmed', signature: transfer.signature }]);
+    const [row] = await ctx.database.db.select().from(claims).where(eq(claims.id, claim.id));
+    expect(row).toMatchObject({ status: 'paid', transactionHash: transfer.signature });
+    expect((await lamportsOf(ctx, winner.wallet.address)) - before).toBe(130_000_000n);
+    const retry = await http.post('/api/claims/prize', { submissionId: claim.submissionId }, winner.token);
+    expect(retry.statusCode).toBe(409);
     await expectReconciled(ctx);
   });
 });

@@ -58,7 +58,7 @@ describe('the ledger against the chain', () => {
     firstDare = created[0]!;
     const contributions: [number, number, string][] = [
       [1, 0, '0.3'],
-      [2, 0, '0.000000001'],
+      [2, 0, '0.010000001'],
       [0, 1, '2'],
       [2, 3, '0.75'],
       [1, 3, '0.75'],
@@ -77,7 +77,7 @@ describe('the ledger against the chain', () => {
     const pools = await Promise.all(
       created.map(async (dare) => (await ctx.app.inject({ url: `/api/dares/${dare.id}` })).json().totalPool),
     );
-    expect(pools).toEqual(['0.800000001', '3.25', '0.01', '6.5']);
+    expect(pools).toEqual(['0.810000001', '3.25', '0.01', '6.5']);
 
     const report = await reconcileEscrows(ctx.database.db, ctx.chain.rpc);
     expect(report).toEqual({ checked: 4, differences: [] });
@@ -88,7 +88,7 @@ describe('the ledger against the chain', () => {
     await ctx.restart();
     const again = await post('/api/dares', firstBody, firstCreator.token);
     expect(again.statusCode, again.body).toBe(200);
-    expect(again.json()).toMatchObject({ id: firstDare.id, totalPool: '0.800000001' });
+    expect(again.json()).toMatchObject({ id: firstDare.id, totalPool: '0.810000001' });
     const other = await post('/api/dares', { ...firstBody, title: 'Another' }, firstCreator.token);
     expect(other.statusCode).toBe(409);
     expect(await rowCounts()).toEqual(before);
@@ -106,8 +106,8 @@ describe('the ledger against the chain', () => {
     expect(report.differences).toEqual([
       {
         escrowWallet: firstDare.escrowWallet,
-        ledger: 800_000_001n,
-        onChain: 810_000_001n,
+        ledger: 810_000_001n,
+        onChain: 820_000_001n,
         difference: 10_000_000n,
       },
     ]);

@@ -23,7 +23,8 @@ let voters: Actor[];
 let http: ReturnType<typeof api>;
 
 beforeAll(async () => {
-  ctx = await createTestContext({ RATE_LIMIT_AUTH_PER_MINUTE: '1000' });
+  // A prize maximum of its own (issue 13), set low enough to test with test SOL.
+  ctx = await createTestContext({ RATE_LIMIT_AUTH_PER_MINUTE: '1000', MAJOR_PRIZE_MAX_SOL: '7' });
   http = api(ctx);
   admin = await newActor(ctx, 'boss', { admin: true });
   picked = await newActor(ctx, 'picked', { sol: '0' });
@@ -115,18 +116,18 @@ describe('major dare', () => {
   });
 
   it('splits the pool 70/30 in exact lamports, the remainder lamport to the admin winner', async () => {
-    const created = await createMajor('0.1');
+    const created = await createMajor('0.09');
     expect(created.statusCode, created.body).toBe(201);
     const dare = created.json();
     expect(dare).toMatchObject({
       isMajor: true,
       is_major: true,
       category: 'endurance',
-      totalPool: '0.1',
+      totalPool: '0.09',
       status: 'active',
     });
-    // 7 more lamports: 100,000,007 does not split evenly.
-    await contribute(ctx, voters[0]!, dare, '0.000000007');
+    // 0.01 SOL and 7 lamports more: 100,000,007 does not split evenly.
+    await contribute(ctx, voters[0]!, dare, '0.010000007');
 
     const current = (await http.get('/api/major-dare')).json();
     expect(current).toMatchObject({
@@ -254,6 +255,64 @@ describe('major dare', () => {
       admin.token,
     );
     expect(community.statusCode).toBe(404);
+    await expectReconciled(ctx);
+  });
+
+  it('takes a prize from 0.01 SOL up to MAJOR_PRIZE_MAX_SOL, above the 5 SOL stake cap', async () => {
+    const count = () => ctx.database.db.$count(dares);
+    const before = await count();
+    const escrow = (await http.post('/api/create-escrow-wallet', undefined, admin.token)).json().publicKey;
+    const build = (amount: string, token = admin.token, from = admin.wallet.address) =>
+      http.post('/api/create-transaction', { fromWallet: from, toWallet: escrow, amount }, token);
+    const tooMuch = await build('7.000000001');
+    expect(tooMuch.statusCode).toBe(400);
+    expect(tooMuch.json().error).toBe('The prize can be at most 7 SOL');
+    const tooLittle = await build('0.009');
+    expect(tooLittle.statusCode).toBe(400);
+    // A normal user's stake keeps the 5 SOL cap.
+    const voter = voters[1]!;
+    const own = (await http.post('/api/create-escrow-wallet', undefined, voter.token)).json().publicKey;
+    const stake = await http.post(
+      '/api/create-transaction',
+      { fromWallet: voter.wallet.address, toWallet: own, amount: '6' },
+      voter.token,
+    );
+    expect(stake.json().error).toBe('Please use stake amounts of 5 SOL or less. You tried to stake 6 SOL');
+    const small = await http.post(
+      '/api/admin/major-dare',
+      {
+        title: 'x',
+        description: 'y',
+        category: 'z',
+        prizeAmount: '0.005',
+        deadline: deadline(),
+        transactionSignature: '5'.repeat(88),
+        escrowWalletAddress: escrow,
+      },
+      admin.token,
+    );
+    expect(small.statusCode).toBe(400);
+    expect(small.json().error).toBe('The minimum prize is 0.01 SOL');
+    const large = await http.post(
+      '/api/admin/major-dare',
+      {
+        title: 'x',
+        description: 'y',
+        category: 'z',
+        prizeAmount: '8',
+        deadline: deadline(),
+        transactionSignature: '5'.repeat(88),
+        escrowWalletAddress: escrow,
+      },
+      admin.token,
+    );
+    expect(large.statusCode).toBe(400);
+    expect(large.json().error).toBe('The prize can be at most 7 SOL');
+    expect(await count()).toBe(before);
+
+    const created = await createMajor('6');
+    expect(created.statusCode, created.body).toBe(201);
+    expect(created.json()).toMatchObject({ isMajor: true, totalPool: '6' });
     await expectReconciled(ctx);
   });
 });

@@ -461,8 +461,9 @@ describe('payments that are not credited', () => {
   });
 
   it('credits one signature submitted twice at the same time exactly once', async () => {
-    const paid = await payStake(ctx.app, alice.token, alice.wallet, '0.3');
+    // Before paying: the ledger line is written when the relay sees the transfer confirmed.
     const before = await books();
+    const paid = await payStake(ctx.app, alice.token, alice.wallet, '0.3');
     const body = dareBody(alice.wallet, paid, '0.3', { title: 'Raced' });
     const answers = await Promise.all([1, 2, 3].map(() => post('/api/dares', body, alice.token)));
     const statuses = answers.map((res) => res.statusCode).sort();
@@ -603,5 +604,125 @@ describe('test SOL and balances', () => {
     expect(await balanceOf(wallet.address)).toBe(10_000_000_000n);
     const bad = await post('/api/check-balance', { walletAddress: 'not-a-wallet' });
     expect(bad.statusCode).toBe(400);
+  });
+});
+
+describe('server-side minimums (issue 13)', () => {
+  it('refuses a pool contribution below 0.01 SOL at create-transaction and add-pool, changing nothing', async () => {
+    const { dare } = await createDare(alice, '0.1', { title: 'Tiny backers' });
+    for (const amount of ['0.000000001', '0.009999999']) {
+      await expectRefused(
+        () =>
+          post(
+            '/api/create-transaction',
+            { fromWallet: bob.wallet.address, toWallet: dare.escrowWallet, amount },
+            bob.token,
+          ),
+        400,
+        'Please enter a valid amount',
+      );
+    }
+    const { signature } = await payTo(ctx.app, bob.token, bob.wallet, dare.escrowWallet, '0.01');
+    await expectRefused(
+      () =>
+        post(
+          `/api/dares/${dare.id}/add-pool`,
+          { amount: '0.000000001', userWallet: bob.wallet.address, transactionSignature: signature },
+          bob.token,
+        ),
+      400,
+      'Please enter a valid amount',
+    );
+    // The smallest allowed amount goes through.
+    const res = await post(
+      `/api/dares/${dare.id}/add-pool`,
+      { amount: '0.01', userWallet: bob.wallet.address, transactionSignature: signature },
+      bob.token,
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().totalPool).toBe('0.11');
+  });
+});
+
+describe('the relay sends only what the server built (issue 13)', () => {
+  it('refuses another message carrying the caller’s reference, and relays nothing', async () => {
+    const escrow = await reserveEscrow(alice);
+    const { reference } = await prepare(alice, escrow, '0.1');
+    const stranger = await createTestWallet();
+    const before = await balanceOf(alice.wallet.address);
+    // The whole wallet to an unrelated address, carrying Alice's open reference.
+    const drain = await signedOwnTransfer(ctx.chain, alice.wallet, {
+      to: stranger.address,
+      sol: '9',
+      reference,
+    });
+    const res = await expectRefused(
+      () => post('/api/send-transaction', { signedTransaction: drain }, alice.token),
+      400,
+      'This is not the transaction DarePool prepared for this payment; sign the prepared transaction unchanged',
+    );
+    expect(res.code).toBe('BAD_REQUEST');
+    // The right escrow, another amount: not the prepared message either.
+    const other = await signedOwnTransfer(ctx.chain, alice.wallet, { to: escrow, sol: '0.2', reference });
+    await expectRefused(
+      () => post('/api/send-transaction', { signedTransaction: other }, alice.token),
+      400,
+      /not the transaction DarePool prepared/,
+    );
+    expect(await balanceOf(alice.wallet.address)).toBe(before);
+    expect(await balanceOf(stranger.address)).toBe(0n);
+    expect(await balanceOf(escrow)).toBe(0n);
+  });
+
+  it('refuses the prepared message with a signature that is not the wallet’s', async () => {
+    const escrow = await reserveEscrow(alice);
+    const { transaction } = await prepare(alice, escrow, '0.1');
+    // Signed by Bob's key in Alice's slot: the wallet's signature must verify.
+    const forged = Buffer.from(await signBase64(alice.wallet, transaction), 'base64');
+    const bobs = Buffer.from(
+      await signedOwnTransfer(ctx.chain, bob.wallet, { to: escrow, sol: '0.1' }),
+      'base64',
+    );
+    bobs.subarray(1, 65).copy(forged, 1);
+    await expectRefused(
+      () => post('/api/send-transaction', { signedTransaction: forged.toString('base64') }, alice.token),
+      400,
+      'The transaction is not correctly signed by your wallet',
+    );
+    expect(await balanceOf(escrow)).toBe(0n);
+  });
+
+  it('relays an intent once: the same signed transaction again gets the same signature, nothing is sent twice', async () => {
+    const escrow = await reserveEscrow(alice);
+    const { transaction } = await prepare(alice, escrow, '0.1');
+    const signed = await signBase64(alice.wallet, transaction);
+    const before = await balanceOf(alice.wallet.address);
+    const first = await post('/api/send-transaction', { signedTransaction: signed }, alice.token);
+    expect(first.statusCode, first.body).toBe(200);
+    const books1 = await books();
+    const second = await post('/api/send-transaction', { signedTransaction: signed }, alice.token);
+    expect(second.statusCode, second.body).toBe(200);
+    expect(second.json().signature).toBe(first.json().signature);
+    expect(await books()).toEqual(books1);
+    expect(before - (await balanceOf(alice.wallet.address))).toBe(100_005_000n);
+    expect(await balanceOf(escrow)).toBe(100_000_000n);
+    const [intent] = await ctx.database.db
+      .select()
+      .from(paymentIntents)
+      .where(eq(paymentIntents.signature, first.json().signature));
+    expect(intent).toMatchObject({ relaySignature: first.json().signature });
+    expect(intent!.relayedAt).not.toBeNull();
+    // Once credited, the intent is closed: the relay no longer knows it.
+    const credited = await post(
+      '/api/dares',
+      dareBody(alice.wallet, { escrow, reference: '', signature: first.json().signature }, '0.1'),
+      alice.token,
+    );
+    expect(credited.statusCode, credited.body).toBe(201);
+    await expectRefused(
+      () => post('/api/send-transaction', { signedTransaction: signed }, alice.token),
+      400,
+      'This transaction was not prepared by DarePool for your account',
+    );
   });
 });

@@ -1,6 +1,5 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lamportsToSol } from '../src/contract/money';
 import { dares, ledgerEntries, poolContributions } from '../src/server/db/schema';
 import { createPayoutsService } from '../src/server/features/payouts/service';
 import { createRefundsService, REFUND_GRACE_MS } from '../src/server/features/refunds/service';
@@ -42,7 +41,7 @@ beforeAll(async () => {
     escrowKeys: ctx.escrowKeys,
     clock,
   });
-  refundJob = createRefundsService({ db: ctx.database.db, clock, payouts });
+  refundJob = createRefundsService({ db: ctx.database.db, chain: ctx.chain, clock, payouts });
 });
 afterAll(() => ctx.close());
 
@@ -152,40 +151,97 @@ describe('deadline passed with no winner', () => {
   });
 });
 
-describe('rent', () => {
-  it('a refund below the rent minimum to an emptied wallet fails with the reason, moves nothing, and is retried', async () => {
-    const dusty = await newActor(ctx, 'dusty', { sol: '1' });
+describe('a refund that cannot be paid blocks no other (issue 13)', () => {
+  it('refunds the other contributions and the next dare; the failed one is retried on its own', async () => {
+    const stuck = await createFundedDare(ctx, alice, '0.1', {
+      deadline: new Date(ctx.clock.now.getTime() + DAY).toISOString(),
+    });
+    await contribute(ctx, bob, stuck, '0.02');
+    await contribute(ctx, carol, stuck, '0.03');
+    const next = await createFundedDare(ctx, carol, '0.1', {
+      deadline: new Date(ctx.clock.now.getTime() + DAY).toISOString(),
+    });
+    const [a0, b0, c0] = await balances(alice, bob, carol);
+    // Bob's refund cannot even be prepared (the node fails on it, say): only his.
+    const clock = () => ctx.clock.now;
+    const payouts = createPayoutsService({
+      db: ctx.database.db,
+      chain: ctx.chain,
+      escrowKeys: ctx.escrowKeys,
+      clock,
+    });
+    const flaky = createRefundsService({
+      db: ctx.database.db,
+      chain: ctx.chain,
+      clock,
+      payouts: {
+        ...payouts,
+        pay: (request, beforeRecord) =>
+          request.recipient === bob.wallet.address
+            ? Promise.reject(new Error('node unavailable'))
+            : payouts.pay(request, beforeRecord),
+      },
+    });
+
+    ctx.clock.advance(DAY + REFUND_GRACE_MS + 60_000);
+    const run = await flaky.refundDue();
+    expect(run.dareIds).toEqual(expect.arrayContaining([stuck.id, next.id]));
+    expect(run.summaries[run.dareIds.indexOf(stuck.id)]).toEqual({
+      refunded: 2,
+      refundedAmount: '0.13',
+      failed: 1,
+      failureReason: 'The refund could not be prepared',
+    });
+    const [a1, b1, c1] = await balances(alice, bob, carol);
+    expect(a1! - a0!).toBe(100_000_000n);
+    expect(b1).toBe(b0);
+    expect(c1! - c0!).toBe(130_000_000n); // her contribution, and her stake of the next dare
+    expect(await lamportsOf(ctx, stuck.escrowWallet)).toBe(20_000_000n);
+    expect(await lamportsOf(ctx, next.escrowWallet)).toBe(0n);
+    await expectReconciled(ctx);
+
+    // The regular job pays Bob's refund alone; nothing else moves twice.
+    const again = await refundJob.refundDue();
+    expect(again.dareIds).toEqual([stuck.id]);
+    expect(await balances(alice, bob, carol)).toEqual([a1, b1! + 20_000_000n, c1]);
+    expect(await lamportsOf(ctx, stuck.escrowWallet)).toBe(0n);
+    await expectReconciled(ctx);
+  });
+});
+
+describe('dust sent to an escrow from outside (issue 13)', () => {
+  it('does not freeze a cancel: the last refund takes the escrow to exactly 0 and the dust is booked', async () => {
     const dare = await createFundedDare(ctx, alice, '0.1', {
       deadline: new Date(ctx.clock.now.getTime() + DAY).toISOString(),
     });
-    await contribute(ctx, dusty, dare, '0.0005');
-    // dusty empties the wallet: a 0-lamport account cannot receive less than 890,880 lamports.
-    const left = await lamportsOf(ctx, dusty.wallet.address);
-    await sendOwnTransfer(ctx.chain, dusty.wallet, {
-      to: bob.wallet.address,
-      sol: lamportsToSol(left - 5_000n),
-    });
-    expect(await lamportsOf(ctx, dusty.wallet.address)).toBe(0n);
-    const [a0] = await balances(alice);
-
+    await contribute(ctx, bob, dare, '0.02');
+    // Anyone can send 1 lamport to a public escrow address.
+    await sendOwnTransfer(ctx.chain, carol.wallet, { to: dare.escrowWallet, sol: '0.000000001' });
+    const [a0, b0] = await balances(alice, bob);
     const res = await http.patch(`/api/admin/dares/${dare.id}/status`, { status: 'cancelled' }, admin.token);
     expect(res.statusCode, res.body).toBe(200);
-    const { refunds } = res.json();
-    expect(refunds.refunded).toBe(0);
-    expect(refunds.failed).toBe(2);
-    expect(refunds.failureReason).toMatch(/rent-exempt minimum/);
-    // Refunding the stake first would strand 500,000 lamports (below rent) in the escrow: it waits too.
-    expect(await lamportsOf(ctx, dare.escrowWallet)).toBe(100_500_000n);
-    expect(await balances(alice)).toEqual([a0]);
-    await expectReconciled(ctx);
-
-    // dusty's wallet holds SOL again: the job completes both refunds.
-    await ctx.chain.airdrop(dusty.wallet.address as never, 1_000_000n);
-    const run = await refundJob.refundDue();
-    expect(run.dareIds).toContain(dare.id);
-    expect(await lamportsOf(ctx, dusty.wallet.address)).toBe(1_500_000n);
-    expect((await balances(alice))[0]! - a0!).toBe(100_000_000n);
+    expect(res.json().refunds).toEqual({
+      refunded: 2,
+      refundedAmount: '0.12',
+      failed: 0,
+      failureReason: null,
+    });
+    const [a1, b1] = await balances(alice, bob);
+    expect(b1! - b0!).toBe(20_000_000n);
+    // The stake goes last and empties the escrow: its refund carries the lamport along.
+    expect(a1! - a0!).toBe(100_000_001n);
     expect(await lamportsOf(ctx, dare.escrowWallet)).toBe(0n);
+    const lines = await ctx.database.db
+      .select()
+      .from(ledgerEntries)
+      .where(eq(ledgerEntries.escrowWallet, dare.escrowWallet));
+    expect(lines.map((line) => `${line.kind}:${line.direction}:${line.amount}`).sort()).toEqual([
+      'contribution:1:0.020000000',
+      'refund:-1:0.020000000',
+      'refund:-1:0.100000001',
+      'stake:1:0.100000000',
+      'surplus:1:0.000000001',
+    ]);
     await expectReconciled(ctx);
   });
 });

@@ -9,7 +9,7 @@ import {
   STAKE_MIN_SOL,
 } from './limits';
 import { isSolAmount, solToLamports } from './money';
-import { signatureSchema, solAmountInputSchema } from './payments';
+import { poolAmountInputSchema, signatureSchema } from './payments';
 import { solAmountSchema } from './users';
 
 export const DARE_LIMITS = {
@@ -148,7 +148,7 @@ export const createDareRequestSchema = z
 
 export const addPoolRequestSchema = z
   .object({
-    amount: solAmountInputSchema,
+    amount: poolAmountInputSchema,
     userWallet: walletAddressSchema,
     transactionSignature: signatureSchema,
   })

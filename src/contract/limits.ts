@@ -9,6 +9,11 @@ export const POOL_ADD_MIN_SOL = '0.01';
 export const POOL_ADD_DEFAULT_SOL = '0.01';
 export const CLAIM_DEFAULT_SOL = '0.01';
 export const AIRDROP_MAX_SOL = '10';
+/** A Major Dare's prize: at least this much; the maximum is the server's MAJOR_PRIZE_MAX_SOL. */
+export const MAJOR_PRIZE_MIN_SOL = '0.01';
+export const MAJOR_PRIZE_MAX_SOL_DEFAULT = '100';
+/** How long a paid stake or contribution that step 7 refused waits for a corrected request before it is refunded. */
+export const REFUSED_PAYMENT_HOLD_MINUTES = 15;
 
 export const MAX_VIDEO_BYTES = 10 * 1024 * 1024;
 export const VIDEO_MIME_TYPES = ['video/mp4', 'video/webm', 'video/ogg'] as const;

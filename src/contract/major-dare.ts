@@ -1,8 +1,15 @@
 import { z } from 'zod';
 import { walletAddressSchema } from './auth';
-import { DARE_LIMITS, DARE_MESSAGES, stakeAmountSchema } from './dares';
-import { DARE_STATUSES, DIFFICULTIES, MAJOR_DARE_DEFAULTS, MAJOR_DARE_SPLIT } from './limits';
-import { signatureSchema } from './payments';
+import { DARE_LIMITS, DARE_MESSAGES } from './dares';
+import {
+  DARE_STATUSES,
+  DIFFICULTIES,
+  MAJOR_DARE_DEFAULTS,
+  MAJOR_DARE_SPLIT,
+  MAJOR_PRIZE_MIN_SOL,
+} from './limits';
+import { isSolAmount, solToLamports } from './money';
+import { PAYMENT_MESSAGES, signatureSchema } from './payments';
 import { solAmountSchema } from './users';
 
 export const MAJOR_DARE_MESSAGES = {
@@ -12,6 +19,8 @@ export const MAJOR_DARE_MESSAGES = {
   notMajor: 'This dare is not a major dare',
   categoryRequired: 'Category is required',
   prizeMismatch: 'The prize amount does not match the payment',
+  prizeMin: `The minimum prize is ${MAJOR_PRIZE_MIN_SOL} SOL`,
+  prizeMax: (max: string) => `The prize can be at most ${max} SOL`,
   winnerTypeTaken: (type: 'admin' | 'community') =>
     `The ${type} winner of this major dare is already selected`,
   notTopVoted: 'The community winner must be the approved submission with the most votes',
@@ -50,6 +59,19 @@ export const majorDareSchema = z
   ])
   .meta({ id: 'MajorDare' });
 
+/**
+ * At least MAJOR_PRIZE_MIN_SOL; the maximum is the server's setting (MAJOR_PRIZE_MAX_SOL), not the
+ * 5 SOL stake cap, and is checked where the prize is paid (create-transaction) and credited.
+ */
+export const prizeAmountSchema = z
+  .string({ error: PAYMENT_MESSAGES.invalidAmount })
+  .trim()
+  .refine(isSolAmount, PAYMENT_MESSAGES.invalidAmount)
+  .refine(
+    (value) => !isSolAmount(value) || solToLamports(value) >= solToLamports(MAJOR_PRIZE_MIN_SOL),
+    MAJOR_DARE_MESSAGES.prizeMin,
+  );
+
 /** The admin's create dialog (spec section 5): no required-field check is shown, the server has them. */
 export const majorDareFormSchema = z.object({
   title: z
@@ -64,8 +86,8 @@ export const majorDareFormSchema = z.object({
     .max(DARE_LIMITS.descriptionMax, DARE_MESSAGES.descriptionMax),
   category: z.string().trim().min(1, MAJOR_DARE_MESSAGES.categoryRequired).max(40),
   difficulty: z.enum(DIFFICULTIES, { error: DARE_MESSAGES.difficulty }),
-  /** 0.01 to 5 SOL like any stake: the admin's wallet pays it into the escrow. */
-  prizeAmount: stakeAmountSchema,
+  /** The admin's wallet pays it into the escrow. */
+  prizeAmount: prizeAmountSchema,
   maxParticipants: z
     .number({ error: DARE_MESSAGES.maxParticipants })
     .int(DARE_MESSAGES.maxParticipants)

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { walletAddressSchema } from './auth';
-import { AIRDROP_MAX_SOL } from './limits';
-import { SOL_DECIMAL_PATTERN } from './money';
+import { AIRDROP_MAX_SOL, POOL_ADD_MIN_SOL } from './limits';
+import { isSolAmount, SOL_DECIMAL_PATTERN, solToLamports } from './money';
 
 export const PAYMENT_MESSAGES = {
   invalidAmount: 'Please enter a valid amount',
@@ -12,6 +12,10 @@ export const PAYMENT_MESSAGES = {
   escrowExpired: 'This escrow wallet reservation has expired; start again',
   dareNotActive: 'This dare no longer accepts contributions',
   notPrepared: 'This transaction was not prepared by DarePool for your account',
+  notAsPrepared:
+    'This is not the transaction DarePool prepared for this payment; sign the prepared transaction unchanged',
+  badSignature: 'The transaction is not correctly signed by your wallet',
+  alreadySent: 'This payment was already sent',
   invalidTransaction: 'The signed transaction could not be read',
   alreadyUsed: 'This transaction has already been used',
   testSolUnavailable: 'Test SOL is only available on the embedded chain',
@@ -23,6 +27,17 @@ export const solAmountInputSchema = z
   .trim()
   .regex(SOL_DECIMAL_PATTERN, PAYMENT_MESSAGES.invalidAmount)
   .refine((value) => /[1-9]/.test(value), PAYMENT_MESSAGES.invalidAmount);
+
+/** At least POOL_ADD_MIN_SOL: a smaller refund could never land on a wallet that was emptied. */
+export function isPoolAmount(value: string): boolean {
+  return isSolAmount(value) && solToLamports(value) >= solToLamports(POOL_ADD_MIN_SOL);
+}
+
+/** A pool contribution's amount, checked by the server as by the form. */
+export const poolAmountInputSchema = solAmountInputSchema.refine(
+  isPoolAmount,
+  PAYMENT_MESSAGES.invalidAmount,
+);
 
 /** A transaction signature: 64 bytes in base58 (87 or 88 characters). */
 export const signatureSchema = z

@@ -82,7 +82,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(userAdminRoutes, { db: deps.database.db, clock: deps.clock });
   await app.register(configRoutes, deps);
 
-  const payments = createPaymentsService({ ...deps, db: deps.database.db, limiter });
+  const payments = createPaymentsService({
+    ...deps,
+    db: deps.database.db,
+    limiter,
+    majorPrizeMaxSol: deps.config.majorPrizeMaxSol,
+  });
   await app.register(paymentRoutes, { payments });
   const chat = await registerChat(app, deps, limiter);
   const dares = createDaresService({

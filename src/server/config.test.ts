@@ -48,6 +48,11 @@ describe('loadConfig', () => {
     ],
     [{ SOLANA_CLUSTER: 'moon' }, /^Invalid SOLANA_CLUSTER/],
     [{ LOG_LEVEL: 'loud' }, /^Invalid LOG_LEVEL/],
+    [
+      { MAJOR_PRIZE_MAX_SOL: '0.001' },
+      /^Invalid MAJOR_PRIZE_MAX_SOL: must be an amount of SOL of at least 0.01/,
+    ],
+    [{ MAJOR_PRIZE_MAX_SOL: '1e3' }, /^Invalid MAJOR_PRIZE_MAX_SOL/],
     [{ ESCROW_MASTER_SEED: 'zz' }, /^Invalid ESCROW_MASTER_SEED: must be 64 bytes as 128 hex characters$/],
     [
       { SOLANA_RPC_URL: 'https://api.devnet.solana.com' },
@@ -55,6 +60,11 @@ describe('loadConfig', () => {
     ],
   ])('stops on %j with one line naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it('reads the Major Dare prize maximum, 100 SOL unless set', () => {
+    expect(loadConfig({}).majorPrizeMaxSol).toBe('100');
+    expect(loadConfig({ MAJOR_PRIZE_MAX_SOL: '250.5' }).majorPrizeMaxSol).toBe('250.5');
   });
 
   it('never echoes a secret in its error', () => {

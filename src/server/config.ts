@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { CLUSTERS, type Cluster } from '../contract/config';
+import { MAJOR_PRIZE_MAX_SOL_DEFAULT, MAJOR_PRIZE_MIN_SOL } from '../contract/limits';
+import { isSolAmount, solToLamports } from '../contract/money';
 
 const optionalText = z
   .string()
@@ -55,6 +57,15 @@ const envSchema = z.object({
   RATE_LIMIT_FAILED_LOGIN_WINDOW_MINUTES: positiveInt(15),
   /** How often chat sockets are pinged; one missed pong drops the socket. */
   CHAT_HEARTBEAT_MS: positiveInt(30_000),
+  /** The largest Major Dare prize an admin's wallet may pay in, in SOL. */
+  MAJOR_PRIZE_MAX_SOL: z
+    .string()
+    .trim()
+    .default(MAJOR_PRIZE_MAX_SOL_DEFAULT)
+    .refine(
+      (value) => isSolAmount(value) && solToLamports(value) >= solToLamports(MAJOR_PRIZE_MIN_SOL),
+      `must be an amount of SOL of at least ${MAJOR_PRIZE_MIN_SOL}`,
+    ),
 });
 
 const SECRET_VARIABLES = new Set(['ESCROW_MASTER_SEED', 'DATABASE_URL']);
@@ -78,6 +89,8 @@ export interface AppConfig {
   trustProxy: boolean;
   rateLimits: { authPerMinute: number; failedLogins: number; failedLoginWindowMs: number };
   chatHeartbeatMs: number;
+  /** SOL, a decimal string. */
+  majorPrizeMaxSol: string;
 }
 
 export class ConfigError extends Error {}
@@ -136,6 +149,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       failedLoginWindowMs: env.RATE_LIMIT_FAILED_LOGIN_WINDOW_MINUTES * 60_000,
     },
     chatHeartbeatMs: env.CHAT_HEARTBEAT_MS,
+    majorPrizeMaxSol: env.MAJOR_PRIZE_MAX_SOL,
   };
 }
 

@@ -16,6 +16,22 @@ import {
 } from '@solana/kit';
 import { getTransferSolInstruction } from '@solana-program/system';
 
+/** SPL Memo (v2): on every cluster and in LiteSVM. Needs no accounts when no signer is listed. */
+export const MEMO_PROGRAM = 'MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr' as Address;
+
+/**
+ * A memo naming the transfer and its attempt. A retry signed under the same blockhash (an idle
+ * chain, or the same slot) would otherwise be the same bytes, the same signature, a second row
+ * for a signature already used: each attempt is its own transaction.
+ */
+function memoInstruction(text: string) {
+  return {
+    programAddress: MEMO_PROGRAM,
+    accounts: [],
+    data: new TextEncoder().encode(text),
+  };
+}
+
 export interface SignedPayout {
   /** Known before sending: the first signature (the fee payer's) is the transaction's id. */
   signature: Signature;
@@ -30,7 +46,14 @@ export interface SignedPayout {
  */
 export async function signPayoutTransaction(
   rpc: Rpc<SolanaRpcApi>,
-  options: { escrow: KeyPairSigner; feePayer: KeyPairSigner; recipient: Address; lamports: bigint },
+  options: {
+    escrow: KeyPairSigner;
+    feePayer: KeyPairSigner;
+    recipient: Address;
+    lamports: bigint;
+    /** Makes each attempt a distinct transaction (see memoInstruction). */
+    memo?: string;
+  },
 ): Promise<SignedPayout> {
   const { value: blockhash } = await rpc.getLatestBlockhash({ commitment: 'confirmed' }).send();
   const message = pipe(
@@ -46,6 +69,7 @@ export async function signPayoutTransaction(
         }),
         m,
       ),
+    (m) => (options.memo ? appendTransactionMessageInstruction(memoInstruction(options.memo), m) : m),
   );
   const signed = await signTransactionMessageWithSigners(message);
   return {

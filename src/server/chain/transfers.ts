@@ -37,7 +37,7 @@ export function transferWithReference(
 export async function buildDepositTransaction(
   rpc: Rpc<SolanaRpcApi>,
   options: { from: Address; to: Address; lamports: bigint; reference: Address },
-): Promise<{ base64: string; lastValidBlockHeight: bigint }> {
+): Promise<{ base64: string; messageBytes: Uint8Array; lastValidBlockHeight: bigint }> {
   const { value: blockhash } = await rpc.getLatestBlockhash({ commitment: 'confirmed' }).send();
   const message = pipe(
     createTransactionMessage({ version: 0 }),
@@ -49,8 +49,10 @@ export async function buildDepositTransaction(
         m,
       ),
   );
+  const compiled = compileTransaction(message);
   return {
-    base64: getBase64EncodedWireTransaction(compileTransaction(message)),
+    base64: getBase64EncodedWireTransaction(compiled),
+    messageBytes: new Uint8Array(compiled.messageBytes),
     lastValidBlockHeight: blockhash.lastValidBlockHeight,
   };
 }

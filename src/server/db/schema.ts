@@ -338,15 +338,32 @@ export const paymentIntents = pgTable(
     reference: text('reference').notNull(),
     /** The slot the intent was issued at; an older transaction cannot pay it. */
     minSlot: bigint('min_slot', { mode: 'bigint' }).notNull(),
+    /** The transfer that paid it: set when the server first saw it confirmed (`paidAt`). */
     signature: text('signature'),
+    /** SHA-256 (hex) of the message bytes the server built: the relay sends nothing else. */
+    messageHash: text('message_hash'),
+    /** The one relay of this intent (POST /api/send-transaction), set before sending. */
+    relaySignature: text('relay_signature'),
+    relayedAt: timestamp('relayed_at', { withTimezone: true }),
+    /** When the confirmed transfer was booked on the ledger as money held for the payer. */
+    paidAt: timestamp('paid_at', { withTimezone: true }),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    /** Settled: credited (a dare, contribution or prize) or taken for a refund to the payer. */
     usedAt: timestamp('used_at', { withTimezone: true }),
+    usedFor: text('used_for'),
+    refundedAt: timestamp('refunded_at', { withTimezone: true }),
+    refundSignature: text('refund_signature'),
+    /** When the job looked the expired intent's reference up on chain (once). */
+    checkedAt: timestamp('checked_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex('payment_intents_reference_unique').on(t.reference),
     uniqueIndex('payment_intents_signature_unique').on(t.signature),
+    index('payment_intents_message_hash_idx').on(t.messageHash),
+    index('payment_intents_expires_idx').on(t.expiresAt),
     check('payment_intents_purpose_valid', inList('purpose', ['stake', 'contribution'])),
+    check('payment_intents_used_for_valid', sql`used_for is null or used_for in ('credit', 'refund')`),
     check('payment_intents_amount_positive', sql`${t.amount} > 0`),
     index('payment_intents_user_escrow_idx').on(t.userId, t.escrowWallet),
   ],
@@ -373,7 +390,10 @@ export const ledgerEntries = pgTable(
   (t) => [
     uniqueIndex('ledger_entries_movement_unique').on(t.signature, t.escrowWallet, t.counterparty, t.kind),
     index('ledger_entries_escrow_idx').on(t.escrowWallet),
-    check('ledger_entries_kind_valid', inList('kind', ['stake', 'contribution', 'payout', 'refund', 'fee'])),
+    check(
+      'ledger_entries_kind_valid',
+      inList('kind', ['stake', 'contribution', 'payout', 'refund', 'fee', 'surplus']),
+    ),
     check('ledger_entries_direction_valid', sql`${t.direction} in (-1, 1)`),
     check('ledger_entries_amount_positive', sql`${t.amount} > 0`),
   ],
@@ -420,11 +440,15 @@ export const payoutTransfers = pgTable(
     contributionId: integer('contribution_id').references(() => poolContributions.id, {
       onDelete: 'set null',
     }),
+    /** A refund of money held for a payer whose payment never became a dare, contribution or prize. */
+    intentId: integer('intent_id').references(() => paymentIntents.id),
     /** No foreign key: the transfer history outlives a deleted dare, like the ledger. */
     dareId: integer('dare_id'),
     escrowWallet: text('escrow_wallet').notNull(),
     recipient: text('recipient').notNull(),
     amount: sol('amount').notNull(),
+    /** SOL beyond the books swept along by the transfer that empties the escrow (sent on top of `amount`). */
+    surplus: sol('surplus').notNull().default('0'),
     signature: text('signature').notNull(),
     wireTransaction: text('wire_transaction').notNull(),
     lastValidBlockHeight: bigint('last_valid_block_height', { mode: 'bigint' }).notNull(),
@@ -442,9 +466,14 @@ export const payoutTransfers = pgTable(
     uniqueIndex('payout_transfers_one_live_per_contribution')
       .on(t.contributionId)
       .where(sql`status in ('sending', 'confirmed')`),
+    uniqueIndex('payout_transfers_one_live_per_intent')
+      .on(t.intentId)
+      .where(sql`status in ('sending', 'confirmed')`),
+    index('payout_transfers_escrow_idx').on(t.escrowWallet, t.status),
     index('payout_transfers_status_idx').on(t.status),
     check('payout_transfers_purpose_valid', inList('purpose', ['claim', 'refund'])),
     check('payout_transfers_status_valid', inList('status', ['sending', 'confirmed', 'failed', 'expired'])),
     check('payout_transfers_amount_positive', sql`${t.amount} > 0`),
+    check('payout_transfers_surplus_non_negative', sql`${t.surplus} >= 0`),
   ],
 );

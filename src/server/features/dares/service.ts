@@ -11,8 +11,10 @@ import { dares, dareWallets, poolContributions } from '../../db/schema';
 import { AppError, badRequest, conflict, notFound } from '../../errors';
 import type { UserRow } from '../auth/repo';
 import { type Announce, noAnnouncements } from '../chat/announce';
-import { appendLedgerEntry } from '../ledger/repo';
+import { attachLedgerDare } from '../ledger/repo';
+import { bookPayment } from '../payments/book-payment';
 import { consumeIntent } from '../payments/payment-intents';
+import { holdRefusedPayment } from '../payments/refused-payments';
 import { requireDareCreationEnabled, requireWallet } from '../payments/service';
 import { type VerifiedPayment, verifyPayment } from '../payments/verify-payment';
 import { findContributionBySignature, findDareBySignature, findDareRow, getDare } from './repo';
@@ -113,7 +115,10 @@ export function createDaresService({
     return { dare: (await getDare(db, dareId))!, created: true };
   }
 
-  /** The intent, the contribution row and the ledger line of one verified payment, written together. */
+  /**
+   * One verified payment credited: booked if the server had not seen it yet, the intent consumed,
+   * its ledger line linked to the dare, and the contribution row, written together.
+   */
   async function recordPayment(
     tx: Tx,
     payment: VerifiedPayment,
@@ -123,31 +128,18 @@ export function createDaresService({
     kind: 'stake' | 'contribution',
   ) {
     const now = clock();
+    if ((await bookPayment(tx, payment.intent, signature, now)) === 'paid-by-another')
+      throw new AlreadyCredited();
     if (!(await consumeIntent(tx, payment.intent.id, signature, now))) throw new AlreadyCredited();
-    const amount = lamportsToSol(payment.lamports);
+    await attachLedgerDare(tx, { signature, escrowWallet: payment.intent.escrowWallet }, dareId);
     await tx.insert(poolContributions).values({
       dareId,
       userId: user.id,
       walletAddress: payment.intent.fromWallet,
       kind,
-      amount,
+      amount: lamportsToSol(payment.lamports),
       transactionSignature: signature,
       createdAt: now,
-    });
-    await tx
-      .update(dareWallets)
-      .set({ balance: sql`${dareWallets.balance} + ${amount}`, updatedAt: now })
-      .where(eq(dareWallets.publicKey, payment.intent.escrowWallet));
-    await appendLedgerEntry(tx, {
-      kind,
-      escrowWallet: payment.intent.escrowWallet,
-      counterparty: payment.intent.fromWallet,
-      direction: 1,
-      lamports: payment.lamports,
-      signature,
-      dareId,
-      userId: user.id,
-      now,
     });
   }
 
@@ -160,124 +152,19 @@ export function createDaresService({
 
   return {
     /** Create dare step 7: the dare exists only once its stake is verified on chain. */
-    async createDare(user: UserRow, body: CreateDareBody): Promise<{ dare: Dare; created: boolean }> {
-      const wallet = requireWallet(user, body.userWallet);
-      await requireDareCreationEnabled(db);
-      const now = clock();
-      const deadline = new Date(body.deadline);
-      if (deadline <= now)
-        throw badRequest(DARE_MESSAGES.deadlinePast, { fields: { deadline: DARE_MESSAGES.deadlinePast } });
-      if (deadline.getTime() - now.getTime() > DARE_LIMITS.deadlineMaxDays * DAY_MS) {
-        throw badRequest(DARE_MESSAGES.deadlineTooFar, {
-          fields: { deadline: DARE_MESSAGES.deadlineTooFar },
-        });
-      }
-      if (body.network && body.network !== chain.cluster && body.network !== networkLabel(chain.cluster)) {
-        throw badRequest(DARE_MESSAGES.networkMismatch(networkLabel(chain.cluster)));
-      }
-      const signature = body.transactionSignature;
-      const request = { escrowWallet: body.escrowWalletAddress, title: body.title };
-      const previous = await previousResult(signature, user, request);
-      if (previous) return { dare: previous, created: false };
-
-      const payment = await verifyOrReplay(signature, user, request, () =>
-        verifyPayment(
-          { db, rpc: chain.rpc },
-          {
-            userId: user.id,
-            wallet,
-            signature,
-            purpose: 'stake',
-            escrowWallet: body.escrowWalletAddress,
-            now,
-          },
-        ),
-      );
-      if (!('intent' in payment)) return { dare: payment, created: false };
-      if (payment.lamports !== solToLamports(body.stakeAmount)) throw badRequest(DARE_MESSAGES.stakeMismatch);
-
-      return creditOnce(signature, user, request, async (tx) => {
-        const [escrow] = await tx
-          .select()
-          .from(dareWallets)
-          .where(eq(dareWallets.publicKey, payment.intent.escrowWallet))
-          .for('update');
-        if (escrow?.dareId) {
-          // A second stake paid into an escrow that already funds a dare (the user signed twice):
-          // it joins that dare's pool, so no verified SOL is ever left off the books.
-          await recordPayment(tx, payment, signature, user, escrow.dareId, 'contribution');
-          await addToDarePool(tx, escrow.dareId, payment.lamports);
-          return escrow.dareId;
-        }
-        const stake = lamportsToSol(payment.lamports);
-        const [dare] = await tx
-          .insert(dares)
-          .values({
-            title: body.title,
-            description: body.description,
-            creatorId: user.id,
-            stakeAmount: stake,
-            totalPool: stake,
-            difficulty: body.difficulty,
-            category: body.category,
-            deadline,
-            maxParticipants: body.maxParticipants,
-            isPublic: body.isPublic,
-            escrowWallet: payment.intent.escrowWallet,
-            transactionSignature: signature,
-            network: chain.cluster,
-            tags: body.tags,
-            imageUrl: body.imageUrl || null,
-            createdAt: now,
-            updatedAt: now,
-          })
-          .returning({ id: dares.id });
-        await tx
-          .update(dareWallets)
-          .set({ dareId: dare!.id, status: 'active', expiresAt: null, updatedAt: now })
-          .where(eq(dareWallets.publicKey, payment.intent.escrowWallet));
-        await recordPayment(tx, payment, signature, user, dare!.id, 'stake');
-        return dare!.id;
-      });
-    },
+    createDare: (user: UserRow, body: CreateDareBody): Promise<{ dare: Dare; created: boolean }> =>
+      holdRefusedPayment({ db, clock }, user, body.transactionSignature, () => createDare(user, body)),
 
     /**
      * Credits a verified contribution. Whether the dare still takes contributions was decided when
      * the payment was requested; SOL that reached the escrow under a valid request is always booked.
      */
-    async addToPool(
+    addToPool: (
       user: UserRow,
       dareId: number,
       body: { amount: string; userWallet: string; transactionSignature: string },
-    ): Promise<Dare> {
-      const wallet = requireWallet(user, body.userWallet);
-      const dare = await findDareRow(db, dareId);
-      if (!dare) throw notFound(DARE_MESSAGES.dareNotFound);
-      if (!dare.escrowWallet) throw notFound(PAYMENT_MESSAGES.escrowNotFound);
-      const signature = body.transactionSignature;
-      const previous = await previousResult(signature, user, { dareId });
-      if (previous) return previous;
-
-      const escrowWallet = dare.escrowWallet;
-      const payment = await verifyOrReplay(signature, user, { dareId }, () =>
-        verifyPayment(
-          { db, rpc: chain.rpc },
-          { userId: user.id, wallet, signature, purpose: 'contribution', escrowWallet, dareId, now: clock() },
-        ),
-      );
-      if (!('intent' in payment)) return payment;
-      if (payment.lamports !== solToLamports(body.amount))
-        throw badRequest(DARE_MESSAGES.contributionMismatch);
-      const result = await creditOnce(signature, user, { dareId }, async (tx) => {
-        await recordPayment(tx, payment, signature, user, dareId, 'contribution');
-        await addToDarePool(tx, dareId, payment.lamports);
-        return dareId;
-      });
-      if (result.created) {
-        announce(dareId, `${user.username} added ${lamportsToSol(payment.lamports)} SOL to the pool`);
-      }
-      return result.dare;
-    },
+    ): Promise<Dare> =>
+      holdRefusedPayment({ db, clock }, user, body.transactionSignature, () => addToPool(user, dareId, body)),
 
     async getDare(id: number): Promise<Dare> {
       const dare = await getDare(db, id, clock());
@@ -285,6 +172,120 @@ export function createDaresService({
       return dare;
     },
   };
+
+  async function createDare(user: UserRow, body: CreateDareBody): Promise<{ dare: Dare; created: boolean }> {
+    const wallet = requireWallet(user, body.userWallet);
+    await requireDareCreationEnabled(db);
+    const now = clock();
+    const deadline = new Date(body.deadline);
+    if (deadline <= now)
+      throw badRequest(DARE_MESSAGES.deadlinePast, { fields: { deadline: DARE_MESSAGES.deadlinePast } });
+    if (deadline.getTime() - now.getTime() > DARE_LIMITS.deadlineMaxDays * DAY_MS) {
+      throw badRequest(DARE_MESSAGES.deadlineTooFar, {
+        fields: { deadline: DARE_MESSAGES.deadlineTooFar },
+      });
+    }
+    if (body.network && body.network !== chain.cluster && body.network !== networkLabel(chain.cluster)) {
+      throw badRequest(DARE_MESSAGES.networkMismatch(networkLabel(chain.cluster)));
+    }
+    const signature = body.transactionSignature;
+    const request = { escrowWallet: body.escrowWalletAddress, title: body.title };
+    const previous = await previousResult(signature, user, request);
+    if (previous) return { dare: previous, created: false };
+
+    const payment = await verifyOrReplay(signature, user, request, () =>
+      verifyPayment(
+        { db, rpc: chain.rpc },
+        {
+          userId: user.id,
+          wallet,
+          signature,
+          purpose: 'stake',
+          escrowWallet: body.escrowWalletAddress,
+          now,
+        },
+      ),
+    );
+    if (!('intent' in payment)) return { dare: payment, created: false };
+    if (payment.lamports !== solToLamports(body.stakeAmount)) throw badRequest(DARE_MESSAGES.stakeMismatch);
+
+    return creditOnce(signature, user, request, async (tx) => {
+      const [escrow] = await tx
+        .select()
+        .from(dareWallets)
+        .where(eq(dareWallets.publicKey, payment.intent.escrowWallet))
+        .for('update');
+      if (escrow?.dareId) {
+        // A second stake paid into an escrow that already funds a dare (the user signed twice):
+        // it joins that dare's pool, so no verified SOL is ever left off the books.
+        await recordPayment(tx, payment, signature, user, escrow.dareId, 'contribution');
+        await addToDarePool(tx, escrow.dareId, payment.lamports);
+        return escrow.dareId;
+      }
+      const stake = lamportsToSol(payment.lamports);
+      const [dare] = await tx
+        .insert(dares)
+        .values({
+          title: body.title,
+          description: body.description,
+          creatorId: user.id,
+          stakeAmount: stake,
+          totalPool: stake,
+          difficulty: body.difficulty,
+          category: body.category,
+          deadline,
+          maxParticipants: body.maxParticipants,
+          isPublic: body.isPublic,
+          escrowWallet: payment.intent.escrowWallet,
+          transactionSignature: signature,
+          network: chain.cluster,
+          tags: body.tags,
+          imageUrl: body.imageUrl || null,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning({ id: dares.id });
+      await tx
+        .update(dareWallets)
+        .set({ dareId: dare!.id, status: 'active', expiresAt: null, updatedAt: now })
+        .where(eq(dareWallets.publicKey, payment.intent.escrowWallet));
+      await recordPayment(tx, payment, signature, user, dare!.id, 'stake');
+      return dare!.id;
+    });
+  }
+
+  async function addToPool(
+    user: UserRow,
+    dareId: number,
+    body: { amount: string; userWallet: string; transactionSignature: string },
+  ): Promise<Dare> {
+    const wallet = requireWallet(user, body.userWallet);
+    const dare = await findDareRow(db, dareId);
+    if (!dare) throw notFound(DARE_MESSAGES.dareNotFound);
+    if (!dare.escrowWallet) throw notFound(PAYMENT_MESSAGES.escrowNotFound);
+    const signature = body.transactionSignature;
+    const previous = await previousResult(signature, user, { dareId });
+    if (previous) return previous;
+
+    const escrowWallet = dare.escrowWallet;
+    const payment = await verifyOrReplay(signature, user, { dareId }, () =>
+      verifyPayment(
+        { db, rpc: chain.rpc },
+        { userId: user.id, wallet, signature, purpose: 'contribution', escrowWallet, dareId, now: clock() },
+      ),
+    );
+    if (!('intent' in payment)) return payment;
+    if (payment.lamports !== solToLamports(body.amount)) throw badRequest(DARE_MESSAGES.contributionMismatch);
+    const result = await creditOnce(signature, user, { dareId }, async (tx) => {
+      await recordPayment(tx, payment, signature, user, dareId, 'contribution');
+      await addToDarePool(tx, dareId, payment.lamports);
+      return dareId;
+    });
+    if (result.created) {
+      announce(dareId, `${user.username} added ${lamportsToSol(payment.lamports)} SOL to the pool`);
+    }
+    return result.dare;
+  }
 }
 
 export type DaresService = ReturnType<typeof createDaresService>;

@@ -1,9 +1,9 @@
-import { sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import { lamportsToSol, solToLamports } from '../../../contract/money';
 import type { DbOrTx } from '../../db/client';
 import { ledgerEntries } from '../../db/schema';
 
-export type LedgerKind = 'stake' | 'contribution' | 'payout' | 'refund' | 'fee';
+export type LedgerKind = 'stake' | 'contribution' | 'payout' | 'refund' | 'fee' | 'surplus';
 
 /** Appends one verified movement; the table refuses updates and deletes (migration 0001). */
 export async function appendLedgerEntry(
@@ -33,6 +33,36 @@ export async function appendLedgerEntry(
     claimId: entry.claimId ?? null,
     createdAt: entry.now,
   });
+}
+
+/**
+ * Links the line of a payment booked before its dare existed (a stake held for its payer) to the
+ * dare it funded. The only change the append-only trigger allows: dare_id from null, once.
+ */
+export async function attachLedgerDare(
+  db: DbOrTx,
+  line: { signature: string; escrowWallet: string },
+  dareId: number,
+): Promise<void> {
+  await db
+    .update(ledgerEntries)
+    .set({ dareId })
+    .where(
+      and(
+        eq(ledgerEntries.signature, line.signature),
+        eq(ledgerEntries.escrowWallet, line.escrowWallet),
+        isNull(ledgerEntries.dareId),
+      ),
+    );
+}
+
+/** What the ledger says one escrow holds, in lamports. */
+export async function ledgerBalanceOf(db: DbOrTx, escrowWallet: string): Promise<bigint> {
+  const [row] = await db
+    .select({ net: sql<string | null>`sum(${ledgerEntries.direction} * ${ledgerEntries.amount})::text` })
+    .from(ledgerEntries)
+    .where(eq(ledgerEntries.escrowWallet, escrowWallet));
+  return row?.net ? solToLamports(normalizeNumeric(row.net)) : 0n;
 }
 
 /** What the ledger says each escrow holds, in lamports. */

@@ -1,6 +1,7 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { getAddressDecoder } from '@solana/kit';
-import { and, eq, gt, inArray, isNull } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNotNull, isNull, lte, sql } from 'drizzle-orm';
+import { REFUSED_PAYMENT_HOLD_MINUTES } from '../../../contract/limits';
 import { lamportsToSol } from '../../../contract/money';
 import type { DbOrTx } from '../../db/client';
 import { paymentIntents } from '../../db/schema';
@@ -11,6 +12,17 @@ import { paymentIntents } from '../../db/schema';
  * dare or contribution later with the same signature.
  */
 export const PAYMENT_INTENT_TTL_MS = 24 * 3600 * 1000;
+
+/**
+ * After step 7 refused a payment the server holds for its payer, the payer has this long to send
+ * the request again (the web app keeps the paid stake for exactly that); then it is refunded.
+ */
+export const REFUSED_PAYMENT_HOLD_MS = REFUSED_PAYMENT_HOLD_MINUTES * 60 * 1000;
+
+/** The relay compares messages by this digest: the server-built bytes, nothing else, are sent. */
+export function messageHash(messageBytes: Uint8Array): string {
+  return createHash('sha256').update(messageBytes).digest('hex');
+}
 
 export type PaymentPurpose = 'stake' | 'contribution';
 export type PaymentIntentRow = typeof paymentIntents.$inferSelect;
@@ -31,6 +43,7 @@ export async function insertPaymentIntent(
     lamports: bigint;
     reference: string;
     minSlot: bigint;
+    messageHash: string;
     now: Date;
   },
 ): Promise<PaymentIntentRow> {
@@ -45,6 +58,7 @@ export async function insertPaymentIntent(
       amount: lamportsToSol(intent.lamports),
       reference: intent.reference,
       minSlot: intent.minSlot,
+      messageHash: intent.messageHash,
       expiresAt: new Date(intent.now.getTime() + PAYMENT_INTENT_TTL_MS),
       createdAt: intent.now,
     })
@@ -80,8 +94,9 @@ export async function findOpenIntents(
 }
 
 /**
- * Consumes an intent with the signature that paid it. Only one caller can win: the row is
- * matched on `used_at is null` and the signature column is unique.
+ * Consumes an intent with the signature that paid it (booked first, see bookPayment): credited.
+ * Only one caller can win: the row is matched on `used_at is null`, and a refund takes the intent
+ * the same way, so an intent is either credited or refunded, never both.
  */
 export async function consumeIntent(
   db: DbOrTx,
@@ -91,8 +106,121 @@ export async function consumeIntent(
 ): Promise<boolean> {
   const rows = await db
     .update(paymentIntents)
-    .set({ usedAt: now, signature })
-    .where(and(eq(paymentIntents.id, intentId), isNull(paymentIntents.usedAt)))
+    .set({ usedAt: now, usedFor: 'credit' })
+    .where(
+      and(
+        eq(paymentIntents.id, intentId),
+        isNull(paymentIntents.usedAt),
+        eq(paymentIntents.signature, signature),
+      ),
+    )
     .returning({ id: paymentIntents.id });
   return rows.length === 1;
+}
+
+/** Records the transfer that paid an intent; false when it was already recorded (by any signature). */
+export async function markIntentPaid(
+  db: DbOrTx,
+  intentId: number,
+  signature: string,
+  now: Date,
+): Promise<boolean> {
+  const rows = await db
+    .update(paymentIntents)
+    .set({ signature, paidAt: now })
+    .where(and(eq(paymentIntents.id, intentId), isNull(paymentIntents.paidAt)))
+    .returning({ id: paymentIntents.id });
+  return rows.length === 1;
+}
+
+export async function findIntent(db: DbOrTx, id: number): Promise<PaymentIntentRow | undefined> {
+  const [row] = await db.select().from(paymentIntents).where(eq(paymentIntents.id, id));
+  return row;
+}
+
+/** The relay's claim: at most one transaction is ever sent for an intent. */
+export async function claimRelay(
+  db: DbOrTx,
+  intentId: number,
+  signature: string,
+  now: Date,
+): Promise<boolean> {
+  const rows = await db
+    .update(paymentIntents)
+    .set({ relaySignature: signature, relayedAt: now })
+    .where(and(eq(paymentIntents.id, intentId), isNull(paymentIntents.relayedAt)))
+    .returning({ id: paymentIntents.id });
+  return rows.length === 1;
+}
+
+/** The node refused the transaction before it was forwarded: nothing was sent, the claim is lifted. */
+export async function releaseRelay(db: DbOrTx, intentId: number, signature: string): Promise<void> {
+  await db
+    .update(paymentIntents)
+    .set({ relaySignature: null, relayedAt: null })
+    .where(and(eq(paymentIntents.id, intentId), eq(paymentIntents.relaySignature, signature)));
+}
+
+/**
+ * Step 7 refused a payment the server holds for this user: the intent lapses soon, so the job
+ * refunds it unless the user sends a corrected request in time.
+ */
+export async function shortenHold(db: DbOrTx, userId: number, signature: string, until: Date) {
+  await db
+    .update(paymentIntents)
+    .set({ expiresAt: sql`least(${paymentIntents.expiresAt}, ${until.toISOString()}::timestamptz)` })
+    .where(
+      and(
+        eq(paymentIntents.userId, userId),
+        eq(paymentIntents.signature, signature),
+        isNull(paymentIntents.usedAt),
+        isNotNull(paymentIntents.paidAt),
+      ),
+    );
+}
+
+/** Lapsed intents nobody reported paying: the job looks each reference up on chain once. */
+export async function expiredUncheckedIntents(db: DbOrTx, now: Date, limit = 100) {
+  return db
+    .select()
+    .from(paymentIntents)
+    .where(
+      and(
+        lte(paymentIntents.expiresAt, now),
+        isNull(paymentIntents.usedAt),
+        isNull(paymentIntents.paidAt),
+        isNull(paymentIntents.checkedAt),
+      ),
+    )
+    .orderBy(asc(paymentIntents.id))
+    .limit(limit);
+}
+
+export async function markIntentChecked(db: DbOrTx, intentId: number, now: Date): Promise<void> {
+  await db.update(paymentIntents).set({ checkedAt: now }).where(eq(paymentIntents.id, intentId));
+}
+
+/** Paid, never credited, lapsed: taken for a refund (the same conditional update as a credit). */
+export async function takeLapsedForRefund(db: DbOrTx, now: Date): Promise<number[]> {
+  const rows = await db
+    .update(paymentIntents)
+    .set({ usedAt: now, usedFor: 'refund' })
+    .where(
+      and(
+        lte(paymentIntents.expiresAt, now),
+        isNull(paymentIntents.usedAt),
+        isNotNull(paymentIntents.paidAt),
+      ),
+    )
+    .returning({ id: paymentIntents.id });
+  return rows.map((row) => row.id);
+}
+
+/** Intents taken for a refund whose refund has not landed yet (new, failed or interrupted). */
+export async function intentsOwingRefunds(db: DbOrTx): Promise<PaymentIntentRow[]> {
+  return db
+    .select()
+    .from(paymentIntents)
+    .where(and(eq(paymentIntents.usedFor, 'refund'), isNull(paymentIntents.refundedAt)))
+    .orderBy(asc(paymentIntents.id));
 }

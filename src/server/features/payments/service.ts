@@ -1,12 +1,23 @@
 import {
   type Address,
   address,
+  getBase58Decoder,
   getCompiledTransactionMessageDecoder,
+  getPublicKeyFromAddress,
   getTransactionDecoder,
   type Signature,
+  type SignatureBytes,
+  verifySignature,
 } from '@solana/kit';
 import { DARE_MESSAGES } from '../../../contract/dares';
-import { AIRDROP_MAX_SOL, STAKE_MAX_SOL, STAKE_MIN_SOL } from '../../../contract/limits';
+import {
+  AIRDROP_MAX_SOL,
+  MAJOR_PRIZE_MAX_SOL_DEFAULT,
+  POOL_ADD_MIN_SOL,
+  STAKE_MAX_SOL,
+  STAKE_MIN_SOL,
+} from '../../../contract/limits';
+import { MAJOR_DARE_MESSAGES } from '../../../contract/major-dare';
 import { solToLamports } from '../../../contract/money';
 import { PAYMENT_MESSAGES, type TransactionView } from '../../../contract/payments';
 import type { Clock } from '../../app';
@@ -15,14 +26,24 @@ import type { EscrowKeys } from '../../chain/escrow-keys';
 import type { ChainPort } from '../../chain/port';
 import { buildDepositTransaction, describeTransactionError } from '../../chain/transfers';
 import type { Db } from '../../db/client';
-import { AppError, badRequest, notFound } from '../../errors';
+import { AppError, badRequest, conflict, notFound } from '../../errors';
 import type { RateLimiter } from '../../plugins/rate-limit';
 import { tooManyRequests } from '../../plugins/rate-limit';
 import type { UserRow } from '../auth/repo';
 import { findDareRow } from '../dares/repo';
 import { isSettingEnabled, SETTING_KEYS } from '../settings/repo';
+import { bookPayment } from './book-payment';
 import { findEscrowWallet, reserveEscrowWallet } from './escrow-wallets';
-import { findOpenIntents, insertPaymentIntent, newReferenceKey } from './payment-intents';
+import {
+  claimRelay,
+  findIntent,
+  findOpenIntents,
+  insertPaymentIntent,
+  messageHash,
+  newReferenceKey,
+  type PaymentIntentRow,
+  releaseRelay,
+} from './payment-intents';
 import { toTransactionView } from './transaction-view';
 
 export interface PaymentsDeps {
@@ -31,6 +52,8 @@ export interface PaymentsDeps {
   escrowKeys: EscrowKeys;
   clock: Clock;
   limiter: RateLimiter;
+  /** The largest Major Dare prize (SOL), from MAJOR_PRIZE_MAX_SOL: an admin's stake may go this high. */
+  majorPrizeMaxSol?: string;
 }
 
 /** Confirmation wait for a relayed transaction; a blockhash lives about a minute. */
@@ -49,12 +72,52 @@ export async function requireDareCreationEnabled(db: Db): Promise<void> {
   }
 }
 
-export function createPaymentsService({ db, chain, escrowKeys, clock, limiter }: PaymentsDeps) {
+export function createPaymentsService({
+  db,
+  chain,
+  escrowKeys,
+  clock,
+  limiter,
+  majorPrizeMaxSol = MAJOR_PRIZE_MAX_SOL_DEFAULT,
+}: PaymentsDeps) {
   const { rpc } = chain;
+  const stakeMax = solToLamports(STAKE_MAX_SOL);
+  const prizeMax = solToLamports(majorPrizeMaxSol);
 
   function limit(key: string, perMinute: number, message: string) {
     const result = limiter.hit(key, perMinute, 60_000);
     if (!result.allowed) throw tooManyRequests(message, result.retryAfterSeconds);
+  }
+
+  /** Waits for a relayed transaction; its failure is the answer's reason. */
+  async function confirmRelayed(signature: Signature): Promise<void> {
+    try {
+      await waitForConfirmation(rpc, signature, { commitment: 'confirmed', timeoutMs: CONFIRM_TIMEOUT_MS });
+    } catch (error) {
+      if (error instanceof ConfirmationError && error.reason === 'failed') {
+        throw new AppError('TRANSACTION_FAILED', describeTransactionError(error.transactionError), {
+          signature,
+        });
+      }
+      if (error instanceof ConfirmationError && error.reason === 'expired') {
+        throw new AppError(
+          'TRANSACTION_FAILED',
+          'The transaction expired before it landed. Please try again.',
+        );
+      }
+      throw new AppError('CHAIN_UNAVAILABLE', 'The network did not confirm the transaction in time', {
+        signature,
+      });
+    }
+  }
+
+  /**
+   * The relayed message is the server's own transfer of exactly the intent's lamports with its
+   * reference, and it landed without error: it paid the intent. Booked now, as money held for the
+   * payer, whatever step 7 later makes of it.
+   */
+  async function see(intent: PaymentIntentRow, signature: Signature): Promise<void> {
+    await db.transaction((tx) => bookPayment(tx, intent, signature, clock()));
   }
 
   return {
@@ -94,10 +157,14 @@ export function createPaymentsService({ db, chain, escrowKeys, clock, limiter }:
           throw new AppError('CONFLICT', PAYMENT_MESSAGES.escrowExpired);
         }
         await requireDareCreationEnabled(db);
-        if (lamports > solToLamports(STAKE_MAX_SOL)) throw badRequest(DARE_MESSAGES.stakeMax(body.amount));
+        // An admin's escrow may fund a Major Dare, whose prize has its own maximum.
+        if (user.isAdmin && lamports > stakeMax && lamports > prizeMax)
+          throw badRequest(MAJOR_DARE_MESSAGES.prizeMax(majorPrizeMaxSol));
+        if (!user.isAdmin && lamports > stakeMax) throw badRequest(DARE_MESSAGES.stakeMax(body.amount));
         if (lamports < solToLamports(STAKE_MIN_SOL)) throw badRequest(DARE_MESSAGES.stakeMin);
         purpose = 'stake';
       } else {
+        if (lamports < solToLamports(POOL_ADD_MIN_SOL)) throw badRequest(PAYMENT_MESSAGES.invalidAmount);
         const dare = await findDareRow(db, escrow.dareId);
         if (dare?.status !== 'active' || (dare.deadline && dare.deadline <= now)) {
           throw new AppError('CONFLICT', PAYMENT_MESSAGES.dareNotActive);
@@ -123,6 +190,7 @@ export function createPaymentsService({ db, chain, escrowKeys, clock, limiter }:
         lamports,
         reference,
         minSlot,
+        messageHash: messageHash(built.messageBytes),
         now,
       });
       return {
@@ -134,51 +202,61 @@ export function createPaymentsService({ db, chain, escrowKeys, clock, limiter }:
     },
 
     /**
-     * Relays a transaction the user's wallet signed and waits until it is confirmed. Only
-     * transactions carrying one of the caller's open payment references are relayed: the server
-     * is not an open relay. Nothing is recorded here; the dare or contribution call credits it.
+     * Relays a transaction the user's wallet signed and waits until it is confirmed, then books it
+     * as money held for the payer. Only the exact message the server built for one of the caller's
+     * open payment intents is relayed (the wallet's signature is the only change), once per intent:
+     * the server is not a relay for anything else.
      */
     async sendTransaction(user: UserRow, signedTransaction: string): Promise<Signature> {
       limit(`send:${user.id}`, 30, 'Too many transactions; wait a minute');
+      let decoded: ReturnType<ReturnType<typeof getTransactionDecoder>['decode']>;
       let accounts: readonly Address[];
       try {
-        const decoded = getTransactionDecoder().decode(Buffer.from(signedTransaction, 'base64'));
+        decoded = getTransactionDecoder().decode(Buffer.from(signedTransaction, 'base64'));
         accounts = getCompiledTransactionMessageDecoder().decode(decoded.messageBytes).staticAccounts;
       } catch {
         throw badRequest(PAYMENT_MESSAGES.invalidTransaction);
       }
       const intents = await findOpenIntents(db, { userId: user.id, references: [...accounts], now: clock() });
       if (intents.length === 0) throw badRequest(PAYMENT_MESSAGES.notPrepared);
+      const hash = messageHash(new Uint8Array(decoded.messageBytes));
+      const intent = intents.find((candidate) => candidate.messageHash === hash);
+      if (!intent) throw badRequest(PAYMENT_MESSAGES.notAsPrepared);
+      const signatureBytes = decoded.signatures[intent.fromWallet as Address];
+      const valid =
+        signatureBytes &&
+        (await verifySignature(
+          await getPublicKeyFromAddress(intent.fromWallet as Address),
+          signatureBytes as SignatureBytes,
+          new Uint8Array(decoded.messageBytes),
+        ));
+      if (!valid) throw badRequest(PAYMENT_MESSAGES.badSignature);
+      // The fee payer's signature is the transaction's id; the payer pays the fee.
+      const signature = getBase58Decoder().decode(signatureBytes) as Signature;
 
-      let signature: Signature;
+      if (!(await claimRelay(db, intent.id, signature, clock()))) {
+        // Ed25519 signatures are deterministic: the same message signed again is the same
+        // transaction. Answer it (a client retrying a lost answer) without sending it again.
+        const current = await findIntent(db, intent.id);
+        if (current?.relaySignature !== signature) throw conflict(PAYMENT_MESSAGES.alreadySent);
+        await confirmRelayed(signature);
+        await see(current, signature);
+        return signature;
+      }
       try {
-        signature = await rpc
+        await rpc
           .sendTransaction(signedTransaction as never, {
             encoding: 'base64',
             preflightCommitment: 'confirmed',
           })
           .send();
       } catch (error) {
+        // Refused before it was forwarded: nothing was sent, so the payer may send it again.
+        await releaseRelay(db, intent.id, signature);
         throw new AppError('TRANSACTION_FAILED', describeTransactionError(error));
       }
-      try {
-        await waitForConfirmation(rpc, signature, { commitment: 'confirmed', timeoutMs: CONFIRM_TIMEOUT_MS });
-      } catch (error) {
-        if (error instanceof ConfirmationError && error.reason === 'failed') {
-          throw new AppError('TRANSACTION_FAILED', describeTransactionError(error.transactionError), {
-            signature,
-          });
-        }
-        if (error instanceof ConfirmationError && error.reason === 'expired') {
-          throw new AppError(
-            'TRANSACTION_FAILED',
-            'The transaction expired before it landed. Please try again.',
-          );
-        }
-        throw new AppError('CHAIN_UNAVAILABLE', 'The network did not confirm the transaction in time', {
-          signature,
-        });
-      }
+      await confirmRelayed(signature);
+      await see(intent, signature);
       return signature;
     },
 

@@ -59,10 +59,15 @@ export const payoutLifecycle = fp(async (app: FastifyInstance, options: PayoutLi
     if (running) return;
     running = (async () => {
       try {
-        await options.payouts.recover();
-        await options.refunds.refundDue();
+        // Each part on its own: a chain error while recovering must not hold up the refunds.
+        await options.payouts
+          .recover()
+          .catch((error) => app.log.error({ err: error }, 'payout recovery failed'));
+        const run = await options.refunds.refundDue();
+        if (run.held.failureReasons.length > 0)
+          app.log.warn({ reasons: run.held.failureReasons }, 'some held payments could not be refunded yet');
       } catch (error) {
-        app.log.error({ err: error }, 'payout job failed');
+        app.log.error({ err: error }, 'refund job failed');
       } finally {
         running = null;
       }

@@ -30,9 +30,16 @@ export async function registerPayoutFeatures(
     clock: deps.clock,
   });
   const claims = createClaimsService({ db, chain: deps.chain, clock: deps.clock, payouts });
-  const refunds = createRefundsService({ db, clock: deps.clock, payouts });
+  const refunds = createRefundsService({ db, chain: deps.chain, clock: deps.clock, payouts });
   const admin = createAdminService({ db, clock: deps.clock, refunds, claims, announce });
-  const majorDare = createMajorDareService({ db, chain: deps.chain, clock: deps.clock, claims, announce });
+  const majorDare = createMajorDareService({
+    db,
+    chain: deps.chain,
+    clock: deps.clock,
+    claims,
+    announce,
+    majorPrizeMaxSol: deps.config.majorPrizeMaxSol,
+  });
 
   await app.register(adminRoutes, { db, admin, feePayerBalance: payouts.feePayerBalance });
   await app.register(majorDareRoutes, { db, majorDare });

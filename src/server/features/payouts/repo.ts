@@ -5,6 +5,33 @@ import { payoutTransfers } from '../../db/schema';
 export type PayoutTransferRow = typeof payoutTransfers.$inferSelect;
 export type PayoutPurpose = 'claim' | 'refund';
 
+/** What a transfer pays: a prize claim, a contribution's refund, or money held for a payer. */
+export type PayoutTarget =
+  | { purpose: 'claim'; claimId: number }
+  | { purpose: 'refund'; contributionId: number }
+  | { purpose: 'refund'; intentId: number };
+
+function targetColumn(target: PayoutTarget) {
+  if ('claimId' in target) return eq(payoutTransfers.claimId, target.claimId);
+  if ('contributionId' in target) return eq(payoutTransfers.contributionId, target.contributionId);
+  return eq(payoutTransfers.intentId, target.intentId);
+}
+
+/** How many transfers were ever recorded for this target (every failed attempt included). */
+export async function countAttempts(db: DbOrTx, target: PayoutTarget): Promise<number> {
+  return db.$count(payoutTransfers, targetColumn(target));
+}
+
+/** Whether a transfer out of this escrow is on its way (recorded, not settled). */
+export async function hasSendingTransfer(db: DbOrTx, escrowWallet: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: payoutTransfers.id })
+    .from(payoutTransfers)
+    .where(and(eq(payoutTransfers.escrowWallet, escrowWallet), eq(payoutTransfers.status, 'sending')))
+    .limit(1);
+  return row !== undefined;
+}
+
 export async function insertPayoutTransfer(
   db: DbOrTx,
   row: Omit<typeof payoutTransfers.$inferInsert, 'id' | 'status' | 'error'>,

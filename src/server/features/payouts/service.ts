@@ -14,19 +14,21 @@ import type { ChainPort } from '../../chain/port';
 import type { Db, Tx } from '../../db/client';
 import { violatedConstraint } from '../../db/errors';
 import { AppError } from '../../errors';
+import { ledgerBalanceOf } from '../ledger/repo';
 import { findEscrowWallet } from '../payments/escrow-wallets';
 import { describePayoutError } from './payout-errors';
 import {
   closeSendingTransfer,
+  countAttempts,
   findSendingTransfers,
+  hasSendingTransfer,
   insertPayoutTransfer,
+  type PayoutTarget,
   type PayoutTransferRow,
 } from './repo';
 import { bookLandedTransfer, releaseFailedTransfer } from './settle';
 
-export type PayoutTarget =
-  | { purpose: 'claim'; claimId: number }
-  | { purpose: 'refund'; contributionId: number };
+export type { PayoutTarget } from './repo';
 
 export interface PayoutRequest {
   target: PayoutTarget;
@@ -55,6 +57,16 @@ export interface PayoutsDeps {
 export class TransferAlreadyLive extends Error {}
 
 const EXPIRED_REASON = 'The payout transaction expired before it reached the network';
+
+function memoFor(target: PayoutTarget, attempt: number): string {
+  const what =
+    'claimId' in target
+      ? `prize claim ${target.claimId}`
+      : 'contributionId' in target
+        ? `refund of contribution ${target.contributionId}`
+        : `refund of payment ${target.intentId}`;
+  return `DarePool ${what}, attempt ${attempt}`;
+}
 
 /**
  * Moves SOL out of escrows, each transfer exactly once: it is signed, stored with its signature
@@ -134,6 +146,22 @@ export function createPayoutsService({
     return confirm(transfer);
   }
 
+  /**
+   * SOL in the escrow beyond the books (sent from outside DarePool, say 1 lamport) that the
+   * transfer emptying the escrow's books must take along: leaving it behind would leave the
+   * escrow below the rent-exempt minimum, and the transfer would fail. Only when nothing else is
+   * on its way out of the escrow; then the next emptying transfer sweeps it.
+   */
+  async function surplusToSweep(request: PayoutRequest): Promise<bigint> {
+    if (await hasSendingTransfer(db, request.escrowWallet)) return 0n;
+    const booked = await ledgerBalanceOf(db, request.escrowWallet);
+    if (booked !== request.lamports) return 0n;
+    const { value: onChain } = await rpc
+      .getBalance(address(request.escrowWallet), { commitment: 'confirmed' })
+      .send();
+    return onChain > booked ? onChain - booked : 0n;
+  }
+
   const service = {
     /**
      * Signs and records the transfer (and, for a claim, its signature on the claim) in one
@@ -142,23 +170,28 @@ export function createPayoutsService({
     async prepare(request: PayoutRequest, beforeRecord?: (tx: Tx, signature: string) => Promise<void>) {
       const escrow = await findEscrowWallet(db, request.escrowWallet);
       if (!escrow) throw new AppError('INTERNAL', 'The escrow of this dare is unknown');
+      const attempt = (await countAttempts(db, request.target)) + 1;
+      const surplus = await surplusToSweep(request);
       const signed = await signPayoutTransaction(rpc, {
         escrow: await escrowKeys.signerFor(escrow.derivationIndex),
         feePayer: await escrowKeys.feePayer(),
         recipient: address(request.recipient),
-        lamports: request.lamports,
+        lamports: request.lamports + surplus,
+        memo: memoFor(request.target, attempt),
       });
       try {
         return await db.transaction(async (tx) => {
           await beforeRecord?.(tx, signed.signature);
           return insertPayoutTransfer(tx, {
             purpose: request.target.purpose,
-            claimId: request.target.purpose === 'claim' ? request.target.claimId : null,
-            contributionId: request.target.purpose === 'refund' ? request.target.contributionId : null,
+            claimId: 'claimId' in request.target ? request.target.claimId : null,
+            contributionId: 'contributionId' in request.target ? request.target.contributionId : null,
+            intentId: 'intentId' in request.target ? request.target.intentId : null,
             dareId: request.dareId,
             escrowWallet: request.escrowWallet,
             recipient: request.recipient,
             amount: lamportsToSol(request.lamports),
+            surplus: lamportsToSol(surplus),
             signature: signed.signature,
             wireTransaction: signed.wire,
             lastValidBlockHeight: signed.lastValidBlockHeight,
@@ -170,7 +203,8 @@ export function createPayoutsService({
         const constraint = violatedConstraint(error);
         if (
           constraint === 'payout_transfers_one_live_per_claim' ||
-          constraint === 'payout_transfers_one_live_per_contribution'
+          constraint === 'payout_transfers_one_live_per_contribution' ||
+          constraint === 'payout_transfers_one_live_per_intent'
         )
           throw new TransferAlreadyLive();
         throw error;
@@ -186,8 +220,9 @@ export function createPayoutsService({
     /**
      * Start-up recovery: every transfer still 'sending' (the process stopped between recording
      * and settling) is decided by its signature. Landed: booked. Failed on chain: released. Not
-     * seen and its blockhash expired: released as expired (the caller pays again with a new
-     * blockhash). Not seen but still valid: the same bytes are sent again.
+     * seen and its blockhash expired: looked up once more (it may have landed after the first
+     * look, or the node lagged), and only then released as expired (the caller pays again with a
+     * new transaction). Not seen but still valid: the same bytes are sent again.
      */
     async recover(): Promise<{ settled: PayoutTransferRow[]; outcomes: PayoutOutcome[] }> {
       const pending = await findSendingTransfers(db);
@@ -202,6 +237,13 @@ export function createPayoutsService({
         }
         const height = await rpc.getBlockHeight({ commitment: 'confirmed' }).send();
         if (height > transfer.lastValidBlockHeight) {
+          const { value: again } = await rpc
+            .getSignatureStatuses([transfer.signature as Signature], { searchTransactionHistory: true })
+            .send();
+          if (again[0]) {
+            outcomes.push(await confirm(transfer));
+            continue;
+          }
           await settleFailed(transfer, EXPIRED_REASON, 'expired');
           outcomes.push({ status: 'failed', reason: EXPIRED_REASON });
           continue;

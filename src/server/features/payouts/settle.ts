@@ -1,18 +1,21 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { solToLamports } from '../../../contract/money';
 import type { Tx } from '../../db/client';
-import { claims, dareWallets, poolContributions, users } from '../../db/schema';
+import { claims, dareWallets, paymentIntents, poolContributions, users } from '../../db/schema';
 import { appendLedgerEntry } from '../ledger/repo';
 import type { PayoutTransferRow } from './repo';
 import { REPUTATION } from './reputation';
 
 /**
  * Books a transfer that landed: the ledger line, the escrow's balance, and the claim (paid, the
- * win added to the user) or the contribution (refunded). Runs in the transaction that moved the
- * transfer from 'sending' to 'confirmed', so it happens exactly once.
+ * win added to the user), the contribution (refunded) or the held payment (refunded). Runs in the
+ * transaction that moved the transfer from 'sending' to 'confirmed', so it happens exactly once.
+ * A transfer that emptied the escrow also carried the SOL beyond the books: it is booked as a
+ * `surplus` line coming in, and the transfer's line shows everything that went out.
  */
 export async function bookLandedTransfer(tx: Tx, transfer: PayoutTransferRow, now: Date): Promise<void> {
   const lamports = solToLamports(transfer.amount);
+  const surplus = solToLamports(transfer.surplus);
   let userId: number | null = null;
   if (transfer.purpose === 'claim' && transfer.claimId !== null) {
     const [claim] = await tx
@@ -41,16 +44,37 @@ export async function bookLandedTransfer(tx: Tx, transfer: PayoutTransferRow, no
       .returning({ userId: poolContributions.userId });
     userId = contribution?.userId ?? null;
   }
+  if (transfer.purpose === 'refund' && transfer.intentId !== null) {
+    const [intent] = await tx
+      .update(paymentIntents)
+      .set({ refundedAt: now, refundSignature: transfer.signature })
+      .where(and(eq(paymentIntents.id, transfer.intentId), isNull(paymentIntents.refundedAt)))
+      .returning({ userId: paymentIntents.userId });
+    userId = intent?.userId ?? null;
+  }
   await tx
     .update(dareWallets)
     .set({ balance: sql`greatest(${dareWallets.balance} - ${transfer.amount}, 0)`, updatedAt: now })
     .where(eq(dareWallets.publicKey, transfer.escrowWallet));
+  if (surplus > 0n) {
+    await appendLedgerEntry(tx, {
+      kind: 'surplus',
+      escrowWallet: transfer.escrowWallet,
+      // Sent by someone outside DarePool: the escrow is all the ledger can name.
+      counterparty: transfer.escrowWallet,
+      direction: 1,
+      lamports: surplus,
+      signature: transfer.signature,
+      dareId: transfer.dareId,
+      now,
+    });
+  }
   await appendLedgerEntry(tx, {
     kind: transfer.purpose === 'claim' ? 'payout' : 'refund',
     escrowWallet: transfer.escrowWallet,
     counterparty: transfer.recipient,
     direction: -1,
-    lamports,
+    lamports: lamports + surplus,
     signature: transfer.signature,
     dareId: transfer.dareId,
     userId,

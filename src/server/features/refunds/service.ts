@@ -1,23 +1,35 @@
 import type { RefundSummary } from '../../../contract/admin';
 import { lamportsToSol, solToLamports } from '../../../contract/money';
 import type { Clock } from '../../app';
+import type { ChainPort } from '../../chain/port';
 import type { Db } from '../../db/client';
+import { AppError } from '../../errors';
 import { findDareRow } from '../dares/repo';
 import { type PayoutsService, TransferAlreadyLive } from '../payouts/service';
+import { createHeldPaymentRefunds, type HeldRefundsRun } from './held-payments';
 import { cancelExpiredDares, daresOwingRefunds, unrefundedContributions } from './repo';
 
 /** Moderation time after a deadline before a dare without a winner is refunded automatically. */
 export const REFUND_GRACE_MS = 7 * 24 * 3600 * 1000;
 
+function reasonOf(error: unknown): string {
+  if (error instanceof TransferAlreadyLive) return 'A refund of this contribution is already on its way';
+  if (error instanceof AppError) return error.message;
+  return 'The refund could not be prepared';
+}
+
 export function createRefundsService({
   db,
+  chain,
   clock,
   payouts,
 }: {
   db: Db;
+  chain: ChainPort;
   clock: Clock;
   payouts: PayoutsService;
 }) {
+  const held = createHeldPaymentRefunds({ db, chain, clock, payouts });
   /** Only one refund run per dare at a time in this process; the database guards across processes. */
   const running = new Map<number, Promise<RefundSummary>>();
 
@@ -45,9 +57,9 @@ export function createRefundsService({
         summary.failureReason ??=
           outcome.status === 'failed' ? outcome.reason : 'The network has not confirmed the refund yet';
       } catch (error) {
-        if (!(error instanceof TransferAlreadyLive)) throw error;
+        // Each contribution's refund stands alone: one that cannot be paid blocks no other.
         summary.failed += 1;
-        summary.failureReason ??= 'A refund of this contribution is already on its way';
+        summary.failureReason ??= reasonOf(error);
       }
     }
     summary.refundedAmount = lamportsToSol(refunded);
@@ -68,15 +80,26 @@ export function createRefundsService({
 
     /**
      * The periodic job: dares past deadline + grace with no winner are cancelled and refunded;
-     * cancelled dares still owing refunds (a failed or interrupted run) are retried.
+     * cancelled dares still owing refunds (a failed or interrupted run) are retried, each dare on
+     * its own (one that fails does not hold up the next); then money held for payers whose payment
+     * lapsed unused is refunded.
      */
-    async refundDue(): Promise<{ dareIds: number[]; summaries: RefundSummary[] }> {
+    async refundDue(): Promise<{ dareIds: number[]; summaries: RefundSummary[]; held: HeldRefundsRun }> {
       const now = clock();
       await cancelExpiredDares(db, new Date(now.getTime() - REFUND_GRACE_MS), now);
       const dareIds = await daresOwingRefunds(db);
       const summaries: RefundSummary[] = [];
-      for (const dareId of dareIds) summaries.push(await refundDare(dareId));
-      return { dareIds, summaries };
+      for (const dareId of dareIds) {
+        summaries.push(
+          await refundDare(dareId).catch((error: unknown) => ({
+            refunded: 0,
+            refundedAmount: '0',
+            failed: 1,
+            failureReason: reasonOf(error),
+          })),
+        );
+      }
+      return { dareIds, summaries, held: await held.run() };
     },
   };
 }

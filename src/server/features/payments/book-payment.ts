@@ -1,0 +1,43 @@
+import { eq, sql } from 'drizzle-orm';
+import { lamportsToSol, solToLamports } from '../../../contract/money';
+import type { DbOrTx } from '../../db/client';
+import { dareWallets } from '../../db/schema';
+import { appendLedgerEntry } from '../ledger/repo';
+import { findIntent, markIntentPaid, type PaymentIntentRow } from './payment-intents';
+
+export type BookingResult = 'booked' | 'already-booked' | 'paid-by-another';
+
+/**
+ * Books a confirmed transfer that paid an intent, the moment the server first sees it (the relay,
+ * step 7, or the job's look-up of a lapsed intent): one ledger line of the kind it was paid as,
+ * and the escrow's balance. Until a dare, a contribution or a prize takes it, it is money held for
+ * its payer, refunded when the intent lapses. Idempotent for the same signature.
+ */
+export async function bookPayment(
+  db: DbOrTx,
+  intent: PaymentIntentRow,
+  signature: string,
+  now: Date,
+): Promise<BookingResult> {
+  if (!(await markIntentPaid(db, intent.id, signature, now))) {
+    const current = await findIntent(db, intent.id);
+    return current?.signature === signature ? 'already-booked' : 'paid-by-another';
+  }
+  const lamports = solToLamports(intent.amount);
+  await db
+    .update(dareWallets)
+    .set({ balance: sql`${dareWallets.balance} + ${lamportsToSol(lamports)}`, updatedAt: now })
+    .where(eq(dareWallets.publicKey, intent.escrowWallet));
+  await appendLedgerEntry(db, {
+    kind: intent.purpose === 'stake' ? 'stake' : 'contribution',
+    escrowWallet: intent.escrowWallet,
+    counterparty: intent.fromWallet,
+    direction: 1,
+    lamports,
+    signature,
+    dareId: intent.dareId,
+    userId: intent.userId,
+    now,
+  });
+  return 'booked';
+}

@@ -1,0 +1,129 @@
+import { address, type Signature } from '@solana/kit';
+import { solToLamports } from '../../../contract/money';
+import type { Clock } from '../../app';
+import type { ChainPort } from '../../chain/port';
+import { checkDeposit, fetchParsedTransaction } from '../../chain/verify-deposit';
+import type { Db } from '../../db/client';
+import { violatedConstraint } from '../../db/errors';
+import { AppError } from '../../errors';
+import { bookPayment } from '../payments/book-payment';
+import { findEscrowWallet } from '../payments/escrow-wallets';
+import {
+  expiredUncheckedIntents,
+  intentsOwingRefunds,
+  markIntentChecked,
+  type PaymentIntentRow,
+  takeLapsedForRefund,
+} from '../payments/payment-intents';
+import { type PayoutsService, TransferAlreadyLive } from '../payouts/service';
+
+/** How many signatures one reference is searched for; a server-built payment has one. */
+const SIGNATURES_PER_REFERENCE = 20;
+
+export interface HeldRefundsRun {
+  /** Lapsed intents found paid on chain that nobody had reported. */
+  found: number;
+  refunded: number;
+  failed: number;
+  failureReasons: string[];
+}
+
+/**
+ * Money held for payers whose payment never became a dare, a contribution or a prize: found, then
+ * refunded to the paying wallet through the payout machinery (one live transfer per intent).
+ */
+export function createHeldPaymentRefunds({
+  db,
+  chain,
+  clock,
+  payouts,
+}: {
+  db: Db;
+  chain: ChainPort;
+  clock: Clock;
+  payouts: PayoutsService;
+}) {
+  const { rpc } = chain;
+
+  /**
+   * A lapsed intent nobody reported paying may still have been paid (sent straight to the chain,
+   * or a client that never came back): its reference key finds the transaction. Looked up once.
+   */
+  async function findPayment(intent: PaymentIntentRow): Promise<boolean> {
+    const entries = await rpc
+      .getSignaturesForAddress(address(intent.reference), { limit: SIGNATURES_PER_REFERENCE })
+      .send();
+    // Oldest first: the first transfer that satisfies the intent is its payment.
+    for (const entry of [...entries].reverse()) {
+      if (entry.err) continue;
+      const tx = await fetchParsedTransaction(rpc, entry.signature as Signature);
+      if (!tx) continue;
+      const problem = checkDeposit(tx, {
+        from: intent.fromWallet,
+        escrow: intent.escrowWallet,
+        lamports: solToLamports(intent.amount),
+        reference: intent.reference,
+        minSlot: intent.minSlot,
+      });
+      if (problem) continue;
+      try {
+        const booked = await db.transaction((tx) => bookPayment(tx, intent, entry.signature, clock()));
+        if (booked !== 'paid-by-another') return true;
+      } catch (error) {
+        // One transaction paying two intents pays only the first one booked.
+        if (violatedConstraint(error) !== 'payment_intents_signature_unique') throw error;
+      }
+    }
+    return false;
+  }
+
+  async function refund(intent: PaymentIntentRow): Promise<{ ok: boolean; reason?: string }> {
+    const escrow = await findEscrowWallet(db, intent.escrowWallet);
+    try {
+      const outcome = await payouts.pay({
+        target: { purpose: 'refund', intentId: intent.id },
+        dareId: intent.dareId ?? escrow?.dareId ?? null,
+        escrowWallet: intent.escrowWallet,
+        recipient: intent.fromWallet,
+        lamports: solToLamports(intent.amount),
+      });
+      if (outcome.status === 'confirmed') return { ok: true };
+      return {
+        ok: false,
+        reason: outcome.status === 'failed' ? outcome.reason : 'The network has not confirmed the refund yet',
+      };
+    } catch (error) {
+      if (error instanceof TransferAlreadyLive)
+        return { ok: false, reason: 'A refund of this payment is already on its way' };
+      return { ok: false, reason: error instanceof AppError ? error.message : String(error) };
+    }
+  }
+
+  return {
+    /** One run of the job: find unreported payments of lapsed intents, refund every lapsed one. */
+    async run(): Promise<HeldRefundsRun> {
+      const run: HeldRefundsRun = { found: 0, refunded: 0, failed: 0, failureReasons: [] };
+      for (const intent of await expiredUncheckedIntents(db, clock())) {
+        try {
+          if (await findPayment(intent)) run.found += 1;
+          await markIntentChecked(db, intent.id, clock());
+        } catch (error) {
+          // The node did not answer: the intent is looked up again on the next run.
+          run.failureReasons.push(`payment ${intent.id}: ${(error as Error).message}`);
+        }
+      }
+      await takeLapsedForRefund(db, clock());
+      for (const intent of await intentsOwingRefunds(db)) {
+        const result = await refund(intent);
+        if (result.ok) run.refunded += 1;
+        else {
+          run.failed += 1;
+          run.failureReasons.push(`payment ${intent.id}: ${result.reason}`);
+        }
+      }
+      return run;
+    },
+  };
+}
+
+export type HeldPaymentRefunds = ReturnType<typeof createHeldPaymentRefunds>;
