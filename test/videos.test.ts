@@ -1,4 +1,5 @@
 import { readdirSync } from 'node:fs';
+import net from 'node:net';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SUBMISSION_LIMITS } from '../src/contract/submissions';
@@ -25,25 +26,27 @@ function mp4(size: number): Buffer {
   return file;
 }
 
+const videoBlob = (content: Buffer, type = 'video/mp4') => new Blob([new Uint8Array(content)], { type });
+
+/** Sends a form as the browser would (multipart with a boundary), signed in as `token`. */
+async function sendForm(form: FormData, token: string | null = user.token, on: TestContext = ctx) {
+  const request = new Request('http://localhost/api/upload-video', { method: 'POST', body: form });
+  return on.app.inject({
+    method: 'POST',
+    url: '/api/upload-video',
+    payload: Buffer.from(await request.arrayBuffer()),
+    headers: { 'content-type': request.headers.get('content-type')!, ...(token ? bearer(token) : {}) },
+  });
+}
+
 async function upload(
   content: Buffer,
   options: { name?: string; type?: string; token?: string | null } = {},
 ) {
   const form = new FormData();
   form.append('dareId', String(dareId));
-  form.append(
-    'video',
-    new Blob([new Uint8Array(content)], { type: options.type ?? 'video/mp4' }),
-    options.name ?? 'proof.mp4',
-  );
-  const request = new Request('http://localhost/api/upload-video', { method: 'POST', body: form });
-  const token = options.token === undefined ? user.token : options.token;
-  return ctx.app.inject({
-    method: 'POST',
-    url: '/api/upload-video',
-    payload: Buffer.from(await request.arrayBuffer()),
-    headers: { 'content-type': request.headers.get('content-type')!, ...(token ? bearer(token) : {}) },
-  });
+  form.append('video', videoBlob(content, options.type), options.name ?? 'proof.mp4');
+  return sendForm(form, options.token === undefined ? user.token : options.token);
 }
 
 const storedFiles = () => {
@@ -80,6 +83,70 @@ describe('POST /api/upload-video', () => {
     expect(ok.statusCode, ok.body).toBe(200);
     const served = await ctx.app.inject({ url: ok.json().url });
     expect(served.headers['content-type']).toBe('video/webm');
+  });
+
+  it('takes only the form the app sends: more parts, other fields or long values are refused at once', async () => {
+    const files = storedFiles();
+    // 300 fields before the file: the parser stops at the second one; nothing is buffered or stored.
+    const manyFields = new FormData();
+    for (let i = 0; i < 300; i++) manyFields.append('dareId', String(dareId));
+    manyFields.append('video', videoBlob(mp4(100)), 'a.mp4');
+    const many = await sendForm(manyFields);
+    expect([many.statusCode, many.json().error]).toEqual([413, 'Send only the video file and the dare id']);
+    const bigFields = new FormData();
+    for (let i = 0; i < 300; i++) bigFields.append(`f${i}`, 'x'.repeat(1024));
+    bigFields.append('video', videoBlob(mp4(100)), 'a.mp4');
+    expect((await sendForm(bigFields)).statusCode).toBe(400);
+
+    const twoFiles = new FormData();
+    twoFiles.append('video', videoBlob(mp4(100)), 'a.mp4');
+    twoFiles.append('video', videoBlob(mp4(100)), 'b.mp4');
+    expect((await sendForm(twoFiles)).statusCode).toBe(413);
+
+    const fieldAfterFile = new FormData();
+    fieldAfterFile.append('video', videoBlob(mp4(100)), 'a.mp4');
+    fieldAfterFile.append('dareId', String(dareId));
+    expect((await sendForm(fieldAfterFile)).statusCode).toBe(413);
+
+    const otherField = new FormData();
+    otherField.append('title', 'hello');
+    otherField.append('video', videoBlob(mp4(100)), 'a.mp4');
+    const other = await sendForm(otherField);
+    expect([other.statusCode, other.json().error]).toEqual([400, 'Send only the video file and the dare id']);
+
+    const longValue = new FormData();
+    longValue.append('dareId', '1'.repeat(5000));
+    longValue.append('video', videoBlob(mp4(100)), 'a.mp4');
+    expect((await sendForm(longValue)).statusCode).toBe(400);
+
+    const hugeId = new FormData();
+    hugeId.append('dareId', '9999999999');
+    hugeId.append('video', videoBlob(mp4(100)), 'a.mp4');
+    const huge = await sendForm(hugeId);
+    expect([huge.statusCode, huge.json().error]).toEqual([404, 'Dare not found']);
+
+    expect(storedFiles()).toBe(files);
+  });
+
+  it('answers a multipart request without a boundary, or a broken body, with 400', async () => {
+    const noBoundary = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/upload-video',
+      payload: 'whatever',
+      headers: { 'content-type': 'multipart/form-data', ...bearer(user.token) },
+    });
+    expect([noBoundary.statusCode, noBoundary.json().error]).toEqual([
+      400,
+      'The upload is not a valid multipart form',
+    ]);
+    const cut = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/upload-video',
+      payload:
+        '--b\r\nContent-Disposition: form-data; name="video"; filename="a.mp4"\r\n\r\n\0\0\0\x18ftypisomaaaa',
+      headers: { 'content-type': 'multipart/form-data; boundary=b', ...bearer(user.token) },
+    });
+    expect(cut.statusCode).toBe(400);
   });
 
   it('needs a session', async () => {
@@ -133,5 +200,124 @@ describe('GET /api/video-proxy/{submissionId}', () => {
       .where(eq(dareSubmissions.id, id));
     expect((await ctx.app.inject({ url: `/api/video-proxy/${id}` })).statusCode).toBe(404);
     expect((await ctx.app.inject({ url: '/api/video-proxy/999999' })).statusCode).toBe(404);
+  });
+});
+
+describe('uploads that go wrong, the clean-up job and the disk cap', () => {
+  let small: TestContext;
+  let filmer: Actor;
+  let port: number;
+  const CAP_BYTES = Math.floor(0.002 * 1024 ** 3);
+
+  beforeAll(async () => {
+    small = await createTestContext({
+      RATE_LIMIT_AUTH_PER_MINUTE: '1000',
+      UPLOAD_BODY_TIMEOUT_SECONDS: '2',
+      VIDEO_STORAGE_MAX_GB: '0.002',
+    });
+    filmer = await newActor(small, 'slowpoke', { sol: '0' });
+    await small.app.listen({ host: '127.0.0.1', port: 0 });
+    port = (small.app.server.address() as net.AddressInfo).port;
+  });
+  afterAll(() => small.close());
+
+  const filesIn = () => {
+    try {
+      return readdirSync(small.config.storage.videoDir);
+    } catch {
+      return [];
+    }
+  };
+  const openFds = () => readdirSync('/proc/self/fd').length;
+  const sendVideo = (content: Buffer) => {
+    const form = new FormData();
+    form.append('video', videoBlob(content), 'a.mp4');
+    return sendForm(form, filmer.token, small);
+  };
+
+  /** A raw upload over a socket that declares `total` file bytes and sends only `sent` of them. */
+  function startUpload(sent: Buffer, total: number) {
+    const boundary = 'dp-boundary';
+    const head = `--${boundary}\r\nContent-Disposition: form-data; name="video"; filename="a.mp4"\r\nContent-Type: video/mp4\r\n\r\n`;
+    const tail = `\r\n--${boundary}--\r\n`;
+    const socket = net.connect(port, '127.0.0.1');
+    let answer = '';
+    socket.on('data', (chunk) => {
+      answer += chunk.toString('latin1');
+    });
+    socket.on('error', () => {});
+    const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    socket.write(
+      `POST /api/upload-video HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${filmer.token}\r\n` +
+        `Content-Type: multipart/form-data; boundary=${boundary}\r\n` +
+        `Content-Length: ${head.length + total + tail.length}\r\n\r\n${head}`,
+    );
+    socket.write(sent);
+    return { socket, closed, answer: () => answer };
+  }
+
+  it('an upload the client abandons leaves no file and no open handle', async () => {
+    // Warm up: the sign-in lookup and the storage folder exist before the baseline.
+    expect((await sendVideo(mp4(1000))).statusCode).toBe(200);
+    const before = filesIn();
+    const baseline = openFds();
+    const upload = startUpload(mp4(512 * 1024), 1024 * 1024);
+    // The partial file is being written...
+    await expect.poll(() => filesIn().length, { timeout: 5_000 }).toBe(before.length + 1);
+    upload.socket.destroy();
+    await upload.closed;
+    // ...and once the client is gone, it is deleted and its handle closed.
+    await expect.poll(() => filesIn(), { timeout: 5_000 }).toEqual(before);
+    await expect.poll(openFds, { timeout: 5_000 }).toBeLessThanOrEqual(baseline);
+  });
+
+  it('a body that never ends is cut off after the body timeout: 408, no file, no open handle', async () => {
+    const before = filesIn();
+    const baseline = openFds();
+    const upload = startUpload(mp4(64 * 1024), 1024 * 1024);
+    await expect.poll(() => filesIn().length, { timeout: 5_000 }).toBe(before.length + 1);
+    await upload.closed;
+    expect(upload.answer()).toMatch(/^HTTP\/1\.1 408/);
+    expect(upload.answer()).toContain('The upload took too long; please try again');
+    await expect.poll(() => filesIn(), { timeout: 5_000 }).toEqual(before);
+    await expect.poll(openFds, { timeout: 5_000 }).toBeLessThanOrEqual(baseline);
+  });
+
+  it('refuses uploads past VIDEO_STORAGE_MAX_GB with 507, writing nothing', async () => {
+    const before = filesIn();
+    const first = await sendVideo(mp4(1024 * 1024));
+    expect(first.statusCode, first.body).toBe(200);
+    // What is left is less than this upload: refused part-way, and its partial file deleted.
+    const second = await sendVideo(mp4(CAP_BYTES - 1024 * 1024));
+    expect(second.statusCode).toBe(507);
+    expect(second.json()).toMatchObject({
+      error:
+        'Video storage is full, so uploads are paused. Please try again later or use an https:// video link.',
+      code: 'INSUFFICIENT_STORAGE',
+    });
+    expect(filesIn()).toEqual(expect.arrayContaining(before));
+    expect(filesIn()).toHaveLength(before.length + 2);
+  });
+
+  it('deletes uploads no submission points at after an hour, which frees their space', async () => {
+    const dare = await createFundedDare(small, await newActor(small, 'darer'), '0.1');
+    const kept = (await sendVideo(mp4(2000))).json().url as string;
+    const submitted = await api(small).post(
+      `/api/dares/${dare.id}/submit`,
+      { videoUrl: kept, description: 'Attached' },
+      filmer.token,
+    );
+    expect(submitted.statusCode, submitted.body).toBe(201);
+    // The uploads of the previous test leave less than 1.5 MB under the cap.
+    expect((await sendVideo(mp4(1536 * 1024))).statusCode).toBe(507);
+
+    // 59 minutes later nothing is old enough; at 61 minutes the unattached uploads go.
+    small.clock.advance(59 * 60_000);
+    await small.restart();
+    expect(filesIn().length).toBeGreaterThan(2);
+    small.clock.advance(2 * 60_000);
+    await small.restart();
+    expect(filesIn().sort()).toEqual([kept.split('/').at(-1)!, `${kept.split('/').at(-1)!}.json`].sort());
+    expect((await sendVideo(mp4(1536 * 1024))).statusCode).toBe(200);
   });
 });

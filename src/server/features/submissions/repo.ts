@@ -1,5 +1,5 @@
-import { and, desc, eq, inArray, or, type SQL } from 'drizzle-orm';
-import type { Submission } from '../../../contract/submissions';
+import { and, desc, eq, inArray, like, or, type SQL } from 'drizzle-orm';
+import { type Submission, UPLOADED_VIDEO_PREFIX } from '../../../contract/submissions';
 import type { DbOrTx } from '../../db/client';
 import { dareSubmissions, dares, users } from '../../db/schema';
 
@@ -79,4 +79,13 @@ export const featured = () => and(publicOnly(), eq(dareSubmissions.isFeatured, t
 export async function findSubmission(db: DbOrTx, id: number): Promise<SubmissionRow | undefined> {
   const [row] = await db.select().from(dareSubmissions).where(eq(dareSubmissions.id, id));
   return row;
+}
+
+/** Every video URL that points at one of our uploads: those files belong to a submission. */
+export async function uploadedVideoUrls(db: DbOrTx): Promise<string[]> {
+  const rows = await db
+    .select({ videoUrl: dareSubmissions.videoUrl })
+    .from(dareSubmissions)
+    .where(like(dareSubmissions.videoUrl, `${UPLOADED_VIDEO_PREFIX}%`));
+  return rows.map((row) => row.videoUrl);
 }

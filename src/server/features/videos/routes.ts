@@ -3,21 +3,21 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorBodySchema } from '../../../contract/errors';
 import {
-  SUBMISSION_LIMITS,
   SUBMISSION_MESSAGES,
   submissionIdParamsSchema,
   UPLOADED_VIDEO_PREFIX,
   uploadVideoResponseSchema,
 } from '../../../contract/submissions';
 import type { Db } from '../../db/client';
-import { AppError, badRequest, notFound } from '../../errors';
+import { badRequest, notFound } from '../../errors';
 import { requireUser } from '../../plugins/authenticate';
 import type { RateLimiter } from '../../plugins/rate-limit';
 import { tooManyRequests } from '../../plugins/rate-limit';
 import type { StoragePort } from '../../storage/port';
 import { findSubmission } from '../submissions/repo';
 import { type SubmissionsService, uploadedKey } from '../submissions/service';
-import { createUploadGuard, UnsupportedVideoError, UploadTooLargeError } from './upload-guard';
+import type { VideoQuota } from './quota';
+import { receiveUpload } from './receive-upload';
 
 const UPLOADS_PER_10_MIN = 20;
 
@@ -43,7 +43,9 @@ export const videoRoutes: FastifyPluginAsyncZod<{
   storage: StoragePort;
   submissions: SubmissionsService;
   limiter: RateLimiter;
-}> = async (app, { db, storage, submissions, limiter }) => {
+  quota: VideoQuota;
+  bodyTimeoutMs: number;
+}> = async (app, { db, storage, submissions, limiter, quota, bodyTimeoutMs }) => {
   /** Streams a stored video with range support: players seek with 206 Partial Content. */
   async function stream(key: string, rangeHeader: string | undefined, reply: FastifyReply) {
     const object = await storage.stat(key);
@@ -78,46 +80,28 @@ export const videoRoutes: FastifyPluginAsyncZod<{
           200: uploadVideoResponseSchema,
           400: errorBodySchema,
           401: errorBodySchema,
+          404: errorBodySchema,
+          408: errorBodySchema,
           409: errorBodySchema,
           413: errorBodySchema,
           415: errorBodySchema,
           429: errorBodySchema,
+          507: errorBodySchema,
         },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const user = requireUser(request);
       const hit = limiter.hit(`upload:${user.id}`, UPLOADS_PER_10_MIN, 10 * 60_000);
       if (!hit.allowed) throw tooManyRequests('Too many uploads; wait a few minutes', hit.retryAfterSeconds);
       if (!request.isMultipart()) throw badRequest(SUBMISSION_MESSAGES.videoMissing);
-      // One byte over the limit is enough to know the file is too large; busboy stops there.
-      const file = await request.file({
-        limits: { fileSize: SUBMISSION_LIMITS.videoMaxBytes + 1, files: 1 },
+      const stored = await receiveUpload(request, reply, {
+        storage,
+        quota,
+        bodyTimeoutMs,
+        checkDare: (dareId) => submissions.requireOpenDare(dareId),
       });
-      if (file?.fieldname !== 'video') throw badRequest(SUBMISSION_MESSAGES.videoMissing);
-      // A dareId sent before the file is checked first, so nothing is stored for a closed dare.
-      const dareField = file.fields.dareId as { value?: unknown } | undefined;
-      if (dareField && typeof dareField.value === 'string' && /^\d+$/.test(dareField.value)) {
-        await submissions.requireOpenDare(Number(dareField.value));
-      }
-      let type = 'application/octet-stream';
-      const guard = createUploadGuard(SUBMISSION_LIMITS.videoMaxBytes, (sniffed) => {
-        type = sniffed;
-      });
-      // The guard may fail before the store starts reading (it creates its folder first): the
-      // failure is kept on the stream, and the store's pipeline reports it.
-      guard.on('error', () => {});
-      try {
-        const stored = await storage.put(file.file.pipe(guard), () => type);
-        return { url: `${UPLOADED_VIDEO_PREFIX}${stored.key}` };
-      } catch (error) {
-        file.file.resume();
-        if (error instanceof UploadTooLargeError)
-          throw new AppError('PAYLOAD_TOO_LARGE', SUBMISSION_MESSAGES.videoTooLarge);
-        if (error instanceof UnsupportedVideoError)
-          throw new AppError('UNSUPPORTED_MEDIA_TYPE', SUBMISSION_MESSAGES.videoType);
-        throw error;
-      }
+      return { url: `${UPLOADED_VIDEO_PREFIX}${stored.key}` };
     },
   );
 
