@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { setupApp } from './fixtures/app';
 import { request } from './fixtures/http-client';
-import { registerWithWallet, toast } from './fixtures/users';
+import { openAsDemoAdmin, registerWithWallet, toast } from './fixtures/users';
 
 const app = setupApp();
 
@@ -121,6 +121,26 @@ describe('video proofs and votes in the browser', () => {
     expect(await card(uploader.page, 'e2e_prover').count()).toBe(0);
     await uploader.page.reload();
     await uploader.page.getByRole('button', { name: 'Already Submitted' }).waitFor();
+
+    // Pending, it plays only for its author and admins: the admin panel plays it through a signed
+    // link (a <video> cannot send the token); the plain address answers nobody else.
+    const moderator = await openAsDemoAdmin(app);
+    await moderator.page.getByRole('tab', { name: 'Submissions Management' }).click();
+    const pendingPlayer = moderator.page.getByLabel('Video by e2e_prover');
+    await pendingPlayer.waitFor();
+    const signedSrc = (await pendingPlayer.getAttribute('src'))!;
+    expect(signedSrc).toMatch(/^\/api\/video-proxy\/\d+\?expires=\d+&signature=[\w-]+$/);
+    await pendingPlayer.evaluate((video: HTMLVideoElement) => {
+      video.muted = true;
+      return video.play();
+    });
+    await expect
+      .poll(
+        () => pendingPlayer.evaluate((video: HTMLVideoElement) => [video.readyState >= 2, video.videoWidth]),
+        { timeout: 15_000 },
+      )
+      .toEqual([true, 64]);
+    expect((await fetch(app.url(signedSrc.split('?')[0]!))).status).toBe(404);
 
     // Three demo users post link proofs; the admin approves all four through the API.
     for (const username of DEMO_SUBMITTERS) {

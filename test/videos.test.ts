@@ -4,6 +4,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SUBMISSION_LIMITS } from '../src/contract/submissions';
 import { dareSubmissions } from '../src/server/db/schema';
+import { createLocalDiskStorage } from '../src/server/storage/local-disk';
 import { createTestContext, type TestContext } from './helpers/app';
 import { type Actor, api, createFundedDare, newActor } from './helpers/payouts';
 import { bearer } from './helpers/wallet';
@@ -81,8 +82,9 @@ describe('POST /api/upload-video', () => {
     const webm = Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), Buffer.alloc(100, 1)]);
     const ok = await upload(webm, { name: 'clip.txt', type: 'text/plain' });
     expect(ok.statusCode, ok.body).toBe(200);
-    const served = await ctx.app.inject({ url: ok.json().url });
-    expect(served.headers['content-type']).toBe('video/webm');
+    const key = (ok.json().url as string).split('/').at(-1)!;
+    const stored = await createLocalDiskStorage(ctx.config.storage.videoDir).stat(key);
+    expect(stored?.contentType).toBe('video/webm');
   });
 
   it('takes only the form the app sends: more parts, other fields or long values are refused at once', async () => {
@@ -156,16 +158,21 @@ describe('POST /api/upload-video', () => {
 });
 
 describe('GET /api/video-proxy/{submissionId}', () => {
-  it('streams an uploaded video with ranges, and redirects only to https elsewhere', async () => {
+  const setSubmission = (id: number, values: { videoUrl?: string; status?: string }) =>
+    ctx.database.db.update(dareSubmissions).set(values).where(eq(dareSubmissions.id, id));
+
+  it('streams an approved upload with ranges, and redirects only to approved https links', async () => {
     const content = mp4(1000);
     const { url } = (await upload(content)).json();
+    const author = await newActor(ctx, 'ranger', { sol: '0' });
     const submitted = await api(ctx).post(
       `/api/dares/${dareId}/submit`,
       { videoUrl: url, description: 'Mine' },
-      user.token,
+      author.token,
     );
     expect(submitted.statusCode, submitted.body).toBe(201);
     const id = submitted.json().id;
+    await setSubmission(id, { status: 'approved' });
 
     const whole = await ctx.app.inject({ url: `/api/video-proxy/${id}` });
     expect(whole.statusCode).toBe(200);
@@ -173,6 +180,7 @@ describe('GET /api/video-proxy/{submissionId}', () => {
       'content-type': 'video/mp4',
       'accept-ranges': 'bytes',
       'content-length': '1000',
+      'cache-control': 'public, max-age=600',
     });
     expect(whole.rawPayload.equals(content)).toBe(true);
 
@@ -188,18 +196,105 @@ describe('GET /api/video-proxy/{submissionId}', () => {
     });
     expect([outside.statusCode, outside.headers['content-range']]).toEqual([416, 'bytes */1000']);
 
-    await ctx.database.db
-      .update(dareSubmissions)
-      .set({ videoUrl: 'https://cdn.example/v.mp4' })
-      .where(eq(dareSubmissions.id, id));
+    await setSubmission(id, { videoUrl: 'https://cdn.example/v.mp4' });
     const external = await ctx.app.inject({ url: `/api/video-proxy/${id}` });
     expect([external.statusCode, external.headers.location]).toEqual([302, 'https://cdn.example/v.mp4']);
-    await ctx.database.db
-      .update(dareSubmissions)
-      .set({ videoUrl: 'http://cdn.example/v.mp4' })
-      .where(eq(dareSubmissions.id, id));
+    await setSubmission(id, { videoUrl: 'http://cdn.example/v.mp4' });
     expect((await ctx.app.inject({ url: `/api/video-proxy/${id}` })).statusCode).toBe(404);
     expect((await ctx.app.inject({ url: '/api/video-proxy/999999' })).statusCode).toBe(404);
+  });
+
+  it('plays a pending or rejected upload only for its author and admins, through a short-lived signed link', async () => {
+    const content = mp4(2000);
+    const { url } = (await upload(content)).json();
+    const author = await newActor(ctx, 'pendingfilmer', { sol: '0' });
+    const stranger = await newActor(ctx, 'stranger', { sol: '0' });
+    const admin = await newActor(ctx, 'moderator', { sol: '0', admin: true });
+    const submitted = await api(ctx).post(
+      `/api/dares/${dareId}/submit`,
+      { videoUrl: url, description: 'Pending' },
+      author.token,
+    );
+    expect(submitted.statusCode, submitted.body).toBe(201);
+    const { id, videoSrc } = submitted.json() as { id: number; videoSrc: string };
+    expect(videoSrc).toMatch(new RegExp(`^/api/video-proxy/${id}\\?expires=\\d+&signature=[\\w-]{43}$`));
+    const proxy = `/api/video-proxy/${id}`;
+
+    // Anyone holding only the id, or the upload's own address, gets nothing.
+    for (const headers of [{}, bearer(stranger.token)]) {
+      const res = await ctx.app.inject({ url: proxy, headers });
+      expect([res.statusCode, res.json().error]).toEqual([404, 'Submission not found']);
+    }
+    expect((await ctx.app.inject({ url })).statusCode).toBe(404);
+    const forged = videoSrc.replace(
+      /signature=./,
+      (match) => `${match.slice(0, -1)}${match.endsWith('A') ? 'B' : 'A'}`,
+    );
+    expect((await ctx.app.inject({ url: forged })).statusCode).toBe(404);
+    const otherId = videoSrc.replace(`/api/video-proxy/${id}?`, `/api/video-proxy/${id + 1}?`);
+    expect((await ctx.app.inject({ url: otherId })).statusCode).toBe(404);
+
+    // The author's signed link plays in a <video> (no token); so does the author's token.
+    const signed = await ctx.app.inject({ url: videoSrc, headers: { range: 'bytes=0-99' } });
+    expect(signed.statusCode).toBe(206);
+    expect(signed.headers['cache-control']).toBe('private, no-store');
+    expect((await ctx.app.inject({ url: proxy, headers: bearer(author.token) })).statusCode).toBe(200);
+    // The author's own list carries the link; the public lists do not carry the submission.
+    const own = await api(ctx).get(`/api/submissions/${dareId}`, author.token);
+    expect(own.json().find((s: { id: number }) => s.id === id).videoSrc).toBe(videoSrc);
+    const visitor = await api(ctx).get(`/api/submissions/${dareId}`);
+    expect(visitor.json().map((s: { id: number }) => s.id)).not.toContain(id);
+
+    // The admin panel gets its own signed link.
+    const listed = await api(ctx).get(`/api/admin/submissions?dareId=${dareId}`, admin.token);
+    const adminSrc = listed.json().find((s: { id: number }) => s.id === id).videoSrc as string;
+    expect(adminSrc).toMatch(/\?expires=\d+&signature=/);
+    const played = await ctx.app.inject({ url: adminSrc });
+    expect([played.statusCode, played.rawPayload.equals(content)]).toEqual([200, true]);
+
+    // Twenty minutes later the link is refused.
+    ctx.clock.advance(21 * 60_000);
+    try {
+      const expired = await ctx.app.inject({ url: videoSrc });
+      expect([expired.statusCode, expired.json().error]).toEqual([
+        403,
+        'This video link has expired; reload the page to watch it',
+      ]);
+    } finally {
+      ctx.clock.advance(-21 * 60_000);
+    }
+
+    // Approved, it is public at the plain address; rejected, private again.
+    await setSubmission(id, { status: 'approved' });
+    expect((await ctx.app.inject({ url: proxy })).statusCode).toBe(200);
+    expect((await ctx.app.inject({ url })).statusCode).toBe(200);
+    const approved = await api(ctx).get(`/api/approved-submissions/${dareId}`);
+    expect(approved.json().find((s: { id: number }) => s.id === id).videoSrc).toBe(proxy);
+    await setSubmission(id, { status: 'rejected' });
+    expect((await ctx.app.inject({ url: proxy })).statusCode).toBe(404);
+    expect((await ctx.app.inject({ url })).statusCode).toBe(404);
+    expect((await ctx.app.inject({ url: proxy, headers: bearer(admin.token) })).statusCode).toBe(200);
+  });
+
+  it('never redirects to a link nobody approved, whoever asks', async () => {
+    const author = await newActor(ctx, 'linker', { sol: '0' });
+    const admin = await newActor(ctx, 'linkmod', { sol: '0', admin: true });
+    const submitted = await api(ctx).post(
+      `/api/dares/${dareId}/submit`,
+      { videoUrl: 'https://evil.example/phish', description: 'Pending link' },
+      author.token,
+    );
+    expect(submitted.statusCode, submitted.body).toBe(201);
+    const { id, videoSrc } = submitted.json();
+    expect(videoSrc).toBeNull();
+    for (const headers of [{}, bearer(author.token), bearer(admin.token)]) {
+      const res = await ctx.app.inject({ url: `/api/video-proxy/${id}`, headers });
+      expect(res.statusCode).toBe(404);
+      expect(res.headers.location).toBeUndefined();
+    }
+    await setSubmission(id, { status: 'approved' });
+    const approved = await ctx.app.inject({ url: `/api/video-proxy/${id}` });
+    expect([approved.statusCode, approved.headers.location]).toEqual([302, 'https://evil.example/phish']);
   });
 });
 

@@ -34,16 +34,34 @@ export const SUBMISSION_MESSAGES = {
   outOfVotes: `You have used all ${SUBMISSION_LIMITS.votesPerDare} votes for this dare`,
 } as const;
 
-/** Our own uploads are served from here; anything else must be an http(s) URL. */
+/** Our own uploads are served from here; anything else must be an https URL. */
 export const UPLOADED_VIDEO_PREFIX = '/uploads/videos/';
+
+function isHttpsUrl(value: string): boolean {
+  try {
+    return new URL(value).protocol === 'https:' && !/\s/.test(value);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A submission's video: one of our uploads, or an https link (an http one could never play on
+ * an https page). The form checks typed links with it, so the user reads the server's message.
+ */
+export const videoLinkSchema = z
+  .string({ error: SUBMISSION_MESSAGES.videoAndDescription })
+  .trim()
+  .min(1, SUBMISSION_MESSAGES.videoAndDescription)
+  .max(2048, SUBMISSION_MESSAGES.videoUrl)
+  .refine((value) => value.startsWith(UPLOADED_VIDEO_PREFIX) || isHttpsUrl(value), {
+    error: SUBMISSION_MESSAGES.videoHttps,
+    abort: true,
+  });
 
 export const submitVideoRequestSchema = z
   .object({
-    videoUrl: z
-      .string({ error: SUBMISSION_MESSAGES.videoAndDescription })
-      .trim()
-      .min(1, SUBMISSION_MESSAGES.videoAndDescription)
-      .max(2048, SUBMISSION_MESSAGES.videoUrl),
+    videoUrl: videoLinkSchema,
     description: z
       .string({ error: SUBMISSION_MESSAGES.videoAndDescription })
       .trim()
@@ -61,6 +79,12 @@ export const submissionSchema = z
     dareId: z.number().int(),
     userId: z.number().int(),
     videoUrl: z.string(),
+    /**
+     * Where a player loads the video, for this viewer: `/api/video-proxy/{id}` when public; for
+     * the author or an admin of a pending or rejected upload, a link signed for a few minutes;
+     * null for a pending external link (never redirected to before approval).
+     */
+    videoSrc: z.string().nullable(),
     thumbnailUrl: z.string().nullable(),
     description: z.string().nullable(),
     votes: z.number().int(),

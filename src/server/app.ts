@@ -21,6 +21,7 @@ import { statsRoutes } from './features/stats/routes';
 import { submissionRoutes } from './features/submissions/routes';
 import { createSubmissionsService } from './features/submissions/service';
 import { userAdminRoutes } from './features/users/routes';
+import { createVideoAccess } from './features/videos/access';
 import { videoJanitor } from './features/videos/janitor';
 import { createVideoQuota } from './features/videos/quota';
 import { videoRoutes } from './features/videos/routes';
@@ -98,10 +99,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   await app.register(dareRoutes, { dares, db: deps.database.db, clock: deps.clock });
 
+  const videoAccess = createVideoAccess({
+    secret: deps.escrowKeys.secretFor('video-links'),
+    clock: deps.clock,
+  });
   const submissions = createSubmissionsService({
     db: deps.database.db,
     clock: deps.clock,
     storage: deps.storage,
+    videoAccess,
   });
   await app.register(submissionRoutes, { submissions });
   const videoQuota = createVideoQuota({ storage: deps.storage, capBytes: deps.config.storage.maxBytes });
@@ -111,6 +117,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     submissions,
     limiter,
     quota: videoQuota,
+    videoAccess,
     bodyTimeoutMs: deps.config.uploadBodyTimeoutMs,
   });
   await app.register(videoJanitor, {
@@ -121,7 +128,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   await app.register(statsRoutes, { db: deps.database.db, clock: deps.clock });
 
-  await registerPayoutFeatures(app, deps, chat.announce);
+  await registerPayoutFeatures(app, deps, videoAccess, chat.announce);
   await app.register(ogMetaRoutes, { db: deps.database.db, clock: deps.clock, webRoot });
   await app.register(staticWeb, { root: webRoot });
   return app;

@@ -4,6 +4,8 @@ import type { DbOrTx } from '../../db/client';
 import { dareSubmissions, dares, users } from '../../db/schema';
 
 export type SubmissionRow = typeof dareSubmissions.$inferSelect;
+/** A submission before its viewer is known: the video's source depends on who asks. */
+export type SubmissionRecord = Omit<Submission, 'videoSrc'>;
 
 /** Statuses anyone may see; pending and rejected videos are seen by their author and admins only. */
 export const PUBLIC_STATUSES = ['approved', 'winner'] as const;
@@ -22,7 +24,7 @@ type Selected = {
   user: { username: string } | null;
 };
 
-export function toSubmission({ submission, dare, user }: Selected): Submission {
+export function toSubmission({ submission, dare, user }: Selected): SubmissionRecord {
   return {
     id: submission.id,
     dareId: submission.dareId,
@@ -50,7 +52,7 @@ export async function selectSubmissions(
   db: DbOrTx,
   where: SQL | undefined,
   order: 'votes' | 'newest' = 'votes',
-): Promise<Submission[]> {
+): Promise<SubmissionRecord[]> {
   const rows = await db
     .select(columns)
     .from(dareSubmissions)
@@ -75,6 +77,11 @@ export function visibleTo(viewerId: number | null): SQL | undefined {
 export const ofDare = (dareId: number) => eq(dareSubmissions.dareId, dareId);
 export const publicOnly = () => inArray(dareSubmissions.status, [...PUBLIC_STATUSES]);
 export const featured = () => and(publicOnly(), eq(dareSubmissions.isFeatured, true));
+
+/** The submissions whose video is this upload URL (normally one). */
+export async function findSubmissionsByVideoUrl(db: DbOrTx, videoUrl: string): Promise<SubmissionRow[]> {
+  return db.select().from(dareSubmissions).where(eq(dareSubmissions.videoUrl, videoUrl));
+}
 
 export async function findSubmission(db: DbOrTx, id: number): Promise<SubmissionRow | undefined> {
   const [row] = await db.select().from(dareSubmissions).where(eq(dareSubmissions.id, id));
