@@ -6,6 +6,7 @@ import { health } from './health';
 import { homeLcp } from './home-lcp';
 import { payoutReads } from './payout-reads';
 import { staticWeb } from './static-web';
+import { uploadMemory } from './upload';
 
 /** Every benchmark `npm run bench` knows, run in this order; `npm run bench -- <name>` picks some. */
 export const BENCHMARKS: Benchmark[] = [
@@ -16,4 +17,5 @@ export const BENCHMARKS: Benchmark[] = [
   daresRead,
   payoutReads,
   chatFanout,
+  uploadMemory,
 ];
