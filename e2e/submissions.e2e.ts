@@ -59,7 +59,7 @@ const votesUsed = (page: Page) => page.getByTestId('votes-used').textContent();
 const card = (page: Page, author: string) => page.getByRole('article', { name: `Submission by ${author}` });
 
 describe('video proofs and votes in the browser', () => {
-  it('uploads a real MP4, and after approval another user watches it and votes three times, not four', async () => {
+  it('uploads a real MP4, the admin watches it pending, and after approval another user watches it and votes three times, not four', async () => {
     const dares = await api<{ id: number; title: string; creator: { username: string } | null }[]>(
       'GET',
       '/api/dares?filter=active',
@@ -200,5 +200,5 @@ describe('video proofs and votes in the browser', () => {
     await voter.page.reload();
     await card(voter.page, 'bob').getByRole('button', { name: 'Vote (1 vote)' }).waitFor();
     await expect.poll(() => votesUsed(voter.page)).toBe('3/3 votes used');
-  });
+  }, 60_000);
 });
