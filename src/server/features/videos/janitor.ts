@@ -39,7 +39,7 @@ export async function deleteUnattachedUploads({
   for (const object of old) {
     if (attached.has(object.key)) continue;
     await storage.remove(object.key);
-    await quota.freed(object.size);
+    quota.freed(object.size);
     deleted.push(object.key);
   }
   return deleted;

@@ -27,7 +27,8 @@ export function createVideoQuota({ storage, capBytes }: { storage: StoragePort; 
   const measured = async (): Promise<number> => {
     if (stored !== null) return stored;
     measuring ??= storage.list().then((objects) => objects.reduce((sum, object) => sum + object.size, 0));
-    stored = await measuring;
+    const total = await measuring;
+    stored ??= total;
     return stored;
   };
 
@@ -54,9 +55,9 @@ export function createVideoQuota({ storage, capBytes }: { storage: StoragePort; 
         release: () => settle(false),
       };
     },
-    /** An object of `bytes` was deleted (the clean-up job). */
-    async freed(bytes: number) {
-      stored = Math.max(0, (await measured()) - bytes);
+    /** An object of `bytes` was deleted (the clean-up job); before the first measure, nothing to do. */
+    freed(bytes: number) {
+      if (stored !== null) stored = Math.max(0, stored - bytes);
     },
   };
 }
