@@ -378,6 +378,15 @@ describe('uploads that go wrong, the clean-up job and the disk cap', () => {
     await expect.poll(openFds, { timeout: 5_000 }).toBeLessThanOrEqual(baseline);
   });
 
+  it('answers a body declared larger than a video at once, without reading it', async () => {
+    const before = filesIn();
+    const upload = startUpload(Buffer.alloc(0), 50 * 1024 * 1024);
+    await upload.closed;
+    expect(upload.answer()).toMatch(/^HTTP\/1\.1 413/);
+    expect(upload.answer()).toContain('Video file must be under 10MB');
+    expect(filesIn()).toEqual(before);
+  });
+
   it('refuses uploads past VIDEO_STORAGE_MAX_GB with 507, writing nothing', async () => {
     const before = filesIn();
     const first = await sendVideo(mp4(1024 * 1024));
