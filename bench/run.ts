@@ -48,7 +48,14 @@ let failed = false;
 try {
   for (const benchmark of selected) {
     console.log(`- ${benchmark.name}: ${benchmark.description}`);
-    results.push(...(await benchmark.run({ baseUrl: server.baseUrl, durationSeconds, connections })));
+    results.push(
+      ...(await benchmark.run({
+        baseUrl: server.baseUrl,
+        serverPid: server.pid,
+        durationSeconds,
+        connections,
+      })),
+    );
   }
 } catch (error) {
   failed = true;

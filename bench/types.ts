@@ -1,6 +1,8 @@
 export interface BenchContext {
   /** The real server under test, started on a fresh data folder for this run. */
   baseUrl: string;
+  /** Its process id, for measures of its memory. */
+  serverPid: number;
   durationSeconds: number;
   connections: number;
 }

@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { setupApp } from './fixtures/app';
 import { request } from './fixtures/http-client';
-import { registerWithWallet, toast } from './fixtures/users';
+import { openAsDemoAdmin, registerWithWallet, toast } from './fixtures/users';
 
 const app = setupApp();
 
@@ -59,7 +59,7 @@ const votesUsed = (page: Page) => page.getByTestId('votes-used').textContent();
 const card = (page: Page, author: string) => page.getByRole('article', { name: `Submission by ${author}` });
 
 describe('video proofs and votes in the browser', () => {
-  it('uploads a real MP4, and after approval another user watches it and votes three times, not four', async () => {
+  it('uploads a real MP4, the admin watches it pending, and after approval another user watches it and votes three times, not four', async () => {
     const dares = await api<{ id: number; title: string; creator: { username: string } | null }[]>(
       'GET',
       '/api/dares?filter=active',
@@ -122,6 +122,26 @@ describe('video proofs and votes in the browser', () => {
     await uploader.page.reload();
     await uploader.page.getByRole('button', { name: 'Already Submitted' }).waitFor();
 
+    // Pending, it plays only for its author and admins: the admin panel plays it through a signed
+    // link (a <video> cannot send the token); the plain address answers nobody else.
+    const moderator = await openAsDemoAdmin(app);
+    await moderator.page.getByRole('tab', { name: 'Submissions Management' }).click();
+    const pendingPlayer = moderator.page.getByLabel('Video by e2e_prover');
+    await pendingPlayer.waitFor();
+    const signedSrc = (await pendingPlayer.getAttribute('src'))!;
+    expect(signedSrc).toMatch(/^\/api\/video-proxy\/\d+\?expires=\d+&signature=[\w-]+$/);
+    await pendingPlayer.evaluate((video: HTMLVideoElement) => {
+      video.muted = true;
+      return video.play();
+    });
+    await expect
+      .poll(
+        () => pendingPlayer.evaluate((video: HTMLVideoElement) => [video.readyState >= 2, video.videoWidth]),
+        { timeout: 15_000 },
+      )
+      .toEqual([true, 64]);
+    expect((await fetch(app.url(signedSrc.split('?')[0]!))).status).toBe(404);
+
     // Three demo users post link proofs; the admin approves all four through the API.
     for (const username of DEMO_SUBMITTERS) {
       const { token } = await login(username, DEMO_PASSWORD);
@@ -180,5 +200,5 @@ describe('video proofs and votes in the browser', () => {
     await voter.page.reload();
     await card(voter.page, 'bob').getByRole('button', { name: 'Vote (1 vote)' }).waitFor();
     await expect.poll(() => votesUsed(voter.page)).toBe('3/3 votes used');
-  });
+  }, 60_000);
 });

@@ -77,7 +77,14 @@ describe('submitting a video proof', () => {
         400,
         SUBMISSION_MESSAGES.videoAndDescription,
       ],
-      [bob, { videoUrl: 'javascript:alert(1)', description: 'x' }, 400, SUBMISSION_MESSAGES.videoUrl],
+      [bob, { videoUrl: 'javascript:alert(1)', description: 'x' }, 400, 'Please use an https:// video link'],
+      // An http link could never play on an https page.
+      [
+        bob,
+        { videoUrl: 'http://v.example/a.mp4', description: 'x' },
+        400,
+        'Please use an https:// video link',
+      ],
       [
         bob,
         { videoUrl: '/uploads/videos/0123456789abcdef0123456789abcdef', description: 'x' },

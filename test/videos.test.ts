@@ -1,8 +1,10 @@
 import { readdirSync } from 'node:fs';
+import net from 'node:net';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SUBMISSION_LIMITS } from '../src/contract/submissions';
 import { dareSubmissions } from '../src/server/db/schema';
+import { createLocalDiskStorage } from '../src/server/storage/local-disk';
 import { createTestContext, type TestContext } from './helpers/app';
 import { type Actor, api, createFundedDare, newActor } from './helpers/payouts';
 import { bearer } from './helpers/wallet';
@@ -25,25 +27,27 @@ function mp4(size: number): Buffer {
   return file;
 }
 
+const videoBlob = (content: Buffer, type = 'video/mp4') => new Blob([new Uint8Array(content)], { type });
+
+/** Sends a form as the browser would (multipart with a boundary), signed in as `token`. */
+async function sendForm(form: FormData, token: string | null = user.token, on: TestContext = ctx) {
+  const request = new Request('http://localhost/api/upload-video', { method: 'POST', body: form });
+  return on.app.inject({
+    method: 'POST',
+    url: '/api/upload-video',
+    payload: Buffer.from(await request.arrayBuffer()),
+    headers: { 'content-type': request.headers.get('content-type')!, ...(token ? bearer(token) : {}) },
+  });
+}
+
 async function upload(
   content: Buffer,
   options: { name?: string; type?: string; token?: string | null } = {},
 ) {
   const form = new FormData();
   form.append('dareId', String(dareId));
-  form.append(
-    'video',
-    new Blob([new Uint8Array(content)], { type: options.type ?? 'video/mp4' }),
-    options.name ?? 'proof.mp4',
-  );
-  const request = new Request('http://localhost/api/upload-video', { method: 'POST', body: form });
-  const token = options.token === undefined ? user.token : options.token;
-  return ctx.app.inject({
-    method: 'POST',
-    url: '/api/upload-video',
-    payload: Buffer.from(await request.arrayBuffer()),
-    headers: { 'content-type': request.headers.get('content-type')!, ...(token ? bearer(token) : {}) },
-  });
+  form.append('video', videoBlob(content, options.type), options.name ?? 'proof.mp4');
+  return sendForm(form, options.token === undefined ? user.token : options.token);
 }
 
 const storedFiles = () => {
@@ -78,8 +82,73 @@ describe('POST /api/upload-video', () => {
     const webm = Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), Buffer.alloc(100, 1)]);
     const ok = await upload(webm, { name: 'clip.txt', type: 'text/plain' });
     expect(ok.statusCode, ok.body).toBe(200);
-    const served = await ctx.app.inject({ url: ok.json().url });
-    expect(served.headers['content-type']).toBe('video/webm');
+    const key = (ok.json().url as string).split('/').at(-1)!;
+    const stored = await createLocalDiskStorage(ctx.config.storage.videoDir).stat(key);
+    expect(stored?.contentType).toBe('video/webm');
+  });
+
+  it('takes only the form the app sends: more parts, other fields or long values are refused at once', async () => {
+    const files = storedFiles();
+    // 300 fields before the file: the parser stops at the second one; nothing is buffered or stored.
+    const manyFields = new FormData();
+    for (let i = 0; i < 300; i++) manyFields.append('dareId', String(dareId));
+    manyFields.append('video', videoBlob(mp4(100)), 'a.mp4');
+    const many = await sendForm(manyFields);
+    expect([many.statusCode, many.json().error]).toEqual([413, 'Send only the video file and the dare id']);
+    const bigFields = new FormData();
+    for (let i = 0; i < 300; i++) bigFields.append(`f${i}`, 'x'.repeat(1024));
+    bigFields.append('video', videoBlob(mp4(100)), 'a.mp4');
+    expect((await sendForm(bigFields)).statusCode).toBe(400);
+
+    const twoFiles = new FormData();
+    twoFiles.append('video', videoBlob(mp4(100)), 'a.mp4');
+    twoFiles.append('video', videoBlob(mp4(100)), 'b.mp4');
+    expect((await sendForm(twoFiles)).statusCode).toBe(413);
+
+    const fieldAfterFile = new FormData();
+    fieldAfterFile.append('video', videoBlob(mp4(100)), 'a.mp4');
+    fieldAfterFile.append('dareId', String(dareId));
+    expect((await sendForm(fieldAfterFile)).statusCode).toBe(413);
+
+    const otherField = new FormData();
+    otherField.append('title', 'hello');
+    otherField.append('video', videoBlob(mp4(100)), 'a.mp4');
+    const other = await sendForm(otherField);
+    expect([other.statusCode, other.json().error]).toEqual([400, 'Send only the video file and the dare id']);
+
+    const longValue = new FormData();
+    longValue.append('dareId', '1'.repeat(5000));
+    longValue.append('video', videoBlob(mp4(100)), 'a.mp4');
+    expect((await sendForm(longValue)).statusCode).toBe(400);
+
+    const hugeId = new FormData();
+    hugeId.append('dareId', '9999999999');
+    hugeId.append('video', videoBlob(mp4(100)), 'a.mp4');
+    const huge = await sendForm(hugeId);
+    expect([huge.statusCode, huge.json().error]).toEqual([404, 'Dare not found']);
+
+    expect(storedFiles()).toBe(files);
+  });
+
+  it('answers a multipart request without a boundary, or a broken body, with 400', async () => {
+    const noBoundary = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/upload-video',
+      payload: 'whatever',
+      headers: { 'content-type': 'multipart/form-data', ...bearer(user.token) },
+    });
+    expect([noBoundary.statusCode, noBoundary.json().error]).toEqual([
+      400,
+      'The upload is not a valid multipart form',
+    ]);
+    const cut = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/upload-video',
+      payload:
+        '--b\r\nContent-Disposition: form-data; name="video"; filename="a.mp4"\r\n\r\n\0\0\0\x18ftypisomaaaa',
+      headers: { 'content-type': 'multipart/form-data; boundary=b', ...bearer(user.token) },
+    });
+    expect(cut.statusCode).toBe(400);
   });
 
   it('needs a session', async () => {
@@ -89,16 +158,21 @@ describe('POST /api/upload-video', () => {
 });
 
 describe('GET /api/video-proxy/{submissionId}', () => {
-  it('streams an uploaded video with ranges, and redirects only to https elsewhere', async () => {
+  const setSubmission = (id: number, values: { videoUrl?: string; status?: string }) =>
+    ctx.database.db.update(dareSubmissions).set(values).where(eq(dareSubmissions.id, id));
+
+  it('streams an approved upload with ranges, and redirects only to approved https links', async () => {
     const content = mp4(1000);
     const { url } = (await upload(content)).json();
+    const author = await newActor(ctx, 'ranger', { sol: '0' });
     const submitted = await api(ctx).post(
       `/api/dares/${dareId}/submit`,
       { videoUrl: url, description: 'Mine' },
-      user.token,
+      author.token,
     );
     expect(submitted.statusCode, submitted.body).toBe(201);
     const id = submitted.json().id;
+    await setSubmission(id, { status: 'approved' });
 
     const whole = await ctx.app.inject({ url: `/api/video-proxy/${id}` });
     expect(whole.statusCode).toBe(200);
@@ -106,6 +180,7 @@ describe('GET /api/video-proxy/{submissionId}', () => {
       'content-type': 'video/mp4',
       'accept-ranges': 'bytes',
       'content-length': '1000',
+      'cache-control': 'public, max-age=600',
     });
     expect(whole.rawPayload.equals(content)).toBe(true);
 
@@ -121,17 +196,232 @@ describe('GET /api/video-proxy/{submissionId}', () => {
     });
     expect([outside.statusCode, outside.headers['content-range']]).toEqual([416, 'bytes */1000']);
 
-    await ctx.database.db
-      .update(dareSubmissions)
-      .set({ videoUrl: 'https://cdn.example/v.mp4' })
-      .where(eq(dareSubmissions.id, id));
+    await setSubmission(id, { videoUrl: 'https://cdn.example/v.mp4' });
     const external = await ctx.app.inject({ url: `/api/video-proxy/${id}` });
     expect([external.statusCode, external.headers.location]).toEqual([302, 'https://cdn.example/v.mp4']);
-    await ctx.database.db
-      .update(dareSubmissions)
-      .set({ videoUrl: 'http://cdn.example/v.mp4' })
-      .where(eq(dareSubmissions.id, id));
+    await setSubmission(id, { videoUrl: 'http://cdn.example/v.mp4' });
     expect((await ctx.app.inject({ url: `/api/video-proxy/${id}` })).statusCode).toBe(404);
     expect((await ctx.app.inject({ url: '/api/video-proxy/999999' })).statusCode).toBe(404);
+  });
+
+  it('plays a pending or rejected upload only for its author and admins, through a short-lived signed link', async () => {
+    const content = mp4(2000);
+    const { url } = (await upload(content)).json();
+    const author = await newActor(ctx, 'pendingfilmer', { sol: '0' });
+    const stranger = await newActor(ctx, 'stranger', { sol: '0' });
+    const admin = await newActor(ctx, 'moderator', { sol: '0', admin: true });
+    const submitted = await api(ctx).post(
+      `/api/dares/${dareId}/submit`,
+      { videoUrl: url, description: 'Pending' },
+      author.token,
+    );
+    expect(submitted.statusCode, submitted.body).toBe(201);
+    const { id, videoSrc } = submitted.json() as { id: number; videoSrc: string };
+    expect(videoSrc).toMatch(new RegExp(`^/api/video-proxy/${id}\\?expires=\\d+&signature=[\\w-]{43}$`));
+    const proxy = `/api/video-proxy/${id}`;
+
+    // Anyone holding only the id, or the upload's own address, gets nothing.
+    for (const headers of [{}, bearer(stranger.token)]) {
+      const res = await ctx.app.inject({ url: proxy, headers });
+      expect([res.statusCode, res.json().error]).toEqual([404, 'Submission not found']);
+    }
+    expect((await ctx.app.inject({ url })).statusCode).toBe(404);
+    const forged = videoSrc.replace(
+      /signature=./,
+      (match) => `${match.slice(0, -1)}${match.endsWith('A') ? 'B' : 'A'}`,
+    );
+    expect((await ctx.app.inject({ url: forged })).statusCode).toBe(404);
+    const otherId = videoSrc.replace(`/api/video-proxy/${id}?`, `/api/video-proxy/${id + 1}?`);
+    expect((await ctx.app.inject({ url: otherId })).statusCode).toBe(404);
+
+    // The author's signed link plays in a <video> (no token); so does the author's token.
+    const signed = await ctx.app.inject({ url: videoSrc, headers: { range: 'bytes=0-99' } });
+    expect(signed.statusCode).toBe(206);
+    expect(signed.headers['cache-control']).toBe('private, no-store');
+    expect((await ctx.app.inject({ url: proxy, headers: bearer(author.token) })).statusCode).toBe(200);
+    // The author's own list carries the link; the public lists do not carry the submission.
+    const own = await api(ctx).get(`/api/submissions/${dareId}`, author.token);
+    expect(own.json().find((s: { id: number }) => s.id === id).videoSrc).toBe(videoSrc);
+    const visitor = await api(ctx).get(`/api/submissions/${dareId}`);
+    expect(visitor.json().map((s: { id: number }) => s.id)).not.toContain(id);
+
+    // The admin panel gets its own signed link.
+    const listed = await api(ctx).get(`/api/admin/submissions?dareId=${dareId}`, admin.token);
+    const adminSrc = listed.json().find((s: { id: number }) => s.id === id).videoSrc as string;
+    expect(adminSrc).toMatch(/\?expires=\d+&signature=/);
+    const played = await ctx.app.inject({ url: adminSrc });
+    expect([played.statusCode, played.rawPayload.equals(content)]).toEqual([200, true]);
+
+    // Twenty minutes later the link is refused.
+    ctx.clock.advance(21 * 60_000);
+    try {
+      const expired = await ctx.app.inject({ url: videoSrc });
+      expect([expired.statusCode, expired.json().error]).toEqual([
+        403,
+        'This video link has expired; reload the page to watch it',
+      ]);
+    } finally {
+      ctx.clock.advance(-21 * 60_000);
+    }
+
+    // Approved, it is public at the plain address; rejected, private again.
+    await setSubmission(id, { status: 'approved' });
+    expect((await ctx.app.inject({ url: proxy })).statusCode).toBe(200);
+    expect((await ctx.app.inject({ url })).statusCode).toBe(200);
+    const approved = await api(ctx).get(`/api/approved-submissions/${dareId}`);
+    expect(approved.json().find((s: { id: number }) => s.id === id).videoSrc).toBe(proxy);
+    await setSubmission(id, { status: 'rejected' });
+    expect((await ctx.app.inject({ url: proxy })).statusCode).toBe(404);
+    expect((await ctx.app.inject({ url })).statusCode).toBe(404);
+    expect((await ctx.app.inject({ url: proxy, headers: bearer(admin.token) })).statusCode).toBe(200);
+  });
+
+  it('never redirects to a link nobody approved, whoever asks', async () => {
+    const author = await newActor(ctx, 'linker', { sol: '0' });
+    const admin = await newActor(ctx, 'linkmod', { sol: '0', admin: true });
+    const submitted = await api(ctx).post(
+      `/api/dares/${dareId}/submit`,
+      { videoUrl: 'https://evil.example/phish', description: 'Pending link' },
+      author.token,
+    );
+    expect(submitted.statusCode, submitted.body).toBe(201);
+    const { id, videoSrc } = submitted.json();
+    expect(videoSrc).toBeNull();
+    for (const headers of [{}, bearer(author.token), bearer(admin.token)]) {
+      const res = await ctx.app.inject({ url: `/api/video-proxy/${id}`, headers });
+      expect(res.statusCode).toBe(404);
+      expect(res.headers.location).toBeUndefined();
+    }
+    await setSubmission(id, { status: 'approved' });
+    const approved = await ctx.app.inject({ url: `/api/video-proxy/${id}` });
+    expect([approved.statusCode, approved.headers.location]).toEqual([302, 'https://evil.example/phish']);
+  });
+});
+
+describe('uploads that go wrong, the clean-up job and the disk cap', () => {
+  let small: TestContext;
+  let filmer: Actor;
+  let port: number;
+  const CAP_BYTES = Math.floor(0.002 * 1024 ** 3);
+
+  beforeAll(async () => {
+    small = await createTestContext({
+      RATE_LIMIT_AUTH_PER_MINUTE: '1000',
+      UPLOAD_BODY_TIMEOUT_SECONDS: '2',
+      VIDEO_STORAGE_MAX_GB: '0.002',
+    });
+    filmer = await newActor(small, 'slowpoke', { sol: '0' });
+    await small.app.listen({ host: '127.0.0.1', port: 0 });
+    port = (small.app.server.address() as net.AddressInfo).port;
+  });
+  afterAll(() => small.close());
+
+  const filesIn = () => {
+    try {
+      return readdirSync(small.config.storage.videoDir);
+    } catch {
+      return [];
+    }
+  };
+  const openFds = () => readdirSync('/proc/self/fd').length;
+  const sendVideo = (content: Buffer) => {
+    const form = new FormData();
+    form.append('video', videoBlob(content), 'a.mp4');
+    return sendForm(form, filmer.token, small);
+  };
+
+  /** A raw upload over a socket that declares `total` file bytes and sends only `sent` of them. */
+  function startUpload(sent: Buffer, total: number) {
+    const boundary = 'dp-boundary';
+    const head = `--${boundary}\r\nContent-Disposition: form-data; name="video"; filename="a.mp4"\r\nContent-Type: video/mp4\r\n\r\n`;
+    const tail = `\r\n--${boundary}--\r\n`;
+    const socket = net.connect(port, '127.0.0.1');
+    let answer = '';
+    socket.on('data', (chunk) => {
+      answer += chunk.toString('latin1');
+    });
+    socket.on('error', () => {});
+    const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    socket.write(
+      `POST /api/upload-video HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${filmer.token}\r\n` +
+        `Content-Type: multipart/form-data; boundary=${boundary}\r\n` +
+        `Content-Length: ${head.length + total + tail.length}\r\n\r\n${head}`,
+    );
+    socket.write(sent);
+    return { socket, closed, answer: () => answer };
+  }
+
+  it('an upload the client abandons leaves no file and no open handle', async () => {
+    // Warm up: the sign-in lookup and the storage folder exist before the baseline.
+    expect((await sendVideo(mp4(1000))).statusCode).toBe(200);
+    const before = filesIn();
+    const baseline = openFds();
+    const upload = startUpload(mp4(512 * 1024), 1024 * 1024);
+    // The partial file is being written...
+    await expect.poll(() => filesIn().length, { timeout: 5_000 }).toBe(before.length + 1);
+    upload.socket.destroy();
+    await upload.closed;
+    // ...and once the client is gone, it is deleted and its handle closed.
+    await expect.poll(() => filesIn(), { timeout: 5_000 }).toEqual(before);
+    await expect.poll(openFds, { timeout: 5_000 }).toBeLessThanOrEqual(baseline);
+  });
+
+  it('a body that never ends is cut off after the body timeout: 408, no file, no open handle', async () => {
+    const before = filesIn();
+    const baseline = openFds();
+    const upload = startUpload(mp4(64 * 1024), 1024 * 1024);
+    await expect.poll(() => filesIn().length, { timeout: 5_000 }).toBe(before.length + 1);
+    await upload.closed;
+    expect(upload.answer()).toMatch(/^HTTP\/1\.1 408/);
+    expect(upload.answer()).toContain('The upload took too long; please try again');
+    await expect.poll(() => filesIn(), { timeout: 5_000 }).toEqual(before);
+    await expect.poll(openFds, { timeout: 5_000 }).toBeLessThanOrEqual(baseline);
+  });
+
+  it('answers a body declared larger than a video at once, without reading it', async () => {
+    const before = filesIn();
+    const upload = startUpload(Buffer.alloc(0), 50 * 1024 * 1024);
+    await upload.closed;
+    expect(upload.answer()).toMatch(/^HTTP\/1\.1 413/);
+    expect(upload.answer()).toContain('Video file must be under 10MB');
+    expect(filesIn()).toEqual(before);
+  });
+
+  it('refuses uploads past VIDEO_STORAGE_MAX_GB with 507, writing nothing', async () => {
+    const before = filesIn();
+    const first = await sendVideo(mp4(1024 * 1024));
+    expect(first.statusCode, first.body).toBe(200);
+    // What is left is less than this upload: refused part-way, and its partial file deleted.
+    const second = await sendVideo(mp4(CAP_BYTES - 1024 * 1024));
+    expect(second.statusCode).toBe(507);
+    expect(second.json()).toMatchObject({
+      error:
+        'Video storage is full, so uploads are paused. Please try again later or use an https:// video link.',
+      code: 'INSUFFICIENT_STORAGE',
+    });
+    expect(filesIn()).toEqual(expect.arrayContaining(before));
+    expect(filesIn()).toHaveLength(before.length + 2);
+  });
+
+  it('deletes uploads no submission points at after an hour, which frees their space', async () => {
+    const dare = await createFundedDare(small, await newActor(small, 'darer'), '0.1');
+    const kept = (await sendVideo(mp4(2000))).json().url as string;
+    const submitted = await api(small).post(
+      `/api/dares/${dare.id}/submit`,
+      { videoUrl: kept, description: 'Attached' },
+      filmer.token,
+    );
+    expect(submitted.statusCode, submitted.body).toBe(201);
+    // The uploads of the previous test leave less than 1.5 MB under the cap.
+    expect((await sendVideo(mp4(1536 * 1024))).statusCode).toBe(507);
+
+    // 59 minutes later nothing is old enough; at 61 minutes the unattached uploads go.
+    small.clock.advance(59 * 60_000);
+    await small.restart();
+    expect(filesIn().length).toBeGreaterThan(2);
+    small.clock.advance(2 * 60_000);
+    await small.restart();
+    expect(filesIn().sort()).toEqual([kept.split('/').at(-1)!, `${kept.split('/').at(-1)!}.json`].sort());
+    expect((await sendVideo(mp4(1536 * 1024))).statusCode).toBe(200);
   });
 });

@@ -7,6 +7,7 @@ import { homeLcp } from './home-lcp';
 import { payoutReads } from './payout-reads';
 import { startup } from './startup';
 import { staticWeb } from './static-web';
+import { uploadMemory } from './upload';
 
 /** Every benchmark `npm run bench` knows, run in this order; `npm run bench -- <name>` picks some. */
 export const BENCHMARKS: Benchmark[] = [
@@ -18,4 +19,5 @@ export const BENCHMARKS: Benchmark[] = [
   payoutReads,
   chatFanout,
   startup,
+  uploadMemory,
 ];

@@ -15,7 +15,14 @@ export const SUBMISSION_MESSAGES = {
   videoTooLarge: 'Video file must be under 10MB',
   videoType: 'Only MP4, WebM and OGG videos are accepted',
   videoMissing: 'Attach a video file in the "video" field',
-  videoUrl: 'The video must be a file uploaded here or an http(s) URL',
+  uploadParts: 'Send only the video file and the dare id',
+  uploadMalformed: 'The upload is not a valid multipart form',
+  uploadTimedOut: 'The upload took too long; please try again',
+  storageFull:
+    'Video storage is full, so uploads are paused. Please try again later or use an https:// video link.',
+  videoUrl: 'The video must be a file uploaded here or an https:// link',
+  videoHttps: 'Please use an https:// video link',
+  videoLinkExpired: 'This video link has expired; reload the page to watch it',
   descriptionMax: `Description must be at most ${SUBMISSION_LIMITS.descriptionMax} characters`,
   submissionsClosed: 'Submissions Closed',
   alreadySubmitted: 'Already Submitted',
@@ -27,16 +34,34 @@ export const SUBMISSION_MESSAGES = {
   outOfVotes: `You have used all ${SUBMISSION_LIMITS.votesPerDare} votes for this dare`,
 } as const;
 
-/** Our own uploads are served from here; anything else must be an http(s) URL. */
+/** Our own uploads are served from here; anything else must be an https URL. */
 export const UPLOADED_VIDEO_PREFIX = '/uploads/videos/';
+
+function isHttpsUrl(value: string): boolean {
+  try {
+    return new URL(value).protocol === 'https:' && !/\s/.test(value);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A submission's video: one of our uploads, or an https link (an http one could never play on
+ * an https page). The form checks typed links with it, so the user reads the server's message.
+ */
+export const videoLinkSchema = z
+  .string({ error: SUBMISSION_MESSAGES.videoAndDescription })
+  .trim()
+  .min(1, SUBMISSION_MESSAGES.videoAndDescription)
+  .max(2048, SUBMISSION_MESSAGES.videoUrl)
+  .refine((value) => value.startsWith(UPLOADED_VIDEO_PREFIX) || isHttpsUrl(value), {
+    error: SUBMISSION_MESSAGES.videoHttps,
+    abort: true,
+  });
 
 export const submitVideoRequestSchema = z
   .object({
-    videoUrl: z
-      .string({ error: SUBMISSION_MESSAGES.videoAndDescription })
-      .trim()
-      .min(1, SUBMISSION_MESSAGES.videoAndDescription)
-      .max(2048, SUBMISSION_MESSAGES.videoUrl),
+    videoUrl: videoLinkSchema,
     description: z
       .string({ error: SUBMISSION_MESSAGES.videoAndDescription })
       .trim()
@@ -54,6 +79,12 @@ export const submissionSchema = z
     dareId: z.number().int(),
     userId: z.number().int(),
     videoUrl: z.string(),
+    /**
+     * Where a player loads the video, for this viewer: `/api/video-proxy/{id}` when public; for
+     * the author or an admin of a pending or rejected upload, a link signed for a few minutes;
+     * null for a pending external link (never redirected to before approval).
+     */
+    videoSrc: z.string().nullable(),
     thumbnailUrl: z.string().nullable(),
     description: z.string().nullable(),
     votes: z.number().int(),

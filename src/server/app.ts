@@ -21,6 +21,9 @@ import { statsRoutes } from './features/stats/routes';
 import { submissionRoutes } from './features/submissions/routes';
 import { createSubmissionsService } from './features/submissions/service';
 import { userAdminRoutes } from './features/users/routes';
+import { createVideoAccess } from './features/videos/access';
+import { videoJanitor } from './features/videos/janitor';
+import { createVideoQuota } from './features/videos/quota';
 import { videoRoutes } from './features/videos/routes';
 import { authenticate } from './plugins/authenticate';
 import { errorHandler } from './plugins/error-handler';
@@ -62,7 +65,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   await app.register(errorHandler);
   await app.register(openApi);
-  await app.register(fastifyMultipart);
+  // Tight limits for any multipart route; the upload route narrows them to its two parts.
+  await app.register(fastifyMultipart, {
+    limits: { parts: 2, files: 1, fields: 1, fieldNameSize: 16, fieldSize: 16, headerPairs: 8 },
+  });
 
   await app.register(authenticate, { db: deps.database.db, clock: deps.clock });
   await app.register(readCache, { maxAgeMs: READ_CACHE_MAX_AGE_MS, now: () => Date.now() });
@@ -98,16 +104,36 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   await app.register(dareRoutes, { dares, db: deps.database.db, clock: deps.clock });
 
+  const videoAccess = createVideoAccess({
+    secret: deps.escrowKeys.secretFor('video-links'),
+    clock: deps.clock,
+  });
   const submissions = createSubmissionsService({
     db: deps.database.db,
     clock: deps.clock,
     storage: deps.storage,
+    videoAccess,
   });
   await app.register(submissionRoutes, { submissions });
-  await app.register(videoRoutes, { db: deps.database.db, storage: deps.storage, submissions, limiter });
+  const videoQuota = createVideoQuota({ storage: deps.storage, capBytes: deps.config.storage.maxBytes });
+  await app.register(videoRoutes, {
+    db: deps.database.db,
+    storage: deps.storage,
+    submissions,
+    limiter,
+    quota: videoQuota,
+    videoAccess,
+    bodyTimeoutMs: deps.config.uploadBodyTimeoutMs,
+  });
+  await app.register(videoJanitor, {
+    db: deps.database.db,
+    storage: deps.storage,
+    quota: videoQuota,
+    clock: deps.clock,
+  });
   await app.register(statsRoutes, { db: deps.database.db, clock: deps.clock });
 
-  await registerPayoutFeatures(app, deps, chat.announce);
+  await registerPayoutFeatures(app, deps, videoAccess, chat.announce);
   await app.register(ogMetaRoutes, { db: deps.database.db, clock: deps.clock, webRoot });
   await app.register(staticWeb, { root: webRoot });
   return app;

@@ -34,6 +34,19 @@ describe('loadConfig', () => {
     expect(config.adminWallets).toEqual(['a', 'b']);
   });
 
+  it('caps video storage at 5 GB and upload bodies at 300 s unless told otherwise', () => {
+    const defaults = loadConfig({});
+    expect(defaults.storage.maxBytes).toBe(5 * 1024 ** 3);
+    expect(defaults.uploadBodyTimeoutMs).toBe(300_000);
+    const tuned = loadConfig({ VIDEO_STORAGE_MAX_GB: '0.5', UPLOAD_BODY_TIMEOUT_SECONDS: '60' });
+    expect(tuned.storage.maxBytes).toBe(512 * 1024 ** 2);
+    expect(tuned.uploadBodyTimeoutMs).toBe(60_000);
+    expect(() => loadConfig({ VIDEO_STORAGE_MAX_GB: '0' })).toThrow(/^Invalid VIDEO_STORAGE_MAX_GB/);
+    expect(() => loadConfig({ UPLOAD_BODY_TIMEOUT_SECONDS: 'soon' })).toThrow(
+      /^Invalid UPLOAD_BODY_TIMEOUT_SECONDS/,
+    );
+  });
+
   it('treats empty values as unset, as a copied .env.example leaves them', () => {
     expect(loadConfig({ DATABASE_URL: '', SOLANA_RPC_URL: '' }).database.embedded).toBe(true);
   });

@@ -66,6 +66,10 @@ const envSchema = z.object({
       (value) => isSolAmount(value) && solToLamports(value) >= solToLamports(MAJOR_PRIZE_MIN_SOL),
       `must be an amount of SOL of at least ${MAJOR_PRIZE_MIN_SOL}`,
     ),
+  /** The whole body of an upload must arrive within this; a stalled one is cut off and deleted. */
+  UPLOAD_BODY_TIMEOUT_SECONDS: positiveInt(300),
+  /** Disk all stored videos may take together (GB of 1024³ bytes; fractions allowed). */
+  VIDEO_STORAGE_MAX_GB: z.coerce.number().positive().finite().default(5),
 });
 
 const SECRET_VARIABLES = new Set(['ESCROW_MASTER_SEED', 'DATABASE_URL']);
@@ -82,7 +86,12 @@ export interface AppConfig {
   chain:
     | { embedded: true; cluster: Cluster; stateDir: string }
     | { embedded: false; cluster: Cluster; rpcUrl: string };
-  storage: { videoDir: string };
+  storage: {
+    videoDir: string;
+    /** Past this many bytes of videos, uploads are refused (507). */
+    maxBytes: number;
+  };
+  uploadBodyTimeoutMs: number;
   escrowMasterSeedHex: string | undefined;
   adminWallets: string[];
   seedDemoData: boolean;
@@ -138,7 +147,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
           cluster: env.SOLANA_CLUSTER ?? clusterFromUrl(env.SOLANA_RPC_URL),
         }
       : { embedded: true, cluster: 'localnet', stateDir: path.join(dataDir, 'chain') },
-    storage: { videoDir: path.join(dataDir, 'videos') },
+    storage: {
+      videoDir: path.join(dataDir, 'videos'),
+      maxBytes: Math.floor(env.VIDEO_STORAGE_MAX_GB * 1024 ** 3),
+    },
+    uploadBodyTimeoutMs: env.UPLOAD_BODY_TIMEOUT_SECONDS * 1000,
     escrowMasterSeedHex: env.ESCROW_MASTER_SEED,
     adminWallets: env.ADMIN_WALLETS,
     seedDemoData: env.SEED_DEMO_DATA,

@@ -41,6 +41,20 @@ describe('escrow key derivation', () => {
     expect(a0.address).toBe(getAddressDecoder().decode(expected));
   });
 
+  it('derives other secrets one-way, per purpose and per seed', () => {
+    const seed = new Uint8Array(64).fill(7);
+    const keys = createEscrowKeys(seed);
+    const secret = keys.secretFor('video-links');
+    expect(secret).toHaveLength(32);
+    expect(Buffer.from(secret).equals(Buffer.from(createEscrowKeys(seed).secretFor('video-links')))).toBe(
+      true,
+    );
+    expect(Buffer.from(secret).equals(Buffer.from(keys.secretFor('other')))).toBe(false);
+    const otherSeed = createEscrowKeys(new Uint8Array(64).fill(8)).secretFor('video-links');
+    expect(Buffer.from(secret).equals(Buffer.from(otherSeed))).toBe(false);
+    expect(Buffer.from(seed).includes(Buffer.from(secret.subarray(0, 8)))).toBe(false);
+  });
+
   it('keeps key bytes out of reach', async () => {
     const signer = await createEscrowKeys(hex('ab'.repeat(64))).signerFor(3);
     expect(signer.keyPair.privateKey.extractable).toBe(false);

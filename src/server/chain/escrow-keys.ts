@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { createKeyPairSignerFromPrivateKeyBytes, type KeyPairSigner } from '@solana/kit';
 import { HDKey } from 'micro-key-producer/slip10.js';
 
@@ -25,6 +26,13 @@ export function createEscrowKeys(masterSeed: Uint8Array) {
       } finally {
         privateKey.fill(0);
       }
+    },
+    /**
+     * A 32-byte secret for something other than money (signing video links), derived one-way from
+     * the seed: every instance sharing the seed shares it, and it reveals nothing of the seed.
+     */
+    secretFor(purpose: string): Uint8Array {
+      return createHmac('sha256', masterSeed).update(`darepool:${purpose}`).digest();
     },
     /**
      * The platform fee payer: pays the network fee of every payout and refund, so an escrow sends

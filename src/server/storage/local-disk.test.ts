@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -37,6 +37,31 @@ describe('local disk storage', () => {
     });
     await expect(store.put(failing, 'video/mp4')).rejects.toThrow('client went away');
     expect(readdirSync(path.join(dir, 'videos'))).toEqual([]);
+  });
+
+  it('stops and keeps nothing when the signal aborts a stream that never ends', async () => {
+    const { dir, store } = storage();
+    const endless = new Readable({ read() {} });
+    endless.push(Buffer.alloc(1024));
+    const controller = new AbortController();
+    const put = store.put(endless, 'video/mp4', { signal: controller.signal });
+    setTimeout(() => controller.abort(new Error('timed out')), 20);
+    await expect(put).rejects.toThrow();
+    expect(endless.destroyed).toBe(true);
+    expect(readdirSync(path.join(dir, 'videos'))).toEqual([]);
+  });
+
+  it('lists every object with the bytes it takes, partial ones included', async () => {
+    const { dir, store } = storage();
+    expect(await store.list()).toEqual([]);
+    const object = await store.put(Readable.from([Buffer.from('12345')]), 'video/mp4');
+    writeFileSync(path.join(dir, 'videos', 'a'.repeat(32)), 'partial');
+    writeFileSync(path.join(dir, 'videos', 'notes.txt'), 'not ours');
+    const listed = await store.list();
+    expect(listed.map(({ key }) => key).sort()).toEqual([object.key, 'a'.repeat(32)].sort());
+    const complete = listed.find(({ key }) => key === object.key)!;
+    expect(complete.size).toBeGreaterThan(5);
+    expect(complete.modifiedAt).toBeInstanceOf(Date);
   });
 
   it('refuses keys that are not its own, so no path escapes the folder', async () => {

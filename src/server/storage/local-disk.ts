@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { ByteRange, StoragePort, StoredObject } from './port';
+import type { ByteRange, ListedObject, StoragePort, StoredObject } from './port';
 
 const KEY_PATTERN = /^[a-f0-9]{32}$/;
+const FILE_PATTERN = /^([a-f0-9]{32})(\.json)?$/;
 
 /** Local-disk storage: `<dir>/<key>` plus `<key>.json` holding the content type. */
 export function createLocalDiskStorage(dir: string): StoragePort {
@@ -17,13 +18,14 @@ export function createLocalDiskStorage(dir: string): StoragePort {
   };
 
   return {
-    async put(body, contentTypeOf) {
+    async put(body, contentTypeOf, options = {}) {
       await mkdir(dir, { recursive: true });
       const key = randomBytes(16).toString('hex');
       const file = fileOf(key);
       let contentType: string;
       try {
-        await pipeline(body, createWriteStream(file, { flags: 'wx' }));
+        // pipeline destroys every stream on failure or abort, so no file handle outlives the upload.
+        await pipeline(body, createWriteStream(file, { flags: 'wx' }), { signal: options.signal });
         contentType = typeof contentTypeOf === 'function' ? contentTypeOf() : contentTypeOf;
         await writeFile(`${file}.json`, JSON.stringify({ contentType }));
       } catch (error) {
@@ -53,6 +55,30 @@ export function createLocalDiskStorage(dir: string): StoragePort {
     async remove(key) {
       await rm(fileOf(key), { force: true });
       await rm(`${fileOf(key)}.json`, { force: true });
+    },
+    async list() {
+      let names: string[];
+      try {
+        names = await readdir(dir);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+        throw error;
+      }
+      const objects = new Map<string, ListedObject>();
+      for (const name of names) {
+        const match = FILE_PATTERN.exec(name);
+        if (!match) continue;
+        const info = await stat(path.join(dir, name)).catch(() => null);
+        if (!info) continue;
+        const key = match[1]!;
+        const known = objects.get(key);
+        objects.set(key, {
+          key,
+          size: (known?.size ?? 0) + info.size,
+          modifiedAt: known && known.modifiedAt > info.mtime ? known.modifiedAt : info.mtime,
+        });
+      }
+      return [...objects.values()];
     },
   };
 }

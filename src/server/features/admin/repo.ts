@@ -107,7 +107,10 @@ type SubmissionSelection = {
   username: string;
 };
 
-function toAdminSubmission(row: SubmissionSelection): AdminSubmission {
+/** The admin's view of a submission before the video's signed source is added. */
+export type AdminSubmissionRecord = Omit<AdminSubmission, 'videoSrc'>;
+
+function toAdminSubmission(row: SubmissionSelection): AdminSubmissionRecord {
   const s = row.submission;
   return {
     id: s.id,
@@ -134,7 +137,7 @@ function toAdminSubmission(row: SubmissionSelection): AdminSubmission {
 export async function listAdminSubmissions(
   db: DbOrTx,
   filter: { dareId?: number; status?: SubmissionStatus },
-): Promise<AdminSubmission[]> {
+): Promise<AdminSubmissionRecord[]> {
   const rows = await db
     .select(submissionColumns)
     .from(dareSubmissions)
@@ -151,7 +154,7 @@ export async function listAdminSubmissions(
   return rows.map(toAdminSubmission);
 }
 
-export async function getAdminSubmission(db: DbOrTx, id: number): Promise<AdminSubmission | undefined> {
+export async function getAdminSubmission(db: DbOrTx, id: number): Promise<AdminSubmissionRecord | undefined> {
   const [row] = await db
     .select(submissionColumns)
     .from(dareSubmissions)

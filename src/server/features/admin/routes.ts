@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import type { AdminSubmission } from '../../../contract/admin';
 import {
   adminDareListQuerySchema,
   adminDareSchema,
@@ -21,7 +22,14 @@ import { publicUserSchema } from '../../../contract/users';
 import type { Db } from '../../db/client';
 import { requireAdmin } from '../../plugins/authenticate';
 import { toPublicUser } from '../auth/public-user';
-import { adminStats, listAdminDares, listAdminSubmissions, listAdminUsers } from './repo';
+import type { VideoAccess } from '../videos/access';
+import {
+  type AdminSubmissionRecord,
+  adminStats,
+  listAdminDares,
+  listAdminSubmissions,
+  listAdminUsers,
+} from './repo';
 import type { AdminService } from './service';
 
 const errors = {
@@ -42,7 +50,14 @@ export const adminRoutes: FastifyPluginAsyncZod<{
   db: Db;
   admin: AdminService;
   feePayerBalance: () => Promise<{ address: string; lamports: bigint }>;
-}> = async (app, { db, admin, feePayerBalance }) => {
+  videoAccess: VideoAccess;
+}> = async (app, { db, admin, feePayerBalance, videoAccess }) => {
+  // The admin plays pending videos too: through links signed for a few minutes.
+  const withSource = (record: AdminSubmissionRecord): AdminSubmission => ({
+    ...record,
+    videoSrc: videoAccess.sourceFor(record),
+  });
+
   app.addHook('onRequest', async (request) => {
     requireAdmin(request);
   });
@@ -105,7 +120,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{
         response: { 200: z.array(adminSubmissionSchema), ...errors },
       },
     },
-    async (request) => listAdminSubmissions(db, request.query),
+    async (request) => (await listAdminSubmissions(db, request.query)).map(withSource),
   );
 
   app.get(
@@ -159,7 +174,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{
         response: { 200: adminSubmissionSchema, ...errors },
       },
     },
-    async (request) => admin.updateSubmission(request.params.id, request.body),
+    async (request) => withSource(await admin.updateSubmission(request.params.id, request.body)),
   );
 
   app.post(

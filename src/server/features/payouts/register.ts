@@ -10,6 +10,7 @@ import { majorDareRoutes } from '../major-dare/routes';
 import { createMajorDareService } from '../major-dare/service';
 import { profileRoutes } from '../profile/routes';
 import { createRefundsService } from '../refunds/service';
+import type { VideoAccess } from '../videos/access';
 import { payoutLifecycle } from './lifecycle';
 import { createPayoutsService } from './service';
 
@@ -20,6 +21,7 @@ import { createPayoutsService } from './service';
 export async function registerPayoutFeatures(
   app: FastifyInstance,
   deps: AppDeps,
+  videoAccess: VideoAccess,
   announce: Announce = noAnnouncements,
 ): Promise<void> {
   const db = deps.database.db;
@@ -41,7 +43,7 @@ export async function registerPayoutFeatures(
     majorPrizeMaxSol: deps.config.majorPrizeMaxSol,
   });
 
-  await app.register(adminRoutes, { db, admin, feePayerBalance: payouts.feePayerBalance });
+  await app.register(adminRoutes, { db, admin, feePayerBalance: payouts.feePayerBalance, videoAccess });
   await app.register(majorDareRoutes, { db, majorDare });
   await app.register(claimRoutes, { claims });
   await app.register(leaderboardRoutes, { db });

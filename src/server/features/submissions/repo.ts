@@ -1,9 +1,11 @@
-import { and, desc, eq, inArray, or, type SQL } from 'drizzle-orm';
-import type { Submission } from '../../../contract/submissions';
+import { and, desc, eq, inArray, like, or, type SQL } from 'drizzle-orm';
+import { type Submission, UPLOADED_VIDEO_PREFIX } from '../../../contract/submissions';
 import type { DbOrTx } from '../../db/client';
 import { dareSubmissions, dares, users } from '../../db/schema';
 
 export type SubmissionRow = typeof dareSubmissions.$inferSelect;
+/** A submission before its viewer is known: the video's source depends on who asks. */
+export type SubmissionRecord = Omit<Submission, 'videoSrc'>;
 
 /** Statuses anyone may see; pending and rejected videos are seen by their author and admins only. */
 export const PUBLIC_STATUSES = ['approved', 'winner'] as const;
@@ -22,7 +24,7 @@ type Selected = {
   user: { username: string } | null;
 };
 
-export function toSubmission({ submission, dare, user }: Selected): Submission {
+export function toSubmission({ submission, dare, user }: Selected): SubmissionRecord {
   return {
     id: submission.id,
     dareId: submission.dareId,
@@ -50,7 +52,7 @@ export async function selectSubmissions(
   db: DbOrTx,
   where: SQL | undefined,
   order: 'votes' | 'newest' = 'votes',
-): Promise<Submission[]> {
+): Promise<SubmissionRecord[]> {
   const rows = await db
     .select(columns)
     .from(dareSubmissions)
@@ -76,7 +78,21 @@ export const ofDare = (dareId: number) => eq(dareSubmissions.dareId, dareId);
 export const publicOnly = () => inArray(dareSubmissions.status, [...PUBLIC_STATUSES]);
 export const featured = () => and(publicOnly(), eq(dareSubmissions.isFeatured, true));
 
+/** The submissions whose video is this upload URL (normally one). */
+export async function findSubmissionsByVideoUrl(db: DbOrTx, videoUrl: string): Promise<SubmissionRow[]> {
+  return db.select().from(dareSubmissions).where(eq(dareSubmissions.videoUrl, videoUrl));
+}
+
 export async function findSubmission(db: DbOrTx, id: number): Promise<SubmissionRow | undefined> {
   const [row] = await db.select().from(dareSubmissions).where(eq(dareSubmissions.id, id));
   return row;
+}
+
+/** Every video URL that points at one of our uploads: those files belong to a submission. */
+export async function uploadedVideoUrls(db: DbOrTx): Promise<string[]> {
+  const rows = await db
+    .select({ videoUrl: dareSubmissions.videoUrl })
+    .from(dareSubmissions)
+    .where(like(dareSubmissions.videoUrl, `${UPLOADED_VIDEO_PREFIX}%`));
+  return rows.map((row) => row.videoUrl);
 }

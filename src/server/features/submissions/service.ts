@@ -15,7 +15,16 @@ import type { StoragePort } from '../../storage/port';
 import type { UserRow } from '../auth/repo';
 import { effectiveStatus, findDareRow } from '../dares/repo';
 import { currentMajorDare } from '../major-dare/repo';
-import { featured, findSubmission, ofDare, publicOnly, selectSubmissions, visibleTo } from './repo';
+import type { VideoAccess } from '../videos/access';
+import {
+  featured,
+  findSubmission,
+  ofDare,
+  publicOnly,
+  type SubmissionRecord,
+  selectSubmissions,
+  visibleTo,
+} from './repo';
 
 /** The storage key inside one of our upload URLs, or null for anything else. */
 export function uploadedKey(videoUrl: string): string | null {
@@ -23,24 +32,24 @@ export function uploadedKey(videoUrl: string): string | null {
   return match ? match[1]! : null;
 }
 
-function isWebUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return url.protocol === 'https:' || url.protocol === 'http:';
-  } catch {
-    return false;
-  }
-}
-
 export function createSubmissionsService({
   db,
   clock,
   storage,
+  videoAccess,
 }: {
   db: Db;
   clock: Clock;
   storage: StoragePort;
+  videoAccess: VideoAccess;
 }) {
+  /** Every list only holds what its viewer may see, so each gets the source it may play. */
+  const withSource = (record: SubmissionRecord): Submission => ({
+    ...record,
+    videoSrc: videoAccess.sourceFor(record),
+  });
+  const withSources = (records: SubmissionRecord[]) => records.map(withSource);
+
   /** The dare, if it takes submissions now; 404 or 409 'Submissions Closed' otherwise. */
   async function requireOpenDare(dareId: number) {
     const dare = await findDareRow(db, dareId);
@@ -52,7 +61,7 @@ export function createSubmissionsService({
   async function show(id: number): Promise<Submission> {
     const [submission] = await selectSubmissions(db, eq(dareSubmissions.id, id));
     if (!submission) throw notFound(SUBMISSION_MESSAGES.submissionNotFound);
-    return submission;
+    return withSource(submission);
   }
 
   async function majorDareId(): Promise<number | null> {
@@ -65,8 +74,9 @@ export function createSubmissionsService({
 
     async submit(user: UserRow, dareId: number, body: { videoUrl: string; description: string }) {
       await requireOpenDare(dareId);
+      // The schema let through only our upload paths and https links; an upload must exist.
       const key = uploadedKey(body.videoUrl);
-      if (key ? !(await storage.stat(key)) : !isWebUrl(body.videoUrl)) {
+      if (body.videoUrl.startsWith(UPLOADED_VIDEO_PREFIX) && !(key && (await storage.stat(key)))) {
         throw badRequest(SUBMISSION_MESSAGES.videoUrl, {
           fields: { videoUrl: SUBMISSION_MESSAGES.videoUrl },
         });
@@ -94,19 +104,19 @@ export function createSubmissionsService({
 
     show,
 
-    featured: () => selectSubmissions(db, featured(), 'newest'),
+    featured: async () => withSources(await selectSubmissions(db, featured(), 'newest')),
 
     /** A dare's submissions as `viewerId` may see them; without a dare, the current major dare's. */
     async ofDare(dareId: number | null, viewerId: number | null) {
       const id = dareId ?? (await majorDareId());
       if (id === null) return [];
-      return selectSubmissions(db, and(ofDare(id), visibleTo(viewerId)));
+      return withSources(await selectSubmissions(db, and(ofDare(id), visibleTo(viewerId))));
     },
 
     async approvedOf(dareId: number | null) {
       const id = dareId ?? (await majorDareId());
       if (id === null) return [];
-      return selectSubmissions(db, and(ofDare(id), publicOnly()));
+      return withSources(await selectSubmissions(db, and(ofDare(id), publicOnly())));
     },
 
     /**

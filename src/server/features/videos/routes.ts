@@ -3,23 +3,35 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorBodySchema } from '../../../contract/errors';
 import {
-  SUBMISSION_LIMITS,
   SUBMISSION_MESSAGES,
   submissionIdParamsSchema,
   UPLOADED_VIDEO_PREFIX,
   uploadVideoResponseSchema,
 } from '../../../contract/submissions';
 import type { Db } from '../../db/client';
-import { AppError, badRequest, notFound } from '../../errors';
+import { badRequest, forbidden, notFound } from '../../errors';
 import { requireUser } from '../../plugins/authenticate';
 import type { RateLimiter } from '../../plugins/rate-limit';
 import { tooManyRequests } from '../../plugins/rate-limit';
 import type { StoragePort } from '../../storage/port';
-import { findSubmission } from '../submissions/repo';
+import { findSubmission, findSubmissionsByVideoUrl } from '../submissions/repo';
 import { type SubmissionsService, uploadedKey } from '../submissions/service';
-import { createUploadGuard, UnsupportedVideoError, UploadTooLargeError } from './upload-guard';
+import { isPublicStatus, type VideoAccess } from './access';
+import type { VideoQuota } from './quota';
+import { receiveUpload } from './receive-upload';
 
 const UPLOADS_PER_10_MIN = 20;
+
+/** The signed link's parameters (see access.ts); absent for public videos. */
+const videoLinkQuerySchema = z.object({
+  expires: z.coerce
+    .number()
+    .int()
+    .positive()
+    .max(2 ** 40)
+    .optional(),
+  signature: z.string().max(64).optional(),
+});
 
 /** `bytes=a-b`, `bytes=a-` or `bytes=-n` against a file of `size` bytes; null when unsatisfiable. */
 export function parseRange(header: string, size: number): { start: number; end: number } | null {
@@ -43,14 +55,23 @@ export const videoRoutes: FastifyPluginAsyncZod<{
   storage: StoragePort;
   submissions: SubmissionsService;
   limiter: RateLimiter;
-}> = async (app, { db, storage, submissions, limiter }) => {
+  quota: VideoQuota;
+  videoAccess: VideoAccess;
+  bodyTimeoutMs: number;
+}> = async (app, { db, storage, submissions, limiter, quota, videoAccess, bodyTimeoutMs }) => {
   /** Streams a stored video with range support: players seek with 206 Partial Content. */
-  async function stream(key: string, rangeHeader: string | undefined, reply: FastifyReply) {
+  async function stream(
+    key: string,
+    rangeHeader: string | undefined,
+    reply: FastifyReply,
+    visibility: 'public' | 'private',
+  ) {
     const object = await storage.stat(key);
     if (!object) throw notFound('Video not found');
     reply.header('accept-ranges', 'bytes').header('content-type', object.contentType);
-    // Uploaded files never change: their name is random and never reused.
-    reply.header('cache-control', 'public, max-age=31536000, immutable');
+    // The bytes never change, but who may see them does (moderation): shared caches keep a public
+    // video briefly, and never a pending one.
+    reply.header('cache-control', visibility === 'public' ? 'public, max-age=600' : 'private, no-store');
     if (rangeHeader) {
       const range = parseRange(rangeHeader, object.size);
       if (!range) {
@@ -78,53 +99,40 @@ export const videoRoutes: FastifyPluginAsyncZod<{
           200: uploadVideoResponseSchema,
           400: errorBodySchema,
           401: errorBodySchema,
+          404: errorBodySchema,
+          408: errorBodySchema,
           409: errorBodySchema,
           413: errorBodySchema,
           415: errorBodySchema,
           429: errorBodySchema,
+          507: errorBodySchema,
         },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const user = requireUser(request);
       const hit = limiter.hit(`upload:${user.id}`, UPLOADS_PER_10_MIN, 10 * 60_000);
       if (!hit.allowed) throw tooManyRequests('Too many uploads; wait a few minutes', hit.retryAfterSeconds);
       if (!request.isMultipart()) throw badRequest(SUBMISSION_MESSAGES.videoMissing);
-      // One byte over the limit is enough to know the file is too large; busboy stops there.
-      const file = await request.file({
-        limits: { fileSize: SUBMISSION_LIMITS.videoMaxBytes + 1, files: 1 },
+      const stored = await receiveUpload(request, reply, {
+        storage,
+        quota,
+        bodyTimeoutMs,
+        checkDare: (dareId) => submissions.requireOpenDare(dareId),
       });
-      if (file?.fieldname !== 'video') throw badRequest(SUBMISSION_MESSAGES.videoMissing);
-      // A dareId sent before the file is checked first, so nothing is stored for a closed dare.
-      const dareField = file.fields.dareId as { value?: unknown } | undefined;
-      if (dareField && typeof dareField.value === 'string' && /^\d+$/.test(dareField.value)) {
-        await submissions.requireOpenDare(Number(dareField.value));
-      }
-      let type = 'application/octet-stream';
-      const guard = createUploadGuard(SUBMISSION_LIMITS.videoMaxBytes, (sniffed) => {
-        type = sniffed;
-      });
-      // The guard may fail before the store starts reading (it creates its folder first): the
-      // failure is kept on the stream, and the store's pipeline reports it.
-      guard.on('error', () => {});
-      try {
-        const stored = await storage.put(file.file.pipe(guard), () => type);
-        return { url: `${UPLOADED_VIDEO_PREFIX}${stored.key}` };
-      } catch (error) {
-        file.file.resume();
-        if (error instanceof UploadTooLargeError)
-          throw new AppError('PAYLOAD_TOO_LARGE', SUBMISSION_MESSAGES.videoTooLarge);
-        if (error instanceof UnsupportedVideoError)
-          throw new AppError('UNSUPPORTED_MEDIA_TYPE', SUBMISSION_MESSAGES.videoType);
-        throw error;
-      }
+      return { url: `${UPLOADED_VIDEO_PREFIX}${stored.key}` };
     },
   );
 
+  // An upload's own address plays only once a public submission points at it.
   app.get(
     '/uploads/videos/:key',
     { schema: { hide: true, params: z.object({ key: z.string() }) } },
-    async (request, reply) => stream(request.params.key, request.headers.range, reply),
+    async (request, reply) => {
+      const owners = await findSubmissionsByVideoUrl(db, `${UPLOADED_VIDEO_PREFIX}${request.params.key}`);
+      if (!owners.some((owner) => isPublicStatus(owner.status))) throw notFound('Video not found');
+      return stream(request.params.key, request.headers.range, reply, 'public');
+    },
   );
 
   app.get(
@@ -133,18 +141,34 @@ export const videoRoutes: FastifyPluginAsyncZod<{
       schema: {
         tags: ['submissions'],
         summary:
-          "A submission's video: uploaded files streamed (with ranges), external https URLs redirected",
+          "A submission's video: uploads streamed (with ranges), approved external https links redirected. " +
+          'Pending and rejected videos only for their author and admins: bearer token or the signed link in `videoSrc`.',
         params: submissionIdParamsSchema,
+        querystring: videoLinkQuerySchema,
       },
     },
     async (request, reply) => {
-      const submission = await findSubmission(db, request.params.id);
+      const { id } = request.params;
+      const submission = await findSubmission(db, id);
       if (!submission) throw notFound(SUBMISSION_MESSAGES.submissionNotFound);
+      const isPublic = isPublicStatus(submission.status);
+      if (!isPublic) {
+        const viewer = request.user;
+        const allowed = viewer && (viewer.isAdmin || viewer.id === submission.userId);
+        if (!allowed) {
+          const link = videoAccess.check(id, request.query.expires, request.query.signature);
+          // Without a valid link a pending video does not exist for the caller.
+          if (link === 'invalid') throw notFound(SUBMISSION_MESSAGES.submissionNotFound);
+          if (link === 'expired') throw forbidden(SUBMISSION_MESSAGES.videoLinkExpired);
+        }
+      }
       const key = uploadedKey(submission.videoUrl);
-      if (key) return stream(key, request.headers.range, reply);
-      // The server never fetches a client-given URL (no SSRF); it sends the player there, https only.
-      if (submission.videoUrl.startsWith('https://')) return reply.redirect(submission.videoUrl, 302);
-      throw notFound('This video is not available over https');
+      if (key) return stream(key, request.headers.range, reply, isPublic ? 'public' : 'private');
+      // The server never fetches a client-given URL (no SSRF); it sends the player there, https
+      // only, and only once an admin approved the link: no open redirect through a pending one.
+      if (isPublic && submission.videoUrl.startsWith('https://'))
+        return reply.redirect(submission.videoUrl, 302);
+      throw notFound('This video is not available');
     },
   );
 };

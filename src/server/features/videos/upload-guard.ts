@@ -3,12 +3,18 @@ import { SNIFF_BYTES, sniffVideoType } from './sniff';
 
 export class UploadTooLargeError extends Error {}
 export class UnsupportedVideoError extends Error {}
+export class StorageFullError extends Error {}
 
 /**
  * Passes an upload through, counting: past `maxBytes` it fails (the store then deletes what it
- * wrote), and it holds the first bytes back until they prove a video container.
+ * wrote), and it holds the first bytes back until they prove a video container. Every chunk is
+ * claimed from the disk cap before it goes on: a refused claim fails the upload.
  */
-export function createUploadGuard(maxBytes: number, onType: (type: string) => void): Transform {
+export function createUploadGuard(
+  maxBytes: number,
+  onType: (type: string) => void,
+  claim: (bytes: number) => boolean = () => true,
+): Transform {
   let seen = 0;
   let head: Buffer | null = Buffer.alloc(0);
   const checkHead = (final: boolean): Error | null => {
@@ -22,6 +28,7 @@ export function createUploadGuard(maxBytes: number, onType: (type: string) => vo
     transform(chunk: Buffer, _encoding, callback: TransformCallback) {
       seen += chunk.length;
       if (seen > maxBytes) return callback(new UploadTooLargeError());
+      if (!claim(chunk.length)) return callback(new StorageFullError());
       if (!head) return callback(null, chunk);
       head = Buffer.concat([head, chunk]);
       const error = checkHead(false);

@@ -49,6 +49,38 @@ export function SubmissionsManagement({
   );
 }
 
+/**
+ * The proof as the admin reviews it: the source the server gave this admin (a public video's
+ * proxy path, or a link signed for a few minutes for a pending upload). A pending external link
+ * has none, since the proxy never redirects to an address nobody approved: it is shown as a link.
+ */
+function SubmissionVideo({ submission }: { submission: AdminSubmission }) {
+  if (submission.videoSrc === null)
+    return (
+      <div className="flex aspect-video w-full flex-col items-center justify-center gap-1 rounded bg-muted p-2 text-center text-xs">
+        <span>External video, not playable until approved</span>
+        <a
+          href={submission.videoUrl}
+          target="_blank"
+          rel="noopener noreferrer nofollow"
+          className="break-all underline"
+        >
+          Open the link
+        </a>
+      </div>
+    );
+  return (
+    // biome-ignore lint/a11y/useMediaCaption: user-submitted proofs come without captions.
+    <video
+      src={submission.videoSrc}
+      controls
+      preload="none"
+      className="aspect-video w-full rounded bg-black"
+      aria-label={`Video by ${submission.users.username}`}
+    />
+  );
+}
+
 function SubmissionList({ submissions, className }: { submissions: AdminSubmission[]; className: string }) {
   const update = useUpdateSubmission();
   const markWinner = useMarkWinner();
@@ -58,15 +90,7 @@ function SubmissionList({ submissions, className }: { submissions: AdminSubmissi
     <ul className={`${className} space-y-3`} aria-label="Submissions">
       {submissions.map((submission) => (
         <li key={submission.id} className="grid gap-3 rounded-md border p-3 text-sm md:grid-cols-[12rem_1fr]">
-          {/* The same source the public player uses: ranged streaming or an https redirect. */}
-          {/* biome-ignore lint/a11y/useMediaCaption: user-submitted proofs come without captions. */}
-          <video
-            src={`/api/video-proxy/${submission.id}`}
-            controls
-            preload="none"
-            className="aspect-video w-full rounded bg-black"
-            aria-label={`Video by ${submission.users.username}`}
-          />
+          <SubmissionVideo submission={submission} />
           <div className="min-w-0 space-y-2">
             <div className="flex flex-wrap items-center gap-2">
               <span className="font-medium">{submission.dares.title}</span>

@@ -15,12 +15,15 @@ describe('validateSubmission', () => {
     );
   });
 
-  it('accepts an http(s) URL and refuses anything else', () => {
+  it("accepts an https URL only, with the server's message for anything else", () => {
     expect(
       validateSubmission({ videoUrl: 'https://v.example/a.mp4', file: null, description: 'x' }),
     ).toBeNull();
+    expect(validateSubmission({ videoUrl: 'http://v.example/a.mp4', file: null, description: 'x' })).toBe(
+      'Please use an https:// video link',
+    );
     expect(validateSubmission({ videoUrl: 'javascript:alert(1)', file: null, description: 'x' })).toBe(
-      SUBMISSION_MESSAGES.videoUrl,
+      'Please use an https:// video link',
     );
   });
 

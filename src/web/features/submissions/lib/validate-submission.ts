@@ -1,4 +1,9 @@
-import { SUBMISSION_LIMITS, SUBMISSION_MESSAGES, VIDEO_TYPES } from '../../../../contract/submissions';
+import {
+  SUBMISSION_LIMITS,
+  SUBMISSION_MESSAGES,
+  VIDEO_TYPES,
+  videoLinkSchema,
+} from '../../../../contract/submissions';
 
 export interface SubmissionDraft {
   videoUrl: string;
@@ -25,8 +30,10 @@ export function validateSubmission(draft: SubmissionDraft): string | null {
       ? (VIDEO_TYPES as readonly string[]).includes(draft.file.type)
       : VIDEO_EXTENSIONS.test(draft.file.name);
     if (!typeOk) return SUBMISSION_MESSAGES.videoType;
-  } else if (!/^https?:\/\/\S+$/i.test(draft.videoUrl.trim())) {
-    return SUBMISSION_MESSAGES.videoUrl;
+  } else {
+    // The server's own rule and message: our uploads or an https link.
+    const link = videoLinkSchema.safeParse(draft.videoUrl);
+    if (!link.success) return link.error.issues[0]?.message ?? SUBMISSION_MESSAGES.videoHttps;
   }
   if (draft.description.trim().length > SUBMISSION_LIMITS.descriptionMax)
     return SUBMISSION_MESSAGES.descriptionMax;
