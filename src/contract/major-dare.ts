@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { walletAddressSchema } from './auth';
 import { DARE_LIMITS, DARE_MESSAGES, stakeAmountSchema } from './dares';
+import { idParam } from './ids';
 import { DARE_STATUSES, DIFFICULTIES, MAJOR_DARE_DEFAULTS, MAJOR_DARE_SPLIT } from './limits';
 import { signatureSchema } from './payments';
 import { solAmountSchema } from './users';
@@ -109,7 +110,7 @@ export const createMajorDareRequestSchema = majorDareFormSchema
 /** POST /api/admin/major-dare/{dareId}/winner. */
 export const selectMajorWinnerRequestSchema = z
   .object({
-    submissionId: z.coerce.number().int().positive(),
+    submissionId: idParam(),
     winnerType: z.enum(WINNER_TYPES, { error: 'winnerType must be admin or community' }),
   })
   .meta({ id: 'SelectMajorWinnerRequest' });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idParam } from './ids';
 import { SUBMISSION_STATUSES } from './limits';
 
 export const SUBMISSION_LIMITS = {
@@ -86,12 +87,12 @@ export type VoteResponse = z.infer<typeof voteResponseSchema>;
 export const voteInfoSchema = z.object({ voteCount: z.number().int() }).meta({ id: 'VoteInfo' });
 
 export const submissionIdParamsSchema = z.object({
-  id: z.coerce.number({ error: SUBMISSION_MESSAGES.submissionNotFound }).int().positive(),
+  id: idParam(SUBMISSION_MESSAGES.submissionNotFound),
 });
 export const dareSubmissionsParamsSchema = z.object({
-  dareId: z.coerce.number({ error: SUBMISSION_MESSAGES.dareNotFound }).int().positive(),
+  dareId: idParam(SUBMISSION_MESSAGES.dareNotFound),
 });
 export const userVotesParamsSchema = z.object({
-  userId: z.coerce.number().int().positive(),
-  dareId: z.coerce.number().int().positive(),
+  userId: idParam(),
+  dareId: idParam(),
 });
