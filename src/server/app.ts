@@ -84,7 +84,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   const payments = createPaymentsService({ ...deps, db: deps.database.db, limiter });
   await app.register(paymentRoutes, { payments });
-  const chat = await registerChat(app, deps, limiter);
+  const chat = await registerChat(app, deps, limiter, auth);
   const dares = createDaresService({
     db: deps.database.db,
     chain: deps.chain,

@@ -69,6 +69,8 @@ export function createAuthService({ db, clock, cluster, config, limiter }: AuthS
     return { user: promoted, token };
   }
 
+  const sessionEnded = new Set<(tokenHash: string) => void>();
+
   return {
     limitByIp(ip: string) {
       const result = limiter.hit(`auth-ip:${ip}`, config.rateLimits.authPerMinute, 60_000);
@@ -193,6 +195,12 @@ export function createAuthService({ db, clock, cluster, config, limiter }: AuthS
 
     async logout(tokenHash: string) {
       await repo.revokeSession(db, tokenHash, clock());
+      for (const listener of sessionEnded) listener(tokenHash);
+    },
+
+    /** Told after a logout, e.g. so the chat signs that session's open sockets out. */
+    onSessionEnded(listener: (tokenHash: string) => void) {
+      sessionEnded.add(listener);
     },
 
     findUserByWallet: (walletAddress: string) => repo.findUserByWallet(db, walletAddress),
