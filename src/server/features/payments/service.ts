@@ -8,7 +8,7 @@ import {
 import { DARE_MESSAGES } from '../../../contract/dares';
 import { AIRDROP_MAX_SOL, STAKE_MAX_SOL, STAKE_MIN_SOL } from '../../../contract/limits';
 import { solToLamports } from '../../../contract/money';
-import { PAYMENT_MESSAGES, type TransactionView } from '../../../contract/payments';
+import { PAYMENT_MESSAGES } from '../../../contract/payments';
 import type { Clock } from '../../app';
 import { ConfirmationError, waitForConfirmation } from '../../chain/confirmation';
 import type { EscrowKeys } from '../../chain/escrow-keys';
@@ -23,7 +23,7 @@ import { findDareRow } from '../dares/repo';
 import { isSettingEnabled, SETTING_KEYS } from '../settings/repo';
 import { findEscrowWallet, reserveEscrowWallet } from './escrow-wallets';
 import { findOpenIntents, insertPaymentIntent, newReferenceKey } from './payment-intents';
-import { toTransactionView } from './transaction-view';
+import { createTransactionLookup } from './transaction-lookup';
 
 export interface PaymentsDeps {
   db: Db;
@@ -195,23 +195,8 @@ export function createPaymentsService({ db, chain, escrowKeys, clock, limiter }:
       return { signature, balance: balance.toString() };
     },
 
-    async transaction(signature: string): Promise<TransactionView> {
-      let view: TransactionView | null = null;
-      try {
-        const tx = await rpc
-          .getTransaction(signature as Signature, {
-            encoding: 'jsonParsed',
-            commitment: 'confirmed',
-            maxSupportedTransactionVersion: 0,
-          })
-          .send();
-        view = tx ? toTransactionView(signature, tx) : null;
-      } catch {
-        view = null;
-      }
-      if (!view) throw notFound('Transaction not found');
-      return view;
-    },
+    /** One transaction for the local explorer page: cached, and limited per address. */
+    transaction: createTransactionLookup({ rpc, limiter }),
   };
 }
 
