@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { setupApp } from './fixtures/app';
+import { DEMO_ADMIN } from './fixtures/demo-accounts';
 
 const app = setupApp();
 
@@ -74,7 +75,7 @@ describe('accounts in the browser', () => {
     expect(await page.getByRole('link', { name: 'Admin Panel' }).count()).toBe(0);
 
     // The demo admin promotes the user; the user's Refresh picks it up.
-    const admin = await apiLogin('admin', 'darepool-admin');
+    const admin = await apiLogin(DEMO_ADMIN.username, DEMO_ADMIN.password);
     const me = await apiLogin('e2e_daredevil', 'secret1');
     const promoted = await fetch(app.url(`/api/admin/users/${me.user.id}/role`), {
       method: 'PATCH',

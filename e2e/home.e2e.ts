@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { setupApp } from './fixtures/app';
+import { DEMO_ADMIN, DEMO_USER_PASSWORD } from './fixtures/demo-accounts';
 import { request } from './fixtures/http-client';
 
 const app = setupApp();
@@ -75,12 +76,12 @@ describe('Home and Community Dares in the browser', () => {
 
   it('lists featured videos with vote buttons that a visitor cannot use', async () => {
     const [dare] = await api<DareItem[]>('GET', '/api/dares?filter=active');
-    const alice = await login('alice', 'darepool-demo');
+    const alice = await login('alice', DEMO_USER_PASSWORD);
     const submission = await api<{ id: number }>('POST', `/api/dares/${dare!.id}/submit`, alice.token, {
       videoUrl: 'https://videos.example/featured.mp4',
       description: 'Featured proof',
     });
-    const admin = await login('admin', 'darepool-admin');
+    const admin = await login(DEMO_ADMIN.username, DEMO_ADMIN.password);
     await api('PUT', `/api/admin/submissions/${submission.id}`, admin.token, {
       status: 'approved',
       is_featured: true,
