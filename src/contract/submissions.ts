@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { idParam } from './ids';
 import { SUBMISSION_STATUSES } from './limits';
+import { MAJOR_VOTE_NEEDS_PAYMENT, type VotingRights } from './voting';
 
 export const SUBMISSION_LIMITS = {
   /** Spec section 9: max video file. */
@@ -26,6 +27,7 @@ export const SUBMISSION_MESSAGES = {
   ownSubmission: 'You cannot vote for your own submission',
   alreadyVoted: 'You already voted for this submission',
   outOfVotes: `You have used all ${SUBMISSION_LIMITS.votesPerDare} votes for this dare`,
+  majorVoteNeedsPayment: MAJOR_VOTE_NEEDS_PAYMENT,
 } as const;
 
 /** Our own uploads are served from here; anything else must be an http(s) URL. */
@@ -85,6 +87,14 @@ export const voteResponseSchema = z
 export type VoteResponse = z.infer<typeof voteResponseSchema>;
 
 export const voteInfoSchema = z.object({ voteCount: z.number().int() }).meta({ id: 'VoteInfo' });
+
+/**
+ * GET /api/voting-rights: what the session user may vote on. The Major Dare's votes decide money,
+ * so they need one verified payment into DarePool (a stake or a pool contribution) first.
+ */
+export const votingRightsSchema = z
+  .object({ majorDare: z.boolean() })
+  .meta({ id: 'VotingRights' }) satisfies z.ZodType<VotingRights>;
 
 export const submissionIdParamsSchema = z.object({
   id: idParam(SUBMISSION_MESSAGES.submissionNotFound),
