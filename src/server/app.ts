@@ -27,6 +27,7 @@ import { errorHandler } from './plugins/error-handler';
 import { openApi } from './plugins/openapi';
 import { RateLimiter } from './plugins/rate-limit';
 import { READ_CACHE_MAX_AGE_MS, readCache } from './plugins/read-cache';
+import { securityHeaders } from './plugins/security-headers';
 import { staticWeb } from './plugins/static-web';
 import type { StoragePort } from './storage/port';
 
@@ -61,6 +62,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.setSerializerCompiler(serializerCompiler);
 
   await app.register(errorHandler);
+  await app.register(securityHeaders);
   await app.register(openApi);
   await app.register(fastifyMultipart);
 
