@@ -87,7 +87,11 @@ export async function chatSocket(app: FastifyInstance, { db, clock, chat, hub, b
     };
 
     function setSession(next: typeof session) {
-      if (session) bySession.get(session.tokenHash)?.delete(signOut);
+      if (session) {
+        const sockets = bySession.get(session.tokenHash);
+        sockets?.delete(signOut);
+        if (sockets?.size === 0) bySession.delete(session.tokenHash);
+      }
       session = next;
       if (!next) return;
       let entry = bySession.get(next.tokenHash);
@@ -97,11 +101,15 @@ export async function chatSocket(app: FastifyInstance, { db, clock, chat, hub, b
       }
       entry.add(signOut);
     }
-    /** The session ended (logout, expiry): the socket goes on as a visitor's, and is told so. */
-    function signOut() {
+    /**
+     * The session ended (logout, expiry): the socket goes on as a visitor's and is told so. The
+     * error is sent only when the user tried to speak: after a logout the page closes the socket
+     * itself and must not show 'Message not sent'.
+     */
+    function signOut(attemptedToSend = false) {
       if (!session) return;
       setSession(null);
-      handle.send({ type: 'error', error: CHAT_MESSAGES.authFailed });
+      if (attemptedToSend) handle.send({ type: 'error', error: CHAT_MESSAGES.authFailed });
       handle.send({ type: 'auth', ok: false });
     }
 
@@ -160,7 +168,7 @@ export async function chatSocket(app: FastifyInstance, { db, clock, chat, hub, b
           // that expired while the socket stayed open, must not keep speaking.
           const user = await findSessionUser(db, session.tokenHash, clock());
           if (!user) {
-            signOut();
+            signOut(true);
             return;
           }
           await chat.postUserMessage(user, { message: frame.message, dareId: frame.dareId ?? null });
