@@ -21,7 +21,10 @@ const login = (baseUrl: string, username: string, password: string) =>
   });
 
 describe('a restart of the real server', () => {
-  it('keeps users, sessions and chain state, and does not load the demo data twice', async () => {
+  // Two server starts in the body, each allowed what a file's start gets in a hook (90 s).
+  it('keeps users, sessions and chain state, and does not load the demo data twice', {
+    timeout: 180_000,
+  }, async () => {
     // Without DEMO_ADMIN_PASSWORD, as a fresh `npm start`: the first start makes one up.
     const first = await startServer({ dataDir, logLevel: 'warn', env: { DEMO_ADMIN_PASSWORD: '' } });
     // The start-up lines are logged just after the port opens: the health check can win the race.
