@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEMO_USER_PASSWORD } from './fixtures/demo-accounts';
+import { DEMO_ADMIN, DEMO_USER_PASSWORD } from './fixtures/demo-accounts';
 import { startServer } from './fixtures/server';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'darepool-restart-'));
@@ -31,7 +31,9 @@ describe('a restart of the real server', () => {
     await expect.poll(() => first.output()).toMatch(/Demo admin: username \\"admin\\", password \\"/);
     const adminPassword = /password \\"([A-Za-z0-9_-]+)\\"/.exec(first.output())?.[1] ?? '';
     expect(adminPassword).toMatch(/^[A-Za-z0-9_-]{16}$/);
-    expect((await login(first.baseUrl, 'admin', 'darepool-admin')).status).toBe(401);
+    // Not the constant of old, nor the e2e fixture's (this server was started without it).
+    expect((await login(first.baseUrl, DEMO_ADMIN.username, 'darepool-admin')).status).toBe(401);
+    expect((await login(first.baseUrl, DEMO_ADMIN.username, DEMO_ADMIN.password)).status).toBe(401);
     const session = await login(first.baseUrl, 'alice', DEMO_USER_PASSWORD);
     expect(session.status).toBe(200);
     const token = session.body.token as string;
@@ -53,7 +55,7 @@ describe('a restart of the real server', () => {
       expect((me.body.user as { username: string }).username).toBe('alice');
       const health = await json(`${second.baseUrl}/api/health`);
       expect(BigInt((health.body.chain as { slot: string }).slot)).toBeGreaterThanOrEqual(slotBefore);
-      expect((await login(second.baseUrl, 'admin', adminPassword)).status).toBe(200);
+      expect((await login(second.baseUrl, DEMO_ADMIN.username, adminPassword)).status).toBe(200);
     } finally {
       await second.stop();
     }
