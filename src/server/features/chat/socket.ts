@@ -88,9 +88,9 @@ export async function chatSocket(app: FastifyInstance, { db, clock, chat, hub, b
 
     function setSession(next: typeof session) {
       if (session) {
-        const sockets = bySession.get(session.tokenHash);
-        sockets?.delete(signOut);
-        if (sockets?.size === 0) bySession.delete(session.tokenHash);
+        const ofSession = bySession.get(session.tokenHash);
+        ofSession?.delete(signOut);
+        if (ofSession?.size === 0) bySession.delete(session.tokenHash);
       }
       session = next;
       if (!next) return;
