@@ -1,0 +1,200 @@
+/**
+ * Deploys a program through the upgradeable loader exactly as a cluster requires: a buffer
+ * account, the bytes written in chunks, DeployWithMaxDataLen (which runs the loader's ELF checks
+ * and verifier), and optionally SetAuthority(None) so nobody can ever replace the code.
+ * The chain is reached through a small `DeployTarget`, so the same steps run on LiteSVM in tests,
+ * on the embedded chain, and on a real cluster (`npm run program:deploy`).
+ */
+import { createHash } from 'node:crypto';
+import {
+  type Address,
+  appendTransactionMessageInstructions,
+  createTransactionMessage,
+  generateKeyPairSigner,
+  getBase64EncodedWireTransaction,
+  getSignatureFromTransaction,
+  type Instruction,
+  pipe,
+  type Rpc,
+  type SolanaRpcApi,
+  setTransactionMessageFeePayerSigner,
+  setTransactionMessageLifetimeUsingBlockhash,
+  signTransactionMessageWithSigners,
+  type Transaction,
+  type TransactionSigner,
+} from '@solana/kit';
+import { getCreateAccountInstruction } from '@solana-program/system';
+import { FailedTransactionMetadata, type LiteSVM } from 'litesvm';
+import {
+  BUFFER_METADATA_SIZE,
+  getDeployWithMaxDataLenInstruction,
+  getInitializeBufferInstruction,
+  getMakeImmutableInstruction,
+  getProgramDataAddress,
+  getWriteInstruction,
+  LOADER_V3_PROGRAM_ADDRESS,
+  PROGRAM_ACCOUNT_SIZE,
+  PROGRAMDATA_METADATA_SIZE,
+} from './loader-v3';
+
+/** Fits a Write transaction (two signatures' worth of room left) under the 1232-byte limit. */
+const WRITE_CHUNK_BYTES = 900;
+
+export interface DeployTarget {
+  latestBlockhash(): Promise<{ blockhash: string; lastValidBlockHeight: bigint }>;
+  minimumBalanceForRentExemption(size: number): Promise<bigint>;
+  /** Sends and waits until it is confirmed; throws with the chain's reason when it failed. */
+  send(transaction: Transaction): Promise<void>;
+  /** Programs deployed in slot N run from slot N+1: a local chain moves on here. */
+  afterDeploy?(): Promise<void>;
+}
+
+export interface DeployResult {
+  programId: Address;
+  programDataAddress: Address;
+  sha256: string;
+  immutable: boolean;
+}
+
+export class DeployError extends Error {
+  override name = 'DeployError';
+}
+
+async function sendInstructions(
+  target: DeployTarget,
+  payer: TransactionSigner,
+  instructions: Instruction[],
+): Promise<void> {
+  const lifetime = await target.latestBlockhash();
+  const message = pipe(
+    createTransactionMessage({ version: 0 }),
+    (m) => setTransactionMessageFeePayerSigner(payer, m),
+    (m) =>
+      setTransactionMessageLifetimeUsingBlockhash(
+        lifetime as Parameters<typeof setTransactionMessageLifetimeUsingBlockhash>[0],
+        m,
+      ),
+    (m) => appendTransactionMessageInstructions(instructions, m),
+  );
+  await target.send(await signTransactionMessageWithSigners(message));
+}
+
+/**
+ * `payer` pays rent and fees and is the upgrade authority until `final` makes the program
+ * immutable; `program` is the keypair whose address becomes the program id.
+ */
+export async function deployProgram(input: {
+  target: DeployTarget;
+  payer: TransactionSigner;
+  program: TransactionSigner;
+  bytes: Uint8Array;
+  final?: boolean;
+  onProgress?: (written: number, total: number) => void;
+}): Promise<DeployResult> {
+  const { target, payer, program, bytes } = input;
+  const buffer = await generateKeyPairSigner();
+  const programDataAddress = await getProgramDataAddress(program.address);
+  const bufferSize = BUFFER_METADATA_SIZE + bytes.length;
+
+  await sendInstructions(target, payer, [
+    getCreateAccountInstruction({
+      payer,
+      newAccount: buffer,
+      lamports: await target.minimumBalanceForRentExemption(bufferSize),
+      space: BigInt(bufferSize),
+      programAddress: LOADER_V3_PROGRAM_ADDRESS,
+    }),
+    getInitializeBufferInstruction(buffer.address, payer.address),
+  ]);
+  for (let offset = 0; offset < bytes.length; offset += WRITE_CHUNK_BYTES) {
+    const chunk = bytes.subarray(offset, offset + WRITE_CHUNK_BYTES);
+    await sendInstructions(target, payer, [getWriteInstruction(buffer.address, payer, offset, chunk)]);
+    input.onProgress?.(offset + chunk.length, bytes.length);
+  }
+  const deploy = [
+    getCreateAccountInstruction({
+      payer,
+      newAccount: program,
+      lamports: await target.minimumBalanceForRentExemption(PROGRAM_ACCOUNT_SIZE),
+      space: BigInt(PROGRAM_ACCOUNT_SIZE),
+      programAddress: LOADER_V3_PROGRAM_ADDRESS,
+    }),
+    getDeployWithMaxDataLenInstruction({
+      payer,
+      programData: programDataAddress,
+      program: program.address,
+      buffer: buffer.address,
+      authority: payer,
+      maxDataLen: BigInt(bytes.length),
+    }),
+  ];
+  if (input.final) deploy.push(getMakeImmutableInstruction(programDataAddress, payer));
+  await sendInstructions(target, payer, deploy);
+  await target.afterDeploy?.();
+  return {
+    programId: program.address,
+    programDataAddress,
+    sha256: createHash('sha256').update(bytes).digest('hex'),
+    immutable: input.final === true,
+  };
+}
+
+/** The program bytes a deployed program runs, read from its programdata account. */
+export function programBytesFromProgramData(data: Uint8Array, length: number): Uint8Array {
+  return data.subarray(PROGRAMDATA_METADATA_SIZE, PROGRAMDATA_METADATA_SIZE + length);
+}
+
+/** LiteSVM in-process: each transaction lands at once. */
+export function liteSvmDeployTarget(svm: LiteSVM): DeployTarget {
+  return {
+    async latestBlockhash() {
+      return { blockhash: svm.latestBlockhash(), lastValidBlockHeight: 0n };
+    },
+    async minimumBalanceForRentExemption(size) {
+      return svm.minimumBalanceForRentExemption(BigInt(size));
+    },
+    async send(transaction) {
+      const result = svm.sendTransaction(transaction);
+      if (result instanceof FailedTransactionMetadata) {
+        throw new DeployError(`${result.err().toString()}\n${result.meta().logs().join('\n')}`);
+      }
+    },
+    async afterDeploy() {
+      svm.warpToSlot(svm.getClock().slot + 1n);
+    },
+  };
+}
+
+/** A JSON-RPC node (a cluster, or the embedded chain's RPC): send, then poll until confirmed. */
+export function rpcDeployTarget(rpc: Rpc<SolanaRpcApi>, options: { pollMs?: number } = {}): DeployTarget {
+  const pollMs = options.pollMs ?? 500;
+  return {
+    async latestBlockhash() {
+      const { value } = await rpc.getLatestBlockhash({ commitment: 'confirmed' }).send();
+      return value;
+    },
+    async minimumBalanceForRentExemption(size) {
+      return rpc.getMinimumBalanceForRentExemption(BigInt(size)).send();
+    },
+    async send(transaction) {
+      const signature = getSignatureFromTransaction(transaction);
+      await rpc
+        .sendTransaction(getBase64EncodedWireTransaction(transaction), {
+          encoding: 'base64',
+          preflightCommitment: 'confirmed',
+        })
+        .send();
+      for (let attempt = 0; attempt < 120; attempt++) {
+        const { value } = await rpc.getSignatureStatuses([signature]).send();
+        const status = value[0];
+        if (status?.err)
+          throw new DeployError(
+            `transaction ${signature} failed: ${JSON.stringify(status.err, (_, v) => (typeof v === 'bigint' ? v.toString() : v))}`,
+          );
+        if (status?.confirmationStatus === 'confirmed' || status?.confirmationStatus === 'finalized') return;
+        await new Promise((resolve) => setTimeout(resolve, pollMs));
+      }
+      throw new DeployError(`transaction ${signature} was not confirmed in time`);
+    },
+  };
+}
