@@ -1,0 +1,7 @@
+/** The DarePool escrow program's TypeScript client: docs/program.md describes the program. */
+export * from './deploy';
+export * from './errors';
+export * from './instructions';
+export * from './layout';
+export * from './pda';
+export * from './program';
