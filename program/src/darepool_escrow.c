@@ -211,13 +211,17 @@ static __attribute__((noinline)) u64 system_invoke(SystemCall *call) {
   SolAccountMeta metas[2];
   SolAccountInfo infos[2];
   u64 n = 0;
+  /* A CPI reads the length from our account view: refresh it from the input, which an earlier
+   * CPI (Allocate, CreateAccount) may have changed, or the runtime sees a resize we did not make. */
   if (call->from != NULL) {
+    call->from->data_len = *data_len_field(call->from);
     metas[n].pubkey = call->from->key;
     metas[n].is_writable = true;
     metas[n].is_signer = true;
     infos[n] = *call->from;
     n++;
   }
+  call->to->data_len = *data_len_field(call->to);
   metas[n].pubkey = call->to->key;
   metas[n].is_writable = true;
   metas[n].is_signer = call->signer != NULL;
@@ -229,7 +233,10 @@ static __attribute__((noinline)) u64 system_invoke(SystemCall *call) {
   ix.account_len = n;
   ix.data = call->data;
   ix.data_len = call->data_len;
-  return sol_invoke_signed_c(&ix, infos, (int)n, call->signer, call->signer == NULL ? 0 : 1);
+  u64 result = sol_invoke_signed_c(&ix, infos, (int)n, call->signer, call->signer == NULL ? 0 : 1);
+  if (call->from != NULL) call->from->data_len = *data_len_field(call->from);
+  call->to->data_len = *data_len_field(call->to);
+  return result;
 }
 
 static u64 system_transfer(SolAccountInfo *from, SolAccountInfo *to, u64 lamports) {
