@@ -22,7 +22,7 @@ export interface MeasureResult {
   kind: 'measure';
   name: string;
   value: number;
-  unit: 'ms' | 'bytes';
+  unit: 'ms' | 'bytes' | 'CU' | 'lamports';
   budget: number;
   detail?: string;
 }

@@ -5,6 +5,7 @@ import { daresRead } from './dares-read';
 import { health } from './health';
 import { homeLcp } from './home-lcp';
 import { payoutReads } from './payout-reads';
+import { program } from './program';
 import { staticWeb } from './static-web';
 
 /** Every benchmark `npm run bench` knows, run in this order; `npm run bench -- <name>` picks some. */
@@ -16,4 +17,5 @@ export const BENCHMARKS: Benchmark[] = [
   daresRead,
   payoutReads,
   chatFanout,
+  program,
 ];

@@ -83,6 +83,12 @@ extern u64 sol_create_program_address(const SolSignerSeed *seeds, int seeds_len,
                                       SolPubkey *address);
 extern u64 sol_try_find_program_address(const SolSignerSeed *seeds, int seeds_len,
                                         const SolPubkey *program_id, SolPubkey *address, u8 *bump);
+typedef struct {
+  const u8 *addr;
+  u64 len;
+} SolBytes;
+
+extern u64 sol_sha256(const SolBytes *bytes, int bytes_len, u8 *result);
 extern u64 sol_get_clock_sysvar(SolClock *clock);
 extern u64 sol_get_rent_sysvar(SolRent *rent);
 extern void sol_memcpy_(void *dst, const void *src, u64 n);

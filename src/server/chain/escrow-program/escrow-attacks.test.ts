@@ -210,7 +210,7 @@ describe('escrow attacks: wrong, duplicated and fake accounts', () => {
 
   it('refuses a fake vault owned by another program', async () => {
     const s = await scene();
-    cancel; // the real vault stays open: the forgery claims to be refunding
+    // The real vault stays open; the forgery claims to be refunding.
     const fake = (await chain.wallet(0n)).address;
     const vaultData = chain.data(s.dare.vault)!;
     vaultData[3] = 2; // status: refunding

@@ -17,7 +17,7 @@ import {
 import type { DareKind } from './layout';
 import { MIN_DEPOSIT_LAMPORTS } from './layout';
 import { findEntryAddress, findReceiptAddress } from './pda';
-import { EscrowTestChain, SOL } from './test-chain';
+import { EscrowTestChain } from './test-chain';
 
 /** mulberry32: small, seedable, good enough to pick actions. */
 function prng(seed: number) {
