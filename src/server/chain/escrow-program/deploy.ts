@@ -11,7 +11,9 @@ import {
   appendTransactionMessageInstructions,
   createTransactionMessage,
   generateKeyPairSigner,
+  getAddressDecoder,
   getBase64EncodedWireTransaction,
+  getBase64Encoder,
   getSignatureFromTransaction,
   type Instruction,
   pipe,
@@ -139,9 +141,51 @@ export async function deployProgram(input: {
   };
 }
 
-/** The program bytes a deployed program runs, read from its programdata account. */
-export function programBytesFromProgramData(data: Uint8Array, length: number): Uint8Array {
-  return data.subarray(PROGRAMDATA_METADATA_SIZE, PROGRAMDATA_METADATA_SIZE + length);
+/** Removes the upgrade authority of a deployed program: nobody can ever change its code again. */
+export async function makeProgramImmutable(input: {
+  target: DeployTarget;
+  authority: TransactionSigner;
+  programId: Address;
+}): Promise<void> {
+  const programData = await getProgramDataAddress(input.programId);
+  await sendInstructions(input.target, input.authority, [
+    getMakeImmutableInstruction(programData, input.authority),
+  ]);
+}
+
+export interface DeployedProgramCheck {
+  deployedSha256: string | null;
+  expectedSha256: string;
+  same: boolean;
+  /** The key that can still replace the code, or null when the program is immutable. */
+  upgradeAuthority: Address | null;
+}
+
+/**
+ * Compares the bytes deployed at `programId` with `expected`: the programdata account holds
+ * 45 bytes of metadata, then the program padded with zeros to the deploy's max length.
+ */
+export async function checkDeployedProgram(
+  rpc: Rpc<SolanaRpcApi>,
+  programId: Address,
+  expected: Uint8Array,
+): Promise<DeployedProgramCheck> {
+  const expectedSha256 = createHash('sha256').update(expected).digest('hex');
+  const programData = await getProgramDataAddress(programId);
+  const { value } = await rpc.getAccountInfo(programData, { encoding: 'base64' }).send();
+  if (!value) return { deployedSha256: null, expectedSha256, same: false, upgradeAuthority: null };
+  const data = new Uint8Array(getBase64Encoder().encode(value.data[0]));
+  const deployed = data.subarray(PROGRAMDATA_METADATA_SIZE, PROGRAMDATA_METADATA_SIZE + expected.length);
+  const padding = data.subarray(PROGRAMDATA_METADATA_SIZE + expected.length);
+  const deployedSha256 = createHash('sha256').update(deployed).digest('hex');
+  // Metadata: u32 state tag, u64 slot, then Option<Pubkey> (1 byte tag + 32 bytes).
+  const upgradeAuthority = data[12] === 1 ? getAddressDecoder().decode(data.subarray(13, 45)) : null;
+  return {
+    deployedSha256,
+    expectedSha256,
+    same: deployedSha256 === expectedSha256 && padding.every((byte) => byte === 0),
+    upgradeAuthority,
+  };
 }
 
 /** LiteSVM in-process: each transaction lands at once. */
