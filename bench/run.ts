@@ -36,11 +36,12 @@ const selected = requested.length
 const durationSeconds = positiveNumber('BENCH_DURATION', 10);
 const connections = Math.round(positiveNumber('BENCH_CONNECTIONS', 50));
 
-ensureWebBuilt();
-const server = await startServer({ logLevel: 'warn' });
+const needsServer = selected.some((benchmark) => !benchmark.inProcess);
+if (needsServer) ensureWebBuilt();
+const server = needsServer ? await startServer({ logLevel: 'warn' }) : null;
 console.log(
   `DarePool bench: ${selected.map((benchmark) => benchmark.name).join(', ')} | ${durationSeconds} s x ${connections} connections | ` +
-    `${os.cpus().length} CPU(s), Node ${process.version}, server ${server.baseUrl}`,
+    `${os.cpus().length} CPU(s), Node ${process.version}, server ${server?.baseUrl ?? 'not started'}`,
 );
 
 const results: BenchResult[] = [];
@@ -48,13 +49,13 @@ let failed = false;
 try {
   for (const benchmark of selected) {
     console.log(`- ${benchmark.name}: ${benchmark.description}`);
-    results.push(...(await benchmark.run({ baseUrl: server.baseUrl, durationSeconds, connections })));
+    results.push(...(await benchmark.run({ baseUrl: server?.baseUrl ?? '', durationSeconds, connections })));
   }
 } catch (error) {
   failed = true;
   console.error(`Benchmark failed: ${error instanceof Error ? error.message : String(error)}`);
 } finally {
-  await server.stop();
+  await server?.stop();
 }
 
 console.log(`\n${formatReport(results)}`);

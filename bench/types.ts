@@ -32,5 +32,7 @@ export type BenchResult = LoadResult | MeasureResult;
 export interface Benchmark {
   name: string;
   description: string;
+  /** Runs in-process without the server: when every selected benchmark does, none is started. */
+  inProcess?: boolean;
   run(context: BenchContext): Promise<BenchResult[]>;
 }

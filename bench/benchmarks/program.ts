@@ -24,6 +24,7 @@ const CU_BUDGET = 10_000;
 export const program: Benchmark = {
   name: 'program',
   description: 'escrow program: compute units per instruction, rent per account',
+  inProcess: true,
   run: async () => {
     const chain = await EscrowTestChain.start();
     const results: MeasureResult[] = [];
