@@ -10,16 +10,16 @@
  * npm run program:deploy -- --verify <program id>
  *   Compares the bytes deployed at that program id with the committed .so (sha256 of both).
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { ed25519 } from '@noble/curves/ed25519.js';
-import { address, createKeyPairSignerFromBytes, createSolanaRpc } from '@solana/kit';
+import { address, createSolanaRpc } from '@solana/kit';
 import {
   checkDeployedProgram,
   deployProgram,
   makeProgramImmutable,
   rpcDeployTarget,
 } from '../src/server/chain/escrow-program/deploy';
+import { readKeypairFile, writeNewKeypairFile } from '../src/server/chain/escrow-program/keypair-file';
 import { readEscrowProgram, sha256Hex } from '../src/server/chain/escrow-program/program';
 import { loadDotEnv } from '../src/server/config';
 
@@ -29,22 +29,11 @@ function fail(message: string): never {
 }
 
 async function readKeypair(path: string) {
-  let bytes: unknown;
   try {
-    bytes = JSON.parse(readFileSync(path, 'utf8'));
+    return await readKeypairFile(path);
   } catch (error) {
-    fail(`cannot read keypair ${path}: ${(error as Error).message}`);
+    fail((error as Error).message);
   }
-  if (!Array.isArray(bytes) || bytes.length !== 64)
-    fail(`${path} is not a solana-keygen keypair (64 numbers)`);
-  return createKeyPairSignerFromBytes(new Uint8Array(bytes as number[]));
-}
-
-/** A new keypair written as solana-keygen does (secret seed then public key), readable back. */
-function writeNewKeypair(path: string) {
-  const secret = crypto.getRandomValues(new Uint8Array(32));
-  const bytes = [...secret, ...ed25519.getPublicKey(secret)];
-  writeFileSync(path, `${JSON.stringify(bytes)}\n`, { mode: 0o600, flag: 'wx' });
 }
 
 const { values } = parseArgs({
@@ -87,7 +76,7 @@ if (values['make-immutable']) {
 }
 const programKeypairPath = values['program-keypair'] ?? 'program/build/program-keypair.json';
 if (!existsSync(programKeypairPath)) {
-  writeNewKeypair(programKeypairPath);
+  writeNewKeypairFile(programKeypairPath);
   console.log(`Wrote a new program keypair to ${programKeypairPath}: keep it, it is the program id.`);
 }
 const program = await readKeypair(programKeypairPath);

@@ -2,7 +2,8 @@
  * Deploys through the upgradeable loader: on the embedded chain over its JSON-RPC (as the server
  * and `npm run program:deploy` do), then checks the deployed bytes and the upgrade authority.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
   appendTransactionMessageInstruction,
@@ -24,6 +25,7 @@ import {
   checkDeployedProgram,
   DeployError,
   deployProgram,
+  ensureProgramDeployed,
   liteSvmDeployTarget,
   makeProgramImmutable,
   rpcDeployTarget,
@@ -120,5 +122,40 @@ describe('deploying the escrow program', () => {
     });
     await expect(deploy).rejects.toThrow(DeployError);
     await expect(deploy).rejects.toThrow(/Unresolved symbol \(sol_lol_64_\)|sol_lol_64_/);
+  });
+
+  it('keeps one program id with the chain state: deployed once, unchanged after a restart, upgraded in place when rebuilt', async () => {
+    const stateDir = mkdtempSync(path.join(tmpdir(), 'darepool-escrow-deploy-'));
+    try {
+      const keypairFile = path.join(stateDir, 'escrow-program-keypair.json');
+      const authority = await generateKeyPairSigner();
+      const bytes = readEscrowProgram();
+      let local = await createEmbeddedChain({ stateDir: path.join(stateDir, 'chain') });
+      await local.rpc.requestAirdrop(authority.address, lamports(10_000_000_000n)).send();
+      const first = await ensureProgramDeployed({ rpc: local.rpc, authority, keypairFile, bytes });
+      expect(first.action).toBe('deployed');
+      await local.close();
+
+      local = await createEmbeddedChain({ stateDir: path.join(stateDir, 'chain') });
+      expect(await ensureProgramDeployed({ rpc: local.rpc, authority, keypairFile, bytes })).toEqual({
+        programId: first.programId,
+        action: 'unchanged',
+      });
+      const rebuilt = linkSbf(
+        new Uint8Array(
+          readFileSync(path.join(import.meta.dirname, '../../../../program/linker/fixtures/ok.o')),
+        ),
+      );
+      expect(await ensureProgramDeployed({ rpc: local.rpc, authority, keypairFile, bytes: rebuilt })).toEqual(
+        {
+          programId: first.programId,
+          action: 'upgraded',
+        },
+      );
+      expect((await checkDeployedProgram(local.rpc, first.programId, rebuilt)).same).toBe(true);
+      await local.close();
+    } finally {
+      rmSync(stateDir, { recursive: true, force: true });
+    }
   });
 });

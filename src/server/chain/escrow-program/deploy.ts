@@ -6,6 +6,7 @@
  * on the embedded chain, and on a real cluster (`npm run program:deploy`).
  */
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import {
   type Address,
   appendTransactionMessageInstructions,
@@ -27,12 +28,14 @@ import {
 } from '@solana/kit';
 import { getCreateAccountInstruction } from '@solana-program/system';
 import { FailedTransactionMetadata, type LiteSVM } from 'litesvm';
+import { readKeypairFile, writeNewKeypairFile } from './keypair-file';
 import {
   BUFFER_METADATA_SIZE,
   getDeployWithMaxDataLenInstruction,
   getInitializeBufferInstruction,
   getMakeImmutableInstruction,
   getProgramDataAddress,
+  getUpgradeInstruction,
   getWriteInstruction,
   LOADER_V3_PROGRAM_ADDRESS,
   PROGRAM_ACCOUNT_SIZE,
@@ -81,23 +84,15 @@ async function sendInstructions(
   await target.send(await signTransactionMessageWithSigners(message));
 }
 
-/**
- * `payer` pays rent and fees and is the upgrade authority until `final` makes the program
- * immutable; `program` is the keypair whose address becomes the program id.
- */
-export async function deployProgram(input: {
-  target: DeployTarget;
-  payer: TransactionSigner;
-  program: TransactionSigner;
-  bytes: Uint8Array;
-  final?: boolean;
-  onProgress?: (written: number, total: number) => void;
-}): Promise<DeployResult> {
-  const { target, payer, program, bytes } = input;
+/** A buffer account holding `bytes`, written in chunks, with `payer` as its authority. */
+async function writeBuffer(
+  target: DeployTarget,
+  payer: TransactionSigner,
+  bytes: Uint8Array,
+  onProgress?: (written: number, total: number) => void,
+): Promise<Address> {
   const buffer = await generateKeyPairSigner();
-  const programDataAddress = await getProgramDataAddress(program.address);
   const bufferSize = BUFFER_METADATA_SIZE + bytes.length;
-
   await sendInstructions(target, payer, [
     getCreateAccountInstruction({
       payer,
@@ -111,8 +106,28 @@ export async function deployProgram(input: {
   for (let offset = 0; offset < bytes.length; offset += WRITE_CHUNK_BYTES) {
     const chunk = bytes.subarray(offset, offset + WRITE_CHUNK_BYTES);
     await sendInstructions(target, payer, [getWriteInstruction(buffer.address, payer, offset, chunk)]);
-    input.onProgress?.(offset + chunk.length, bytes.length);
+    onProgress?.(offset + chunk.length, bytes.length);
   }
+  return buffer.address;
+}
+
+/**
+ * `payer` pays rent and fees and is the upgrade authority until `final` makes the program
+ * immutable; `program` is the keypair whose address becomes the program id. `maxDataLen`
+ * (default: the program's length) is how large a later upgrade may be.
+ */
+export async function deployProgram(input: {
+  target: DeployTarget;
+  payer: TransactionSigner;
+  program: TransactionSigner;
+  bytes: Uint8Array;
+  final?: boolean;
+  maxDataLen?: number;
+  onProgress?: (written: number, total: number) => void;
+}): Promise<DeployResult> {
+  const { target, payer, program, bytes } = input;
+  const programDataAddress = await getProgramDataAddress(program.address);
+  const buffer = await writeBuffer(target, payer, bytes, input.onProgress);
   const deploy = [
     getCreateAccountInstruction({
       payer,
@@ -125,9 +140,9 @@ export async function deployProgram(input: {
       payer,
       programData: programDataAddress,
       program: program.address,
-      buffer: buffer.address,
+      buffer,
       authority: payer,
-      maxDataLen: BigInt(bytes.length),
+      maxDataLen: BigInt(Math.max(input.maxDataLen ?? 0, bytes.length)),
     }),
   ];
   if (input.final) deploy.push(getMakeImmutableInstruction(programDataAddress, payer));
@@ -139,6 +154,69 @@ export async function deployProgram(input: {
     sha256: createHash('sha256').update(bytes).digest('hex'),
     immutable: input.final === true,
   };
+}
+
+/** Replaces the code of an upgradeable program; `authority` must be its upgrade authority. */
+export async function upgradeProgram(input: {
+  target: DeployTarget;
+  authority: TransactionSigner;
+  programId: Address;
+  bytes: Uint8Array;
+}): Promise<void> {
+  const { target, authority } = input;
+  const buffer = await writeBuffer(target, authority, input.bytes);
+  await sendInstructions(target, authority, [
+    getUpgradeInstruction({
+      programData: await getProgramDataAddress(input.programId),
+      program: input.programId,
+      buffer,
+      spill: authority.address,
+      authority,
+    }),
+  ]);
+  await target.afterDeploy?.();
+}
+
+/**
+ * Makes sure `bytes` run at the program id kept in `keypairFile` (created there on first use):
+ * deploys it the first time, upgrades it when the bytes changed, does nothing otherwise. For a
+ * local chain whose state outlives the server (the embedded chain): the program id stays the
+ * same across restarts and rebuilds. `authority` pays and keeps the upgrade authority.
+ */
+export async function ensureProgramDeployed(input: {
+  rpc: Rpc<SolanaRpcApi>;
+  target?: DeployTarget;
+  authority: TransactionSigner;
+  keypairFile: string | null;
+  bytes: Uint8Array;
+}): Promise<{ programId: Address; action: 'deployed' | 'upgraded' | 'unchanged' }> {
+  const target = input.target ?? rpcDeployTarget(input.rpc, { pollMs: 5 });
+  let program: TransactionSigner;
+  if (input.keypairFile === null) program = await generateKeyPairSigner();
+  else {
+    if (!existsSync(input.keypairFile)) writeNewKeypairFile(input.keypairFile);
+    program = await readKeypairFile(input.keypairFile);
+  }
+  const check = await checkDeployedProgram(input.rpc, program.address, input.bytes);
+  if (check.same) return { programId: program.address, action: 'unchanged' };
+  if (check.deployedSha256 === null) {
+    // Room to grow: a rebuilt program replaces this one in place (upgrade), up to 4x the size.
+    await deployProgram({
+      target,
+      payer: input.authority,
+      program,
+      bytes: input.bytes,
+      maxDataLen: 4 * input.bytes.length,
+    });
+    return { programId: program.address, action: 'deployed' };
+  }
+  await upgradeProgram({
+    target,
+    authority: input.authority,
+    programId: program.address,
+    bytes: input.bytes,
+  });
+  return { programId: program.address, action: 'upgraded' };
 }
 
 /** Removes the upgrade authority of a deployed program: nobody can ever change its code again. */

@@ -2,6 +2,7 @@
 export * from './deploy';
 export * from './errors';
 export * from './instructions';
+export * from './keypair-file';
 export * from './layout';
 export * from './pda';
 export * from './program';

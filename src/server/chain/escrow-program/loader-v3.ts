@@ -107,6 +107,29 @@ export function getDeployWithMaxDataLenInstruction(input: {
   };
 }
 
+/** Replaces a deployed program's bytes with a buffer's; the buffer's lamports go to `spill`. */
+export function getUpgradeInstruction(input: {
+  programData: Address;
+  program: Address;
+  buffer: Address;
+  spill: Address;
+  authority: TransactionSigner;
+}): Instruction {
+  return {
+    programAddress: LOADER_V3_PROGRAM_ADDRESS,
+    accounts: [
+      { address: input.programData, role: AccountRole.WRITABLE },
+      { address: input.program, role: AccountRole.WRITABLE },
+      { address: input.buffer, role: AccountRole.WRITABLE },
+      { address: input.spill, role: AccountRole.WRITABLE },
+      { address: SYSVAR_RENT, role: AccountRole.READONLY },
+      { address: SYSVAR_CLOCK, role: AccountRole.READONLY },
+      { address: input.authority.address, role: AccountRole.READONLY_SIGNER, signer: input.authority },
+    ] as Instruction['accounts'],
+    data: u32(3),
+  };
+}
+
 /** SetAuthority with no new authority: the program can never be upgraded again. */
 export function getMakeImmutableInstruction(programData: Address, authority: TransactionSigner): Instruction {
   return {
