@@ -207,6 +207,7 @@ export function linkSbf(object: Uint8Array, options: { entrypoint?: string } = {
     cursor += section.size;
   }
   const rodataEnd = cursor;
+  const rodataAlign = Math.max(1, ...rodata.map((section) => section.align));
   const placeOf = (sectionIndex: number): number | undefined =>
     sectionIndex === text.index ? textOffset : rodataPlacement.get(sectionIndex);
 
@@ -405,7 +406,7 @@ export function linkSbf(object: Uint8Array, options: { entrypoint?: string } = {
     offset: rodataStart,
     size: rodataEnd - rodataStart,
     addr: true,
-    align: 8,
+    align: rodataAlign,
   });
   shdr(3, {
     type: SHT_DYNAMIC,
