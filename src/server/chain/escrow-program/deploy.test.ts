@@ -21,6 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { linkSbf } from '../../../../program/linker/link';
 import { createEmbeddedChain } from '../embedded';
 import type { ChainPort } from '../port';
+import { fetchEntry, fetchReceipt, fetchVault } from './accounts';
 import {
   checkDeployedProgram,
   DeployError,
@@ -31,6 +32,8 @@ import {
   rpcDeployTarget,
 } from './deploy';
 import { escrowErrorMessage } from './errors';
+import { getCreateVaultInstruction } from './instructions';
+import { findEntryAddress, findReceiptAddress, findVaultAddress } from './pda';
 import { readEscrowProgram, sha256Hex } from './program';
 
 let chain: ChainPort;
@@ -71,6 +74,53 @@ describe('deploying the escrow program', () => {
       },
     });
     expect(escrowErrorMessage(1)).toBe('Unknown escrow instruction');
+
+    // Accounts it creates read back through the RPC, checked by owner and layout.
+    const dareId = new Uint8Array(32).fill(9);
+    const now = BigInt(Math.floor(Date.now() / 1000));
+    const create = await getCreateVaultInstruction({
+      programId: program.address,
+      creator: payer,
+      rentPayer: payer,
+      dareId,
+      moderator: payer.address,
+      deadline: now + 3600n,
+      refundAfter: now + 7200n,
+      amount: 20_000_000n,
+      kind: 'major',
+    });
+    const { value: latest } = await chain.rpc.getLatestBlockhash().send();
+    const createMessage = pipe(
+      createTransactionMessage({ version: 0 }),
+      (m) => setTransactionMessageFeePayerSigner(payer, m),
+      (m) => setTransactionMessageLifetimeUsingBlockhash(latest, m),
+      (m) => appendTransactionMessageInstruction(create, m),
+    );
+    await rpcDeployTarget(chain.rpc, { pollMs: 1 }).send(
+      await signTransactionMessageWithSigners(createMessage),
+    );
+    const vault = (await findVaultAddress(program.address, dareId)).address;
+    expect(await fetchVault(chain.rpc, program.address, vault)).toMatchObject({
+      kind: 'major',
+      status: 'open',
+      moderator: payer.address,
+      total: 20_000_000n,
+      deadline: now + 3600n,
+    });
+    const receipt = (await findReceiptAddress(program.address, vault, payer.address)).address;
+    expect(await fetchReceipt(chain.rpc, program.address, receipt)).toMatchObject({
+      payer: payer.address,
+      amount: 20_000_000n,
+    });
+    expect(await fetchVault(chain.rpc, program.address, receipt)).toBeNull(); // a receipt is not a vault
+    expect(await fetchVault(chain.rpc, payer.address, vault)).toBeNull(); // not owned by that program
+    expect(
+      await fetchEntry(
+        chain.rpc,
+        program.address,
+        (await findEntryAddress(program.address, vault, payer.address)).address,
+      ),
+    ).toBeNull();
 
     expect(await checkDeployedProgram(chain.rpc, program.address, bytes)).toEqual({
       deployedSha256: sha256Hex(bytes),

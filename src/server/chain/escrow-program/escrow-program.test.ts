@@ -7,10 +7,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import {
   getCancelInstruction,
   getCloseEntryInstruction,
+  getCloseInstructions,
   getCloseReceiptInstruction,
   getDepositInstruction,
   getEnterInstruction,
   getRefundInstruction,
+  getSettleAndCloseInstructions,
   getSettleInstruction,
 } from './instructions';
 import { MIN_DEPOSIT_LAMPORTS } from './layout';
@@ -134,19 +136,18 @@ describe('escrow program: a community dare', () => {
       rentPayer: chain.platform.address,
     });
 
-    await chain.must([
-      await getSettleInstruction({
+    const platform = chain.platform.address;
+    await chain.must(
+      await getSettleAndCloseInstructions({
         programId: chain.programId,
         vault: dare.vault,
         moderator: chain.moderator,
         winners: [winner.address],
+        vaultRentPayer: platform,
+        receipts: [creator, ...payers].map((p) => ({ payer: p.address, rentPayer: platform })),
+        entries: [winner, loser].map((e) => ({ entrant: e.address, rentPayer: platform })),
       }),
-      ...(await closeAll(
-        dare,
-        [creator.address, ...payers.map((p) => p.address)],
-        [winner.address, loser.address],
-      )),
-    ]);
+    );
     expect(chain.balance(winner.address)).toBe(pot);
     expect(chain.data(dare.vault)).toBeNull();
     for (const payer of [creator, ...payers])
@@ -253,9 +254,19 @@ describe('escrow program: refunds', () => {
       getCancelInstruction({ programId: chain.programId, vault: dare.vault, moderator: chain.moderator }),
     ]);
     expect(chain.vault(dare.vault)!.status).toBe('refunding');
-    const [closeEntry] = await closeAll(dare, [], [entrant.address]);
-    await chain.must([closeEntry!]);
-    for (const payer of [dare.creator, ...payers]) await chain.must([await refund(dare, payer.address)]);
+    // Everything a refund needs, in one transaction anyone may send.
+    const platform = chain.platform.address;
+    await chain.must(
+      await getCloseInstructions({
+        programId: chain.programId,
+        vault: dare.vault,
+        vaultRentPayer: platform,
+        receipts: [dare.creator, ...payers].map((p) => ({ payer: p.address, rentPayer: platform })),
+        entries: [{ entrant: entrant.address, rentPayer: platform }],
+        refund: true,
+      }),
+      await chain.wallet(1n),
+    );
 
     expect(chain.balance(dare.creator.address)).toBe(before.get(dare.creator.address)! + 50_000_001n);
     expect(chain.balance(payers[0]!.address)).toBe(before.get(payers[0]!.address)! + 20_000_000n);

@@ -1,4 +1,5 @@
 /** The DarePool escrow program's TypeScript client: docs/program.md describes the program. */
+export * from './accounts';
 export * from './deploy';
 export * from './errors';
 export * from './instructions';

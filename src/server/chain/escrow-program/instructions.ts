@@ -259,3 +259,49 @@ export async function getCloseReceiptInstruction(input: {
     data: tagOnly(INSTRUCTION.closeReceipt),
   };
 }
+
+/**
+ * A whole payout in one transaction: `settle`, then `close_receipt` for every receipt and
+ * `close_entry` for every entry, so the vault closes and all rent goes back in the same step.
+ * A dare with too many records for one transaction sends the rest with `getCloseInstructions`.
+ */
+export async function getSettleAndCloseInstructions(input: {
+  programId: Address;
+  vault: Address;
+  moderator: TransactionSigner;
+  winners: readonly Address[];
+  vaultRentPayer: Address;
+  receipts: readonly { payer: Address; rentPayer: Address }[];
+  entries: readonly { entrant: Address; rentPayer: Address }[];
+}): Promise<Instruction[]> {
+  return [await getSettleInstruction(input), ...(await getCloseInstructions({ ...input, refund: false }))];
+}
+
+/**
+ * Closes records of a vault that has ended: after a payout (`refund: false`) close_receipt and
+ * close_entry; after cancel or refund-after (`refund: true`) every entry, then a refund per receipt
+ * (the last one closes the vault). Anyone may send these.
+ */
+export async function getCloseInstructions(input: {
+  programId: Address;
+  vault: Address;
+  vaultRentPayer: Address;
+  receipts: readonly { payer: Address; rentPayer: Address }[];
+  entries: readonly { entrant: Address; rentPayer: Address }[];
+  refund: boolean;
+}): Promise<Instruction[]> {
+  const common = { programId: input.programId, vault: input.vault, vaultRentPayer: input.vaultRentPayer };
+  const entries = await Promise.all(
+    input.entries.map((e) =>
+      getCloseEntryInstruction({ ...common, entrant: e.entrant, entryRentPayer: e.rentPayer }),
+    ),
+  );
+  const receipts = await Promise.all(
+    input.receipts.map((r) =>
+      input.refund
+        ? getRefundInstruction({ ...common, payer: r.payer, receiptRentPayer: r.rentPayer })
+        : getCloseReceiptInstruction({ ...common, payer: r.payer, receiptRentPayer: r.rentPayer }),
+    ),
+  );
+  return input.refund ? [...entries, ...receipts] : [...receipts, ...entries];
+}
