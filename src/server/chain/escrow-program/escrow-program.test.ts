@@ -205,8 +205,8 @@ describe('escrow program: a major dare', () => {
   it('pays 70/30 exactly, the odd lamport to the first share', async () => {
     const dare = await chain.createDare({ kind: 'major', stake: 1_000_000_007n });
     const payer = await chain.wallet();
-    await deposit(dare, payer, 10_000_003n);
-    const pot = 1_010_000_010n;
+    await deposit(dare, payer, 10_000_004n);
+    const pot = 1_010_000_011n; // odd, and not a multiple of 100
     const [first, second] = [await chain.wallet(0n), await chain.wallet(0n)];
     await enter(dare, first);
     await enter(dare, second);
@@ -229,9 +229,9 @@ describe('escrow program: a major dare', () => {
       }),
       ...(await closeAll(dare, [dare.creator.address, payer.address], [first.address, second.address])),
     ]);
-    const secondShare = (pot * 30n) / 100n;
-    expect(chain.balance(second.address)).toBe(secondShare);
-    expect(chain.balance(first.address)).toBe(pot - secondShare);
+    // 30% is 303,000,003.3: the second share is 303,000,003 and the odd lamports go to the first.
+    expect(chain.balance(second.address)).toBe(303_000_003n);
+    expect(chain.balance(first.address)).toBe(707_000_008n);
     expect(chain.balance(first.address) + chain.balance(second.address)).toBe(pot);
     expect(chain.data(dare.vault)).toBeNull();
   });
