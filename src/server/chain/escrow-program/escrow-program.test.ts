@@ -3,6 +3,7 @@
  * deployed by the upgradeable loader: docs/program.md states what these prove.
  */
 import type { Address, KeyPairSigner } from '@solana/kit';
+import { Rent } from 'litesvm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   getCancelInstruction,
@@ -300,5 +301,23 @@ describe('escrow program: refunds', () => {
     expect(chain.data(dare.vault)).toBeNull();
     expect(chain.balance(stranger.address)).toBe(SOL - chain.feesPaidBy(stranger.address));
     chain.setTime(1_000_000n);
+  });
+});
+
+describe('escrow program: rent', () => {
+  it("computes each account's rent from the cluster's Rent sysvar, exactly, and refuses parameters it cannot compute exactly", async () => {
+    const original = chain.svm.getRent();
+    try {
+      // The rent before SIMD-0194: 3,480 lamports per byte-year, exempt at 2 years.
+      chain.svm.setRent(new Rent(3480n, 2.0, original.burnPercent));
+      const dare = await chain.createDare();
+      expect(chain.vault(dare.vault)!.rent).toBe(chain.svm.minimumBalanceForRentExemption(144n));
+      expect(chain.vault(dare.vault)!.rent).toBe((128n + 144n) * 3480n * 2n);
+      // 1.1 years has no exact binary value: the program refuses rather than round.
+      chain.svm.setRent(new Rent(3480n, 1.1, original.burnPercent));
+      await expect(chain.createDare()).rejects.toThrow('Program log: 0xda7e, 0x1c,'); // UnsupportedRent (28)
+    } finally {
+      chain.svm.setRent(original);
+    }
   });
 });
