@@ -439,7 +439,14 @@ export class EmbeddedLedger {
     }
     if (this.listeners.size > 0) {
       const written = failed ? [accountKeys[0]!] : writableKeys(tx.message, keys);
-      for (const listener of this.listeners) listener({ record, written });
+      for (const listener of this.listeners) {
+        try {
+          listener({ record, written });
+        } catch (error) {
+          // The transaction has landed; a subscriber's bug must not make its sender think otherwise.
+          process.emitWarning(`Embedded chain listener failed: ${(error as Error).message}`);
+        }
+      }
     }
     return { recorded: true };
   }
