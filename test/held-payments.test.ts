@@ -9,6 +9,7 @@ import {
   poolContributions,
   strayPayments,
 } from '../src/server/db/schema';
+import { bookPayment } from '../src/server/features/payments/book-payment';
 import {
   PAYMENT_INTENT_TTL_MS,
   REFUSED_PAYMENT_HOLD_MS,
@@ -231,6 +232,37 @@ describe('SOL sent straight to an escrow that never becomes a dare (stray SOL)',
   async function strayRows(escrow: string) {
     return ctx.database.db.select().from(strayPayments).where(eq(strayPayments.escrowWallet, escrow));
   }
+
+  it('is taken by the sweep or by a credit, never both: a lapsed intent closed by the job books no late payment', async () => {
+    const escrow = await reserve(alice);
+    const built = await http.post(
+      '/api/create-transaction',
+      { fromWallet: alice.wallet.address, toWallet: escrow, amount: '0.2' },
+      alice.token,
+    );
+    const signed = await signBase64(alice.wallet, built.json().transaction);
+    ctx.clock.advance(PAYMENT_INTENT_TTL_MS + MINUTE);
+    // Looked up (nothing paid it yet) and closed: the escrow is the sweep's now.
+    await job.refundDue();
+    const [intent] = await ctx.database.db
+      .select()
+      .from(paymentIntents)
+      .where(eq(paymentIntents.reference, built.json().reference));
+    expect(intent).toMatchObject({ usedFor: 'lapsed', paidAt: null });
+    // The wallet sends it late, and a credit that verified it before the job still tries to book it.
+    const signature = await ctx.chain.rpc
+      .sendTransaction(signed as Base64EncodedWireTransaction, { encoding: 'base64' })
+      .send();
+    await waitUntilLanded(ctx.chain, signature);
+    expect(await bookPayment(ctx.database.db, intent!, signature, ctx.clock.now)).toBe('paid-by-another');
+    expect(await linesOf(signature)).toEqual([]);
+    const before = await lamportsOf(ctx, alice.wallet.address);
+    expect((await job.refundDue()).stray).toMatchObject({ found: 1, refunded: 1, failed: 0 });
+    expect((await lamportsOf(ctx, alice.wallet.address)) - before).toBe(200_000_000n);
+    expect((await linesOf(signature)).map((line) => line.kind)).toEqual(['surplus']);
+    expect(await lamportsOf(ctx, escrow)).toBe(0n);
+    await expectReconciled(ctx);
+  });
 
   it("is refunded to the stranger who sent it once the owner's reservation lapses unused", async () => {
     const stranger = await newActor(ctx, 'stranger', { sol: '1' });
