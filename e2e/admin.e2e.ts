@@ -241,6 +241,9 @@ describe('the Admin panel', () => {
     const theirs = await submit(second, 'second-take');
     // Both approved in Submissions Management, then a third user's vote puts the second on top.
     await page.getByRole('tab', { name: 'Submissions Management' }).click();
+    // A winner button pays, so it asks first with the amount and the recipient.
+    const payWinner = (question: RegExp) =>
+      page.getByRole('dialog', { name: question }).getByRole('button', { name: 'Pay winner' }).click();
     const submissionRow = (text: string) =>
       page.getByRole('list', { name: 'Submissions' }).getByRole('listitem').filter({ hasText: text });
     for (const text of ['first-take', 'second-take']) {
@@ -250,6 +253,7 @@ describe('the Admin panel', () => {
     await call(server, `/api/submissions/${theirs.id}/vote`, undefined, voter!.token);
     // The community pick must be the most voted: the server refuses the other one, with the reason.
     await submissionRow('first-take').getByRole('button', { name: 'Community Winner (30%)' }).click();
+    await payWinner(/^Pay 0\.03 SOL to \S+ as the community winner \(30%\)\?$/);
     await toast(page, 'Failed to select winner');
     await page
       .getByText('The community winner must be the approved submission with the most votes')
@@ -271,10 +275,13 @@ describe('the Admin panel', () => {
     expect(await candidates.nth(1).getByRole('button', { name: 'Community Winner (30%)' }).count()).toBe(0);
 
     await candidates.nth(1).getByRole('button', { name: 'Admin Winner (70%)' }).click();
+    await payWinner(/^Pay 0\.07 SOL to \S+ as the admin's winner \(70%\)\?$/);
     await toast(page, 'Major dare winner selected and claim created!');
     await candidates.nth(0).getByRole('button', { name: 'Community Winner (30%)' }).click();
+    await payWinner(/^Pay 0\.03 SOL to \S+ as the community winner \(30%\)\?$/);
     await expect.poll(async () => (await claimsOf(second)).length).toBe(1);
     await candidates.nth(0).getByRole('button', { name: 'Admin Winner (70%)' }).click();
+    await payWinner(/^Pay 0\.07 SOL to \S+ as the admin's winner \(70%\)\?$/);
     await toast(page, 'Failed to select winner');
     await page.getByText('The admin winner of this major dare is already selected').first().waitFor();
 

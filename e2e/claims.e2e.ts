@@ -33,7 +33,12 @@ describe('claiming a prize in the browser', () => {
       .filter({ hasText: 'e2e_winner' });
     await row.getByRole('button', { name: 'Approve' }).click();
     await toast(panel, 'Submission status updated successfully');
+    // It pays the whole pool, so it asks first with the amount and the recipient.
     await row.getByRole('button', { name: 'Mark Winner' }).click();
+    const ask = panel.getByRole('dialog', {
+      name: `Pay ${Number(dare.totalPool)} SOL to e2e_winner and close this dare?`,
+    });
+    await ask.getByRole('button', { name: 'Pay winner' }).click();
     await toast(panel, 'Winner marked and claim created successfully!');
 
     const balance = () => page.getByTestId('wallet-balance').textContent();

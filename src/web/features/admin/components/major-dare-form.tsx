@@ -56,7 +56,7 @@ export function MajorDareForm({
 
   return (
     <form className="grid gap-4" aria-label="Create major dare" onSubmit={submit} noValidate>
-      <fieldset disabled={isPending} className="grid gap-3">
+      <fieldset disabled={isPending} className="grid min-w-0 gap-3">
         {field(
           'title',
           'Title',
