@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { CLUSTERS, type Cluster } from '../contract/config';
-import { MAJOR_PRIZE_MAX_SOL_DEFAULT, MAJOR_PRIZE_MIN_SOL } from '../contract/limits';
+import { MAJOR_PRIZE_MAX_SOL_DEFAULT, MAJOR_PRIZE_MIN_SOL, PASSWORD_MIN } from '../contract/limits';
 import { isSolAmount, solToLamports } from '../contract/money';
 
 const optionalText = z
@@ -29,6 +29,9 @@ const envSchema = z.object({
     z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
   ),
   SOLANA_CLUSTER: optionalText.pipe(z.enum(CLUSTERS).optional()),
+  /** The embedded chain's JSON-RPC for wallets and tools; PubSub on the next port; 0 turns it off. */
+  CHAIN_RPC_PORT: z.coerce.number().int().min(0).max(65534).default(8899),
+  CHAIN_RPC_HOST: z.string().trim().min(1).default('127.0.0.1'),
   ESCROW_MASTER_SEED: optionalText.pipe(
     z
       .string()
@@ -48,6 +51,14 @@ const envSchema = z.object({
     .enum(['true', 'false'])
     .default('true')
     .transform((value) => value === 'true'),
+  /** The demo admin's password at the first start; unset, one is generated and logged once. */
+  DEMO_ADMIN_PASSWORD: optionalText.pipe(
+    z
+      .string()
+      .min(PASSWORD_MIN, `must be at least ${PASSWORD_MIN} characters`)
+      .max(128, 'must be at most 128 characters')
+      .optional(),
+  ),
   TRUST_PROXY: z
     .enum(['true', 'false'])
     .default('false')
@@ -72,7 +83,7 @@ const envSchema = z.object({
   VIDEO_STORAGE_MAX_GB: z.coerce.number().positive().finite().default(5),
 });
 
-const SECRET_VARIABLES = new Set(['ESCROW_MASTER_SEED', 'DATABASE_URL']);
+const SECRET_VARIABLES = new Set(['ESCROW_MASTER_SEED', 'DATABASE_URL', 'DEMO_ADMIN_PASSWORD']);
 
 export type Env = z.input<typeof envSchema>;
 
@@ -84,7 +95,13 @@ export interface AppConfig {
   dataDir: string;
   database: { embedded: true; dataDir: string } | { embedded: false; url: string };
   chain:
-    | { embedded: true; cluster: Cluster; stateDir: string }
+    | {
+        embedded: true;
+        cluster: Cluster;
+        stateDir: string;
+        /** Where the chain serves JSON-RPC (PubSub on port + 1); null: not served. */
+        rpcServer: { host: string; port: number } | null;
+      }
     | { embedded: false; cluster: Cluster; rpcUrl: string };
   storage: {
     videoDir: string;
@@ -95,6 +112,7 @@ export interface AppConfig {
   escrowMasterSeedHex: string | undefined;
   adminWallets: string[];
   seedDemoData: boolean;
+  demoAdminPassword: string | undefined;
   trustProxy: boolean;
   rateLimits: { authPerMinute: number; failedLogins: number; failedLoginWindowMs: number };
   chatHeartbeatMs: number;
@@ -146,7 +164,12 @@ export function loadConfig(source: Record<string, string | undefined> = process.
           rpcUrl: env.SOLANA_RPC_URL,
           cluster: env.SOLANA_CLUSTER ?? clusterFromUrl(env.SOLANA_RPC_URL),
         }
-      : { embedded: true, cluster: 'localnet', stateDir: path.join(dataDir, 'chain') },
+      : {
+          embedded: true,
+          cluster: 'localnet',
+          stateDir: path.join(dataDir, 'chain'),
+          rpcServer: env.CHAIN_RPC_PORT === 0 ? null : { host: env.CHAIN_RPC_HOST, port: env.CHAIN_RPC_PORT },
+        },
     storage: {
       videoDir: path.join(dataDir, 'videos'),
       maxBytes: Math.floor(env.VIDEO_STORAGE_MAX_GB * 1024 ** 3),
@@ -155,6 +178,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     escrowMasterSeedHex: env.ESCROW_MASTER_SEED,
     adminWallets: env.ADMIN_WALLETS,
     seedDemoData: env.SEED_DEMO_DATA,
+    demoAdminPassword: env.DEMO_ADMIN_PASSWORD,
     trustProxy: env.TRUST_PROXY,
     rateLimits: {
       authPerMinute: env.RATE_LIMIT_AUTH_PER_MINUTE,

@@ -19,7 +19,13 @@ export interface Runtime {
  * The adapters the configuration names: database, chain and escrow keys. Shared by the server and
  * the maintenance scripts, so `npm run reconcile` reads exactly what the server writes.
  */
-export async function openRuntime(config: AppConfig): Promise<Runtime> {
+export async function openRuntime(
+  config: AppConfig,
+  options: {
+    /** Only the server serves the embedded chain to wallets; maintenance scripts must not take its port. */
+    serveChainRpc?: boolean;
+  } = {},
+): Promise<Runtime> {
   mkdirSync(config.dataDir, { recursive: true });
   const unlock = config.database.embedded || config.chain.embedded ? lockDataDir(config.dataDir) : () => {};
   let database: Database;
@@ -40,7 +46,10 @@ export async function openRuntime(config: AppConfig): Promise<Runtime> {
     );
     const chain = await createChain(
       config.chain.embedded
-        ? { stateDir: config.chain.stateDir }
+        ? {
+            stateDir: config.chain.stateDir,
+            rpcServer: options.serveChainRpc ? config.chain.rpcServer : null,
+          }
         : { rpcUrl: config.chain.rpcUrl, cluster: config.chain.cluster, stateDir: null },
     );
     return {
