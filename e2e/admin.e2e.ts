@@ -273,7 +273,7 @@ describe('the Admin panel', () => {
     const candidates = winners.getByRole('list', { name: 'Eligible submissions' }).getByRole('listitem');
     await expect.poll(() => candidates.count()).toBe(2);
     // Only the most voted one can be the community winner.
-    expect(await candidates.nth(0).getByText('1 votes', { exact: false }).count()).toBe(1);
+    expect(await candidates.nth(0).getByText('1 vote ·', { exact: false }).count()).toBe(1);
     expect(await candidates.nth(1).getByRole('button', { name: 'Community Winner (30%)' }).count()).toBe(0);
 
     await candidates.nth(1).getByRole('button', { name: 'Admin Winner (70%)' }).click();

@@ -15,7 +15,7 @@ import {
   DialogTrigger,
 } from '../../../components/ui/dialog';
 import { Spinner } from '../../../components/ui/spinner';
-import { formatSol } from '../../../lib/utils';
+import { countOf, formatSol } from '../../../lib/utils';
 import { useAdminSubmissions, useSelectMajorWinner } from '../api/admin';
 import { rankEligibleSubmissions } from '../lib/rank-submissions';
 import { ConfirmPayout } from './confirm-payout';
@@ -74,7 +74,8 @@ function Candidates({ dareId }: { dareId: number }) {
               {submission.status === 'winner' && <Badge variant="success">winner</Badge>}
             </p>
             <p className="text-muted-foreground">
-              {submission.votes} votes{submission.description ? ` · ${submission.description}` : ''}
+              {countOf(submission.votes, 'vote')}
+              {submission.description ? ` · ${submission.description}` : ''}
             </p>
           </div>
           <div className="flex flex-wrap gap-2">

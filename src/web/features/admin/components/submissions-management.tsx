@@ -3,6 +3,7 @@ import { EmptyState } from '../../../components/common/empty-state';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
+import { countOf } from '../../../lib/utils';
 import { useAdminSubmissions, useMarkWinner, useSelectMajorWinner, useUpdateSubmission } from '../api/admin';
 import { ConfirmPayout } from './confirm-payout';
 
@@ -102,7 +103,7 @@ function SubmissionList({ submissions, className }: { submissions: AdminSubmissi
               {submission.isFeatured && <Badge variant="outline">Featured</Badge>}
             </div>
             <p className="text-muted-foreground">
-              by {submission.users.username} · {submission.votes} votes
+              by {submission.users.username} · {countOf(submission.votes, 'vote')}
             </p>
             {submission.description && <p className="break-words">{submission.description}</p>}
             <div className="flex flex-wrap gap-2">
