@@ -48,6 +48,12 @@ describe('claiming a prize in the browser', () => {
     await winning.getByText(dare.title).waitFor();
     await winning.getByRole('button', { name: 'Claim Prize' }).click();
     await toast(page, 'Prize claimed successfully!');
+    // The toast links the payout transaction, like every money toast.
+    const payoutHref = await page
+      .getByRole('link', { name: 'View transaction' })
+      .first()
+      .getAttribute('href');
+    expect(payoutHref).toMatch(/^\/tx\/[1-9A-HJ-NP-Za-km-z]{64,88}$/);
     await winning.getByText('Claimed', { exact: true }).waitFor();
     await expect.poll(balance).toBe(`${dare.totalPool} SOL`);
 

@@ -108,6 +108,10 @@ describe('every dialog on a 375 px phone', () => {
     await wallet.getByRole('button', { name: 'Get test SOL' }).click();
     await toast(page, 'Test SOL received');
     await expect.poll(() => wallet.getByTestId('wallet-balance').textContent()).toBe('2 SOL');
+    // One Escape closes the menu although a toast is open; the toast stays.
+    await page.keyboard.press('Escape');
+    await expect.poll(() => menu.count()).toBe(0);
+    expect(await page.getByText('Test SOL received', { exact: true }).first().isVisible()).toBe(true);
   });
 
   it('the admin dialogs fit: users, create major dare, select winners, confirmations', async () => {

@@ -30,7 +30,10 @@ export function DialogContent({
         {...props}
       >
         {children}
-        <DialogPrimitive.Close className="absolute top-4 right-4 rounded-sm opacity-70 transition-opacity hover:opacity-100">
+        <DialogPrimitive.Close
+          data-dialog-close
+          className="absolute top-4 right-4 rounded-sm opacity-70 transition-opacity hover:opacity-100"
+        >
           <X className="size-4" aria-hidden />
           <span className="sr-only">Close</span>
         </DialogPrimitive.Close>
