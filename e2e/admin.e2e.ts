@@ -150,7 +150,12 @@ describe('the Admin panel', () => {
     await create.getByLabel('Description').fill('Cannot be paid');
     await create.getByLabel('Deadline').fill(localDateTime(2));
     await create.getByRole('button', { name: 'Create Major Dare' }).click();
-    await toast(page, 'Failed to create major dare');
+    // Inline under the progress list (decision 017), naming the wallet it needs.
+    await create
+      .getByRole('alert')
+      .filter({ hasText: 'Nothing was sent' })
+      .getByText('Connect the wallet of your account', { exact: false })
+      .waitFor();
     await create.getByRole('button', { name: 'Close' }).click();
     await create.waitFor({ state: 'detached' });
     expect((await api<Dare[]>('GET', '/api/admin/dares?q=Walletless', token)).length).toBe(0);
