@@ -150,7 +150,12 @@ describe('the Admin panel', () => {
     await create.getByLabel('Description').fill('Cannot be paid');
     await create.getByLabel('Deadline').fill(localDateTime(2));
     await create.getByRole('button', { name: 'Create Major Dare' }).click();
-    await toast(page, 'Failed to create major dare');
+    // Inline under the progress list (decision 017), naming the wallet it needs.
+    await create
+      .getByRole('alert')
+      .filter({ hasText: 'Nothing was sent' })
+      .getByText('Connect the wallet of your account', { exact: false })
+      .waitFor();
     await create.getByRole('button', { name: 'Close' }).click();
     await create.waitFor({ state: 'detached' });
     expect((await api<Dare[]>('GET', '/api/admin/dares?q=Walletless', token)).length).toBe(0);
@@ -241,6 +246,9 @@ describe('the Admin panel', () => {
     const theirs = await submit(second, 'second-take');
     // Both approved in Submissions Management, then a third user's vote puts the second on top.
     await page.getByRole('tab', { name: 'Submissions Management' }).click();
+    // A winner button pays, so it asks first with the amount and the recipient.
+    const payWinner = (question: RegExp) =>
+      page.getByRole('dialog', { name: question }).getByRole('button', { name: 'Pay winner' }).click();
     const submissionRow = (text: string) =>
       page.getByRole('list', { name: 'Submissions' }).getByRole('listitem').filter({ hasText: text });
     for (const text of ['first-take', 'second-take']) {
@@ -252,6 +260,7 @@ describe('the Admin panel', () => {
     await call(server, `/api/submissions/${theirs.id}/vote`, undefined, voter!.token);
     // The community pick must be the most voted: the server refuses the other one, with the reason.
     await submissionRow('first-take').getByRole('button', { name: 'Community Winner (30%)' }).click();
+    await payWinner(/^Pay 0\.03 SOL to \S+ as the community winner \(30%\)\?$/);
     await toast(page, 'Failed to select winner');
     await page
       .getByText('The community winner must be the approved submission with the most votes')
@@ -269,14 +278,17 @@ describe('the Admin panel', () => {
     const candidates = winners.getByRole('list', { name: 'Eligible submissions' }).getByRole('listitem');
     await expect.poll(() => candidates.count()).toBe(2);
     // Only the most voted one can be the community winner.
-    expect(await candidates.nth(0).getByText('1 votes', { exact: false }).count()).toBe(1);
+    expect(await candidates.nth(0).getByText('1 vote ·', { exact: false }).count()).toBe(1);
     expect(await candidates.nth(1).getByRole('button', { name: 'Community Winner (30%)' }).count()).toBe(0);
 
     await candidates.nth(1).getByRole('button', { name: 'Admin Winner (70%)' }).click();
+    await payWinner(/^Pay 0\.07 SOL to \S+ as the admin's winner \(70%\)\?$/);
     await toast(page, 'Major dare winner selected and claim created!');
     await candidates.nth(0).getByRole('button', { name: 'Community Winner (30%)' }).click();
+    await payWinner(/^Pay 0\.03 SOL to \S+ as the community winner \(30%\)\?$/);
     await expect.poll(async () => (await claimsOf(second)).length).toBe(1);
     await candidates.nth(0).getByRole('button', { name: 'Admin Winner (70%)' }).click();
+    await payWinner(/^Pay 0\.07 SOL to \S+ as the admin's winner \(70%\)\?$/);
     await toast(page, 'Failed to select winner');
     await page.getByText('The admin winner of this major dare is already selected').first().waitFor();
 

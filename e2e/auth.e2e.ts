@@ -111,13 +111,17 @@ describe('accounts in the browser', () => {
     expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
   });
 
-  it('tells a visitor without any wallet to install Phantom', async () => {
+  it('tells a visitor without any wallet to install Phantom inline, without an error toast', async () => {
     const { page } = await app.newPage();
     await page.goto(app.url('/profile'));
     await page.getByText('Please connect your wallet to view your profile').waitFor();
     await page.getByRole('button', { name: 'Connect Wallet' }).last().click();
-    await toast(page, 'Phantom Wallet Not Found');
-    await toast(page, 'Please install Phantom wallet to continue.');
+    const dialog = page.getByRole('dialog', { name: 'Connect Wallet' });
+    await dialog.getByText('No Solana wallet found in this browser.').waitFor();
+    await dialog.getByRole('link', { name: 'Install Phantom' }).waitFor();
+    await dialog.getByRole('button', { name: 'Log In' }).waitFor();
+    // The dialog offers other ways in, so nothing shouts that a wallet is missing.
+    expect(await page.getByText('Phantom Wallet Not Found').count()).toBe(0);
   });
 
   it('shows the signed-out state and the sign-in prompt when the server ends the session', async () => {

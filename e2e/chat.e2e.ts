@@ -31,7 +31,7 @@ describe('live chat in the browser', () => {
     await first.page.goto(app.url(`/dare/${dare.id}`));
     await second.page.goto(app.url(`/dare/${dare.id}`));
     // The badge counts who is in this dare's room: both pages.
-    await first.page.getByLabel('2 online').waitFor();
+    await first.page.getByText('2 online', { exact: true }).waitFor();
 
     await say(first.page, 'Ready for the cold shower?');
     await messages(second.page).getByText('Ready for the cold shower?').waitFor();

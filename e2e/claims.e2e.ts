@@ -33,7 +33,12 @@ describe('claiming a prize in the browser', () => {
       .filter({ hasText: 'e2e_winner' });
     await row.getByRole('button', { name: 'Approve' }).click();
     await toast(panel, 'Submission status updated successfully');
+    // It pays the whole pool, so it asks first with the amount and the recipient.
     await row.getByRole('button', { name: 'Mark Winner' }).click();
+    const ask = panel.getByRole('dialog', {
+      name: `Pay ${Number(dare.totalPool)} SOL to e2e_winner and close this dare?`,
+    });
+    await ask.getByRole('button', { name: 'Pay winner' }).click();
     await toast(panel, 'Winner marked and claim created successfully!');
 
     const balance = () => page.getByTestId('wallet-balance').textContent();
@@ -43,6 +48,12 @@ describe('claiming a prize in the browser', () => {
     await winning.getByText(dare.title).waitFor();
     await winning.getByRole('button', { name: 'Claim Prize' }).click();
     await toast(page, 'Prize claimed successfully!');
+    // The toast links the payout transaction, like every money toast.
+    const payoutHref = await page
+      .getByRole('link', { name: 'View transaction' })
+      .first()
+      .getAttribute('href');
+    expect(payoutHref).toMatch(/^\/tx\/[1-9A-HJ-NP-Za-km-z]{64,88}$/);
     await winning.getByText('Claimed', { exact: true }).waitFor();
     await expect.poll(balance).toBe(`${dare.totalPool} SOL`);
 

@@ -63,14 +63,15 @@ describe('money in the browser', () => {
     await form.getByText('Please use stake amounts of 5 SOL or less. You tried to stake 6 SOL').waitFor();
     expect(wallet!.requests.some((request) => request.method === 'signTransaction')).toBe(false);
 
+    await form.getByText('Available: 2 SOL').waitFor();
     await form.getByLabel('Stake Amount (SOL)').fill('0.5');
     await form.getByRole('button', { name: 'Create Dare' }).click();
     await toast(page, 'Dare Created!');
-    expect(await stepStatuses(page)).toEqual(STEPS.map(() => 'done'));
-    const progress = page.getByRole('list', { name: 'Create dare progress' });
-    for (const [index, label] of STEPS.entries())
-      await progress.getByText(`${index + 1}. ${label}`).waitFor();
 
+    // Decision 017: a created dare opens its own page, with the stake's transaction in the toast.
+    await page.getByRole('heading', { name: 'Sunrise lake jump' }).waitFor();
+    expect(new URL(page.url()).pathname).toMatch(/^\/dare\/\d+$/);
+    const dareId = Number(new URL(page.url()).pathname.split('/').at(-1));
     // The toast names the signature's first 8 characters and links to our explorer page.
     const txHref = await page.getByRole('link', { name: 'View transaction' }).first().getAttribute('href');
     expect(txHref).toMatch(/^\/tx\/[1-9A-HJ-NP-Za-km-z]{64,88}$/);
@@ -84,16 +85,10 @@ describe('money in the browser', () => {
         (request) => request.method === 'signTransaction' && request.outcome === 'approved',
       ),
     ).toHaveLength(1);
-
-    // The form is reset; the balance paid the stake and the 0.000005 SOL fee.
-    expect(await form.getByLabel('Title').inputValue()).toBe('');
-    expect(await form.getByLabel('Stake Amount (SOL)').inputValue()).toBe('0.01');
+    // The balance paid the stake and the 0.000005 SOL fee.
     await expect.poll(() => balanceText(page)).toBe('1.499995 SOL');
 
     // The dare's page: badges, title, the pool from the stake, and its chat.
-    await page.getByRole('link', { name: 'View your dare' }).click();
-    await page.getByRole('heading', { name: 'Sunrise lake jump' }).waitFor();
-    const dareId = Number(new URL(page.url()).pathname.split('/').at(-1));
     for (const badge of ['hard', 'active', 'physical'])
       await page.getByText(badge, { exact: true }).waitFor();
     const poolTile = page.getByText('Total Pool').locator('xpath=../..');
@@ -109,10 +104,31 @@ describe('money in the browser', () => {
     await amount.fill('0');
     await dialog.getByRole('button', { name: 'Add to Pool' }).click();
     await dialog.getByText('Please enter a valid amount').waitFor();
+    // More than the wallet holds: the same balance check as Create Dare, before any wallet prompt.
+    await dialog.getByText('Available: 1.499995 SOL').waitFor();
+    const prompts = wallet!.requests.length;
+    await amount.fill('50');
+    await dialog.getByRole('button', { name: 'Add to Pool' }).click();
+    const short = dialog.getByRole('alert').filter({ hasText: 'Not enough SOL' });
+    await short
+      .getByText('Insufficient balance. You have 1.499995 SOL on localnet', { exact: false })
+      .waitFor();
+    await short.getByRole('button', { name: 'Get test SOL' }).waitFor();
+    expect(wallet!.requests.length).toBe(prompts);
+    // Cancel closes it, and focus goes back to the button that opened it.
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.textContent?.trim()))
+      .toBe('Add to Pool');
+
+    await page.getByRole('button', { name: 'Add to Pool' }).click();
     await amount.fill('0.25');
     await dialog.getByRole('button', { name: 'Add to Pool' }).click();
     await toast(page, 'Successfully added to pool!');
     await toast(page, '0.25 SOL added to dare pool');
+    // Every money toast links its transaction.
+    await expect.poll(() => page.getByRole('link', { name: 'View transaction' }).count()).toBeGreaterThan(0);
     expect(await page.getByRole('dialog').count()).toBe(0);
     // Updated from the answer, without a reload: the same document, the new pool and balance.
     await expect.poll(() => poolTile.textContent()).toContain('0.75 SOL');
@@ -131,26 +147,48 @@ describe('money in the browser', () => {
     await page.getByText('transfer').first().waitFor();
   }, 90_000);
 
-  it("stops at the balance check with the spec's insufficient-balance text naming the network", async () => {
-    const { page, wallet } = await app.newPage({ wallet: true });
+  it('on a phone, shows a short balance inline and wrapped, with Get test SOL as the next step', async () => {
+    const phone = { width: 375, height: 740 };
+    const { page, wallet } = await app.newPage({ wallet: true, viewport: phone });
     await registerWithWallet(page, 'e2e_broke');
-    await page.getByRole('link', { name: 'Create Dare' }).first().click();
+    await page.goto(app.url('/create-dare'));
 
     const form = await fillDareForm(page, { title: 'No money dare', stake: '1' });
+    await form.getByText('Available: 0 SOL').waitFor();
     await form.getByRole('button', { name: 'Create Dare' }).click();
-    await toast(page, 'Transaction Failed');
-    await toast(
-      page,
-      'Insufficient balance. You have 0 SOL on localnet, but need 1.000005 SOL (1 SOL + 0.000005 SOL fee). ' +
-        `Please add SOL to your wallet: ${wallet!.address}`,
+    const failure = form.getByRole('alert').filter({ hasText: 'Not enough SOL' });
+    await failure
+      .getByText(
+        'Insufficient balance. You have 0 SOL on localnet, but need 1.000005 SOL (1 SOL + 0.000005 SOL fee). ' +
+          `Please add SOL to your wallet: ${wallet!.address}`,
+      )
+      .waitFor();
+    // Nothing was sent, so nothing calls it a failed transaction; and it fits the phone.
+    expect(await page.getByText('Transaction Failed', { exact: true }).count()).toBe(0);
+    const wide = await page.evaluate(() =>
+      [...document.querySelectorAll('body *')]
+        .filter((element) => element.getBoundingClientRect().right > window.innerWidth + 0.5)
+        .map((element) => `${element.tagName} ${element.className} ${element.getBoundingClientRect().right}`)
+        .slice(0, 8),
     );
+    expect(wide).toEqual([]);
+    const box = await failure.boundingBox();
+    expect(box!.x).toBeGreaterThanOrEqual(0);
+    expect(box!.x + box!.width).toBeLessThanOrEqual(phone.width);
     expect(await stepStatuses(page)).toEqual(['done', 'failed', ...STEPS.slice(2).map(() => 'pending')]);
     expect(wallet!.requests.some((request) => request.method === 'signTransaction')).toBe(false);
     // The form keeps what the user typed.
     expect(await form.getByLabel('Title').inputValue()).toBe('No money dare');
-  }, 60_000);
 
-  it('reports a wallet rejection as Transaction Failed and moves no SOL', async () => {
+    // The next step is right there; then the same form creates the dare.
+    await failure.getByRole('button', { name: 'Get test SOL' }).click();
+    await toast(page, 'Test SOL received');
+    await form.getByText('Available: 2 SOL').waitFor();
+    await form.getByRole('button', { name: 'Create Dare' }).click();
+    await page.getByRole('heading', { name: 'No money dare' }).waitFor();
+  }, 90_000);
+
+  it('reports a wallet rejection inline as nothing sent and moves no SOL', async () => {
     const { page, wallet } = await app.newPage({ wallet: true });
     await registerWithWallet(page, 'e2e_rejecter');
     const airdrop = await fetch(app.url('/api/dev/airdrop'), {
@@ -165,8 +203,8 @@ describe('money in the browser', () => {
     wallet!.setMode('reject');
     const form = await fillDareForm(page, { title: 'Rejected dare', stake: '0.1' });
     await form.getByRole('button', { name: 'Create Dare' }).click();
-    await toast(page, 'Transaction Failed');
-    await toast(page, 'User rejected the request.');
+    const failure = form.getByRole('alert').filter({ hasText: 'Nothing was sent' });
+    await failure.getByText('User rejected the request.').waitFor();
     expect(await stepStatuses(page)).toEqual([
       'done',
       'done',

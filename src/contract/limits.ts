@@ -66,3 +66,14 @@ export type Category = (typeof CATEGORIES)[number];
 export type DareStatus = (typeof DARE_STATUSES)[number];
 export type SubmissionStatus = (typeof SUBMISSION_STATUSES)[number];
 export type ClaimStatus = (typeof CLAIM_STATUSES)[number];
+
+/** Reputation points (docs/decisions/008-payouts-refunds.md); the server applies them, the UI explains them. */
+export const REPUTATION = {
+  /** A submission moves to approved (taken back if the approval is withdrawn). */
+  submissionApproved: 1,
+  /** A prize claim is paid out. */
+  prizeWon: 10,
+} as const;
+
+/** How reputation is earned, in words, wherever the number is shown. */
+export const REPUTATION_EXPLAINED = `+${REPUTATION.submissionApproved} for each approved proof, +${REPUTATION.prizeWon} for each prize paid out`;

@@ -16,3 +16,10 @@ export function formatSol(amount: string | number): string {
   const text = String(amount).trim();
   return `${isSolAmount(text) ? normalizeSol(text) : text} SOL`;
 }
+
+const englishPlural = new Intl.PluralRules('en');
+
+/** '1 win', '3 wins', '0 votes': the count with its noun in the right number. */
+export function countOf(count: number, singular: string, plural = `${singular}s`): string {
+  return `${count} ${englishPlural.select(count) === 'one' ? singular : plural}`;
+}

@@ -29,14 +29,12 @@ export const SIDE_MENU: readonly NavItem[] = [
   { to: '/admin', label: 'Admin Panel', icon: Shield, adminOnly: true },
 ];
 
-/** Spec section 2 'Navigation': the top bar links. */
-export const TOP_BAR: readonly NavItem[] = [
-  { to: '/', label: 'Home', icon: Home },
-  { to: '/leaderboard', label: 'Leaderboard', icon: Trophy },
-  { to: '/create-dare', label: 'Create Dare', icon: PlusCircle },
-  { to: '/profile', label: 'Profile', icon: User },
-  { to: '/admin', label: 'Admin', icon: Shield, adminOnly: true },
-];
+/**
+ * The top bar's links. The spec's top bar repeated four of the side menu's pages, so a desktop
+ * showed them twice (issue 18): the side menu is the one list of pages, and the top bar keeps
+ * only the main action (decision 017).
+ */
+export const TOP_BAR: readonly NavItem[] = [{ to: '/create-dare', label: 'Create Dare', icon: PlusCircle }];
 
 /** The product's social media page: only admins see the link (spec section 6). */
 export const SOCIAL_URL = 'https://x.com/darepool';

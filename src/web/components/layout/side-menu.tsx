@@ -2,6 +2,7 @@ import { ExternalLink } from 'lucide-react';
 import { NavLink } from 'react-router';
 import { networkLabel } from '../../../contract/network';
 import { useAuth } from '../../features/auth/auth-provider';
+import { WalletBalanceSlot } from '../../features/payments/components/wallet-balance-slot';
 import { useConfig } from '../../lib/config';
 import { cn } from '../../lib/utils';
 import { SIDE_MENU, SOCIAL_URL, visibleItems } from './nav-items';
@@ -11,9 +12,15 @@ const itemClass =
 
 /** The side menu: inline from the md breakpoint, inside the drawer below it. */
 export function SideMenu({ onNavigate }: { onNavigate?: () => void }) {
-  const { isAdmin } = useAuth();
+  const { isAdmin, user } = useAuth();
   return (
     <div className="flex min-h-0 flex-1 flex-col">
+      {onNavigate && user?.walletAddress && (
+        // The top bar has no room for the balance below `sm`: the phone's menu carries it.
+        <section aria-label="Wallet" className="mx-3 mt-3 rounded-lg border p-2">
+          <WalletBalanceSlot className="flex flex-wrap items-center gap-1" testSolLabel="" />
+        </section>
+      )}
       <nav aria-label="Main" className="flex-1 space-y-1 overflow-y-auto p-3">
         {visibleItems(SIDE_MENU, isAdmin).map(({ to, label, icon: Icon }) => (
           // NavLink sets aria-current="page" on the current route's link.

@@ -22,13 +22,18 @@ export function DialogContent({
       <DialogOverlay />
       <DialogPrimitive.Content
         className={cn(
-          'fixed top-1/2 left-1/2 z-50 grid max-h-[90vh] w-[calc(100%-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 gap-4 overflow-y-auto rounded-lg border bg-card p-6 text-card-foreground shadow-lg',
+          // One shrinkable column and wrapping buttons: on a 375 px phone a long label ('Local dev
+          // wallet (this browser only, test SOL)') wraps instead of widening the dialog past the screen.
+          'fixed top-1/2 left-1/2 z-50 grid max-h-[90vh] w-[calc(100%-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 grid-cols-[minmax(0,1fr)] gap-4 overflow-y-auto rounded-lg border bg-card p-4 text-card-foreground shadow-lg break-words sm:p-6 [&_button]:h-auto [&_button]:min-h-9 [&_button]:whitespace-normal',
           className,
         )}
         {...props}
       >
         {children}
-        <DialogPrimitive.Close className="absolute top-4 right-4 rounded-sm opacity-70 transition-opacity hover:opacity-100">
+        <DialogPrimitive.Close
+          data-dialog-close
+          className="absolute top-4 right-4 rounded-sm opacity-70 transition-opacity hover:opacity-100"
+        >
           <X className="size-4" aria-hidden />
           <span className="sr-only">Close</span>
         </DialogPrimitive.Close>

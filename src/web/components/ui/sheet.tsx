@@ -33,7 +33,10 @@ export function SheetContent({
       <DialogOverlay />
       <DialogPrimitive.Content className={cn(sheetVariants({ side }), className)} {...props}>
         {children}
-        <DialogPrimitive.Close className="absolute top-5 right-4 rounded-sm opacity-70 transition-opacity hover:opacity-100">
+        <DialogPrimitive.Close
+          data-dialog-close
+          className="absolute top-5 right-4 rounded-sm opacity-70 transition-opacity hover:opacity-100"
+        >
           <X className="size-4" aria-hidden />
           <span className="sr-only">{closeLabel}</span>
         </DialogPrimitive.Close>

@@ -46,12 +46,36 @@ const toastVariants = cva(
 
 export type ToastVariant = NonNullable<VariantProps<typeof toastVariants>['variant']>;
 
+/**
+ * A toast is the newest dismissable layer, so Radix gives it the Escape meant for an open dialog
+ * (issue 18: Escape twice to close a dialog). With a dialog open, Escape closes the dialog through
+ * its own close button (which honours a dialog that refuses to close mid-payment) and the toast stays.
+ */
+function escapeToOpenDialog(event: KeyboardEvent) {
+  const dialogs = document.querySelectorAll('[role="dialog"][data-state="open"]');
+  const top = dialogs[dialogs.length - 1];
+  const close = top?.querySelector<HTMLButtonElement>('[data-dialog-close]');
+  if (!close) return;
+  event.preventDefault();
+  close.click();
+}
+
 export function Toast({
   className,
   variant,
+  onEscapeKeyDown,
   ...props
 }: ComponentProps<typeof ToastPrimitive.Root> & VariantProps<typeof toastVariants>) {
-  return <ToastPrimitive.Root className={cn(toastVariants({ variant }), className)} {...props} />;
+  return (
+    <ToastPrimitive.Root
+      className={cn(toastVariants({ variant }), className)}
+      onEscapeKeyDown={(event) => {
+        onEscapeKeyDown?.(event);
+        if (!event.defaultPrevented) escapeToOpenDialog(event);
+      }}
+      {...props}
+    />
+  );
 }
 
 export function ToastTitle({ className, ...props }: ComponentProps<typeof ToastPrimitive.Title>) {

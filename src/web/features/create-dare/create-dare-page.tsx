@@ -1,6 +1,6 @@
 import { Ban } from 'lucide-react';
 import { useState } from 'react';
-import { Link } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import {
   CREATE_DARE_FORM_DEFAULTS,
   type CreateDareForm as CreateDareFormValues,
@@ -16,8 +16,10 @@ import { toast } from '../../components/ui/use-toast';
 import { useSystemSwitches } from '../../lib/settings';
 import { useAuth } from '../auth/auth-provider';
 import { ConnectWalletButton } from '../auth/components/connect-wallet-button';
+import { AvailableBalance } from '../payments/components/available-balance';
+import { PaymentFailure } from '../payments/components/payment-failure';
+import { PaymentWalletGate } from '../payments/components/payment-wallet-gate';
 import { TransactionLink } from '../payments/components/transaction-link';
-import { describePaymentError } from '../payments/lib/payment-errors';
 import { CreateDareForm } from './components/create-dare-form';
 import { CreateDareProgress } from './components/create-dare-progress';
 import { PaidStakeNotice } from './components/paid-stake-notice';
@@ -75,15 +77,18 @@ export default function CreateDarePage() {
         title="Create Dare"
         description={`Stake between ${STAKE_MIN_SOL} and ${STAKE_MAX_SOL} SOL into an escrow for your dare.`}
       />
-      <CreateDareSection walletAddress={user.walletAddress} />
+      <PaymentWalletGate walletAddress={user.walletAddress} action="create a dare">
+        <CreateDareSection walletAddress={user.walletAddress} />
+      </PaymentWalletGate>
     </div>
   );
 }
 
 function CreateDareSection({ walletAddress }: { walletAddress: string | null }) {
+  const navigate = useNavigate();
   const [values, setValues] = useState<CreateDareFormValues>(CREATE_DARE_FORM_DEFAULTS);
   const [errors, setErrors] = useState<CreateDareFormErrors>({});
-  const [createdId, setCreatedId] = useState<number | null>(null);
+  const [failure, setFailure] = useState<{ error: unknown } | null>(null);
   const { steps, isPending, paid, submit } = useCreateDare();
 
   function change<F extends CreateDareField>(field: F, value: CreateDareFormValues[F]) {
@@ -98,25 +103,22 @@ function CreateDareSection({ walletAddress }: { walletAddress: string | null }) 
       setErrors(checked.errors);
       return;
     }
-    setCreatedId(null);
+    setFailure(null);
     const outcome = await submit(checked.value, walletAddress);
     if (!outcome.ok) {
-      toast({
-        title: 'Transaction Failed',
-        description: describePaymentError(outcome.error),
-        variant: 'destructive',
-      });
+      // Inline under the progress list, not a toast: it stays, wraps, and says what to do next.
+      setFailure({ error: outcome.error });
       return;
     }
     toast({
       title: 'Dare Created!',
       description: <TransactionLink signature={outcome.signature} explorerUrl={outcome.explorerUrl} />,
     });
-    setCreatedId(outcome.dare.id);
-    setValues(CREATE_DARE_FORM_DEFAULTS);
-    setErrors({});
+    // Decision 017: the new dare's own page is the success screen (Share, pool, the stake's link).
+    navigate(`/dare/${outcome.dare.id}`);
   }
 
+  const sent = steps?.send === 'done' || steps?.send === 'failed';
   return (
     <CreateDareForm
       values={values}
@@ -125,17 +127,13 @@ function CreateDareSection({ walletAddress }: { walletAddress: string | null }) 
       onSubmit={() => void create()}
       isPending={isPending}
       minDeadline={toLocalDateTimeValue(new Date())}
+      stakeHint={<AvailableBalance walletAddress={walletAddress} />}
     >
       {steps && <CreateDareProgress steps={steps} />}
-      {paid && !isPending && <PaidStakeNotice paid={paid} what="stake" button="Create Dare" />}
-      {createdId !== null && !isPending && (
-        <p role="status" className="text-sm">
-          Your dare is live.{' '}
-          <Link to={`/dare/${createdId}`} className="font-medium text-primary underline underline-offset-2">
-            View your dare
-          </Link>
-        </p>
+      {failure && !isPending && (
+        <PaymentFailure error={failure.error} sent={sent} walletAddress={walletAddress} />
       )}
+      {paid && !isPending && <PaidStakeNotice paid={paid} what="stake" button="Create Dare" />}
     </CreateDareForm>
   );
 }

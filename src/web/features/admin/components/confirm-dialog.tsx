@@ -23,7 +23,7 @@ export function ConfirmDialog({
   onConfirm,
 }: {
   trigger: ReactNode;
-  title: string;
+  title: ReactNode;
   description: ReactNode;
   confirmLabel: string;
   onConfirm: () => void;

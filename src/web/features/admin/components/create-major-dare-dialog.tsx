@@ -20,8 +20,9 @@ import { CreateDareProgress } from '../../create-dare/components/create-dare-pro
 import { PaidStakeNotice } from '../../create-dare/components/paid-stake-notice';
 import { useEscrowFunding } from '../../create-dare/hooks/use-escrow-funding';
 import { toLocalDateTimeValue } from '../../create-dare/lib/deadline';
+import { AvailableBalance } from '../../payments/components/available-balance';
+import { PaymentFailure } from '../../payments/components/payment-failure';
 import { TransactionLink } from '../../payments/components/transaction-link';
-import { describePaymentError } from '../../payments/lib/payment-errors';
 import { createMajorDare } from '../api/admin';
 import {
   type MajorDareField,
@@ -40,6 +41,7 @@ export function CreateMajorDareDialog({ walletAddress }: { walletAddress: string
   const [open, setOpen] = useState(false);
   const [values, setValues] = useState<MajorDareFormValues>(MAJOR_DARE_FORM_DEFAULTS);
   const [errors, setErrors] = useState<MajorDareFormErrors>({});
+  const [failure, setFailure] = useState<{ error: unknown } | null>(null);
   const { steps, isPending, paid, run } = useEscrowFunding();
   const queryClient = useQueryClient();
 
@@ -54,6 +56,7 @@ export function CreateMajorDareDialog({ walletAddress }: { walletAddress: string
       setErrors(checked.errors);
       return;
     }
+    setFailure(null);
     const outcome = await run(
       walletAddress,
       ({ cluster, paid: alreadyPaid, deps, events, walletAddress: wallet }) =>
@@ -64,11 +67,8 @@ export function CreateMajorDareDialog({ walletAddress }: { walletAddress: string
         ),
     );
     if (!outcome.ok) {
-      toast({
-        title: MAJOR_DARE_MESSAGES.createFailed,
-        description: describePaymentError(outcome.error),
-        variant: 'destructive',
-      });
+      // Inline under the progress list, wrapped, with the next step (decision 017).
+      setFailure({ error: outcome.error });
       return;
     }
     // The admin lists, stats and the public major dare all show the new dare.
@@ -105,8 +105,16 @@ export function CreateMajorDareDialog({ walletAddress }: { walletAddress: string
           onSubmit={() => void create()}
           isPending={isPending}
           minDeadline={toLocalDateTimeValue(new Date())}
+          prizeHint={<AvailableBalance walletAddress={walletAddress} />}
         >
           {steps && <CreateDareProgress steps={steps} />}
+          {failure && !isPending && (
+            <PaymentFailure
+              error={failure.error}
+              sent={steps?.send === 'done' || steps?.send === 'failed'}
+              walletAddress={walletAddress}
+            />
+          )}
           {paid && !isPending && <PaidStakeNotice paid={paid} what="prize" button="Create Major Dare" />}
         </MajorDareForm>
       </DialogContent>

@@ -23,6 +23,7 @@ export function MajorDareForm({
   onSubmit,
   isPending,
   minDeadline,
+  prizeHint,
   children,
 }: {
   values: MajorDareFormValues;
@@ -31,6 +32,8 @@ export function MajorDareForm({
   onSubmit: () => void;
   isPending: boolean;
   minDeadline: string;
+  /** Beside the prize's label: the wallet's available balance. */
+  prizeHint?: ReactNode;
   children?: ReactNode;
 }) {
   const id = useId();
@@ -41,9 +44,12 @@ export function MajorDareForm({
     'aria-invalid': errors[name] ? true : undefined,
     'aria-describedby': errors[name] ? errorId(name) : undefined,
   });
-  const field = (name: MajorDareField, label: string, control: ReactNode) => (
+  const field = (name: MajorDareField, label: string, control: ReactNode, hint?: ReactNode) => (
     <div className="grid gap-1.5">
-      <Label htmlFor={fieldId(name)}>{label}</Label>
+      <div className="flex flex-wrap items-baseline justify-between gap-x-3">
+        <Label htmlFor={fieldId(name)}>{label}</Label>
+        {hint}
+      </div>
       {control}
       <FieldError id={errorId(name)} message={errors[name]} />
     </div>
@@ -56,7 +62,7 @@ export function MajorDareForm({
 
   return (
     <form className="grid gap-4" aria-label="Create major dare" onSubmit={submit} noValidate>
-      <fieldset disabled={isPending} className="grid gap-3">
+      <fieldset disabled={isPending} className="grid min-w-0 gap-3">
         {field(
           'title',
           'Title',
@@ -123,6 +129,7 @@ export function MajorDareForm({
               onChange={(event) => onChange('prizeAmount', event.target.value)}
               {...described('prizeAmount')}
             />,
+            prizeHint,
           )}
           {field(
             'maxParticipants',

@@ -15,9 +15,10 @@ import {
   DialogTrigger,
 } from '../../../components/ui/dialog';
 import { Spinner } from '../../../components/ui/spinner';
-import { formatSol } from '../../../lib/utils';
+import { countOf, formatSol } from '../../../lib/utils';
 import { useAdminSubmissions, useSelectMajorWinner } from '../api/admin';
 import { rankEligibleSubmissions } from '../lib/rank-submissions';
+import { ConfirmPayout } from './confirm-payout';
 
 /**
  * Picks a major dare's winners: any eligible submission as the admin winner (70%), and the most
@@ -73,28 +74,36 @@ function Candidates({ dareId }: { dareId: number }) {
               {submission.status === 'winner' && <Badge variant="success">winner</Badge>}
             </p>
             <p className="text-muted-foreground">
-              {submission.votes} votes{submission.description ? ` · ${submission.description}` : ''}
+              {countOf(submission.votes, 'vote')}
+              {submission.description ? ` · ${submission.description}` : ''}
             </p>
           </div>
           <div className="flex flex-wrap gap-2">
-            <Button
-              size="sm"
-              disabled={select.isPending}
-              onClick={() => select.mutate({ dareId, submissionId: submission.id, winnerType: 'admin' })}
-            >
-              Admin Winner (70%)
-            </Button>
+            <ConfirmPayout
+              trigger={
+                <Button size="sm" disabled={select.isPending}>
+                  Admin Winner (70%)
+                </Button>
+              }
+              dareId={dareId}
+              kind="admin"
+              username={submission.users.username}
+              onConfirm={() => select.mutate({ dareId, submissionId: submission.id, winnerType: 'admin' })}
+            />
             {index === 0 && (
-              <Button
-                size="sm"
-                variant="outline"
-                disabled={select.isPending}
-                onClick={() =>
+              <ConfirmPayout
+                trigger={
+                  <Button size="sm" variant="outline" disabled={select.isPending}>
+                    Community Winner (30%)
+                  </Button>
+                }
+                dareId={dareId}
+                kind="community"
+                username={submission.users.username}
+                onConfirm={() =>
                   select.mutate({ dareId, submissionId: submission.id, winnerType: 'community' })
                 }
-              >
-                Community Winner (30%)
-              </Button>
+              />
             )}
           </div>
         </li>

@@ -3,7 +3,9 @@ import { EmptyState } from '../../../components/common/empty-state';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
+import { countOf } from '../../../lib/utils';
 import { useAdminSubmissions, useMarkWinner, useSelectMajorWinner, useUpdateSubmission } from '../api/admin';
+import { ConfirmPayout } from './confirm-payout';
 
 const MAJOR_WINNER_BUTTONS = [
   { type: 'admin', label: 'Admin Winner (70%)' },
@@ -101,7 +103,7 @@ function SubmissionList({ submissions, className }: { submissions: AdminSubmissi
               {submission.isFeatured && <Badge variant="outline">Featured</Badge>}
             </div>
             <p className="text-muted-foreground">
-              by {submission.users.username} · {submission.votes} votes
+              by {submission.users.username} · {countOf(submission.votes, 'vote')}
             </p>
             {submission.description && <p className="break-words">{submission.description}</p>}
             <div className="flex flex-wrap gap-2">
@@ -139,35 +141,41 @@ function SubmissionList({ submissions, className }: { submissions: AdminSubmissi
               {!submission.dares.is_major &&
                 submission.status === 'approved' &&
                 submission.dares.status === 'active' && (
-                  <Button
-                    size="sm"
-                    variant="secondary"
-                    disabled={busy}
-                    onClick={() => markWinner.mutate({ id: submission.id, dareId: submission.dareId })}
-                  >
-                    Mark Winner
-                  </Button>
+                  <ConfirmPayout
+                    trigger={
+                      <Button size="sm" variant="secondary" disabled={busy}>
+                        Mark Winner
+                      </Button>
+                    }
+                    dareId={submission.dareId}
+                    kind="dare"
+                    username={submission.users.username}
+                    onConfirm={() => markWinner.mutate({ id: submission.id, dareId: submission.dareId })}
+                  />
                 )}
               {submission.dares.is_major &&
                 (submission.status === 'approved' || submission.status === 'winner') &&
                 submission.dares.status !== 'cancelled' &&
                 // The server checks each type once and that the community pick is the most voted.
                 MAJOR_WINNER_BUTTONS.map(({ type, label }) => (
-                  <Button
+                  <ConfirmPayout
                     key={type}
-                    size="sm"
-                    variant="secondary"
-                    disabled={busy}
-                    onClick={() =>
+                    trigger={
+                      <Button size="sm" variant="secondary" disabled={busy}>
+                        {label}
+                      </Button>
+                    }
+                    dareId={submission.dareId}
+                    kind={type}
+                    username={submission.users.username}
+                    onConfirm={() =>
                       selectMajor.mutate({
                         dareId: submission.dareId,
                         submissionId: submission.id,
                         winnerType: type,
                       })
                     }
-                  >
-                    {label}
-                  </Button>
+                  />
                 ))}
             </div>
           </div>

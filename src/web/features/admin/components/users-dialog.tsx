@@ -1,5 +1,6 @@
 import { Users } from 'lucide-react';
 import { useState } from 'react';
+import { REPUTATION_EXPLAINED } from '../../../../contract/limits';
 import { EmptyState } from '../../../components/common/empty-state';
 import { SearchInput, useSearch } from '../../../components/common/search-input';
 import { Badge } from '../../../components/ui/badge';
@@ -13,7 +14,7 @@ import {
   DialogTrigger,
 } from '../../../components/ui/dialog';
 import { Spinner } from '../../../components/ui/spinner';
-import { formatSol, shortAddress } from '../../../lib/utils';
+import { countOf, formatSol, shortAddress } from '../../../lib/utils';
 import { useAdminUsers } from '../api/admin';
 
 /**
@@ -61,8 +62,9 @@ export function UsersDialog({ listClassName }: { listClassName: string }) {
                   </span>
                 </div>
                 <p className="text-muted-foreground">
-                  {user.reputation} reputation · {user.dareWins} wins · {formatSol(user.totalEarnings)} earned
-                  · joined {new Date(user.createdAt).toLocaleDateString()}
+                  <span title={`Reputation: ${REPUTATION_EXPLAINED}`}>{user.reputation} reputation</span> ·{' '}
+                  {countOf(user.dareWins, 'win')} · {formatSol(user.totalEarnings)} earned · joined{' '}
+                  {new Date(user.createdAt).toLocaleDateString()}
                 </p>
               </li>
             ))}

@@ -41,17 +41,6 @@ export function ConnectWalletDialog() {
   const { data: config } = useConfig();
   const [busy, setBusy] = useState<string | null>(null);
 
-  useEffect(() => {
-    // Spec section 5: without a wallet extension, a destructive toast names the missing wallet.
-    if (listWallets().length === 0) {
-      toast({
-        title: 'Phantom Wallet Not Found',
-        description: 'Please install Phantom wallet to continue.',
-        variant: 'destructive',
-      });
-    }
-  }, []);
-
   async function connect(getWallet: () => Promise<SigningWallet> | SigningWallet, name: string) {
     setBusy(name);
     try {

@@ -82,7 +82,13 @@ export function RegistrationDialog({ pending }: { pending: PendingRegistration }
 
   return (
     <Dialog open onOpenChange={(open) => !open && void cancel()}>
-      <DialogContent>
+      <DialogContent
+        onOpenAutoFocus={(event) => {
+          // Radix would focus the first input, the read-only address: start where the user types.
+          event.preventDefault();
+          document.getElementById('register-username')?.focus();
+        }}
+      >
         <DialogHeader>
           <DialogTitle>Complete Registration</DialogTitle>
           <DialogDescription>

@@ -13,6 +13,11 @@ const STORAGE_KEY = 'darepool-local-dev-wallet';
 const ICON =
   'data:image/svg+xml,%3Csvg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"%3E%3Crect width="32" height="32" rx="8" fill="%236366f1"/%3E%3Ctext x="16" y="21" font-size="14" text-anchor="middle" fill="white" font-family="sans-serif"%3EDEV%3C/text%3E%3C/svg%3E';
 
+/** Whether this browser already keeps a local dev wallet (without creating one). */
+export function hasLocalDevWallet(): boolean {
+  return localStorage.getItem(STORAGE_KEY) !== null;
+}
+
 function seedBytes(): Uint8Array {
   const stored = localStorage.getItem(STORAGE_KEY);
   if (stored && /^[0-9a-f]{64}$/.test(stored)) {

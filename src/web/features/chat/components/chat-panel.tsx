@@ -40,9 +40,7 @@ export function ChatPanel({ dareId = null }: { dareId?: number | null }) {
           <MessageSquare className="size-5 text-primary" aria-hidden /> Live Chat
         </CardTitle>
         {/* The spec's badge always showed 0; here it is the real number online in this room. */}
-        <Badge variant="secondary" aria-label={`${online} online`} title={`${online} online`}>
-          {online}
-        </Badge>
+        <Badge variant="secondary">{online} online</Badge>
       </CardHeader>
       <CardContent className="space-y-3">
         {status === 'reconnecting' && (

@@ -24,6 +24,7 @@ export function CreateDareForm({
   onSubmit,
   isPending,
   minDeadline,
+  stakeHint,
   children,
 }: {
   values: CreateDareFormValues;
@@ -33,6 +34,8 @@ export function CreateDareForm({
   isPending: boolean;
   /** datetime-local value of now, so the picker offers no past dates. */
   minDeadline?: string;
+  /** Beside the stake's label: the wallet's available balance. */
+  stakeHint?: ReactNode;
   /** Shown between the fields and the button: the progress of a running creation. */
   children?: ReactNode;
 }) {
@@ -52,8 +55,13 @@ export function CreateDareForm({
   return (
     <Card>
       <CardContent className="pt-5">
-        <form className="grid gap-4" aria-label="Create dare" onSubmit={submit} noValidate>
-          <fieldset disabled={isPending} className="grid gap-4">
+        <form
+          className="grid grid-cols-[minmax(0,1fr)] gap-4"
+          aria-label="Create dare"
+          onSubmit={submit}
+          noValidate
+        >
+          <fieldset disabled={isPending} className="grid min-w-0 gap-4">
             <div className="grid gap-1.5">
               <Label htmlFor={fieldId('title')}>Title</Label>
               <Input
@@ -78,7 +86,10 @@ export function CreateDareForm({
               <FieldError id={errorId('description')} message={errors.description} />
             </div>
             <div className="grid gap-1.5">
-              <Label htmlFor={fieldId('stakeAmount')}>Stake Amount (SOL)</Label>
+              <div className="flex flex-wrap items-baseline justify-between gap-x-3">
+                <Label htmlFor={fieldId('stakeAmount')}>Stake Amount (SOL)</Label>
+                {stakeHint}
+              </div>
               <Input
                 id={fieldId('stakeAmount')}
                 type="number"

@@ -11,6 +11,8 @@ import {
   DialogTrigger,
 } from '../../../components/ui/dialog';
 import { Spinner } from '../../../components/ui/spinner';
+import { useAuth } from '../../auth/auth-provider';
+import { PaymentWalletGate } from '../../payments/components/payment-wallet-gate';
 import type { PaidContribution } from '../../payments/lib/add-to-pool-flow';
 
 // The form carries the payment flow (zod, wallet discovery on submit): fetched when the dialog opens.
@@ -18,11 +20,23 @@ const AddToPoolForm = lazy(() => import('./add-to-pool-form'));
 
 /** Spec section 2 'Add to Pool dialog': a SOL amount, min 0.01, default 0.01. */
 export function AddToPoolDialog({ dare, disabled }: { dare: Dare; disabled?: boolean }) {
+  const { user } = useAuth();
   const [open, setOpen] = useState(false);
   // Kept while a payment runs: closing the dialog must not hide a transfer the wallet is signing.
   const [busy, setBusy] = useState(false);
   // A transfer that landed but was not credited (e.g. the connection dropped): retried as is.
   const [paid, setPaid] = useState<PaidContribution | null>(null);
+  const form = (
+    <Suspense fallback={<Spinner label="Loading" className="p-4" />}>
+      <AddToPoolForm
+        dare={dare}
+        paid={paid}
+        onPaidChange={setPaid}
+        onBusyChange={setBusy}
+        onDone={() => setOpen(false)}
+      />
+    </Suspense>
+  );
   return (
     <Dialog open={open} onOpenChange={(next) => (busy ? undefined : setOpen(next))}>
       <DialogTrigger asChild>
@@ -38,15 +52,14 @@ export function AddToPoolDialog({ dare, disabled }: { dare: Dare; disabled?: boo
             Add SOL to the pool of "{dare.title}". It goes straight to the dare's escrow wallet.
           </DialogDescription>
         </DialogHeader>
-        <Suspense fallback={<Spinner label="Loading" className="p-4" />}>
-          <AddToPoolForm
-            dare={dare}
-            paid={paid}
-            onPaidChange={setPaid}
-            onBusyChange={setBusy}
-            onDone={() => setOpen(false)}
-          />
-        </Suspense>
+        {user ? (
+          <PaymentWalletGate walletAddress={user.walletAddress} action="add to this pool">
+            {form}
+          </PaymentWalletGate>
+        ) : (
+          // A visitor gets the spec's 'Please connect your wallet first' on submit.
+          form
+        )}
       </DialogContent>
     </Dialog>
   );

@@ -2,19 +2,23 @@ import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import type { Dare } from '../../../../contract/dares';
 import { POOL_ADD_DEFAULT_SOL, POOL_ADD_MIN_SOL } from '../../../../contract/limits';
+import { networkLabel } from '../../../../contract/network';
 import { Button } from '../../../components/ui/button';
-import { DialogFooter } from '../../../components/ui/dialog';
+import { DialogClose, DialogFooter } from '../../../components/ui/dialog';
 import { Input } from '../../../components/ui/input';
 import { FieldError, Label } from '../../../components/ui/label';
 import { toast } from '../../../components/ui/use-toast';
 import { configQueryOptions } from '../../../lib/config';
 import { useAuth } from '../../auth/auth-provider';
 import { addToPool } from '../../payments/api/add-to-pool';
+import { checkBalance } from '../../payments/api/check-balance';
 import { createTransaction } from '../../payments/api/create-transaction';
 import { sendTransaction } from '../../payments/api/send-transaction';
+import { AvailableBalance } from '../../payments/components/available-balance';
+import { PaymentFailure } from '../../payments/components/payment-failure';
+import { TransactionLink } from '../../payments/components/transaction-link';
 import { type PaidContribution, runAddToPool } from '../../payments/lib/add-to-pool-flow';
 import { lazyConnectPaymentWallet } from '../../payments/lib/lazy-payment-wallet';
-import { describePaymentError } from '../../payments/lib/payment-errors';
 import { checkPoolAmount } from '../../payments/lib/pool-amount';
 import { refreshAfterPayment } from '../../payments/lib/refresh-after-payment';
 import { dareQueryKey } from '../api/get-dare';
@@ -43,6 +47,7 @@ export default function AddToPoolForm({
   const [amount, setAmount] = useState<string>(POOL_ADD_DEFAULT_SOL);
   const [error, setError] = useState<string | undefined>();
   const [pending, setPending] = useState(false);
+  const [failure, setFailure] = useState<{ error: unknown; sent: boolean } | null>(null);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -52,14 +57,16 @@ export default function AddToPoolForm({
       return;
     }
     const walletAddress = user?.walletAddress ?? null;
+    setFailure(null);
     setPending(true);
     onBusyChange(true);
     let moved = false;
     try {
       const config = await queryClient.ensureQueryData(configQueryOptions());
-      const updated = await runAddToPool(
-        { dare, amount: checked.amount, walletAddress, paid },
+      const { dare: updated, signature } = await runAddToPool(
+        { dare, amount: checked.amount, walletAddress, network: networkLabel(config.cluster), paid },
         {
+          checkBalance,
           connectWallet: lazyConnectPaymentWallet({ embeddedChain: config.embeddedChain }),
           createTransaction,
           sendTransaction,
@@ -74,17 +81,19 @@ export default function AddToPoolForm({
       queryClient.setQueryData(dareQueryKey(dare.id), updated);
       toast({
         title: 'Successfully added to pool!',
-        description: `${checked.amount} SOL added to dare pool`,
+        description: (
+          <span className="grid gap-1">
+            <span>{checked.amount} SOL added to dare pool</span>
+            <TransactionLink signature={signature} explorerUrl={config.explorerUrl} />
+          </span>
+        ),
       });
       setAmount(POOL_ADD_DEFAULT_SOL);
       onBusyChange(false);
       onDone();
-    } catch (failure) {
-      toast({
-        title: 'Transaction failed',
-        description: describePaymentError(failure),
-        variant: 'destructive',
-      });
+    } catch (caught) {
+      // Inline in the dialog, wrapped, with the next step: a toast cut the message off on a phone.
+      setFailure({ error: caught, sent: moved });
       onBusyChange(false);
     } finally {
       setPending(false);
@@ -99,7 +108,10 @@ export default function AddToPoolForm({
   return (
     <form onSubmit={submit} className="grid gap-4" noValidate aria-label="Add to pool">
       <div className="grid gap-1.5">
-        <Label htmlFor={inputId}>Amount (SOL)</Label>
+        <div className="flex flex-wrap items-baseline justify-between gap-x-3">
+          <Label htmlFor={inputId}>Amount (SOL)</Label>
+          <AvailableBalance walletAddress={user?.walletAddress ?? null} />
+        </div>
         <Input
           id={inputId}
           type="number"
@@ -122,7 +134,19 @@ export default function AddToPoolForm({
           Your {paid.amount} SOL already reached the escrow; submitting again only records it.
         </p>
       )}
+      {failure && !pending && (
+        <PaymentFailure
+          error={failure.error}
+          sent={failure.sent}
+          walletAddress={user?.walletAddress ?? null}
+        />
+      )}
       <DialogFooter>
+        <DialogClose asChild>
+          <Button type="button" variant="outline" disabled={pending}>
+            Cancel
+          </Button>
+        </DialogClose>
         <Button type="submit" disabled={pending}>
           {pending ? 'Adding...' : 'Add to Pool'}
         </Button>

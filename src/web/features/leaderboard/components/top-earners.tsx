@@ -4,7 +4,7 @@ import { LEADERBOARD_SIZE } from '../../../../contract/limits';
 import { EmptyState } from '../../../components/common/empty-state';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
 import { Skeleton } from '../../../components/ui/skeleton';
-import { formatSol } from '../../../lib/utils';
+import { countOf, formatSol } from '../../../lib/utils';
 
 /** Spec: the top 10 by earnings; `entries` undefined while loading. */
 export function TopEarners({ entries }: { entries: LeaderboardEntry[] | undefined }) {
@@ -31,7 +31,7 @@ export function TopEarners({ entries }: { entries: LeaderboardEntry[] | undefine
               <li key={entry.id} className="flex items-center gap-3 py-3">
                 <span className="w-6 text-center font-bold text-muted-foreground">{index + 1}</span>
                 <span className="min-w-0 flex-1 truncate font-medium">{entry.username}</span>
-                <span className="text-sm text-muted-foreground">{entry.dareWins} wins</span>
+                <span className="text-sm text-muted-foreground">{countOf(entry.dareWins, 'win')}</span>
                 <span className="font-semibold text-primary">{formatSol(entry.totalEarnings)}</span>
               </li>
             ))}

@@ -5,12 +5,18 @@ import { useAuth } from '../../auth/auth-provider';
 const WalletBalance = lazy(() => import('./wallet-balance'));
 
 /** The top bar's place for the signed-in wallet's balance (and test SOL on the embedded chain). */
-export function WalletBalanceSlot() {
+export function WalletBalanceSlot({
+  className,
+  testSolLabel,
+}: {
+  className?: string;
+  testSolLabel?: string;
+}) {
   const { user } = useAuth();
   if (!user?.walletAddress) return null;
   return (
     <Suspense fallback={null}>
-      <WalletBalance walletAddress={user.walletAddress} />
+      <WalletBalance walletAddress={user.walletAddress} className={className} testSolLabel={testSolLabel} />
     </Suspense>
   );
 }

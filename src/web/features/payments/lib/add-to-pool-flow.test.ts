@@ -10,6 +10,7 @@ const dare = { id: 7, escrowWallet: ESCROW };
 
 function deps(overrides: Partial<AddToPoolDeps> = {}) {
   return {
+    checkBalance: vi.fn(async () => 1_000_000_000n),
     connectWallet: vi.fn(async () => ({
       address: WALLET,
       walletName: 'E2E Test Wallet',
@@ -26,8 +27,13 @@ describe('runAddToPool', () => {
   it("pays the dare's escrow and credits it with the signature", async () => {
     const calls = deps();
     const onPaid = vi.fn();
-    const updated = await runAddToPool({ dare, amount: '0.01', walletAddress: WALLET }, calls, onPaid);
-    expect(updated.totalPool).toBe('0.51');
+    const updated = await runAddToPool(
+      { dare, amount: '0.01', walletAddress: WALLET, network: 'localnet' },
+      calls,
+      onPaid,
+    );
+    expect(updated.dare.totalPool).toBe('0.51');
+    expect(updated.signature).toBe(SIGNATURE);
     expect(calls.createTransaction).toHaveBeenCalledWith({
       fromWallet: WALLET,
       toWallet: ESCROW,
@@ -47,26 +53,43 @@ describe('runAddToPool', () => {
   });
 
   it("gives the spec's texts for a missing wallet, wallet extension or escrow", async () => {
-    await expect(runAddToPool({ dare, amount: '0.01', walletAddress: null }, deps())).rejects.toThrow(
-      'Please connect your wallet first',
-    );
     await expect(
-      runAddToPool({ dare: { id: 7, escrowWallet: null }, amount: '0.01', walletAddress: WALLET }, deps()),
+      runAddToPool({ dare, amount: '0.01', walletAddress: null, network: 'localnet' }, deps()),
+    ).rejects.toThrow('Please connect your wallet first');
+    await expect(
+      runAddToPool(
+        { dare: { id: 7, escrowWallet: null }, amount: '0.01', walletAddress: WALLET, network: 'localnet' },
+        deps(),
+      ),
     ).rejects.toThrow('Dare escrow wallet not found');
     const noWallet = deps({
       connectWallet: vi.fn(async () =>
         Promise.reject(new WalletNotFoundError('Phantom wallet not found. …')),
       ),
     });
-    await expect(runAddToPool({ dare, amount: '0.01', walletAddress: WALLET }, noWallet)).rejects.toThrow(
-      /^Phantom wallet not found$/,
-    );
+    await expect(
+      runAddToPool({ dare, amount: '0.01', walletAddress: WALLET, network: 'localnet' }, noWallet),
+    ).rejects.toThrow(/^Phantom wallet not found$/);
+  });
+
+  it('checks the balance before asking the wallet, and asks nothing when SOL is short', async () => {
+    const calls = deps({ checkBalance: vi.fn(async () => 1_500_000_000n) });
+    await expect(
+      runAddToPool({ dare, amount: '50', walletAddress: WALLET, network: 'localnet' }, calls),
+    ).rejects.toThrow(/^Insufficient balance\. You have 1\.5 SOL on localnet, but need 50\.000005 SOL/);
+    expect(calls.connectWallet).not.toHaveBeenCalled();
+    expect(calls.createTransaction).not.toHaveBeenCalled();
+    const unreadable = deps({ checkBalance: vi.fn(async () => Promise.reject(new Error('down'))) });
+    await expect(
+      runAddToPool({ dare, amount: '0.01', walletAddress: WALLET, network: 'localnet' }, unreadable),
+    ).rejects.toThrow(/^Failed to get balance of account/);
+    expect(unreadable.connectWallet).not.toHaveBeenCalled();
   });
 
   it('only repeats the credit for a contribution already on chain', async () => {
     const calls = deps();
     const paid = { dareId: 7, walletAddress: WALLET, amount: '0.01', signature: SIGNATURE };
-    await runAddToPool({ dare, amount: '0.01', walletAddress: WALLET, paid }, calls);
+    await runAddToPool({ dare, amount: '0.01', walletAddress: WALLET, network: 'localnet', paid }, calls);
     expect(calls.connectWallet).not.toHaveBeenCalled();
     expect(calls.sendTransaction).not.toHaveBeenCalled();
     expect(calls.addToPool).toHaveBeenCalledOnce();

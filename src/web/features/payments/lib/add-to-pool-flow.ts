@@ -1,5 +1,6 @@
 import type { AddPoolRequest, Dare } from '../../../../contract/dares';
 import { PAYMENT_MESSAGES } from '../../../../contract/payments';
+import { balanceUnavailableMessage, checkAffordable } from './balance-check';
 import { PaymentError } from './payment-errors';
 import { type PaymentSigner, WalletNotFoundError } from './payment-wallet';
 import { signBase64Transaction } from './sign-transaction';
@@ -13,6 +14,7 @@ export interface PaidContribution {
 }
 
 export interface AddToPoolDeps {
+  checkBalance(walletAddress: string): Promise<bigint>;
   connectWallet(walletAddress: string): Promise<PaymentSigner>;
   createTransaction(request: {
     fromWallet: string;
@@ -27,18 +29,21 @@ export interface AddToPoolDeps {
  * Spec 'Add to Pool': a wallet is needed ('Please connect your wallet first'), installed
  * ('Phantom wallet not found'), and the dare needs its escrow ('Dare escrow wallet not found');
  * then the transfer is built by the server, signed in the wallet, relayed, and credited with its
- * signature. With `paid` for the same dare, wallet and amount, only the credit is repeated.
+ * signature. As in Create Dare, the balance is checked first: a wallet short of SOL is never
+ * asked to sign. With `paid` for the same dare, wallet and amount, only the credit is repeated.
  */
 export async function runAddToPool(
   input: {
     dare: Pick<Dare, 'id' | 'escrowWallet'>;
     amount: string;
     walletAddress: string | null;
+    /** The cluster's label for the insufficient-balance message ('localnet', 'devnet'). */
+    network: string;
     paid?: PaidContribution | null;
   },
   deps: AddToPoolDeps,
   onPaid: (paid: PaidContribution) => void = () => {},
-): Promise<Dare> {
+): Promise<{ dare: Dare; signature: string }> {
   const { dare, amount, walletAddress } = input;
   if (!walletAddress) throw new PaymentError('Please connect your wallet first');
   if (!dare.escrowWallet) throw new PaymentError(PAYMENT_MESSAGES.escrowNotFound);
@@ -50,6 +55,11 @@ export async function runAddToPool(
       ? input.paid
       : null;
   if (!paid) {
+    const balance = await deps.checkBalance(walletAddress).catch(() => {
+      throw new PaymentError(balanceUnavailableMessage(walletAddress));
+    });
+    const short = checkAffordable({ balance, amount, network: input.network, walletAddress });
+    if (short) throw new PaymentError(short);
     const signer = await deps.connectWallet(walletAddress).catch((error: unknown) => {
       throw error instanceof WalletNotFoundError ? new PaymentError('Phantom wallet not found') : error;
     });
@@ -62,5 +72,10 @@ export async function runAddToPool(
     paid = { dareId: dare.id, walletAddress, amount, signature };
     onPaid(paid);
   }
-  return deps.addToPool(dare.id, { amount, userWallet: walletAddress, transactionSignature: paid.signature });
+  const updated = await deps.addToPool(dare.id, {
+    amount,
+    userWallet: walletAddress,
+    transactionSignature: paid.signature,
+  });
+  return { dare: updated, signature: paid.signature };
 }

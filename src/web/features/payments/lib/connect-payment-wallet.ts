@@ -1,5 +1,6 @@
 import { getWallets } from '@wallet-standard/app';
-import { createLocalDevWallet } from '../../auth/lib/dev-wallet';
+import type { StandardConnectFeature } from '@wallet-standard/features';
+import { createLocalDevWallet, hasLocalDevWallet } from '../../auth/lib/dev-wallet';
 import { connectedWallet } from '../../auth/lib/sign-in';
 import { listWallets, type SigningWallet } from '../../auth/lib/wallets';
 import { type PaymentSigner, resolvePaymentWallet } from './payment-wallet';
@@ -30,4 +31,29 @@ export function connectPaymentWallet(
     installed: byHoldingAddress(listWallets(), walletAddress),
     local: options.embeddedChain ? createLocalDevWallet : undefined,
   });
+}
+
+/**
+ * Whether this browser can pay from `walletAddress` without asking anyone: this tab's wallet, a
+ * wallet that already shows the address or connects silently (a site it trusts), or on the
+ * embedded chain a local dev wallet already kept here. Never prompts and never creates a wallet,
+ * so a form can say "connect your wallet" before the user fills it in.
+ */
+export async function canPaySilently(
+  walletAddress: string,
+  options: { embeddedChain: boolean },
+): Promise<boolean> {
+  if (connectedWallet()?.account.address === walletAddress) return true;
+  for (const wallet of getWallets().get()) {
+    if (wallet.accounts.some((account) => account.address === walletAddress)) return true;
+    const connect = (wallet.features as Partial<StandardConnectFeature>)['standard:connect'];
+    if (!connect) continue;
+    const answer = await connect.connect({ silent: true }).catch(() => null);
+    if (answer?.accounts.some((account) => account.address === walletAddress)) return true;
+  }
+  if (options.embeddedChain && hasLocalDevWallet()) {
+    const local = await createLocalDevWallet();
+    if ((await local.connect()).address === walletAddress) return true;
+  }
+  return false;
 }

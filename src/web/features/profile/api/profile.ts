@@ -1,9 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { createElement } from 'react';
 import type { Claim, WinningSubmission } from '../../../../contract/claims';
 import type { Profile } from '../../../../contract/profile';
 import { toast } from '../../../components/ui/use-toast';
 import { apiGet, apiRequest } from '../../../lib/api-client';
+import { configQueryOptions } from '../../../lib/config';
 import { balanceQueryKey } from '../../payments/api/check-balance';
+import { TransactionLink } from '../../payments/components/transaction-link';
 
 // Spec section 7: these reads are keyed by user id (a new sign-in never shows the last user's).
 export const profileKey = (userId: number) => ['/api/profile', userId] as const;
@@ -36,7 +39,20 @@ export function useClaimPrize(userId: number, walletAddress: string | null) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (submissionId: number) => apiRequest<Claim>('POST', '/api/claims/prize', { submissionId }),
-    onSuccess: () => toast({ title: 'Prize claimed successfully!' }),
+    onSuccess: (claim) => {
+      // Like every money toast, it links the payout's transaction.
+      const config = queryClient.getQueryData(configQueryOptions().queryKey);
+      toast({
+        title: 'Prize claimed successfully!',
+        description:
+          claim.transactionHash && config
+            ? createElement(TransactionLink, {
+                signature: claim.transactionHash,
+                explorerUrl: config.explorerUrl,
+              })
+            : undefined,
+      });
+    },
     onError: (error) =>
       toast({ title: 'Error claiming prize', description: error.message, variant: 'destructive' }),
     onSettled: () =>

@@ -1,4 +1,5 @@
 import { Coins, Star, Trophy } from 'lucide-react';
+import { REPUTATION_EXPLAINED } from '../../../../contract/limits';
 import type { PublicUser } from '../../../../contract/users';
 import { StatTile } from '../../../components/common/stat-tile';
 import { Card, CardContent } from '../../../components/ui/card';
@@ -25,7 +26,7 @@ export function ProfileSummary({ user }: { user: PublicUser }) {
         </CardContent>
       </Card>
       <div className="grid gap-3 sm:grid-cols-3">
-        <StatTile label="Reputation" value={user.reputation} icon={Star} />
+        <StatTile label="Reputation" value={user.reputation} icon={Star} hint={REPUTATION_EXPLAINED} />
         <StatTile label="Wins" value={user.dareWins} icon={Trophy} />
         <StatTile label="Total Earnings" value={formatSol(user.totalEarnings)} icon={Coins} />
       </div>

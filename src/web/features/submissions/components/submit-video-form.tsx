@@ -143,7 +143,8 @@ export default function SubmitVideoForm({
       {percent !== null && (
         <div className="space-y-1">
           <progress
-            className="w-full accent-primary"
+            // accent-color does not reach Chromium's <progress>: its bar and value are styled directly.
+            className="h-2 w-full appearance-none overflow-hidden rounded-full accent-primary [&::-moz-progress-bar]:bg-primary [&::-webkit-progress-bar]:bg-muted [&::-webkit-progress-value]:bg-primary"
             aria-label="Upload progress"
             max={100}
             value={percent}

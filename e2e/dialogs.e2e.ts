@@ -1,0 +1,170 @@
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { setupApp } from './fixtures/app';
+import { call, newClient, request } from './fixtures/http-client';
+import { openAsDemoAdmin, registerWithWallet, toast } from './fixtures/users';
+
+const app = setupApp();
+const phone = { width: 375, height: 740 };
+
+/**
+ * Fails when the dialog is wider inside than its box (scrollWidth > clientWidth) or anything in it
+ * sticks out of its box or the screen: on a phone that is a clipped input or button.
+ */
+async function expectFits(dialog: Locator, what: string) {
+  await dialog.waitFor();
+  const problems = await dialog.evaluate((root) => {
+    const found: string[] = [];
+    const box = root.getBoundingClientRect();
+    if (root.scrollWidth > root.clientWidth)
+      found.push(`content ${root.scrollWidth} px wide in a ${root.clientWidth} px box`);
+    if (box.left < 0 || box.right > window.innerWidth)
+      found.push(`the dialog spans ${box.left}..${box.right} on a ${window.innerWidth} px screen`);
+    for (const element of root.querySelectorAll('*')) {
+      const rect = element.getBoundingClientRect();
+      // Screen-reader-only text is a 1 px box by design.
+      if (rect.width <= 1 || rect.height <= 1) continue;
+      if (rect.left < box.left - 0.5 || rect.right > box.right + 0.5) {
+        const text = (element.textContent ?? '').trim().slice(0, 40);
+        found.push(`<${element.tagName.toLowerCase()}> "${text}" spans ${rect.left}..${rect.right}`);
+      }
+    }
+    return found;
+  });
+  expect(problems, `${what} at ${phone.width} px`).toEqual([]);
+}
+
+async function closeWithEscape(page: Page, dialog: Locator) {
+  await page.keyboard.press('Escape');
+  await expect.poll(() => dialog.count()).toBe(0);
+}
+
+async function activeCommunityDare(): Promise<{ id: number; title: string }> {
+  const dares = await request<
+    { id: number; title: string; status: string; isMajor: boolean; deadline: string | null }[]
+  >(app, 'GET', '/api/dares?filter=active');
+  const open = dares.find(
+    (dare) =>
+      dare.status === 'active' &&
+      !dare.isMajor &&
+      (dare.deadline === null || new Date(dare.deadline).getTime() > Date.now() + 3_600_000),
+  );
+  if (!open) throw new Error('the demo data has an active community dare');
+  return open;
+}
+
+describe('every dialog on a 375 px phone', () => {
+  it('Connect Wallet and Registration fit, Registration starts at Username, and no error toast', async () => {
+    const visitor = await app.newPage({ viewport: phone });
+    await visitor.page.goto(app.url('/'));
+    await visitor.page.getByRole('button', { name: 'Connect Wallet' }).first().click();
+    const connect = visitor.page.getByRole('dialog', { name: 'Connect Wallet' });
+    await connect.getByRole('button', { name: 'Log In' }).waitFor();
+    await expectFits(connect, 'Connect Wallet without a wallet');
+    await connect.getByText('No Solana wallet found in this browser.').waitFor();
+    expect(await visitor.page.getByText('Phantom Wallet Not Found').count()).toBe(0);
+    await closeWithEscape(visitor.page, connect);
+
+    const { page } = await app.newPage({ viewport: phone, wallet: true });
+    await page.goto(app.url('/'));
+    await page.getByRole('button', { name: 'Connect Wallet' }).first().click();
+    const withWallet = page.getByRole('dialog', { name: 'Connect Wallet' });
+    await withWallet.getByRole('button', { name: 'E2E Test Wallet' }).waitFor();
+    await expectFits(withWallet, 'Connect Wallet with a wallet');
+    await withWallet.getByRole('button', { name: 'E2E Test Wallet' }).click();
+    const registration = page.getByRole('dialog', { name: 'Complete Registration' });
+    await expectFits(registration, 'Complete Registration');
+    // Focus starts where the user types, not on the read-only wallet address.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('register-username');
+  });
+
+  it('Add to Pool, Submit Video and the phone menu fit, and the menu carries the balance', async () => {
+    const { page } = await app.newPage({ viewport: phone, wallet: true });
+    await registerWithWallet(page, app.baseUrl, 'phone_user');
+    const dare = await activeCommunityDare();
+    await page.goto(app.url(`/dare/${dare.id}`));
+    await page.getByRole('heading', { name: dare.title }).waitFor();
+
+    await page.getByRole('button', { name: 'Add to Pool' }).click();
+    const pool = page.getByRole('dialog', { name: 'Add to Pool' });
+    await pool.getByText('Available: 0 SOL').waitFor();
+    await expectFits(pool, 'Add to Pool');
+    await pool.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => pool.count()).toBe(0);
+
+    await page.getByRole('button', { name: 'Submit Video' }).click();
+    const submit = page.getByRole('dialog', { name: /Submit/ });
+    await submit.getByRole('button', { name: 'Submit Video' }).waitFor();
+    await expectFits(submit, 'Submit Video');
+    await closeWithEscape(page, submit);
+
+    // Item 2: below 640 px the top bar has no balance; the menu shows it with Get test SOL.
+    expect(await page.getByTestId('wallet-balance').isVisible()).toBe(false);
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    const menu = page.getByRole('dialog', { name: 'Menu' });
+    const wallet = menu.getByRole('region', { name: 'Wallet' });
+    await expect.poll(() => wallet.getByTestId('wallet-balance').textContent()).toBe('0 SOL');
+    await expectFits(menu, 'Menu');
+    await wallet.getByRole('button', { name: 'Get test SOL' }).click();
+    await toast(page, 'Test SOL received');
+    await expect.poll(() => wallet.getByTestId('wallet-balance').textContent()).toBe('2 SOL');
+    // One Escape closes the menu although a toast is open; the toast stays.
+    await page.keyboard.press('Escape');
+    await expect.poll(() => menu.count()).toBe(0);
+    expect(await page.getByText('Test SOL received', { exact: true }).first().isVisible()).toBe(true);
+  });
+
+  it('the admin dialogs fit: users, create major dare, select winners, confirmations', async () => {
+    // An approved submission on an active community dare, for Mark Winner's question.
+    const dare = await activeCommunityDare();
+    const player = await newClient(app, 1);
+    const submission = await call<{ id: number }>(
+      app,
+      `/api/dares/${dare.id}/submit`,
+      { videoUrl: 'https://videos.example/phone-check.mp4', description: 'phone-check' },
+      player.token,
+    );
+    const { page, token } = await openAsDemoAdmin(app, '/admin', { viewport: phone });
+    await request(app, 'PUT', `/api/admin/submissions/${submission.id}`, token, { status: 'approved' });
+
+    await page.getByRole('button', { name: 'Manage Users' }).click();
+    await expectFits(page.getByRole('dialog', { name: 'Users' }), 'Users');
+    await closeWithEscape(page, page.getByRole('dialog', { name: 'Users' }));
+
+    await page.getByRole('tab', { name: 'Dares Management' }).click();
+    const row = page.getByRole('listitem').filter({ hasText: dare.title }).first();
+    for (const [button, title] of [
+      ['Deactivate', `Deactivate "${dare.title}"?`],
+      ['Delete', `Delete "${dare.title}"?`],
+    ] as const) {
+      await row.getByRole('button', { name: button }).click();
+      const confirm = page.getByRole('dialog', { name: title });
+      await expectFits(confirm, title);
+      await confirm.getByRole('button', { name: 'Cancel' }).click();
+      await expect.poll(() => confirm.count()).toBe(0);
+    }
+
+    await page.getByRole('tab', { name: 'Submissions Management' }).click();
+    const mine = page
+      .getByRole('list', { name: 'Submissions' })
+      .getByRole('listitem')
+      .filter({ hasText: 'phone-check' });
+    await mine.getByRole('button', { name: 'Mark Winner' }).click();
+    const payout = page.getByRole('dialog', { name: /^Pay \d[\d.]* SOL to \S+ and close this dare\?$/ });
+    await expectFits(payout, 'Mark Winner confirmation');
+    await payout.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => payout.count()).toBe(0);
+
+    await page.getByRole('tab', { name: 'Major Dares' }).click();
+    await page.getByRole('button', { name: 'Create Major Dare' }).click();
+    const create = page.getByRole('dialog', { name: 'Create Major Dare' });
+    await expectFits(create, 'Create Major Dare');
+    await closeWithEscape(page, create);
+
+    await page.getByRole('button', { name: 'Select Winners' }).first().click();
+    const winners = page.getByRole('dialog', { name: 'Select Winners' });
+    await winners.getByRole('heading', { name: 'Select Winners' }).waitFor();
+    await expectFits(winners, 'Select Winners');
+    await closeWithEscape(page, winners);
+  });
+});
