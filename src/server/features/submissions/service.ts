@@ -7,9 +7,9 @@ import {
   type VoteResponse,
 } from '../../../contract/submissions';
 import type { Clock } from '../../app';
-import type { Db } from '../../db/client';
+import type { Db, DbOrTx } from '../../db/client';
 import { violatedConstraint } from '../../db/errors';
-import { dareSubmissions, submissionVotes, users } from '../../db/schema';
+import { dareSubmissions, dares, submissionVotes, users } from '../../db/schema';
 import { AppError, badRequest, conflict, notFound } from '../../errors';
 import type { StoragePort } from '../../storage/port';
 import type { UserRow } from '../auth/repo';
@@ -129,6 +129,8 @@ export function createSubmissionsService({
           await tx.select({ id: users.id }).from(users).where(eq(users.id, user.id)).for('update');
           const submission = await findSubmission(tx, submissionId);
           if (!submission) throw notFound(SUBMISSION_MESSAGES.submissionNotFound);
+          const closed = await votingClosedReason(tx, submission.dareId);
+          if (closed) throw conflict(closed);
           if (submission.status !== 'approved') throw badRequest(SUBMISSION_MESSAGES.notApproved);
           if (submission.userId === user.id)
             throw new AppError('FORBIDDEN', SUBMISSION_MESSAGES.ownSubmission);
@@ -163,11 +165,31 @@ export function createSubmissionsService({
   };
 }
 
-async function votesUsed(
-  db: Db | Parameters<Parameters<Db['transaction']>[0]>[0],
-  userId: number,
-  dareId: number,
-) {
+/**
+ * Why votes on a dare can no longer change anything, or null while they can: a cancelled dare
+ * pays nobody, a community dare's winner is paid from its whole pool, and a major dare's votes
+ * only pick its community winner.
+ */
+export async function votingClosedReason(db: DbOrTx, dareId: number): Promise<string | null> {
+  const [dare] = await db
+    .select({
+      status: dares.status,
+      isMajor: dares.isMajor,
+      // Qualified by hand: drizzle prints a single-table select's columns unqualified.
+      winners: sql<number>`(select count(*)::int from claims c where c.dare_id = "dares"."id"
+        and c.claim_type in ('dare_winner', 'major_community'))`,
+    })
+    .from(dares)
+    .where(eq(dares.id, dareId));
+  if (!dare) return null;
+  if (dare.status === 'cancelled') return SUBMISSION_MESSAGES.votingClosedCancelled;
+  if (Number(dare.winners) === 0) return null;
+  return dare.isMajor
+    ? SUBMISSION_MESSAGES.votingClosedCommunityWinner
+    : SUBMISSION_MESSAGES.votingClosedWinner;
+}
+
+async function votesUsed(db: DbOrTx, userId: number, dareId: number) {
   const [row] = await db
     .select({ n: count() })
     .from(submissionVotes)
