@@ -6,7 +6,7 @@ import type { Dare } from '../src/contract/dares';
 import type { MajorDare } from '../src/contract/major-dare';
 import type { SystemSettings } from '../src/contract/settings';
 import { setupApp } from './fixtures/app';
-import { call, newClient, request } from './fixtures/http-client';
+import { call, createDareOverHttp, newClient, request } from './fixtures/http-client';
 import { openAsDemoAdmin, registerWithWallet, toast } from './fixtures/users';
 import { walletAddressOf } from './fixtures/wallet-address';
 
@@ -247,6 +247,8 @@ describe('the Admin panel', () => {
       await submissionRow(text).getByRole('button', { name: 'Approve' }).click();
       await expect.poll(() => submissionRow(text).getByText('approved', { exact: true }).count()).toBe(1);
     }
+    // Votes on a major dare need one payment into DarePool first: the voter stakes a small dare.
+    await createDareOverHttp(server, voter!, { title: 'The voter backs DarePool', stake: '0.01' });
     await call(server, `/api/submissions/${theirs.id}/vote`, undefined, voter!.token);
     // The community pick must be the most voted: the server refuses the other one, with the reason.
     await submissionRow('first-take').getByRole('button', { name: 'Community Winner (30%)' }).click();

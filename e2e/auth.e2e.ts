@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { setupApp } from './fixtures/app';
+import { DEMO_ADMIN, DEMO_USER_PASSWORD } from './fixtures/demo-accounts';
 
 const app = setupApp();
 
@@ -84,7 +85,7 @@ describe('accounts in the browser', () => {
     expect(await page.getByRole('link', { name: 'Admin Panel' }).count()).toBe(0);
 
     // The demo admin promotes the user; the user's Refresh picks it up.
-    const admin = await apiLogin('admin', 'darepool-admin');
+    const admin = await apiLogin(DEMO_ADMIN.username, DEMO_ADMIN.password);
     const me = await apiLogin('e2e_daredevil', 'secret1');
     const promoted = await fetch(app.url(`/api/admin/users/${me.user.id}/role`), {
       method: 'PATCH',
@@ -124,7 +125,7 @@ describe('accounts in the browser', () => {
     await page.goto(app.url('/profile'));
     await page.getByRole('button', { name: 'Connect Wallet' }).first().click();
     await page.getByLabel('Username', { exact: true }).fill('bob');
-    await page.getByLabel('Password', { exact: true }).fill('darepool-demo');
+    await page.getByLabel('Password', { exact: true }).fill(DEMO_USER_PASSWORD);
     await page.getByRole('button', { name: 'Log In' }).click();
     await page.getByTestId('current-username').getByText('bob').waitFor();
 
@@ -152,7 +153,7 @@ describe('accounts in the browser', () => {
     // Signing in again from the prompt works as ever.
     await page.getByRole('button', { name: 'Connect Wallet' }).first().click();
     await page.getByLabel('Username', { exact: true }).fill('bob');
-    await page.getByLabel('Password', { exact: true }).fill('darepool-demo');
+    await page.getByLabel('Password', { exact: true }).fill(DEMO_USER_PASSWORD);
     await page.getByRole('button', { name: 'Log In' }).click();
     await toast(page, 'Login Successful');
     await page.getByTestId('current-username').getByText('bob').waitFor();

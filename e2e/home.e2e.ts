@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { lamportsToSol, solToLamports } from '../src/contract/money';
 import { setupApp } from './fixtures/app';
+import { DEMO_ADMIN, DEMO_USER_PASSWORD } from './fixtures/demo-accounts';
 import { request } from './fixtures/http-client';
 
 const app = setupApp();
@@ -78,12 +79,12 @@ describe('Home and Community Dares in the browser', () => {
 
   it('lists featured videos with vote buttons that a visitor cannot use', async () => {
     const [dare] = await api<DareItem[]>('GET', '/api/dares?filter=active');
-    const alice = await login('alice', 'darepool-demo');
+    const alice = await login('alice', DEMO_USER_PASSWORD);
     const submission = await api<{ id: number }>('POST', `/api/dares/${dare!.id}/submit`, alice.token, {
       videoUrl: 'https://videos.example/featured.mp4',
       description: 'Featured proof',
     });
-    const admin = await login('admin', 'darepool-admin');
+    const admin = await login(DEMO_ADMIN.username, DEMO_ADMIN.password);
     await api('PUT', `/api/admin/submissions/${submission.id}`, admin.token, {
       status: 'approved',
       is_featured: true,
@@ -109,7 +110,7 @@ describe('Home and Community Dares in the browser', () => {
       ['carol', major.id!],
       ['bob', community!.id],
     ] as const) {
-      const { token } = await login(username, 'darepool-demo');
+      const { token } = await login(username, DEMO_USER_PASSWORD);
       await api('POST', `/api/dares/${dareId}/submit`, token, {
         videoUrl: `https://videos.example/${username}-tiles.mp4`,
         description: 'Counted or not',
@@ -122,7 +123,7 @@ describe('Home and Community Dares in the browser', () => {
     const heldPools = listed
       .filter((dare) => dare.status !== 'cancelled')
       .reduce((sum, dare) => sum + solToLamports(dare.totalPool), 0n);
-    const admin = await login('admin', 'darepool-admin');
+    const admin = await login(DEMO_ADMIN.username, DEMO_ADMIN.password);
     const submissions = await api<{ userId: number; dares: { is_major: boolean } | null }[]>(
       'GET',
       '/api/admin/submissions',

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { MajorDare } from '../src/contract/major-dare';
+import { MAJOR_VOTE_NEEDS_PAYMENT } from '../src/contract/voting';
 import { setupApp } from './fixtures/app';
+import { DEMO_ADMIN, DEMO_USER_PASSWORD } from './fixtures/demo-accounts';
 import { request } from './fixtures/http-client';
+import { openAsDemoAdmin, registerWithWallet, toast } from './fixtures/users';
 
 const app = setupApp();
 
@@ -52,12 +55,42 @@ describe('Major Dare page in the browser', () => {
     await page.getByText('No approved submissions yet').waitFor();
   });
 
+  it("disables the vote on the Major Dare's proofs for a user who never paid in, saying how to qualify", async () => {
+    const major = (await (await fetch(app.url('/api/major-dare'))).json()) as MajorDare;
+    if (!major.isActive) throw new Error('the demo data has an active major dare');
+    const login = (username: string, password: string) =>
+      request<{ token: string }>(app, 'POST', '/api/auth/login', undefined, { username, password });
+    const alice = await login('alice', DEMO_USER_PASSWORD);
+    const proof = await request<{ id: number }>(app, 'POST', `/api/dares/${major.id}/submit`, alice.token, {
+      videoUrl: 'https://videos.example/major-proof.mp4',
+      description: 'Major proof',
+    });
+    const admin = await login(DEMO_ADMIN.username, DEMO_ADMIN.password);
+    await request(app, 'PUT', `/api/admin/submissions/${proof.id}`, admin.token, { status: 'approved' });
+
+    // A fresh wallet account: signed in, but no stake or contribution yet.
+    const newcomer = await app.newPage({ wallet: true });
+    await registerWithWallet(newcomer.page, app.baseUrl, 'e2e_newcomer');
+    await newcomer.page.goto(app.url('/major-dare'));
+    const refused = newcomer.page.getByRole('button', { name: 'Vote (0 votes)' });
+    await expect.poll(() => refused.getAttribute('title')).toBe(MAJOR_VOTE_NEEDS_PAYMENT);
+    expect(await refused.isDisabled()).toBe(true);
+
+    // The demo admin paid the major dare's prize: a backer, whose vote counts.
+    const { page } = await openAsDemoAdmin(app, '/major-dare');
+    const vote = page.getByRole('button', { name: 'Vote (0 votes)' });
+    await expect.poll(() => vote.isEnabled()).toBe(true);
+    await vote.click();
+    await toast(page, 'Vote added!');
+    await page.getByRole('button', { name: 'Vote (1 vote)' }).waitFor();
+  });
+
   it('shows a major dare whose winner is picked as closed, on Home too, with a Winner badge and no vote on it', async () => {
     const major = (await (await fetch(app.url('/api/major-dare'))).json()) as MajorDare;
     if (!major.isActive) throw new Error('the demo data has an active major dare');
-    const admin = await login('admin', 'darepool-admin');
+    const admin = await login(DEMO_ADMIN.username, DEMO_ADMIN.password);
     const submit = async (username: string) => {
-      const { token } = await login(username, 'darepool-demo');
+      const { token } = await login(username, DEMO_USER_PASSWORD);
       const submission = await api<{ id: number }>('POST', `/api/dares/${major.id}/submit`, token, {
         videoUrl: `https://videos.example/${username}-major.mp4`,
         description: `${username}'s hundred push-ups`,
@@ -65,8 +98,8 @@ describe('Major Dare page in the browser', () => {
       await api('PUT', `/api/admin/submissions/${submission.id}`, admin.token, { status: 'approved' });
       return submission;
     };
-    const winning = await submit('alice');
-    await submit('carol');
+    const winning = await submit('carol');
+    await submit('bob');
     await api('POST', `/api/admin/major-dare/${major.id}/winner`, admin.token, {
       submissionId: winning.id,
       winnerType: 'admin',
@@ -74,8 +107,9 @@ describe('Major Dare page in the browser', () => {
     const closed = (await (await fetch(app.url('/api/major-dare'))).json()) as MajorDare;
     expect(closed).toMatchObject({ isActive: true, status: 'completed' });
 
-    // Home's card reads as the page does: no LIVE, no invitation, 'Challenge Closed'.
-    const { page } = await openSignedIn('bob', 'darepool-demo', '/');
+    // Home's card reads as the page does: no LIVE, no invitation, 'Challenge Closed'. The demo
+    // admin paid the prize in, so a Major Dare vote is theirs to give.
+    const { page } = await openSignedIn(DEMO_ADMIN.username, DEMO_ADMIN.password, '/');
     const card = page.getByRole('heading', { name: /^Major Dare of the Week/ }).locator('../..');
     await card.getByText(major.title, { exact: true }).waitFor();
     await card.getByRole('button', { name: 'Challenge Closed' }).waitFor();
@@ -88,11 +122,11 @@ describe('Major Dare page in the browser', () => {
     await page.getByRole('button', { name: 'Challenge Closed' }).waitFor();
     expect(await page.getByText('LIVE', { exact: true }).count()).toBe(0);
     // The winner wears its badge and takes no vote; the other approved proof still does.
-    const winner = page.getByRole('article', { name: 'Submission by alice' });
+    const winner = page.getByRole('article', { name: 'Submission by carol' });
     await winner.getByText('Winner', { exact: true }).waitFor();
     expect(await winner.getByText('Approved', { exact: true }).count()).toBe(0);
     expect(await winner.getByRole('button', { name: /^Vote/ }).isDisabled()).toBe(true);
-    const other = page.getByRole('article', { name: 'Submission by carol' });
+    const other = page.getByRole('article', { name: 'Submission by bob' });
     await other.getByText('Approved', { exact: true }).waitFor();
     expect(await other.getByRole('button', { name: /^Vote/ }).isEnabled()).toBe(true);
   });

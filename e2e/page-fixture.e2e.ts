@@ -79,6 +79,29 @@ describe('page fixture', () => {
     }
   });
 
+  test('reports a Content-Security-Policy violation once, with its directive', async () => {
+    const opened = await openBare();
+    try {
+      await opened.page.evaluate(() => {
+        const inline = document.createElement('script');
+        inline.textContent = 'window.injected = true';
+        document.body.append(inline);
+        const image = document.createElement('img');
+        image.src = 'https://images.example/pixel.png';
+        document.body.append(image);
+      });
+      await expect
+        .poll(() => opened.problems())
+        .toEqual([
+          expect.stringMatching(/^CSP violation: script-src-elem blocked inline/),
+          expect.stringMatching(/^CSP violation: img-src blocked https:\/\/images\.example\/pixel\.png/),
+        ]);
+      expect(await opened.page.evaluate(() => 'injected' in window)).toBe(false);
+    } finally {
+      await opened.close();
+    }
+  });
+
   test('lets a test allow the problems it expects', async () => {
     const opened = await openBare([/^console.error: expected noise/]);
     try {
@@ -94,6 +117,18 @@ describe('page fixture', () => {
 });
 
 describe('setupApp', () => {
+  test.fails('fails a test whose page broke the Content-Security-Policy', async () => {
+    const opened = await app.newPage();
+    await opened.page.goto(app.url('/'));
+    await opened.page.evaluate(() => {
+      const inline = document.createElement('script');
+      inline.textContent = 'void 0';
+      document.body.append(inline);
+    });
+    // The body itself passes; the fixture's check after the test is what fails it.
+    await expect.poll(() => opened.problems().length).toBe(1);
+  });
+
   test.fails('fails a test whose page logged a console.error, after the test body passed', async () => {
     const { page } = await app.newPage();
     await page.goto(app.url('/'));

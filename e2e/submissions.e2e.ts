@@ -1,15 +1,14 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { setupApp } from './fixtures/app';
+import { DEMO_ADMIN, DEMO_USER_PASSWORD, DEMO_USERS } from './fixtures/demo-accounts';
 import { request } from './fixtures/http-client';
 import { openAsDemoAdmin, registerWithWallet, toast } from './fixtures/users';
 
 const app = setupApp();
 
-const DEMO_ADMIN = { username: 'admin', password: 'darepool-admin' };
-/** The seeded demo users (src/server/db/seed.ts) who post the other proofs. */
-const DEMO_SUBMITTERS = ['alice', 'bob', 'carol'];
-const DEMO_PASSWORD = 'darepool-demo';
+/** The seeded demo users who post the other proofs. */
+const DEMO_SUBMITTERS = DEMO_USERS;
 
 const api = <T>(method: string, path: string, token?: string | null, body?: unknown) =>
   request<T>(app, method, path, token, body);
@@ -144,7 +143,7 @@ describe('video proofs and votes in the browser', () => {
 
     // Three demo users post link proofs; the admin approves all four through the API.
     for (const username of DEMO_SUBMITTERS) {
-      const { token } = await login(username, DEMO_PASSWORD);
+      const { token } = await login(username, DEMO_USER_PASSWORD);
       await api('POST', `/api/dares/${dare.id}/submit`, token, {
         videoUrl: `https://videos.example/${username}.mp4`,
         description: `${username} did it too`,

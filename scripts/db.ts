@@ -31,8 +31,21 @@ try {
   if (command === 'migrate') {
     console.log(`Migrated ${database.description}`);
   } else if (command === 'seed') {
-    const { seeded } = await seedDemoData({ ...runtime, db: database.db, clock: () => new Date() });
-    console.log(seeded ? 'Demo data loaded.' : 'The database already has users; demo data not loaded.');
+    const result = await seedDemoData({
+      ...runtime,
+      db: database.db,
+      clock: () => new Date(),
+      adminPassword: config.demoAdminPassword,
+    });
+    if (!result.seeded) console.log('The database already has users; demo data not loaded.');
+    else if (result.admin.generated)
+      console.log(
+        `Demo data loaded. Demo admin: username "${result.admin.username}", password "${result.admin.password}" (shown only now)`,
+      );
+    else
+      console.log(
+        `Demo data loaded. Demo admin: username "${result.admin.username}", password from DEMO_ADMIN_PASSWORD`,
+      );
   } else {
     console.error('usage: db.ts migrate|seed|reset');
     process.exitCode = 1;

@@ -25,17 +25,50 @@ const login = (username: string, password: string, ip = '10.0.0.1') =>
   });
 
 describe('rate limits', () => {
-  it('locks an account after repeated failed logins, even with the right password, with Retry-After', async () => {
+  it('locks an address out of an account after repeated failed logins, even with the right password, with Retry-After', async () => {
     await createUser(ctx.database.db, { username: 'target', password: 'right-password' });
     for (let attempt = 0; attempt < 3; attempt += 1) {
-      expect((await login('target', 'wrong', `10.1.0.${attempt}`)).statusCode).toBe(401);
+      expect((await login('target', 'wrong', '10.1.0.1')).statusCode).toBe(401);
     }
-    const locked = await login('target', 'right-password', '10.1.0.99');
+    const locked = await login('target', 'right-password', '10.1.0.1');
     expect(locked.statusCode).toBe(429);
     expect(locked.json().error).toBe('Too many failed logins for this account. Please try again later.');
     expect(Number(locked.headers['retry-after'])).toBeGreaterThan(0);
+    // The owner, from another address, is not locked out by the guesses from 10.1.0.1.
+    expect((await login('target', 'right-password', '10.1.0.2')).statusCode).toBe(200);
     ctx.clock.advance(15 * 60 * 1000 + 1000);
-    expect((await login('target', 'right-password')).statusCode).toBe(200);
+    expect((await login('target', 'right-password', '10.1.0.1')).statusCode).toBe(200);
+  });
+
+  it('caps failed logins on one account across addresses, and from one address across accounts', async () => {
+    await createUser(ctx.database.db, { username: 'spread', password: 'right-password' });
+    // Limit 3 per account and address; ten times that per account over every address.
+    for (let attempt = 0; attempt < 30; attempt += 1) {
+      expect((await login('spread', 'wrong', `10.7.${attempt}.1`)).statusCode).toBe(401);
+    }
+    expect((await login('spread', 'right-password', '10.7.99.1')).statusCode).toBe(429);
+
+    const statuses: number[] = [];
+    for (let account = 0; account < 30; account += 1) {
+      // Stay under the 20 sign-in requests a minute per address.
+      if (account % 15 === 14) ctx.clock.advance(61_000);
+      statuses.push((await login(`nobody${account}`, 'wrong', '10.8.0.1')).statusCode);
+    }
+    expect(statuses.every((status) => status === 401)).toBe(true);
+    const lockedAddress = await login('nobody-else', 'wrong', '10.8.0.1');
+    expect(lockedAddress.statusCode).toBe(429);
+    expect(lockedAddress.json().error).toBe(
+      'Too many failed logins from your network. Please try again later.',
+    );
+    ctx.clock.advance(15 * 60 * 1000 + 1000);
+  });
+
+  it('does not count successful logins as failures', async () => {
+    await createUser(ctx.database.db, { username: 'regular', password: 'right-password' });
+    for (let attempt = 0; attempt < 6; attempt += 1) {
+      expect((await login('regular', 'right-password', '10.9.0.1')).statusCode).toBe(200);
+    }
+    expect((await login('regular', 'wrong', '10.9.0.1')).statusCode).toBe(401);
   });
 
   it('limits sign-in requests per IP', async () => {
@@ -61,6 +94,36 @@ describe('rate limits', () => {
       remoteAddress: '10.2.0.2',
     });
     expect(other.statusCode).toBe(200);
+  });
+});
+
+describe('parallel guesses', () => {
+  let defaults: TestContext;
+  beforeAll(async () => {
+    defaults = await createTestContext({ RATE_LIMIT_AUTH_PER_MINUTE: '1000' });
+  });
+  afterAll(() => defaults.close());
+
+  it('checks at most 10 of 40 parallel wrong passwords, and the owner still signs in from another address', async () => {
+    await createUser(defaults.database.db, { username: 'victim', password: 'right-password' });
+    const guess = () =>
+      defaults.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { username: 'victim', password: 'wrong-guess' },
+        remoteAddress: '203.0.113.7',
+      });
+    const statuses = (await Promise.all(Array.from({ length: 40 }, guess))).map((res) => res.statusCode);
+    // 401 = the password was checked; 429 = refused before any check.
+    expect(statuses.filter((status) => status === 401)).toHaveLength(10);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(30);
+    const owner = await defaults.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { username: 'victim', password: 'right-password' },
+      remoteAddress: '198.51.100.20',
+    });
+    expect(owner.statusCode).toBe(200);
   });
 });
 

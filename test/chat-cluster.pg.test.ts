@@ -100,4 +100,20 @@ describe('chat across two instances on one PostgreSQL', () => {
     const history = (await b.app.inject({ url: '/api/chat-messages' })).json();
     expect(history.filter((m: { message: string }) => m.message === 'from instance A')).toHaveLength(1);
   });
+
+  it('signs a session out of its socket on instance B when it logs out on instance A', async () => {
+    const [a, b] = instances as [Instance, Instance];
+    const wallet = await createTestWallet();
+    const { token } = await registerWithWallet(a.app, wallet, 'leaver');
+    const socket = await client(b);
+    socket.send({ type: 'auth', token });
+    await socket.next((frame) => frame.type === 'auth' && frame.ok);
+    const logout = await a.app.inject({
+      method: 'POST',
+      url: '/api/auth/logout',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(logout.statusCode).toBe(204);
+    await socket.next((frame) => frame.type === 'auth' && !frame.ok);
+  });
 });

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CHAT_MESSAGES } from '../src/contract/chat';
+import { CHAT_LIMITS, CHAT_MESSAGES } from '../src/contract/chat';
 import { chatMessages } from '../src/server/db/schema';
 import { createTestContext, type TestContext } from './helpers/app';
 import { type ChatClient, connectChat, isChat, isError, isPresence, listen } from './helpers/chat';
@@ -212,6 +212,49 @@ describe('chat over /ws', () => {
     });
   });
 
+  it('signs a logged-out session out of its open sockets at once, and refuses its messages', async () => {
+    const cat = await newUser('cat');
+    const first = await client(cat);
+    const second = await client(cat);
+    const logout = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/logout',
+      headers: bearer(cat.token),
+    });
+    expect(logout.statusCode).toBe(204);
+    for (const socket of [first, second]) {
+      await socket.next((frame) => frame.type === 'auth' && !frame.ok);
+      // Not an error: the user asked for this, and a page would show it as 'Message not sent'.
+      expect(socket.frames.filter((frame) => frame.type === 'error')).toEqual([]);
+    }
+    first.send({ type: 'chat_message', message: 'still here?', dareId: null });
+    await first.next(isError(CHAT_MESSAGES.notAuthenticated));
+    expect((await history()).map((m: { message: string }) => m.message)).not.toContain('still here?');
+  });
+
+  it('closes a socket that floods join or auth frames, after a handful of lookups', async () => {
+    for (const frame of [
+      { type: 'join', dareId },
+      { type: 'auth', token: 'x'.repeat(43) },
+    ]) {
+      const flooder = await client();
+      for (let i = 0; i < 3000; i += 1) flooder.send(frame);
+      expect(await flooder.closed).toBe(1008);
+      // One answer per lookup at most: the rest of the 3,000 frames were never looked up.
+      const answers = flooder.frames.filter((f) => f.type === 'error' || f.type === 'auth');
+      expect(answers.length).toBeLessThanOrEqual(CHAT_LIMITS.lookupsPerWindow);
+    }
+    // A repeated join of a room the socket is in costs nothing and counts nothing.
+    const reader = await client();
+    reader.send({ type: 'join', dareId });
+    await reader.next(isPresence(dareId, 1));
+    for (let i = 0; i < CHAT_LIMITS.lookupsPerWindow * 2; i += 1) reader.send({ type: 'leave', dareId: 999 });
+    reader.send({ type: 'join', dareId });
+    const speaker = await client(ben);
+    speaker.send({ type: 'chat_message', message: 'reader still open', dareId });
+    await reader.next(isChat('reader still open'));
+  });
+
   it('keeps every stored message across a restart', async () => {
     const before = await history();
     await ctx.restart();
@@ -220,5 +263,19 @@ describe('chat over /ws', () => {
     const chat = await client(ann);
     chat.send({ type: 'chat_message', message: 'back again', dareId: null });
     await chat.next(isChat('back again'));
+  });
+
+  // Last: it moves the clock past every session made so far.
+  it('refuses messages from a socket whose session expired while it stayed open', async () => {
+    const dot = await newUser('dot');
+    const chat = await client(dot);
+    ctx.clock.advance(30 * 24 * 3600 * 1000 + 60_000);
+    chat.send({ type: 'chat_message', message: 'from the past', dareId: null });
+    await chat.next(isError(CHAT_MESSAGES.authFailed));
+    await chat.next((frame) => frame.type === 'auth' && !frame.ok);
+    chat.send({ type: 'chat_message', message: 'from the past again', dareId: null });
+    await chat.next(isError(CHAT_MESSAGES.notAuthenticated));
+    const stored = (await history()).map((m: { message: string }) => m.message);
+    expect(stored).not.toContain('from the past');
   });
 });

@@ -67,10 +67,13 @@ describe('Open Graph meta on dare pages', () => {
     expect(meta(tags, 'og:description')).toBe('1.5 SOL pool. D');
   });
 
-  it('answers an unknown or malformed dare with the plain app page', async () => {
-    for (const path of ['/dare/999999', '/dare/abc', '/dare/0']) {
+  it('answers an unknown dare with the plain app page, and an id no dare can have with it as a 404', async () => {
+    const unknown = await ctx.app.inject({ url: '/dare/999999' });
+    expect(unknown.statusCode).toBe(200);
+    expect(unknown.body).toBe(TEST_INDEX_HTML);
+    for (const path of ['/dare/abc', '/dare/0', '/dare/2147483648', '/dare/99999999999999999999']) {
       const res = await ctx.app.inject({ url: path });
-      expect(res.statusCode).toBe(200);
+      expect(res.statusCode, path).toBe(404);
       expect(res.body).toBe(TEST_INDEX_HTML);
     }
   });

@@ -19,9 +19,15 @@ const seedDeps = () => ({
   clock: () => ctx.clock.now,
 });
 
+let generatedPassword = '';
+const login = (context: TestContext, username: string, password: string) =>
+  context.app.inject({ method: 'POST', url: '/api/auth/login', payload: { username, password } });
+
 describe('demo data', () => {
   it('funds every demo dare on chain through the verified payment path', async () => {
-    expect(await seedDemoData(seedDeps())).toEqual({ seeded: true });
+    const result = await seedDemoData(seedDeps());
+    expect(result).toMatchObject({ seeded: true, admin: { username: 'admin', generated: true } });
+    generatedPassword = result.seeded ? result.admin.password : '';
     const all = await ctx.database.db.select().from(dares);
     expect(new Set(all.map((dare) => dare.status))).toEqual(new Set(['active', 'completed', 'cancelled']));
     const regular = all.filter((dare) => !dare.isMajor);
@@ -41,9 +47,38 @@ describe('demo data', () => {
     expect(admins.map((user) => user.username)).toEqual(['admin']);
   });
 
+  it('gives the demo admin a generated password, never the old constant', async () => {
+    expect(generatedPassword).toMatch(/^[A-Za-z0-9_-]{16}$/);
+    expect((await login(ctx, 'admin', 'darepool-admin')).statusCode).toBe(401);
+    expect((await login(ctx, 'admin', generatedPassword)).statusCode).toBe(200);
+    expect((await login(ctx, 'alice', 'darepool-demo')).statusCode).toBe(200);
+  });
+
   it('loads only into an empty database', async () => {
     const before = await ctx.database.db.select().from(dares);
     expect(await seedDemoData(seedDeps())).toEqual({ seeded: false });
     expect(await ctx.database.db.select().from(dares)).toHaveLength(before.length);
+  });
+});
+
+describe('DEMO_ADMIN_PASSWORD', () => {
+  it('sets the demo admin password of the first start', async () => {
+    const other = await createTestContext();
+    try {
+      const result = await seedDemoData({
+        db: other.database.db,
+        chain: other.chain,
+        escrowKeys: other.escrowKeys,
+        clock: () => other.clock.now,
+        adminPassword: 'chosen-by-operator',
+      });
+      expect(result).toEqual({
+        seeded: true,
+        admin: { username: 'admin', password: 'chosen-by-operator', generated: false },
+      });
+      expect((await login(other, 'admin', 'chosen-by-operator')).statusCode).toBe(200);
+    } finally {
+      await other.close();
+    }
   });
 });

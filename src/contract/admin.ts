@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { dareSchema } from './dares';
+import { idParam } from './ids';
 import { DARE_STATUSES, SUBMISSION_STATUSES } from './limits';
 import { submissionSchema } from './submissions';
 import { solAmountSchema } from './users';
@@ -78,7 +79,7 @@ export type AdminDare = z.infer<typeof adminDareSchema>;
 
 /** GET /api/admin/submissions?dareId=&status=: optional filters ("view submissions" of one dare). */
 export const adminSubmissionListQuerySchema = z.object({
-  dareId: z.coerce.number().int().positive().optional(),
+  dareId: idParam().optional(),
   status: z.enum(SUBMISSION_STATUSES).optional(),
 });
 
@@ -124,7 +125,7 @@ export const updateSubmissionRequestSchema = z
   .meta({ id: 'UpdateSubmissionRequest' });
 
 export const markWinnerRequestSchema = z
-  .object({ dareId: z.coerce.number({ error: ADMIN_MESSAGES.dareNotFound }).int().positive() })
+  .object({ dareId: idParam(ADMIN_MESSAGES.dareNotFound) })
   .meta({ id: 'MarkWinnerRequest' });
 
 /** A submission as the admin lists it: the public shape, with the dare's status and never-null nesting. */
@@ -146,8 +147,8 @@ export const feePayerStatusSchema = z
   })
   .meta({ id: 'FeePayerStatus' });
 
-export const idParamsSchema = z.object({ id: z.coerce.number().int().positive() });
-export const dareIdParamsSchema = z.object({ dareId: z.coerce.number().int().positive() });
+export const idParamsSchema = z.object({ id: idParam() });
+export const dareIdParamsSchema = z.object({ dareId: idParam() });
 
 export type AdminStats = z.infer<typeof adminStatsSchema>;
 export type FeePayerStatus = z.infer<typeof feePayerStatusSchema>;

@@ -17,11 +17,31 @@ export const AUTH_MESSAGES = {
   invalidWallet: 'Invalid wallet address',
 } as const;
 
-/** base58, 32..44 characters: the shape of a Solana address (the server also decodes it to 32 bytes). */
+const BASE58_ALPHABET = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
+
+/** How many bytes a base58 string decodes to (each leading '1' is a zero byte); null if not base58. */
+export function base58ByteLength(text: string): number | null {
+  let value = 0n;
+  for (const char of text) {
+    const digit = BASE58_ALPHABET.indexOf(char);
+    if (digit < 0) return null;
+    value = value * 58n + BigInt(digit);
+  }
+  let bytes = 0;
+  while (text[bytes] === '1') bytes += 1;
+  for (; value > 0n; value >>= 8n) bytes += 1;
+  return bytes;
+}
+
+/**
+ * A Solana address: base58 of exactly 32 bytes. The shape alone (32..44 characters) also lets
+ * through strings like "2"×32, which decode to fewer bytes and make the chain client throw.
+ */
 export const walletAddressSchema = z
   .string({ error: AUTH_MESSAGES.invalidWallet })
   .trim()
-  .regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, AUTH_MESSAGES.invalidWallet);
+  .regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, AUTH_MESSAGES.invalidWallet)
+  .refine((text) => base58ByteLength(text) === 32, AUTH_MESSAGES.invalidWallet);
 
 export const usernameSchema = z
   .string({ error: AUTH_MESSAGES.usernameMin })

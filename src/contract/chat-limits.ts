@@ -12,6 +12,9 @@ export const CHAT_LIMITS = {
   /** Client reconnects: at most 5 attempts, waiting 1 s x the attempt number (spec section 9). */
   reconnectAttempts: 5,
   reconnectStepMs: 1000,
+  /** Per connection: auth and join frames (each a database lookup) in a window; more closes it (1008). */
+  lookupsPerWindow: 20,
+  lookupWindowMs: 10_000,
 } as const;
 
 export const CHAT_MESSAGES = {
@@ -22,6 +25,7 @@ export const CHAT_MESSAGES = {
   rateLimited: 'You are sending messages too fast; wait a moment',
   dareNotFound: 'Dare not found',
   invalidFrame: 'Unreadable message',
+  tooManyRequests: 'Too many requests on this connection',
 } as const;
 
 /** The name a system message is shown under. */

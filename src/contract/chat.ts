@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CHAT_LIMITS, CHAT_MESSAGES } from './chat-limits';
+import { idField, idParam } from './ids';
 
 export { CHAT_LIMITS, CHAT_MESSAGES, SYSTEM_SENDER } from './chat-limits';
 
@@ -17,9 +18,9 @@ export const chatMessageSchema = z
 export type ChatMessage = z.infer<typeof chatMessageSchema>;
 
 export const chatHistoryQuerySchema = z.object({
-  dareId: z.coerce.number().int().positive().optional(),
+  dareId: idParam().optional(),
   /** Only messages with a smaller id: the page before the oldest one shown. */
-  before: z.coerce.number().int().positive().optional(),
+  before: idParam().optional(),
 });
 export const chatHistoryResponseSchema = z.array(chatMessageSchema).meta({ id: 'ChatHistory' });
 
@@ -30,14 +31,14 @@ export const chatTextSchema = z
   .min(1, CHAT_MESSAGES.empty)
   .max(CHAT_LIMITS.messageMax, CHAT_MESSAGES.tooLong);
 
-const dareIdField = z.number().int().positive().nullable().optional();
+const dareIdField = idField.nullable().optional();
 
 /** Client → server frames. The spec's `userId`/`username` may be sent; they are ignored. */
 export const clientFrameSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('auth'), token: z.string().optional() }),
   z.object({ type: z.literal('chat_message'), message: z.string(), dareId: dareIdField }),
-  z.object({ type: z.literal('join'), dareId: z.number().int().positive() }),
-  z.object({ type: z.literal('leave'), dareId: z.number().int().positive() }),
+  z.object({ type: z.literal('join'), dareId: idField }),
+  z.object({ type: z.literal('leave'), dareId: idField }),
 ]);
 export type ClientFrame = z.infer<typeof clientFrameSchema>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idParam } from './ids';
 import { CLAIM_STATUSES } from './limits';
 import { solAmountSchema } from './users';
 
@@ -45,10 +46,7 @@ export const claimSchema = z
  */
 export const claimPrizeRequestSchema = z
   .object({
-    submissionId: z.coerce
-      .number({ error: CLAIM_MESSAGES.submissionNotFound })
-      .int(CLAIM_MESSAGES.submissionNotFound)
-      .positive(CLAIM_MESSAGES.submissionNotFound),
+    submissionId: idParam(CLAIM_MESSAGES.submissionNotFound),
   })
   .meta({ id: 'ClaimPrizeRequest' });
 

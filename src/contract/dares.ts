@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { walletAddressSchema } from './auth';
+import { idParam, isRecordId } from './ids';
 import {
   CATEGORIES,
   CREATE_DARE_DEFAULTS,
@@ -155,7 +156,7 @@ export const addPoolRequestSchema = z
   .meta({ id: 'AddPoolRequest' });
 
 export const dareIdParamsSchema = z.object({
-  id: z.coerce.number({ error: DARE_MESSAGES.dareNotFound }).int().positive(),
+  id: idParam(DARE_MESSAGES.dareNotFound),
 });
 
 export const dareCreatorSchema = z
@@ -205,7 +206,7 @@ export const DARE_LIST_LIMITS = { defaultLimit: 50, maxLimit: 100, searchMax: 10
 export const dareListQuerySchema = z.object({
   filter: z.enum(['all', 'active', 'completed']).default('all'),
   limit: z.coerce.number().int().min(1).max(DARE_LIST_LIMITS.maxLimit).default(DARE_LIST_LIMITS.defaultLimit),
-  cursor: z.string().regex(/^\d+$/, 'Invalid cursor').optional(),
+  cursor: z.string().refine(isRecordId, 'Invalid cursor').optional(),
   q: z.string().trim().max(DARE_LIST_LIMITS.searchMax).optional(),
   category: z.string().trim().max(50).optional(),
   difficulty: z.enum(DIFFICULTIES).optional(),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { walletAddressSchema } from './auth';
 import { DARE_LIMITS, DARE_MESSAGES } from './dares';
+import { idParam } from './ids';
 import {
   DARE_STATUSES,
   DIFFICULTIES,
@@ -131,7 +132,7 @@ export const createMajorDareRequestSchema = majorDareFormSchema
 /** POST /api/admin/major-dare/{dareId}/winner. */
 export const selectMajorWinnerRequestSchema = z
   .object({
-    submissionId: z.coerce.number().int().positive(),
+    submissionId: idParam(),
     winnerType: z.enum(WINNER_TYPES, { error: 'winnerType must be admin or community' }),
   })
   .meta({ id: 'SelectMajorWinnerRequest' });

@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { idParam } from './ids';
 import { SUBMISSION_STATUSES } from './limits';
+import { MAJOR_VOTE_NEEDS_PAYMENT, type VotingRights } from './voting';
 
 export const SUBMISSION_LIMITS = {
   /** Spec section 9: max video file. */
@@ -37,6 +39,7 @@ export const SUBMISSION_MESSAGES = {
   votingClosedCommunityWinner: 'Voting is closed: the community winner has been picked',
   videoFileLink:
     'Links must point to a video file (.mp4, .webm or .ogv), not a page: upload the file instead, or use its direct link',
+  majorVoteNeedsPayment: MAJOR_VOTE_NEEDS_PAYMENT,
 } as const;
 
 /** Our own uploads are served from here; anything else must be an https URL. */
@@ -137,13 +140,21 @@ export type VoteResponse = z.infer<typeof voteResponseSchema>;
 
 export const voteInfoSchema = z.object({ voteCount: z.number().int() }).meta({ id: 'VoteInfo' });
 
+/**
+ * GET /api/voting-rights: what the session user may vote on. The Major Dare's votes decide money,
+ * so they need one verified payment into DarePool (a stake or a pool contribution) first.
+ */
+export const votingRightsSchema = z
+  .object({ majorDare: z.boolean() })
+  .meta({ id: 'VotingRights' }) satisfies z.ZodType<VotingRights>;
+
 export const submissionIdParamsSchema = z.object({
-  id: z.coerce.number({ error: SUBMISSION_MESSAGES.submissionNotFound }).int().positive(),
+  id: idParam(SUBMISSION_MESSAGES.submissionNotFound),
 });
 export const dareSubmissionsParamsSchema = z.object({
-  dareId: z.coerce.number({ error: SUBMISSION_MESSAGES.dareNotFound }).int().positive(),
+  dareId: idParam(SUBMISSION_MESSAGES.dareNotFound),
 });
 export const userVotesParamsSchema = z.object({
-  userId: z.coerce.number().int().positive(),
-  dareId: z.coerce.number().int().positive(),
+  userId: idParam(),
+  dareId: idParam(),
 });

@@ -30,6 +30,7 @@ import { errorHandler } from './plugins/error-handler';
 import { openApi } from './plugins/openapi';
 import { RateLimiter } from './plugins/rate-limit';
 import { READ_CACHE_MAX_AGE_MS, readCache } from './plugins/read-cache';
+import { securityHeaders } from './plugins/security-headers';
 import { staticWeb } from './plugins/static-web';
 import type { StoragePort } from './storage/port';
 
@@ -64,6 +65,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.setSerializerCompiler(serializerCompiler);
 
   await app.register(errorHandler);
+  await app.register(securityHeaders);
   await app.register(openApi);
   // Tight limits for any multipart route; the upload route narrows them to its two parts.
   await app.register(fastifyMultipart, {
@@ -95,7 +97,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     majorPrizeMaxSol: deps.config.majorPrizeMaxSol,
   });
   await app.register(paymentRoutes, { payments });
-  const chat = await registerChat(app, deps, limiter);
+  const chat = await registerChat(app, deps, limiter, auth);
   const dares = createDaresService({
     db: deps.database.db,
     chain: deps.chain,

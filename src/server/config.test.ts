@@ -84,5 +84,13 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATABASE_URL: 'mysql://user:hunter2@x' })).toThrow(
       expect.objectContaining({ message: expect.not.stringContaining('hunter2') }),
     );
+    expect(() => loadConfig({ DEMO_ADMIN_PASSWORD: 'hun2' })).toThrow(
+      /^Invalid DEMO_ADMIN_PASSWORD: must be at least 6 characters$/,
+    );
+  });
+
+  it('takes the demo admin password, unset when empty', () => {
+    expect(loadConfig({ DEMO_ADMIN_PASSWORD: 'chosen-one' }).demoAdminPassword).toBe('chosen-one');
+    expect(loadConfig({ DEMO_ADMIN_PASSWORD: '' }).demoAdminPassword).toBeUndefined();
   });
 });

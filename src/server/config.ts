@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { CLUSTERS, type Cluster } from '../contract/config';
-import { MAJOR_PRIZE_MAX_SOL_DEFAULT, MAJOR_PRIZE_MIN_SOL } from '../contract/limits';
+import { MAJOR_PRIZE_MAX_SOL_DEFAULT, MAJOR_PRIZE_MIN_SOL, PASSWORD_MIN } from '../contract/limits';
 import { isSolAmount, solToLamports } from '../contract/money';
 
 const optionalText = z
@@ -48,6 +48,14 @@ const envSchema = z.object({
     .enum(['true', 'false'])
     .default('true')
     .transform((value) => value === 'true'),
+  /** The demo admin's password at the first start; unset, one is generated and logged once. */
+  DEMO_ADMIN_PASSWORD: optionalText.pipe(
+    z
+      .string()
+      .min(PASSWORD_MIN, `must be at least ${PASSWORD_MIN} characters`)
+      .max(128, 'must be at most 128 characters')
+      .optional(),
+  ),
   TRUST_PROXY: z
     .enum(['true', 'false'])
     .default('false')
@@ -72,7 +80,7 @@ const envSchema = z.object({
   VIDEO_STORAGE_MAX_GB: z.coerce.number().positive().finite().default(5),
 });
 
-const SECRET_VARIABLES = new Set(['ESCROW_MASTER_SEED', 'DATABASE_URL']);
+const SECRET_VARIABLES = new Set(['ESCROW_MASTER_SEED', 'DATABASE_URL', 'DEMO_ADMIN_PASSWORD']);
 
 export type Env = z.input<typeof envSchema>;
 
@@ -95,6 +103,7 @@ export interface AppConfig {
   escrowMasterSeedHex: string | undefined;
   adminWallets: string[];
   seedDemoData: boolean;
+  demoAdminPassword: string | undefined;
   trustProxy: boolean;
   rateLimits: { authPerMinute: number; failedLogins: number; failedLoginWindowMs: number };
   chatHeartbeatMs: number;
@@ -155,6 +164,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     escrowMasterSeedHex: env.ESCROW_MASTER_SEED,
     adminWallets: env.ADMIN_WALLETS,
     seedDemoData: env.SEED_DEMO_DATA,
+    demoAdminPassword: env.DEMO_ADMIN_PASSWORD,
     trustProxy: env.TRUST_PROXY,
     rateLimits: {
       authPerMinute: env.RATE_LIMIT_AUTH_PER_MINUTE,

@@ -1,6 +1,6 @@
 import { type AppDeps, buildApp } from './app';
 import { ConfigError, loadConfig, loadDotEnv } from './config';
-import { DEMO_ADMIN, seedDemoData } from './db/seed';
+import { DEMO_ADMIN_USERNAME, type SeedResult, seedDemoData } from './db/seed';
 import { openRuntime } from './runtime';
 import { createLocalDiskStorage } from './storage/local-disk';
 
@@ -28,9 +28,15 @@ async function main() {
     clock,
   };
 
-  const seeded =
+  const seeded: SeedResult =
     config.seedDemoData && config.chain.embedded
-      ? await seedDemoData({ db: database.db, chain, escrowKeys, clock })
+      ? await seedDemoData({
+          db: database.db,
+          chain,
+          escrowKeys,
+          clock,
+          adminPassword: config.demoAdminPassword,
+        })
       : { seeded: false };
 
   const app = await buildApp({
@@ -71,8 +77,17 @@ async function main() {
   app.log.info(
     `Chain: ${chain.embedded ? `embedded LiteSVM (${chain.cluster}), state in ${config.chain.embedded ? config.chain.stateDir : ''}` : `${chain.cluster} via ${config.chain.embedded ? '' : new URL(config.chain.rpcUrl).host}`}`,
   );
-  if (config.seedDemoData && config.chain.embedded) {
-    app.log.info(`Demo admin: username "${DEMO_ADMIN.username}", password "${DEMO_ADMIN.password}"`);
+  if (seeded.seeded && seeded.admin.generated) {
+    // Only now: the database keeps just its hash. A warning, so LOG_LEVEL=warn still shows it.
+    app.log.warn(
+      `Demo admin: username "${seeded.admin.username}", password "${seeded.admin.password}" (generated at this first start and shown only now; DEMO_ADMIN_PASSWORD sets it)`,
+    );
+  } else if (seeded.seeded) {
+    app.log.info(`Demo admin: username "${seeded.admin.username}", password from DEMO_ADMIN_PASSWORD`);
+  } else if (config.seedDemoData && config.chain.embedded) {
+    app.log.info(
+      `Demo admin: username "${DEMO_ADMIN_USERNAME}" (its password was shown in the log of the first start)`,
+    );
   }
 }
 

@@ -1,3 +1,5 @@
+// First: configures zod before any module that imports it is evaluated.
+import './lib/zod-jitless';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import {
   type Address,
   generateKeyPair,
@@ -20,8 +21,9 @@ import type { Db } from './client';
 import { createUser } from './factories';
 import { dares, users } from './schema';
 
-export const DEMO_ADMIN = { username: 'admin', password: 'darepool-admin' } as const;
-const DEMO_PASSWORD = 'darepool-demo';
+export const DEMO_ADMIN_USERNAME = 'admin';
+/** The demo users' shared, documented password: they hold no rights beyond any sign-up's. */
+export const DEMO_USER_PASSWORD = 'darepool-demo';
 const DAY = 24 * 3600 * 1000;
 /** Test SOL each demo wallet starts with, before its stakes and contributions. */
 const DEMO_WALLET_SOL = '10';
@@ -31,7 +33,13 @@ export interface SeedDeps {
   chain: ChainPort;
   escrowKeys: EscrowKeys;
   clock: Clock;
+  /** DEMO_ADMIN_PASSWORD; unset, a random one is generated. */
+  adminPassword?: string;
 }
+
+export type SeedResult =
+  | { seeded: false }
+  | { seeded: true; admin: { username: string; password: string; generated: boolean } };
 
 interface DemoUser {
   row: UserRow;
@@ -62,7 +70,7 @@ interface DemoDare {
  * by the demo wallet, relay, verification, credit), so the ledger reconciles on a fresh start.
  * Runs only on an empty database, so later starts keep what users did.
  */
-export async function seedDemoData(deps: SeedDeps): Promise<{ seeded: boolean }> {
+export async function seedDemoData(deps: SeedDeps): Promise<SeedResult> {
   const { db, chain } = deps;
   const [{ value: userCount } = { value: 0 }] = await db.select({ value: count() }).from(users);
   if (userCount > 0) return { seeded: false };
@@ -76,10 +84,17 @@ export async function seedDemoData(deps: SeedDeps): Promise<{ seeded: boolean }>
     await chain.airdrop(walletAddress, solToLamports(DEMO_WALLET_SOL));
     return { row, keys };
   };
-  const admin = await demoUser({ ...DEMO_ADMIN, isAdmin: true, reputation: 50 });
-  const alice = await demoUser({ username: 'alice', password: DEMO_PASSWORD, reputation: 12 });
-  const bob = await demoUser({ username: 'bob', password: DEMO_PASSWORD, reputation: 4 });
-  const carol = await demoUser({ username: 'carol', password: DEMO_PASSWORD });
+  // A constant admin password would be known to anyone who read the README of a reachable demo.
+  const adminPassword = deps.adminPassword ?? randomBytes(12).toString('base64url');
+  const admin = await demoUser({
+    username: DEMO_ADMIN_USERNAME,
+    password: adminPassword,
+    isAdmin: true,
+    reputation: 50,
+  });
+  const alice = await demoUser({ username: 'alice', password: DEMO_USER_PASSWORD, reputation: 12 });
+  const bob = await demoUser({ username: 'bob', password: DEMO_USER_PASSWORD, reputation: 4 });
+  const carol = await demoUser({ username: 'carol', password: DEMO_USER_PASSWORD });
 
   const demoDares: DemoDare[] = [
     {
@@ -166,7 +181,10 @@ export async function seedDemoData(deps: SeedDeps): Promise<{ seeded: boolean }>
     for (const [user, amount] of demo.contributions ?? []) await pay.addToPool(user, dareId, amount);
     if (demo.afterwards) await db.update(dares).set(demo.afterwards).where(eq(dares.id, dareId));
   }
-  return { seeded: true };
+  return {
+    seeded: true,
+    admin: { username: DEMO_ADMIN_USERNAME, password: adminPassword, generated: !deps.adminPassword },
+  };
 }
 
 /** The client side of the money path, run in-process with the demo wallets' keys. */

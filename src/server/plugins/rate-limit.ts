@@ -1,5 +1,11 @@
 import { AppError } from '../errors';
 
+export interface LimitRule {
+  key: string;
+  limit: number;
+  windowMs: number;
+}
+
 interface Window {
   count: number;
   resetAt: number;
@@ -36,12 +42,33 @@ export class RateLimiter {
     return { allowed: true };
   }
 
-  /** Whether the limit is used up, without counting. */
-  isBlocked(key: string, limit: number): { blocked: false } | { blocked: true; retryAfterSeconds: number } {
+  /**
+   * Counts one event on every rule's key, or on none when any of them is used up (then names that
+   * one). Synchronous, so concurrent requests cannot all pass a check before any of them counts.
+   */
+  hitAll(
+    rules: readonly LimitRule[],
+  ): { allowed: true } | { allowed: false; key: string; retryAfterSeconds: number } {
     const now = this.now();
+    this.sweep(now);
+    for (const rule of rules) {
+      const window = this.windows.get(rule.key);
+      if (window && window.resetAt > now && window.count >= rule.limit) {
+        return {
+          allowed: false,
+          key: rule.key,
+          retryAfterSeconds: Math.max(1, Math.ceil((window.resetAt - now) / 1000)),
+        };
+      }
+    }
+    for (const rule of rules) this.hit(rule.key, rule.limit, rule.windowMs);
+    return { allowed: true };
+  }
+
+  /** Gives back one counted event, e.g. a sign-in attempt that turned out to be the owner's. */
+  release(key: string): void {
     const window = this.windows.get(key);
-    if (!window || window.resetAt <= now || window.count < limit) return { blocked: false };
-    return { blocked: true, retryAfterSeconds: Math.max(1, Math.ceil((window.resetAt - now) / 1000)) };
+    if (window && window.resetAt > this.now() && window.count > 0) window.count -= 1;
   }
 
   reset(key: string): void {

@@ -103,7 +103,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (a
       },
     },
     async (request) => {
-      const { user, token } = await auth.passwordLogin(request.body);
+      const { user, token } = await auth.passwordLogin(request.body, request.ip);
       return { user: toPublicUser(user), token };
     },
   );

@@ -4,7 +4,7 @@ import type { Clock } from '../../app';
 import type { AppConfig } from '../../config';
 import type { Db } from '../../db/client';
 import { AppError, conflict } from '../../errors';
-import { type RateLimiter, tooManyRequests } from '../../plugins/rate-limit';
+import { type LimitRule, type RateLimiter, tooManyRequests } from '../../plugins/rate-limit';
 import { isSettingEnabled, SETTING_KEYS } from '../settings/repo';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './password';
 import * as repo from './repo';
@@ -34,6 +34,28 @@ function decodeBase64(text: string | undefined): Uint8Array | null {
   return new Uint8Array(bytes);
 }
 
+/**
+ * Failed sign-ins are limited per account and address together (guessing from one address locks
+ * only that address out of the account), with wider ceilings per account across addresses and per
+ * address across accounts (docs/decisions/013-sign-in-abuse-and-headers.md).
+ */
+export function failedLoginRules(
+  username: string,
+  ip: string,
+  limits: Pick<AppConfig['rateLimits'], 'failedLogins' | 'failedLoginWindowMs'>,
+): LimitRule[] {
+  const account = username.trim().toLowerCase();
+  const { failedLogins: limit, failedLoginWindowMs: windowMs } = limits;
+  return [
+    { key: `login-pair:${account}@${ip}`, limit, windowMs },
+    { key: `login-account:${account}`, limit: limit * WIDE_LIMIT_FACTOR, windowMs },
+    { key: `login-ip:${ip}`, limit: limit * WIDE_LIMIT_FACTOR, windowMs },
+  ];
+}
+
+/** How many more failures the account-wide and address-wide ceilings allow than one pair. */
+export const WIDE_LIMIT_FACTOR = 10;
+
 export function createAuthService({ db, clock, cluster, config, limiter }: AuthServiceDeps) {
   async function startSession(user: repo.UserRow): Promise<{ user: repo.UserRow; token: string }> {
     const now = clock();
@@ -46,6 +68,8 @@ export function createAuthService({ db, clock, cluster, config, limiter }: AuthS
     await repo.insertSession(db, promoted.id, hash, new Date(now.getTime() + SESSION_TTL_MS));
     return { user: promoted, token };
   }
+
+  const sessionEnded = new Set<(tokenHash: string) => void>();
 
   return {
     limitByIp(ip: string) {
@@ -146,27 +170,37 @@ export function createAuthService({ db, clock, cluster, config, limiter }: AuthS
       return startSession(user);
     },
 
-    async passwordLogin(body: { username: string; password: string }) {
-      const accountKey = `login-fail:${body.username.trim().toLowerCase()}`;
-      const blocked = limiter.isBlocked(accountKey, config.rateLimits.failedLogins);
-      if (blocked.blocked) {
+    /**
+     * Every attempt is counted before the password is checked, so parallel guesses cannot all
+     * pass the check at once; the owner's successful attempt is given back.
+     */
+    async passwordLogin(body: { username: string; password: string }, ip: string) {
+      const rules = failedLoginRules(body.username, ip, config.rateLimits);
+      const counted = limiter.hitAll(rules);
+      if (!counted.allowed) {
         throw tooManyRequests(
-          'Too many failed logins for this account. Please try again later.',
-          blocked.retryAfterSeconds,
+          counted.key.startsWith('login-ip:')
+            ? 'Too many failed logins from your network. Please try again later.'
+            : 'Too many failed logins for this account. Please try again later.',
+          counted.retryAfterSeconds,
         );
       }
       const user = await repo.findUserByUsername(db, body.username.trim());
       // An unknown user still costs one scrypt, so timing does not reveal which usernames exist.
       const valid = await verifyPassword(body.password, user?.password ?? (await dummyPasswordHash()));
-      if (!user || !valid) {
-        limiter.hit(accountKey, config.rateLimits.failedLogins, config.rateLimits.failedLoginWindowMs);
-        throw new AppError('INVALID_CREDENTIALS', AUTH_MESSAGES.invalidCredentials);
-      }
+      if (!user || !valid) throw new AppError('INVALID_CREDENTIALS', AUTH_MESSAGES.invalidCredentials);
+      for (const rule of rules) limiter.release(rule.key);
       return startSession(user);
     },
 
     async logout(tokenHash: string) {
       await repo.revokeSession(db, tokenHash, clock());
+      for (const listener of sessionEnded) listener(tokenHash);
+    },
+
+    /** Told after a logout, e.g. so the chat signs that session's open sockets out. */
+    onSessionEnded(listener: (tokenHash: string) => void) {
+      sessionEnded.add(listener);
     },
 
     findUserByWallet: (walletAddress: string) => repo.findUserByWallet(db, walletAddress),

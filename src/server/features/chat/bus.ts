@@ -2,10 +2,14 @@ import { EventEmitter } from 'node:events';
 import pg from 'pg';
 import type { ChatMessage } from '../../../contract/chat';
 
-/** What instances tell each other: a stored message, or how many sockets one has in each room. */
+/**
+ * What instances tell each other: a stored message, how many sockets one has in each room, or
+ * that a session was logged out (its sockets, wherever they are, stop speaking for it).
+ */
 export type ChatEvent =
   | { kind: 'message'; message: ChatMessage }
-  | { kind: 'presence'; instance: string; rooms: Record<string, number> };
+  | { kind: 'presence'; instance: string; rooms: Record<string, number> }
+  | { kind: 'session-ended'; tokenHash: string };
 
 /**
  * Carries chat events to every server instance, this one included. Embedded (PGlite, one

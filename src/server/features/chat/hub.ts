@@ -64,6 +64,7 @@ export function createChatHub(bus: ChatBus, options: { presenceTtlMs: number; no
       broadcast(roomOf(event.message.dareId), { type: 'chat_message', message: event.message });
       return;
     }
+    if (event.kind !== 'presence') return;
     remote.set(event.instance, { rooms: event.rooms, seenAt: options.now() });
     announcePresence();
   });

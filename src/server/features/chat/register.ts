@@ -15,6 +15,7 @@ export async function registerChat(
   app: FastifyInstance,
   deps: AppDeps,
   limiter: RateLimiter,
+  sessions: { onSessionEnded(listener: (tokenHash: string) => void): void },
 ): Promise<{ chat: ChatService; bus: ChatBus; announce: Announce }> {
   const { database, clock, config } = deps;
   const bus =
@@ -34,7 +35,19 @@ export async function registerChat(
     hub.close();
     await bus.close();
   });
-  await app.register(chatRoutes, { db: database.db, clock, chat, hub, heartbeatMs: config.chatHeartbeatMs });
+  await app.register(chatRoutes, {
+    db: database.db,
+    clock,
+    chat,
+    hub,
+    bus,
+    heartbeatMs: config.chatHeartbeatMs,
+  });
+  sessions.onSessionEnded((tokenHash) => {
+    bus
+      .publish({ kind: 'session-ended', tokenHash })
+      .catch((error) => app.log.warn({ err: error }, 'chat sign-out not published'));
+  });
 
   const announce: Announce = (dareId, message) => {
     chat

@@ -4,13 +4,14 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { CHAT_LIMITS, chatHistoryQuerySchema, chatHistoryResponseSchema } from '../../../contract/chat';
 import type { Clock } from '../../app';
 import type { Db } from '../../db/client';
+import type { ChatBus } from './bus';
 import type { ChatHub } from './hub';
 import type { ChatService } from './service';
 import { chatSocket } from './socket';
 
 export async function chatRoutes(
   app: FastifyInstance,
-  options: { db: Db; clock: Clock; chat: ChatService; hub: ChatHub; heartbeatMs: number },
+  options: { db: Db; clock: Clock; chat: ChatService; hub: ChatHub; bus: ChatBus; heartbeatMs: number },
 ) {
   const { chat } = options;
   app.withTypeProvider<ZodTypeProvider>().get(

@@ -1,11 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
-import { CHAT_MESSAGES, clientFrameSchema, type ServerFrame } from '../../../contract/chat';
+import { CHAT_LIMITS, CHAT_MESSAGES, clientFrameSchema, type ServerFrame } from '../../../contract/chat';
 import type { Clock } from '../../app';
 import type { Db } from '../../db/client';
 import { AppError } from '../../errors';
-import { findSessionUser, type UserRow } from '../auth/repo';
+import { findSessionUser } from '../auth/repo';
 import { hashToken } from '../auth/tokens';
+import type { ChatBus } from './bus';
 import { type ChatHub, GLOBAL_ROOM, roomOf } from './hub';
 import type { ChatService } from './service';
 
@@ -17,16 +18,38 @@ interface Options {
   clock: Clock;
   chat: ChatService;
   hub: ChatHub;
+  bus: ChatBus;
   heartbeatMs: number;
+}
+
+/** Frames that cost a database lookup (auth, join), per connection: a visitor needs only a few. */
+function lookupBudget(now: () => number) {
+  let used = 0;
+  let resetAt = 0;
+  return () => {
+    const at = now();
+    if (at >= resetAt) {
+      used = 0;
+      resetAt = at + CHAT_LIMITS.lookupWindowMs;
+    }
+    used += 1;
+    return used <= CHAT_LIMITS.lookupsPerWindow;
+  };
 }
 
 /**
  * `/ws`: every socket is in the global room; `join`/`leave` follow a dare's room. Only an
  * authenticated socket may send, and who it is comes from the session token, never from the frame.
  */
-export async function chatSocket(app: FastifyInstance, { db, clock, chat, hub, heartbeatMs }: Options) {
+export async function chatSocket(app: FastifyInstance, { db, clock, chat, hub, bus, heartbeatMs }: Options) {
   const alive = new WeakMap<WebSocket, boolean>();
   const sockets = new Set<WebSocket>();
+  /** Each session's sockets on this instance, to sign them out when the session is logged out. */
+  const bySession = new Map<string, Set<() => void>>();
+  bus.subscribe((event) => {
+    if (event.kind !== 'session-ended') return;
+    for (const signOut of bySession.get(event.tokenHash) ?? []) signOut();
+  });
 
   // Heartbeat: a socket that did not answer the previous ping is gone (a closed laptop, a
   // dropped network); terminating it frees its rooms and corrects the online counts.
@@ -48,7 +71,9 @@ export async function chatSocket(app: FastifyInstance, { db, clock, chat, hub, h
   });
 
   app.get('/ws', { websocket: true, schema: { hide: true } }, (socket) => {
-    let user: UserRow | null = null;
+    /** Who speaks: the session the socket authenticated with, until it ends. */
+    let session: { tokenHash: string } | null = null;
+    const withinBudget = lookupBudget(() => clock().getTime());
     const handle = {
       rooms: new Set<string>(),
       send(frame: ServerFrame) {
@@ -61,22 +86,57 @@ export async function chatSocket(app: FastifyInstance, { db, clock, chat, hub, h
       handle.send({ type: 'error', error: message });
     };
 
+    function setSession(next: typeof session) {
+      if (session) {
+        const ofSession = bySession.get(session.tokenHash);
+        ofSession?.delete(signOut);
+        if (ofSession?.size === 0) bySession.delete(session.tokenHash);
+      }
+      session = next;
+      if (!next) return;
+      let entry = bySession.get(next.tokenHash);
+      if (!entry) {
+        entry = new Set();
+        bySession.set(next.tokenHash, entry);
+      }
+      entry.add(signOut);
+    }
+    /**
+     * The session ended (logout, expiry): the socket goes on as a visitor's and is told so. The
+     * error is sent only when the user tried to speak: after a logout the page closes the socket
+     * itself and must not show 'Message not sent'.
+     */
+    function signOut(attemptedToSend = false) {
+      if (!session) return;
+      setSession(null);
+      if (attemptedToSend) handle.send({ type: 'error', error: CHAT_MESSAGES.authFailed });
+      handle.send({ type: 'auth', ok: false });
+    }
+
     sockets.add(socket);
     alive.set(socket, true);
     socket.on('pong', () => alive.set(socket, true));
     socket.on('close', () => {
       sockets.delete(socket);
+      setSession(null);
       hub.leaveAll(handle);
     });
     // Frames are handled one at a time, so a join is in place before the message after it.
     let queue = Promise.resolve();
     socket.on('message', (data, isBinary) => {
+      if (socket.readyState !== socket.OPEN) return;
       let raw: unknown;
       try {
         if (isBinary) throw new Error('binary frame');
         raw = JSON.parse(data.toString());
       } catch {
         socket.close(POLICY_VIOLATION, CHAT_MESSAGES.invalidFrame);
+        return;
+      }
+      // Counted on arrival, before any queueing: a flood is cut off after a few lookups.
+      const type = (raw as { type?: unknown } | null)?.type;
+      if ((type === 'auth' || type === 'join') && !withinBudget()) {
+        socket.close(POLICY_VIOLATION, CHAT_MESSAGES.tooManyRequests);
         return;
       }
       queue = queue.then(() => handle_(raw)).catch(fail);
@@ -92,21 +152,30 @@ export async function chatSocket(app: FastifyInstance, { db, clock, chat, hub, h
       const frame = parsed.data;
       switch (frame.type) {
         case 'auth': {
-          const found = frame.token ? await findSessionUser(db, hashToken(frame.token), clock()) : undefined;
-          user = found ?? null;
+          const tokenHash = frame.token ? hashToken(frame.token) : null;
+          const user = tokenHash ? await findSessionUser(db, tokenHash, clock()) : undefined;
+          setSession(user && tokenHash ? { tokenHash } : null);
           if (!user) handle.send({ type: 'error', error: CHAT_MESSAGES.authFailed });
-          handle.send({ type: 'auth', ok: user !== null, username: user?.username });
+          handle.send({ type: 'auth', ok: user !== undefined, username: user?.username });
           return;
         }
         case 'chat_message': {
-          if (!user) {
+          if (!session) {
             handle.send({ type: 'error', error: CHAT_MESSAGES.notAuthenticated });
+            return;
+          }
+          // Checked again for every message: a session logged out on another instance, or one
+          // that expired while the socket stayed open, must not keep speaking.
+          const user = await findSessionUser(db, session.tokenHash, clock());
+          if (!user) {
+            signOut(true);
             return;
           }
           await chat.postUserMessage(user, { message: frame.message, dareId: frame.dareId ?? null });
           return;
         }
         case 'join':
+          if (handle.rooms.has(roomOf(frame.dareId))) return;
           await chat.requireDare(frame.dareId);
           hub.join(handle, roomOf(frame.dareId));
           return;

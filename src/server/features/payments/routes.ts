@@ -110,6 +110,6 @@ export const paymentRoutes: FastifyPluginAsyncZod<{ payments: PaymentsService }>
         response: { 200: transactionViewSchema, ...errors },
       },
     },
-    async (request) => payments.transaction(request.params.signature),
+    async (request) => payments.transaction(request.params.signature, request.ip),
   );
 };

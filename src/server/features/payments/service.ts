@@ -19,7 +19,7 @@ import {
 } from '../../../contract/limits';
 import { MAJOR_DARE_MESSAGES } from '../../../contract/major-dare';
 import { solToLamports } from '../../../contract/money';
-import { PAYMENT_MESSAGES, type TransactionView } from '../../../contract/payments';
+import { PAYMENT_MESSAGES } from '../../../contract/payments';
 import type { Clock } from '../../app';
 import { ConfirmationError, waitForConfirmation } from '../../chain/confirmation';
 import type { EscrowKeys } from '../../chain/escrow-keys';
@@ -44,7 +44,7 @@ import {
   type PaymentIntentRow,
   releaseRelay,
 } from './payment-intents';
-import { toTransactionView } from './transaction-view';
+import { createTransactionLookup } from './transaction-lookup';
 
 export interface PaymentsDeps {
   db: Db;
@@ -273,23 +273,8 @@ export function createPaymentsService({
       return { signature, balance: balance.toString() };
     },
 
-    async transaction(signature: string): Promise<TransactionView> {
-      let view: TransactionView | null = null;
-      try {
-        const tx = await rpc
-          .getTransaction(signature as Signature, {
-            encoding: 'jsonParsed',
-            commitment: 'confirmed',
-            maxSupportedTransactionVersion: 0,
-          })
-          .send();
-        view = tx ? toTransactionView(signature, tx) : null;
-      } catch {
-        view = null;
-      }
-      if (!view) throw notFound('Transaction not found');
-      return view;
-    },
+    /** One transaction for the local explorer page: cached, and limited per address. */
+    transaction: createTransactionLookup({ rpc, limiter }),
   };
 }
 

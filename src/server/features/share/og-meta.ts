@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyPluginAsync } from 'fastify';
 import type { Dare } from '../../../contract/dares';
+import { isRecordId } from '../../../contract/ids';
 import { isSolAmount, normalizeSol } from '../../../contract/money';
 import type { Clock } from '../../app';
 import type { DbOrTx } from '../../db/client';
@@ -74,8 +75,15 @@ export const ogMetaRoutes: FastifyPluginAsync<{ db: DbOrTx; clock: Clock; webRoo
     if (!indexHtml)
       return reply.status(503).type('text/plain').send('The web app is not built. Run: npm run build:web');
     const raw = request.params.id;
-    const dare =
-      /^\d{1,15}$/.test(raw) && Number(raw) > 0 ? await getDare(db, Number(raw), clock()) : undefined;
+    // No dare can have this id: the app still renders its 'Dare not found', with a 404 status.
+    if (!isRecordId(raw)) {
+      return reply
+        .status(404)
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'no-cache')
+        .send(indexHtml);
+    }
+    const dare = await getDare(db, Number(raw), clock());
     const url = `${request.protocol}://${request.host}/dare/${encodeURIComponent(raw)}`;
     const html = dare ? injectMeta(indexHtml, dareMetaTags(dare, url)) : indexHtml;
     return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(html);

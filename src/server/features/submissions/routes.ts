@@ -10,6 +10,7 @@ import {
   userVotesParamsSchema,
   voteInfoSchema,
   voteResponseSchema,
+  votingRightsSchema,
 } from '../../../contract/submissions';
 import { requireUser } from '../../plugins/authenticate';
 import type { SubmissionsService } from './service';
@@ -94,6 +95,19 @@ export const submissionRoutes: FastifyPluginAsyncZod<{ submissions: SubmissionsS
       },
     },
     async (request) => submissions.vote(requireUser(request), request.params.id),
+  );
+  app.get(
+    '/api/voting-rights',
+    {
+      schema: {
+        tags: ['submissions'],
+        summary:
+          "What the session user may vote on: the Major Dare's submissions need one verified stake or pool contribution first",
+        security: [{ bearerAuth: [] }],
+        response: { 200: votingRightsSchema, 401: errorBodySchema },
+      },
+    },
+    async (request) => submissions.votingRights(requireUser(request)),
   );
   app.get(
     '/api/user/:userId/votes/dare/:dareId',

@@ -6,6 +6,7 @@ import {
   UPLOADED_VIDEO_PREFIX,
   type VoteResponse,
 } from '../../../contract/submissions';
+import type { VotingRights } from '../../../contract/voting';
 import type { Clock } from '../../app';
 import type { Db, DbOrTx } from '../../db/client';
 import { violatedConstraint } from '../../db/errors';
@@ -14,6 +15,7 @@ import { AppError, badRequest, conflict, notFound } from '../../errors';
 import type { StoragePort } from '../../storage/port';
 import type { UserRow } from '../auth/repo';
 import { effectiveStatus, findDareRow } from '../dares/repo';
+import { hasPaidIn } from '../ledger/repo';
 import { currentMajorDare } from '../major-dare/repo';
 import type { VideoAccess } from '../videos/access';
 import {
@@ -134,6 +136,10 @@ export function createSubmissionsService({
           if (submission.status !== 'approved') throw badRequest(SUBMISSION_MESSAGES.notApproved);
           if (submission.userId === user.id)
             throw new AppError('FORBIDDEN', SUBMISSION_MESSAGES.ownSubmission);
+          // The Major Dare's community prize follows the votes: fresh accounts must not decide it.
+          const dare = await findDareRow(tx, submission.dareId);
+          if (dare?.isMajor && !(await hasPaidIn(tx, user.id)))
+            throw new AppError('FORBIDDEN', SUBMISSION_MESSAGES.majorVoteNeedsPayment);
           const [already] = await tx
             .select({ id: submissionVotes.id })
             .from(submissionVotes)
@@ -162,6 +168,10 @@ export function createSubmissionsService({
     },
 
     votesUsed: (userId: number, dareId: number) => votesUsed(db, userId, dareId),
+
+    async votingRights(user: UserRow): Promise<VotingRights> {
+      return { majorDare: await hasPaidIn(db, user.id) };
+    },
   };
 }
 

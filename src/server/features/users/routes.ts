@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorBodySchema } from '../../../contract/errors';
+import { idParam } from '../../../contract/ids';
 import { publicUserSchema } from '../../../contract/users';
 import type { Db } from '../../db/client';
 import { conflict, notFound } from '../../errors';
@@ -20,7 +21,7 @@ export const userAdminRoutes: FastifyPluginAsyncZod<{ db: Db; clock: () => Date 
         tags: ['admin'],
         summary: 'Grant or remove admin rights',
         security: [{ bearerAuth: [] }],
-        params: z.object({ id: z.coerce.number().int().positive() }),
+        params: z.object({ id: idParam() }),
         body: z.object({ isAdmin: z.boolean() }),
         response: {
           200: publicUserSchema,

@@ -12,6 +12,7 @@ function seeded() {
     ['/api/dares', 7],
     ['/api/stats'],
     ['/api/leaderboard'],
+    ['/api/voting-rights', { userId: 3 }],
   ];
   for (const key of keys) client.setQueryData(key, 'cached');
   const stale = () =>
@@ -25,7 +26,7 @@ function seeded() {
 }
 
 describe('refreshAfterPayment', () => {
-  it("marks the payer's balance, every dare read and the stats for refetch, nothing else", async () => {
+  it("marks the payer's balance, every dare read, the stats and the voting rights for refetch, nothing else", async () => {
     const { client, stale } = seeded();
     await refreshAfterPayment(client, 'walletA');
     expect(stale()).toEqual(
@@ -35,6 +36,7 @@ describe('refreshAfterPayment', () => {
         '["/api/dares",{"filter":"all"}]',
         '["/api/dares?filter=active"]',
         '["/api/stats"]',
+        '["/api/voting-rights",{"userId":3}]',
       ].sort(),
     );
   });

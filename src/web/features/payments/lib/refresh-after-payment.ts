@@ -10,10 +10,14 @@ function isDareOrStatsQuery(query: Query, keep?: readonly unknown[]): boolean {
   const [head] = query.queryKey;
   if (typeof head !== 'string') return false;
   if (keep && JSON.stringify(query.queryKey) === JSON.stringify(keep)) return false;
-  return head.startsWith('/api/dares') || head.startsWith('/api/stats');
+  // A first payment also grants the vote on the Major Dare.
+  return head.startsWith('/api/dares') || head.startsWith('/api/stats') || head === '/api/voting-rights';
 }
 
-/** After SOL moved: the payer's balance, the dare lists and the stats show the new amounts. */
+/**
+ * After SOL moved: the payer's balance, the dare lists and the stats show the new amounts, and
+ * the payer's voting rights are read again.
+ */
 export async function refreshAfterPayment(
   queryClient: QueryClient,
   walletAddress: string,

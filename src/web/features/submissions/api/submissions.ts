@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { POLL_MS } from '../../../../contract/limits';
 import type { Submission } from '../../../../contract/submissions';
+import type { VotingRights } from '../../../../contract/voting';
 import { apiGet } from '../../../lib/api-client';
 
 /** GET /api/approved-submissions/{dareId}: what the dare page lists, polled every 5 s. */
@@ -44,6 +45,21 @@ export function useVoteCount(userId: number | null, dareId: number) {
   return useQuery<{ voteCount: number }>({
     queryKey: voteCountKey(userId ?? 0, dareId),
     enabled: userId !== null,
+  });
+}
+
+/**
+ * GET /api/voting-rights for the signed-in user. Refetched when a vote button mounts and after a
+ * payment (refresh-after-payment), since a first stake or contribution grants the Major Dare vote.
+ */
+export const votingRightsKey = (userId: number) => ['/api/voting-rights', { userId }] as const;
+
+export function useVotingRights(userId: number | null, enabled: boolean) {
+  return useQuery<VotingRights>({
+    queryKey: votingRightsKey(userId ?? 0),
+    queryFn: ({ signal }) => apiGet<VotingRights>('/api/voting-rights', { signal }),
+    enabled: enabled && userId !== null,
+    staleTime: 0,
   });
 }
 

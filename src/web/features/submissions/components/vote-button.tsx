@@ -1,24 +1,30 @@
 import { ThumbsUp } from 'lucide-react';
 import type { Submission } from '../../../../contract/submissions';
+import { MAJOR_VOTE_NEEDS_PAYMENT } from '../../../../contract/voting';
 import { Button } from '../../../components/ui/button';
 import { useAuth } from '../../auth/auth-provider';
+import { useVotingRights } from '../api/submissions';
 import { useVote } from '../api/vote';
 
 /**
  * Vote with the current count. Disabled without a logged-in user (spec section 2), on one's own
- * proof and on a winner (the server takes votes only on approved proofs, and a winner's prize is
- * decided); the server decides the rest (3 per dare, one per submission) and its message is toasted.
+ * proof, on a winner (its prize is decided), and on a Major Dare's proof for a user who never paid
+ * into DarePool (the title says how to qualify); the server decides the rest (3 per dare, one per
+ * submission) and its message is toasted.
  */
 export function VoteButton({ submission }: { submission: Submission }) {
   const { user } = useAuth();
   const vote = useVote(user?.id ?? null);
   const own = user !== null && user.id === submission.userId;
   const won = submission.status === 'winner';
+  const major = submission.dares?.is_major === true;
+  const rights = useVotingRights(user?.id ?? null, major && !own && !won);
+  const notBacker = major && rights.data?.majorDare === false;
   return (
     <Button
       size="sm"
       variant="secondary"
-      disabled={!user || own || won || vote.isPending}
+      disabled={!user || own || won || notBacker || vote.isPending}
       title={
         won
           ? 'This submission won: voting on it is closed'
@@ -26,7 +32,9 @@ export function VoteButton({ submission }: { submission: Submission }) {
             ? 'Connect your wallet to vote'
             : own
               ? 'You cannot vote for your own submission'
-              : undefined
+              : notBacker
+                ? MAJOR_VOTE_NEEDS_PAYMENT
+                : undefined
       }
       aria-label={`Vote (${submission.votes} ${submission.votes === 1 ? 'vote' : 'votes'})`}
       onClick={() => vote.mutate(submission)}

@@ -1,0 +1,50 @@
+import type { Signature } from '@solana/kit';
+import type { TransactionView } from '../../../contract/payments';
+import type { ChainPort } from '../../chain/port';
+import { notFound } from '../../errors';
+import { type RateLimiter, tooManyRequests } from '../../plugins/rate-limit';
+import { toTransactionView } from './transaction-view';
+
+/** Confirmed transactions kept in memory; the oldest-used goes first. */
+const CACHE_ENTRIES = 1000;
+/** Lookups that reach the chain, per address and minute: on a real cluster each spends RPC quota. */
+export const TRANSACTION_LOOKUPS_PER_MINUTE = 30;
+
+/**
+ * The local explorer's reads. A confirmed transaction never changes, so it is fetched from the
+ * chain once and then served from memory; only lookups that reach the chain count against the
+ * caller's limit. A signature not found is not cached: it may land a moment later.
+ */
+export function createTransactionLookup({ rpc, limiter }: { rpc: ChainPort['rpc']; limiter: RateLimiter }) {
+  const cache = new Map<string, TransactionView>();
+
+  return async function lookUp(signature: string, ip: string): Promise<TransactionView> {
+    const cached = cache.get(signature);
+    if (cached) {
+      cache.delete(signature);
+      cache.set(signature, cached);
+      return cached;
+    }
+    const allowed = limiter.hit(`tx-lookup:${ip}`, TRANSACTION_LOOKUPS_PER_MINUTE, 60_000);
+    if (!allowed.allowed) {
+      throw tooManyRequests('Too many transaction lookups; wait a minute', allowed.retryAfterSeconds);
+    }
+    let view: TransactionView | null = null;
+    try {
+      const tx = await rpc
+        .getTransaction(signature as Signature, {
+          encoding: 'jsonParsed',
+          commitment: 'confirmed',
+          maxSupportedTransactionVersion: 0,
+        })
+        .send();
+      view = tx ? toTransactionView(signature, tx) : null;
+    } catch {
+      view = null;
+    }
+    if (!view) throw notFound('Transaction not found');
+    cache.set(signature, view);
+    if (cache.size > CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
+    return view;
+  };
+}

@@ -1,0 +1,69 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SUBMISSION_MESSAGES } from '../src/contract/submissions';
+import { dareSubmissions, dares } from '../src/server/db/schema';
+import { createTestContext, type TestContext } from './helpers/app';
+import { type Actor, api, contribute, createFundedDare, newActor, submitVideo } from './helpers/payouts';
+
+let ctx: TestContext;
+let creator: Actor;
+let participant: Actor;
+let major: { id: number; escrowWallet: string };
+let community: { id: number; escrowWallet: string };
+let majorEntry: { id: number };
+let communityEntry: { id: number };
+
+beforeAll(async () => {
+  ctx = await createTestContext({ RATE_LIMIT_AUTH_PER_MINUTE: '1000' });
+  creator = await newActor(ctx, 'creator');
+  participant = await newActor(ctx, 'participant', { sol: '0' });
+  major = await createFundedDare(ctx, creator, '0.1');
+  await ctx.database.db.update(dares).set({ isMajor: true }).where(eq(dares.id, major.id));
+  community = await createFundedDare(ctx, creator, '0.1');
+  majorEntry = await submitVideo(ctx, participant, major.id);
+  communityEntry = await submitVideo(ctx, participant, community.id);
+  await ctx.database.db.update(dareSubmissions).set({ status: 'approved' });
+});
+afterAll(() => ctx.close());
+
+const vote = (voter: Actor, submission: { id: number }) =>
+  api(ctx).post(`/api/submissions/${submission.id}/vote`, undefined, voter.token);
+const rights = (voter: Actor) => api(ctx).get('/api/voting-rights', voter.token);
+
+describe("votes on the Major Dare's submissions", () => {
+  it('are refused with how to qualify to an account that never paid into DarePool', async () => {
+    const fresh = await newActor(ctx, 'fresh', { sol: '1' });
+    const refused = await vote(fresh, majorEntry);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toMatchObject({
+      error: SUBMISSION_MESSAGES.majorVoteNeedsPayment,
+      code: 'FORBIDDEN',
+    });
+    expect((await rights(fresh)).json()).toEqual({ majorDare: false });
+    const [row] = await ctx.database.db
+      .select()
+      .from(dareSubmissions)
+      .where(eq(dareSubmissions.id, majorEntry.id));
+    expect(row!.votes).toBe(0);
+    // A community dare keeps the spec's rule: any signed-in user votes.
+    expect((await vote(fresh, communityEntry)).statusCode).toBe(200);
+  });
+
+  it('are accepted once the account has added to any pool', async () => {
+    const backer = await newActor(ctx, 'backer', { sol: '1' });
+    await contribute(ctx, backer, community, '0.01');
+    expect((await rights(backer)).json()).toEqual({ majorDare: true });
+    const accepted = await vote(backer, majorEntry);
+    expect(accepted.statusCode, accepted.body).toBe(200);
+    expect(accepted.json()).toEqual({ votes: 1, voteCount: 1 });
+  });
+
+  it('count a stake as a payment too', async () => {
+    expect((await rights(creator)).json()).toEqual({ majorDare: true });
+    expect((await vote(creator, majorEntry)).statusCode).toBe(200);
+  });
+
+  it('answer a visitor 401 on /api/voting-rights', async () => {
+    expect((await api(ctx).get('/api/voting-rights')).statusCode).toBe(401);
+  });
+});
