@@ -83,6 +83,10 @@ describe('demo data', () => {
     expect(paid).toMatchObject({ claimType: 'dare_winner', status: 'paid' });
     const status = await ctx.chain.rpc.getSignatureStatuses([paid!.transactionHash as never]).send();
     expect(status.value[0]?.err).toBeNull();
+    const outcome = (
+      await ctx.app.inject({ method: 'GET', url: `/api/dares/${paid!.dareId}/outcome` })
+    ).json();
+    expect(outcome.winners).toMatchObject([{ status: 'paid', transactionSignature: paid!.transactionHash }]);
     const [won] = await db.select().from(dares).where(eq(dares.id, paid!.dareId!));
     expect(won!.status).toBe('completed');
     const [winner] = await db.select().from(users).where(eq(users.id, paid!.userId));

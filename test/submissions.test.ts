@@ -249,6 +249,26 @@ describe('voting', () => {
       409,
       'Voting is closed: this dare already has its winner',
     ]);
+    // The dare's page reads the same reason, and the winner, from the outcome.
+    expect((await api(ctx).get(`/api/dares/${won.dare.id}/outcome`)).json()).toEqual({
+      votingClosed: 'Voting is closed: this dare already has its winner',
+      winners: [
+        {
+          submissionId: won.submissionId,
+          username: 'alice',
+          claimType: 'dare_winner',
+          amount: '0.1',
+          status: 'pending',
+          transactionSignature: null,
+        },
+      ],
+    });
+    expect((await api(ctx).get(`/api/dares/${rival.json().dareId}/outcome`)).statusCode).toBe(200);
+    expect((await api(ctx).get(`/api/dares/${cancelled.dare.id}/outcome`)).json()).toEqual({
+      votingClosed: 'Voting is closed: this dare was cancelled',
+      winners: [],
+    });
+    expect((await api(ctx).get('/api/dares/999999/outcome')).statusCode).toBe(404);
     // Nothing was counted by the refused votes.
     const rows = await ctx.database.db
       .select()

@@ -158,3 +158,26 @@ export const userVotesParamsSchema = z.object({
   userId: idParam(),
   dareId: idParam(),
 });
+
+/**
+ * GET /api/dares/{dareId}/outcome: how a dare ended so far. `votingClosed` is why votes can no
+ * longer change anything (the vote endpoint's 409 message), or null while they can; `winners`
+ * are the picked winners with their payout once paid.
+ */
+export const dareOutcomeSchema = z
+  .object({
+    votingClosed: z.string().nullable(),
+    winners: z.array(
+      z.object({
+        submissionId: z.number().int().nullable(),
+        username: z.string(),
+        claimType: z.enum(['dare_winner', 'major_admin', 'major_community']),
+        amount: z.string(),
+        status: z.enum(['pending', 'processing', 'paid', 'failed']),
+        /** The payout transaction, once paid. */
+        transactionSignature: z.string().nullable(),
+      }),
+    ),
+  })
+  .meta({ id: 'DareOutcome' });
+export type DareOutcome = z.infer<typeof dareOutcomeSchema>;

@@ -1,5 +1,6 @@
 import { and, count, eq, sql } from 'drizzle-orm';
 import {
+  type DareOutcome,
   SUBMISSION_LIMITS,
   SUBMISSION_MESSAGES,
   type Submission,
@@ -10,7 +11,7 @@ import type { VotingRights } from '../../../contract/voting';
 import type { Clock } from '../../app';
 import type { Db, DbOrTx } from '../../db/client';
 import { violatedConstraint } from '../../db/errors';
-import { dareSubmissions, dares, submissionVotes, users } from '../../db/schema';
+import { dareSubmissions, submissionVotes, users } from '../../db/schema';
 import { AppError, badRequest, conflict, notFound } from '../../errors';
 import type { StoragePort } from '../../storage/port';
 import type { UserRow } from '../auth/repo';
@@ -26,6 +27,8 @@ import {
   type SubmissionRecord,
   selectSubmissions,
   visibleTo,
+  votingClosedReason,
+  winnersOf,
 } from './repo';
 
 /** The storage key inside one of our upload URLs, or null for anything else. */
@@ -169,34 +172,15 @@ export function createSubmissionsService({
 
     votesUsed: (userId: number, dareId: number) => votesUsed(db, userId, dareId),
 
+    async outcome(dareId: number): Promise<DareOutcome> {
+      if (!(await findDareRow(db, dareId))) throw notFound(SUBMISSION_MESSAGES.dareNotFound);
+      return { votingClosed: await votingClosedReason(db, dareId), winners: await winnersOf(db, dareId) };
+    },
+
     async votingRights(user: UserRow): Promise<VotingRights> {
       return { majorDare: await hasPaidIn(db, user.id) };
     },
   };
-}
-
-/**
- * Why votes on a dare can no longer change anything, or null while they can: a cancelled dare
- * pays nobody, a community dare's winner is paid from its whole pool, and a major dare's votes
- * only pick its community winner.
- */
-export async function votingClosedReason(db: DbOrTx, dareId: number): Promise<string | null> {
-  const [dare] = await db
-    .select({
-      status: dares.status,
-      isMajor: dares.isMajor,
-      // Qualified by hand: drizzle prints a single-table select's columns unqualified.
-      winners: sql<number>`(select count(*)::int from claims c where c.dare_id = "dares"."id"
-        and c.claim_type in ('dare_winner', 'major_community'))`,
-    })
-    .from(dares)
-    .where(eq(dares.id, dareId));
-  if (!dare) return null;
-  if (dare.status === 'cancelled') return SUBMISSION_MESSAGES.votingClosedCancelled;
-  if (Number(dare.winners) === 0) return null;
-  return dare.isMajor
-    ? SUBMISSION_MESSAGES.votingClosedCommunityWinner
-    : SUBMISSION_MESSAGES.votingClosedWinner;
 }
 
 async function votesUsed(db: DbOrTx, userId: number, dareId: number) {
