@@ -9,6 +9,7 @@ import type { Announce } from '../features/chat/announce';
 import { createLocalBus } from '../features/chat/bus';
 import { createChatService } from '../features/chat/service';
 import { createClaimsService } from '../features/claims/service';
+import { ensureFeePayerFunded } from '../features/payouts/fee-payer';
 import { createPayoutsService } from '../features/payouts/service';
 import { createRefundsService } from '../features/refunds/service';
 import { createSubmissionsService } from '../features/submissions/service';
@@ -56,6 +57,8 @@ export async function seedActivity(
     announced.push(chat.postSystemMessage(dareId, message));
   };
   const payouts = createPayoutsService(deps);
+  // The seed runs before the app's start-up funds the fee payer, and pays a prize: fund it now.
+  await ensureFeePayerFunded(deps.chain, payouts);
   const claims = createClaimsService({ ...deps, payouts });
   const refunds = createRefundsService({ ...deps, payouts });
   const admin = createAdminService({ db, clock, refunds, claims, announce });
