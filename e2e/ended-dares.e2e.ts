@@ -89,7 +89,7 @@ describe('proofs waiting for review and links that cannot play', () => {
     expect(await visitor.page.getByText('Pending review').count()).toBe(0);
   });
 
-  it('says so when a video cannot play and offers the original link', async () => {
+  it('says so when a video cannot play and offers the original link', { timeout: 60_000 }, async () => {
     const id = await demoDare('Compliment 20 strangers');
     const { token } = await login('bob');
     // Nothing listens on port 9: the link fails at once, as a dead link does (the tests run offline).
@@ -108,7 +108,7 @@ describe('proofs waiting for review and links that cannot play', () => {
       .getByRole('button', { name: 'Watch Video' })
       .click();
     const dialog = page.getByRole('dialog');
-    await dialog.getByText('This video cannot be played here.').waitFor();
+    await dialog.getByText('This video cannot be played here.').waitFor({ timeout: 20_000 });
     expect(await dialog.getByRole('link', { name: 'Open original link' }).getAttribute('href')).toBe(link);
   });
 

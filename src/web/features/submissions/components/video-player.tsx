@@ -1,10 +1,14 @@
 import { ExternalLink, VideoOff } from 'lucide-react';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+
+/** A source that has shown no frame by then is treated as broken: a blank player forever is worse. */
+const STALL_MS = 10_000;
 
 /**
  * The proof's player. `src` is where this viewer may play it (our video proxy, or a signed link
  * for one's own pending upload; null for a pending external link). When the video cannot play —
- * no source, a dead link, a format the browser lacks — it says so and offers the original link.
+ * no source, a dead link, a format the browser lacks, a link that never answers — it says so and
+ * offers the original link.
  */
 export default function VideoPlayer({
   src,
@@ -17,6 +21,12 @@ export default function VideoPlayer({
   title: string;
 }) {
   const [failed, setFailed] = useState(src === null);
+  const [loaded, setLoaded] = useState(false);
+  useEffect(() => {
+    if (loaded || failed) return;
+    const timer = setTimeout(() => setFailed(true), STALL_MS);
+    return () => clearTimeout(timer);
+  }, [loaded, failed]);
   if (failed) {
     return (
       <div
@@ -48,6 +58,7 @@ export default function VideoPlayer({
       playsInline
       preload="metadata"
       aria-label={title}
+      onLoadedData={() => setLoaded(true)}
       onError={() => setFailed(true)}
     />
   );
