@@ -116,8 +116,8 @@ describe('video proofs and votes in the browser', () => {
     // The dialog closed; the action now says the proof is in.
     await uploader.page.getByRole('button', { name: 'Submitted' }).waitFor();
     expect(await uploader.page.getByRole('button', { name: 'Submitted' }).isDisabled()).toBe(true);
-    // Pending proofs are not listed until approved.
-    expect(await card(uploader.page, 'e2e_prover').count()).toBe(0);
+    // Its author sees the pending proof at once, so they know it arrived (issue 18).
+    await card(uploader.page, 'e2e_prover').getByText('Pending review').waitFor();
     await uploader.page.reload();
     await uploader.page.getByRole('button', { name: 'Already Submitted' }).waitFor();
 
