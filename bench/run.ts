@@ -36,11 +36,12 @@ const selected = requested.length
 const durationSeconds = positiveNumber('BENCH_DURATION', 10);
 const connections = Math.round(positiveNumber('BENCH_CONNECTIONS', 50));
 
-ensureWebBuilt();
-const server = await startServer({ logLevel: 'warn' });
+const needsServer = selected.some((benchmark) => !benchmark.inProcess);
+if (needsServer) ensureWebBuilt();
+const server = needsServer ? await startServer({ logLevel: 'warn' }) : null;
 console.log(
   `DarePool bench: ${selected.map((benchmark) => benchmark.name).join(', ')} | ${durationSeconds} s x ${connections} connections | ` +
-    `${os.cpus().length} CPU(s), Node ${process.version}, server ${server.baseUrl}`,
+    `${os.cpus().length} CPU(s), Node ${process.version}, server ${server?.baseUrl ?? 'not started'}`,
 );
 
 const results: BenchResult[] = [];
@@ -50,8 +51,8 @@ try {
     console.log(`- ${benchmark.name}: ${benchmark.description}`);
     results.push(
       ...(await benchmark.run({
-        baseUrl: server.baseUrl,
-        serverPid: server.pid,
+        baseUrl: server?.baseUrl ?? '',
+        serverPid: server?.pid ?? 0,
         durationSeconds,
         connections,
       })),
@@ -61,7 +62,7 @@ try {
   failed = true;
   console.error(`Benchmark failed: ${error instanceof Error ? error.message : String(error)}`);
 } finally {
-  await server.stop();
+  await server?.stop();
 }
 
 console.log(`\n${formatReport(results)}`);

@@ -24,7 +24,7 @@ export interface MeasureResult {
   kind: 'measure';
   name: string;
   value: number;
-  unit: 'ms' | 'bytes';
+  unit: 'ms' | 'bytes' | 'CU' | 'lamports';
   budget: number;
   detail?: string;
 }
@@ -34,5 +34,10 @@ export type BenchResult = LoadResult | MeasureResult;
 export interface Benchmark {
   name: string;
   description: string;
+  /**
+   * Needs no shared server (it runs in-process, or starts servers of its own): when every selected
+   * benchmark says so, none is started.
+   */
+  inProcess?: boolean;
   run(context: BenchContext): Promise<BenchResult[]>;
 }

@@ -30,7 +30,9 @@ describe('HTTP conventions', () => {
     expect(res.json()).toEqual({
       cluster: 'localnet',
       embeddedChain: true,
-      explorerUrl: ctx.chain.explorerUrlTemplate,
+      explorerUrl: '/tx/{signature}',
+      // The test chain serves no RPC, so Solana Explorer cannot read it.
+      solanaExplorerUrl: null,
       limits: {
         stakeMinSol: '0.01',
         stakeMaxSol: '5',

@@ -5,6 +5,7 @@ import { daresRead } from './dares-read';
 import { health } from './health';
 import { homeLcp } from './home-lcp';
 import { payoutReads } from './payout-reads';
+import { program } from './program';
 import { startup } from './startup';
 import { staticWeb } from './static-web';
 import { uploadMemory } from './upload';
@@ -20,4 +21,5 @@ export const BENCHMARKS: Benchmark[] = [
   chatFanout,
   startup,
   uploadMemory,
+  program,
 ];

@@ -60,6 +60,8 @@ async function timeToFirstPage(cwd: string, dataDir: string): Promise<number> {
 export const startup: Benchmark = {
   name: 'startup',
   description: 'npm start until Home and GET /api/dares answer: a fresh clone, then a restart',
+  // It starts its own servers, the way a newcomer does.
+  inProcess: true,
   run: async () => {
     const work = mkdtempSync(path.join(os.tmpdir(), 'darepool-startup-'));
     try {

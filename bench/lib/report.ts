@@ -37,8 +37,11 @@ export function formatLoadTable(results: LoadResult[]): string {
 export const isOverBudget = (result: MeasureResult) => result.value > result.budget;
 
 export function formatMeasureTable(results: MeasureResult[]): string {
-  const show = (result: MeasureResult, value: number) =>
-    result.unit === 'ms' ? `${Math.round(value)} ms` : formatBytes(value);
+  const show = (result: MeasureResult, value: number) => {
+    if (result.unit === 'ms') return `${Math.round(value)} ms`;
+    if (result.unit === 'bytes') return formatBytes(value);
+    return `${value.toLocaleString('en-US')} ${result.unit}`;
+  };
   return table(
     ['measure', 'value', 'budget', 'verdict', 'detail'],
     results.map((result) => [

@@ -10,6 +10,12 @@ export const publicConfigSchema = z
     embeddedChain: z.boolean(),
     /** Explorer link for a transaction signature: replace `{signature}`. */
     explorerUrl: z.string(),
+    /**
+     * Solana Explorer's link for a signature (replace `{signature}`), or null when it cannot read
+     * this chain. On the embedded chain explorerUrl is our own /tx page and this the second link,
+     * through the chain's local RPC (`cluster=custom`); on a real cluster both are the same.
+     */
+    solanaExplorerUrl: z.string().nullable(),
     limits: z.object({
       stakeMinSol: z.string(),
       stakeMaxSol: z.string(),

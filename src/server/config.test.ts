@@ -14,8 +14,17 @@ describe('loadConfig', () => {
       embedded: true,
       cluster: 'localnet',
       stateDir: path.resolve('data/chain'),
+      // A localnet wallet's default address, reachable from this machine only.
+      rpcServer: { host: '127.0.0.1', port: 8899 },
     });
     expect(config.storage.videoDir).toBe(path.resolve('data/videos'));
+  });
+
+  it('moves the chain RPC with CHAIN_RPC_PORT and CHAIN_RPC_HOST, and turns it off with port 0', () => {
+    expect(loadConfig({ CHAIN_RPC_PORT: '18899', CHAIN_RPC_HOST: '0.0.0.0' }).chain).toMatchObject({
+      rpcServer: { host: '0.0.0.0', port: 18899 },
+    });
+    expect(loadConfig({ CHAIN_RPC_PORT: '0' }).chain).toMatchObject({ rpcServer: null });
   });
 
   it('switches to PostgreSQL and a real cluster from the environment', () => {
@@ -54,6 +63,8 @@ describe('loadConfig', () => {
   it.each([
     [{ PORT: 'abc' }, /^Invalid PORT: .*\(got "abc"\)$/],
     [{ PORT: '70000' }, /^Invalid PORT/],
+    // Its PubSub needs the next port too.
+    [{ CHAIN_RPC_PORT: '65535' }, /^Invalid CHAIN_RPC_PORT/],
     [{ DATABASE_URL: 'mysql://x' }, /^Invalid DATABASE_URL: must be a postgres/],
     [
       { SOLANA_RPC_URL: 'ftp://x', ESCROW_MASTER_SEED: SEED },

@@ -29,6 +29,9 @@ const envSchema = z.object({
     z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
   ),
   SOLANA_CLUSTER: optionalText.pipe(z.enum(CLUSTERS).optional()),
+  /** The embedded chain's JSON-RPC for wallets and tools; PubSub on the next port; 0 turns it off. */
+  CHAIN_RPC_PORT: z.coerce.number().int().min(0).max(65534).default(8899),
+  CHAIN_RPC_HOST: z.string().trim().min(1).default('127.0.0.1'),
   ESCROW_MASTER_SEED: optionalText.pipe(
     z
       .string()
@@ -92,7 +95,13 @@ export interface AppConfig {
   dataDir: string;
   database: { embedded: true; dataDir: string } | { embedded: false; url: string };
   chain:
-    | { embedded: true; cluster: Cluster; stateDir: string }
+    | {
+        embedded: true;
+        cluster: Cluster;
+        stateDir: string;
+        /** Where the chain serves JSON-RPC (PubSub on port + 1); null: not served. */
+        rpcServer: { host: string; port: number } | null;
+      }
     | { embedded: false; cluster: Cluster; rpcUrl: string };
   storage: {
     videoDir: string;
@@ -155,7 +164,12 @@ export function loadConfig(source: Record<string, string | undefined> = process.
           rpcUrl: env.SOLANA_RPC_URL,
           cluster: env.SOLANA_CLUSTER ?? clusterFromUrl(env.SOLANA_RPC_URL),
         }
-      : { embedded: true, cluster: 'localnet', stateDir: path.join(dataDir, 'chain') },
+      : {
+          embedded: true,
+          cluster: 'localnet',
+          stateDir: path.join(dataDir, 'chain'),
+          rpcServer: env.CHAIN_RPC_PORT === 0 ? null : { host: env.CHAIN_RPC_HOST, port: env.CHAIN_RPC_PORT },
+        },
     storage: {
       videoDir: path.join(dataDir, 'videos'),
       maxBytes: Math.floor(env.VIDEO_STORAGE_MAX_GB * 1024 ** 3),

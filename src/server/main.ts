@@ -16,7 +16,7 @@ async function main() {
     }
     throw error;
   }
-  const runtime = await openRuntime(config);
+  const runtime = await openRuntime(config, { serveChainRpc: true });
   const { database, chain, escrowKeys } = runtime;
   const clock = () => new Date();
   const deps: AppDeps = {
@@ -78,6 +78,21 @@ async function main() {
   app.log.info(
     `Chain: ${chain.embedded ? `embedded LiteSVM (${chain.cluster}), state in ${config.chain.embedded ? config.chain.stateDir : ''}` : `${chain.cluster} via ${config.chain.embedded ? '' : new URL(config.chain.rpcUrl).host}`}`,
   );
+  if (runtime.escrowProgram) {
+    app.log.info(
+      `Escrow program: ${runtime.escrowProgram.programId} (${runtime.escrowProgram.action}; docs/program.md)`,
+    );
+  }
+  const rpcServer = chain.rpcServer;
+  if (rpcServer?.serving) {
+    app.log.info(
+      `Chain RPC for wallets, the solana CLI and Solana Explorer: ${rpcServer.httpUrl} (PubSub ${rpcServer.wsUrl})`,
+    );
+  } else if (rpcServer) {
+    app.log.warn(
+      `Chain RPC not served: ${rpcServer.reason}. The app works as usual, but wallets, the solana CLI and Solana Explorer cannot reach the embedded chain; set CHAIN_RPC_PORT to a free port, or to 0 to turn this off.`,
+    );
+  }
   if (seeded.seeded && seeded.admin.generated) {
     // Only now: the database keeps just its hash. A warning, so LOG_LEVEL=warn still shows it.
     app.log.warn(

@@ -5,7 +5,7 @@ import { createRpcChain } from './rpc-chain';
 
 export { ConfirmationError, type ConfirmationFailure, waitForConfirmation } from './confirmation';
 export { ChainStateError, createEmbeddedChain } from './embedded';
-export type { ChainHealth, ChainPort } from './port';
+export type { ChainHealth, ChainPort, ChainRpcServerStatus } from './port';
 export { createRpcChain, explorerUrlTemplate } from './rpc-chain';
 
 /**
@@ -17,6 +17,8 @@ export async function createChain(options: {
   cluster?: Cluster;
   stateDir: string | null;
   clock?: () => Date;
+  /** Embedded chain only: serve its JSON-RPC and PubSub to wallets and tools. */
+  rpcServer?: { host: string; port: number } | null;
 }): Promise<ChainPort> {
   if (options.rpcUrl) {
     // The URL may carry an API key, so it stays out of the message.
@@ -26,5 +28,9 @@ export async function createChain(options: {
   if (options.cluster && options.cluster !== 'localnet') {
     throw new Error(`The embedded chain is localnet; ${options.cluster} needs an RPC URL`);
   }
-  return createEmbeddedChain({ stateDir: options.stateDir, clock: options.clock });
+  return createEmbeddedChain({
+    stateDir: options.stateDir,
+    clock: options.clock,
+    rpcServer: options.rpcServer,
+  });
 }

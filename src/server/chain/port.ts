@@ -1,6 +1,11 @@
 import type { Address, Rpc, Signature, SolanaRpcApi } from '@solana/kit';
 import type { Cluster } from '../../contract/config';
 
+/** Whether the embedded chain serves its JSON-RPC to wallets, the solana CLI and explorers. */
+export type ChainRpcServerStatus =
+  | { serving: true; httpUrl: string; wsUrl: string }
+  | { serving: false; reason: string };
+
 export type ChainHealth = { ok: true; slot: bigint } | { ok: false; error: string };
 
 /**
@@ -13,6 +18,14 @@ export interface ChainPort {
   readonly rpc: Rpc<SolanaRpcApi>;
   /** Explorer link template for a signature, with `{signature}` to replace. */
   readonly explorerUrlTemplate: string;
+  /**
+   * Solana Explorer's link template for a signature, or null when Solana Explorer cannot read this
+   * chain (the embedded chain when it does not serve its RPC). Equal to explorerUrlTemplate on a
+   * real cluster.
+   */
+  readonly solanaExplorerUrlTemplate: string | null;
+  /** The embedded chain's own RPC endpoints, when it was asked to serve them. */
+  readonly rpcServer?: ChainRpcServerStatus;
   health(): Promise<ChainHealth>;
   /** Test SOL; only the embedded chain (and local validators) can mint it. */
   airdrop(address: Address, lamports: bigint): Promise<Signature>;

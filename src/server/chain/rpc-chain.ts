@@ -23,11 +23,13 @@ export function explorerUrlTemplate(cluster: Cluster, url: string): string {
 export function createRpcChain(options: { url: string; cluster: Cluster }): ChainPort {
   const { url, cluster } = options;
   const rpc = createSolanaRpc(url);
+  const explorer = explorerUrlTemplate(cluster, url);
   return {
     cluster,
     embedded: false,
     rpc,
-    explorerUrlTemplate: explorerUrlTemplate(cluster, url),
+    explorerUrlTemplate: explorer,
+    solanaExplorerUrlTemplate: explorer,
     async health() {
       const abortSignal = AbortSignal.timeout(HEALTH_TIMEOUT_MS);
       try {

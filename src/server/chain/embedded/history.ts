@@ -35,6 +35,8 @@ export interface TransactionRecord {
 /** Every transaction by signature, and per address its transactions in slot order. */
 export class TransactionHistory {
   private readonly bySignature = new Map<string, TransactionRecord>();
+  /** In slot order, for the newest few (recent prioritization fees). */
+  private readonly ordered: TransactionRecord[] = [];
   private readonly byAddress = new Map<string, TransactionRecord[]>();
 
   get size(): number {
@@ -43,11 +45,17 @@ export class TransactionHistory {
 
   add(record: TransactionRecord): void {
     this.bySignature.set(record.signature, record);
+    this.ordered.push(record);
     for (const key of new Set(record.accountKeys)) {
       const list = this.byAddress.get(key);
       if (list) list.push(record);
       else this.byAddress.set(key, [record]);
     }
+  }
+
+  /** The newest `count` records, oldest first. */
+  newest(count: number): TransactionRecord[] {
+    return this.ordered.slice(-count);
   }
 
   get(signature: string): TransactionRecord | undefined {

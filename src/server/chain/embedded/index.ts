@@ -1,14 +1,14 @@
 import { createSolanaRpcFromTransport, lamports, type RpcTransport } from '@solana/kit';
 import { parseJsonWithBigInts, stringifyJsonWithBigInts } from '@solana/rpc-spec-types';
-import type { ChainPort } from '../port';
-import { JsonRpcError } from './json-rpc';
+import type { ChainPort, ChainRpcServerStatus } from '../port';
+import { explorerUrlTemplate } from '../rpc-chain';
+import { answerJsonRpc } from './json-rpc';
 import { EmbeddedLedger } from './ledger';
 import { createRpcHandler } from './rpc-handler';
+import { ChainRpcListenError, type ChainRpcServer, serveChainRpc } from './rpc-server';
 import { ChainStateFiles } from './state-files';
 
 export { ChainStateError } from './state-files';
-
-type JsonRpcRequest = { jsonrpc: '2.0'; id: unknown; method: string; params?: unknown };
 
 /**
  * The embedded chain: LiteSVM in-process behind a JSON-RPC handler of our own, reached through a
@@ -21,6 +21,8 @@ type JsonRpcRequest = { jsonrpc: '2.0'; id: unknown; method: string; params?: un
 export async function createEmbeddedChain(options: {
   stateDir: string | null;
   clock?: () => Date;
+  /** Serve the chain's JSON-RPC (and PubSub on port + 1) for wallets and tools; port 0: any free. */
+  rpcServer?: { host: string; port: number } | null;
 }): Promise<ChainPort> {
   const ledger = EmbeddedLedger.open(
     options.stateDir === null ? null : new ChainStateFiles(options.stateDir),
@@ -30,32 +32,34 @@ export async function createEmbeddedChain(options: {
 
   const transport = (async ({ payload }) => {
     // kit refuses integers above 2^53 in requests, so plain JSON numbers carry them exactly.
-    const request = JSON.parse(stringifyJsonWithBigInts(payload)) as JsonRpcRequest;
-    let response: Record<string, unknown>;
-    try {
-      const params = request.params ?? [];
-      if (!Array.isArray(params)) throw new JsonRpcError(-32602, 'Invalid params: expected an array');
-      response = { jsonrpc: '2.0', id: request.id, result: handle(request.method, params) };
-      // Answer only once the change is on disk: a caller told "sent" must find it after a crash.
-      await ledger.whenSaved();
-    } catch (error) {
-      if (!(error instanceof JsonRpcError)) throw error;
-      const { code, message, data } = error;
-      response = {
-        jsonrpc: '2.0',
-        id: request.id,
-        error: { code, message, ...(data === undefined ? {} : { data }) },
-      };
-    }
+    const request = JSON.parse(stringifyJsonWithBigInts(payload)) as unknown;
+    const response = await answerJsonRpc(request, handle, () => ledger.whenSaved());
     return parseJsonWithBigInts(stringifyJsonWithBigInts(response));
   }) as RpcTransport;
 
   const rpc = createSolanaRpcFromTransport(transport);
+
+  let server: ChainRpcServer | null = null;
+  let rpcServer: ChainRpcServerStatus | undefined;
+  if (options.rpcServer) {
+    try {
+      server = await serveChainRpc({ ledger, handle, ...options.rpcServer });
+      rpcServer = { serving: true, httpUrl: server.httpUrl, wsUrl: server.wsUrl };
+    } catch (error) {
+      // Wallets lose their view of the chain; the app itself needs none of it, so it keeps going.
+      if (!(error instanceof ChainRpcListenError)) throw error;
+      rpcServer = { serving: false, reason: error.message };
+    }
+  }
+
   return {
     cluster: 'localnet',
     embedded: true,
     rpc,
+    // Our own page stays the primary link: it needs neither this server nor the internet.
     explorerUrlTemplate: '/tx/{signature}',
+    solanaExplorerUrlTemplate: server ? explorerUrlTemplate('localnet', server.httpUrl) : null,
+    ...(rpcServer ? { rpcServer } : {}),
     async health() {
       try {
         return { ok: true, slot: await rpc.getSlot().send() };
@@ -66,8 +70,9 @@ export async function createEmbeddedChain(options: {
     airdrop(address, amount) {
       return rpc.requestAirdrop(address, lamports(amount)).send();
     },
-    close() {
-      return ledger.close();
+    async close() {
+      await server?.close();
+      await ledger.close();
     },
   };
 }

@@ -52,6 +52,21 @@ export interface SimulationResult {
   postAccounts: Map<string, EncodedAccount>;
 }
 
+export interface EpochScheduleValues {
+  slotsPerEpoch: bigint;
+  leaderScheduleSlotOffset: bigint;
+  warmup: boolean;
+  firstNormalEpoch: bigint;
+  firstNormalSlot: bigint;
+}
+
+/** What an executed transaction changed, for subscriptions (signature, account and slot). */
+export interface ExecutedTransaction {
+  record: TransactionRecord;
+  /** Accounts the transaction wrote: its writable keys, or only the fee payer when it failed. */
+  written: string[];
+}
+
 export function decodeMessage(messageBytes: Transaction['messageBytes']): LegacyOrV0Message {
   const message = getCompiledTransactionMessageDecoder().decode(messageBytes);
   if (message.version !== 'legacy' && message.version !== 0) {
@@ -76,6 +91,7 @@ export class EmbeddedLedger {
   private saving: Promise<void> | null = null;
   private failure: JsonRpcError | null = null;
   private closed = false;
+  private readonly listeners = new Set<(executed: ExecutedTransaction) => void>();
 
   private constructor(
     private readonly svm: LiteSVM,
@@ -121,6 +137,30 @@ export class EmbeddedLedger {
 
   get currentSlot(): number {
     return this.slot;
+  }
+
+  get transactionCount(): number {
+    return this.history.size;
+  }
+
+  /** Transactions of the last `slots` slots, oldest first (one transaction per slot here). */
+  recentTransactions(slots: number): TransactionRecord[] {
+    return this.history.newest(slots).filter((record) => record.slot > this.slot - slots);
+  }
+
+  epochSchedule(): EpochScheduleValues {
+    const { slotsPerEpoch, leaderScheduleSlotOffset, warmup, firstNormalEpoch, firstNormalSlot } =
+      this.svm.getEpochSchedule();
+    return { slotsPerEpoch, leaderScheduleSlotOffset, warmup, firstNormalEpoch, firstNormalSlot };
+  }
+
+  /**
+   * Calls `listener` synchronously after each executed transaction (airdrops included), in slot
+   * order and before the change is on disk; returns the unsubscribe function.
+   */
+  onExecuted(listener: (executed: ExecutedTransaction) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   latestBlockhash(): { blockhash: string; lastValidBlockHeight: number } {
@@ -397,6 +437,17 @@ export class EmbeddedLedger {
       this.unsaved.push(record);
       this.dirty = true;
     }
+    if (this.listeners.size > 0) {
+      const written = failed ? [accountKeys[0]!] : writableKeys(tx.message, keys);
+      for (const listener of this.listeners) {
+        try {
+          listener({ record, written });
+        } catch (error) {
+          // The transaction has landed; a subscriber's bug must not make its sender think otherwise.
+          process.emitWarning(`Embedded chain listener failed: ${(error as Error).message}`);
+        }
+      }
+    }
     return { recorded: true };
   }
 
@@ -460,6 +511,16 @@ function configure(svm: LiteSVM): LiteSVM {
   // Its capped signature history would be a second, silently diverging replay guard next to the
   // ledger's own, which never forgets and is saved with the chain.
   return svm.withBlockhashCheck(false).withTransactionHistory(0n);
+}
+
+function writableKeys(message: LegacyOrV0Message, loaded: { writable: string[] } | null): string[] {
+  const { numSignerAccounts, numReadonlySignerAccounts, numReadonlyNonSignerAccounts } = message.header;
+  const statics = message.staticAccounts.map(String);
+  return [
+    ...statics.slice(0, numSignerAccounts - numReadonlySignerAccounts),
+    ...statics.slice(numSignerAccounts, statics.length - numReadonlyNonSignerAccounts),
+    ...(loaded?.writable ?? []),
+  ];
 }
 
 function sum(values: bigint[]): bigint {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import {
   type Address,
@@ -6,11 +7,13 @@ import {
   getBase58Encoder,
   getBase64Decoder,
   getBase64Encoder,
+  getTransactionDecoder,
   isAddress,
   type MaybeEncodedAccount,
 } from '@solana/kit';
+import { computeUnitPrice, decodeBase64Message, epochOf, feeForMessage } from './cluster-info';
 import { configParam, invalidParams, JsonRpcError, RPC_ERROR, stringParam, u64Param } from './json-rpc';
-import type { DecodedTransaction, EmbeddedLedger } from './ledger';
+import { type DecodedTransaction, decodeMessage, type EmbeddedLedger } from './ledger';
 import { toJsonParsedInstruction } from './parse-instruction';
 import { renderTransaction, type TransactionEncoding } from './transaction-view';
 
@@ -21,11 +24,21 @@ const RENT_EXEMPT_RENT_EPOCH = 2n ** 64n - 1n;
 const MAX_SIGNATURE_STATUSES = 256;
 const MAX_SIGNATURES_FOR_ADDRESS = 1000;
 const MAX_BASE58_ACCOUNT_BYTES = 128;
+const MAX_PRIORITIZATION_FEE_ACCOUNTS = 128;
+const RECENT_PRIORITIZATION_FEE_SLOTS = 150;
 
 const base58 = getBase58Decoder();
 const base58Bytes = getBase58Encoder();
 const base64 = getBase64Decoder();
 const base64Bytes = getBase64Encoder();
+
+/**
+ * What getGenesisHash answers: a fixed hash naming the embedded chain, different from every public
+ * cluster's, so explorers and wallets treat it as a custom localnet.
+ */
+export const EMBEDDED_GENESIS_HASH = base58.decode(
+  createHash('sha256').update('DarePool embedded localnet').digest(),
+);
 
 export type RpcHandler = (method: string, params: readonly unknown[]) => unknown;
 
@@ -43,6 +56,41 @@ export function createRpcHandler(ledger: EmbeddedLedger): RpcHandler {
     getSlot: () => BigInt(ledger.currentSlot),
     // One block per slot: block height and slot are the same number here.
     getBlockHeight: () => BigInt(ledger.currentSlot),
+    getGenesisHash: () => EMBEDDED_GENESIS_HASH,
+    getTransactionCount: () => BigInt(ledger.transactionCount),
+    // Every slot since genesis counts as available: nothing is ever pruned (blocks are not served).
+    getFirstAvailableBlock: () => 0n,
+    minimumLedgerSlot: () => 0n,
+    getEpochSchedule: () => ledger.epochSchedule(),
+    getEpochInfo: () => {
+      const slot = BigInt(ledger.currentSlot);
+      return {
+        absoluteSlot: slot,
+        blockHeight: slot,
+        ...epochOf(ledger.epochSchedule(), slot),
+        transactionCount: BigInt(ledger.transactionCount),
+      };
+    },
+    getFeeForMessage: (params) => {
+      const message = decodeBase64Message(stringParam(params, 0, 'a base64 encoded message'));
+      // Like agave: no fee for a message whose blockhash could no longer land.
+      const value = ledger.isBlockhashValid(message.lifetimeToken) ? feeForMessage(message) : null;
+      return { context: context(), value };
+    },
+    getRecentPrioritizationFees: (params) => {
+      const addresses = params[0] ?? [];
+      if (!Array.isArray(addresses) || addresses.length > MAX_PRIORITIZATION_FEE_ACCOUNTS) {
+        throw invalidParams(`expected up to ${MAX_PRIORITIZATION_FEE_ACCOUNTS} addresses`);
+      }
+      for (const index of addresses.keys()) addressParam(addresses, index);
+      // One transaction per slot: its price is the slot's minimum, for any set of locked accounts.
+      return ledger.recentTransactions(RECENT_PRIORITIZATION_FEE_SLOTS).map((record) => ({
+        slot: BigInt(record.slot),
+        prioritizationFee: computeUnitPrice(
+          decodeMessage(getTransactionDecoder().decode(base64Bytes.encode(record.transaction)).messageBytes),
+        ),
+      }));
+    },
     getBalance: (params) => ({ context: context(), value: ledger.balance(addressParam(params, 0)) }),
     getLatestBlockhash: () => {
       const { blockhash, lastValidBlockHeight } = ledger.latestBlockhash();
@@ -222,7 +270,7 @@ function existing(account: MaybeEncodedAccount): EncodedAccount | null {
   return account.exists ? account : null;
 }
 
-function renderAccount(account: EncodedAccount | null, config: Record<string, unknown>) {
+export function renderAccount(account: EncodedAccount | null, config: Record<string, unknown>) {
   if (!account) return null;
   const encoding = config.encoding;
   const slice = config.dataSlice as { offset?: number; length?: number } | undefined;

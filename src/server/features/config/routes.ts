@@ -16,6 +16,7 @@ export const configRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { chain 
     cluster: chain.cluster,
     embeddedChain: chain.embedded,
     explorerUrl: chain.explorerUrlTemplate,
+    solanaExplorerUrl: chain.solanaExplorerUrlTemplate,
     limits: {
       stakeMinSol: STAKE_MIN_SOL,
       stakeMaxSol: STAKE_MAX_SOL,

@@ -1,4 +1,4 @@
-import { AlertTriangle, SearchX } from 'lucide-react';
+import { AlertTriangle, ExternalLink, SearchX } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { useParams } from 'react-router';
 import { lamportsToSol } from '../../../contract/money';
@@ -7,7 +7,9 @@ import { PageHeader } from '../../components/common/page-header';
 import { Badge } from '../../components/ui/badge';
 import { Spinner } from '../../components/ui/spinner';
 import { ApiError } from '../../lib/api-client';
+import { useConfig } from '../../lib/config';
 import { useDocumentTitle } from '../../lib/use-document-title';
+import { transactionUrl } from '../payments/lib/explorer';
 import { useTransaction } from './api/get-transaction';
 import { TransactionAccounts } from './components/transaction-accounts';
 import { TransactionInstructions } from './components/transaction-instructions';
@@ -31,12 +33,17 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
 }
 
 /**
- * /tx/:signature: the local explorer for the embedded chain, which no public explorer can see.
+ * /tx/:signature: the local explorer for the embedded chain, which Solana Explorer reads only when
+ * the chain is served as a localnet (then linked here), and only from this machine's browser.
  * Status, slot, fee, every account's balance change, the instructions and the program logs.
  */
 export default function TransactionPage() {
   const { signature = '' } = useParams();
   const { data: tx, isPending, error } = useTransaction(signature);
+  const { data: config } = useConfig();
+  // Here even on a real cluster, where it is the same as every other transaction link.
+  const solanaExplorer =
+    config?.solanaExplorerUrl && tx ? transactionUrl(config.solanaExplorerUrl, tx.signature) : null;
   // A malformed signature is a 400 from the route's validation: equally, no such transaction.
   const isMissing = error instanceof ApiError && (error.status === 404 || error.status === 400);
   useDocumentTitle(tx ? 'Transaction' : isMissing ? 'Transaction not found' : 'Transaction');
@@ -59,7 +66,22 @@ export default function TransactionPage() {
   }
   return (
     <div className="max-w-5xl space-y-8">
-      <PageHeader title="Transaction" />
+      <PageHeader
+        title="Transaction"
+        actions={
+          solanaExplorer && (
+            <a
+              href={solanaExplorer}
+              target="_blank"
+              rel="noopener noreferrer"
+              className="inline-flex items-center gap-1 text-sm font-medium underline underline-offset-2"
+            >
+              Open in Solana Explorer
+              <ExternalLink className="size-3" aria-hidden />
+            </a>
+          )
+        }
+      />
       <dl className="grid gap-4 rounded-lg border bg-card p-4 sm:grid-cols-2">
         <div className="sm:col-span-2">
           <Field label="Signature">

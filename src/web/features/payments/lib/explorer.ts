@@ -10,3 +10,16 @@ export function transactionUrl(explorerUrl: string, signature: string): string {
 export function isExternalUrl(url: string): boolean {
   return /^https?:\/\//i.test(url);
 }
+
+/**
+ * The transaction on Solana Explorer as a second link, when it is one: on the embedded chain
+ * served as a localnet (cluster=custom, read from this machine's browser); null on a real cluster,
+ * where the first link already is Solana Explorer, and when the chain is not served.
+ */
+export function solanaExplorerLink(
+  config: { explorerUrl: string; solanaExplorerUrl: string | null },
+  signature: string,
+): string | null {
+  if (config.solanaExplorerUrl === null || config.solanaExplorerUrl === config.explorerUrl) return null;
+  return transactionUrl(config.solanaExplorerUrl, signature);
+}

@@ -1,0 +1,250 @@
+import { type Address, isAddress, lamports } from '@solana/kit';
+import { stringifyJsonWithBigInts } from '@solana/rpc-spec-types';
+import {
+  configParam,
+  errorResponse,
+  invalidParams,
+  JsonRpcError,
+  type JsonRpcResponse,
+  RPC_ERROR,
+} from './json-rpc';
+import type { EmbeddedLedger, ExecutedTransaction } from './ledger';
+import { renderAccount } from './rpc-handler';
+
+/** Bounds one client's memory here; real nodes cap subscriptions per connection too. */
+export const MAX_SUBSCRIPTIONS_PER_CLIENT = 1_000;
+const SIGNATURE_PATTERN = /^[1-9A-HJ-NP-Za-km-z]{64,88}$/;
+const SYSTEM_PROGRAM = '11111111111111111111111111111111';
+
+type Subscription =
+  | { kind: 'signature'; id: number; client: Client; signature: string; received: boolean }
+  | { kind: 'account'; id: number; client: Client; address: Address; config: Record<string, unknown> }
+  | { kind: 'slot'; id: number; client: Client };
+
+interface Client {
+  send(text: string): void;
+  subscriptions: Set<number>;
+}
+
+export interface PubSubClient {
+  /** One text frame from the socket; answers go out through `send`. */
+  receive(text: string): void;
+  /** The socket closed: drops its subscriptions. */
+  close(): void;
+}
+
+export interface PubSub {
+  connect(send: (text: string) => void): PubSubClient;
+  /** Stops listening to the ledger and forgets every subscription. */
+  close(): void;
+}
+
+/**
+ * Solana's WebSocket PubSub for the embedded ledger: signatureSubscribe, accountSubscribe and
+ * slotSubscribe (and their Unsubscribe), in agave's wire format. Notifications are pushed by the
+ * ledger as it executes a transaction, never polled, and sent once that change is on disk, so a
+ * client told "processed" finds it after a crash — exactly like an RPC answer.
+ */
+export function createPubSub(ledger: EmbeddedLedger): PubSub {
+  const byId = new Map<number, Subscription>();
+  const bySignature = new Map<string, Set<Subscription & { kind: 'signature' }>>();
+  const byAccount = new Map<string, Set<Subscription & { kind: 'account' }>>();
+  const slotSubscriptions = new Set<Subscription & { kind: 'slot' }>();
+  let nextId = 0;
+
+  function index<K, S>(map: Map<K, Set<S>>, key: K, subscription: S): void {
+    const set = map.get(key);
+    if (set) set.add(subscription);
+    else map.set(key, new Set([subscription]));
+  }
+
+  function unindex<K, S>(map: Map<K, Set<S>>, key: K, subscription: S): void {
+    const set = map.get(key);
+    set?.delete(subscription);
+    if (set?.size === 0) map.delete(key);
+  }
+
+  function remove(subscription: Subscription): void {
+    byId.delete(subscription.id);
+    subscription.client.subscriptions.delete(subscription.id);
+    if (subscription.kind === 'signature') unindex(bySignature, subscription.signature, subscription);
+    else if (subscription.kind === 'account') unindex(byAccount, subscription.address, subscription);
+    else slotSubscriptions.delete(subscription);
+  }
+
+  function notification(method: string, subscription: number, result: unknown): string {
+    return stringifyJsonWithBigInts({ jsonrpc: '2.0', method, params: { result, subscription } });
+  }
+
+  function onExecuted({ record, written }: ExecutedTransaction): void {
+    const slot = BigInt(record.slot);
+    const context = { slot };
+    // Rendered now, at this transaction's state; delivered once it is saved.
+    const outbox: [Client, string][] = [];
+    for (const subscription of bySignature.get(record.signature) ?? []) {
+      if (subscription.received) {
+        outbox.push([
+          subscription.client,
+          notification('signatureNotification', subscription.id, { context, value: 'receivedSignature' }),
+        ]);
+      }
+      outbox.push([
+        subscription.client,
+        notification('signatureNotification', subscription.id, { context, value: { err: record.err } }),
+      ]);
+      // agave ends a signature subscription with its one notification.
+      remove(subscription);
+    }
+    for (const address of new Set(written)) {
+      const subscriptions = byAccount.get(address);
+      if (!subscriptions) continue;
+      const account = ledger.account(address as Address);
+      for (const subscription of subscriptions) {
+        let value: unknown;
+        try {
+          value = account.exists
+            ? renderAccount(account, subscription.config)
+            : renderAccount(
+                {
+                  address: address as Address,
+                  lamports: lamports(0n),
+                  programAddress: SYSTEM_PROGRAM as Address,
+                  executable: false,
+                  data: new Uint8Array(),
+                  space: 0n,
+                },
+                subscription.config,
+              );
+        } catch {
+          continue; // base58 asked for an account too large for it: agave skips it too.
+        }
+        outbox.push([
+          subscription.client,
+          notification('accountNotification', subscription.id, { context, value }),
+        ]);
+      }
+    }
+    for (const subscription of slotSubscriptions) {
+      outbox.push([
+        subscription.client,
+        // Everything is final at once, so the newest slot is also the root.
+        notification('slotNotification', subscription.id, { parent: slot - 1n, root: slot, slot }),
+      ]);
+    }
+    if (outbox.length === 0) return;
+    ledger.whenSaved().then(
+      () => {
+        for (const [client, text] of outbox) client.send(text);
+      },
+      // The chain refuses everything once a save fails; nothing it did not keep is announced.
+      () => {},
+    );
+  }
+
+  const detach = ledger.onExecuted(onExecuted);
+
+  function subscribe(client: Client, method: string, params: readonly unknown[]): number {
+    if (client.subscriptions.size >= MAX_SUBSCRIPTIONS_PER_CLIENT) {
+      throw new JsonRpcError(
+        RPC_ERROR.invalidParams,
+        `Too many subscriptions: at most ${MAX_SUBSCRIPTIONS_PER_CLIENT} per connection`,
+      );
+    }
+    const id = nextId++;
+    let subscription: Subscription;
+    switch (method) {
+      case 'signatureSubscribe': {
+        const signature = params[0];
+        if (typeof signature !== 'string' || !SIGNATURE_PATTERN.test(signature)) {
+          throw invalidParams(`Invalid signature: ${String(signature)}`);
+        }
+        const received = configParam(params, 1).enableReceivedNotification === true;
+        subscription = { kind: 'signature', id, client, signature, received };
+        index(bySignature, signature, subscription);
+        break;
+      }
+      case 'accountSubscribe': {
+        const address = params[0];
+        if (typeof address !== 'string' || !isAddress(address)) {
+          throw invalidParams(`Invalid address: ${String(address)}`);
+        }
+        const config = configParam(params, 1);
+        const encoding = config.encoding;
+        if (![undefined, 'base58', 'base64', 'jsonParsed'].includes(encoding as string | undefined)) {
+          throw invalidParams(`unsupported encoding: ${String(encoding)}`);
+        }
+        subscription = { kind: 'account', id, client, address, config };
+        index(byAccount, address, subscription);
+        break;
+      }
+      default:
+        subscription = { kind: 'slot', id, client };
+        slotSubscriptions.add(subscription);
+    }
+    byId.set(id, subscription);
+    client.subscriptions.add(id);
+    return id;
+  }
+
+  const subscribeMethods = new Set(['signatureSubscribe', 'accountSubscribe', 'slotSubscribe']);
+  const unsubscribeMethods = new Map([
+    ['signatureUnsubscribe', 'signature'],
+    ['accountUnsubscribe', 'account'],
+    ['slotUnsubscribe', 'slot'],
+  ]);
+
+  function handle(client: Client, method: string, params: readonly unknown[]): unknown {
+    if (subscribeMethods.has(method)) return subscribe(client, method, params);
+    const kind = unsubscribeMethods.get(method);
+    if (!kind) throw new JsonRpcError(RPC_ERROR.methodNotFound, 'Method not found');
+    const subscription = byId.get(Number(params[0]));
+    if (!subscription || subscription.client !== client || subscription.kind !== kind) {
+      throw new JsonRpcError(RPC_ERROR.invalidParams, 'Invalid subscription id.');
+    }
+    remove(subscription);
+    return true;
+  }
+
+  return {
+    connect(send) {
+      const client: Client = { send, subscriptions: new Set() };
+      return {
+        receive(text) {
+          let request: Record<string, unknown>;
+          try {
+            request = JSON.parse(text) as Record<string, unknown>;
+          } catch {
+            send(JSON.stringify(errorResponse(null, new JsonRpcError(RPC_ERROR.parseError, 'Parse error'))));
+            return;
+          }
+          // A message without an id (kit's keep-alive ping, for one) is a notification: no answer.
+          if (typeof request !== 'object' || request === null || !('id' in request)) return;
+          const id = request.id ?? null;
+          let response: JsonRpcResponse;
+          try {
+            const params = request.params ?? [];
+            if (request.jsonrpc !== '2.0' || typeof request.method !== 'string') {
+              throw new JsonRpcError(RPC_ERROR.invalidRequest, 'Invalid request');
+            }
+            if (!Array.isArray(params)) throw invalidParams('expected an array');
+            response = { jsonrpc: '2.0', id, result: handle(client, request.method, params) };
+          } catch (error) {
+            if (!(error instanceof JsonRpcError)) throw error;
+            response = errorResponse(id, error);
+          }
+          send(JSON.stringify(response));
+        },
+        close() {
+          for (const id of client.subscriptions) {
+            const subscription = byId.get(id);
+            if (subscription) remove(subscription);
+          }
+        },
+      };
+    },
+    close() {
+      detach();
+      for (const subscription of [...byId.values()]) remove(subscription);
+    },
+  };
+}

@@ -1,0 +1,100 @@
+/**
+ * `npm run program:deploy` end to end: the script, in its own process, against an HTTP JSON-RPC
+ * node (the embedded chain's handler served over node:http, as a cluster would answer).
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { address, lamports } from '@solana/kit';
+import { stringifyJsonWithBigInts } from '@solana/rpc-spec-types';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { JsonRpcError } from '../embedded/json-rpc';
+import { EmbeddedLedger } from '../embedded/ledger';
+import { createRpcHandler } from '../embedded/rpc-handler';
+import { readKeypairFile, writeNewKeypairFile } from './keypair-file';
+import { readEscrowProgram, sha256Hex } from './program';
+
+const root = path.resolve(import.meta.dirname, '../../../..');
+const run = promisify(execFile);
+let server: Server;
+let rpcUrl: string;
+let work: string;
+let ledger: EmbeddedLedger;
+
+beforeAll(async () => {
+  work = mkdtempSync(path.join(tmpdir(), 'darepool-program-deploy-'));
+  ledger = EmbeddedLedger.open(null, () => new Date());
+  const handle = createRpcHandler(ledger);
+  server = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk) => {
+      body += chunk;
+    });
+    request.on('end', () => {
+      const { id, method, params } = JSON.parse(body) as { id: unknown; method: string; params?: unknown[] };
+      let answer: unknown;
+      try {
+        answer = { jsonrpc: '2.0', id, result: handle(method, params ?? []) };
+      } catch (error) {
+        if (!(error instanceof JsonRpcError)) throw error;
+        answer = {
+          jsonrpc: '2.0',
+          id,
+          error: { code: error.code, message: error.message, data: error.data },
+        };
+      }
+      response.setHeader('content-type', 'application/json');
+      response.end(stringifyJsonWithBigInts(answer));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  rpcUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+  await ledger.close();
+  rmSync(work, { recursive: true, force: true });
+});
+
+const deployScript = (args: string[]) =>
+  run(process.execPath, ['--import', 'tsx', 'scripts/program-deploy.ts', ...args], {
+    cwd: root,
+    env: { ...process.env, SOLANA_RPC_URL: rpcUrl },
+  });
+
+it('deploys the committed program immutable with --final, and --verify ties the deployed bytes to it', async () => {
+  const authorityFile = path.join(work, 'authority.json');
+  const programFile = path.join(work, 'program.json');
+  writeNewKeypairFile(authorityFile);
+  const authority = await readKeypairFile(authorityFile);
+  createRpcHandler(ledger)('requestAirdrop', [authority.address, Number(lamports(10_000_000_000n))]);
+
+  const deployed = await deployScript([
+    '--keypair',
+    authorityFile,
+    '--program-keypair',
+    programFile,
+    '--final',
+  ]);
+  const programId = (await readKeypairFile(programFile)).address;
+  expect(deployed.stdout).toContain(`Wrote a new program keypair to ${programFile}`);
+  expect(deployed.stdout).toContain(`Deployed ${programId}`);
+  expect(deployed.stdout).toContain('Immutable: no key can change this program.');
+
+  const verified = await deployScript(['--verify', programId]);
+  expect(verified.stdout).toContain(`deployed  ${sha256Hex(readEscrowProgram())}`);
+  expect(verified.stdout).toContain('Immutable.');
+  expect(verified.stdout).toContain('The deployed program is this source.');
+  expect(readFileSync(programFile, 'utf8')).toMatch(/^\[(\d+,){63}\d+\]\n$/);
+
+  const notAProgram = deployScript(['--verify', address(authority.address)]);
+  await expect(notAProgram).rejects.toMatchObject({
+    code: 1,
+    stderr: expect.stringContaining('is not an upgradeable-loader program'),
+  });
+}, 60_000);
