@@ -1,3 +1,4 @@
+import { generateKeyPairSigner } from '@solana/kit';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../src/server/db/client';
@@ -118,11 +119,19 @@ describe('database constraints', () => {
   });
 
   it('keeps the ledger append-only', async () => {
+    // A real address holding what the row says, so the file still reconciles when it closes.
+    const escrow = (await generateKeyPairSigner()).address;
+    const funded = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/dev/airdrop',
+      payload: { walletAddress: escrow, amount: '0.5' },
+    });
+    expect(funded.statusCode, funded.body).toBe(200);
     const [entry] = await db
       .insert(ledgerEntries)
       .values({
         kind: 'stake',
-        escrowWallet: 'escrow',
+        escrowWallet: escrow,
         counterparty: 'payer',
         direction: 1,
         amount: '0.5',

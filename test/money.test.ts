@@ -10,6 +10,7 @@ import {
   poolContributions,
 } from '../src/server/db/schema';
 import { reconcileEscrows } from '../src/server/features/ledger/reconcile';
+import { PAYMENT_INTENT_TTL_MS } from '../src/server/features/payments/payment-intents';
 import { SETTING_KEYS, setSetting } from '../src/server/features/settings/repo';
 import { createTestContext, type TestContext } from './helpers/app';
 import {
@@ -22,6 +23,7 @@ import {
   signedOwnTransfer,
   waitUntilLanded,
 } from './helpers/money';
+import { refundJob } from './helpers/payouts';
 import { bearer, createTestWallet, registerWithWallet, type TestWallet } from './helpers/wallet';
 
 interface User {
@@ -33,6 +35,7 @@ interface User {
 let ctx: TestContext;
 let alice: User;
 let bob: User;
+let job: ReturnType<typeof refundJob>;
 
 async function newUser(name: string, sol = '10'): Promise<User> {
   const wallet = await createTestWallet();
@@ -45,6 +48,7 @@ beforeAll(async () => {
   ctx = await createTestContext({ RATE_LIMIT_AUTH_PER_MINUTE: '1000' });
   alice = await newUser('alice');
   bob = await newUser('bob');
+  job = refundJob(ctx);
 });
 afterAll(() => ctx.close());
 
@@ -79,6 +83,23 @@ async function createDare(user: User, stake = '0.1', overrides: object = {}) {
   const res = await post('/api/dares', dareBody(user.wallet, paid, stake, overrides), user.token);
   expect(res.statusCode, res.body).toBe(201);
   return { dare: res.json(), paid };
+}
+
+/**
+ * SOL sent straight to the chain that paid no intent is never stranded: once the escrow's
+ * reservation and intents have lapsed, the refund job returns exactly what the payer sent (the
+ * platform pays the fee) and the escrows end at 0.
+ */
+async function expectStrayRefunded(payer: User, escrows: string[], lamports: bigint) {
+  const before = await balanceOf(payer.wallet.address);
+  ctx.clock.advance(PAYMENT_INTENT_TTL_MS + 60_000);
+  const run = await job.refundDue();
+  expect(run.stray.failureReasons).toEqual([]);
+  expect((await balanceOf(payer.wallet.address)) - before).toBe(lamports);
+  for (const escrow of escrows) expect(await balanceOf(escrow)).toBe(0n);
+  // Refunded once: the next run moves nothing.
+  expect((await job.refundDue()).stray).toMatchObject({ found: 0, refunded: 0, failed: 0 });
+  expect((await balanceOf(payer.wallet.address)) - before).toBe(lamports);
 }
 
 /** Row counts of every table a credit writes to: a refused request must leave them unchanged. */
@@ -348,48 +369,48 @@ describe('payments that are not credited', () => {
     );
   });
 
-  it('refuses a transfer of another amount than the payment request', async () => {
-    const escrow = await reserveEscrow(alice);
-    const { reference } = await prepare(alice, escrow, '0.2');
-    const signature = await sendOwnTransfer(ctx.chain, alice.wallet, { to: escrow, sol: '0.15', reference });
+  it('refuses a transfer of another amount than the payment request, and refunds it once lapsed', async () => {
+    const carol = await newUser('carol', '1');
+    const escrow = await reserveEscrow(carol);
+    const { reference } = await prepare(carol, escrow, '0.2');
+    const signature = await sendOwnTransfer(ctx.chain, carol.wallet, { to: escrow, sol: '0.15', reference });
     await waitUntilLanded(ctx.chain, signature);
     for (const stake of ['0.2', '0.15']) {
       await expectRefused(
         () =>
-          post('/api/dares', dareBody(alice.wallet, { escrow, reference, signature }, stake), alice.token),
+          post('/api/dares', dareBody(carol.wallet, { escrow, reference, signature }, stake), carol.token),
         400,
         'The transferred amount does not match the requested amount',
       );
     }
+    await expectStrayRefunded(carol, [escrow], 150_000_000n);
   });
 
-  it('refuses a transfer to another escrow than the one requested', async () => {
-    const requested = await reserveEscrow(alice);
-    const other = await reserveEscrow(alice);
-    const { reference } = await prepare(alice, requested, '0.1');
-    const signature = await sendOwnTransfer(ctx.chain, alice.wallet, { to: other, sol: '0.1', reference });
+  it('refuses a transfer to another escrow than the one requested, and refunds it once lapsed', async () => {
+    const dave = await newUser('dave', '1');
+    const requested = await reserveEscrow(dave);
+    const other = await reserveEscrow(dave);
+    const { reference } = await prepare(dave, requested, '0.1');
+    const signature = await sendOwnTransfer(ctx.chain, dave.wallet, { to: other, sol: '0.1', reference });
     await waitUntilLanded(ctx.chain, signature);
     // Whichever escrow the request names, the transfer does not satisfy its intent.
     await expectRefused(
       () =>
         post(
           '/api/dares',
-          dareBody(alice.wallet, { escrow: requested, reference, signature }, '0.1'),
-          alice.token,
+          dareBody(dave.wallet, { escrow: requested, reference, signature }, '0.1'),
+          dave.token,
         ),
       400,
       'The transaction does not transfer SOL to the escrow wallet',
     );
     await expectRefused(
       () =>
-        post(
-          '/api/dares',
-          dareBody(alice.wallet, { escrow: other, reference, signature }, '0.1'),
-          alice.token,
-        ),
+        post('/api/dares', dareBody(dave.wallet, { escrow: other, reference, signature }, '0.1'), dave.token),
       400,
       'The transaction does not belong to this payment request',
     );
+    await expectStrayRefunded(dave, [requested, other], 100_000_000n);
   });
 
   it("refuses another user's transaction, and it stays good for its owner", async () => {
@@ -409,25 +430,27 @@ describe('payments that are not credited', () => {
     expect(res.statusCode, res.body).toBe(201);
   });
 
-  it('refuses a transfer without the payment reference', async () => {
-    const escrow = await reserveEscrow(alice);
-    await prepare(alice, escrow, '0.1');
-    const signature = await sendOwnTransfer(ctx.chain, alice.wallet, { to: escrow, sol: '0.1' });
+  it('refuses a transfer without the payment reference, and refunds it once lapsed', async () => {
+    const erin = await newUser('erin', '1');
+    const escrow = await reserveEscrow(erin);
+    await prepare(erin, escrow, '0.1');
+    const signature = await sendOwnTransfer(ctx.chain, erin.wallet, { to: escrow, sol: '0.1' });
     await waitUntilLanded(ctx.chain, signature);
     await expectRefused(
       () =>
-        post('/api/dares', dareBody(alice.wallet, { escrow, reference: '', signature }, '0.1'), alice.token),
+        post('/api/dares', dareBody(erin.wallet, { escrow, reference: '', signature }, '0.1'), erin.token),
       400,
       'The transaction does not belong to this payment request',
     );
     // The relay refuses such a transaction outright.
     const own = await post(
       '/api/send-transaction',
-      { signedTransaction: await signedOwnTransfer(ctx.chain, alice.wallet, { to: escrow, sol: '0.1' }) },
-      alice.token,
+      { signedTransaction: await signedOwnTransfer(ctx.chain, erin.wallet, { to: escrow, sol: '0.1' }) },
+      erin.token,
     );
     expect(own.statusCode).toBe(400);
     expect(own.json().error).toBe('This transaction was not prepared by DarePool for your account');
+    await expectStrayRefunded(erin, [escrow], 100_000_000n);
   });
 
   it('answers a replayed signature with the same dare and refuses it for a second dare', async () => {

@@ -11,6 +11,7 @@ import { createEscrowKeys, type EscrowKeys } from '../../src/server/chain/escrow
 import type { ChainPort } from '../../src/server/chain/port';
 import { type AppConfig, loadConfig } from '../../src/server/config';
 import { type Database, openPglite, openPostgres } from '../../src/server/db/client';
+import { reconcileEscrows } from '../../src/server/features/ledger/reconcile';
 import { createLocalDiskStorage } from '../../src/server/storage/local-disk';
 import { withDatabase } from '../global-setup';
 
@@ -62,6 +63,11 @@ export interface TestContextOptions {
   persistentChain?: boolean;
   /** Another chain adapter (e.g. a real-cluster client) instead of a fresh embedded chain. */
   chain?: ChainPort;
+  /**
+   * Every file's money must reconcile when it closes (each escrow's balance on chain equals its
+   * ledger): only a file that makes differences on purpose, to show they are reported, says so.
+   */
+  leavesReconcileDifferences?: boolean;
 }
 
 /** The whole app in-process on a fresh database, a fresh embedded chain and a temp data folder. */
@@ -117,10 +123,19 @@ export async function createTestContext(
       context.app = await start();
     },
     async close() {
+      const report = options.leavesReconcileDifferences
+        ? null
+        : await reconcileEscrows(database.db, chain.rpc).catch((error: unknown) => ({ error }));
       await context.app.close();
       await chain.close();
       await database.close();
       rmSync(dataDir, { recursive: true, force: true });
+      if (report && 'error' in report) throw report.error;
+      if (report && report.differences.length > 0) {
+        throw new Error(
+          `npm run reconcile would report ${report.differences.length} difference(s) after this file: ${JSON.stringify(report.differences, (_, value) => (typeof value === 'bigint' ? value.toString() : value))}`,
+        );
+      }
     },
   };
   return context;

@@ -4,6 +4,8 @@ import { expect } from 'vitest';
 import { dareSubmissions, submissionVotes } from '../../src/server/db/schema';
 import { setAdminByUsernameOrWallet } from '../../src/server/features/auth/promote';
 import { reconcileEscrows } from '../../src/server/features/ledger/reconcile';
+import { createPayoutsService } from '../../src/server/features/payouts/service';
+import { createRefundsService } from '../../src/server/features/refunds/service';
 import type { TestContext } from './app';
 import { airdrop, dareBody, payStake, payTo } from './money';
 import { bearer, createTestWallet, registerWithWallet, type TestWallet } from './wallet';
@@ -105,4 +107,16 @@ export async function expectReconciled(ctx: TestContext) {
   const report = await reconcileEscrows(ctx.database.db, ctx.chain.rpc);
   expect(report.differences).toEqual([]);
   return report;
+}
+
+/** The refund job the server runs every minute, driven with the test clock. */
+export function refundJob(ctx: TestContext) {
+  const clock = () => ctx.clock.now;
+  const payouts = createPayoutsService({
+    db: ctx.database.db,
+    chain: ctx.chain,
+    escrowKeys: ctx.escrowKeys,
+    clock,
+  });
+  return createRefundsService({ db: ctx.database.db, chain: ctx.chain, clock, payouts });
 }

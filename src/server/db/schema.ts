@@ -363,9 +363,38 @@ export const paymentIntents = pgTable(
     index('payment_intents_message_hash_idx').on(t.messageHash),
     index('payment_intents_expires_idx').on(t.expiresAt),
     check('payment_intents_purpose_valid', inList('purpose', ['stake', 'contribution'])),
-    check('payment_intents_used_for_valid', sql`used_for is null or used_for in ('credit', 'refund')`),
+    check(
+      'payment_intents_used_for_valid',
+      sql`used_for is null or used_for in ('credit', 'refund', 'lapsed')`,
+    ),
     check('payment_intents_amount_positive', sql`${t.amount} > 0`),
     index('payment_intents_user_escrow_idx').on(t.userId, t.escrowWallet),
+  ],
+);
+
+/**
+ * SOL a wallet sent straight to an escrow that never became a dare, outside any payment intent
+ * (another amount, another escrow, no reference): booked as a `surplus` line from its sender when
+ * the refund job finds it, then refunded to the sender (decision 011, stray SOL).
+ */
+export const strayPayments = pgTable(
+  'stray_payments',
+  {
+    id: id(),
+    escrowWallet: text('escrow_wallet').notNull(),
+    /** The inbound transaction, and the wallet whose transfer(s) in it reached the escrow. */
+    signature: text('signature').notNull(),
+    fromWallet: text('from_wallet').notNull(),
+    amount: sol('amount').notNull(),
+    foundAt: timestamp('found_at', { withTimezone: true }).notNull(),
+    /** The transfer that returned it: its own refund, or the one that emptied the escrow (dust). */
+    refundedAt: timestamp('refunded_at', { withTimezone: true }),
+    refundSignature: text('refund_signature'),
+  },
+  (t) => [
+    uniqueIndex('stray_payments_movement_unique').on(t.signature, t.escrowWallet, t.fromWallet),
+    index('stray_payments_escrow_idx').on(t.escrowWallet, t.refundedAt),
+    check('stray_payments_amount_positive', sql`${t.amount} > 0`),
   ],
 );
 
@@ -442,6 +471,8 @@ export const payoutTransfers = pgTable(
     }),
     /** A refund of money held for a payer whose payment never became a dare, contribution or prize. */
     intentId: integer('intent_id').references(() => paymentIntents.id),
+    /** A refund of SOL sent straight to an escrow that never became a dare. */
+    strayPaymentId: integer('stray_payment_id').references(() => strayPayments.id),
     /** No foreign key: the transfer history outlives a deleted dare, like the ledger. */
     dareId: integer('dare_id'),
     escrowWallet: text('escrow_wallet').notNull(),
@@ -468,6 +499,9 @@ export const payoutTransfers = pgTable(
       .where(sql`status in ('sending', 'confirmed')`),
     uniqueIndex('payout_transfers_one_live_per_intent')
       .on(t.intentId)
+      .where(sql`status in ('sending', 'confirmed')`),
+    uniqueIndex('payout_transfers_one_live_per_stray_payment')
+      .on(t.strayPaymentId)
       .where(sql`status in ('sending', 'confirmed')`),
     index('payout_transfers_escrow_idx').on(t.escrowWallet, t.status),
     index('payout_transfers_status_idx').on(t.status),

@@ -56,6 +56,15 @@ export async function attachLedgerDare(
     );
 }
 
+/** The transactions whose transfers into one escrow are booked (every sender of one is booked together). */
+export async function inboundSignatures(db: DbOrTx, escrowWallet: string): Promise<Set<string>> {
+  const rows = await db
+    .selectDistinct({ signature: ledgerEntries.signature })
+    .from(ledgerEntries)
+    .where(and(eq(ledgerEntries.escrowWallet, escrowWallet), eq(ledgerEntries.direction, 1)));
+  return new Set(rows.map((row) => row.signature));
+}
+
 /** What the ledger says one escrow holds, in lamports. */
 export async function ledgerBalanceOf(db: DbOrTx, escrowWallet: string): Promise<bigint> {
   const [row] = await db

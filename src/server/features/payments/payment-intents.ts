@@ -128,7 +128,8 @@ export async function markIntentPaid(
   const rows = await db
     .update(paymentIntents)
     .set({ signature, paidAt: now })
-    .where(and(eq(paymentIntents.id, intentId), isNull(paymentIntents.paidAt)))
+    // A lapsed intent closed by the stray-SOL sweep takes no payment: the sweep refunds it.
+    .where(and(eq(paymentIntents.id, intentId), isNull(paymentIntents.paidAt), isNull(paymentIntents.usedAt)))
     .returning({ id: paymentIntents.id });
   return rows.length === 1;
 }
@@ -223,4 +224,39 @@ export async function intentsOwingRefunds(db: DbOrTx): Promise<PaymentIntentRow[
     .from(paymentIntents)
     .where(and(eq(paymentIntents.usedFor, 'refund'), isNull(paymentIntents.refundedAt)))
     .orderBy(asc(paymentIntents.id));
+}
+
+/**
+ * Closes an escrow's intents that lapsed unpaid and whose reference was looked up (`checked_at`):
+ * no credit, relay or look-up can book a payment for them any more (the same `used_at is null`
+ * update a credit wins with), so what reached the escrow is the stray-SOL sweep's to refund.
+ */
+export async function closeLapsedIntents(db: DbOrTx, escrowWallet: string, now: Date): Promise<void> {
+  await db
+    .update(paymentIntents)
+    .set({ usedAt: now, usedFor: 'lapsed' })
+    .where(
+      and(
+        eq(paymentIntents.escrowWallet, escrowWallet),
+        isNull(paymentIntents.usedAt),
+        isNull(paymentIntents.paidAt),
+        isNotNull(paymentIntents.checkedAt),
+        lte(paymentIntents.expiresAt, now),
+      ),
+    );
+}
+
+/** Whether an intent of this escrow can still be credited, or its held payment still refunded. */
+export async function hasUnsettledIntents(db: DbOrTx, escrowWallet: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: paymentIntents.id })
+    .from(paymentIntents)
+    .where(
+      and(
+        eq(paymentIntents.escrowWallet, escrowWallet),
+        sql`(${paymentIntents.usedAt} is null or (${paymentIntents.usedFor} = 'refund' and ${paymentIntents.refundedAt} is null))`,
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
 }

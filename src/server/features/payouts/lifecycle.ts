@@ -66,6 +66,11 @@ export const payoutLifecycle = fp(async (app: FastifyInstance, options: PayoutLi
         const run = await options.refunds.refundDue();
         if (run.held.failureReasons.length > 0)
           app.log.warn({ reasons: run.held.failureReasons }, 'some held payments could not be refunded yet');
+        if (run.stray.failureReasons.length > 0)
+          app.log.warn(
+            { reasons: run.stray.failureReasons },
+            'some stray payments could not be refunded yet',
+          );
       } catch (error) {
         app.log.error({ err: error }, 'refund job failed');
       } finally {

@@ -5,16 +5,21 @@ import { payoutTransfers } from '../../db/schema';
 export type PayoutTransferRow = typeof payoutTransfers.$inferSelect;
 export type PayoutPurpose = 'claim' | 'refund';
 
-/** What a transfer pays: a prize claim, a contribution's refund, or money held for a payer. */
+/**
+ * What a transfer pays: a prize claim, a contribution's refund, money held for a payer, or SOL
+ * sent straight to an escrow that never became a dare.
+ */
 export type PayoutTarget =
   | { purpose: 'claim'; claimId: number }
   | { purpose: 'refund'; contributionId: number }
-  | { purpose: 'refund'; intentId: number };
+  | { purpose: 'refund'; intentId: number }
+  | { purpose: 'refund'; strayPaymentId: number };
 
 function targetColumn(target: PayoutTarget) {
   if ('claimId' in target) return eq(payoutTransfers.claimId, target.claimId);
   if ('contributionId' in target) return eq(payoutTransfers.contributionId, target.contributionId);
-  return eq(payoutTransfers.intentId, target.intentId);
+  if ('intentId' in target) return eq(payoutTransfers.intentId, target.intentId);
+  return eq(payoutTransfers.strayPaymentId, target.strayPaymentId);
 }
 
 /** How many transfers were ever recorded for this target (every failed attempt included). */

@@ -64,7 +64,9 @@ function memoFor(target: PayoutTarget, attempt: number): string {
       ? `prize claim ${target.claimId}`
       : 'contributionId' in target
         ? `refund of contribution ${target.contributionId}`
-        : `refund of payment ${target.intentId}`;
+        : 'intentId' in target
+          ? `refund of payment ${target.intentId}`
+          : `refund of stray payment ${target.strayPaymentId}`;
   return `DarePool ${what}, attempt ${attempt}`;
 }
 
@@ -187,6 +189,7 @@ export function createPayoutsService({
             claimId: 'claimId' in request.target ? request.target.claimId : null,
             contributionId: 'contributionId' in request.target ? request.target.contributionId : null,
             intentId: 'intentId' in request.target ? request.target.intentId : null,
+            strayPaymentId: 'strayPaymentId' in request.target ? request.target.strayPaymentId : null,
             dareId: request.dareId,
             escrowWallet: request.escrowWallet,
             recipient: request.recipient,
@@ -204,7 +207,8 @@ export function createPayoutsService({
         if (
           constraint === 'payout_transfers_one_live_per_claim' ||
           constraint === 'payout_transfers_one_live_per_contribution' ||
-          constraint === 'payout_transfers_one_live_per_intent'
+          constraint === 'payout_transfers_one_live_per_intent' ||
+          constraint === 'payout_transfers_one_live_per_stray_payment'
         )
           throw new TransferAlreadyLive();
         throw error;

@@ -2,7 +2,8 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import { solToLamports } from '../../../contract/money';
 import type { Tx } from '../../db/client';
 import { claims, dareWallets, paymentIntents, poolContributions, users } from '../../db/schema';
-import { appendLedgerEntry } from '../ledger/repo';
+import { appendLedgerEntry, ledgerBalanceOf } from '../ledger/repo';
+import { markStrayPaymentsRefunded } from '../refunds/stray-repo';
 import type { PayoutTransferRow } from './repo';
 import { REPUTATION } from './reputation';
 
@@ -81,6 +82,16 @@ export async function bookLandedTransfer(tx: Tx, transfer: PayoutTransferRow, no
     claimId: transfer.claimId,
     now,
   });
+  if (transfer.strayPaymentId !== null) {
+    // A transfer that emptied the escrow also carried the dust too small to be refunded alone.
+    const emptied = (await ledgerBalanceOf(tx, transfer.escrowWallet)) === 0n;
+    await markStrayPaymentsRefunded(tx, {
+      escrowWallet: transfer.escrowWallet,
+      strayPaymentId: emptied ? null : transfer.strayPaymentId,
+      signature: transfer.signature,
+      now,
+    });
+  }
 }
 
 /** A transfer that did not land: the claim becomes claimable again, with the reason shown. */

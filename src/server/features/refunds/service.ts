@@ -8,6 +8,7 @@ import { findDareRow } from '../dares/repo';
 import { type PayoutsService, TransferAlreadyLive } from '../payouts/service';
 import { createHeldPaymentRefunds, type HeldRefundsRun } from './held-payments';
 import { cancelExpiredDares, daresOwingRefunds, unrefundedContributions } from './repo';
+import { createStrayPaymentRefunds, type StrayRefundsRun } from './stray-payments';
 
 /** Moderation time after a deadline before a dare without a winner is refunded automatically. */
 export const REFUND_GRACE_MS = 7 * 24 * 3600 * 1000;
@@ -30,6 +31,7 @@ export function createRefundsService({
   payouts: PayoutsService;
 }) {
   const held = createHeldPaymentRefunds({ db, chain, clock, payouts });
+  const stray = createStrayPaymentRefunds({ db, chain, clock, payouts });
   /** Only one refund run per dare at a time in this process; the database guards across processes. */
   const running = new Map<number, Promise<RefundSummary>>();
 
@@ -82,9 +84,14 @@ export function createRefundsService({
      * The periodic job: dares past deadline + grace with no winner are cancelled and refunded;
      * cancelled dares still owing refunds (a failed or interrupted run) are retried, each dare on
      * its own (one that fails does not hold up the next); then money held for payers whose payment
-     * lapsed unused is refunded.
+     * lapsed unused is refunded; then SOL sent straight to escrows that never became a dare.
      */
-    async refundDue(): Promise<{ dareIds: number[]; summaries: RefundSummary[]; held: HeldRefundsRun }> {
+    async refundDue(): Promise<{
+      dareIds: number[];
+      summaries: RefundSummary[];
+      held: HeldRefundsRun;
+      stray: StrayRefundsRun;
+    }> {
       const now = clock();
       await cancelExpiredDares(db, new Date(now.getTime() - REFUND_GRACE_MS), now);
       const dareIds = await daresOwingRefunds(db);
@@ -99,7 +106,8 @@ export function createRefundsService({
           })),
         );
       }
-      return { dareIds, summaries, held: await held.run() };
+      const heldRun = await held.run();
+      return { dareIds, summaries, held: heldRun, stray: await stray.run() };
     },
   };
 }

@@ -1,0 +1,92 @@
+import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
+import { lamportsToSol } from '../../../contract/money';
+import type { DbOrTx } from '../../db/client';
+import { dares, dareWallets, strayPayments } from '../../db/schema';
+import { appendLedgerEntry } from '../ledger/repo';
+
+export type StrayPaymentRow = typeof strayPayments.$inferSelect;
+
+/** Escrows whose reservation lapsed without becoming a dare: the only ones the sweep touches. */
+export async function unusedExpiredEscrows(db: DbOrTx): Promise<string[]> {
+  const rows = await db
+    .select({ publicKey: dareWallets.publicKey })
+    .from(dareWallets)
+    .where(
+      and(
+        eq(dareWallets.status, 'expired'),
+        isNull(dareWallets.dareId),
+        sql`not exists (select 1 from ${dares} where ${dares.escrowWallet} = ${dareWallets.publicKey})`,
+      ),
+    )
+    .orderBy(asc(dareWallets.id));
+  return rows.map((row) => row.publicKey);
+}
+
+/**
+ * Books SOL a wallet sent straight to an unused escrow: the stray row and a `surplus` line from
+ * its sender, once per (transaction, escrow, sender) — both unique — and the escrow's balance.
+ * False when it was already booked (another run found it first).
+ */
+export async function bookStrayPayment(
+  db: DbOrTx,
+  stray: { escrowWallet: string; signature: string; fromWallet: string; lamports: bigint; now: Date },
+): Promise<boolean> {
+  const inserted = await db
+    .insert(strayPayments)
+    .values({
+      escrowWallet: stray.escrowWallet,
+      signature: stray.signature,
+      fromWallet: stray.fromWallet,
+      amount: lamportsToSol(stray.lamports),
+      foundAt: stray.now,
+    })
+    .onConflictDoNothing()
+    .returning({ id: strayPayments.id });
+  if (inserted.length === 0) return false;
+  await db
+    .update(dareWallets)
+    .set({ balance: sql`${dareWallets.balance} + ${lamportsToSol(stray.lamports)}`, updatedAt: stray.now })
+    .where(eq(dareWallets.publicKey, stray.escrowWallet));
+  await appendLedgerEntry(db, {
+    kind: 'surplus',
+    escrowWallet: stray.escrowWallet,
+    counterparty: stray.fromWallet,
+    direction: 1,
+    lamports: stray.lamports,
+    signature: stray.signature,
+    now: stray.now,
+  });
+  return true;
+}
+
+/** What an escrow still owes its stray senders, largest first: the smallest is refunded last. */
+export async function strayPaymentsOwingRefunds(
+  db: DbOrTx,
+  escrowWallet: string,
+): Promise<StrayPaymentRow[]> {
+  return db
+    .select()
+    .from(strayPayments)
+    .where(and(eq(strayPayments.escrowWallet, escrowWallet), isNull(strayPayments.refundedAt)))
+    .orderBy(desc(strayPayments.amount), asc(strayPayments.id));
+}
+
+/**
+ * A stray refund landed: its row is refunded; when it emptied the escrow (`strayPaymentId` null)
+ * every row still open there went out with it (dust swept along).
+ */
+export async function markStrayPaymentsRefunded(
+  db: DbOrTx,
+  refund: { escrowWallet: string; strayPaymentId: number | null; signature: string; now: Date },
+): Promise<void> {
+  await db
+    .update(strayPayments)
+    .set({ refundedAt: refund.now, refundSignature: refund.signature })
+    .where(
+      and(
+        eq(strayPayments.escrowWallet, refund.escrowWallet),
+        isNull(strayPayments.refundedAt),
+        refund.strayPaymentId === null ? undefined : eq(strayPayments.id, refund.strayPaymentId),
+      ),
+    );
+}
