@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { lamportsToSol, solToLamports } from '../src/contract/money';
 import { setupApp } from './fixtures/app';
 import { DEMO_ADMIN, DEMO_USER_PASSWORD } from './fixtures/demo-accounts';
-import { request } from './fixtures/http-client';
+import { newClient, request } from './fixtures/http-client';
 
 const app = setupApp();
 
@@ -44,12 +44,13 @@ describe('Home and Community Dares in the browser', () => {
     } else await majorCard.getByText('No Major Dare Active').waitFor();
 
     const count = page.getByText(/dares? available$/);
-    await expect.poll(() => count.textContent()).toBe(`${all.length} dares available`);
-    const cards = page.getByRole('list', { name: 'Dares' }).getByRole('link');
-    expect(await cards.count()).toBe(all.length);
-    await page.getByRole('button', { name: 'Active', exact: true }).click();
+    // The list opens on the active dares (issue 18: a cancelled one first looked dead).
     await expect.poll(() => count.textContent()).toBe(`${active.length} dares available`);
+    const cards = page.getByRole('list', { name: 'Dares' }).getByRole('link');
+    expect(await cards.count()).toBe(active.length);
     await page.getByRole('button', { name: 'All', exact: true }).click();
+    await expect.poll(() => count.textContent()).toBe(`${all.length} dares available`);
+    expect(await cards.count()).toBe(all.length);
 
     // Search narrows the list to the dares whose title or description match.
     const target = all[all.length - 1]!;
@@ -105,12 +106,12 @@ describe('Home and Community Dares in the browser', () => {
     const major = await api<{ isActive: boolean; id?: number }>('GET', '/api/major-dare');
     if (!major.isActive) throw new Error('the demo data has a major dare');
     const [community] = await api<DareItem[]>('GET', '/api/dares?filter=active');
-    // Carol takes part only in the major dare, bob in a community dare.
-    for (const [username, dareId] of [
-      ['carol', major.id!],
-      ['bob', community!.id],
+    // A newcomer takes part only in the major dare, bob in a community dare.
+    const newcomer = await newClient(app, 1);
+    for (const [token, dareId, username] of [
+      [newcomer.token, major.id!, 'newcomer'],
+      [(await login('bob', DEMO_USER_PASSWORD)).token, community!.id, 'bob'],
     ] as const) {
-      const { token } = await login(username, DEMO_USER_PASSWORD);
       await api('POST', `/api/dares/${dareId}/submit`, token, {
         videoUrl: `https://videos.example/${username}-tiles.mp4`,
         description: 'Counted or not',

@@ -7,9 +7,10 @@ const app = setupApp();
 describe('Leaderboard in the browser', () => {
   it("shows the server's totals and each category's own leader", async () => {
     const board = (await (await fetch(app.url('/api/leaderboard'))).json()) as Leaderboard;
-    // The demo data: users who pooled SOL but nobody has won yet.
+    // The demo data: users who pooled SOL and voted, and carol's paid win; the admin is not ranked.
     expect(board.categories.mostActive).not.toBeNull();
-    expect(board.categories.mostWins).toBeNull();
+    expect(board.categories.mostWins).toMatchObject({ username: 'carol', dareWins: 1 });
+    expect(board.topEarners.map((entry) => entry.username)).not.toContain('admin');
 
     const { page } = await app.newPage();
     await page.goto(app.url('/leaderboard'));
@@ -20,8 +21,8 @@ describe('Leaderboard in the browser', () => {
         .textContent({ timeout: 2000 })
         .catch(() => null);
     await expect.poll(() => category('Most Active')).toBe(board.categories.mostActive!.username);
-    expect(await category('Most Wins')).toBe('N/A');
-    expect(await category('Highest Earner')).toBe('N/A');
+    expect(await category('Most Wins')).toBe('carol');
+    expect(await category('Highest Earner')).toBe('carol');
     const quickStats = page.getByText('Total Users').locator('xpath=../..');
     await expect.poll(() => quickStats.textContent()).toContain(String(board.stats.totalUsers));
     const earners = page.getByRole('list').filter({ hasText: board.topEarners[0]!.username }).first();

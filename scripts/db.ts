@@ -3,6 +3,7 @@ import { rmSync } from 'node:fs';
 import { loadConfig, loadDotEnv } from '../src/server/config';
 import { seedDemoData } from '../src/server/db/seed';
 import { openRuntime } from '../src/server/runtime';
+import { createLocalDiskStorage } from '../src/server/storage/local-disk';
 
 const command = process.argv[2];
 loadDotEnv();
@@ -35,6 +36,7 @@ try {
       ...runtime,
       db: database.db,
       clock: () => new Date(),
+      storage: createLocalDiskStorage(config.storage.videoDir),
       adminPassword: config.demoAdminPassword,
     });
     if (!result.seeded) console.log('The database already has users; demo data not loaded.');

@@ -76,6 +76,19 @@ describe('leaderboard', () => {
     expect(board.stats).toEqual({ totalUsers: 5, totalWinnings: '1.2', totalWins: 3 });
     expect(board.topEarners.map((e: { username: string }) => e.username)).toContain('idler');
   });
+
+  it('ranks players only: an admin, however active, is in no list and no category', async () => {
+    // The admin becomes the most active user by far: 3 stakes and 3 votes.
+    for (let i = 0; i < 2; i += 1) await createFundedDare(ctx, admin, '0.05');
+    const dare = await createFundedDare(ctx, admin, '0.05');
+    for (const name of ['author1', 'author2', 'author3']) {
+      const author = await newActor(ctx, name, { sol: '0' });
+      await castVote(ctx, admin, await submitVideo(ctx, author, dare.id));
+    }
+    const board = (await http.get('/api/leaderboard')).json();
+    expect(board.topEarners.map((e: { username: string }) => e.username)).not.toContain('boss');
+    expect(board.categories.mostActive.username).not.toBe('boss');
+  });
 });
 
 describe('profile', () => {

@@ -169,6 +169,12 @@ describe('major dare', () => {
       admin.token,
     );
     expect(community.statusCode, community.body).toBe(201);
+    // Votes only pick the community winner: once it is picked, a vote changes nothing.
+    const late = await http.post(`/api/submissions/${c.id}/vote`, undefined, voters[0]!.token);
+    expect([late.statusCode, late.json().error]).toEqual([
+      409,
+      'Voting is closed: the community winner has been picked',
+    ]);
     expect(community.json()).toMatchObject({
       amount: '0.030000002',
       claimType: 'major_community',

@@ -1,9 +1,19 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATEGORIES } from '../src/contract/limits';
 import { solToLamports } from '../src/contract/money';
-import { dares, users } from '../src/server/db/schema';
+import {
+  chatMessages,
+  claims,
+  dareSubmissions,
+  dares,
+  poolContributions,
+  submissionVotes,
+  users,
+} from '../src/server/db/schema';
 import { seedDemoData } from '../src/server/db/seed';
 import { reconcileEscrows } from '../src/server/features/ledger/reconcile';
+import { createLocalDiskStorage } from '../src/server/storage/local-disk';
 import { createTestContext, type TestContext } from './helpers/app';
 
 let ctx: TestContext;
@@ -12,11 +22,13 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-const seedDeps = () => ({
-  db: ctx.database.db,
-  chain: ctx.chain,
-  escrowKeys: ctx.escrowKeys,
-  clock: () => ctx.clock.now,
+const seedDeps = (context: TestContext = ctx) => ({
+  db: context.database.db,
+  chain: context.chain,
+  escrowKeys: context.escrowKeys,
+  clock: () => context.clock.now,
+  // The app's own video folder, so the app serves what the seed stored.
+  storage: createLocalDiskStorage(context.config.storage.videoDir),
 });
 
 let generatedPassword = '';
@@ -34,10 +46,14 @@ describe('demo data', () => {
     expect(new Set(regular.map((dare) => dare.category))).toEqual(new Set(CATEGORIES));
     const major = all.filter((dare) => dare.isMajor);
     expect(major).toMatchObject([{ status: 'active', totalPool: '0.800000000' }]);
+    const paidOut = new Set(
+      (await ctx.database.db.select().from(claims)).filter((c) => c.status === 'paid').map((c) => c.dareId),
+    );
     for (const dare of all) {
       expect(dare.transactionSignature).toMatch(/^[1-9A-HJ-NP-Za-km-z]{64,88}$/);
       const { value } = await ctx.chain.rpc.getBalance(dare.escrowWallet as never).send();
-      expect(solToLamports(dare.totalPool)).toBe(value);
+      // A dare whose winner was paid has an empty escrow; every other one holds its pool.
+      expect(value).toBe(paidOut.has(dare.id) ? 0n : solToLamports(dare.totalPool));
     }
     expect(await reconcileEscrows(ctx.database.db, ctx.chain.rpc)).toEqual({
       checked: all.length,
@@ -45,6 +61,43 @@ describe('demo data', () => {
     });
     const admins = (await ctx.database.db.select().from(users)).filter((user) => user.isAdmin);
     expect(admins.map((user) => user.username)).toEqual(['admin']);
+  });
+
+  it('holds playable approved proofs, votes, featured videos, chat and a winner paid on chain', async () => {
+    const db = ctx.database.db;
+    const proofs = await db.select().from(dareSubmissions);
+    expect(proofs.length).toBeGreaterThanOrEqual(4);
+    for (const proof of proofs) {
+      expect(['approved', 'winner']).toContain(proof.status);
+      const video = await ctx.app.inject({ method: 'GET', url: `/api/video-proxy/${proof.id}` });
+      expect(video.statusCode, video.body).toBe(200);
+      expect(video.headers['content-type']).toBe('video/mp4');
+      // An MP4 starts with its 'ftyp' box: a real file, not a placeholder.
+      expect(video.rawPayload.subarray(4, 8).toString()).toBe('ftyp');
+    }
+    expect((await db.select().from(submissionVotes)).length).toBeGreaterThanOrEqual(5);
+    const featured = (await ctx.app.inject({ method: 'GET', url: '/api/featured-submissions' })).json();
+    expect(featured.length).toBeGreaterThanOrEqual(3);
+
+    const [paid] = (await db.select().from(claims)).filter((claim) => claim.status === 'paid');
+    expect(paid).toMatchObject({ claimType: 'dare_winner', status: 'paid' });
+    const status = await ctx.chain.rpc.getSignatureStatuses([paid!.transactionHash as never]).send();
+    expect(status.value[0]?.err).toBeNull();
+    const outcome = (
+      await ctx.app.inject({ method: 'GET', url: `/api/dares/${paid!.dareId}/outcome` })
+    ).json();
+    expect(outcome.winners).toMatchObject([{ status: 'paid', transactionSignature: paid!.transactionHash }]);
+    const [won] = await db.select().from(dares).where(eq(dares.id, paid!.dareId!));
+    expect(won!.status).toBe('completed');
+    const [winner] = await db.select().from(users).where(eq(users.id, paid!.userId));
+    expect(winner).toMatchObject({ dareWins: 1 });
+    expect(solToLamports(winner!.totalEarnings)).toBe(solToLamports(paid!.amount));
+
+    const messages = await db.select().from(chatMessages);
+    expect(messages.filter((m) => m.messageType === 'user').length).toBeGreaterThanOrEqual(3);
+    expect(messages.map((m) => m.message)).toContain(`${winner!.username} won this dare!`);
+    const contributors = new Set((await db.select().from(poolContributions)).map((c) => c.userId));
+    expect(contributors.size).toBeGreaterThanOrEqual(3);
   });
 
   it('gives the demo admin a generated password, never the old constant', async () => {
@@ -65,13 +118,7 @@ describe('DEMO_ADMIN_PASSWORD', () => {
   it('sets the demo admin password of the first start', async () => {
     const other = await createTestContext();
     try {
-      const result = await seedDemoData({
-        db: other.database.db,
-        chain: other.chain,
-        escrowKeys: other.escrowKeys,
-        clock: () => other.clock.now,
-        adminPassword: 'chosen-by-operator',
-      });
+      const result = await seedDemoData({ ...seedDeps(other), adminPassword: 'chosen-by-operator' });
       expect(result).toEqual({
         seeded: true,
         admin: { username: 'admin', password: 'chosen-by-operator', generated: false },

@@ -85,6 +85,25 @@ describe('submitting a video proof', () => {
         400,
         'Please use an https:// video link',
       ],
+      // A page (YouTube, a blog post) never plays in a <video>: only direct file links.
+      [
+        bob,
+        { videoUrl: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ', description: 'x' },
+        400,
+        SUBMISSION_MESSAGES.videoFileLink,
+      ],
+      [
+        bob,
+        { videoUrl: 'https://youtu.be/dQw4w9WgXcQ', description: 'x' },
+        400,
+        SUBMISSION_MESSAGES.videoFileLink,
+      ],
+      [
+        bob,
+        { videoUrl: 'https://v.example/clip.mp4.html', description: 'x' },
+        400,
+        SUBMISSION_MESSAGES.videoFileLink,
+      ],
       [
         bob,
         { videoUrl: '/uploads/videos/0123456789abcdef0123456789abcdef', description: 'x' },
@@ -187,6 +206,75 @@ describe('voting', () => {
     expect((await api(ctx).get(`/api/user/${owner.id}/votes/dare/${dare.id}`)).json()).toEqual({
       voteCount: 3,
     });
+  });
+
+  it('stops once votes can change nothing: a cancelled dare, a dare with its winner', async () => {
+    const admin = await newActor(ctx, 'judge', { sol: '0', admin: true });
+    const voter = await newActor(ctx, 'latevoter', { sol: '0' });
+    const proofOn = async (title: string) => {
+      const dare = await createFundedDare(ctx, owner, '0.1', { title });
+      const res = await submit(alice, dare.id, {
+        videoUrl: 'https://v.example/a.webm',
+        description: 'Proof',
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      await approve(res.json().id);
+      return { dare, submissionId: res.json().id as number };
+    };
+    const vote = (id: number) => api(ctx).post(`/api/submissions/${id}/vote`, undefined, voter.token);
+
+    const cancelled = await proofOn('Cancelled later');
+    await ctx.database.db.update(dares).set({ status: 'cancelled' }).where(eq(dares.id, cancelled.dare.id));
+    const onCancelled = await vote(cancelled.submissionId);
+    expect([onCancelled.statusCode, onCancelled.json().error]).toEqual([
+      409,
+      'Voting is closed: this dare was cancelled',
+    ]);
+
+    const won = await proofOn('Won already');
+    const rival = await submit(bob, won.dare.id, {
+      videoUrl: 'https://v.example/b.ogv',
+      description: 'Rival',
+    });
+    await approve(rival.json().id);
+    expect((await vote(rival.json().id)).statusCode).toBe(200);
+    const marked = await api(ctx).post(
+      `/api/admin/submissions/${won.submissionId}/mark-winner`,
+      { dareId: won.dare.id },
+      admin.token,
+    );
+    expect(marked.statusCode, marked.body).toBe(201);
+    const afterWinner = await vote(won.submissionId);
+    expect([afterWinner.statusCode, afterWinner.json().error]).toEqual([
+      409,
+      'Voting is closed: this dare already has its winner',
+    ]);
+    // The dare's page reads the same reason, and the winner, from the outcome.
+    expect((await api(ctx).get(`/api/dares/${won.dare.id}/outcome`)).json()).toEqual({
+      votingClosed: 'Voting is closed: this dare already has its winner',
+      winners: [
+        {
+          submissionId: won.submissionId,
+          username: 'alice',
+          claimType: 'dare_winner',
+          amount: '0.1',
+          status: 'pending',
+          transactionSignature: null,
+        },
+      ],
+    });
+    expect((await api(ctx).get(`/api/dares/${rival.json().dareId}/outcome`)).statusCode).toBe(200);
+    expect((await api(ctx).get(`/api/dares/${cancelled.dare.id}/outcome`)).json()).toEqual({
+      votingClosed: 'Voting is closed: this dare was cancelled',
+      winners: [],
+    });
+    expect((await api(ctx).get('/api/dares/999999/outcome')).statusCode).toBe(404);
+    // Nothing was counted by the refused votes.
+    const rows = await ctx.database.db
+      .select()
+      .from(submissionVotes)
+      .where(eq(submissionVotes.userId, voter.id));
+    expect(rows).toHaveLength(1);
   });
 
   it('stays exact under 100 parallel vote requests from one user', async () => {

@@ -281,7 +281,7 @@ describe('GET /api/video-proxy/{submissionId}', () => {
     const admin = await newActor(ctx, 'linkmod', { sol: '0', admin: true });
     const submitted = await api(ctx).post(
       `/api/dares/${dareId}/submit`,
-      { videoUrl: 'https://evil.example/phish', description: 'Pending link' },
+      { videoUrl: 'https://evil.example/phish.mp4', description: 'Pending link' },
       author.token,
     );
     expect(submitted.statusCode, submitted.body).toBe(201);
@@ -294,7 +294,7 @@ describe('GET /api/video-proxy/{submissionId}', () => {
     }
     await setSubmission(id, { status: 'approved' });
     const approved = await ctx.app.inject({ url: `/api/video-proxy/${id}` });
-    expect([approved.statusCode, approved.headers.location]).toEqual([302, 'https://evil.example/phish']);
+    expect([approved.statusCode, approved.headers.location]).toEqual([302, 'https://evil.example/phish.mp4']);
   });
 });
 

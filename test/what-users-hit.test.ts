@@ -185,8 +185,9 @@ describe('a winning submission in the public lists', () => {
     const listed = (await http.get(`/api/approved-submissions/${dare.id}`)).json();
     expect(listed).toEqual([expect.objectContaining({ id: submission.id, status: 'winner' })]);
     const vote = await http.post(`/api/submissions/${submission.id}/vote`, undefined, alice.token);
-    expect(vote.statusCode).toBe(400);
-    expect(vote.json().error).toBe('Only approved submissions can be voted on');
+    // Issue 18: the dare has its winner, so no vote on it counts any more: 409 with the reason.
+    expect(vote.statusCode).toBe(409);
+    expect(vote.json().error).toBe('Voting is closed: this dare already has its winner');
   });
 });
 

@@ -34,6 +34,11 @@ export const SUBMISSION_MESSAGES = {
   ownSubmission: 'You cannot vote for your own submission',
   alreadyVoted: 'You already voted for this submission',
   outOfVotes: `You have used all ${SUBMISSION_LIMITS.votesPerDare} votes for this dare`,
+  votingClosedCancelled: 'Voting is closed: this dare was cancelled',
+  votingClosedWinner: 'Voting is closed: this dare already has its winner',
+  votingClosedCommunityWinner: 'Voting is closed: the community winner has been picked',
+  videoFileLink:
+    'Links must point to a video file (.mp4, .webm or .ogv), not a page: upload the file instead, or use its direct link',
   majorVoteNeedsPayment: MAJOR_VOTE_NEEDS_PAYMENT,
 } as const;
 
@@ -43,6 +48,17 @@ export const UPLOADED_VIDEO_PREFIX = '/uploads/videos/';
 function isHttpsUrl(value: string): boolean {
   try {
     return new URL(value).protocol === 'https:' && !/\s/.test(value);
+  } catch {
+    return false;
+  }
+}
+
+/** The video files a link may point to: a browser's <video> plays these; pages (YouTube…) never. */
+const VIDEO_FILE_PATH = /\.(mp4|webm|ogv|ogg)$/i;
+
+function isVideoFileUrl(value: string): boolean {
+  try {
+    return VIDEO_FILE_PATH.test(new URL(value).pathname);
   } catch {
     return false;
   }
@@ -59,6 +75,11 @@ export const videoLinkSchema = z
   .max(2048, SUBMISSION_MESSAGES.videoUrl)
   .refine((value) => value.startsWith(UPLOADED_VIDEO_PREFIX) || isHttpsUrl(value), {
     error: SUBMISSION_MESSAGES.videoHttps,
+    abort: true,
+  })
+  // Only a direct file link plays in the page's player; see docs/decisions/018.
+  .refine((value) => value.startsWith(UPLOADED_VIDEO_PREFIX) || isVideoFileUrl(value), {
+    error: SUBMISSION_MESSAGES.videoFileLink,
     abort: true,
   });
 
@@ -137,3 +158,26 @@ export const userVotesParamsSchema = z.object({
   userId: idParam(),
   dareId: idParam(),
 });
+
+/**
+ * GET /api/dares/{dareId}/outcome: how a dare ended so far. `votingClosed` is why votes can no
+ * longer change anything (the vote endpoint's 409 message), or null while they can; `winners`
+ * are the picked winners with their payout once paid.
+ */
+export const dareOutcomeSchema = z
+  .object({
+    votingClosed: z.string().nullable(),
+    winners: z.array(
+      z.object({
+        submissionId: z.number().int().nullable(),
+        username: z.string(),
+        claimType: z.enum(['dare_winner', 'major_admin', 'major_community']),
+        amount: z.string(),
+        status: z.enum(['pending', 'processing', 'paid', 'failed']),
+        /** The payout transaction, once paid. */
+        transactionSignature: z.string().nullable(),
+      }),
+    ),
+  })
+  .meta({ id: 'DareOutcome' });
+export type DareOutcome = z.infer<typeof dareOutcomeSchema>;

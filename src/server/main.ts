@@ -35,6 +35,7 @@ async function main() {
           chain,
           escrowKeys,
           clock,
+          storage: deps.storage,
           adminPassword: config.demoAdminPassword,
         })
       : { seeded: false };

@@ -10,7 +10,7 @@ import HomePage from './features/home/home-page';
 // Featured videos (votes, player) load when the Featured tab first opens, not with the landing page.
 const FeaturedSubmissions = lazy(() => import('./features/submissions/components/featured-submissions'));
 
-const homeDares = <DareBrowser defaultFilter="all" createLabel="Create Dare" />;
+const homeDares = <DareBrowser defaultFilter="active" createLabel="Create Dare" />;
 
 function PageLoading() {
   return <Spinner label="Loading page" />;

@@ -17,14 +17,17 @@ import type { UserRow } from '../features/auth/repo';
 import { createDaresService } from '../features/dares/service';
 import { createPaymentsService } from '../features/payments/service';
 import { RateLimiter } from '../plugins/rate-limit';
+import type { StoragePort } from '../storage/port';
 import type { Db } from './client';
 import { createUser } from './factories';
 import { dares, users } from './schema';
+import { seedActivity } from './seed-activity';
 
 export const DEMO_ADMIN_USERNAME = 'admin';
 /** The demo users' shared, documented password: they hold no rights beyond any sign-up's. */
 export const DEMO_USER_PASSWORD = 'darepool-demo';
 const DAY = 24 * 3600 * 1000;
+const MAJOR_TITLE = 'Major Dare of the Week: 100 push-ups in public';
 /** Test SOL each demo wallet starts with, before its stakes and contributions. */
 const DEMO_WALLET_SOL = '10';
 
@@ -33,6 +36,8 @@ export interface SeedDeps {
   chain: ChainPort;
   escrowKeys: EscrowKeys;
   clock: Clock;
+  /** Where the demo proofs' videos are stored, as uploads are. */
+  storage: StoragePort;
   /** DEMO_ADMIN_PASSWORD; unset, a random one is generated. */
   adminPassword?: string;
 }
@@ -66,7 +71,8 @@ interface DemoDare {
 
 /**
  * Demo data for the embedded chain: a few users (one admin), dares in every status and category,
- * and an active Major Dare. Every dare is funded the way a user funds one (escrow, transfer signed
+ * an active Major Dare, and activity on them (approved and featured video proofs, votes, a winner
+ * paid on chain, chat; see seed-activity.ts). Every dare is funded the way a user funds one (escrow, transfer signed
  * by the demo wallet, relay, verification, credit), so the ledger reconciles on a fresh start.
  * Runs only on an empty database, so later starts keep what users did.
  */
@@ -146,7 +152,6 @@ export async function seedDemoData(deps: SeedDeps): Promise<SeedResult> {
       difficulty: 'hard',
       stake: '0.3',
       days: 2,
-      afterwards: { status: 'completed' },
     },
     {
       creator: carol,
@@ -160,7 +165,7 @@ export async function seedDemoData(deps: SeedDeps): Promise<SeedResult> {
     },
     {
       creator: admin,
-      title: 'Major Dare of the Week: 100 push-ups in public',
+      title: MAJOR_TITLE,
       description: 'Do 100 push-ups in a public square in under ten minutes. Best video wins.',
       category: 'physical',
       difficulty: 'medium',
@@ -176,11 +181,62 @@ export async function seedDemoData(deps: SeedDeps): Promise<SeedResult> {
   ];
 
   const pay = createPayer(deps);
+  const ids = new Map<string, number>();
   for (const demo of demoDares) {
     const dareId = await pay.createDare(demo);
+    ids.set(demo.title, dareId);
     for (const [user, amount] of demo.contributions ?? []) await pay.addToPool(user, dareId, amount);
     if (demo.afterwards) await db.update(dares).set(demo.afterwards).where(eq(dares.id, dareId));
   }
+  const dareId = (title: string) => ids.get(title)!;
+  const coldShower = dareId('Cold shower for 7 days');
+  await seedActivity(deps, {
+    proofs: [
+      {
+        author: bob.row,
+        dareId: coldShower,
+        video: 'cold-shower',
+        description: 'Day 1 and day 7, no warm water in between.',
+        featured: true,
+        voters: [alice.row, carol.row],
+      },
+      {
+        author: carol.row,
+        dareId: dareId('Solve a Rubik’s cube blindfolded'),
+        video: 'rubiks-cube',
+        description: 'One take, 2 minutes 41 under the blindfold.',
+        featured: true,
+        voters: [bob.row],
+      },
+      {
+        author: carol.row,
+        dareId: dareId('Sunrise summit hike'),
+        video: 'summit-sunrise',
+        description: 'First light from the top at 6:12.',
+        voters: [alice.row],
+        wins: true,
+      },
+      {
+        author: bob.row,
+        dareId: dareId(MAJOR_TITLE),
+        video: 'push-ups',
+        description: '100 push-ups on the market square in 8 minutes.',
+        featured: true,
+        voters: [alice.row, carol.row],
+      },
+    ],
+    chat: [
+      { user: alice.row, dareId: null, message: 'Who else is doing the cold shower week? Day 1 was brutal.' },
+      { user: bob.row, dareId: null, message: 'The blindfolded cube proof is unreal, go vote for it.' },
+      {
+        user: carol.row,
+        dareId: null,
+        message: 'Summit prize arrived in my wallet seconds after I claimed it!',
+      },
+      { user: bob.row, dareId: coldShower, message: 'Day 7 done, my proof is up.' },
+      { user: alice.row, dareId: coldShower, message: 'Respect. Voted!' },
+    ],
+  });
   return {
     seeded: true,
     admin: { username: DEMO_ADMIN_USERNAME, password: adminPassword, generated: !deps.adminPassword },

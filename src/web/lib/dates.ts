@@ -7,3 +7,19 @@ export function daysLeft(deadline: string | Date | null | undefined, now: Date =
   if (Number.isNaN(end)) return null;
   return Math.max(0, Math.ceil((end - now.getTime()) / DAY_MS));
 }
+
+/**
+ * What a dare shows where its days left would be: 'Cancelled' or 'Ended' once it is over (a
+ * completed dare, or one past its deadline), else 'N days left'; null without a deadline.
+ */
+export function timeLeftLabel(
+  dare: { status: string; deadline: string | Date | null | undefined },
+  now: Date = new Date(),
+): string | null {
+  if (dare.status === 'cancelled') return 'Cancelled';
+  if (dare.status === 'completed') return 'Ended';
+  const left = daysLeft(dare.deadline, now);
+  if (left === null) return null;
+  if (left === 0) return 'Ended';
+  return `${left} ${left === 1 ? 'day' : 'days'} left`;
+}

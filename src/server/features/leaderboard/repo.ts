@@ -1,4 +1,4 @@
-import { asc, count, desc, gt, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, sql } from 'drizzle-orm';
 import type { Leaderboard, LeaderboardEntry } from '../../../contract/leaderboard';
 import { LEADERBOARD_SIZE } from '../../../contract/limits';
 import { lamportsToSol, normalizeSol, solToLamports } from '../../../contract/money';
@@ -32,29 +32,33 @@ const activity = sql<number>`(
   + (select count(*) from pool_contributions c where c.user_id = "users"."id")
 )::int`;
 
+/** Admins run the platform (and the demo's admin pays the major prize): they are not ranked. */
+const player = eq(users.isAdmin, false);
+
 export async function leaderboard(db: DbOrTx): Promise<Leaderboard> {
   const byEarnings = [desc(users.totalEarnings), desc(users.dareWins), asc(users.createdAt), asc(users.id)];
   const top = await db
     .select(entryColumns)
     .from(users)
+    .where(player)
     .orderBy(...byEarnings)
     .limit(LEADERBOARD_SIZE);
   const [mostWins] = await db
     .select(entryColumns)
     .from(users)
-    .where(gt(users.dareWins, 0))
+    .where(and(player, gt(users.dareWins, 0)))
     .orderBy(desc(users.dareWins), desc(users.totalEarnings), asc(users.createdAt), asc(users.id))
     .limit(1);
   const [highestEarner] = await db
     .select(entryColumns)
     .from(users)
-    .where(gt(users.totalEarnings, '0'))
+    .where(and(player, gt(users.totalEarnings, '0')))
     .orderBy(...byEarnings)
     .limit(1);
   const [mostActive] = await db
     .select({ ...entryColumns, activityCount: activity })
     .from(users)
-    .where(sql`${activity} > 0`)
+    .where(and(player, sql`${activity} > 0`))
     .orderBy(desc(activity), asc(users.createdAt), asc(users.id))
     .limit(1);
   const [totals] = await db

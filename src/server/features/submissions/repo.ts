@@ -1,7 +1,13 @@
-import { and, desc, eq, inArray, like, or, type SQL } from 'drizzle-orm';
-import { type Submission, UPLOADED_VIDEO_PREFIX } from '../../../contract/submissions';
+import { and, asc, desc, eq, inArray, like, or, type SQL, sql } from 'drizzle-orm';
+import { normalizeSol } from '../../../contract/money';
+import {
+  type DareOutcome,
+  SUBMISSION_MESSAGES,
+  type Submission,
+  UPLOADED_VIDEO_PREFIX,
+} from '../../../contract/submissions';
 import type { DbOrTx } from '../../db/client';
-import { dareSubmissions, dares, users } from '../../db/schema';
+import { claims, dareSubmissions, dares, users } from '../../db/schema';
 
 export type SubmissionRow = typeof dareSubmissions.$inferSelect;
 /** A submission before its viewer is known: the video's source depends on who asks. */
@@ -95,4 +101,53 @@ export async function uploadedVideoUrls(db: DbOrTx): Promise<string[]> {
     .from(dareSubmissions)
     .where(like(dareSubmissions.videoUrl, `${UPLOADED_VIDEO_PREFIX}%`));
   return rows.map((row) => row.videoUrl);
+}
+
+/**
+ * Why votes on a dare can no longer change anything, or null while they can: a cancelled dare
+ * pays nobody, a community dare's winner is paid from its whole pool, and a major dare's votes
+ * only pick its community winner.
+ */
+export async function votingClosedReason(db: DbOrTx, dareId: number): Promise<string | null> {
+  const [dare] = await db
+    .select({
+      status: dares.status,
+      isMajor: dares.isMajor,
+      // Qualified by hand: drizzle prints a single-table select's columns unqualified.
+      winners: sql<number>`(select count(*)::int from claims c where c.dare_id = "dares"."id"
+        and c.claim_type in ('dare_winner', 'major_community'))`,
+    })
+    .from(dares)
+    .where(eq(dares.id, dareId));
+  if (!dare) return null;
+  if (dare.status === 'cancelled') return SUBMISSION_MESSAGES.votingClosedCancelled;
+  if (Number(dare.winners) === 0) return null;
+  return dare.isMajor
+    ? SUBMISSION_MESSAGES.votingClosedCommunityWinner
+    : SUBMISSION_MESSAGES.votingClosedWinner;
+}
+
+/** A dare's picked winners, the admin's pick first, with the payout transaction once paid. */
+export async function winnersOf(db: DbOrTx, dareId: number): Promise<DareOutcome['winners']> {
+  const rows = await db
+    .select({
+      submissionId: claims.submissionId,
+      username: users.username,
+      claimType: claims.claimType,
+      amount: claims.amount,
+      status: claims.status,
+      transactionHash: claims.transactionHash,
+    })
+    .from(claims)
+    .innerJoin(users, eq(users.id, claims.userId))
+    .where(eq(claims.dareId, dareId))
+    .orderBy(asc(claims.createdAt), asc(claims.id));
+  return rows.map((row) => ({
+    submissionId: row.submissionId,
+    username: row.username,
+    claimType: row.claimType as DareOutcome['winners'][number]['claimType'],
+    amount: normalizeSol(row.amount),
+    status: row.status as DareOutcome['winners'][number]['status'],
+    transactionSignature: row.status === 'paid' ? row.transactionHash : null,
+  }));
 }

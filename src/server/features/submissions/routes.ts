@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { dareIdParamsSchema } from '../../../contract/dares';
 import { errorBodySchema } from '../../../contract/errors';
 import {
+  dareOutcomeSchema,
   dareSubmissionsParamsSchema,
   submissionIdParamsSchema,
   submissionListSchema,
@@ -122,5 +123,18 @@ export const submissionRoutes: FastifyPluginAsyncZod<{ submissions: SubmissionsS
     async (request) => ({
       voteCount: await submissions.votesUsed(request.params.userId, request.params.dareId),
     }),
+  );
+
+  app.get(
+    '/api/dares/:dareId/outcome',
+    {
+      schema: {
+        tags: ['submissions'],
+        summary: 'How a dare ended so far: whether votes still count, and its winners with their payouts',
+        params: dareSubmissionsParamsSchema,
+        response: { 200: dareOutcomeSchema, ...errors },
+      },
+    },
+    async (request) => submissions.outcome(request.params.dareId),
   );
 };

@@ -1,5 +1,6 @@
 import { and, count, eq, sql } from 'drizzle-orm';
 import {
+  type DareOutcome,
   SUBMISSION_LIMITS,
   SUBMISSION_MESSAGES,
   type Submission,
@@ -8,7 +9,7 @@ import {
 } from '../../../contract/submissions';
 import type { VotingRights } from '../../../contract/voting';
 import type { Clock } from '../../app';
-import type { Db } from '../../db/client';
+import type { Db, DbOrTx } from '../../db/client';
 import { violatedConstraint } from '../../db/errors';
 import { dareSubmissions, submissionVotes, users } from '../../db/schema';
 import { AppError, badRequest, conflict, notFound } from '../../errors';
@@ -26,6 +27,8 @@ import {
   type SubmissionRecord,
   selectSubmissions,
   visibleTo,
+  votingClosedReason,
+  winnersOf,
 } from './repo';
 
 /** The storage key inside one of our upload URLs, or null for anything else. */
@@ -131,6 +134,8 @@ export function createSubmissionsService({
           await tx.select({ id: users.id }).from(users).where(eq(users.id, user.id)).for('update');
           const submission = await findSubmission(tx, submissionId);
           if (!submission) throw notFound(SUBMISSION_MESSAGES.submissionNotFound);
+          const closed = await votingClosedReason(tx, submission.dareId);
+          if (closed) throw conflict(closed);
           if (submission.status !== 'approved') throw badRequest(SUBMISSION_MESSAGES.notApproved);
           if (submission.userId === user.id)
             throw new AppError('FORBIDDEN', SUBMISSION_MESSAGES.ownSubmission);
@@ -167,17 +172,18 @@ export function createSubmissionsService({
 
     votesUsed: (userId: number, dareId: number) => votesUsed(db, userId, dareId),
 
+    async outcome(dareId: number): Promise<DareOutcome> {
+      if (!(await findDareRow(db, dareId))) throw notFound(SUBMISSION_MESSAGES.dareNotFound);
+      return { votingClosed: await votingClosedReason(db, dareId), winners: await winnersOf(db, dareId) };
+    },
+
     async votingRights(user: UserRow): Promise<VotingRights> {
       return { majorDare: await hasPaidIn(db, user.id) };
     },
   };
 }
 
-async function votesUsed(
-  db: Db | Parameters<Parameters<Db['transaction']>[0]>[0],
-  userId: number,
-  dareId: number,
-) {
+async function votesUsed(db: DbOrTx, userId: number, dareId: number) {
   const [row] = await db
     .select({ n: count() })
     .from(submissionVotes)

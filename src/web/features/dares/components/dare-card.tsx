@@ -1,13 +1,13 @@
 import { CalendarClock, Coins, Users } from 'lucide-react';
 import { Link } from 'react-router';
 import type { Dare } from '../../../../contract/dares';
-import { daysLeft } from '../../../lib/dates';
+import { timeLeftLabel } from '../../../lib/dates';
 import { formatSol } from '../../../lib/utils';
 import { DareBadges } from './dare-badges';
 
 /** A dare in a list, linking to /dare/{id}. The counter is the dare's real participant count. */
 export function DareCard({ dare }: { dare: Dare }) {
-  const left = daysLeft(dare.deadline);
+  const left = timeLeftLabel(dare);
   return (
     <Link
       to={`/dare/${dare.id}`}
@@ -31,7 +31,7 @@ export function DareCard({ dare }: { dare: Dare }) {
         {left !== null && (
           <span className="flex items-center gap-1 text-muted-foreground">
             <CalendarClock className="size-4" aria-hidden />
-            {left} {left === 1 ? 'day' : 'days'} left
+            {left}
           </span>
         )}
       </div>

@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import type { Dare } from '../../../../contract/dares';
 import { EmptyState } from '../../../components/common/empty-state';
 import { StatTile } from '../../../components/common/stat-tile';
-import { daysLeft } from '../../../lib/dates';
+import { daysLeft, timeLeftLabel } from '../../../lib/dates';
 import { formatSol } from '../../../lib/utils';
 import { DareBadges } from './dare-badges';
 
@@ -22,6 +22,9 @@ export function DareDetails({
   submissions?: ReactNode;
   chat?: ReactNode;
 }) {
+  const label = timeLeftLabel(dare);
+  // A finished dare says so instead of counting days.
+  const over = label === 'Ended' || label === 'Cancelled';
   const left = daysLeft(dare.deadline);
   return (
     <div className="grid gap-6 xl:grid-cols-[minmax(0,1fr)_22rem]">
@@ -35,7 +38,11 @@ export function DareDetails({
           {/* Spec: the total pool falls back to the stake amount. */}
           <StatTile label="Total Pool" value={formatSol(dare.totalPool || dare.stakeAmount)} icon={Coins} />
           <StatTile label="Submissions" value={dare.submissionCount} icon={Video} />
-          <StatTile label="Days Left" value={left ?? 'No deadline'} icon={CalendarClock} />
+          {over ? (
+            <StatTile label="Status" value={label} icon={CalendarClock} />
+          ) : (
+            <StatTile label="Days Left" value={left ?? 'No deadline'} icon={CalendarClock} />
+          )}
         </div>
         {actions && <div className="flex flex-wrap gap-2">{actions}</div>}
         <section aria-labelledby="approved-submissions" className="space-y-3">

@@ -5,6 +5,7 @@ import type { MajorDare } from '../../../../contract/major-dare';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
+import { timeLeftLabel } from '../../../lib/dates';
 import { formatSol } from '../../../lib/utils';
 import { isMajorDareClosed } from '../../major-dare/lib/is-closed';
 
@@ -39,7 +40,12 @@ export function MajorDareCard({ majorDare }: { majorDare: MajorDareSummary }) {
             <div className="min-w-0">
               <p className="text-lg font-semibold">{majorDare.title}</p>
               <p className="line-clamp-2 text-sm text-muted-foreground">{majorDare.description}</p>
-              <p className="mt-2 font-medium text-primary">{formatSol(majorDare.totalPool)} prize pool</p>
+              <p className="mt-2 font-medium text-primary">
+                {formatSol(majorDare.totalPool)} prize pool
+                {closed && (
+                  <span className="ml-2 text-muted-foreground">· {timeLeftLabel(majorDare) ?? 'Ended'}</span>
+                )}
+              </p>
             </div>
             {closed ? (
               <div className="flex flex-wrap gap-2">

@@ -5,7 +5,7 @@ import { EmptyState } from '../../../components/common/empty-state';
 import { StatTile } from '../../../components/common/stat-tile';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
-import { daysLeft } from '../../../lib/dates';
+import { daysLeft, timeLeftLabel } from '../../../lib/dates';
 import { formatSol } from '../../../lib/utils';
 
 /**
@@ -26,6 +26,8 @@ export function MajorDareDetails({
   actions?: ReactNode;
   submissions?: ReactNode;
 }) {
+  const label = timeLeftLabel(majorDare);
+  const over = label === 'Ended' || label === 'Cancelled';
   const left = daysLeft(majorDare.deadline);
   return (
     <div className="space-y-6">
@@ -33,7 +35,7 @@ export function MajorDareDetails({
         <div className="flex flex-wrap gap-2">
           {!closed && <Badge variant="destructive">LIVE</Badge>}
           <Badge>MAJOR DARE</Badge>
-          {left !== null && <Badge variant="outline">{left} days left</Badge>}
+          {label !== null && <Badge variant="outline">{label}</Badge>}
         </div>
         <h2 className="mt-4 text-2xl font-bold md:text-3xl">{majorDare.title}</h2>
         <p className="mt-2 whitespace-pre-line text-muted-foreground">{majorDare.description}</p>
@@ -46,7 +48,11 @@ export function MajorDareDetails({
         <StatTile label="Prize Pool" value={formatSol(majorDare.totalPool)} icon={Coins} />
         <StatTile label="Participants" value={majorDare.participantCount} icon={Users} />
         <StatTile label="Submissions" value={majorDare.submissionCount} icon={Video} />
-        <StatTile label="Days Left" value={left ?? 'No deadline'} icon={CalendarClock} />
+        {over ? (
+          <StatTile label="Status" value={label} icon={CalendarClock} />
+        ) : (
+          <StatTile label="Days Left" value={left ?? 'No deadline'} icon={CalendarClock} />
+        )}
       </div>
       <section aria-labelledby="featured-submissions" className="space-y-3">
         <h2 id="featured-submissions" className="text-xl font-semibold">

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { POLL_MS } from '../../../../contract/limits';
-import type { Submission } from '../../../../contract/submissions';
+import type { DareOutcome, Submission } from '../../../../contract/submissions';
 import type { VotingRights } from '../../../../contract/voting';
 import { apiGet } from '../../../lib/api-client';
 
@@ -22,8 +22,9 @@ export function useApprovedSubmissions(dareId: number) {
 export const dareSubmissionsKey = (dareId: number, userId: number | null) =>
   ['/api/submissions', dareId, { userId }] as const;
 
-export function useDareSubmissions(dareId: number, userId: number | null) {
+export function useDareSubmissions(dareId: number, userId: number | null, enabled = true) {
   return useQuery<Submission[]>({
+    enabled,
     queryKey: dareSubmissionsKey(dareId, userId),
     queryFn: ({ signal }) => apiGet<Submission[]>(`/api/submissions/${dareId}`, { signal }),
     refetchInterval: POLL_MS.submissions,
@@ -65,3 +66,13 @@ export function useVotingRights(userId: number | null, enabled: boolean) {
 
 /** The player's source: the server streams uploads with range support and redirects external URLs. */
 export const videoSourceUrl = (submissionId: number) => `/api/video-proxy/${submissionId}`;
+
+/** GET /api/dares/{dareId}/outcome: whether votes still count, and the winners with their payouts. */
+export const dareOutcomeKey = (dareId: number) => ['/api/dares', dareId, 'outcome'] as const;
+
+export function useDareOutcome(dareId: number) {
+  return useQuery<DareOutcome>({
+    queryKey: dareOutcomeKey(dareId),
+    refetchInterval: POLL_MS.approvedSubmissions,
+  });
+}

@@ -1,24 +1,88 @@
+import { Clock, Trophy } from 'lucide-react';
+import { Link } from 'react-router';
+import type { DareOutcome } from '../../../../contract/submissions';
 import { EmptyState } from '../../../components/common/empty-state';
 import { Spinner } from '../../../components/ui/spinner';
-import { useApprovedSubmissions } from '../api/submissions';
+import { formatSol } from '../../../lib/utils';
+import { useAuth } from '../../auth/auth-provider';
+import { useApprovedSubmissions, useDareOutcome, useDareSubmissions } from '../api/submissions';
 import { SubmissionCard } from './submission-card';
 import { VotesUsed } from './votes-used';
 
-/** A dare's approved proofs (polled every 5 s) with the user's 'n/3 votes used'. */
+const WON: Record<DareOutcome['winners'][number]['claimType'], string> = {
+  dare_winner: 'won this dare',
+  major_admin: "won the admin's pick",
+  major_community: 'won the community vote',
+};
+
+/** Who won, for how much, and the payout transaction once it is paid. */
+function WinnerBanner({ winners }: { winners: DareOutcome['winners'] }) {
+  return (
+    <div
+      role="status"
+      aria-label="Winner"
+      className="space-y-2 rounded-lg border border-primary/50 bg-primary/10 p-4"
+    >
+      {winners.map((winner) => (
+        <p key={winner.claimType} className="flex flex-wrap items-center gap-x-2 gap-y-1 text-sm">
+          <Trophy className="size-4 text-primary" aria-hidden />
+          <span className="font-semibold break-words">{winner.username}</span>
+          <span>
+            {WON[winner.claimType]} · {formatSol(winner.amount)}
+          </span>
+          {winner.transactionSignature ? (
+            <Link className="font-medium text-primary underline" to={`/tx/${winner.transactionSignature}`}>
+              View payout transaction
+            </Link>
+          ) : (
+            <span className="text-muted-foreground">Prize not claimed yet</span>
+          )}
+        </p>
+      ))}
+    </div>
+  );
+}
+
+/**
+ * A dare's approved proofs (polled every 5 s) with the user's 'n/3 votes used', the winner banner
+ * once a winner is picked, the author's own proof while it waits for review, and why voting is
+ * closed once votes can change nothing.
+ */
 export function ApprovedSubmissions({ dareId }: { dareId: number }) {
+  const { user } = useAuth();
   const { data, isPending, error } = useApprovedSubmissions(dareId);
+  const outcome = useDareOutcome(dareId).data;
+  const mine = useDareSubmissions(dareId, user?.id ?? null, user !== null).data ?? [];
+  // The API already returns the caller's own proofs; only those not yet public are added here.
+  const pendingOwn = mine.filter((s) => s.userId === user?.id && s.status === 'pending');
   if (isPending) return <Spinner label="Loading submissions" />;
   if (error && !data)
     return <EmptyState title="Submissions could not be loaded" description={error.message} />;
+  const votingClosed = outcome?.votingClosed ?? null;
   return (
     <div className="space-y-3">
-      <VotesUsed dareId={dareId} />
+      {outcome && outcome.winners.length > 0 && <WinnerBanner winners={outcome.winners} />}
+      {votingClosed ? (
+        <p className="text-sm text-muted-foreground">{votingClosed}</p>
+      ) : (
+        <VotesUsed dareId={dareId} />
+      )}
+      {pendingOwn.length > 0 && (
+        <div className="space-y-2">
+          <p className="flex items-center gap-1 text-sm text-muted-foreground">
+            <Clock className="size-4" aria-hidden /> Your proof arrived and waits for an admin's review.
+          </p>
+          {pendingOwn.map((submission) => (
+            <SubmissionCard key={submission.id} submission={submission} />
+          ))}
+        </div>
+      )}
       {data.length === 0 ? (
         <EmptyState title="No approved submissions yet" />
       ) : (
         <div className="grid gap-3 sm:grid-cols-2">
           {data.map((submission) => (
-            <SubmissionCard key={submission.id} submission={submission} />
+            <SubmissionCard key={submission.id} submission={submission} votingClosed={votingClosed} />
           ))}
         </div>
       )}

@@ -10,7 +10,16 @@ import { WatchVideoDialog } from './watch-video-dialog';
  * One public proof: author, description, its badge ('Approved', or 'Winner' once an admin picked
  * it: spec section 4's winner status shown as a badge), vote button and player.
  */
-export function SubmissionCard({ submission, heading }: { submission: Submission; heading?: ReactNode }) {
+export function SubmissionCard({
+  submission,
+  heading,
+  votingClosed = null,
+}: {
+  submission: Submission;
+  heading?: ReactNode;
+  /** Why votes no longer count on this dare, shown on the disabled button. */
+  votingClosed?: string | null;
+}) {
   const author = authorName(submission);
   return (
     <article
@@ -21,7 +30,9 @@ export function SubmissionCard({ submission, heading }: { submission: Submission
       {heading}
       <div className="flex items-start justify-between gap-2">
         <p className="font-semibold break-words">{author}</p>
-        {submission.status === 'winner' ? (
+        {submission.status === 'pending' ? (
+          <Badge variant="outline">Pending review</Badge>
+        ) : submission.status === 'winner' ? (
           <Badge>
             <Trophy className="mr-1 size-3" aria-hidden />
             Winner
@@ -34,7 +45,9 @@ export function SubmissionCard({ submission, heading }: { submission: Submission
         <p className="line-clamp-3 text-sm break-words text-muted-foreground">{submission.description}</p>
       )}
       <div className="mt-auto flex flex-wrap items-center gap-2">
-        <VoteButton submission={submission} />
+        {submission.status !== 'pending' && (
+          <VoteButton submission={submission} closedReason={votingClosed} />
+        )}
         <WatchVideoDialog submission={submission} />
       </div>
     </article>

@@ -9,10 +9,17 @@ import { useVote } from '../api/vote';
 /**
  * Vote with the current count. Disabled without a logged-in user (spec section 2), on one's own
  * proof, on a winner (its prize is decided), and on a Major Dare's proof for a user who never paid
- * into DarePool (the title says how to qualify); the server decides the rest (3 per dare, one per
- * submission) and its message is toasted.
+ * into DarePool (the title says how to qualify), and once votes can change nothing (`closedReason`,
+ * the server's own 409 message: a cancelled dare, a winner picked); the server decides the rest
+ * (3 per dare, one per submission) and its message is toasted.
  */
-export function VoteButton({ submission }: { submission: Submission }) {
+export function VoteButton({
+  submission,
+  closedReason = null,
+}: {
+  submission: Submission;
+  closedReason?: string | null;
+}) {
   const { user } = useAuth();
   const vote = useVote(user?.id ?? null);
   const own = user !== null && user.id === submission.userId;
@@ -24,17 +31,19 @@ export function VoteButton({ submission }: { submission: Submission }) {
     <Button
       size="sm"
       variant="secondary"
-      disabled={!user || own || won || notBacker || vote.isPending}
+      disabled={!user || own || won || notBacker || closedReason !== null || vote.isPending}
       title={
-        won
-          ? 'This submission won: voting on it is closed'
-          : !user
-            ? 'Connect your wallet to vote'
-            : own
-              ? 'You cannot vote for your own submission'
-              : notBacker
-                ? MAJOR_VOTE_NEEDS_PAYMENT
-                : undefined
+        closedReason !== null
+          ? closedReason
+          : won
+            ? 'This submission won: voting on it is closed'
+            : !user
+              ? 'Connect your wallet to vote'
+              : own
+                ? 'You cannot vote for your own submission'
+                : notBacker
+                  ? MAJOR_VOTE_NEEDS_PAYMENT
+                  : undefined
       }
       aria-label={`Vote (${submission.votes} ${submission.votes === 1 ? 'vote' : 'votes'})`}
       onClick={() => vote.mutate(submission)}

@@ -36,7 +36,13 @@ export function WatchVideoDialog({ submission }: { submission: Submission }) {
           </DialogDescription>
         </DialogHeader>
         <Suspense fallback={<Spinner label="Loading player" className="p-8" />}>
-          <VideoPlayer submissionId={submission.id} title={`Video proof by ${author}`} />
+          <VideoPlayer
+            src={submission.videoSrc}
+            originalUrl={
+              submission.videoUrl.startsWith('https://') ? submission.videoUrl : submission.videoSrc
+            }
+            title={`Video proof by ${author}`}
+          />
         </Suspense>
       </DialogContent>
     </Dialog>

@@ -27,6 +27,23 @@ describe('validateSubmission', () => {
     );
   });
 
+  it('accepts links to video files only, not to pages such as YouTube', () => {
+    for (const videoUrl of [
+      'https://v.example/a.WEBM',
+      'https://v.example/b.ogv?t=3',
+      'https://v.example/c.ogg',
+    ])
+      expect(validateSubmission({ videoUrl, file: null, description: 'x' })).toBeNull();
+    for (const videoUrl of [
+      'https://www.youtube.com/watch?v=abc',
+      'https://v.example/a',
+      'https://v.example/a.mp4/page',
+    ])
+      expect(validateSubmission({ videoUrl, file: null, description: 'x' })).toBe(
+        SUBMISSION_MESSAGES.videoFileLink,
+      );
+  });
+
   it('takes a file of exactly 10 MB and refuses one byte more', () => {
     const max = SUBMISSION_LIMITS.videoMaxBytes;
     expect(validateSubmission({ videoUrl: '', file: file(max), description: 'x' })).toBeNull();
@@ -49,7 +66,7 @@ describe('validateSubmission', () => {
 
   it('limits the description', () => {
     const long = 'a'.repeat(SUBMISSION_LIMITS.descriptionMax + 1);
-    expect(validateSubmission({ videoUrl: 'https://v.example/a', file: null, description: long })).toBe(
+    expect(validateSubmission({ videoUrl: 'https://v.example/a.mp4', file: null, description: long })).toBe(
       SUBMISSION_MESSAGES.descriptionMax,
     );
   });

@@ -1,0 +1,132 @@
+import { describe, expect, it } from 'vitest';
+import { setupApp } from './fixtures/app';
+import { DEMO_ADMIN, DEMO_USER_PASSWORD } from './fixtures/demo-accounts';
+import { request } from './fixtures/http-client';
+import { openSignedIn } from './fixtures/users';
+
+const app = setupApp();
+
+const api = <T>(method: string, path: string, token?: string | null, body?: unknown) =>
+  request<T>(app, method, path, token, body);
+
+const login = (username: string, password = DEMO_USER_PASSWORD) =>
+  api<{ token: string; user: { id: number } }>('POST', '/api/auth/login', undefined, { username, password });
+
+/** A demo dare's id by its title (src/server/db/seed.ts). */
+async function demoDare(title: string): Promise<number> {
+  const all = await api<{ id: number; title: string }[]>('GET', '/api/dares?filter=all&limit=50');
+  const dare = all.find((d) => d.title === title);
+  if (!dare) throw new Error(`no demo dare '${title}'`);
+  return dare.id;
+}
+
+describe('dares that ended', () => {
+  it('names the paid winner with the payout transaction, reads Ended, and takes no more votes', async () => {
+    const id = await demoDare('Sunrise summit hike');
+    const { page } = await openSignedIn(
+      app,
+      { username: 'alice', password: DEMO_USER_PASSWORD },
+      `/dare/${id}`,
+    );
+    const banner = page.getByRole('status', { name: 'Winner' });
+    await banner.getByText('carol').waitFor();
+    expect(await banner.textContent()).toContain('won this dare');
+    const payout = banner.getByRole('link', { name: 'View payout transaction' });
+    expect(await payout.getAttribute('href')).toMatch(/^\/tx\/[1-9A-HJ-NP-Za-km-z]{64,88}$/);
+    await page.getByText('Ended', { exact: true }).first().waitFor();
+    expect(await page.getByText('Days Left').count()).toBe(0);
+    const card = page.getByRole('article', { name: 'Submission by carol' });
+    await card.getByText('Winner', { exact: true }).waitFor();
+    await page.getByText('Voting is closed: this dare already has its winner').waitFor();
+
+    // The server says the same to a vote sent anyway.
+    const { token } = await login('bob');
+    const [proof] = await api<{ id: number }[]>('GET', `/api/approved-submissions/${id}`);
+    const refused = await fetch(app.url(`/api/submissions/${proof!.id}/vote`), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect([refused.status, (await refused.json()).error]).toEqual([
+      409,
+      'Voting is closed: this dare already has its winner',
+    ]);
+  });
+
+  it('shows a cancelled dare as Cancelled on its card and its page', async () => {
+    const id = await demoDare('Juggle five balls for a minute');
+    const { page } = await app.newPage();
+    await page.goto(app.url(`/dare/${id}`));
+    await page.getByText('Cancelled', { exact: true }).first().waitFor();
+    expect(await page.getByText('Days Left').count()).toBe(0);
+
+    await page.goto(app.url('/community-dares'));
+    await page.getByRole('button', { name: 'All', exact: true }).click();
+    const card = page.getByRole('link', { name: /Juggle five balls for a minute/ });
+    await card.getByText('Cancelled', { exact: true }).waitFor();
+  });
+});
+
+describe('proofs waiting for review and links that cannot play', () => {
+  it('shows the author their own pending proof, and nobody else', async () => {
+    const id = await demoDare('Paint a mural in one afternoon');
+    const { token } = await login('alice');
+    await api('POST', `/api/dares/${id}/submit`, token, {
+      videoUrl: 'https://videos.example/mural.mp4',
+      description: 'My mural, time-lapsed',
+    });
+    const { page } = await openSignedIn(
+      app,
+      { username: 'alice', password: DEMO_USER_PASSWORD },
+      `/dare/${id}`,
+    );
+    const mine = page.getByRole('article', { name: 'Submission by alice' });
+    await mine.getByText('Pending review').waitFor();
+    await page.getByText("Your proof arrived and waits for an admin's review.").waitFor();
+
+    const visitor = await app.newPage();
+    await visitor.page.goto(app.url(`/dare/${id}`));
+    await visitor.page.getByText('No approved submissions yet').waitFor();
+    expect(await visitor.page.getByText('Pending review').count()).toBe(0);
+  });
+
+  it('says so when a video cannot play and offers the original link', { timeout: 60_000 }, async () => {
+    const id = await demoDare('Compliment 20 strangers');
+    const { token } = await login('bob');
+    // Nothing listens on port 9: the link fails at once, as a dead link does (the tests run offline).
+    const link = 'https://127.0.0.1:9/gone.mp4';
+    const proof = await api<{ id: number }>('POST', `/api/dares/${id}/submit`, token, {
+      videoUrl: link,
+      description: 'Twenty smiles',
+    });
+    const admin = await login(DEMO_ADMIN.username, DEMO_ADMIN.password);
+    await api('PUT', `/api/admin/submissions/${proof.id}`, admin.token, { status: 'approved' });
+
+    const { page } = await app.newPage();
+    await page.goto(app.url(`/dare/${id}`));
+    await page
+      .getByRole('article', { name: 'Submission by bob' })
+      .getByRole('button', { name: 'Watch Video' })
+      .click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('This video cannot be played here.').waitFor({ timeout: 20_000 });
+    expect(await dialog.getByRole('link', { name: 'Open original link' }).getAttribute('href')).toBe(link);
+  });
+
+  it('refuses a link to a page in the Submit Video form with the reason', async () => {
+    const id = await demoDare('Paint a mural in one afternoon');
+    const { page } = await openSignedIn(
+      app,
+      { username: 'carol', password: DEMO_USER_PASSWORD },
+      `/dare/${id}`,
+    );
+    await page.getByRole('button', { name: 'Submit Video' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Video URL').fill('https://www.youtube.com/watch?v=dQw4w9WgXcQ');
+    await dialog.getByLabel('Description').fill('My mural');
+    await dialog
+      .getByRole('button', { name: /submit/i })
+      .last()
+      .click();
+    await dialog.getByText(/Links must point to a video file/).waitFor();
+  });
+});

@@ -1,0 +1,91 @@
+import { createReadStream } from 'node:fs';
+import { UPLOADED_VIDEO_PREFIX } from '../../contract/submissions';
+import type { Clock } from '../app';
+import type { EscrowKeys } from '../chain/escrow-keys';
+import type { ChainPort } from '../chain/port';
+import { createAdminService } from '../features/admin/service';
+import type { UserRow } from '../features/auth/repo';
+import type { Announce } from '../features/chat/announce';
+import { createLocalBus } from '../features/chat/bus';
+import { createChatService } from '../features/chat/service';
+import { createClaimsService } from '../features/claims/service';
+import { ensureFeePayerFunded } from '../features/payouts/fee-payer';
+import { createPayoutsService } from '../features/payouts/service';
+import { createRefundsService } from '../features/refunds/service';
+import { createSubmissionsService } from '../features/submissions/service';
+import { createVideoAccess } from '../features/videos/access';
+import { RateLimiter } from '../plugins/rate-limit';
+import type { StoragePort } from '../storage/port';
+import type { Db } from './client';
+
+/** A few seconds of ffmpeg test pattern each (see docs/decisions/018), kept under 100 KB. */
+export type DemoVideo = 'cold-shower' | 'rubiks-cube' | 'summit-sunrise' | 'push-ups';
+
+export interface DemoProof {
+  author: UserRow;
+  dareId: number;
+  video: DemoVideo;
+  description: string;
+  featured?: boolean;
+  voters?: UserRow[];
+  /** Marked winner by the admin, then claimed by its author: the prize is paid on chain. */
+  wins?: boolean;
+}
+
+export interface DemoChat {
+  user: UserRow;
+  dareId: number | null;
+  message: string;
+}
+
+/**
+ * What makes the demo look used: proofs uploaded into storage, approved (some featured), voted
+ * on, one winner paid from its escrow, and chat. Every step goes through the service the API
+ * calls for it, so the rows, the ledger and the chain agree exactly as after real use.
+ */
+export async function seedActivity(
+  deps: { db: Db; chain: ChainPort; escrowKeys: EscrowKeys; clock: Clock; storage: StoragePort },
+  { proofs, chat: messages }: { proofs: DemoProof[]; chat: DemoChat[] },
+): Promise<void> {
+  const { db, clock, storage } = deps;
+  const limiter = new RateLimiter(() => clock().getTime());
+  // No socket is connected during the seed: the local bus has nobody to deliver to.
+  const chat = createChatService({ db, bus: createLocalBus(), clock, limiter });
+  // Announcements are fire-and-forget in the services; the seed keeps them to wait for them.
+  const announced: Promise<unknown>[] = [];
+  const announce: Announce = (dareId, message) => {
+    announced.push(chat.postSystemMessage(dareId, message));
+  };
+  const payouts = createPayoutsService(deps);
+  // The seed runs before the app's start-up funds the fee payer, and pays a prize: fund it now.
+  await ensureFeePayerFunded(deps.chain, payouts);
+  const claims = createClaimsService({ ...deps, payouts });
+  const refunds = createRefundsService({ ...deps, payouts });
+  const admin = createAdminService({ db, clock, refunds, claims, announce });
+  const videoAccess = createVideoAccess({ secret: deps.escrowKeys.secretFor('video-links'), clock });
+  const submissions = createSubmissionsService({ db, clock, storage, videoAccess });
+
+  for (const proof of proofs) {
+    const file = new URL(`./demo-videos/${proof.video}.mp4`, import.meta.url);
+    const stored = await storage.put(createReadStream(file), 'video/mp4');
+    const submission = await submissions.submit(proof.author, proof.dareId, {
+      videoUrl: `${UPLOADED_VIDEO_PREFIX}${stored.key}`,
+      description: proof.description,
+    });
+    await admin.updateSubmission(submission.id, { status: 'approved', is_featured: proof.featured ?? false });
+    for (const voter of proof.voters ?? []) await submissions.vote(voter, submission.id);
+    if (proof.wins) {
+      await admin.markWinner(submission.id, proof.dareId);
+      const claim = await claims.claimPrize(proof.author, submission.id);
+      if (claim.status !== 'paid') throw new Error(`Demo prize not paid: ${claim.status}`);
+    }
+  }
+  for (const { user, dareId, message } of messages) await chat.postUserMessage(user, { dareId, message });
+
+  // An announcement first looks up a username, then posts: wait until no new one appears.
+  for (let seen = -1; seen !== announced.length; ) {
+    seen = announced.length;
+    await Promise.all(announced);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
