@@ -15,8 +15,18 @@ async function say(page: Page, text: string) {
 
 describe('live chat in the browser', () => {
   it("shows two users in one dare's room each other's messages live, and not the Home chat", async () => {
-    const dares = (await (await fetch(app.url('/api/dares'))).json()) as { id: number; status: string }[];
-    const dare = dares.find((candidate) => candidate.status === 'active')!;
+    const read = async <T>(path: string) => (await (await fetch(app.url(path))).json()) as T;
+    const dares = await read<{ id: number; status: string }[]>('/api/dares');
+    // A room with no history yet (the demo data talks in some), so the counts below are this test's.
+    let dare: { id: number } | undefined;
+    for (const candidate of dares.filter((d) => d.status === 'active')) {
+      if ((await read<unknown[]>(`/api/chat-messages?dareId=${candidate.id}`)).length === 0) {
+        dare = candidate;
+        break;
+      }
+    }
+    if (!dare) throw new Error('the demo data has an active dare whose chat room is empty');
+    const globalHistory = await read<{ message: string }[]>('/api/chat-messages');
 
     const first = await app.newPage({ wallet: true });
     const second = await app.newPage({ wallet: true });
@@ -47,7 +57,7 @@ describe('live chat in the browser', () => {
 
     // Home shows the global room: none of the dare's messages arrived there.
     expect(await messages(onHome.page).getByText('Ready for the cold shower?').count()).toBe(0);
-    await expect.poll(() => messages(onHome.page).textContent()).toContain('No messages yet.');
+    await expect.poll(() => messages(onHome.page).getByRole('listitem').count()).toBe(globalHistory.length);
 
     // A reload reads the room's history back.
     await second.page.reload();
