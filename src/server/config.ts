@@ -59,6 +59,12 @@ const envSchema = z.object({
       .max(128, 'must be at most 128 characters')
       .optional(),
   ),
+  /** The site's public origin (https://darepool.example): Sign-In With Solana is bound to it, never to the Host header. */
+  PUBLIC_URL: optionalText.pipe(
+    z
+      .url({ protocol: /^https?$/, error: 'must be an http(s) URL such as https://darepool.example' })
+      .optional(),
+  ),
   TRUST_PROXY: z
     .enum(['true', 'false'])
     .default('false')
@@ -113,6 +119,8 @@ export interface AppConfig {
   adminWallets: string[];
   seedDemoData: boolean;
   demoAdminPassword: string | undefined;
+  /** Where browsers reach the site; null: only loopback addresses on `port` (a local start). */
+  publicSite: { domain: string; origin: string } | null;
   trustProxy: boolean;
   rateLimits: { authPerMinute: number; failedLogins: number; failedLoginWindowMs: number };
   chatHeartbeatMs: number;
@@ -128,6 +136,11 @@ function clusterFromUrl(url: string): Cluster {
   if (/testnet/.test(url)) return 'testnet';
   if (/mainnet/.test(url)) return 'mainnet-beta';
   return 'localnet';
+}
+
+/** SIWS's domain is the host with any non-default port, as `window.location.host` shows it. */
+function siteOf(url: URL): { domain: string; origin: string } {
+  return { domain: url.host, origin: url.origin };
 }
 
 export function loadConfig(source: Record<string, string | undefined> = process.env): AppConfig {
@@ -179,6 +192,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     adminWallets: env.ADMIN_WALLETS,
     seedDemoData: env.SEED_DEMO_DATA,
     demoAdminPassword: env.DEMO_ADMIN_PASSWORD,
+    publicSite: env.PUBLIC_URL ? siteOf(new URL(env.PUBLIC_URL)) : null,
     trustProxy: env.TRUST_PROXY,
     rateLimits: {
       authPerMinute: env.RATE_LIMIT_AUTH_PER_MINUTE,
