@@ -156,3 +156,12 @@ export async function hasBackedADare(db: DbOrTx, userId: number): Promise<boolea
     .limit(1);
   return row !== undefined;
 }
+
+/**
+ * The dare, locked until the transaction ends: a winner pick or a cancellation waits for a
+ * contribution being credited, or the contribution sees the dare they left behind.
+ */
+export async function lockDareRow(tx: DbOrTx, id: number): Promise<DareRow | undefined> {
+  const [row] = await tx.select().from(dares).where(eq(dares.id, id)).for('update');
+  return row;
+}
