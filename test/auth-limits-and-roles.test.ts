@@ -24,6 +24,36 @@ const login = (username: string, password: string, ip = '10.0.0.1') =>
     remoteAddress: ip,
   });
 
+describe('behind one proxy (TRUST_PROXY=1)', () => {
+  let proxied: TestContext;
+  beforeAll(async () => {
+    proxied = await createTestContext({ TRUST_PROXY: '1', RATE_LIMIT_FAILED_LOGINS: '3' });
+  });
+  afterAll(() => proxied.close());
+
+  const loginVia = (forwardedFor: string, password: string) =>
+    proxied.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { username: 'proxied', password },
+      remoteAddress: '10.0.0.1',
+      headers: { 'x-forwarded-for': forwardedFor },
+    });
+
+  it('limits by the address the proxy saw, so a spoofed leftmost X-Forwarded-For resets nothing', async () => {
+    await createUser(proxied.database.db, { username: 'proxied', password: 'right-password' });
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      // The client writes its own X-Forwarded-For; the proxy appends the address it saw.
+      expect((await loginVia(`6.6.6.${attempt}, 7.7.7.7`, 'wrong')).statusCode).toBe(401);
+    }
+    const locked = await loginVia('5.5.5.5, 7.7.7.7', 'right-password');
+    expect(locked.statusCode).toBe(429);
+    expect(locked.json().error).toBe('Too many failed logins for this account. Please try again later.');
+    // Another client behind the same proxy is another address, not locked out with 7.7.7.7.
+    expect((await loginVia('7.7.7.8', 'right-password')).statusCode).toBe(200);
+  });
+});
+
 describe('rate limits', () => {
   it('locks an address out of an account after repeated failed logins, even with the right password, with Retry-After', async () => {
     await createUser(ctx.database.db, { username: 'target', password: 'right-password' });
@@ -79,6 +109,7 @@ describe('rate limits', () => {
         method: 'POST',
         url: '/api/auth/challenge',
         payload: { walletAddress: wallet.address },
+        headers: { host: 'localhost:5000' },
         remoteAddress: '10.2.0.1',
       });
       statuses.push(res.statusCode);
@@ -91,6 +122,7 @@ describe('rate limits', () => {
       method: 'POST',
       url: '/api/auth/challenge',
       payload: { walletAddress: wallet.address },
+      headers: { host: 'localhost:5000' },
       remoteAddress: '10.2.0.2',
     });
     expect(other.statusCode).toBe(200);

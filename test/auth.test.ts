@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AUTH_MESSAGES } from '../src/contract/auth';
 import { createUser } from '../src/server/db/factories';
 import { setSetting } from '../src/server/features/settings/repo';
 import { createTestContext, type TestContext } from './helpers/app';
@@ -26,21 +27,36 @@ describe('POST /api/auth/challenge', () => {
     const res = await post(
       '/api/auth/challenge',
       { walletAddress: wallet.address },
-      { host: 'darepool.test:8443' },
+      { host: '127.0.0.1:5000' },
     );
     expect(res.statusCode).toBe(200);
     const { input, message } = res.json();
     expect(input).toMatchObject({
-      domain: 'darepool.test:8443',
+      domain: '127.0.0.1:5000',
       address: wallet.address,
-      uri: 'http://darepool.test:8443',
+      uri: 'http://127.0.0.1:5000',
       version: '1',
       chainId: 'solana:localnet',
     });
     expect(input.nonce).toMatch(/^[0-9a-f]{32}$/);
     expect(Date.parse(input.expirationTime) - Date.parse(input.issuedAt)).toBe(10 * 60 * 1000);
     expect(message).toContain(`Nonce: ${input.nonce}`);
-    expect(message.split('\n')[0]).toBe('darepool.test:8443 wants you to sign in with your Solana account:');
+    expect(message.split('\n')[0]).toBe('127.0.0.1:5000 wants you to sign in with your Solana account:');
+  });
+
+  it('without PUBLIC_URL refuses a Host that is not this server on loopback, for challenges and proofs', async () => {
+    const wallet = await createTestWallet();
+    for (const host of ['evil.example', 'localhost:5001', 'darepool.test:5000']) {
+      const res = await post('/api/auth/challenge', { walletAddress: wallet.address }, { host });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error).toBe(AUTH_MESSAGES.signInHostRefused);
+      expect(res.json().error).toContain('PUBLIC_URL');
+    }
+    for (const host of ['localhost:5000', '[::1]:5000']) {
+      const res = await post('/api/auth/challenge', { walletAddress: wallet.address }, { host });
+      expect(res.statusCode).toBe(200);
+      expect(res.json().input.domain).toBe(host);
+    }
   });
 
   it('refuses something that is not a wallet address', async () => {
@@ -124,7 +140,11 @@ describe('wallet login and registration', () => {
     expect(wrongKey.statusCode).toBe(401);
     expect(wrongKey.json().error).toBe('The signature does not match the wallet');
 
-    const wrongDomain = await post('/api/auth/wallet-login', good, { host: 'evil.example' });
+    const foreignHost = await post('/api/auth/wallet-login', good, { host: 'evil.example' });
+    expect(foreignHost.statusCode).toBe(400);
+    expect(foreignHost.json().error).toBe(AUTH_MESSAGES.signInHostRefused);
+    // Another loopback name of this server is a different SIWS domain from the one signed for.
+    const wrongDomain = await post('/api/auth/wallet-login', good, { host: '127.0.0.1:5000' });
     expect(wrongDomain.statusCode).toBe(401);
     expect(wrongDomain.json().error).toBe('The signed message is for another site');
 
@@ -261,5 +281,61 @@ describe('password login, sessions and logout', () => {
     expect(
       (await ctx.app.inject({ url: `/api/auth/user-by-wallet?wallet=${wallet.address}` })).statusCode,
     ).toBe(404);
+  });
+});
+
+describe('with PUBLIC_URL', () => {
+  let site: TestContext;
+  beforeAll(async () => {
+    site = await createTestContext({
+      PUBLIC_URL: 'http://darepool.test:8443',
+      RATE_LIMIT_AUTH_PER_MINUTE: '1000',
+    });
+  });
+  afterAll(() => site.close());
+
+  const postTo = (url: string, payload: object, host: string) =>
+    site.app.inject({ method: 'POST', url, payload, headers: { host } });
+
+  it('binds the challenge to PUBLIC_URL whatever Host the request carries', async () => {
+    const wallet = await createTestWallet();
+    for (const host of ['evil.example', 'localhost:5000']) {
+      const res = await postTo('/api/auth/challenge', { walletAddress: wallet.address }, host);
+      expect(res.statusCode).toBe(200);
+      const { input, message } = res.json();
+      expect(input).toMatchObject({ domain: 'darepool.test:8443', uri: 'http://darepool.test:8443' });
+      expect(message.split('\n')[0]).toBe(
+        'darepool.test:8443 wants you to sign in with your Solana account:',
+      );
+    }
+  });
+
+  it('verifies a proof against PUBLIC_URL, so one signed for a phishing Host is refused', async () => {
+    const wallet = await createTestWallet();
+    const challenge = (
+      await postTo('/api/auth/challenge', { walletAddress: wallet.address }, 'evil.example')
+    ).json();
+    // The phishing page shows the victim's wallet a message naming its own site.
+    const phished = new TextEncoder().encode(
+      challenge.message.replace(/^darepool\.test:8443 /, 'evil.example '),
+    );
+    const phishedProof = {
+      walletAddress: wallet.address,
+      signedMessage: b64(phished),
+      signature: b64(await wallet.signBytes(phished)),
+    };
+    const refused = await postTo('/api/auth/wallet-login', phishedProof, 'evil.example');
+    expect(refused.statusCode).toBe(401);
+    expect(refused.json().error).toBe('The signed message is for another site');
+
+    const signed = new TextEncoder().encode(challenge.message);
+    const proof = {
+      walletAddress: wallet.address,
+      signedMessage: b64(signed),
+      signature: b64(await wallet.signBytes(signed)),
+    };
+    const accepted = await postTo('/api/auth/wallet-login', proof, 'evil.example');
+    expect(accepted.statusCode).toBe(404);
+    expect(accepted.json().code).toBe('WALLET_NOT_REGISTERED');
   });
 });

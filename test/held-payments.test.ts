@@ -1,6 +1,7 @@
 import type { Base64EncodedWireTransaction } from '@solana/kit';
 import { and, count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PAYMENT_MESSAGES } from '../src/contract/payments';
 import {
   dares,
   ledgerEntries,
@@ -154,6 +155,32 @@ describe('a payment that step 7 refuses', () => {
     // The dare keeps its own pool.
     expect(await lamportsOf(ctx, dare.escrowWallet)).toBe(200_000_000n);
     expect((await http.get(`/api/dares/${dare.id}`)).json().totalPool).toBe('0.2');
+    await expectReconciled(ctx);
+  });
+});
+
+describe('a contribution credited after the dare finished', () => {
+  it('is refused 409 and refunded exactly to the contributor, the dare keeping its pool', async () => {
+    const dare = await createFundedDare(ctx, alice, '0.2');
+    const { signature } = await payTo(ctx.app, bob.token, bob.wallet, dare.escrowWallet, '0.05');
+    // The winner is picked while Bob's step 7 is still on its way: the payout is now fixed.
+    await ctx.database.db.update(dares).set({ status: 'completed' }).where(eq(dares.id, dare.id));
+    const booksBefore = await books();
+    const late = await http.post(
+      `/api/dares/${dare.id}/add-pool`,
+      { amount: '0.05', userWallet: bob.wallet.address, transactionSignature: signature },
+      bob.token,
+    );
+    expect(late.statusCode).toBe(409);
+    expect(late.json().error).toBe(PAYMENT_MESSAGES.dareNotActive);
+    expect(await books()).toEqual(booksBefore);
+    expect((await http.get(`/api/dares/${dare.id}`)).json().totalPool).toBe('0.2');
+
+    const bobBefore = await lamportsOf(ctx, bob.wallet.address);
+    ctx.clock.advance(REFUSED_PAYMENT_HOLD_MS + MINUTE);
+    expect((await job.refundDue()).held.refunded).toBe(1);
+    expect((await lamportsOf(ctx, bob.wallet.address)) - bobBefore).toBe(50_000_000n);
+    expect(await lamportsOf(ctx, dare.escrowWallet)).toBe(200_000_000n);
     await expectReconciled(ctx);
   });
 });

@@ -2,7 +2,11 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SUBMISSION_MESSAGES } from '../src/contract/submissions';
 import { dareSubmissions, dares } from '../src/server/db/schema';
+import { REFUSED_PAYMENT_HOLD_MS } from '../src/server/features/payments/payment-intents';
+import { createPayoutsService } from '../src/server/features/payouts/service';
+import { createRefundsService } from '../src/server/features/refunds/service';
 import { createTestContext, type TestContext } from './helpers/app';
+import { payTo } from './helpers/money';
 import { type Actor, api, contribute, createFundedDare, newActor, submitVideo } from './helpers/payouts';
 
 let ctx: TestContext;
@@ -61,6 +65,41 @@ describe("votes on the Major Dare's submissions", () => {
   it('count a stake as a payment too', async () => {
     expect((await rights(creator)).json()).toEqual({ majorDare: true });
     expect((await vote(creator, majorEntry)).statusCode).toBe(200);
+  });
+
+  it('are refused to an account whose only payment was refused and refunded', async () => {
+    const refusedPayer = await newActor(ctx, 'refusedpayer', { sol: '1' });
+    const { signature } = await payTo(
+      ctx.app,
+      refusedPayer.token,
+      refusedPayer.wallet,
+      community.escrowWallet,
+      '0.05',
+    );
+    const refused = await api(ctx).post(
+      `/api/dares/${community.id}/add-pool`,
+      { amount: '0.06', userWallet: refusedPayer.wallet.address, transactionSignature: signature },
+      refusedPayer.token,
+    );
+    expect(refused.json().error).toBe('The amount does not match the payment');
+    // Booked on the ledger as held money, but never credited to a dare.
+    expect((await rights(refusedPayer)).json()).toEqual({ majorDare: false });
+    expect((await vote(refusedPayer, majorEntry)).statusCode).toBe(403);
+
+    ctx.clock.advance(REFUSED_PAYMENT_HOLD_MS + 60_000);
+    const clock = () => ctx.clock.now;
+    const payouts = createPayoutsService({
+      db: ctx.database.db,
+      chain: ctx.chain,
+      escrowKeys: ctx.escrowKeys,
+      clock,
+    });
+    const job = createRefundsService({ db: ctx.database.db, chain: ctx.chain, clock, payouts });
+    expect((await job.refundDue()).held.refunded).toBe(1);
+    expect((await rights(refusedPayer)).json()).toEqual({ majorDare: false });
+    const afterRefund = await vote(refusedPayer, majorEntry);
+    expect(afterRefund.statusCode).toBe(403);
+    expect(afterRefund.json().error).toBe(SUBMISSION_MESSAGES.majorVoteNeedsPayment);
   });
 
   it('answer a visitor 401 on /api/voting-rights', async () => {

@@ -584,14 +584,16 @@ describe('add to pool', () => {
       409,
       'This dare no longer accepts contributions',
     );
-    // SOL that arrived under a request made while the dare was active is still booked.
+    // SOL that arrived under a request made while the dare was active is not credited to a
+    // finished dare (its payout is fixed): it is refused and refunded (test/held-payments.test.ts).
     const late = await post(
       `/api/dares/${dare.id}/add-pool`,
       { amount: '0.1', userWallet: bob.wallet.address, transactionSignature: signature },
       bob.token,
     );
-    expect(late.statusCode, late.body).toBe(200);
-    expect(late.json().totalPool).toBe('0.2');
+    expect(late.statusCode, late.body).toBe(409);
+    expect(late.json().error).toBe('This dare no longer accepts contributions');
+    expect((await ctx.app.inject({ url: `/api/dares/${dare.id}` })).json().totalPool).toBe('0.1');
   });
 });
 

@@ -15,6 +15,8 @@ export const AUTH_MESSAGES = {
   walletTaken: 'Wallet already registered',
   registrationDisabled: 'Registration is currently disabled',
   invalidWallet: 'Invalid wallet address',
+  signInHostRefused:
+    "Wallet sign-in is only offered on this server's own address (localhost). To sign in at another address, the operator sets PUBLIC_URL to the site's address.",
 } as const;
 
 const BASE58_ALPHABET = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';

@@ -3,7 +3,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { EscrowKeys } from './chain/escrow-keys';
 import type { ChainPort } from './chain/port';
-import type { AppConfig } from './config';
+import type { AppConfig, TrustProxy } from './config';
 import type { Database } from './db/client';
 import { authRoutes } from './features/auth/routes';
 import { createAuthService } from './features/auth/service';
@@ -53,11 +53,20 @@ export interface BuildAppOptions extends AppDeps {
   webRoot?: string;
 }
 
+/**
+ * Fastify treats a bare hop count as "trust nothing", so hops are counted here: the socket's peer
+ * and the next n-1 addresses are proxies, and the address the last of them saw is the client's.
+ */
+function proxyTrust(trust: TrustProxy): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trust !== 'number') return trust;
+  return (_address, hop) => hop < trust;
+}
+
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { logger = false, webRoot, ...deps } = options;
   const app = Fastify({
     logger,
-    trustProxy: deps.config.trustProxy,
+    trustProxy: proxyTrust(deps.config.trustProxy),
     // JSON bodies are small; uploads go through multipart with their own limit.
     bodyLimit: 1024 * 1024,
   });

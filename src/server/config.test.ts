@@ -72,6 +72,9 @@ describe('loadConfig', () => {
     ],
     [{ SOLANA_CLUSTER: 'moon' }, /^Invalid SOLANA_CLUSTER/],
     [{ LOG_LEVEL: 'loud' }, /^Invalid LOG_LEVEL/],
+    [{ TRUST_PROXY: 'yes' }, /^Invalid TRUST_PROXY: must be false, true \(1 hop\)/],
+    [{ TRUST_PROXY: '10.0.0.0/33' }, /^Invalid TRUST_PROXY/],
+    [{ PUBLIC_URL: 'darepool.example' }, /^Invalid PUBLIC_URL: must be an http\(s\) URL/],
     [
       { MAJOR_PRIZE_MAX_SOL: '0.001' },
       /^Invalid MAJOR_PRIZE_MAX_SOL: must be an amount of SOL of at least 0.01/,
@@ -84,6 +87,31 @@ describe('loadConfig', () => {
     ],
   ])('stops on %j with one line naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it('reads TRUST_PROXY as a hop count (true = 1) or proxy addresses, never "trust everything"', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '0' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.1, 192.168.0.0/16,::1' }).trustProxy).toEqual([
+      '10.0.0.1',
+      '192.168.0.0/16',
+      '::1',
+    ]);
+  });
+
+  it('takes the SIWS site from PUBLIC_URL, without a default port', () => {
+    expect(loadConfig({}).publicSite).toBeNull();
+    expect(loadConfig({ PUBLIC_URL: 'https://darepool.example:443/' }).publicSite).toEqual({
+      domain: 'darepool.example',
+      origin: 'https://darepool.example',
+    });
+    expect(loadConfig({ PUBLIC_URL: 'http://darepool.test:8443' }).publicSite).toEqual({
+      domain: 'darepool.test:8443',
+      origin: 'http://darepool.test:8443',
+    });
   });
 
   it('reads the Major Dare prize maximum, 100 SOL unless set', () => {

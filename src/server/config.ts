@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { CLUSTERS, type Cluster } from '../contract/config';
@@ -9,6 +10,18 @@ const optionalText = z
   .trim()
   .transform((value) => (value === '' ? undefined : value))
   .optional();
+
+export type TrustProxy = false | number | string[];
+
+/** An IPv4/IPv6 address, optionally with a /prefix of the right size (proxy-addr's forms). */
+function isAddressOrCidr(entry: string): boolean {
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  if (!/^\d+$/.test(prefix)) return false;
+  return Number(prefix) <= (family === 4 ? 32 : 128);
+}
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
@@ -59,10 +72,36 @@ const envSchema = z.object({
       .max(128, 'must be at most 128 characters')
       .optional(),
   ),
+  /** The site's public origin (https://darepool.example): Sign-In With Solana is bound to it, never to the Host header. */
+  PUBLIC_URL: optionalText.pipe(
+    z
+      .url({ protocol: /^https?$/, error: 'must be an http(s) URL such as https://darepool.example' })
+      .optional(),
+  ),
+  /**
+   * Which proxies' X-Forwarded-For to believe: `false`, a hop count (`true` = 1, one load
+   * balancer), or proxy addresses/CIDRs. Never "all": the leftmost value is the client's to choose.
+   */
   TRUST_PROXY: z
-    .enum(['true', 'false'])
+    .string()
+    .trim()
     .default('false')
-    .transform((value) => value === 'true'),
+    .transform((value, context): TrustProxy => {
+      if (value === '' || value === 'false') return false;
+      if (value === 'true') return 1;
+      if (/^\d+$/.test(value)) return Number(value) === 0 ? false : Number(value);
+      const proxies = value
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter(Boolean);
+      if (proxies.length > 0 && proxies.every(isAddressOrCidr)) return proxies;
+      context.addIssue({
+        code: 'custom',
+        message:
+          'must be false, true (1 hop), a number of hops, or proxy addresses/CIDRs separated by commas',
+      });
+      return z.NEVER;
+    }),
   RATE_LIMIT_AUTH_PER_MINUTE: positiveInt(100),
   RATE_LIMIT_FAILED_LOGINS: positiveInt(10),
   RATE_LIMIT_FAILED_LOGIN_WINDOW_MINUTES: positiveInt(15),
@@ -113,7 +152,10 @@ export interface AppConfig {
   adminWallets: string[];
   seedDemoData: boolean;
   demoAdminPassword: string | undefined;
-  trustProxy: boolean;
+  /** Where browsers reach the site; null: only loopback addresses on `port` (a local start). */
+  publicSite: { domain: string; origin: string } | null;
+  /** Fastify's trustProxy: false, a hop count, or the trusted proxies' addresses/CIDRs. */
+  trustProxy: TrustProxy;
   rateLimits: { authPerMinute: number; failedLogins: number; failedLoginWindowMs: number };
   chatHeartbeatMs: number;
   /** SOL, a decimal string. */
@@ -128,6 +170,11 @@ function clusterFromUrl(url: string): Cluster {
   if (/testnet/.test(url)) return 'testnet';
   if (/mainnet/.test(url)) return 'mainnet-beta';
   return 'localnet';
+}
+
+/** SIWS's domain is the host with any non-default port, as `window.location.host` shows it. */
+function siteOf(url: URL): { domain: string; origin: string } {
+  return { domain: url.host, origin: url.origin };
 }
 
 export function loadConfig(source: Record<string, string | undefined> = process.env): AppConfig {
@@ -179,6 +226,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     adminWallets: env.ADMIN_WALLETS,
     seedDemoData: env.SEED_DEMO_DATA,
     demoAdminPassword: env.DEMO_ADMIN_PASSWORD,
+    publicSite: env.PUBLIC_URL ? siteOf(new URL(env.PUBLIC_URL)) : null,
     trustProxy: env.TRUST_PROXY,
     rateLimits: {
       authPerMinute: env.RATE_LIMIT_AUTH_PER_MINUTE,

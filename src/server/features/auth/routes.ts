@@ -20,11 +20,6 @@ import { requireUser } from '../../plugins/authenticate';
 import { toPublicUser } from './public-user';
 import type { AuthService } from './service';
 
-/** The site the browser is on: SIWS binds the signature to it (domain with port, and origin). */
-function siteOf(request: FastifyRequest) {
-  return { domain: request.host, origin: `${request.protocol}://${request.host}` };
-}
-
 const errors = {
   400: errorBodySchema,
   401: errorBodySchema,
@@ -47,7 +42,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (a
         response: { 200: challengeResponseSchema, ...errors },
       },
     },
-    async (request) => auth.issueChallenge(request.body.walletAddress, siteOf(request)),
+    async (request) => auth.issueChallenge(request.body.walletAddress, auth.signInSite(request)),
   );
 
   app.post(
@@ -62,7 +57,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (a
       },
     },
     async (request, reply) => {
-      const result = await auth.walletLogin(request.body, siteOf(request).domain);
+      const result = await auth.walletLogin(request.body, auth.signInSite(request).domain);
       if (result.kind === 'unregistered') {
         return reply.status(404).send({
           error: AUTH_MESSAGES.walletNotRegistered,

@@ -8,6 +8,7 @@ import { type LimitRule, type RateLimiter, tooManyRequests } from '../../plugins
 import { isSettingEnabled, SETTING_KEYS } from '../settings/repo';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './password';
 import * as repo from './repo';
+import { type SignInSite, signInSiteFor } from './sign-in-site';
 import { createSignInChallenge, SIGN_IN_FAILURE_MESSAGES, verifySignInProof } from './siws';
 import { hashToken, newOpaqueToken } from './tokens';
 
@@ -18,7 +19,7 @@ export interface AuthServiceDeps {
   db: Db;
   clock: Clock;
   cluster: Cluster;
-  config: Pick<AppConfig, 'adminWallets' | 'rateLimits'>;
+  config: Pick<AppConfig, 'adminWallets' | 'rateLimits' | 'publicSite' | 'port'>;
   limiter: RateLimiter;
 }
 
@@ -82,7 +83,12 @@ export function createAuthService({ db, clock, cluster, config, limiter }: AuthS
       }
     },
 
-    async issueChallenge(walletAddress: string, site: { domain: string; origin: string }) {
+    /** The site SIWS binds to for this request (PUBLIC_URL, or a loopback Host); 400 otherwise. */
+    signInSite(request: { host: string; protocol: string }): SignInSite {
+      return signInSiteFor(config, request);
+    },
+
+    async issueChallenge(walletAddress: string, site: SignInSite) {
       const now = clock();
       const challenge = createSignInChallenge({ walletAddress, ...site, cluster, now });
       await repo.insertChallenge(db, challenge, now);

@@ -142,3 +142,26 @@ export async function listDares(db: DbOrTx, query: DareListQuery, now: Date): Pr
     nextCursor: rows.length > limit ? String(page.at(-1)!.dare.id) : null,
   };
 }
+
+/**
+ * Whether the user ever backed a dare: a stake or contribution credited to one (a pool row). A
+ * payment only booked on the ledger may yet be refused and refunded, so it does not count; a
+ * credited one still does after its dare is refunded or deleted (the money was put at stake).
+ */
+export async function hasBackedADare(db: DbOrTx, userId: number): Promise<boolean> {
+  const [row] = await db
+    .select({ id: poolContributions.id })
+    .from(poolContributions)
+    .where(eq(poolContributions.userId, userId))
+    .limit(1);
+  return row !== undefined;
+}
+
+/**
+ * The dare, locked until the transaction ends: a winner pick or a cancellation waits for a
+ * contribution being credited, or the contribution sees the dare they left behind.
+ */
+export async function lockDareRow(tx: DbOrTx, id: number): Promise<DareRow | undefined> {
+  const [row] = await tx.select().from(dares).where(eq(dares.id, id)).for('update');
+  return row;
+}

@@ -17,7 +17,14 @@ import { consumeIntent } from '../payments/payment-intents';
 import { holdRefusedPayment } from '../payments/refused-payments';
 import { requireDareCreationEnabled, requireWallet } from '../payments/service';
 import { type VerifiedPayment, verifyPayment } from '../payments/verify-payment';
-import { findContributionBySignature, findDareBySignature, findDareRow, getDare } from './repo';
+import {
+  effectiveStatus,
+  findContributionBySignature,
+  findDareBySignature,
+  findDareRow,
+  getDare,
+  lockDareRow,
+} from './repo';
 
 type CreateDareBody = Required<
   Pick<CreateDareRequest, 'difficulty' | 'maxParticipants' | 'isPublic' | 'tags'>
@@ -156,8 +163,8 @@ export function createDaresService({
       holdRefusedPayment({ db, clock }, user, body.transactionSignature, () => createDare(user, body)),
 
     /**
-     * Credits a verified contribution. Whether the dare still takes contributions was decided when
-     * the payment was requested; SOL that reached the escrow under a valid request is always booked.
+     * Credits a verified contribution while the dare is still active; after that it is refused and
+     * the held payment refunded (a finished dare's payout is fixed).
      */
     addToPool: (
       user: UserRow,
@@ -277,6 +284,13 @@ export function createDaresService({
     if (!('intent' in payment)) return payment;
     if (payment.lamports !== solToLamports(body.amount)) throw badRequest(DARE_MESSAGES.contributionMismatch);
     const result = await creditOnce(signature, user, { dareId }, async (tx) => {
+      // Once a winner is picked (or the dare is cancelled or past its deadline) the payout is
+      // fixed: money credited now would never be paid out or refunded. Refused, it is refunded
+      // to the payer after the hold (holdRefusedPayment).
+      const current = await lockDareRow(tx, dareId);
+      if (!current || effectiveStatus(current, clock()) !== 'active') {
+        throw new AppError('CONFLICT', PAYMENT_MESSAGES.dareNotActive);
+      }
       await recordPayment(tx, payment, signature, user, dareId, 'contribution');
       await addToDarePool(tx, dareId, payment.lamports);
       return dareId;

@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import { lamportsToSol, solToLamports } from '../../../contract/money';
 import type { DbOrTx } from '../../db/client';
 import { ledgerEntries } from '../../db/schema';
@@ -90,23 +90,4 @@ export async function ledgerBalances(db: DbOrTx): Promise<Map<string, bigint>> {
 function normalizeNumeric(text: string): string {
   if (text.startsWith('-')) throw new Error(`The ledger shows a negative escrow balance: ${text}`);
   return text;
-}
-
-/**
- * Whether the user ever paid into DarePool: a verified stake or pool contribution on the ledger
- * (append-only, so a deleted or refunded dare still counts; the payment was made).
- */
-export async function hasPaidIn(db: DbOrTx, userId: number): Promise<boolean> {
-  const [row] = await db
-    .select({ id: ledgerEntries.id })
-    .from(ledgerEntries)
-    .where(
-      and(
-        eq(ledgerEntries.userId, userId),
-        eq(ledgerEntries.direction, 1),
-        inArray(ledgerEntries.kind, ['stake', 'contribution']),
-      ),
-    )
-    .limit(1);
-  return row !== undefined;
 }

@@ -15,8 +15,7 @@ import { dareSubmissions, submissionVotes, users } from '../../db/schema';
 import { AppError, badRequest, conflict, notFound } from '../../errors';
 import type { StoragePort } from '../../storage/port';
 import type { UserRow } from '../auth/repo';
-import { effectiveStatus, findDareRow } from '../dares/repo';
-import { hasPaidIn } from '../ledger/repo';
+import { effectiveStatus, findDareRow, hasBackedADare } from '../dares/repo';
 import { currentMajorDare } from '../major-dare/repo';
 import type { VideoAccess } from '../videos/access';
 import {
@@ -141,7 +140,7 @@ export function createSubmissionsService({
             throw new AppError('FORBIDDEN', SUBMISSION_MESSAGES.ownSubmission);
           // The Major Dare's community prize follows the votes: fresh accounts must not decide it.
           const dare = await findDareRow(tx, submission.dareId);
-          if (dare?.isMajor && !(await hasPaidIn(tx, user.id)))
+          if (dare?.isMajor && !(await hasBackedADare(tx, user.id)))
             throw new AppError('FORBIDDEN', SUBMISSION_MESSAGES.majorVoteNeedsPayment);
           const [already] = await tx
             .select({ id: submissionVotes.id })
@@ -178,7 +177,7 @@ export function createSubmissionsService({
     },
 
     async votingRights(user: UserRow): Promise<VotingRights> {
-      return { majorDare: await hasPaidIn(db, user.id) };
+      return { majorDare: await hasBackedADare(db, user.id) };
     },
   };
 }
