@@ -1,13 +1,10 @@
 import { eq } from 'drizzle-orm';
 import { CLAIM_MESSAGES, type Claim } from '../../../contract/claims';
 import { solToLamports } from '../../../contract/money';
-import type { Clock } from '../../app';
-import type { ChainPort } from '../../chain/port';
-import type { Db } from '../../db/client';
 import { claims, dareSubmissions, dares, users } from '../../db/schema';
 import { AppError, badRequest, forbidden, notFound } from '../../errors';
 import type { UserRow } from '../auth/repo';
-import { type PayoutsService, TransferAlreadyLive } from '../payouts/service';
+import { type PayingServiceDeps, type PayoutsService, TransferAlreadyLive } from '../payouts/service';
 import {
   type ClaimRow,
   findClaim,
@@ -19,17 +16,7 @@ import {
   toClaim,
 } from './repo';
 
-export function createClaimsService({
-  db,
-  chain,
-  clock,
-  payouts,
-}: {
-  db: Db;
-  chain: ChainPort;
-  clock: Clock;
-  payouts: PayoutsService;
-}) {
+export function createClaimsService({ db, chain, clock, payouts }: PayingServiceDeps) {
   const show = async (id: number): Promise<Claim> => {
     const row = (await findClaim(db, id))!;
     return toClaim(row.claim, row.dareTitle, chain.explorerUrlTemplate);

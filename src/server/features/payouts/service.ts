@@ -268,3 +268,11 @@ export function createPayoutsService({
 }
 
 export type PayoutsService = ReturnType<typeof createPayoutsService>;
+
+/** What every service that moves money out through the payout machinery needs (claims, refunds). */
+export interface PayingServiceDeps {
+  db: Db;
+  chain: ChainPort;
+  clock: Clock;
+  payouts: PayoutsService;
+}

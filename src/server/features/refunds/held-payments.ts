@@ -1,9 +1,6 @@
 import { address, type Signature } from '@solana/kit';
 import { solToLamports } from '../../../contract/money';
-import type { Clock } from '../../app';
-import type { ChainPort } from '../../chain/port';
 import { checkDeposit, fetchParsedTransaction } from '../../chain/verify-deposit';
-import type { Db } from '../../db/client';
 import { violatedConstraint } from '../../db/errors';
 import { AppError } from '../../errors';
 import { bookPayment } from '../payments/book-payment';
@@ -15,7 +12,7 @@ import {
   type PaymentIntentRow,
   takeLapsedForRefund,
 } from '../payments/payment-intents';
-import { type PayoutsService, TransferAlreadyLive } from '../payouts/service';
+import { type PayingServiceDeps, TransferAlreadyLive } from '../payouts/service';
 
 /** How many signatures one reference is searched for; a server-built payment has one. */
 const SIGNATURES_PER_REFERENCE = 20;
@@ -32,17 +29,7 @@ export interface HeldRefundsRun {
  * Money held for payers whose payment never became a dare, a contribution or a prize: found, then
  * refunded to the paying wallet through the payout machinery (one live transfer per intent).
  */
-export function createHeldPaymentRefunds({
-  db,
-  chain,
-  clock,
-  payouts,
-}: {
-  db: Db;
-  chain: ChainPort;
-  clock: Clock;
-  payouts: PayoutsService;
-}) {
+export function createHeldPaymentRefunds({ db, chain, clock, payouts }: PayingServiceDeps) {
   const { rpc } = chain;
 
   /**

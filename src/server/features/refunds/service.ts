@@ -1,11 +1,8 @@
 import type { RefundSummary } from '../../../contract/admin';
 import { lamportsToSol, solToLamports } from '../../../contract/money';
-import type { Clock } from '../../app';
-import type { ChainPort } from '../../chain/port';
-import type { Db } from '../../db/client';
 import { AppError } from '../../errors';
 import { findDareRow } from '../dares/repo';
-import { type PayoutsService, TransferAlreadyLive } from '../payouts/service';
+import { type PayingServiceDeps, TransferAlreadyLive } from '../payouts/service';
 import { createHeldPaymentRefunds, type HeldRefundsRun } from './held-payments';
 import { cancelExpiredDares, daresOwingRefunds, unrefundedContributions } from './repo';
 import { createStrayPaymentRefunds, type StrayRefundsRun } from './stray-payments';
@@ -19,17 +16,7 @@ function reasonOf(error: unknown): string {
   return 'The refund could not be prepared';
 }
 
-export function createRefundsService({
-  db,
-  chain,
-  clock,
-  payouts,
-}: {
-  db: Db;
-  chain: ChainPort;
-  clock: Clock;
-  payouts: PayoutsService;
-}) {
+export function createRefundsService({ db, chain, clock, payouts }: PayingServiceDeps) {
   const held = createHeldPaymentRefunds({ db, chain, clock, payouts });
   const stray = createStrayPaymentRefunds({ db, chain, clock, payouts });
   /** Only one refund run per dare at a time in this process; the database guards across processes. */

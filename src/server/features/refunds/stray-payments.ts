@@ -1,19 +1,16 @@
 import { address, type Signature } from '@solana/kit';
 import { solToLamports } from '../../../contract/money';
-import type { Clock } from '../../app';
-import type { ChainPort } from '../../chain/port';
 import {
   fetchParsedTransaction,
   type ParsedTransactionView,
   SYSTEM_PROGRAM,
 } from '../../chain/verify-deposit';
-import type { Db } from '../../db/client';
 import { AppError } from '../../errors';
 import { inboundSignatures, ledgerBalanceOf } from '../ledger/repo';
 import { expireReservations } from '../payments/escrow-wallets';
 import { closeLapsedIntents, hasUnsettledIntents } from '../payments/payment-intents';
 import { hasSendingTransfer } from '../payouts/repo';
-import { type PayoutsService, TransferAlreadyLive } from '../payouts/service';
+import { type PayingServiceDeps, TransferAlreadyLive } from '../payouts/service';
 import { bookStrayPayment, strayPaymentsOwingRefunds, unusedExpiredEscrows } from './stray-repo';
 
 /** The most getSignaturesForAddress answers per call. */
@@ -50,17 +47,7 @@ export function inboundTransfers(tx: ParsedTransactionView, escrow: string): Map
  * amount, another escrow, no reference, a stranger): found on chain, booked for its sender and
  * refunded to it through the payout machinery, so no money is ever stranded (decision 011).
  */
-export function createStrayPaymentRefunds({
-  db,
-  chain,
-  clock,
-  payouts,
-}: {
-  db: Db;
-  chain: ChainPort;
-  clock: Clock;
-  payouts: PayoutsService;
-}) {
+export function createStrayPaymentRefunds({ db, chain, clock, payouts }: PayingServiceDeps) {
   const { rpc } = chain;
 
   async function onChainBalances(escrows: string[]): Promise<Map<string, bigint>> {
