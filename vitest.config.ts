@@ -1,5 +1,15 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Tests that need a shared server run in that server's tier only: `*.pg.test.ts` with
+ * TEST_DATABASE_URL (PostgreSQL), `*.redis.test.ts` with TEST_REDIS_URL (scripts/test.ts sets each
+ * when its server answers).
+ */
+const needsServers = [
+  ...(process.env.TEST_DATABASE_URL ? [] : ['**/*.pg.test.ts']),
+  ...(process.env.TEST_REDIS_URL ? [] : ['**/*.redis.test.ts']),
+];
+
 export default defineConfig({
   test: {
     projects: [
@@ -7,6 +17,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['src/**/*.test.{ts,tsx}', 'program/**/*.test.ts'],
+          exclude: needsServers,
           environment: 'node',
         },
       },
@@ -14,8 +25,8 @@ export default defineConfig({
         test: {
           name: 'api',
           include: ['test/**/*.test.ts'],
-          // Multi-instance tests need a shared PostgreSQL server: they belong to that tier only.
-          exclude: process.env.TEST_DATABASE_URL ? [] : ['test/**/*.pg.test.ts'],
+          // Multi-instance tests need a shared PostgreSQL server (or Redis): they belong to that tier only.
+          exclude: needsServers,
           globalSetup: ['test/global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
@@ -31,6 +42,9 @@ export default defineConfig({
           maxWorkers: 2,
           testTimeout: 30_000,
           hookTimeout: 90_000,
+          // Each poll waits for a page that two servers and two browsers share two cores with:
+          // vitest's 1 s default failed a correct page under CI load.
+          expect: { poll: { timeout: 10_000 } },
         },
       },
     ],

@@ -2,9 +2,11 @@
  * `npm run bench [-- name...]`: starts the real server on a fresh data folder and runs the named
  * benchmarks (all by default). BENCH_DURATION (seconds, default 10) and BENCH_CONNECTIONS
  * (default 50) shape the load tests. Exits 1 when a measure is over its budget or a load test
- * saw failed requests, so a regression is not just a number scrolling by.
+ * saw failed requests, so a regression is not just a number scrolling by. BENCH_VIDEO_STORAGE=s3
+ * stores the server's videos in an S3-protocol server (s3rver) started for the run.
  */
 import os from 'node:os';
+import { startTestS3Server } from '#server/storage/testing/s3-server';
 import { startServer } from '../e2e/fixtures/server';
 import { ensureWebBuilt } from '../scripts/web-build';
 import { BENCHMARKS } from './benchmarks';
@@ -38,10 +40,11 @@ const connections = Math.round(positiveNumber('BENCH_CONNECTIONS', 50));
 
 const needsServer = selected.some((benchmark) => !benchmark.inProcess);
 if (needsServer) ensureWebBuilt();
-const server = needsServer ? await startServer({ logLevel: 'warn' }) : null;
+const s3 = needsServer && process.env.BENCH_VIDEO_STORAGE === 's3' ? await startTestS3Server() : null;
+const server = needsServer ? await startServer({ logLevel: 'warn', env: s3?.env('bench/') ?? {} }) : null;
 console.log(
   `DarePool bench: ${selected.map((benchmark) => benchmark.name).join(', ')} | ${durationSeconds} s x ${connections} connections | ` +
-    `${os.cpus().length} CPU(s), Node ${process.version}, server ${server?.baseUrl ?? 'not started'}`,
+    `${os.cpus().length} CPU(s), Node ${process.version}, server ${server?.baseUrl ?? 'not started'}${s3 ? ', videos on s3rver' : ''}`,
 );
 
 const results: BenchResult[] = [];
@@ -63,6 +66,7 @@ try {
   console.error(`Benchmark failed: ${error instanceof Error ? error.message : String(error)}`);
 } finally {
   await server?.stop();
+  await s3?.close();
 }
 
 console.log(`\n${formatReport(results)}`);

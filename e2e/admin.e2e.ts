@@ -1,10 +1,10 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import type { AdminDare, AdminStats } from '../src/contract/admin';
-import type { Claim } from '../src/contract/claims';
-import type { Dare } from '../src/contract/dares';
-import type { MajorDare } from '../src/contract/major-dare';
-import type { SystemSettings } from '../src/contract/settings';
+import type { AdminDare, AdminStats } from '#contract/admin';
+import type { Claim } from '#contract/claims';
+import type { Dare } from '#contract/dares';
+import type { MajorDare } from '#contract/major-dare';
+import type { SystemSettings } from '#contract/settings';
 import { setupApp } from './fixtures/app';
 import { call, createDareOverHttp, newClient, request } from './fixtures/http-client';
 import { openAsDemoAdmin, registerWithWallet, toast } from './fixtures/users';
@@ -68,6 +68,11 @@ describe('the Admin panel', () => {
     await confirm.getByRole('button', { name: 'Deactivate and refund' }).click();
     await toast(page, 'Dare status updated successfully');
     await page.getByText(`Refunded ${target.totalPool} SOL`, { exact: false }).first().waitFor();
+    // Like every money toast, it links the transactions: each refund's own (issue 18, item 4).
+    const toastRefundHrefs = await page
+      .getByRole('list', { name: 'Refunds sent' })
+      .getByRole('link', { name: 'View transaction' })
+      .evaluateAll((links) => links.map((link) => link.getAttribute('href')));
     await row.getByText('cancelled', { exact: true }).waitFor();
     expect((await api<Dare>('GET', `/api/dares/${target.id}`, null)).status).toBe('cancelled');
     expect(await escrowBalance(target.escrowWallet!, token)).toBe('0');
@@ -84,6 +89,7 @@ describe('the Admin panel', () => {
     expect(await refundLinks.evaluateAll((links) => links.map((link) => link.getAttribute('href')))).toEqual(
       listed.refunds.map((refund) => `/tx/${refund.signature}`),
     );
+    expect(toastRefundHrefs.sort()).toEqual(listed.refunds.map((refund) => `/tx/${refund.signature}`).sort());
 
     // View Submissions narrows the Submissions tab to the dare.
     const withSubmissions = all.find(
@@ -128,6 +134,15 @@ describe('the Admin panel', () => {
       .getByRole('button', { name: 'Delete dare' })
       .click();
     await toast(page, 'Dare deleted successfully');
+    // The deleted dare's row (and its refund list) is gone: the toast still links every refund.
+    const deletedRefunds = page
+      .getByRole('list', { name: 'Refunds sent' })
+      .getByRole('link', { name: 'View transaction' });
+    await deletedRefunds.first().waitFor();
+    for (const href of await deletedRefunds.evaluateAll((links) =>
+      links.map((link) => link.getAttribute('href')),
+    ))
+      expect(href).toMatch(/^\/tx\/[1-9A-HJ-NP-Za-km-z]{64,88}$/);
     await doomed.waitFor({ state: 'detached' });
     await expect(api('GET', `/api/dares/${other.id}`, null)).rejects.toMatchObject({ status: 404 });
     expect(await escrowBalance(other.escrowWallet!, token)).toBe('0');
@@ -211,7 +226,7 @@ describe('the Admin panel', () => {
     await page.getByRole('tab', { name: 'Major Dares' }).click();
     await page.getByRole('button', { name: 'Create Major Dare' }).click();
     const dialog = page.getByRole('dialog', { name: 'Create Major Dare' });
-    // The spec's defaults: 0.1 SOL prize, 100 participants, medium.
+    // The defaults of docs/product.md#major-dare-form-rules: 0.1 SOL prize, 100 participants, medium.
     expect(await dialog.getByLabel('Prize Amount (SOL)').inputValue()).toBe('0.1');
     expect(await dialog.getByLabel('Max Participants').inputValue()).toBe('100');
     expect(await dialog.getByRole('combobox', { name: 'Difficulty' }).textContent()).toBe('Medium');

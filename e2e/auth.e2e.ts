@@ -35,7 +35,7 @@ describe('accounts in the browser', () => {
     expect(await dialog.getByLabel('Wallet Address').inputValue()).toBe(wallet!.address);
     expect(await dialog.getByLabel('Wallet Address').getAttribute('readonly')).not.toBeNull();
 
-    // Client-side rules with the spec's messages; an edit clears its field's error.
+    // Client-side rules with the messages of docs/product.md#registration-rules; an edit clears its field's error.
     await dialog.getByLabel('Username').fill('ab');
     await dialog.getByLabel('Password', { exact: true }).fill('secret1');
     await dialog.getByLabel('Confirm Password').fill('secret2');
@@ -55,7 +55,7 @@ describe('accounts in the browser', () => {
     await dialog.getByLabel('Username').fill('e2e_daredevil');
     await dialog.getByRole('button', { name: 'Complete Registration' }).click();
 
-    // Spec section 8: the auth flow, which creates the account, says so.
+    // docs/product.md#sign-in-toasts: the auth flow, which creates the account, says so.
     await toast(page, 'Registration Successful');
     await toast(page, 'Account created successfully!');
     await page.getByTestId('current-username').getByText('e2e_daredevil').waitFor();

@@ -1,8 +1,9 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { setupApp } from './fixtures/app';
+import { DEMO_USER_PASSWORD } from './fixtures/demo-accounts';
 import { call, newClient, request } from './fixtures/http-client';
-import { openAsDemoAdmin, registerWithWallet, toast } from './fixtures/users';
+import { openAsDemoAdmin, openSignedIn, registerWithWallet, toast } from './fixtures/users';
 
 const app = setupApp();
 const phone = { width: 375, height: 740 };
@@ -112,6 +113,58 @@ describe('every dialog on a 375 px phone', () => {
     await page.keyboard.press('Escape');
     await expect.poll(() => menu.count()).toBe(0);
     expect(await page.getByText('Test SOL received', { exact: true }).first().isVisible()).toBe(true);
+    // The menu opens from state, not a Radix trigger: focus still goes back to its button.
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label')))
+      .toBe('Open menu');
+  });
+
+  it('the wallet question of a password user fits in Add to Pool and Submit Video, and Watch Video fits', async () => {
+    // A dare bob sent no proof to, so Submit Video opens its dialog.
+    const dare = (
+      await request<{ id: number; title: string; isMajor: boolean; submissionCount: number }[]>(
+        app,
+        'GET',
+        '/api/dares?filter=active',
+      )
+    ).find((d) => !d.isMajor && d.submissionCount === 0);
+    if (!dare) throw new Error('the demo data has an active community dare without proofs');
+    const { page } = await openSignedIn(
+      app,
+      { username: 'bob', password: DEMO_USER_PASSWORD },
+      `/dare/${dare.id}`,
+      { viewport: phone },
+    );
+    await page.getByRole('heading', { name: dare.title }).waitFor();
+    // The account's 44-character address must wrap inside the dialog, not push it wider.
+    for (const name of ['Add to Pool', 'Submit Video']) {
+      await page.getByRole('button', { name }).click();
+      const dialog = page.getByRole('dialog', { name });
+      await dialog
+        .getByRole('region', { name: 'Connect your wallet' })
+        .getByTestId('expected-wallet')
+        .waitFor();
+      await expectFits(dialog, `${name} asking for the wallet`);
+      await closeWithEscape(page, dialog);
+    }
+
+    // The demo's completed dare holds carol's approved proof, a real video.
+    const dares = await request<{ id: number; title: string }[]>(
+      app,
+      'GET',
+      '/api/dares?filter=all&limit=50',
+    );
+    const ended = dares.find((d) => d.title === 'Sunrise summit hike');
+    if (!ended) throw new Error("the demo data has the completed dare 'Sunrise summit hike'");
+    await page.goto(app.url(`/dare/${ended.id}`));
+    await page
+      .getByRole('article', { name: 'Submission by carol' })
+      .getByRole('button', { name: 'Watch Video' })
+      .click();
+    const watch = page.getByRole('dialog');
+    await watch.getByLabel('Video proof by carol').waitFor();
+    await expectFits(watch, 'Watch Video');
+    await closeWithEscape(page, watch);
   });
 
   it('the admin dialogs fit: users, create major dare, select winners, confirmations', async () => {

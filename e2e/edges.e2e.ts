@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { setupApp } from './fixtures/app';
 import { DEMO_USER_PASSWORD } from './fixtures/demo-accounts';
 import { request } from './fixtures/http-client';
+import { loginAsDemoAdmin } from './fixtures/users';
 
 const app = setupApp();
 const desktop = { width: 1366, height: 900 };
@@ -81,5 +82,89 @@ describe('the edges at 1366 px', () => {
     const levels = Object.keys(colours);
     expect(levels.length).toBeGreaterThan(1);
     expect(new Set(Object.values(colours)).size).toBe(levels.length);
+  });
+
+  it("asks a password user for the account's wallet before Submit Video and before Claim Prize", async () => {
+    const bob = await loginAsBob();
+    const dares = await request<
+      { id: number; title: string; isMajor: boolean; submissionCount: number; status: string }[]
+    >(app, 'GET', '/api/dares?filter=active');
+    // Not the first active dare (the first test adds to its pool): one nobody sent a proof to.
+    const dare = dares.slice(1).find((d) => !d.isMajor && d.submissionCount === 0);
+    if (!dare) throw new Error('the demo data has an active community dare without proofs');
+    const { page, context } = await app.newPage({ viewport: desktop });
+    await context.addInitScript(
+      ([token, user]) => {
+        localStorage.setItem('token', token);
+        localStorage.setItem('user', user);
+      },
+      [bob.token, bob.user] as const,
+    );
+
+    // Submit Video: the question, naming the address, before any field to fill in.
+    await page.goto(app.url(`/dare/${dare.id}`));
+    await page.getByRole('button', { name: 'Submit Video' }).click();
+    const submit = page.getByRole('dialog', { name: 'Submit Video' });
+    const submitGate = submit.getByRole('region', { name: 'Connect your wallet' });
+    await submitGate.getByTestId('expected-wallet').getByText(bob.walletAddress, { exact: true }).waitFor();
+    await submitGate.getByRole('button', { name: 'Connect wallet' }).waitFor();
+    expect(await submit.getByLabel('Video URL').count()).toBe(0);
+    expect(await submit.getByLabel('Description').count()).toBe(0);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => submit.count()).toBe(0);
+
+    // Claim Prize: bob wins that dare (sent and decided over the API), then opens his profile.
+    const proof = await request<{ id: number }>(app, 'POST', `/api/dares/${dare.id}/submit`, bob.token, {
+      videoUrl: 'https://videos.example/bob-wins.mp4',
+      description: 'Bob did it',
+    });
+    const admin = await loginAsDemoAdmin(app);
+    await request(app, 'PUT', `/api/admin/submissions/${proof.id}`, admin.token, { status: 'approved' });
+    await request(app, 'POST', `/api/admin/submissions/${proof.id}/mark-winner`, admin.token, {
+      dareId: dare.id,
+    });
+    await page.goto(app.url('/profile'));
+    const claimGate = page.getByRole('region', { name: 'Connect your wallet' });
+    await claimGate.getByTestId('expected-wallet').getByText(bob.walletAddress, { exact: true }).waitFor();
+    // The prize stays in view; its Claim Prize waits for the wallet.
+    const winning = page.getByRole('list', { name: 'Winning submissions' });
+    await winning.getByText(dare.title).waitFor();
+    expect(await winning.getByRole('button', { name: 'Claim Prize' }).isDisabled()).toBe(true);
+    // No wallet in this browser holds bob's address: the answer says so, with the address.
+    await claimGate.getByRole('button', { name: 'Connect wallet' }).click();
+    await claimGate
+      .getByRole('alert')
+      .getByText(`Connect the wallet of your account (${bob.walletAddress.slice(0, 4)}`, { exact: false })
+      .waitFor();
+    expect(await winning.getByRole('button', { name: 'Claim Prize' }).isDisabled()).toBe(true);
+  });
+
+  it('gives focus back to the button that opened Connect Wallet (opened from state, not a Radix trigger)', async () => {
+    const { page } = await app.newPage({ viewport: desktop });
+    const dialog = page.getByRole('dialog', { name: 'Connect Wallet' });
+    // The page behind an open dialog is hidden from the accessibility tree, so the opener is
+    // marked first and found by its mark.
+    const openerHasFocus = () =>
+      page.evaluate(() => document.activeElement?.hasAttribute('data-test-opener') ?? false);
+    const openWithKeyboardAndEscape = async (opener: ReturnType<typeof page.getByRole>) => {
+      await opener.evaluate((element) => element.setAttribute('data-test-opener', ''));
+      await opener.focus();
+      await page.keyboard.press('Enter');
+      await dialog.getByRole('button', { name: 'Log In' }).waitFor();
+      await expect.poll(openerHasFocus).toBe(false);
+      await page.keyboard.press('Escape');
+      await expect.poll(() => dialog.count()).toBe(0);
+    };
+
+    // The top bar's button, with the keyboard only.
+    await page.goto(app.url('/'));
+    await openWithKeyboardAndEscape(page.getByRole('banner').getByRole('button', { name: 'Connect Wallet' }));
+    await expect.poll(openerHasFocus).toBe(true);
+
+    // A prompt inside a page that opens the same dialog: a visitor's Submit Video.
+    const [dare] = await request<{ id: number; title: string }[]>(app, 'GET', '/api/dares?filter=active');
+    await page.goto(app.url(`/dare/${dare!.id}`));
+    await openWithKeyboardAndEscape(page.getByRole('button', { name: 'Submit Video' }));
+    await expect.poll(openerHasFocus).toBe(true);
   });
 });

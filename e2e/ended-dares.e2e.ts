@@ -1,16 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { setupApp } from './fixtures/app';
-import { DEMO_ADMIN, DEMO_USER_PASSWORD } from './fixtures/demo-accounts';
-import { request } from './fixtures/http-client';
-import { openSignedIn } from './fixtures/users';
+import { DEMO_USER_PASSWORD } from './fixtures/demo-accounts';
+import { newClient, request } from './fixtures/http-client';
+import {
+  loginAsDemoAdmin,
+  loginAsDemoUser,
+  openAsDemoAdmin,
+  openSignedIn,
+  registerWithWallet,
+} from './fixtures/users';
 
 const app = setupApp();
 
 const api = <T>(method: string, path: string, token?: string | null, body?: unknown) =>
   request<T>(app, method, path, token, body);
-
-const login = (username: string, password = DEMO_USER_PASSWORD) =>
-  api<{ token: string; user: { id: number } }>('POST', '/api/auth/login', undefined, { username, password });
 
 /** A demo dare's id by its title (src/server/db/seed.ts). */
 async function demoDare(title: string): Promise<number> {
@@ -40,7 +43,7 @@ describe('dares that ended', () => {
     await page.getByText('Voting is closed: this dare already has its winner').waitFor();
 
     // The server says the same to a vote sent anyway.
-    const { token } = await login('bob');
+    const { token } = await loginAsDemoUser(app, 'bob');
     const [proof] = await api<{ id: number }[]>('GET', `/api/approved-submissions/${id}`);
     const refused = await fetch(app.url(`/api/submissions/${proof!.id}/vote`), {
       method: 'POST',
@@ -69,7 +72,7 @@ describe('dares that ended', () => {
 describe('proofs waiting for review and links that cannot play', () => {
   it('shows the author their own pending proof, and nobody else', async () => {
     const id = await demoDare('Paint a mural in one afternoon');
-    const { token } = await login('alice');
+    const { token } = await loginAsDemoUser(app, 'alice');
     await api('POST', `/api/dares/${id}/submit`, token, {
       videoUrl: 'https://videos.example/mural.mp4',
       description: 'My mural, time-lapsed',
@@ -91,14 +94,14 @@ describe('proofs waiting for review and links that cannot play', () => {
 
   it('says so when a video cannot play and offers the original link', { timeout: 60_000 }, async () => {
     const id = await demoDare('Compliment 20 strangers');
-    const { token } = await login('bob');
+    const { token } = await loginAsDemoUser(app, 'bob');
     // Nothing listens on port 9: the link fails at once, as a dead link does (the tests run offline).
     const link = 'https://127.0.0.1:9/gone.mp4';
     const proof = await api<{ id: number }>('POST', `/api/dares/${id}/submit`, token, {
       videoUrl: link,
       description: 'Twenty smiles',
     });
-    const admin = await login(DEMO_ADMIN.username, DEMO_ADMIN.password);
+    const admin = await loginAsDemoAdmin(app);
     await api('PUT', `/api/admin/submissions/${proof.id}`, admin.token, { status: 'approved' });
 
     const { page } = await app.newPage();
@@ -112,13 +115,35 @@ describe('proofs waiting for review and links that cannot play', () => {
     expect(await dialog.getByRole('link', { name: 'Open original link' }).getAttribute('href')).toBe(link);
   });
 
+  it("the admin's preview says so too and offers the original link", { timeout: 60_000 }, async () => {
+    const id = await demoDare('Compliment 20 strangers');
+    const player = await newClient(app, 1);
+    // Approved, so the admin's preview plays it through the proxy, which sends it to the dead link.
+    const link = 'https://127.0.0.1:9/admin-preview.mp4';
+    const proof = await api<{ id: number }>('POST', `/api/dares/${id}/submit`, player.token, {
+      videoUrl: link,
+      description: 'Preview that cannot play',
+    });
+    const { page, token } = await openAsDemoAdmin(app);
+    await api('PUT', `/api/admin/submissions/${proof.id}`, token, { status: 'approved' });
+    await page.getByRole('tab', { name: 'Submissions Management' }).click();
+    const row = page
+      .getByRole('list', { name: 'Submissions' })
+      .getByRole('listitem')
+      .filter({ hasText: 'Preview that cannot play' });
+    // The list loads nothing before Play (preload none); the admin plays it from the keyboard.
+    await row.getByLabel('Video by ').focus();
+    await page.keyboard.press('Space');
+    await row.getByText('This video cannot be played here.').waitFor({ timeout: 20_000 });
+    expect(await row.getByRole('link', { name: 'Open original link' }).getAttribute('href')).toBe(link);
+  });
+
   it('refuses a link to a page in the Submit Video form with the reason', async () => {
     const id = await demoDare('Paint a mural in one afternoon');
-    const { page } = await openSignedIn(
-      app,
-      { username: 'carol', password: DEMO_USER_PASSWORD },
-      `/dare/${id}`,
-    );
+    // A wallet user: Submit Video first asks a password user for the account's wallet (issue 18, item 10).
+    const { page } = await app.newPage({ wallet: true });
+    await registerWithWallet(page, app.baseUrl, 'link_prover');
+    await page.goto(app.url(`/dare/${id}`));
     await page.getByRole('button', { name: 'Submit Video' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel('Video URL').fill('https://www.youtube.com/watch?v=dQw4w9WgXcQ');

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { lamportsToSol, solToLamports } from '../src/contract/money';
+import { lamportsToSol, solToLamports } from '#contract/money';
 import { setupApp } from './fixtures/app';
-import { DEMO_ADMIN, DEMO_USER_PASSWORD } from './fixtures/demo-accounts';
 import { newClient, request } from './fixtures/http-client';
+import { loginAsDemoAdmin, loginAsDemoUser } from './fixtures/users';
 
 const app = setupApp();
 
@@ -17,9 +17,6 @@ interface DareItem {
 
 const api = <T>(method: string, path: string, token?: string | null, body?: unknown) =>
   request<T>(app, method, path, token, body);
-
-const login = (username: string, password: string) =>
-  api<{ token: string }>('POST', '/api/auth/login', undefined, { username, password });
 
 describe('Home and Community Dares in the browser', () => {
   it('shows the stats, the dares with filters, count and search, and cards that open the dare', async () => {
@@ -80,12 +77,12 @@ describe('Home and Community Dares in the browser', () => {
 
   it('lists featured videos with vote buttons that a visitor cannot use', async () => {
     const [dare] = await api<DareItem[]>('GET', '/api/dares?filter=active');
-    const alice = await login('alice', DEMO_USER_PASSWORD);
+    const alice = await loginAsDemoUser(app, 'alice');
     const submission = await api<{ id: number }>('POST', `/api/dares/${dare!.id}/submit`, alice.token, {
       videoUrl: 'https://videos.example/featured.mp4',
       description: 'Featured proof',
     });
-    const admin = await login(DEMO_ADMIN.username, DEMO_ADMIN.password);
+    const admin = await loginAsDemoAdmin(app);
     await api('PUT', `/api/admin/submissions/${submission.id}`, admin.token, {
       status: 'approved',
       is_featured: true,
@@ -110,7 +107,7 @@ describe('Home and Community Dares in the browser', () => {
     const newcomer = await newClient(app, 1);
     for (const [token, dareId, username] of [
       [newcomer.token, major.id!, 'newcomer'],
-      [(await login('bob', DEMO_USER_PASSWORD)).token, community!.id, 'bob'],
+      [(await loginAsDemoUser(app, 'bob')).token, community!.id, 'bob'],
     ] as const) {
       await api('POST', `/api/dares/${dareId}/submit`, token, {
         videoUrl: `https://videos.example/${username}-tiles.mp4`,
@@ -124,7 +121,7 @@ describe('Home and Community Dares in the browser', () => {
     const heldPools = listed
       .filter((dare) => dare.status !== 'cancelled')
       .reduce((sum, dare) => sum + solToLamports(dare.totalPool), 0n);
-    const admin = await login(DEMO_ADMIN.username, DEMO_ADMIN.password);
+    const admin = await loginAsDemoAdmin(app);
     const submissions = await api<{ userId: number; dares: { is_major: boolean } | null }[]>(
       'GET',
       '/api/admin/submissions',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Leaderboard } from '../src/contract/leaderboard';
+import type { Leaderboard } from '#contract/leaderboard';
 import { setupApp } from './fixtures/app';
 
 const app = setupApp();
@@ -27,5 +27,11 @@ describe('Leaderboard in the browser', () => {
     await expect.poll(() => quickStats.textContent()).toContain(String(board.stats.totalUsers));
     const earners = page.getByRole('list').filter({ hasText: board.topEarners[0]!.username }).first();
     await expect.poll(() => earners.getByRole('listitem').count()).toBe(board.topEarners.length);
+    // Counts read in the right number: carol has '1 win', not '1 wins'.
+    await earners
+      .getByRole('listitem')
+      .filter({ hasText: 'carol' })
+      .getByText('1 win', { exact: true })
+      .waitFor();
   });
 });

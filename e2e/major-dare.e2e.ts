@@ -1,33 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import type { MajorDare } from '../src/contract/major-dare';
-import { MAJOR_VOTE_NEEDS_PAYMENT } from '../src/contract/voting';
+import type { MajorDare } from '#contract/major-dare';
+import { MAJOR_VOTE_NEEDS_PAYMENT } from '#contract/voting';
 import { setupApp } from './fixtures/app';
-import { DEMO_ADMIN, DEMO_USER_PASSWORD } from './fixtures/demo-accounts';
 import { request } from './fixtures/http-client';
-import { openAsDemoAdmin, registerWithWallet, toast } from './fixtures/users';
+import {
+  loginAsDemoAdmin,
+  loginAsDemoUser,
+  openAsDemoAdmin,
+  registerWithWallet,
+  toast,
+} from './fixtures/users';
 
 const app = setupApp();
 
 const api = <T>(method: string, path: string, token?: string | null, body?: unknown) =>
   request<T>(app, method, path, token, body);
-
-const login = (username: string, password: string) =>
-  api<{ token: string; user: unknown }>('POST', '/api/auth/login', undefined, { username, password });
-
-/** A page signed in as a demo user through the stored session, as the web app keeps it. */
-async function openSignedIn(username: string, password: string, path: string) {
-  const session = await login(username, password);
-  const opened = await app.newPage();
-  await opened.context.addInitScript(
-    ([token, user]) => {
-      localStorage.setItem('token', token);
-      localStorage.setItem('user', user);
-    },
-    [session.token, JSON.stringify(session.user)] as const,
-  );
-  await opened.page.goto(app.url(path));
-  return opened;
-}
 
 describe('Major Dare page in the browser', () => {
   it('shows the live major dare with its server-computed 70/30 prizes, Submit Video and Share', async () => {
@@ -59,14 +46,12 @@ describe('Major Dare page in the browser', () => {
   it("disables the vote on the Major Dare's proofs for a user who never paid in, saying how to qualify", async () => {
     const major = (await (await fetch(app.url('/api/major-dare'))).json()) as MajorDare;
     if (!major.isActive) throw new Error('the demo data has an active major dare');
-    const login = (username: string, password: string) =>
-      request<{ token: string }>(app, 'POST', '/api/auth/login', undefined, { username, password });
-    const alice = await login('alice', DEMO_USER_PASSWORD);
+    const alice = await loginAsDemoUser(app, 'alice');
     const proof = await request<{ id: number }>(app, 'POST', `/api/dares/${major.id}/submit`, alice.token, {
       videoUrl: 'https://videos.example/major-proof.mp4',
       description: 'Major proof',
     });
-    const admin = await login(DEMO_ADMIN.username, DEMO_ADMIN.password);
+    const admin = await loginAsDemoAdmin(app);
     await request(app, 'PUT', `/api/admin/submissions/${proof.id}`, admin.token, { status: 'approved' });
 
     // A fresh wallet account: signed in, but no stake or contribution yet.
@@ -89,9 +74,9 @@ describe('Major Dare page in the browser', () => {
   it('shows a major dare whose winner is picked as closed, on Home too, with a Winner badge and no vote on it', async () => {
     const major = (await (await fetch(app.url('/api/major-dare'))).json()) as MajorDare;
     if (!major.isActive) throw new Error('the demo data has an active major dare');
-    const admin = await login(DEMO_ADMIN.username, DEMO_ADMIN.password);
+    const admin = await loginAsDemoAdmin(app);
     const submit = async (username: string) => {
-      const { token } = await login(username, DEMO_USER_PASSWORD);
+      const { token } = await loginAsDemoUser(app, username);
       const submission = await api<{ id: number }>('POST', `/api/dares/${major.id}/submit`, token, {
         videoUrl: `https://videos.example/${username}-major.mp4`,
         description: `${username}'s hundred push-ups`,
@@ -110,7 +95,7 @@ describe('Major Dare page in the browser', () => {
 
     // Home's card reads as the page does: no LIVE, no invitation, 'Challenge Closed'. The demo
     // admin paid the prize in, so a Major Dare vote is theirs to give.
-    const { page } = await openSignedIn(DEMO_ADMIN.username, DEMO_ADMIN.password, '/');
+    const { page } = await openAsDemoAdmin(app, '/');
     const card = page.getByRole('heading', { name: /^Major Dare of the Week/ }).locator('../..');
     await card.getByText(major.title, { exact: true }).waitFor();
     await card.getByRole('button', { name: 'Challenge Closed' }).waitFor();

@@ -96,7 +96,7 @@ describe('money in the browser', () => {
     await page.getByText('Days Left').waitFor();
     await page.getByText('Live Chat').waitFor();
 
-    // Add to Pool: default 0.01, the spec's validation, then 0.25 SOL through the wallet.
+    // Add to Pool: default 0.01, the validation of docs/product.md#add-to-pool-rules, then 0.25 SOL through the wallet.
     await page.getByRole('button', { name: 'Add to Pool' }).click();
     const dialog = page.getByRole('dialog', { name: 'Add to Pool' });
     const amount = dialog.getByLabel('Amount (SOL)');

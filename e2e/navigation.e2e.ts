@@ -1,5 +1,5 @@
 /**
- * Foundation: a visitor reaches every route of spec section 2, sees the page it promises, the
+ * Foundation: a visitor reaches every route of docs/product.md#pages-and-routes, sees the page it promises, the
  * side menu marks where they are, and nothing breaks in the console. The server starts without
  * demo data, so the empty states are what a visitor of a fresh install sees, before and after
  * the data features land.
@@ -10,7 +10,7 @@ import { setupApp } from './fixtures/app';
 
 const app = setupApp({ env: { SEED_DEMO_DATA: 'false' } });
 
-/** Spec section 2, side menu links for a visitor (Admin Panel is for admins only). */
+/** docs/product.md#navigation, side menu links for a visitor (Admin Panel is for admins only). */
 const VISITOR_MENU = [
   'Home',
   'Community Dares',
@@ -27,7 +27,7 @@ interface RouteExpectation {
   menu: string | null;
   /** Heading of the page (level 1 unless it is the page's only heading). */
   heading: string;
-  /** Further text the spec promises on this page for a logged-out visitor: a string is a whole element's text, a RegExp part of one. */
+  /** Further text docs/product.md#pages-and-routes promises on this page for a logged-out visitor: a string is a whole element's text, a RegExp part of one. */
   texts: (string | RegExp)[];
 }
 
@@ -86,7 +86,7 @@ const ROUTES: RouteExpectation[] = [
     path: '/instructions',
     menu: 'Instructions',
     heading: 'Instructions',
-    // Spec section 1: the disclaimer's four points.
+    // docs/product.md#instructions: the disclaimer's four points.
     texts: [
       'Disclaimer',
       /entertainment only/,
@@ -134,7 +134,7 @@ describe('navigation (desktop)', () => {
     expect(response?.status()).toBe(200);
     await expectRoute(page, route);
     expect(await sideMenu(page).getByRole('link').allTextContents()).toEqual(VISITOR_MENU);
-    // Spec section 1: the side menu's fixed footer card shows an 'Online' status.
+    // docs/product.md#navigation: the side menu's fixed footer card shows an 'Online' status.
     await expectVisible(page.getByRole('complementary').getByText('Online', { exact: true }), 'Online');
   });
 

@@ -1,9 +1,15 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { setupApp } from './fixtures/app';
-import { DEMO_ADMIN, DEMO_USER_PASSWORD, DEMO_USERS } from './fixtures/demo-accounts';
+import { DEMO_USERS } from './fixtures/demo-accounts';
 import { request } from './fixtures/http-client';
-import { openAsDemoAdmin, registerWithWallet, toast } from './fixtures/users';
+import {
+  loginAsDemoAdmin,
+  loginAsDemoUser,
+  openAsDemoAdmin,
+  registerWithWallet,
+  toast,
+} from './fixtures/users';
 
 const app = setupApp();
 
@@ -12,9 +18,6 @@ const DEMO_SUBMITTERS = DEMO_USERS;
 
 const api = <T>(method: string, path: string, token?: string | null, body?: unknown) =>
   request<T>(app, method, path, token, body);
-
-const login = (username: string, password: string) =>
-  api<{ token: string; user: { id: number } }>('POST', '/api/auth/login', undefined, { username, password });
 
 /**
  * A real MP4, made the way a phone's browser would: Chromium's MediaRecorder encodes a few
@@ -86,7 +89,7 @@ describe('video proofs and votes in the browser', () => {
 
     await uploader.page.getByRole('button', { name: 'Submit Video' }).click();
     const form = uploader.page.getByRole('form', { name: 'Submit video' });
-    // Nothing chosen: the spec's message, and nothing is sent.
+    // Nothing chosen: the message of docs/product.md#submit-video-rules, and nothing is sent.
     await form.getByRole('button', { name: 'Submit Video' }).click();
     await form.getByText('Please provide both video (URL or file) and description').waitFor();
     await form
@@ -143,13 +146,13 @@ describe('video proofs and votes in the browser', () => {
 
     // Three demo users post link proofs; the admin approves all four through the API.
     for (const username of DEMO_SUBMITTERS) {
-      const { token } = await login(username, DEMO_USER_PASSWORD);
+      const { token } = await loginAsDemoUser(app, username);
       await api('POST', `/api/dares/${dare.id}/submit`, token, {
         videoUrl: `https://videos.example/${username}.mp4`,
         description: `${username} did it too`,
       });
     }
-    const admin = await login(DEMO_ADMIN.username, DEMO_ADMIN.password);
+    const admin = await loginAsDemoAdmin(app);
     const pending = await api<{ id: number; dareId: number; status: string }[]>(
       'GET',
       '/api/admin/submissions',

@@ -4,11 +4,11 @@
  * npm run admin -- list                        show the admins
  */
 import { eq } from 'drizzle-orm';
-import { loadConfig, loadDotEnv } from '../src/server/config';
-import { lockDataDir } from '../src/server/data-dir-lock';
-import { openConfiguredDatabase } from '../src/server/db/open';
-import { users } from '../src/server/db/schema';
-import { setAdminByUsernameOrWallet } from '../src/server/features/auth/promote';
+import { loadConfig, loadDotEnv } from '#server/config';
+import { lockDataDir } from '#server/data-dir-lock';
+import { openConfiguredDatabase } from '#server/db/open';
+import { users } from '#server/db/schema';
+import { setAdminByUsernameOrWallet } from '#server/features/auth/promote';
 
 loadDotEnv();
 const [command, who] = process.argv.slice(2);

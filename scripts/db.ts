@@ -1,9 +1,9 @@
 /** npm run db:migrate | db:seed | db:reset — against the configured database (.env or environment). */
 import { rmSync } from 'node:fs';
-import { loadConfig, loadDotEnv } from '../src/server/config';
-import { seedDemoData } from '../src/server/db/seed';
-import { openRuntime } from '../src/server/runtime';
-import { createLocalDiskStorage } from '../src/server/storage/local-disk';
+import { loadConfig, loadDotEnv } from '#server/config';
+import { seedDemoData } from '#server/db/seed';
+import { openRuntime } from '#server/runtime';
+import { openVideoStorage } from '#server/storage/open';
 
 const command = process.argv[2];
 loadDotEnv();
@@ -36,7 +36,7 @@ try {
       ...runtime,
       db: database.db,
       clock: () => new Date(),
-      storage: createLocalDiskStorage(config.storage.videoDir),
+      storage: await openVideoStorage(config.storage),
       adminPassword: config.demoAdminPassword,
     });
     if (!result.seeded) console.log('The database already has users; demo data not loaded.');

@@ -18,10 +18,10 @@ import {
   deployProgram,
   makeProgramImmutable,
   rpcDeployTarget,
-} from '../src/server/chain/escrow-program/deploy';
-import { readKeypairFile, writeNewKeypairFile } from '../src/server/chain/escrow-program/keypair-file';
-import { readEscrowProgram, sha256Hex } from '../src/server/chain/escrow-program/program';
-import { loadDotEnv } from '../src/server/config';
+} from '#server/chain/escrow-program/deploy';
+import { readKeypairFile, writeNewKeypairFile } from '#server/chain/escrow-program/keypair-file';
+import { readEscrowProgram, sha256Hex } from '#server/chain/escrow-program/program';
+import { loadDotEnv } from '#server/config';
 
 function fail(message: string): never {
   console.error(`program:deploy: ${message}`);

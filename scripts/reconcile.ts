@@ -3,10 +3,10 @@
  * on any difference, printing it. On the embedded defaults the server must be stopped first (the
  * data folder has one writer); against PostgreSQL and a real cluster it can run any time.
  */
-import { lamportsToSol } from '../src/contract/money';
-import { loadConfig, loadDotEnv } from '../src/server/config';
-import { reconcileEscrows } from '../src/server/features/ledger/reconcile';
-import { openRuntime } from '../src/server/runtime';
+import { lamportsToSol } from '#contract/money';
+import { loadConfig, loadDotEnv } from '#server/config';
+import { reconcileEscrows } from '#server/ledger/reconcile';
+import { openRuntime } from '#server/runtime';
 
 loadDotEnv();
 const config = loadConfig();

@@ -1,11 +1,17 @@
 /**
  * `npm test`: every tier in order — unit, API on PGlite, API on PostgreSQL (when a server
  * answers at TEST_DATABASE_URL, default postgresql://postgres@127.0.0.1:5432/test), then e2e in Chromium.
+ * The Redis-backed tests (`*.redis.test.ts`, unit and API) run in their tiers when a Redis answers at
+ * TEST_REDIS_URL (default redis://127.0.0.1:6379). Set explicitly, TEST_REDIS_URL is required: a
+ * Redis that does not answer then fails those tests; set empty, they are left out.
  */
 import { spawnSync } from 'node:child_process';
 import pg from 'pg';
+import { createClient } from 'redis';
 
 const postgresUrl = process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
+const redisRequired = Boolean(process.env.TEST_REDIS_URL);
+const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 async function postgresAnswers(url: string): Promise<boolean> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
@@ -17,6 +23,20 @@ async function postgresAnswers(url: string): Promise<boolean> {
     return false;
   } finally {
     await client.end().catch(() => {});
+  }
+}
+
+async function redisAnswers(url: string): Promise<boolean> {
+  const client = createClient({ url, socket: { connectTimeout: 2000, reconnectStrategy: false } });
+  client.on('error', () => {});
+  try {
+    await client.connect();
+    await client.ping();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    if (client.isOpen) await client.close().catch(() => {});
   }
 }
 
@@ -34,13 +54,28 @@ function run(title: string, args: string[], env: NodeJS.ProcessEnv = {}) {
 }
 
 const extra = process.argv.slice(2);
-run('unit', ['--project', 'unit', ...extra], { TEST_DATABASE_URL: '' });
-run('api on PGlite (embedded)', ['--project', 'api', ...extra], { TEST_DATABASE_URL: '' });
+// Explicitly named, Redis is required: the tests run and say it does not answer if so.
+const redis =
+  process.env.TEST_REDIS_URL === '' ? '' : redisRequired || (await redisAnswers(redisUrl)) ? redisUrl : '';
+const withRedis = redis ? ` + Redis-backed tests on ${new URL(redis).host}` : '';
+if (!redis) {
+  console.log(
+    process.env.TEST_REDIS_URL === ''
+      ? '\n(TEST_REDIS_URL is empty: the Redis-backed tests are left out)'
+      : `\n(no Redis answers at ${new URL(redisUrl).host}: the Redis-backed tests are left out)`,
+  );
+}
+run(`unit${withRedis}`, ['--project', 'unit', ...extra], { TEST_DATABASE_URL: '', TEST_REDIS_URL: redis });
+run(`api on PGlite (embedded)${withRedis}`, ['--project', 'api', ...extra], {
+  TEST_DATABASE_URL: '',
+  TEST_REDIS_URL: redis,
+});
 if (await postgresAnswers(postgresUrl)) {
-  run(`api on PostgreSQL (${new URL(postgresUrl).host})`, ['--project', 'api', ...extra], {
+  run(`api on PostgreSQL (${new URL(postgresUrl).host})${withRedis}`, ['--project', 'api', ...extra], {
     TEST_DATABASE_URL: postgresUrl,
+    TEST_REDIS_URL: redis,
   });
 } else {
   console.log(`\n(no PostgreSQL answers at ${new URL(postgresUrl).host}: the API tier ran on PGlite only)`);
 }
-run('e2e in Chromium', ['--project', 'e2e', ...extra], { TEST_DATABASE_URL: '' });
+run('e2e in Chromium', ['--project', 'e2e', ...extra], { TEST_DATABASE_URL: '', TEST_REDIS_URL: '' });

@@ -1,39 +1,17 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  claims,
-  dareSubmissions,
-  dares,
-  ledgerEntries,
-  poolContributions,
-  users,
-} from '../src/server/db/schema';
-import { createTestContext, type TestContext } from './helpers/app';
-import {
-  type Actor,
-  api,
-  contribute,
-  createFundedDare,
-  expectReconciled,
-  lamportsOf,
-  newActor,
-  submitVideo,
-} from './helpers/payouts';
+import { describe, expect, it } from 'vitest';
+import { claims, dareSubmissions, dares, ledgerEntries, poolContributions, users } from '#server/db/schema';
+import { contribute, createFundedDare, expectReconciled, lamportsOf, submitVideo } from './helpers/payouts';
+import { setupApiSuite } from './helpers/suite';
 
-let ctx: TestContext;
-let admin: Actor;
-let alice: Actor;
-let bob: Actor;
-let http: ReturnType<typeof api>;
-
-beforeAll(async () => {
-  ctx = await createTestContext({ RATE_LIMIT_AUTH_PER_MINUTE: '1000' });
-  http = api(ctx);
-  admin = await newActor(ctx, 'boss', { admin: true });
-  alice = await newActor(ctx, 'alice');
-  bob = await newActor(ctx, 'bob');
+const {
+  ctx,
+  http,
+  actors: { admin, alice, bob },
+} = setupApiSuite({
+  env: { RATE_LIMIT_AUTH_PER_MINUTE: '1000' },
+  actors: { admin: { username: 'boss', admin: true }, alice: {}, bob: {} },
 });
-afterAll(() => ctx.close());
 
 describe('every admin route is admin-only, on the server', () => {
   const routes: [string, string, unknown?][] = [
@@ -258,7 +236,7 @@ describe('delete', () => {
     await contribute(ctx, bob, dare, '0.03');
     const aliceBefore = await lamportsOf(ctx, alice.wallet.address);
     const bobBefore = await lamportsOf(ctx, bob.wallet.address);
-    // The spec's client may send a JSON content type with no body: still a plain delete.
+    // A client may send a JSON content type with no body (docs/product.md#admin-calls): still a plain delete.
     const res = await ctx.app.inject({
       method: 'DELETE',
       url: `/api/admin/dares/${dare.id}`,
@@ -268,7 +246,17 @@ describe('delete', () => {
     expect(res.json()).toEqual({
       success: true,
       id: dare.id,
-      refunds: { refunded: 2, refundedAmount: '0.13', failed: 0, failureReason: null },
+      refunds: {
+        refunded: 2,
+        refundedAmount: '0.13',
+        failed: 0,
+        failureReason: null,
+        // Each refund transfer, in the order sent (the stake last), for the toast's links.
+        transfers: [
+          { signature: expect.any(String), amount: '0.03', walletAddress: bob.wallet.address },
+          { signature: expect.any(String), amount: '0.1', walletAddress: alice.wallet.address },
+        ],
+      },
     });
     expect(await lamportsOf(ctx, alice.wallet.address)).toBe(aliceBefore + 100_000_000n);
     expect(await lamportsOf(ctx, bob.wallet.address)).toBe(bobBefore + 30_000_000n);

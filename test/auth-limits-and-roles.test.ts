@@ -1,20 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser } from '../src/server/db/factories';
-import { setAdminByUsernameOrWallet } from '../src/server/features/auth/promote';
+import { createUser } from '#server/db/factories';
+import { setAdminByUsernameOrWallet } from '#server/features/auth/promote';
 import { createTestContext, type TestContext } from './helpers/app';
+import { setupApiSuite } from './helpers/suite';
 import { bearer, createTestWallet, walletLogin } from './helpers/wallet';
 
-let ctx: TestContext;
 let adminWallet: Awaited<ReturnType<typeof createTestWallet>>;
-beforeAll(async () => {
-  adminWallet = await createTestWallet();
-  ctx = await createTestContext({
-    RATE_LIMIT_AUTH_PER_MINUTE: '20',
-    RATE_LIMIT_FAILED_LOGINS: '3',
-    ADMIN_WALLETS: adminWallet.address,
-  });
+const { ctx } = setupApiSuite({
+  env: async () => {
+    adminWallet = await createTestWallet();
+    return {
+      RATE_LIMIT_AUTH_PER_MINUTE: '20',
+      RATE_LIMIT_FAILED_LOGINS: '3',
+      ADMIN_WALLETS: adminWallet.address,
+    };
+  },
 });
-afterAll(() => ctx.close());
 
 const login = (username: string, password: string, ip = '10.0.0.1') =>
   ctx.app.inject({

@@ -1,15 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AUTH_MESSAGES } from '../src/contract/auth';
-import { createUser } from '../src/server/db/factories';
-import { setSetting } from '../src/server/features/settings/repo';
+import { AUTH_MESSAGES } from '#contract/auth';
+import { createUser } from '#server/db/factories';
+import { setSetting } from '#server/features/settings/repo';
 import { createTestContext, type TestContext } from './helpers/app';
+import { setupApiSuite } from './helpers/suite';
 import { bearer, createTestWallet, registerWithWallet, walletLogin } from './helpers/wallet';
 
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestContext({ RATE_LIMIT_AUTH_PER_MINUTE: '1000' });
-});
-afterAll(() => ctx.close());
+const { ctx } = setupApiSuite({ env: { RATE_LIMIT_AUTH_PER_MINUTE: '1000' } });
 
 const post = (url: string, payload: unknown, headers: Record<string, string> = {}) =>
   ctx.app.inject({

@@ -1,11 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type TestContext } from './helpers/app';
+import { describe, expect, it } from 'vitest';
+import { setupApiSuite } from './helpers/suite';
 
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestContext();
-});
-afterAll(() => ctx.close());
+const { ctx } = setupApiSuite();
 
 /** One past PostgreSQL's `integer`, and a number far beyond it. */
 const TOO_LARGE = ['2147483648', '99999999999999999999'];

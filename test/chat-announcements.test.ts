@@ -1,12 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type TestContext } from './helpers/app';
+import { describe, expect, it } from 'vitest';
 import { api, createFundedDare, newActor, submitVideo } from './helpers/payouts';
+import { setupApiSuite } from './helpers/suite';
 
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestContext({ RATE_LIMIT_AUTH_PER_MINUTE: '1000' });
-});
-afterAll(() => ctx.close());
+const { ctx } = setupApiSuite({ env: { RATE_LIMIT_AUTH_PER_MINUTE: '1000' } });
 
 /** The messages of a dare's room, as its chat history returns them; all must be system messages. */
 async function systemMessages(dareId: number): Promise<string[]> {

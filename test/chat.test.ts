@@ -1,11 +1,12 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CHAT_LIMITS, CHAT_MESSAGES } from '../src/contract/chat';
-import { chatMessages } from '../src/server/db/schema';
-import { createTestContext, type TestContext } from './helpers/app';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { CHAT_LIMITS, CHAT_MESSAGES } from '#contract/chat';
+import { chatMessages } from '#server/db/schema';
 import { type ChatClient, connectChat, isChat, isError, isPresence, listen } from './helpers/chat';
-import { airdrop, dareBody, payStake, payTo } from './helpers/money';
-import { bearer, createTestWallet, registerWithWallet, type TestWallet } from './helpers/wallet';
+import { dareBody, payStake, payTo } from './helpers/money';
+import { newActor } from './helpers/payouts';
+import { setupApiSuite } from './helpers/suite';
+import { bearer, type TestWallet } from './helpers/wallet';
 
 interface User {
   wallet: TestWallet;
@@ -14,18 +15,18 @@ interface User {
   username: string;
 }
 
-let ctx: TestContext;
+const {
+  ctx,
+  actors: { ann, ben },
+} = setupApiSuite({
+  env: { RATE_LIMIT_AUTH_PER_MINUTE: '1000', CHAT_HEARTBEAT_MS: '200' },
+  actors: { ann: { sol: '5' }, ben: { sol: '5' } },
+});
 let url: string;
-let ann: User;
-let ben: User;
 let dareId: number;
 const clients: ChatClient[] = [];
 
-async function newUser(username: string): Promise<User> {
-  const wallet = await createTestWallet();
-  const { token, user } = await registerWithWallet(ctx.app, wallet, username);
-  return { wallet, token, id: user.id, username };
-}
+const newUser = (username: string): Promise<User> => newActor(ctx, username, { sol: '0' });
 
 async function client(user?: User, options: { autoPong?: boolean } = {}): Promise<ChatClient> {
   const chat = await connectChat(url, options);
@@ -41,12 +42,7 @@ const history = async (query = '') => (await ctx.app.inject({ url: `/api/chat-me
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 beforeAll(async () => {
-  ctx = await createTestContext({ RATE_LIMIT_AUTH_PER_MINUTE: '1000', CHAT_HEARTBEAT_MS: '200' });
   url = await listen(ctx.app);
-  ann = await newUser('ann');
-  ben = await newUser('ben');
-  await airdrop(ctx.app, ann.wallet, '5');
-  await airdrop(ctx.app, ben.wallet, '5');
   const paid = await payStake(ctx.app, ann.token, ann.wallet, '0.1');
   const res = await ctx.app.inject({
     method: 'POST',
@@ -59,7 +55,6 @@ beforeAll(async () => {
 afterEach(() => {
   for (const chat of clients.splice(0)) chat.close();
 });
-afterAll(() => ctx.close());
 
 describe('chat over /ws', () => {
   it('lets a visitor read the global room but not send', async () => {

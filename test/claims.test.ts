@@ -1,12 +1,11 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { claims, ledgerEntries, payoutTransfers, users } from '../src/server/db/schema';
-import { createPayoutsService } from '../src/server/features/payouts/service';
-import { createTestContext, type TestContext } from './helpers/app';
+import { describe, expect, it } from 'vitest';
+import { claims, ledgerEntries, payoutTransfers, users } from '#server/db/schema';
+import { createPayoutsService } from '#server/features/payouts/service';
+import type { TestContext } from './helpers/app';
 import { sendOwnTransfer, waitUntilLanded } from './helpers/money';
 import {
   type Actor,
-  api,
   castVote,
   contribute,
   createFundedDare,
@@ -15,26 +14,24 @@ import {
   newActor,
   submitVideo,
 } from './helpers/payouts';
+import { setupApiSuite } from './helpers/suite';
 
-let ctx: TestContext;
-let admin: Actor;
-let creator: Actor;
-let backer: Actor;
-let winner: Actor;
-let voter: Actor;
-let http: ReturnType<typeof api>;
-
-beforeAll(async () => {
-  ctx = await createTestContext({ RATE_LIMIT_AUTH_PER_MINUTE: '1000' }, { persistentChain: true });
-  http = api(ctx);
-  admin = await newActor(ctx, 'boss', { admin: true });
-  creator = await newActor(ctx, 'creator');
-  backer = await newActor(ctx, 'backer');
-  // The winner never held SOL: the prize must still arrive (it is above the rent minimum).
-  winner = await newActor(ctx, 'winner', { sol: '0' });
-  voter = await newActor(ctx, 'voter', { sol: '0' });
+const {
+  ctx,
+  http,
+  actors: { admin, creator, backer, winner, voter },
+} = setupApiSuite({
+  env: { RATE_LIMIT_AUTH_PER_MINUTE: '1000' },
+  context: { persistentChain: true },
+  actors: {
+    admin: { username: 'boss', admin: true },
+    creator: {},
+    backer: {},
+    // The winner never held SOL: the prize must still arrive (it is above the rent minimum).
+    winner: { sol: '0' },
+    voter: { sol: '0' },
+  },
 });
-afterAll(() => ctx.close());
 
 /** A community dare with a stake and a pool addition, an approved submission by `author`, marked winner. */
 async function wonDare(author: Actor, stake = '0.2', added = '0.15') {
@@ -80,7 +77,7 @@ describe('the complete story: fund, contribute, submit, approve, vote, mark winn
     ]);
 
     const before = await lamportsOf(ctx, winner.wallet.address);
-    // The spec's client sends amount, userId and walletAddress too: ignored, the server decides.
+    // The first client sends amount, userId and walletAddress too (docs/product.md#claim-calls): ignored, the server decides.
     const res = await http.post(
       '/api/claims/prize',
       { submissionId: submission.id, userId: admin.id, amount: '5', walletAddress: admin.wallet.address },
@@ -194,7 +191,6 @@ describe('exactly once', () => {
     await expect(expectReconciled(ctx)).rejects.toThrow(); // the chain moved, the books not yet
 
     await ctx.restart();
-    http = api(ctx);
 
     const [row] = await ctx.database.db.select().from(claims).where(eq(claims.id, claim.id));
     expect(row).toMatchObject({ status: 'paid', transactionHash: transfer.signature });
@@ -223,7 +219,6 @@ describe('exactly once', () => {
       lamports: 120_000_000n,
     });
     await ctx.restart();
-    http = api(ctx);
     const [row] = await ctx.database.db.select().from(claims).where(eq(claims.id, claim.id));
     expect(row).toMatchObject({ status: 'paid', transactionHash: transfer.signature });
     expect(await lamportsOf(ctx, winner.wallet.address)).toBe(before + 120_000_000n);
@@ -236,7 +231,6 @@ describe('a crash before anything was recorded', () => {
     const { submission, claim } = await wonDare(winner, '0.1', '0.01');
     await ctx.database.db.update(claims).set({ status: 'processing' }).where(eq(claims.id, claim.id));
     await ctx.restart();
-    http = api(ctx);
     const [row] = await ctx.database.db.select().from(claims).where(eq(claims.id, claim.id));
     expect(row).toMatchObject({
       status: 'pending',

@@ -1,15 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDare, createUser } from '../src/server/db/factories';
-import { dareSubmissions } from '../src/server/db/schema';
-import { createTestContext, type TestContext } from './helpers/app';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createDare, createUser } from '#server/db/factories';
+import { dareSubmissions } from '#server/db/schema';
+import { setupApiSuite } from './helpers/suite';
 import { createTestWallet } from './helpers/wallet';
 
-let ctx: TestContext;
+const { ctx } = setupApiSuite();
 let ids: number[];
 const DAY = 24 * 3600 * 1000;
 
 beforeAll(async () => {
-  ctx = await createTestContext();
   const { db } = ctx.database;
   const creator = await createUser(db, { username: 'lister' });
   const other = await createUser(db, { username: 'runner' });
@@ -34,7 +33,6 @@ beforeAll(async () => {
     { dareId: ids[0]!, userId: other.id, videoUrl: 'https://v.example/b.mp4' },
   ]);
 });
-afterAll(() => ctx.close());
 
 const list = async (query = '') => {
   const res = await ctx.app.inject({ url: `/api/dares${query}` });

@@ -2,11 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { checkDeployedProgram } from '../src/server/chain/escrow-program/deploy';
-import { LOADER_V3_PROGRAM_ADDRESS } from '../src/server/chain/escrow-program/loader-v3';
-import { readEscrowProgram } from '../src/server/chain/escrow-program/program';
-import { loadConfig } from '../src/server/config';
-import { openRuntime } from '../src/server/runtime';
+import { checkDeployedProgram } from '#server/chain/escrow-program/deploy';
+import { LOADER_V3_PROGRAM_ADDRESS } from '#server/chain/escrow-program/loader-v3';
+import { readEscrowProgram } from '#server/chain/escrow-program/program';
+import { loadConfig } from '#server/config';
+import { openRuntime } from '#server/runtime';
 
 /**
  * What the server does at start on the embedded defaults: the committed escrow program is deployed

@@ -1,18 +1,17 @@
 import { generateKeyPairSigner } from '@solana/kit';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../src/server/db/client';
-import { createDare, createUser } from '../src/server/db/factories';
-import { ledgerEntries, systemSettings } from '../src/server/db/schema';
-import { createTestContext, TEST_INDEX_HTML, type TestContext } from './helpers/app';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '#server/db/client';
+import { createDare, createUser } from '#server/db/factories';
+import { ledgerEntries, systemSettings } from '#server/db/schema';
+import { TEST_INDEX_HTML } from './helpers/app';
+import { setupApiSuite } from './helpers/suite';
 
-let ctx: TestContext;
+const { ctx } = setupApiSuite();
 let db: Db;
-beforeAll(async () => {
-  ctx = await createTestContext();
+beforeAll(() => {
   db = ctx.database.db;
 });
-afterAll(() => ctx.close());
 
 describe('HTTP conventions', () => {
   it('reports database and chain health', async () => {
@@ -23,6 +22,7 @@ describe('HTTP conventions', () => {
     expect(body.database).toMatchObject({ ok: true, kind: ctx.database.kind });
     expect(body.chain).toMatchObject({ ok: true, cluster: 'localnet', embedded: true });
     expect(BigInt(body.chain.slot)).toBeGreaterThanOrEqual(0n);
+    expect(body.rateLimits).toEqual({ store: 'memory', ok: true });
   });
 
   it('serves the public configuration the web needs', async () => {
@@ -76,7 +76,12 @@ describe('HTTP conventions', () => {
     expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/health', '/api/config']));
     const health = doc.paths['/api/health'].get.responses['200'].content['application/json'].schema;
     expect(health).toEqual({ $ref: '#/components/schemas/Health' });
-    expect(Object.keys(doc.components.schemas.Health.properties)).toEqual(['status', 'database', 'chain']);
+    expect(Object.keys(doc.components.schemas.Health.properties)).toEqual([
+      'status',
+      'database',
+      'chain',
+      'rateLimits',
+    ]);
     const ui = await ctx.app.inject('/api/docs');
     expect([200, 302]).toContain(ui.statusCode);
   });

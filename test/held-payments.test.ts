@@ -1,7 +1,7 @@
 import type { Base64EncodedWireTransaction } from '@solana/kit';
 import { and, count, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PAYMENT_MESSAGES } from '../src/contract/payments';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { PAYMENT_MESSAGES } from '#contract/payments';
 import {
   dares,
   ledgerEntries,
@@ -9,38 +9,30 @@ import {
   payoutTransfers,
   poolContributions,
   strayPayments,
-} from '../src/server/db/schema';
-import { bookPayment } from '../src/server/features/payments/book-payment';
-import {
-  PAYMENT_INTENT_TTL_MS,
-  REFUSED_PAYMENT_HOLD_MS,
-} from '../src/server/features/payments/payment-intents';
-import { createTestContext, type TestContext } from './helpers/app';
+} from '#server/db/schema';
+import { bookPayment } from '#server/features/payments/book-payment';
+import { PAYMENT_INTENT_TTL_MS, REFUSED_PAYMENT_HOLD_MS } from '#server/features/payments/payment-intents';
 import { dareBody, payStake, payTo, sendOwnTransfer, signBase64, waitUntilLanded } from './helpers/money';
 import {
   type Actor,
-  api,
   createFundedDare,
   expectReconciled,
   lamportsOf,
   newActor,
   refundJob,
 } from './helpers/payouts';
+import { setupApiSuite } from './helpers/suite';
 
-let ctx: TestContext;
-let alice: Actor;
-let bob: Actor;
-let http: ReturnType<typeof api>;
+const {
+  ctx,
+  http,
+  actors: { alice, bob },
+} = setupApiSuite({ env: { RATE_LIMIT_AUTH_PER_MINUTE: '1000' }, actors: { alice: {}, bob: {} } });
 let job: ReturnType<typeof refundJob>;
 
-beforeAll(async () => {
-  ctx = await createTestContext({ RATE_LIMIT_AUTH_PER_MINUTE: '1000' });
-  http = api(ctx);
-  alice = await newActor(ctx, 'alice');
-  bob = await newActor(ctx, 'bob');
+beforeAll(() => {
   job = refundJob(ctx);
 });
-afterAll(() => ctx.close());
 
 const MINUTE = 60_000;
 

@@ -1,33 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type TestContext } from './helpers/app';
-import {
-  type Actor,
-  api,
-  castVote,
-  contribute,
-  createFundedDare,
-  newActor,
-  submitVideo,
-} from './helpers/payouts';
+import { describe, expect, it } from 'vitest';
+import { type Actor, castVote, contribute, createFundedDare, newActor, submitVideo } from './helpers/payouts';
+import { setupApiSuite } from './helpers/suite';
 
-let ctx: TestContext;
-let admin: Actor;
-let earner: Actor;
-let winsMost: Actor;
-let busy: Actor;
-let idle: Actor;
-let http: ReturnType<typeof api>;
-
-beforeAll(async () => {
-  ctx = await createTestContext({ RATE_LIMIT_AUTH_PER_MINUTE: '1000' });
-  http = api(ctx);
-  admin = await newActor(ctx, 'boss', { admin: true });
-  earner = await newActor(ctx, 'earner', { sol: '0' });
-  winsMost = await newActor(ctx, 'winsmost', { sol: '0' });
-  busy = await newActor(ctx, 'busybee');
-  idle = await newActor(ctx, 'idler', { sol: '0' });
+const {
+  ctx,
+  http,
+  actors: { admin, earner, winsMost, busy, idle },
+} = setupApiSuite({
+  env: { RATE_LIMIT_AUTH_PER_MINUTE: '1000' },
+  actors: {
+    admin: { username: 'boss', admin: true },
+    earner: { sol: '0' },
+    winsMost: { username: 'winsmost', sol: '0' },
+    busy: { username: 'busybee' },
+    idle: { username: 'idler', sol: '0' },
+  },
 });
-afterAll(() => ctx.close());
 
 async function winAndClaim(author: Actor, stake: string) {
   const dare = await createFundedDare(ctx, busy, stake);

@@ -1,35 +1,25 @@
 import { count } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dares, ledgerEntries } from '../src/server/db/schema';
-import { reconcileEscrows } from '../src/server/features/ledger/reconcile';
-import { createTestContext, type TestContext } from './helpers/app';
-import { airdrop, dareBody, payStake, payTo, sendOwnTransfer, waitUntilLanded } from './helpers/money';
-import { bearer, createTestWallet, registerWithWallet, type TestWallet } from './helpers/wallet';
+import { describe, expect, it } from 'vitest';
+import { dares, ledgerEntries } from '#server/db/schema';
+import { reconcileEscrows } from '#server/ledger/reconcile';
+import { dareBody, payStake, payTo, sendOwnTransfer, waitUntilLanded } from './helpers/money';
+import { setupApiSuite } from './helpers/suite';
+import { bearer, type TestWallet } from './helpers/wallet';
 
 interface User {
   wallet: TestWallet;
   token: string;
 }
 
-let ctx: TestContext;
-const users: User[] = [];
-
-beforeAll(async () => {
+const { ctx, actors } = setupApiSuite({
+  env: { RATE_LIMIT_AUTH_PER_MINUTE: '1000' },
   // The chain lives in the data folder, so a restart reloads it from disk like a real one.
   // The last test sends SOL straight to a dare's escrow to show reconcile reports it: a dare's
   // escrow sweeps such SOL only at its last payout or refund, so the difference stays.
-  ctx = await createTestContext(
-    { RATE_LIMIT_AUTH_PER_MINUTE: '1000' },
-    { persistentChain: true, leavesReconcileDifferences: true },
-  );
-  for (const name of ['ann', 'ben', 'cat']) {
-    const wallet = await createTestWallet();
-    const { token } = await registerWithWallet(ctx.app, wallet, name);
-    await airdrop(ctx.app, wallet, '10');
-    users.push({ wallet, token });
-  }
+  context: { persistentChain: true, leavesReconcileDifferences: true },
+  actors: { ann: {}, ben: {}, cat: {} },
 });
-afterAll(() => ctx.close());
+const users: User[] = [actors.ann, actors.ben, actors.cat];
 
 const post = (url: string, payload: unknown, token: string) =>
   ctx.app.inject({ method: 'POST', url, payload: payload as object, headers: bearer(token) });

@@ -1,6 +1,6 @@
 import { type Address, createSolanaRpc, createSolanaRpcSubscriptions, type Signature } from '@solana/kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createChain } from '../src/server/chain';
+import { createChain } from '#server/chain/index';
 import { createTestContext, type TestContext } from './helpers/app';
 import { createTestWallet } from './helpers/wallet';
 

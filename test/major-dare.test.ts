@@ -1,11 +1,9 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { claims, dares, ledgerEntries, users } from '../src/server/db/schema';
-import { createTestContext, type TestContext } from './helpers/app';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { claims, dares, ledgerEntries, users } from '#server/db/schema';
 import { payStake } from './helpers/money';
 import {
   type Actor,
-  api,
   castVote,
   contribute,
   expectReconciled,
@@ -13,28 +11,29 @@ import {
   newActor,
   submitVideo,
 } from './helpers/payouts';
+import { setupApiSuite } from './helpers/suite';
 
-let ctx: TestContext;
-let admin: Actor;
-let picked: Actor;
-let popular: Actor;
-let latecomer: Actor;
+const {
+  ctx,
+  http,
+  actors: { admin, picked, popular, latecomer },
+} = setupApiSuite({
+  // A prize maximum of its own (issue 13), set low enough to test with test SOL.
+  env: { RATE_LIMIT_AUTH_PER_MINUTE: '1000', MAJOR_PRIZE_MAX_SOL: '7' },
+  actors: {
+    admin: { username: 'boss', admin: true },
+    picked: { sol: '0' },
+    popular: { sol: '0' },
+    latecomer: { sol: '0' },
+  },
+});
 let voters: Actor[];
-let http: ReturnType<typeof api>;
 
 beforeAll(async () => {
-  // A prize maximum of its own (issue 13), set low enough to test with test SOL.
-  ctx = await createTestContext({ RATE_LIMIT_AUTH_PER_MINUTE: '1000', MAJOR_PRIZE_MAX_SOL: '7' });
-  http = api(ctx);
-  admin = await newActor(ctx, 'boss', { admin: true });
-  picked = await newActor(ctx, 'picked', { sol: '0' });
-  popular = await newActor(ctx, 'popular', { sol: '0' });
-  latecomer = await newActor(ctx, 'latecomer', { sol: '0' });
   voters = await Promise.all(
     ['voter1', 'voter2', 'voter3', 'voter4'].map((name) => newActor(ctx, name, { sol: '1' })),
   );
 });
-afterAll(() => ctx.close());
 
 const alice = () => voters[0]!.token;
 const deadline = () => new Date(ctx.clock.now.getTime() + 7 * 24 * 3600 * 1000).toISOString();

@@ -1,26 +1,27 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SUBMISSION_MESSAGES } from '../src/contract/submissions';
-import { dareSubmissions, dares } from '../src/server/db/schema';
-import { REFUSED_PAYMENT_HOLD_MS } from '../src/server/features/payments/payment-intents';
-import { createPayoutsService } from '../src/server/features/payouts/service';
-import { createRefundsService } from '../src/server/features/refunds/service';
-import { createTestContext, type TestContext } from './helpers/app';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { SUBMISSION_MESSAGES } from '#contract/submissions';
+import { dareSubmissions, dares } from '#server/db/schema';
+import { REFUSED_PAYMENT_HOLD_MS } from '#server/features/payments/payment-intents';
+import { createPayoutsService } from '#server/features/payouts/service';
+import { createRefundsService } from '#server/features/refunds/service';
 import { payTo } from './helpers/money';
 import { type Actor, api, contribute, createFundedDare, newActor, submitVideo } from './helpers/payouts';
+import { setupApiSuite } from './helpers/suite';
 
-let ctx: TestContext;
-let creator: Actor;
-let participant: Actor;
+const {
+  ctx,
+  actors: { creator, participant },
+} = setupApiSuite({
+  env: { RATE_LIMIT_AUTH_PER_MINUTE: '1000' },
+  actors: { creator: {}, participant: { sol: '0' } },
+});
 let major: { id: number; escrowWallet: string };
 let community: { id: number; escrowWallet: string };
 let majorEntry: { id: number };
 let communityEntry: { id: number };
 
 beforeAll(async () => {
-  ctx = await createTestContext({ RATE_LIMIT_AUTH_PER_MINUTE: '1000' });
-  creator = await newActor(ctx, 'creator');
-  participant = await newActor(ctx, 'participant', { sol: '0' });
   major = await createFundedDare(ctx, creator, '0.1');
   await ctx.database.db.update(dares).set({ isMajor: true }).where(eq(dares.id, major.id));
   community = await createFundedDare(ctx, creator, '0.1');
@@ -28,7 +29,6 @@ beforeAll(async () => {
   communityEntry = await submitVideo(ctx, participant, community.id);
   await ctx.database.db.update(dareSubmissions).set({ status: 'approved' });
 });
-afterAll(() => ctx.close());
 
 const vote = (voter: Actor, submission: { id: number }) =>
   api(ctx).post(`/api/submissions/${submission.id}/vote`, undefined, voter.token);
@@ -49,7 +49,7 @@ describe("votes on the Major Dare's submissions", () => {
       .from(dareSubmissions)
       .where(eq(dareSubmissions.id, majorEntry.id));
     expect(row!.votes).toBe(0);
-    // A community dare keeps the spec's rule: any signed-in user votes.
+    // A community dare keeps the rule of docs/product.md#voting-rules: any signed-in user votes.
     expect((await vote(fresh, communityEntry)).statusCode).toBe(200);
   });
 

@@ -1,20 +1,14 @@
 import { getBase58Decoder } from '@solana/kit';
 import { count, eq, isNotNull } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRpcChain } from '../src/server/chain';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createRpcChain } from '#server/chain/index';
+import { dares, dareWallets, ledgerEntries, paymentIntents, poolContributions } from '#server/db/schema';
+import { PAYMENT_INTENT_TTL_MS } from '#server/features/payments/payment-intents';
+import { setSetting } from '#server/features/settings/repo';
+import { SETTING_KEYS } from '#server/features/settings/switches';
+import { reconcileEscrows } from '#server/ledger/reconcile';
+import { createTestContext } from './helpers/app';
 import {
-  dares,
-  dareWallets,
-  ledgerEntries,
-  paymentIntents,
-  poolContributions,
-} from '../src/server/db/schema';
-import { reconcileEscrows } from '../src/server/features/ledger/reconcile';
-import { PAYMENT_INTENT_TTL_MS } from '../src/server/features/payments/payment-intents';
-import { SETTING_KEYS, setSetting } from '../src/server/features/settings/repo';
-import { createTestContext, type TestContext } from './helpers/app';
-import {
-  airdrop,
   dareBody,
   payStake,
   payTo,
@@ -23,8 +17,9 @@ import {
   signedOwnTransfer,
   waitUntilLanded,
 } from './helpers/money';
-import { refundJob } from './helpers/payouts';
-import { bearer, createTestWallet, registerWithWallet, type TestWallet } from './helpers/wallet';
+import { newActor, refundJob } from './helpers/payouts';
+import { setupApiSuite } from './helpers/suite';
+import { bearer, createTestWallet, type TestWallet } from './helpers/wallet';
 
 interface User {
   wallet: TestWallet;
@@ -32,25 +27,17 @@ interface User {
   id: number;
 }
 
-let ctx: TestContext;
-let alice: User;
-let bob: User;
+const {
+  ctx,
+  actors: { alice, bob },
+} = setupApiSuite({ env: { RATE_LIMIT_AUTH_PER_MINUTE: '1000' }, actors: { alice: {}, bob: {} } });
 let job: ReturnType<typeof refundJob>;
 
-async function newUser(name: string, sol = '10'): Promise<User> {
-  const wallet = await createTestWallet();
-  const { token, user } = await registerWithWallet(ctx.app, wallet, name);
-  if (sol !== '0') await airdrop(ctx.app, wallet, sol);
-  return { wallet, token, id: user.id };
-}
+const newUser = (name: string, sol = '10'): Promise<User> => newActor(ctx, name, { sol });
 
-beforeAll(async () => {
-  ctx = await createTestContext({ RATE_LIMIT_AUTH_PER_MINUTE: '1000' });
-  alice = await newUser('alice');
-  bob = await newUser('bob');
+beforeAll(() => {
   job = refundJob(ctx);
 });
-afterAll(() => ctx.close());
 
 const post = (url: string, payload: unknown, token?: string) =>
   ctx.app.inject({ method: 'POST', url, payload: payload as object, headers: token ? bearer(token) : {} });

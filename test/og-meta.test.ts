@@ -1,17 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dareMetaTags, injectMeta } from '../src/server/features/share/og-meta';
-import { createTestContext, TEST_INDEX_HTML, type TestContext } from './helpers/app';
-import { airdrop, dareBody, payStake } from './helpers/money';
-import { bearer, createTestWallet, registerWithWallet } from './helpers/wallet';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { dareMetaTags, injectMeta } from '#server/features/share/og-meta';
+import { TEST_INDEX_HTML } from './helpers/app';
+import { dareBody, payStake } from './helpers/money';
+import { setupApiSuite } from './helpers/suite';
+import { bearer } from './helpers/wallet';
 
-let ctx: TestContext;
+const {
+  ctx,
+  actors: { author },
+} = setupApiSuite({ actors: { author: { username: 'og_author', sol: '2' } } });
 let dareId: number;
 
 beforeAll(async () => {
-  ctx = await createTestContext();
-  const wallet = await createTestWallet();
-  const { token } = await registerWithWallet(ctx.app, wallet, 'og_author');
-  await airdrop(ctx.app, wallet, '2');
+  const { wallet, token } = author;
   const paid = await payStake(ctx.app, token, wallet, '0.25');
   const res = await ctx.app.inject({
     method: 'POST',
@@ -24,10 +25,6 @@ beforeAll(async () => {
   });
   expect(res.statusCode).toBe(201);
   dareId = res.json().id;
-});
-
-afterAll(async () => {
-  await ctx?.close();
 });
 
 /** The content of a meta tag, HTML entities decoded. */

@@ -4,8 +4,8 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDare, createUser } from '../src/server/db/factories';
-import { createTestContext, type TestContext } from './helpers/app';
+import { createDare, createUser } from '#server/db/factories';
+import { setupApiSuite } from './helpers/suite';
 
 /**
  * Clients of the API trust the served OpenAPI document: a standard validator must accept it, and a
@@ -46,19 +46,17 @@ export async function readThroughClient(fetchJson: FetchJson, dareId: number) {
 }
 `;
 
-let ctx: TestContext;
+const { ctx } = setupApiSuite();
 let document: Record<string, unknown>;
 let workDir: string;
 beforeAll(async () => {
-  ctx = await createTestContext();
   document = (await ctx.app.inject('/api/docs/json')).json();
   // Inside the repository so the generated module resolves and is transformed like any test file.
   mkdirSync(path.resolve('.tmp'), { recursive: true });
   workDir = mkdtempSync(path.resolve('.tmp', 'openapi-client-'));
 });
-afterAll(async () => {
+afterAll(() => {
   rmSync(workDir, { recursive: true, force: true });
-  await ctx.close();
 });
 
 describe('the OpenAPI document', () => {

@@ -1,49 +1,36 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dares, ledgerEntries, poolContributions } from '../src/server/db/schema';
-import { createPayoutsService } from '../src/server/features/payouts/service';
-import { createRefundsService, REFUND_GRACE_MS } from '../src/server/features/refunds/service';
-import { createTestContext, type TestContext } from './helpers/app';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { dares, ledgerEntries, poolContributions } from '#server/db/schema';
+import { createPayoutsService } from '#server/features/payouts/service';
+import { createRefundsService, REFUND_GRACE_MS } from '#server/features/refunds/service';
 import { sendOwnTransfer } from './helpers/money';
 import {
   type Actor,
-  api,
   contribute,
   createFundedDare,
   expectReconciled,
   lamportsOf,
-  newActor,
+  refundJob as newRefundJob,
   submitVideo,
 } from './helpers/payouts';
+import { setupApiSuite } from './helpers/suite';
 
-let ctx: TestContext;
-let admin: Actor;
-let alice: Actor;
-let bob: Actor;
-let carol: Actor;
-let http: ReturnType<typeof api>;
-let refundJob: ReturnType<typeof createRefundsService>;
+const {
+  ctx,
+  http,
+  actors: { admin, alice, bob, carol },
+} = setupApiSuite({
+  env: { RATE_LIMIT_AUTH_PER_MINUTE: '1000' },
+  actors: { admin: { username: 'boss', admin: true }, alice: {}, bob: {}, carol: {} },
+});
+/** The same job the server runs every minute, driven here directly with the test clock. */
+let refundJob: ReturnType<typeof newRefundJob>;
 
 const DAY = 24 * 3600 * 1000;
 
-beforeAll(async () => {
-  ctx = await createTestContext({ RATE_LIMIT_AUTH_PER_MINUTE: '1000' });
-  http = api(ctx);
-  admin = await newActor(ctx, 'boss', { admin: true });
-  alice = await newActor(ctx, 'alice');
-  bob = await newActor(ctx, 'bob');
-  carol = await newActor(ctx, 'carol');
-  // The same job the server runs every minute, driven here directly with the test clock.
-  const clock = () => ctx.clock.now;
-  const payouts = createPayoutsService({
-    db: ctx.database.db,
-    chain: ctx.chain,
-    escrowKeys: ctx.escrowKeys,
-    clock,
-  });
-  refundJob = createRefundsService({ db: ctx.database.db, chain: ctx.chain, clock, payouts });
+beforeAll(() => {
+  refundJob = newRefundJob(ctx);
 });
-afterAll(() => ctx.close());
 
 const balances = async (...actors: Actor[]) =>
   Promise.all(actors.map((a) => lamportsOf(ctx, a.wallet.address)));
@@ -61,7 +48,13 @@ describe('admin cancel', () => {
     expect(res.json()).toEqual({
       id: dare.id,
       status: 'cancelled',
-      refunds: { refunded: 4, refundedAmount: '0.291', failed: 0, failureReason: null },
+      refunds: {
+        refunded: 4,
+        refundedAmount: '0.291',
+        failed: 0,
+        failureReason: null,
+        transfers: expect.any(Array),
+      },
     });
     const [a1, b1, c1] = await balances(alice, bob, carol);
     expect(a1! - a0!).toBe(200_000_000n);
@@ -73,6 +66,19 @@ describe('admin cancel', () => {
       .from(poolContributions)
       .where(eq(poolContributions.dareId, dare.id));
     expect(rows.every((row) => row.refundedAt !== null && row.refundSignature !== null)).toBe(true);
+    // The answer names every refund transfer: the signatures the contributions recorded.
+    expect(
+      res
+        .json()
+        .refunds.transfers.map((t: { signature: string; amount: string; walletAddress: string }) =>
+          [t.signature, t.amount, t.walletAddress].join(' '),
+        )
+        .sort(),
+    ).toEqual(
+      rows
+        .map((row) => [row.refundSignature, Number(row.amount).toString(), row.walletAddress].join(' '))
+        .sort(),
+    );
     const refunds = await ctx.database.db
       .select()
       .from(ledgerEntries)
@@ -91,6 +97,7 @@ describe('admin cancel', () => {
       refundedAmount: '0',
       failed: 0,
       failureReason: null,
+      transfers: [],
     });
     const reactivate = await http.patch(
       `/api/admin/dares/${dare.id}/status`,
@@ -191,6 +198,7 @@ describe('a refund that cannot be paid blocks no other (issue 13)', () => {
       refundedAmount: '0.13',
       failed: 1,
       failureReason: 'The refund could not be prepared',
+      transfers: [expect.objectContaining({ amount: '0.03' }), expect.objectContaining({ amount: '0.1' })],
     });
     const [a1, b1, c1] = await balances(alice, bob, carol);
     expect(a1! - a0!).toBe(100_000_000n);
@@ -225,6 +233,10 @@ describe('dust sent to an escrow from outside (issue 13)', () => {
       refundedAmount: '0.12',
       failed: 0,
       failureReason: null,
+      transfers: [
+        expect.objectContaining({ amount: '0.02', walletAddress: bob.wallet.address }),
+        expect.objectContaining({ amount: '0.1', walletAddress: alice.wallet.address }),
+      ],
     });
     const [a1, b1] = await balances(alice, bob);
     expect(b1! - b0!).toBe(20_000_000n);

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CATEGORIES } from '../src/contract/limits';
-import { solToLamports } from '../src/contract/money';
+import { describe, expect, it } from 'vitest';
+import { CATEGORIES } from '#contract/limits';
+import { solToLamports } from '#contract/money';
 import {
   chatMessages,
   claims,
@@ -10,17 +10,14 @@ import {
   poolContributions,
   submissionVotes,
   users,
-} from '../src/server/db/schema';
-import { seedDemoData } from '../src/server/db/seed';
-import { reconcileEscrows } from '../src/server/features/ledger/reconcile';
-import { createLocalDiskStorage } from '../src/server/storage/local-disk';
+} from '#server/db/schema';
+import { seedDemoData } from '#server/db/seed';
+import { reconcileEscrows } from '#server/ledger/reconcile';
+import { createLocalDiskStorage } from '#server/storage/local-disk';
 import { createTestContext, type TestContext } from './helpers/app';
+import { setupApiSuite } from './helpers/suite';
 
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestContext();
-});
-afterAll(() => ctx.close());
+const { ctx } = setupApiSuite();
 
 const seedDeps = (context: TestContext = ctx) => ({
   db: context.database.db,

@@ -1,24 +1,22 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SUBMISSION_MESSAGES } from '../src/contract/submissions';
-import { dareSubmissions, dares, submissionVotes } from '../src/server/db/schema';
-import { createTestContext, type TestContext } from './helpers/app';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { SUBMISSION_MESSAGES } from '#contract/submissions';
+import { dareSubmissions, dares, submissionVotes } from '#server/db/schema';
 import { type Actor, api, createFundedDare, newActor } from './helpers/payouts';
+import { setupApiSuite } from './helpers/suite';
 
-let ctx: TestContext;
-let owner: Actor;
-let alice: Actor;
-let bob: Actor;
+const {
+  ctx,
+  actors: { owner, alice, bob },
+} = setupApiSuite({
+  env: { RATE_LIMIT_AUTH_PER_MINUTE: '1000' },
+  actors: { owner: {}, alice: { sol: '0' }, bob: { sol: '0' } },
+});
 let dareId: number;
 
 beforeAll(async () => {
-  ctx = await createTestContext({ RATE_LIMIT_AUTH_PER_MINUTE: '1000' });
-  owner = await newActor(ctx, 'owner');
-  alice = await newActor(ctx, 'alice', { sol: '0' });
-  bob = await newActor(ctx, 'bob', { sol: '0' });
   dareId = (await createFundedDare(ctx, owner, '0.1')).id;
 });
-afterAll(() => ctx.close());
 
 const submit = (user: Actor, id: number, body: object) =>
   api(ctx).post(`/api/dares/${id}/submit`, body, user.token);

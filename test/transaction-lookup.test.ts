@@ -1,13 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { getBase58Decoder } from '@solana/kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createChain } from '../src/server/chain';
-import type { ChainPort } from '../src/server/chain/port';
-import { TRANSACTION_LOOKUPS_PER_MINUTE } from '../src/server/features/payments/transaction-lookup';
-import { createTestContext, type TestContext } from './helpers/app';
+import { describe, expect, it } from 'vitest';
+import { createChain } from '#server/chain/index';
+import type { ChainPort } from '#server/chain/port';
+import { RATE_LIMITS } from '#server/rate-limits';
+import { setupApiSuite } from './helpers/suite';
 import { createTestWallet } from './helpers/wallet';
 
-let ctx: TestContext;
+const TRANSACTION_LOOKUPS_PER_MINUTE = RATE_LIMITS.transactionLookups.limit;
+
 let chainLookups = 0;
 
 /** The embedded chain, counting the getTransaction calls that reach it. */
@@ -26,10 +27,7 @@ async function countingChain(): Promise<ChainPort> {
   return Object.assign(Object.create(Object.getPrototypeOf(chain)), chain, { rpc });
 }
 
-beforeAll(async () => {
-  ctx = await createTestContext({}, { chain: await countingChain() });
-});
-afterAll(() => ctx.close());
+const { ctx } = setupApiSuite({ context: async () => ({ chain: await countingChain() }) });
 
 const lookUp = (signature: string, ip = '10.20.0.1') =>
   ctx.app.inject({ url: `/api/transactions/${signature}`, remoteAddress: ip });

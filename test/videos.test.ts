@@ -2,23 +2,23 @@ import { readdirSync } from 'node:fs';
 import net from 'node:net';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SUBMISSION_LIMITS } from '../src/contract/submissions';
-import { dareSubmissions } from '../src/server/db/schema';
-import { createLocalDiskStorage } from '../src/server/storage/local-disk';
+import { SUBMISSION_LIMITS, type SubmissionStatus } from '#contract/limits';
+import { dareSubmissions } from '#server/db/schema';
+import { createLocalDiskStorage } from '#server/storage/local-disk';
 import { createTestContext, type TestContext } from './helpers/app';
 import { type Actor, api, createFundedDare, newActor } from './helpers/payouts';
+import { setupApiSuite } from './helpers/suite';
 import { bearer } from './helpers/wallet';
 
-let ctx: TestContext;
-let user: Actor;
+const {
+  ctx,
+  actors: { filmer: user },
+} = setupApiSuite({ env: { RATE_LIMIT_AUTH_PER_MINUTE: '1000' }, actors: { filmer: {} } });
 let dareId: number;
 
 beforeAll(async () => {
-  ctx = await createTestContext({ RATE_LIMIT_AUTH_PER_MINUTE: '1000' });
-  user = await newActor(ctx, 'filmer');
   dareId = (await createFundedDare(ctx, user, '0.1')).id;
 });
-afterAll(() => ctx.close());
 
 /** An MP4 header ('ftyp' box) followed by filler up to `size` bytes. */
 function mp4(size: number): Buffer {
@@ -158,7 +158,7 @@ describe('POST /api/upload-video', () => {
 });
 
 describe('GET /api/video-proxy/{submissionId}', () => {
-  const setSubmission = (id: number, values: { videoUrl?: string; status?: string }) =>
+  const setSubmission = (id: number, values: { videoUrl?: string; status?: SubmissionStatus }) =>
     ctx.database.db.update(dareSubmissions).set(values).where(eq(dareSubmissions.id, id));
 
   it('streams an approved upload with ranges, and redirects only to approved https links', async () => {

@@ -1,26 +1,20 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDare } from '../src/server/db/factories';
-import { dareSubmissions, dares, ledgerEntries, poolContributions } from '../src/server/db/schema';
-import { createTestContext, type TestContext } from './helpers/app';
-import { type Actor, api, contribute, createFundedDare, newActor, submitVideo } from './helpers/payouts';
+import { describe, expect, it } from 'vitest';
+import { createDare } from '#server/db/factories';
+import { dareSubmissions, dares, ledgerEntries, poolContributions } from '#server/db/schema';
+import { contribute, createFundedDare, newActor, submitVideo } from './helpers/payouts';
+import { setupApiSuite } from './helpers/suite';
 
 // Issue 13, 'What users hit': the API fields the web app needs to show what can actually be done.
 
-let ctx: TestContext;
-let admin: Actor;
-let alice: Actor;
-let bob: Actor;
-let http: ReturnType<typeof api>;
-
-beforeAll(async () => {
-  ctx = await createTestContext({ RATE_LIMIT_AUTH_PER_MINUTE: '1000' });
-  http = api(ctx);
-  admin = await newActor(ctx, 'boss', { admin: true });
-  alice = await newActor(ctx, 'alice');
-  bob = await newActor(ctx, 'bob');
+const {
+  ctx,
+  http,
+  actors: { admin, alice, bob },
+} = setupApiSuite({
+  env: { RATE_LIMIT_AUTH_PER_MINUTE: '1000' },
+  actors: { admin: { username: 'boss', admin: true }, alice: {}, bob: {} },
 });
-afterAll(() => ctx.close());
 
 type AdminDareRow = {
   id: number;

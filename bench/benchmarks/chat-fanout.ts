@@ -1,6 +1,6 @@
 import WebSocket from 'ws';
+import { CHAT_LIMITS } from '#contract/chat-limits';
 import { newClient } from '../../e2e/fixtures/http-client';
-import { CHAT_LIMITS } from '../../src/contract/chat-limits';
 import type { BenchContext, Benchmark, BenchResult } from '../types';
 
 const LISTENERS = 1000;

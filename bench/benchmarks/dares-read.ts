@@ -2,19 +2,18 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { CATEGORIES, DIFFICULTIES } from '#contract/limits';
+import { loadConfig } from '#server/config';
+import { type Database, openPglite, openPostgres } from '#server/db/client';
+import { createUser } from '#server/db/factories';
+import { dares } from '#server/db/schema';
 import { startServer } from '../../e2e/fixtures/server';
-import { loadConfig } from '../../src/server/config';
-import { type Database, openPglite, openPostgres } from '../../src/server/db/client';
-import { createUser } from '../../src/server/db/factories';
-import { dares } from '../../src/server/db/schema';
 import { startCeiling } from '../lib/ceiling';
 import { measureLoad } from '../lib/http-load';
 import type { BenchContext, Benchmark, BenchResult } from '../types';
 
 const DARES = 10_000;
 const P99_BUDGET_MS = 50;
-const CATEGORIES = ['creative', 'physical', 'social', 'skill', 'adventure'];
-const DIFFICULTIES = ['easy', 'medium', 'hard', 'extreme'];
 
 /** 10,000 dares (listing data only: no money moves in a read benchmark). */
 async function seed(database: Database): Promise<void> {

@@ -9,6 +9,7 @@ import { program } from './program';
 import { startup } from './startup';
 import { staticWeb } from './static-web';
 import { uploadMemory } from './upload';
+import { videoStorage } from './video-storage';
 
 /** Every benchmark `npm run bench` knows, run in this order; `npm run bench -- <name>` picks some. */
 export const BENCHMARKS: Benchmark[] = [
@@ -21,5 +22,6 @@ export const BENCHMARKS: Benchmark[] = [
   chatFanout,
   startup,
   uploadMemory,
+  videoStorage,
   program,
 ];

@@ -7,10 +7,10 @@ import {
   getEnterInstruction,
   getRefundInstruction,
   getSettleInstruction,
-} from '../../src/server/chain/escrow-program/instructions';
-import { ENTRY_SIZE, RECEIPT_SIZE, VAULT_SIZE } from '../../src/server/chain/escrow-program/layout';
-import { findVaultAddress } from '../../src/server/chain/escrow-program/pda';
-import { EscrowTestChain, SOL } from '../../src/server/chain/escrow-program/test-chain';
+} from '#server/chain/escrow-program/instructions';
+import { ENTRY_SIZE, RECEIPT_SIZE, VAULT_SIZE } from '#server/chain/escrow-program/layout';
+import { findVaultAddress } from '#server/chain/escrow-program/pda';
+import { EscrowTestChain, SOL } from '#server/chain/escrow-program/test-chain';
 import type { Benchmark, MeasureResult } from '../types';
 
 /** The goal for every instruction of the escrow program. */

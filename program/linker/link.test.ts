@@ -17,7 +17,7 @@ import {
 } from '@solana/kit';
 import { FailedTransactionMetadata, LiteSVM } from 'litesvm';
 import { describe, expect, it } from 'vitest';
-import { deployProgram, liteSvmDeployTarget } from '../../src/server/chain/escrow-program/deploy';
+import { deployProgram, liteSvmDeployTarget } from '#server/chain/escrow-program/deploy';
 import { LinkError, linkSbf, R_BPF_64_32, R_BPF_64_RELATIVE } from './link';
 import { syscallHash } from './murmur3';
 

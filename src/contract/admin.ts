@@ -12,7 +12,7 @@ export const ADMIN_MESSAGES = {
   submissionUpdated: 'Submission status updated successfully',
   submissionFailed: 'Failed to update submission',
   dareDeleted: 'Dare deleted successfully',
-  /** The spec's client has no failure handler here; ours says why (e.g. unpaid prize claims). */
+  /** The first client had no failure handler here (docs/product.md#admin-toasts); ours says why (e.g. unpaid prize claims). */
   dareDeleteFailed: 'Failed to delete dare',
   settingsSaved: 'Settings saved',
   settingsFailed: 'Failed to save settings',
@@ -33,7 +33,7 @@ export const ADMIN_MESSAGES = {
   winnerStatusByMarkWinner: 'Use mark winner to make a submission the winner',
 } as const;
 
-/** GET /api/admin/stats (spec section 3). SOL as decimal strings. */
+/** GET /api/admin/stats (docs/product.md#derived-shapes). SOL as decimal strings. */
 export const adminStatsSchema = z
   .object({
     totalUsers: z.number().int(),
@@ -67,6 +67,7 @@ export type AdminDareListQuery = z.infer<typeof adminDareListQuerySchema>;
 export const dareRefundSchema = z
   .object({ signature: z.string(), amount: solAmountSchema, walletAddress: z.string() })
   .meta({ id: 'DareRefund' });
+export type DareRefund = z.infer<typeof dareRefundSchema>;
 
 /**
  * A row of GET /api/admin/dares: the public dare plus (addition) whether any of its contributions
@@ -99,6 +100,14 @@ export const refundSummarySchema = z
     /** Contributions whose refund did not complete (retried by the refund job). */
     failed: z.number().int(),
     failureReason: z.string().nullable(),
+    /**
+     * (Addition) the refunds this call confirmed, in the order they were sent: each transfer's
+     * signature, so the admin's toast links every one ('View transaction'), a deleted dare's too.
+     * Optional: a summary without transfers (none confirmed) may leave it out.
+     */
+    transfers: z.array(dareRefundSchema).optional().meta({
+      description: 'The refund transfers this call confirmed, in the order sent (addition; may be absent)',
+    }),
   })
   .meta({ id: 'RefundSummary' });
 

@@ -57,7 +57,7 @@ export const passwordSchema = z
   .min(PASSWORD_MIN, AUTH_MESSAGES.passwordMin)
   .max(128, AUTH_MESSAGES.passwordMax);
 
-/** The registration dialog's rules (spec section 5), shared by the form and the server. */
+/** The registration dialog's rules (docs/product.md#registration-rules), shared by the form and the server. */
 export const registrationFormSchema = z
   .object({
     username: usernameSchema,

@@ -9,7 +9,7 @@ export const CHAT_LIMITS = {
   rateWindowMs: 10_000,
   /** A frame larger than this closes the socket (1009). */
   maxFrameBytes: 4096,
-  /** Client reconnects: at most 5 attempts, waiting 1 s x the attempt number (spec section 9). */
+  /** Client reconnects: at most 5 attempts, waiting 1 s x the attempt number (docs/product.md#chat-connection). */
   reconnectAttempts: 5,
   reconnectStepMs: 1000,
   /** Per connection: auth and join frames (each a database lookup) in a window; more closes it (1008). */
@@ -26,7 +26,14 @@ export const CHAT_MESSAGES = {
   dareNotFound: 'Dare not found',
   invalidFrame: 'Unreadable message',
   tooManyRequests: 'Too many requests on this connection',
+  serverRestarting: 'The server is restarting; reconnect',
 } as const;
+
+/**
+ * The close code a chat socket gets when its server shuts down (RFC 6455 'Service Restart'): the
+ * web app reconnects, behind a load balancer to another instance.
+ */
+export const SERVICE_RESTART_CLOSE_CODE = 1012;
 
 /** The name a system message is shown under. */
 export const SYSTEM_SENDER = 'DarePool';

@@ -33,7 +33,7 @@ export const chatTextSchema = z
 
 const dareIdField = idField.nullable().optional();
 
-/** Client → server frames. The spec's `userId`/`username` may be sent; they are ignored. */
+/** Client → server frames. The first client's `userId`/`username` may be sent (docs/product.md#chat-socket); they are ignored. */
 export const clientFrameSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('auth'), token: z.string().optional() }),
   z.object({ type: z.literal('chat_message'), message: z.string(), dareId: dareIdField }),

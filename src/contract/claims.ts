@@ -41,7 +41,7 @@ export const claimSchema = z
   .meta({ id: 'Claim' });
 
 /**
- * POST /api/claims/prize. The spec's client also sends userId, amount and walletAddress: they are
+ * POST /api/claims/prize. The first client also sends userId, amount and walletAddress (docs/product.md#claim-calls): they are
  * accepted and ignored (stripped), since the server decides who is paid, how much and where.
  */
 export const claimPrizeRequestSchema = z

@@ -100,7 +100,7 @@ const imageUrlSchema = z
   .refine((value) => value === '' || /^https?:\/\/[^\s]+$/i.test(value), DARE_MESSAGES.imageUrl);
 
 /**
- * The Create Dare form as the user fills it (spec section 5). `deadline` is the datetime-local
+ * The Create Dare form as the user fills it (docs/product.md#create-dare-form-rules). `deadline` is the datetime-local
  * text; the page turns it into an ISO instant before sending.
  */
 export const createDareFormSchema = z.object({
@@ -163,7 +163,7 @@ export const dareCreatorSchema = z
   .object({ id: z.number().int(), username: z.string(), walletAddress: z.string().nullable() })
   .meta({ id: 'DareCreator' });
 
-/** A dare as every endpoint answers it, with the snake-case variants spec section 3 lists. */
+/** A dare as every endpoint answers it, with the snake-case variants docs/product.md#records-and-fields lists. */
 export const dareSchema = z
   .object({
     id: z.number().int(),

@@ -25,6 +25,8 @@ export const ERROR_STATUS = {
   RATE_LIMITED: 429,
   INTERNAL: 500,
   CHAIN_UNAVAILABLE: 503,
+  /** A shared service the action depends on (the rate-limit counters) does not answer; Retry-After says when to try again. */
+  SERVICE_UNAVAILABLE: 503,
   INSUFFICIENT_STORAGE: 507,
 } as const;
 

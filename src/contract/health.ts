@@ -15,6 +15,8 @@ export const healthSchema = z
       slot: z.string().optional(),
       error: z.string().optional(),
     }),
+    /** Where rate limits are counted; `ok: false` while Redis does not answer (the status stays 'ok'). */
+    rateLimits: z.object({ store: z.enum(['memory', 'redis']), ok: z.boolean() }),
   })
   .meta({ id: 'Health' });
 

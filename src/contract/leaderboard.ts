@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { solAmountSchema } from './users';
 
-/** One user on the leaderboard (spec section 3). */
+/** One user on the leaderboard (docs/product.md#derived-shapes). */
 export const leaderboardEntrySchema = z
   .object({
     id: z.number().int(),

@@ -1,13 +1,11 @@
-/** Business constants of the product (spec section 9). One definition, read by server and web. */
+/** Business constants of the product (docs/product.md#limits-and-constants). One definition, read by server and web. */
 export const LAMPORTS_PER_SOL = 1_000_000_000n;
 
 export const STAKE_MIN_SOL = '0.01';
 export const STAKE_MAX_SOL = '5';
 export const NETWORK_FEE_SOL = '0.000005';
-export const FALLBACK_BALANCE_SOL = '10';
 export const POOL_ADD_MIN_SOL = '0.01';
 export const POOL_ADD_DEFAULT_SOL = '0.01';
-export const CLAIM_DEFAULT_SOL = '0.01';
 export const AIRDROP_MAX_SOL = '10';
 /** A Major Dare's prize: at least this much; the maximum is the server's MAJOR_PRIZE_MAX_SOL. */
 export const MAJOR_PRIZE_MIN_SOL = '0.01';
@@ -15,9 +13,12 @@ export const MAJOR_PRIZE_MAX_SOL_DEFAULT = '100';
 /** How long a paid stake or contribution that step 7 refused waits for a corrected request before it is refunded. */
 export const REFUSED_PAYMENT_HOLD_MINUTES = 15;
 
-export const MAX_VIDEO_BYTES = 10 * 1024 * 1024;
-export const VIDEO_MIME_TYPES = ['video/mp4', 'video/webm', 'video/ogg'] as const;
-export const VOTES_PER_USER_PER_DARE = 3;
+export const SUBMISSION_LIMITS = {
+  /** Max video file. */
+  videoMaxBytes: 10 * 1024 * 1024,
+  descriptionMax: 1000,
+  votesPerDare: 3,
+} as const;
 export const MAJOR_DARE_SPLIT = { adminPercent: 70, communityPercent: 30 } as const;
 
 export const CREATE_DARE_DEFAULTS = {
@@ -35,8 +36,6 @@ export const MAJOR_DARE_DEFAULTS = {
 export const USERNAME_MIN = 3;
 export const PASSWORD_MIN = 6;
 export const LEADERBOARD_SIZE = 10;
-export const CHAT_MESSAGE_MAX = 500;
-export const CHAT_HISTORY_PAGE = 50;
 
 export const POLL_MS = {
   stats: 30_000,
@@ -44,7 +43,6 @@ export const POLL_MS = {
   submissions: 5_000,
   approvedSubmissions: 5_000,
 } as const;
-export const CHAT_RECONNECT = { maxAttempts: 5, baseDelayMs: 1_000 } as const;
 
 export const TOAST = {
   limit: 1,

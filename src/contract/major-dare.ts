@@ -73,7 +73,7 @@ export const prizeAmountSchema = z
     MAJOR_DARE_MESSAGES.prizeMin,
   );
 
-/** The admin's create dialog (spec section 5): no required-field check is shown, the server has them. */
+/** The admin's create dialog (docs/product.md#major-dare-form-rules): no required-field check is shown, the server has them. */
 export const majorDareFormSchema = z.object({
   title: z
     .string()
@@ -110,7 +110,7 @@ export const MAJOR_DARE_FORM_DEFAULTS: MajorDareForm = {
 };
 
 /**
- * POST /api/admin/major-dare: the spec's form plus (addition) the proof that the admin's wallet
+ * POST /api/admin/major-dare: the form of docs/product.md#major-dare-form-rules plus (addition) the proof that the admin's wallet
  * paid the prize into the escrow, exactly as POST /api/dares carries its stake: the client runs
  * create-escrow-wallet, create-transaction, send-transaction first. `deadline` is an ISO instant.
  */

@@ -1,12 +1,5 @@
 import { z } from 'zod';
-import { CLAIM_STATUSES } from './limits';
 import { publicUserSchema, solAmountSchema } from './users';
-
-export const PROFILE_MESSAGES = {
-  notConnectedTitle: 'Connect Your Wallet',
-  notConnectedText: 'Please connect your wallet to view your profile',
-  noActivity: 'No recent activity',
-} as const;
 
 export const ACTIVITY_TYPES = ['submission', 'vote', 'contribution', 'claim'] as const;
 
@@ -46,8 +39,6 @@ export const profileSchema = z
     recentActivity: z.array(activityItemSchema),
   })
   .meta({ id: 'Profile' });
-
-export const claimStatusSchema = z.enum(CLAIM_STATUSES);
 
 export type ActivityItem = z.infer<typeof activityItemSchema>;
 export type Profile = z.infer<typeof profileSchema>;

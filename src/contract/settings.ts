@@ -8,3 +8,4 @@ export const systemSettingsSchema = z
 export const systemSettingsUpdateSchema = systemSettingsSchema.partial().meta({ id: 'SystemSettingsUpdate' });
 
 export type SystemSettings = z.infer<typeof systemSettingsSchema>;
+export type SystemSettingsUpdate = z.infer<typeof systemSettingsUpdateSchema>;

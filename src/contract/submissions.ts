@@ -1,14 +1,8 @@
 import { z } from 'zod';
+import { CLAIM_TYPES } from './claims';
 import { idParam } from './ids';
-import { SUBMISSION_STATUSES } from './limits';
+import { CLAIM_STATUSES, SUBMISSION_LIMITS, SUBMISSION_STATUSES } from './limits';
 import { MAJOR_VOTE_NEEDS_PAYMENT, type VotingRights } from './voting';
-
-export const SUBMISSION_LIMITS = {
-  /** Spec section 9: max video file. */
-  videoMaxBytes: 10 * 1024 * 1024,
-  descriptionMax: 1000,
-  votesPerDare: 3,
-} as const;
 
 export const VIDEO_TYPES = ['video/mp4', 'video/webm', 'video/ogg'] as const;
 
@@ -96,7 +90,7 @@ export const submitVideoRequestSchema = z
 
 export const uploadVideoResponseSchema = z.object({ url: z.string() }).meta({ id: 'UploadVideoResponse' });
 
-/** A submission as every endpoint answers it, with spec section 3's snake-case and nested shapes. */
+/** A submission as every endpoint answers it, with the snake-case and nested shapes of docs/product.md#records-and-fields. */
 export const submissionSchema = z
   .object({
     id: z.number().int(),
@@ -171,9 +165,9 @@ export const dareOutcomeSchema = z
       z.object({
         submissionId: z.number().int().nullable(),
         username: z.string(),
-        claimType: z.enum(['dare_winner', 'major_admin', 'major_community']),
+        claimType: z.enum(CLAIM_TYPES),
         amount: z.string(),
-        status: z.enum(['pending', 'processing', 'paid', 'failed']),
+        status: z.enum(CLAIM_STATUSES),
         /** The payout transaction, once paid. */
         transactionSignature: z.string().nullable(),
       }),

@@ -56,6 +56,51 @@ describe('loadConfig', () => {
     );
   });
 
+  it('keeps videos on local disk unless VIDEO_STORAGE=s3 names a bucket', () => {
+    expect(loadConfig({}).storage.s3).toBeNull();
+    const s3 = {
+      VIDEO_STORAGE: 's3',
+      S3_BUCKET: 'darepool-videos',
+      S3_ACCESS_KEY_ID: 'AKIDEXAMPLE',
+      S3_SECRET_ACCESS_KEY: 'secret',
+    };
+    expect(loadConfig(s3).storage.s3).toEqual({
+      bucket: 'darepool-videos',
+      prefix: '',
+      region: 'us-east-1',
+      endpoint: undefined,
+      forcePathStyle: false,
+      credentials: { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'secret' },
+    });
+    // An S3-compatible service (R2, MinIO): path-style unless told otherwise; the prefix is a folder.
+    const r2 = loadConfig({
+      ...s3,
+      S3_ENDPOINT: 'https://account.r2.cloudflarestorage.com',
+      S3_REGION: 'auto',
+      S3_PREFIX: '/darepool/videos',
+    }).storage.s3;
+    expect(r2).toMatchObject({ region: 'auto', forcePathStyle: true, prefix: 'darepool/videos/' });
+    expect(
+      loadConfig({ ...s3, S3_ENDPOINT: 'https://minio.example', S3_FORCE_PATH_STYLE: 'false' }).storage.s3,
+    ).toMatchObject({ forcePathStyle: false });
+  });
+
+  it.each([
+    [{ VIDEO_STORAGE: 'ftp' }, /^Invalid VIDEO_STORAGE/],
+    [{ VIDEO_STORAGE: 's3' }, /^Invalid S3_BUCKET: required with VIDEO_STORAGE=s3$/],
+    [{ VIDEO_STORAGE: 's3', S3_BUCKET: 'b1b' }, /^Invalid S3_ACCESS_KEY_ID: required with VIDEO_STORAGE=s3$/],
+    [
+      { VIDEO_STORAGE: 's3', S3_BUCKET: 'b1b', S3_ACCESS_KEY_ID: 'id' },
+      /^Invalid S3_SECRET_ACCESS_KEY: required with VIDEO_STORAGE=s3$/,
+    ],
+    [{ S3_BUCKET: 'My_Bucket' }, /^Invalid S3_BUCKET: must be a bucket name/],
+    [{ S3_ENDPOINT: 'minio:9000' }, /^Invalid S3_ENDPOINT: must be an http\(s\) URL/],
+    [{ S3_FORCE_PATH_STYLE: 'yes' }, /^Invalid S3_FORCE_PATH_STYLE/],
+    [{ S3_PREFIX: 'videos/../other' }, /^Invalid S3_PREFIX: must not contain \.\./],
+  ])('stops on the S3 settings %j with one line naming the variable', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+
   it('treats empty values as unset, as a copied .env.example leaves them', () => {
     expect(loadConfig({ DATABASE_URL: '', SOLANA_RPC_URL: '' }).database.embedded).toBe(true);
   });

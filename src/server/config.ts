@@ -1,9 +1,10 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
-import { CLUSTERS, type Cluster } from '../contract/config';
-import { MAJOR_PRIZE_MAX_SOL_DEFAULT, MAJOR_PRIZE_MIN_SOL, PASSWORD_MIN } from '../contract/limits';
-import { isSolAmount, solToLamports } from '../contract/money';
+import { CLUSTERS, type Cluster } from '#contract/config';
+import { MAJOR_PRIZE_MAX_SOL_DEFAULT, MAJOR_PRIZE_MIN_SOL, PASSWORD_MIN } from '#contract/limits';
+import { isSolAmount, solToLamports } from '#contract/money';
+import { RATE_LIMITS } from './rate-limits';
 
 const optionalText = z
   .string()
@@ -102,9 +103,20 @@ const envSchema = z.object({
       });
       return z.NEVER;
     }),
-  RATE_LIMIT_AUTH_PER_MINUTE: positiveInt(100),
-  RATE_LIMIT_FAILED_LOGINS: positiveInt(10),
-  RATE_LIMIT_FAILED_LOGIN_WINDOW_MINUTES: positiveInt(15),
+  /** Rate-limit counters shared by every instance; unset: each process counts its own. */
+  REDIS_URL: optionalText.pipe(
+    z
+      .url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' })
+      .refine((url) => new URL(url).hostname !== '', 'must name the host: redis://host:6379')
+      .optional(),
+  ),
+  /** Put before every Redis key, so several deployments can share one Redis. */
+  REDIS_KEY_PREFIX: z.string().trim().min(1).default('darepool:'),
+  RATE_LIMIT_AUTH_PER_MINUTE: positiveInt(RATE_LIMITS.signInRequests.limit),
+  RATE_LIMIT_FAILED_LOGINS: positiveInt(RATE_LIMITS.failedLogins.limit),
+  RATE_LIMIT_FAILED_LOGIN_WINDOW_MINUTES: positiveInt(RATE_LIMITS.failedLogins.windowMs / 60_000),
+  /** On SIGTERM/SIGINT, how long requests under way may take to finish before their connections are cut. */
+  SHUTDOWN_TIMEOUT_SECONDS: positiveInt(25),
   /** How often chat sockets are pinged; one missed pong drops the socket. */
   CHAT_HEARTBEAT_MS: positiveInt(30_000),
   /** The largest Major Dare prize an admin's wallet may pay in, in SOL. */
@@ -120,11 +132,58 @@ const envSchema = z.object({
   UPLOAD_BODY_TIMEOUT_SECONDS: positiveInt(300),
   /** Disk all stored videos may take together (GB of 1024³ bytes; fractions allowed). */
   VIDEO_STORAGE_MAX_GB: z.coerce.number().positive().finite().default(5),
+  /** Where videos live: `local` (DATA_DIR/videos) or `s3` (an S3-compatible bucket, S3_*). */
+  VIDEO_STORAGE: z.enum(['local', 's3']).default('local'),
+  S3_BUCKET: optionalText.pipe(
+    z
+      .string()
+      .regex(
+        /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/,
+        'must be a bucket name: 3 to 63 lowercase letters, digits, dots and hyphens',
+      )
+      .optional(),
+  ),
+  /** R2, MinIO, or any S3-compatible service; unset: AWS S3 in S3_REGION. */
+  S3_ENDPOINT: optionalText.pipe(
+    z.url({ protocol: /^https?$/, error: 'must be an http(s) URL such as https://s3.example' }).optional(),
+  ),
+  S3_REGION: z.string().trim().min(1).default('us-east-1'),
+  S3_ACCESS_KEY_ID: optionalText,
+  S3_SECRET_ACCESS_KEY: optionalText,
+  /** Unset: path-style (`endpoint/bucket/key`) with S3_ENDPOINT, as MinIO needs; virtual-hosted on AWS. */
+  S3_FORCE_PATH_STYLE: optionalText.pipe(z.enum(['true', 'false']).optional()),
+  /** A folder inside the bucket for DarePool's videos, so the bucket can hold other things. */
+  S3_PREFIX: optionalText.pipe(
+    z
+      .string()
+      .regex(
+        /^[A-Za-z0-9!_.*'()/-]+$/,
+        "must use only letters, digits, slashes and !-_.*'() (a folder such as darepool/videos)",
+      )
+      .refine((value) => !value.split('/').includes('..'), 'must not contain ..')
+      .optional(),
+  ),
 });
 
-const SECRET_VARIABLES = new Set(['ESCROW_MASTER_SEED', 'DATABASE_URL', 'DEMO_ADMIN_PASSWORD']);
+const SECRET_VARIABLES = new Set([
+  'ESCROW_MASTER_SEED',
+  'DATABASE_URL',
+  'DEMO_ADMIN_PASSWORD',
+  'S3_SECRET_ACCESS_KEY',
+  'REDIS_URL',
+]);
 
-export type Env = z.input<typeof envSchema>;
+/** An S3-compatible bucket (AWS S3, Cloudflare R2, MinIO) holding the videos. */
+export interface S3Settings {
+  bucket: string;
+  /** '' or a folder ending in '/': every key DarePool writes starts with it. */
+  prefix: string;
+  region: string;
+  /** Unset: AWS S3 in `region`. */
+  endpoint: string | undefined;
+  forcePathStyle: boolean;
+  credentials: { accessKeyId: string; secretAccessKey: string };
+}
 
 export interface AppConfig {
   env: 'development' | 'production' | 'test';
@@ -143,9 +202,12 @@ export interface AppConfig {
       }
     | { embedded: false; cluster: Cluster; rpcUrl: string };
   storage: {
+    /** Where videos live on this machine's disk, unless `s3` is set. */
     videoDir: string;
     /** Past this many bytes of videos, uploads are refused (507). */
     maxBytes: number;
+    /** VIDEO_STORAGE=s3: the bucket that holds the videos instead of `videoDir`. */
+    s3: S3Settings | null;
   };
   uploadBodyTimeoutMs: number;
   escrowMasterSeedHex: string | undefined;
@@ -156,8 +218,16 @@ export interface AppConfig {
   publicSite: { domain: string; origin: string } | null;
   /** Fastify's trustProxy: false, a hop count, or the trusted proxies' addresses/CIDRs. */
   trustProxy: TrustProxy;
-  rateLimits: { authPerMinute: number; failedLogins: number; failedLoginWindowMs: number };
+  rateLimits: {
+    authPerMinute: number;
+    failedLogins: number;
+    failedLoginWindowMs: number;
+    /** REDIS_URL: counters shared by every instance; null: each process counts its own. */
+    redis: { url: string; keyPrefix: string } | null;
+  };
   chatHeartbeatMs: number;
+  /** How long a shutdown lets requests under way finish (then their connections are cut). */
+  shutdownTimeoutMs: number;
   /** SOL, a decimal string. */
   majorPrizeMaxSol: string;
 }
@@ -177,6 +247,28 @@ function siteOf(url: URL): { domain: string; origin: string } {
   return { domain: url.host, origin: url.origin };
 }
 
+function s3Settings(env: z.output<typeof envSchema>): S3Settings {
+  const required = (name: 'S3_BUCKET' | 'S3_ACCESS_KEY_ID' | 'S3_SECRET_ACCESS_KEY') => {
+    const value = env[name];
+    if (!value) throw new ConfigError(`Invalid ${name}: required with VIDEO_STORAGE=s3`);
+    return value;
+  };
+  const folder = env.S3_PREFIX?.replace(/^\/+|\/+$/g, '') ?? '';
+  return {
+    bucket: required('S3_BUCKET'),
+    prefix: folder === '' ? '' : `${folder}/`,
+    region: env.S3_REGION,
+    endpoint: env.S3_ENDPOINT,
+    forcePathStyle: env.S3_FORCE_PATH_STYLE
+      ? env.S3_FORCE_PATH_STYLE === 'true'
+      : env.S3_ENDPOINT !== undefined,
+    credentials: {
+      accessKeyId: required('S3_ACCESS_KEY_ID'),
+      secretAccessKey: required('S3_SECRET_ACCESS_KEY'),
+    },
+  };
+}
+
 export function loadConfig(source: Record<string, string | undefined> = process.env): AppConfig {
   const parsed = envSchema.safeParse(source);
   if (!parsed.success) {
@@ -191,6 +283,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   if (env.SOLANA_CLUSTER && !env.SOLANA_RPC_URL && env.SOLANA_CLUSTER !== 'localnet') {
     throw new ConfigError(`Invalid SOLANA_CLUSTER: ${env.SOLANA_CLUSTER} needs SOLANA_RPC_URL`);
   }
+  const s3 = env.VIDEO_STORAGE === 's3' ? s3Settings(env) : null;
   if (env.SOLANA_RPC_URL && !env.ESCROW_MASTER_SEED) {
     throw new ConfigError(
       'Invalid ESCROW_MASTER_SEED: required with SOLANA_RPC_URL (64 bytes as 128 hex characters, kept in a secret store)',
@@ -220,6 +313,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     storage: {
       videoDir: path.join(dataDir, 'videos'),
       maxBytes: Math.floor(env.VIDEO_STORAGE_MAX_GB * 1024 ** 3),
+      s3,
     },
     uploadBodyTimeoutMs: env.UPLOAD_BODY_TIMEOUT_SECONDS * 1000,
     escrowMasterSeedHex: env.ESCROW_MASTER_SEED,
@@ -232,8 +326,10 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       authPerMinute: env.RATE_LIMIT_AUTH_PER_MINUTE,
       failedLogins: env.RATE_LIMIT_FAILED_LOGINS,
       failedLoginWindowMs: env.RATE_LIMIT_FAILED_LOGIN_WINDOW_MINUTES * 60_000,
+      redis: env.REDIS_URL ? { url: env.REDIS_URL, keyPrefix: env.REDIS_KEY_PREFIX } : null,
     },
     chatHeartbeatMs: env.CHAT_HEARTBEAT_MS,
+    shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_SECONDS * 1000,
     majorPrizeMaxSol: env.MAJOR_PRIZE_MAX_SOL,
   };
 }

@@ -1,4 +1,4 @@
-import { ERROR_STATUS, type ErrorCode } from '../contract/errors';
+import { ERROR_STATUS, type ErrorCode, errorBodySchema } from '#contract/errors';
 
 /** An error the client is meant to see: its message is shown to the user as is. */
 export class AppError extends Error {
@@ -22,3 +22,13 @@ export const forbidden = (message = 'Forbidden') => new AppError('FORBIDDEN', me
 export const notFound = (message = 'Not found') => new AppError('NOT_FOUND', message);
 export const conflict = (message: string, extra?: Record<string, unknown>) =>
   new AppError('CONFLICT', message, extra);
+
+/** A route schema's error answers: each listed status answers `{ error, code }` (the error handler's body). */
+export function errorResponses<Status extends number>(
+  ...statuses: Status[]
+): Record<Status, typeof errorBodySchema> {
+  return Object.fromEntries(statuses.map((status) => [status, errorBodySchema])) as Record<
+    Status,
+    typeof errorBodySchema
+  >;
+}

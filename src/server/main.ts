@@ -1,8 +1,11 @@
-import { type AppDeps, buildApp } from './app';
+import { buildApp } from './app';
 import { ConfigError, loadConfig, loadDotEnv } from './config';
 import { DEMO_ADMIN_USERNAME, type SeedResult, seedDemoData } from './db/seed';
+import type { AppDeps } from './deps';
+import { describeRateLimits } from './rate-limit/open';
 import { openRuntime } from './runtime';
-import { createLocalDiskStorage } from './storage/local-disk';
+import { drainOnSignals } from './shutdown';
+import { describeVideoStorage, openVideoStorage } from './storage/open';
 
 async function main() {
   let config: ReturnType<typeof loadConfig>;
@@ -16,6 +19,8 @@ async function main() {
     }
     throw error;
   }
+  // Checked before anything is opened: a bucket that cannot be reached stops the start at once.
+  const storage = await openVideoStorage(config.storage);
   const runtime = await openRuntime(config, { serveChainRpc: true });
   const { database, chain, escrowKeys } = runtime;
   const clock = () => new Date();
@@ -24,7 +29,7 @@ async function main() {
     database,
     chain,
     escrowKeys,
-    storage: createLocalDiskStorage(config.storage.videoDir),
+    storage,
     clock,
   };
 
@@ -57,24 +62,14 @@ async function main() {
     },
   });
 
-  let closing = false;
-  const shutdown = async (signal: string) => {
-    if (closing) return;
-    closing = true;
-    app.log.info(`${signal} received, shutting down`);
-    const timer = setTimeout(() => process.exit(1), 10_000);
-    timer.unref();
-    await app.close().catch((error) => app.log.error(error));
-    await runtime.close().catch((error) => app.log.error(error));
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  drainOnSignals(app, { timeoutMs: config.shutdownTimeoutMs, closeRuntime: runtime.close });
 
   const address = await app.listen({ host: config.host, port: config.port });
   const shownAddress = address.replace('0.0.0.0', 'localhost').replace('[::]', 'localhost');
   app.log.info(`DarePool listening on ${shownAddress}`);
   app.log.info(`Database: ${database.description}${seeded.seeded ? ' (demo data loaded)' : ''}`);
+  app.log.info(`Videos: ${describeVideoStorage(config.storage)}`);
+  app.log.info(`Rate limits: ${describeRateLimits(config)}`);
   app.log.info(
     `Chain: ${chain.embedded ? `embedded LiteSVM (${chain.cluster}), state in ${config.chain.embedded ? config.chain.stateDir : ''}` : `${chain.cluster} via ${config.chain.embedded ? '' : new URL(config.chain.rpcUrl).host}`}`,
   );

@@ -6,8 +6,9 @@ import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { Toaster } from './components/ui/toaster';
 import { TooltipProvider } from './components/ui/tooltip';
-import { AuthProvider } from './features/auth/auth-provider';
+import { preloadAuthDialogs } from './features/auth/components/auth-dialogs-slot';
 import { createQueryClient } from './lib/query-client';
+import { AuthProvider } from './lib/session/auth-provider';
 import { createRouter } from './routes';
 import './styles.css';
 
@@ -18,7 +19,7 @@ createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <QueryClientProvider client={queryClient}>
       <TooltipProvider>
-        <AuthProvider>
+        <AuthProvider preloadConnect={preloadAuthDialogs}>
           <RouterProvider router={router} />
           <Toaster />
         </AuthProvider>

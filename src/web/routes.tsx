@@ -3,9 +3,11 @@ import { createBrowserRouter, type RouteObject } from 'react-router';
 import { AppLayout } from './components/layout/app-layout';
 import { RouteError } from './components/layout/route-error';
 import { Spinner } from './components/ui/spinner';
+import { AuthDialogsSlot } from './features/auth/components/auth-dialogs-slot';
 import { ChatPanel } from './features/chat/components/chat-panel';
 import { DareBrowser } from './features/dares/components/dare-browser';
 import HomePage from './features/home/home-page';
+import { MajorDareCard } from './features/major-dare/components/major-dare-card';
 
 // Featured videos (votes, player) load when the Featured tab first opens, not with the landing page.
 const FeaturedSubmissions = lazy(() => import('./features/submissions/components/featured-submissions'));
@@ -28,10 +30,11 @@ function lazyPage(path: string, load: () => Promise<{ default: ComponentType }>)
   };
 }
 
-/** Spec section 2. Paths are the spec's; the server answers every non-API path with the app. */
+/** The pages of docs/product.md#pages-and-routes; the server answers every non-API path with the app. */
 export const routes: RouteObject[] = [
   {
-    element: <AppLayout />,
+    // The sign-in dialogs open from any page: the shell holds their slot.
+    element: <AppLayout dialogs={<AuthDialogsSlot />} />,
     errorElement: <RouteError />,
     children: [
       {
@@ -39,10 +42,18 @@ export const routes: RouteObject[] = [
         errorElement: <RouteError />,
         children: [
           // Home is the landing page: bundled with the shell so its hero paints without a
-          // second round trip. The chat panel is composed here so home does not import chat.
+          // second round trip. Its major dare card, chat panel, dare list and featured videos are
+          // composed here so home imports no other feature.
           {
             index: true,
-            element: <HomePage chat={<ChatPanel />} dares={homeDares} featured={<FeaturedSubmissions />} />,
+            element: (
+              <HomePage
+                majorDare={<MajorDareCard />}
+                chat={<ChatPanel />}
+                dares={homeDares}
+                featured={<FeaturedSubmissions />}
+              />
+            ),
           },
           lazyPage('community-dares', () => import('./features/dares/community-dares-page')),
           // The dare's chat is composed here too, so the dares feature does not import chat.
@@ -83,10 +94,10 @@ export const routes: RouteObject[] = [
           }),
           lazyPage('leaderboard', () => import('./features/leaderboard/leaderboard-page')),
           lazyPage('profile', () => import('./features/profile/profile-page')),
-          lazyPage('create-dare', () => import('./features/create-dare/create-dare-page')),
+          lazyPage('create-dare', () => import('./features/dares/create-dare-page')),
           lazyPage('admin', () => import('./features/admin/admin-page')),
           lazyPage('instructions', () => import('./features/instructions/instructions-page')),
-          lazyPage('tx/:signature', () => import('./features/transactions/transaction-page')),
+          lazyPage('tx/:signature', () => import('./features/payments/transaction-page')),
           lazyPage('*', () => import('./features/not-found/not-found-page')),
         ],
       },

@@ -5,14 +5,14 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { buildApp } from '../../src/server/app';
-import { createChain } from '../../src/server/chain';
-import { createEscrowKeys, type EscrowKeys } from '../../src/server/chain/escrow-keys';
-import type { ChainPort } from '../../src/server/chain/port';
-import { type AppConfig, loadConfig } from '../../src/server/config';
-import { type Database, openPglite, openPostgres } from '../../src/server/db/client';
-import { reconcileEscrows } from '../../src/server/features/ledger/reconcile';
-import { createLocalDiskStorage } from '../../src/server/storage/local-disk';
+import { buildApp } from '#server/app';
+import { createEscrowKeys, type EscrowKeys } from '#server/chain/escrow-keys';
+import { createChain } from '#server/chain/index';
+import type { ChainPort } from '#server/chain/port';
+import { type AppConfig, loadConfig } from '#server/config';
+import { type Database, openPglite, openPostgres } from '#server/db/client';
+import { reconcileEscrows } from '#server/ledger/reconcile';
+import { openVideoStorage } from '#server/storage/open';
 import { withDatabase } from '../global-setup';
 
 export const TEST_INDEX_HTML = '<!doctype html><title>DarePool</title><div id="root"></div>';
@@ -98,7 +98,7 @@ export async function createTestContext(
       database,
       chain,
       escrowKeys,
-      storage: createLocalDiskStorage(config.storage.videoDir),
+      storage: await openVideoStorage(config.storage),
       clock: () => clock.now,
       webRoot,
     });

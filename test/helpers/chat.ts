@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import WebSocket from 'ws';
-import type { ServerFrame } from '../../src/contract/chat';
+import type { ServerFrame } from '#contract/chat';
 
 export interface ChatClient {
   socket: WebSocket;

@@ -15,9 +15,9 @@ import {
 } from '@solana/kit';
 import { getTransferSolInstruction } from '@solana-program/system';
 import type { FastifyInstance } from 'fastify';
-import { solToLamports } from '../../src/contract/money';
-import type { ChainPort } from '../../src/server/chain/port';
-import { transferWithReference } from '../../src/server/chain/transfers';
+import { solToLamports } from '#contract/money';
+import type { ChainPort } from '#server/chain/port';
+import { transferWithReference } from '#server/chain/transfers';
 import { bearer, type TestWallet } from './wallet';
 
 export interface PaidStake {

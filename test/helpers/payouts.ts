@@ -1,11 +1,11 @@
 import { address } from '@solana/kit';
 import { eq, sql } from 'drizzle-orm';
 import { expect } from 'vitest';
-import { dareSubmissions, submissionVotes } from '../../src/server/db/schema';
-import { setAdminByUsernameOrWallet } from '../../src/server/features/auth/promote';
-import { reconcileEscrows } from '../../src/server/features/ledger/reconcile';
-import { createPayoutsService } from '../../src/server/features/payouts/service';
-import { createRefundsService } from '../../src/server/features/refunds/service';
+import { dareSubmissions, submissionVotes } from '#server/db/schema';
+import { setAdminByUsernameOrWallet } from '#server/features/auth/promote';
+import { createPayoutsService } from '#server/features/payouts/service';
+import { createRefundsService } from '#server/features/refunds/service';
+import { reconcileEscrows } from '#server/ledger/reconcile';
 import type { TestContext } from './app';
 import { airdrop, dareBody, payStake, payTo } from './money';
 import { bearer, createTestWallet, registerWithWallet, type TestWallet } from './wallet';

@@ -1,7 +1,12 @@
 import { getAddressDecoder } from '@solana/kit';
 import { HDKey } from 'micro-key-producer/slip10.js';
 import { describe, expect, it } from 'vitest';
-import { createEscrowKeys, escrowDerivationPath } from './escrow-keys';
+import {
+  createEscrowKeys,
+  escrowDerivationPath,
+  FEE_PAYER_DERIVATION_PATH,
+  MODERATOR_DERIVATION_PATH,
+} from './escrow-keys';
 
 const hex = (text: string) => Uint8Array.from(Buffer.from(text, 'hex'));
 
@@ -58,5 +63,29 @@ describe('escrow key derivation', () => {
   it('keeps key bytes out of reach', async () => {
     const signer = await createEscrowKeys(hex('ab'.repeat(64))).signerFor(3);
     expect(signer.keyPair.privateKey.extractable).toBe(false);
+  });
+
+  it('derives the moderator at its own path: stable, apart from the fee payer and from every escrow', async () => {
+    const seed = hex('ab'.repeat(64));
+    const keys = createEscrowKeys(seed);
+    const [moderator, again, feePayer] = await Promise.all([
+      keys.moderator(),
+      createEscrowKeys(seed).moderator(),
+      keys.feePayer(),
+    ]);
+    expect((await keys.moderator()).address).toBe(moderator.address);
+    expect(again.address).toBe(moderator.address);
+    expect(moderator.address).not.toBe(feePayer.address);
+    expect(moderator.address).toBe(
+      getAddressDecoder().decode(HDKey.fromMasterSeed(seed).derive(MODERATOR_DERIVATION_PATH).publicKeyRaw),
+    );
+    expect(moderator.keyPair.privateKey.extractable).toBe(false);
+    // Every escrow path ends in /0' (change level 0); the fee payer's ends in /1', the moderator's in /2'.
+    const escrowPath = /^m\/44'\/501'\/\d+'\/0'$/;
+    for (const index of [0, 1, 2, 2 ** 31 - 1]) expect(escrowDerivationPath(index)).toMatch(escrowPath);
+    expect(MODERATOR_DERIVATION_PATH).not.toMatch(escrowPath);
+    expect(FEE_PAYER_DERIVATION_PATH).not.toMatch(escrowPath);
+    const escrows = await Promise.all([0, 1, 2].map((index) => keys.signerFor(index)));
+    for (const escrow of escrows) expect(escrow.address).not.toBe(moderator.address);
   });
 });

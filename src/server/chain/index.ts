@@ -1,4 +1,4 @@
-import type { Cluster } from '../../contract/config';
+import type { Cluster } from '#contract/config';
 import { createEmbeddedChain } from './embedded';
 import type { ChainPort } from './port';
 import { createRpcChain } from './rpc-chain';

@@ -15,22 +15,7 @@ import {
   signTransactionMessageWithSigners,
 } from '@solana/kit';
 import { getTransferSolInstruction } from '@solana-program/system';
-
-/** SPL Memo (v2): on every cluster and in LiteSVM. Needs no accounts when no signer is listed. */
-export const MEMO_PROGRAM = 'MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr' as Address;
-
-/**
- * A memo naming the transfer and its attempt. A retry signed under the same blockhash (an idle
- * chain, or the same slot) would otherwise be the same bytes, the same signature, a second row
- * for a signature already used: each attempt is its own transaction.
- */
-function memoInstruction(text: string) {
-  return {
-    programAddress: MEMO_PROGRAM,
-    accounts: [],
-    data: new TextEncoder().encode(text),
-  };
-}
+import { memoInstruction } from './memo';
 
 export interface SignedPayout {
   /** Known before sending: the first signature (the fee payer's) is the transaction's id. */

@@ -1,5 +1,5 @@
 import type { Address, Rpc, Signature, SolanaRpcApi } from '@solana/kit';
-import type { Cluster } from '../../contract/config';
+import type { Cluster } from '#contract/config';
 
 /** Whether the embedded chain serves its JSON-RPC to wallets, the solana CLI and explorers. */
 export type ChainRpcServerStatus =

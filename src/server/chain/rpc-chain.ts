@@ -1,5 +1,5 @@
 import { createSolanaRpc, isSolanaError, lamports } from '@solana/kit';
-import type { Cluster } from '../../contract/config';
+import type { Cluster } from '#contract/config';
 import { waitForConfirmation } from './confirmation';
 import type { ChainPort } from './port';
 

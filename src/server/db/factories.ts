@@ -50,7 +50,14 @@ export async function createUser(
   return user!;
 }
 
-export async function createDare(db: DbOrTx, overrides: Partial<NewDare> & { creatorId: number }) {
+/**
+ * `status` takes any text, not only a DareStatus: the database constraint tests write one the
+ * column's type forbids, to see the database refuse it.
+ */
+export async function createDare(
+  db: DbOrTx,
+  overrides: Omit<Partial<NewDare>, 'status'> & { creatorId: number; status?: string },
+) {
   const [dare] = await db
     .insert(dares)
     .values({
@@ -61,7 +68,7 @@ export async function createDare(db: DbOrTx, overrides: Partial<NewDare> & { cre
       difficulty: 'medium',
       category: 'creative',
       deadline: new Date(Date.now() + 7 * 24 * 3600 * 1000),
-      ...overrides,
+      ...(overrides as Partial<NewDare> & { creatorId: number }),
     })
     .returning();
   return dare!;

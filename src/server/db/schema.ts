@@ -14,8 +14,20 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import { CLAIM_TYPES, type ClaimType } from '#contract/claims';
+import {
+  CATEGORIES,
+  CLAIM_STATUSES,
+  type ClaimStatus,
+  DARE_STATUSES,
+  type DareStatus,
+  DIFFICULTIES,
+  type Difficulty,
+  SUBMISSION_STATUSES,
+  type SubmissionStatus,
+} from '#contract/limits';
 
-/** SOL amounts: numeric(18,9) as the spec fixes; drizzle hands them over as exact decimal strings. */
+/** SOL amounts: numeric(18,9) (docs/product.md#records-and-fields); drizzle hands them over as exact decimal strings. */
 const sol = (name: string) => numeric(name, { precision: 18, scale: 9 });
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
@@ -29,7 +41,7 @@ export const users = pgTable(
   {
     id: id(),
     username: text('username').notNull(),
-    /** scrypt hash (never the password itself); the column keeps the spec's name. */
+    /** scrypt hash (never the password itself); the column keeps its name from docs/product.md#records-and-fields. */
     password: text('password').notNull(),
     walletAddress: text('wallet_address'),
     isAdmin: boolean('is_admin').notNull().default(false),
@@ -59,13 +71,13 @@ export const dares = pgTable(
       .references(() => users.id),
     stakeAmount: sol('stake_amount').notNull(),
     totalPool: sol('total_pool').notNull().default('0'),
-    difficulty: text('difficulty').notNull().default('medium'),
+    difficulty: text('difficulty').$type<Difficulty>().notNull().default('medium'),
     category: text('category').notNull().default('creative'),
     deadline: timestamp('deadline', { withTimezone: true }),
     maxParticipants: integer('max_participants').notNull().default(10),
     isPublic: boolean('is_public').notNull().default(true),
     isMajor: boolean('is_major').notNull().default(false),
-    status: text('status').notNull().default('active'),
+    status: text('status').$type<DareStatus>().notNull().default('active'),
     escrowWallet: text('escrow_wallet'),
     /** The signature of the stake that funded this dare; one signature funds one dare. */
     transactionSignature: text('transaction_signature'),
@@ -80,13 +92,10 @@ export const dares = pgTable(
     uniqueIndex('dares_escrow_wallet_unique').on(t.escrowWallet),
     index('dares_status_created_idx').on(t.status, t.createdAt),
     index('dares_creator_idx').on(t.creatorId),
-    check('dares_status_valid', inList('status', ['active', 'cancelled', 'completed'])),
-    check('dares_difficulty_valid', inList('difficulty', ['easy', 'medium', 'hard', 'extreme'])),
-    // Major dares take a free-text category (spec section 5); community dares one of the five.
-    check(
-      'dares_category_valid',
-      sql`is_major or ${inList('category', ['creative', 'physical', 'social', 'skill', 'adventure'])}`,
-    ),
+    check('dares_status_valid', inList('status', DARE_STATUSES)),
+    check('dares_difficulty_valid', inList('difficulty', DIFFICULTIES)),
+    // Major dares take a free-text category (docs/product.md#major-dare-form-rules); community dares one of the five.
+    check('dares_category_valid', sql`is_major or ${inList('category', CATEGORIES)}`),
     check('dares_stake_non_negative', sql`${t.stakeAmount} >= 0`),
     check('dares_total_pool_non_negative', sql`${t.totalPool} >= 0`),
     check('dares_max_participants_positive', sql`${t.maxParticipants} >= 1`),
@@ -107,7 +116,7 @@ export const dareSubmissions = pgTable(
     thumbnailUrl: text('thumbnail_url'),
     description: text('description'),
     votes: integer('votes').notNull().default(0),
-    status: text('status').notNull().default('pending'),
+    status: text('status').$type<SubmissionStatus>().notNull().default('pending'),
     isFeatured: boolean('is_featured').notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -115,7 +124,7 @@ export const dareSubmissions = pgTable(
   (t) => [
     uniqueIndex('dare_submissions_one_per_user').on(t.dareId, t.userId),
     index('dare_submissions_status_idx').on(t.status, t.createdAt),
-    check('dare_submissions_status_valid', inList('status', ['pending', 'approved', 'rejected', 'winner'])),
+    check('dare_submissions_status_valid', inList('status', SUBMISSION_STATUSES)),
     check('dare_submissions_votes_non_negative', sql`${t.votes} >= 0`),
   ],
 );
@@ -150,8 +159,8 @@ export const claims = pgTable(
       .notNull()
       .references(() => users.id),
     amount: sol('amount').notNull(),
-    claimType: text('claim_type').notNull(),
-    status: text('status').notNull().default('pending'),
+    claimType: text('claim_type').$type<ClaimType>().notNull(),
+    status: text('status').$type<ClaimStatus>().notNull().default('pending'),
     transactionHash: text('transaction_hash'),
     /** Why the last payout attempt failed, shown to the winner; cleared on success. */
     failureReason: text('failure_reason'),
@@ -166,8 +175,8 @@ export const claims = pgTable(
     // One winner of each kind per dare: a second mark-winner loses the race at the database.
     uniqueIndex('claims_one_per_dare_type').on(t.dareId, t.claimType),
     index('claims_user_idx').on(t.userId),
-    check('claims_status_valid', inList('status', ['pending', 'processing', 'paid', 'failed'])),
-    check('claims_type_valid', inList('claim_type', ['dare_winner', 'major_admin', 'major_community'])),
+    check('claims_status_valid', inList('status', CLAIM_STATUSES)),
+    check('claims_type_valid', inList('claim_type', CLAIM_TYPES)),
     check('claims_amount_positive', sql`${t.amount} > 0`),
   ],
 );
@@ -194,7 +203,7 @@ export const escrowIndexSequence = pgSequence('escrow_derivation_index_seq', { s
 
 /**
  * One escrow per dare. The keypair is derived from the master seed at `derivationIndex`; the
- * spec's `privateKey` column is kept for shape but only ever holds the derivation path, never a key.
+ * `privateKey` column (docs/product.md#records-and-fields) is kept for shape but only ever holds the derivation path, never a key.
  */
 export const dareWallets = pgTable(
   'dare_wallets',
@@ -223,6 +232,7 @@ export const dareWallets = pgTable(
   ],
 );
 
+/** Kept because the product's records include token launches (docs/product.md#records-and-fields), though no screen or call uses them. */
 export const tokenLaunches = pgTable('token_launches', {
   id: id(),
   dareId: integer('dare_id').references(() => dares.id, { onDelete: 'cascade' }),
@@ -247,6 +257,7 @@ export const systemSettings = pgTable(
   (t) => [uniqueIndex('system_settings_key_unique').on(t.settingKey)],
 );
 
+/** Kept because the product's records include bonding-curve tokens (docs/product.md#records-and-fields), though no screen or call uses them. */
 export const bondingCurveTokens = pgTable(
   'bonding_curve_tokens',
   {

@@ -1,20 +1,20 @@
 import { createReadStream } from 'node:fs';
-import { UPLOADED_VIDEO_PREFIX } from '../../contract/submissions';
-import type { Clock } from '../app';
+import { UPLOADED_VIDEO_PREFIX } from '#contract/submissions';
+import type { Clock } from '#server/deps';
+import type { UserRow } from '#server/features/auth/user';
 import type { EscrowKeys } from '../chain/escrow-keys';
 import type { ChainPort } from '../chain/port';
 import { createAdminService } from '../features/admin/service';
-import type { UserRow } from '../features/auth/repo';
 import type { Announce } from '../features/chat/announce';
-import { createLocalBus } from '../features/chat/bus';
+import { createLocalChatBus } from '../features/chat/bus';
 import { createChatService } from '../features/chat/service';
 import { createClaimsService } from '../features/claims/service';
 import { ensureFeePayerFunded } from '../features/payouts/fee-payer';
 import { createPayoutsService } from '../features/payouts/service';
 import { createRefundsService } from '../features/refunds/service';
 import { createSubmissionsService } from '../features/submissions/service';
-import { createVideoAccess } from '../features/videos/access';
-import { RateLimiter } from '../plugins/rate-limit';
+import { createVideoAccess } from '../features/submissions/video-access';
+import { MemoryRateLimiter } from '../rate-limit/memory';
 import type { StoragePort } from '../storage/port';
 import type { Db } from './client';
 
@@ -48,9 +48,9 @@ export async function seedActivity(
   { proofs, chat: messages }: { proofs: DemoProof[]; chat: DemoChat[] },
 ): Promise<void> {
   const { db, clock, storage } = deps;
-  const limiter = new RateLimiter(() => clock().getTime());
+  const limiter = new MemoryRateLimiter(() => clock().getTime());
   // No socket is connected during the seed: the local bus has nobody to deliver to.
-  const chat = createChatService({ db, bus: createLocalBus(), clock, limiter });
+  const chat = createChatService({ db, bus: createLocalChatBus(), clock, limiter });
   // Announcements are fire-and-forget in the services; the seed keeps them to wait for them.
   const announced: Promise<unknown>[] = [];
   const announce: Announce = (dareId, message) => {

@@ -8,15 +8,15 @@ import {
   signTransaction,
 } from '@solana/kit';
 import { count, eq } from 'drizzle-orm';
-import type { Category, Difficulty } from '../../contract/limits';
-import { solToLamports } from '../../contract/money';
-import type { Clock } from '../app';
+import type { Category, Difficulty } from '#contract/limits';
+import { solToLamports } from '#contract/money';
+import type { Clock } from '#server/deps';
+import type { UserRow } from '#server/features/auth/user';
 import type { EscrowKeys } from '../chain/escrow-keys';
 import type { ChainPort } from '../chain/port';
-import type { UserRow } from '../features/auth/repo';
 import { createDaresService } from '../features/dares/service';
 import { createPaymentsService } from '../features/payments/service';
-import { RateLimiter } from '../plugins/rate-limit';
+import { MemoryRateLimiter } from '../rate-limit/memory';
 import type { StoragePort } from '../storage/port';
 import type { Db } from './client';
 import { createUser } from './factories';
@@ -175,7 +175,7 @@ export async function seedDemoData(deps: SeedDeps): Promise<SeedResult> {
         [alice, '0.5'],
         [bob, '0.2'],
       ],
-      // Major dares take a free-text category (spec, major dare creation form).
+      // Major dares take a free-text category (docs/product.md#major-dare-form-rules).
       afterwards: { isMajor: true, maxParticipants: 100, category: 'fitness' },
     },
   ];
@@ -245,7 +245,7 @@ export async function seedDemoData(deps: SeedDeps): Promise<SeedResult> {
 
 /** The client side of the money path, run in-process with the demo wallets' keys. */
 function createPayer(deps: SeedDeps) {
-  const limiter = new RateLimiter(() => deps.clock().getTime());
+  const limiter = new MemoryRateLimiter(() => deps.clock().getTime());
   const payments = createPaymentsService({ ...deps, limiter });
   const daresService = createDaresService(deps);
 

@@ -1,9 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Clock } from '../app';
+import type { Clock } from '#server/deps';
+import { sessionUser } from '#server/features/auth/sessions';
+import type { UserRow } from '#server/features/auth/user';
 import type { Db } from '../db/client';
 import { AppError, unauthenticated } from '../errors';
-import { findSessionUser, type UserRow } from '../features/auth/repo';
 import { hashToken } from '../features/auth/tokens';
 
 declare module 'fastify' {
@@ -32,7 +33,7 @@ export const authenticate = fp(async (app: FastifyInstance, { db, clock }: { db:
     if (!header || !request.url.startsWith('/api/')) return;
     const match = BEARER.exec(header);
     const tokenHash = match ? hashToken(match[1]!) : null;
-    const user = tokenHash ? await findSessionUser(db, tokenHash, clock()) : undefined;
+    const user = tokenHash ? await sessionUser(db, tokenHash, clock()) : undefined;
     if (!user) {
       request.sessionInvalid = true;
       return;

@@ -1,6 +1,7 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import type { InstanceBus } from '../instance-bus';
 
 type Compute = () => Promise<{ body: unknown; headers?: Record<string, string> }>;
 
@@ -18,13 +19,20 @@ export interface ReadCache {
    * and stores it. Polls that send the copy's ETag get a bodiless 304.
    */
   serve(request: FastifyRequest, reply: FastifyReply, compute: Compute): Promise<FastifyReply>;
-  /** Forgets every copy: called after any successful write, and by jobs that write on their own. */
-  invalidate(): void;
+  /**
+   * Forgets every copy, here and on every other instance: called after any successful write, and
+   * by jobs that write on their own. Resolves once the other instances are told.
+   */
+  invalidate(): Promise<void>;
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
     readCache: ReadCache;
+  }
+  interface FastifyContextConfig {
+    /** A non-GET route that writes nothing (a read sent as POST): its answers invalidate no cache. */
+    readOnly?: boolean;
   }
 }
 
@@ -32,70 +40,98 @@ const MAX_ENTRIES = 500;
 /** The longest a cached page may trail time-driven changes: half the fastest poll (5 s). */
 export const READ_CACHE_MAX_AGE_MS = 2500;
 
+const CHANNEL = 'darepool_reads';
+
+export interface ReadCacheOptions {
+  maxAgeMs: number;
+  now: () => number;
+  /** Carries invalidations to the other instances and theirs to this one. */
+  bus: InstanceBus;
+}
+
 /**
  * Serialized pages of the hottest public reads (the dare list and the stats strip, polled by every
- * open page). Any successful non-GET API request invalidates them all, so a reader never sees a
- * page older than the last write it could have caused; `maxAgeMs` bounds what time alone changes
- * (a deadline passing, a background refund) and writes made by another instance.
+ * open page). Any successful non-GET API request (but a read sent as POST, `config.readOnly`)
+ * invalidates them all, on this instance and, through the bus, on every other one before its
+ * answer leaves, so a reader anywhere never sees a page older than the last write it could have
+ * caused. `maxAgeMs` bounds what time alone changes
+ * (a deadline passing, a background refund). While the bus's listener is down, invalidations from
+ * other instances could be missed, so nothing is served from the cache until it is back.
  */
-export const readCache = fp(
-  async (app: FastifyInstance, { maxAgeMs, now }: { maxAgeMs: number; now: () => number }) => {
-    const entries = new Map<string, Entry>();
-    const inFlight = new Map<string, { version: number; promise: Promise<Entry> }>();
-    let version = 0;
+export const readCache = fp(async (app: FastifyInstance, { maxAgeMs, now, bus }: ReadCacheOptions) => {
+  const instance = randomUUID();
+  const entries = new Map<string, Entry>();
+  const inFlight = new Map<string, { version: number; promise: Promise<Entry> }>();
+  let version = 0;
 
-    async function build(key: string, started: number, compute: Compute): Promise<Entry> {
-      const computed = await compute();
-      const body = JSON.stringify(computed.body);
-      const entry = {
-        version: started,
-        storedAt: now(),
-        body,
-        headers: computed.headers ?? {},
-        etag: `"${createHash('sha1').update(body).digest('base64url')}"`,
-      };
-      // A write during the computation may have changed the answer: serve it, keep it not.
-      if (started === version) {
-        if (entries.size >= MAX_ENTRIES) entries.clear();
-        entries.set(key, entry);
-      }
-      return entry;
-    }
-
-    /** Single flight: requests missing the same page together share one computation. */
-    function computeOnce(key: string, compute: Compute): Promise<Entry> {
-      const pending = inFlight.get(key);
-      if (pending && pending.version === version) return pending.promise;
-      const mine = { version, promise: build(key, version, compute) };
-      inFlight.set(key, mine);
-      mine.promise
-        .finally(() => {
-          if (inFlight.get(key) === mine) inFlight.delete(key);
-        })
-        .catch(() => {});
-      return mine.promise;
-    }
-
-    const cache: ReadCache = {
-      invalidate() {
-        version++;
-        entries.clear();
-        inFlight.clear();
-      },
-      async serve(request, reply, compute) {
-        const key = request.url;
-        let entry = entries.get(key);
-        if (!entry || entry.version !== version || now() - entry.storedAt > maxAgeMs) {
-          entry = await computeOnce(key, compute);
-        }
-        reply.headers(entry.headers).header('etag', entry.etag).header('cache-control', 'no-cache');
-        if (request.headers['if-none-match'] === entry.etag) return reply.code(304).send();
-        return reply.type('application/json; charset=utf-8').send(entry.body);
-      },
+  async function build(key: string, started: number, compute: Compute): Promise<Entry> {
+    const computed = await compute();
+    const body = JSON.stringify(computed.body);
+    const entry = {
+      version: started,
+      storedAt: now(),
+      body,
+      headers: computed.headers ?? {},
+      etag: `"${createHash('sha1').update(body).digest('base64url')}"`,
     };
-    app.decorate('readCache', cache);
-    app.addHook('onResponse', async (request, reply) => {
-      if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400) cache.invalidate();
-    });
-  },
-);
+    // A write during the computation may have changed the answer: serve it, keep it not.
+    if (started === version && bus.isListening()) {
+      if (entries.size >= MAX_ENTRIES) entries.clear();
+      entries.set(key, entry);
+    }
+    return entry;
+  }
+
+  /** Single flight: requests missing the same page together share one computation. */
+  function computeOnce(key: string, compute: Compute): Promise<Entry> {
+    const pending = inFlight.get(key);
+    if (pending && pending.version === version) return pending.promise;
+    const mine = { version, promise: build(key, version, compute) };
+    inFlight.set(key, mine);
+    mine.promise
+      .finally(() => {
+        if (inFlight.get(key) === mine) inFlight.delete(key);
+      })
+      .catch(() => {});
+    return mine.promise;
+  }
+
+  function forget() {
+    version++;
+    entries.clear();
+    inFlight.clear();
+  }
+  bus.subscribe(CHANNEL, (payload) => {
+    if ((payload as { from?: unknown }).from !== instance) forget();
+  });
+  bus.onResumed(forget);
+
+  const cache: ReadCache = {
+    async invalidate() {
+      forget();
+      await bus
+        .publish(CHANNEL, { from: instance })
+        .catch((error) =>
+          app.log.warn({ err: error }, 'other instances not told to forget their cached pages'),
+        );
+    },
+    async serve(request, reply, compute) {
+      const key = request.url;
+      let entry = bus.isListening() ? entries.get(key) : undefined;
+      if (!entry || entry.version !== version || now() - entry.storedAt > maxAgeMs) {
+        entry = await computeOnce(key, compute);
+      }
+      reply.headers(entry.headers).header('etag', entry.etag).header('cache-control', 'no-cache');
+      if (request.headers['if-none-match'] === entry.etag) return reply.code(304).send();
+      return reply.type('application/json; charset=utf-8').send(entry.body);
+    },
+  };
+  app.decorate('readCache', cache);
+  // Before the answer leaves: a client reading anywhere once it has the answer finds the write.
+  app.addHook('onSend', async (request, reply, payload) => {
+    const write =
+      request.method !== 'GET' && request.method !== 'HEAD' && !request.routeOptions.config.readOnly;
+    if (write && reply.statusCode < 400) await cache.invalidate();
+    return payload;
+  });
+});

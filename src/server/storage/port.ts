@@ -25,8 +25,9 @@ export interface ByteRange {
 export interface StoragePort {
   /**
    * Streams `body` to a new object; rejects (and keeps nothing) if the stream errors or `signal`
-   * aborts. The content type may be a function read once the body has been consumed (when it is
-   * sniffed from it).
+   * aborts. The content type may be a function (when it is sniffed from the body): it must be
+   * right once the body's first bytes have arrived, as an object store reads it then to create
+   * the object (and fails the upload if it changes later).
    */
   put(
     body: Readable,

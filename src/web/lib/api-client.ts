@@ -1,7 +1,7 @@
 import { readToken } from './storage';
 
 /**
- * A non-success answer (spec section 8 'Generic'). Keeps the HTTP status and the raw body; the
+ * A non-success answer (docs/product.md#reading-errors). Keeps the HTTP status and the raw body; the
  * server's `{ error, code, fields }` shape also gives the error code and per-field messages.
  */
 export class ApiError extends Error {
@@ -81,7 +81,7 @@ export interface RequestOptions {
 }
 
 /**
- * Spec section 7: every request carries the stored session token as a Bearer header; a body is
+ * docs/product.md#request-conventions: every request carries the stored session token as a Bearer header; a body is
  * sent as JSON, except FormData (uploads), which the browser sends as multipart. Resolves with
  * the parsed JSON (undefined for an empty body); rejects with ApiError on a non-success status
  * (after telling `onSessionEnded` listeners when it says the session ended).

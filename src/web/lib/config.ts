@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { PublicConfig } from '../../contract/config';
+import type { PublicConfig } from '#contract/config';
 import { apiGet, type RequestOptions } from './api-client';
 
 /**

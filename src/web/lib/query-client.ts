@@ -1,10 +1,10 @@
 import { QueryClient, type QueryFunction } from '@tanstack/react-query';
 import { apiGet } from './api-client';
 
-/** Spec section 7: a read without its own queryFn GETs its query key joined with '/'. */
+/** docs/product.md#request-conventions: a read without its own queryFn GETs its query key joined with '/'. */
 export const defaultQueryFn: QueryFunction = ({ queryKey, signal }) => apiGet(queryKey.join('/'), { signal });
 
-/** Spec section 7: reads do not retry, do not refetch on focus and never go stale. */
+/** docs/product.md#request-conventions: reads do not retry, do not refetch on focus and never go stale. */
 export function createQueryClient() {
   return new QueryClient({
     defaultOptions: {

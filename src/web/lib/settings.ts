@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import type { SystemSettings } from '../../contract/settings';
+import type { SystemSettings } from '#contract/settings';
 
 /**
  * GET /api/settings: the admin's System Controls switches, public so a page can say a switched-off

@@ -1,6 +1,6 @@
-import type { PublicUser } from '../../contract/users';
+import type { PublicUser } from '#contract/users';
 
-/** Spec section 3: the user as JSON under 'user', the session token under 'token'. */
+/** docs/product.md#browser-storage: the user as JSON under 'user', the session token under 'token'. */
 const USER_KEY = 'user';
 const TOKEN_KEY = 'token';
 

@@ -1,6 +1,6 @@
 import { type ClassValue, clsx } from 'clsx';
 import { twMerge } from 'tailwind-merge';
-import { isSolAmount, normalizeSol } from '../../contract/money';
+import { isSolAmount, normalizeSol } from '#contract/money';
 
 export function cn(...inputs: ClassValue[]) {
   return twMerge(clsx(inputs));

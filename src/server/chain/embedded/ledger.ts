@@ -188,6 +188,11 @@ export class EmbeddedLedger {
     return this.svm.getAccount(address);
   }
 
+  /** Every live account `owner` owns (LiteSVM keeps them by owner; closed ones are gone). */
+  programAccounts(owner: Address): EncodedAccount[] {
+    return this.svm.getProgramAccounts(owner);
+  }
+
   minimumBalanceForRentExemption(dataLength: bigint): bigint {
     return this.svm.minimumBalanceForRentExemption(dataLength);
   }
@@ -274,12 +279,27 @@ export class EmbeddedLedger {
   }
 
   private runSimulation(transaction: Transaction, sigVerify: boolean) {
-    if (sigVerify) return this.svm.simulateTransaction(transaction);
+    if (sigVerify) return this.simulateAtNextSlot(transaction);
     this.svm.withSigverify(false);
+    try {
+      return this.simulateAtNextSlot(transaction);
+    } finally {
+      this.svm.withSigverify(true);
+    }
+  }
+
+  /**
+   * Simulates as the transaction would execute: in the next slot, at the app's time now. The Clock
+   * sysvar otherwise still shows the last transaction's time, however long the chain sat idle, and
+   * a refund already due (or a deposit already too late) would be judged by a stale clock.
+   */
+  private simulateAtNextSlot(transaction: Transaction) {
+    const previousClock = this.svm.getClock();
+    this.setClock(this.slot + 1);
     try {
       return this.svm.simulateTransaction(transaction);
     } finally {
-      this.svm.withSigverify(true);
+      this.svm.setClock(previousClock);
     }
   }
 
@@ -300,7 +320,7 @@ export class EmbeddedLedger {
     if (!this.isBlockhashValid(tx.message.lifetimeToken)) return refuse('BlockhashNotFound');
     if (this.history.get(tx.signature)) return refuse('AlreadyProcessed');
     if (!options.skipPreflight) {
-      const simulation = this.svm.simulateTransaction(tx.transaction);
+      const simulation = this.simulateAtNextSlot(tx.transaction);
       if (simulation instanceof FailedTransactionMetadata) {
         const err = toRpcTransactionError(simulation.err());
         if (err === 'SignatureFailure') throw signatureVerificationFailure();

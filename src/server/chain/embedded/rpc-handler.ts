@@ -15,6 +15,7 @@ import { computeUnitPrice, decodeBase64Message, epochOf, feeForMessage } from '.
 import { configParam, invalidParams, JsonRpcError, RPC_ERROR, stringParam, u64Param } from './json-rpc';
 import { type DecodedTransaction, decodeMessage, type EmbeddedLedger } from './ledger';
 import { toJsonParsedInstruction } from './parse-instruction';
+import { parseProgramAccountsConfig, selectAccounts } from './program-accounts';
 import { renderTransaction, type TransactionEncoding } from './transaction-view';
 
 const LITESVM_VERSION = (createRequire(import.meta.url)('litesvm/package.json') as { version: string })
@@ -117,6 +118,16 @@ export function createRpcHandler(ledger: EmbeddedLedger): RpcHandler {
           renderAccount(existing(ledger.account(addressParam(addresses, index))), config),
         ),
       };
+    },
+    getProgramAccounts: (params) => {
+      const config = configParam(params, 1);
+      const { filters, withContext } = parseProgramAccountsConfig(config);
+      const accounts = selectAccounts(ledger.programAccounts(addressParam(params, 0)), filters);
+      const value = accounts.map((account) => ({
+        pubkey: account.address,
+        account: renderAccount(account, config),
+      }));
+      return withContext ? { context: context(), value } : value;
     },
     requestAirdrop: (params) => ledger.airdrop(addressParam(params, 0), u64Param(params[1], 'lamports')),
     sendTransaction: (params) => {

@@ -171,17 +171,22 @@ export async function getEnterInstruction(input: {
   };
 }
 
-/** One winner for a community dare; two (first gets 70%, second 30%) for a major dare. */
+/**
+ * One winner for a community dare; two (first gets 70%, second 30%) for a major dare.
+ * `winnerEntries`, when given, are the winners' entry accounts as found on chain (see getRefundInstruction).
+ */
 export async function getSettleInstruction(input: {
   programId: Address;
   vault: Address;
   moderator: TransactionSigner;
   winners: readonly Address[];
+  winnerEntries?: readonly Address[];
 }): Promise<Instruction> {
   const accounts: Meta[] = [signer(input.moderator, false), writable(input.vault)];
-  for (const winner of input.winners) {
-    const entry = await findEntryAddress(input.programId, input.vault, winner);
-    accounts.push(writable(winner), readonly(entry.address));
+  for (const [index, winner] of input.winners.entries()) {
+    const entry =
+      input.winnerEntries?.[index] ?? (await findEntryAddress(input.programId, input.vault, winner)).address;
+    accounts.push(writable(winner), readonly(entry));
   }
   return { programAddress: input.programId, accounts, data: tagOnly(INSTRUCTION.settle) };
 }
@@ -198,20 +203,26 @@ export function getCancelInstruction(input: {
   };
 }
 
-/** Permissionless: whoever sends it only pays the fee. */
+/**
+ * Permissionless: whoever sends it only pays the fee. `receipt`, when given, is the receipt's
+ * address as found on chain: the program accepts a receipt at any valid bump, so one made by
+ * another client need not sit at the canonical address this would derive.
+ */
 export async function getRefundInstruction(input: {
   programId: Address;
   vault: Address;
   payer: Address;
   receiptRentPayer: Address;
   vaultRentPayer: Address;
+  receipt?: Address;
 }): Promise<Instruction> {
-  const receipt = await findReceiptAddress(input.programId, input.vault, input.payer);
+  const receipt =
+    input.receipt ?? (await findReceiptAddress(input.programId, input.vault, input.payer)).address;
   return {
     programAddress: input.programId,
     accounts: [
       writable(input.vault),
-      writable(receipt.address),
+      writable(receipt),
       writable(input.payer),
       writable(input.receiptRentPayer),
       writable(input.vaultRentPayer),
@@ -220,19 +231,21 @@ export async function getRefundInstruction(input: {
   };
 }
 
+/** `entry`, when given, is the entry's address as found on chain (see getRefundInstruction). */
 export async function getCloseEntryInstruction(input: {
   programId: Address;
   vault: Address;
   entrant: Address;
   entryRentPayer: Address;
   vaultRentPayer: Address;
+  entry?: Address;
 }): Promise<Instruction> {
-  const entry = await findEntryAddress(input.programId, input.vault, input.entrant);
+  const entry = input.entry ?? (await findEntryAddress(input.programId, input.vault, input.entrant)).address;
   return {
     programAddress: input.programId,
     accounts: [
       writable(input.vault),
-      writable(entry.address),
+      writable(entry),
       writable(input.entryRentPayer),
       writable(input.vaultRentPayer),
     ],
@@ -240,19 +253,22 @@ export async function getCloseEntryInstruction(input: {
   };
 }
 
+/** `receipt`, when given, is the receipt's address as found on chain (see getRefundInstruction). */
 export async function getCloseReceiptInstruction(input: {
   programId: Address;
   vault: Address;
   payer: Address;
   receiptRentPayer: Address;
   vaultRentPayer: Address;
+  receipt?: Address;
 }): Promise<Instruction> {
-  const receipt = await findReceiptAddress(input.programId, input.vault, input.payer);
+  const receipt =
+    input.receipt ?? (await findReceiptAddress(input.programId, input.vault, input.payer)).address;
   return {
     programAddress: input.programId,
     accounts: [
       writable(input.vault),
-      writable(receipt.address),
+      writable(receipt),
       writable(input.receiptRentPayer),
       writable(input.vaultRentPayer),
     ],

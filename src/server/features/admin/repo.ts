@@ -1,17 +1,15 @@
-import { and, count, desc, eq, ilike, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, inArray, isNotNull, or, sql } from 'drizzle-orm';
 import {
   ADMIN_LIST_LIMIT,
-  type AdminDare,
   type AdminDareListQuery,
   type AdminStats,
   type AdminSubmission,
-} from '../../../contract/admin';
-import type { DareStatus, SubmissionStatus } from '../../../contract/limits';
-import { lamportsToSol, normalizeSol, solToLamports } from '../../../contract/money';
+} from '#contract/admin';
+import type { DareStatus, SubmissionStatus } from '#contract/limits';
+import { lamportsToSol, solToLamports } from '#contract/money';
+import { likePattern } from '#server/db/like';
 import type { DbOrTx } from '../../db/client';
 import { claims, dareSubmissions, dares, poolContributions, users } from '../../db/schema';
-import { likePattern, toDare } from '../dares/repo';
-import { refundsOfDares } from '../refunds/repo';
 
 const sumSol = async (query: Promise<{ total: string | null }[]>) => {
   const [row] = await query;
@@ -45,12 +43,9 @@ export async function adminStats(db: DbOrTx): Promise<AdminStats> {
   };
 }
 
-/**
- * Every dare (or only major / community ones), newest first; `q` matches title or description.
- * Each carries its landed refunds: `refunded` is the very rule that refuses Activate (hasRefunds).
- */
-export async function listAdminDares(db: DbOrTx, { q, major }: AdminDareListQuery): Promise<AdminDare[]> {
-  const rows = await db
+/** Every dare (or only major / community ones), newest first; `q` matches title or description. */
+export async function listAdminDares(db: DbOrTx, { q, major }: AdminDareListQuery) {
+  return db
     .select({
       dare: dares,
       creator: { id: users.id, username: users.username, walletAddress: users.walletAddress },
@@ -67,17 +62,47 @@ export async function listAdminDares(db: DbOrTx, { q, major }: AdminDareListQuer
     )
     .orderBy(desc(dares.createdAt), desc(dares.id))
     .limit(ADMIN_LIST_LIMIT);
-  const refunds = await refundsOfDares(
-    db,
-    rows.map((row) => row.dare.id),
-  );
-  return rows.map((row) => {
-    const landed = (refunds.get(row.dare.id) ?? []).map((refund) => ({
-      ...refund,
-      amount: normalizeSol(refund.amount),
-    }));
-    return { ...toDare(row), refunded: landed.length > 0, refunds: landed };
-  });
+}
+
+/** The refund transfers that landed for these dares, oldest first, grouped by dare. */
+export async function refundsOfDares(
+  db: DbOrTx,
+  dareIds: number[],
+): Promise<Map<number, { signature: string; amount: string; walletAddress: string }[]>> {
+  const byDare = new Map<number, { signature: string; amount: string; walletAddress: string }[]>();
+  if (dareIds.length === 0) return byDare;
+  const rows = await db
+    .select({
+      dareId: poolContributions.dareId,
+      signature: poolContributions.refundSignature,
+      amount: poolContributions.amount,
+      walletAddress: poolContributions.walletAddress,
+    })
+    .from(poolContributions)
+    .where(
+      and(
+        inArray(poolContributions.dareId, dareIds),
+        isNotNull(poolContributions.refundedAt),
+        isNotNull(poolContributions.refundSignature),
+      ),
+    )
+    .orderBy(asc(poolContributions.refundedAt), asc(poolContributions.id));
+  for (const { dareId, signature, amount, walletAddress } of rows) {
+    const list = byDare.get(dareId) ?? [];
+    list.push({ signature: signature!, amount, walletAddress });
+    byDare.set(dareId, list);
+  }
+  return byDare;
+}
+
+/** Whether any of the dare's contributions was refunded (a landed refund). */
+export async function hasRefunds(db: DbOrTx, dareId: number): Promise<boolean> {
+  const [row] = await db
+    .select({ id: poolContributions.id })
+    .from(poolContributions)
+    .where(and(eq(poolContributions.dareId, dareId), isNotNull(poolContributions.refundedAt)))
+    .limit(1);
+  return row !== undefined;
 }
 
 export async function listAdminUsers(db: DbOrTx, q: string | undefined) {
@@ -103,7 +128,7 @@ type SubmissionSelection = {
   submission: typeof dareSubmissions.$inferSelect;
   dareTitle: string;
   dareIsMajor: boolean;
-  dareStatus: string;
+  dareStatus: DareStatus;
   username: string;
 };
 
@@ -120,7 +145,7 @@ function toAdminSubmission(row: SubmissionSelection): AdminSubmissionRecord {
     thumbnailUrl: s.thumbnailUrl,
     description: s.description,
     votes: s.votes,
-    status: s.status as SubmissionStatus,
+    status: s.status,
     isFeatured: s.isFeatured,
     createdAt: s.createdAt.toISOString(),
     updatedAt: s.updatedAt.toISOString(),
@@ -129,7 +154,7 @@ function toAdminSubmission(row: SubmissionSelection): AdminSubmissionRecord {
     video_url: s.videoUrl,
     thumbnail_url: s.thumbnailUrl,
     is_featured: s.isFeatured,
-    dares: { title: row.dareTitle, is_major: row.dareIsMajor, status: row.dareStatus as DareStatus },
+    dares: { title: row.dareTitle, is_major: row.dareIsMajor, status: row.dareStatus },
     users: { username: row.username },
   };
 }
@@ -167,4 +192,70 @@ export async function getAdminSubmission(db: DbOrTx, id: number): Promise<AdminS
 export async function findSubmissionRow(db: DbOrTx, id: number) {
   const [row] = await db.select().from(dareSubmissions).where(eq(dareSubmissions.id, id));
   return row;
+}
+
+export async function findDareRow(db: DbOrTx, id: number) {
+  const [row] = await db.select().from(dares).where(eq(dares.id, id));
+  return row;
+}
+
+/** Sets an active or cancelled dare's status; false when it is neither (completed meanwhile). */
+export async function setOpenDareStatus(
+  db: DbOrTx,
+  dareId: number,
+  status: 'active' | 'cancelled',
+  now: Date,
+): Promise<boolean> {
+  const updated = await db
+    .update(dares)
+    .set({ status, updatedAt: now })
+    .where(and(eq(dares.id, dareId), sql`${dares.status} in ('active', 'cancelled')`))
+    .returning({ id: dares.id });
+  return updated.length === 1;
+}
+
+export async function cancelActiveDare(db: DbOrTx, dareId: number, now: Date): Promise<void> {
+  await db
+    .update(dares)
+    .set({ status: 'cancelled', updatedAt: now })
+    .where(and(eq(dares.id, dareId), eq(dares.status, 'active')));
+}
+
+export async function hasUnpaidClaims(db: DbOrTx, dareId: number): Promise<boolean> {
+  const [row] = await db
+    .select({ id: claims.id })
+    .from(claims)
+    .where(and(eq(claims.dareId, dareId), sql`${claims.status} <> 'paid'`))
+    .limit(1);
+  return row !== undefined;
+}
+
+/** The dare and its pool rows; the ledger (append-only, no foreign key) keeps its money's history. */
+export async function deleteDareAndContributions(db: DbOrTx, dareId: number): Promise<void> {
+  await db.delete(poolContributions).where(eq(poolContributions.dareId, dareId));
+  await db.delete(dares).where(eq(dares.id, dareId));
+}
+
+/** The submission, locked until the transaction ends: concurrent moderations apply one at a time. */
+export async function lockSubmissionRow(db: DbOrTx, id: number) {
+  const [row] = await db.select().from(dareSubmissions).where(eq(dareSubmissions.id, id)).for('update');
+  return row;
+}
+
+export async function setSubmissionModeration(
+  db: DbOrTx,
+  id: number,
+  moderation: { status: SubmissionStatus; isFeatured: boolean; now: Date },
+): Promise<void> {
+  await db
+    .update(dareSubmissions)
+    .set({ status: moderation.status, isFeatured: moderation.isFeatured, updatedAt: moderation.now })
+    .where(eq(dareSubmissions.id, id));
+}
+
+export async function addReputation(db: DbOrTx, userId: number, delta: number, now: Date): Promise<void> {
+  await db
+    .update(users)
+    .set({ reputation: sql`${users.reputation} + ${delta}`, updatedAt: now })
+    .where(eq(users.id, userId));
 }

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AdminSubmission } from '../../../contract/admin';
+import type { AdminSubmission, FeePayerStatus } from '#contract/admin';
 import {
   adminDareListQuerySchema,
   adminDareSchema,
@@ -15,31 +15,16 @@ import {
   updateDareStatusRequestSchema,
   updateDareStatusResponseSchema,
   updateSubmissionRequestSchema,
-} from '../../../contract/admin';
-import { claimSchema } from '../../../contract/claims';
-import { errorBodySchema } from '../../../contract/errors';
-import { publicUserSchema } from '../../../contract/users';
-import type { Db } from '../../db/client';
+} from '#contract/admin';
+import { claimSchema } from '#contract/claims';
+import { publicUserSchema } from '#contract/users';
+import { errorResponses } from '../../errors';
 import { requireAdmin } from '../../plugins/authenticate';
 import { toPublicUser } from '../auth/public-user';
-import type { VideoAccess } from '../videos/access';
-import {
-  type AdminSubmissionRecord,
-  adminStats,
-  listAdminDares,
-  listAdminSubmissions,
-  listAdminUsers,
-} from './repo';
+import type { VideoAccess } from '../submissions/video-access';
 import type { AdminService } from './service';
 
-const errors = {
-  400: errorBodySchema,
-  401: errorBodySchema,
-  403: errorBodySchema,
-  404: errorBodySchema,
-  409: errorBodySchema,
-  503: errorBodySchema,
-};
+const errors = errorResponses(400, 401, 403, 404, 409, 503);
 const secured = { tags: ['admin'], security: [{ bearerAuth: [] }] };
 
 /**
@@ -47,13 +32,12 @@ const secured = { tags: ['admin'], security: [{ bearerAuth: [] }] };
  * so a normal user gets 403 whatever they send.
  */
 export const adminRoutes: FastifyPluginAsyncZod<{
-  db: Db;
   admin: AdminService;
-  feePayerBalance: () => Promise<{ address: string; lamports: bigint }>;
+  feePayerStatus: () => Promise<FeePayerStatus>;
   videoAccess: VideoAccess;
-}> = async (app, { db, admin, feePayerBalance, videoAccess }) => {
+}> = async (app, { admin, feePayerStatus, videoAccess }) => {
   // The admin plays pending videos too: through links signed for a few minutes.
-  const withSource = (record: AdminSubmissionRecord): AdminSubmission => ({
+  const withSource = (record: Omit<AdminSubmission, 'videoSrc'>): AdminSubmission => ({
     ...record,
     videoSrc: videoAccess.sourceFor(record),
   });
@@ -62,7 +46,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{
     requireAdmin(request);
   });
 
-  // The spec's client may send DELETE with a JSON content type and no body: read that as no body.
+  // Clients may send DELETE with a JSON content type and no body (docs/product.md#admin-calls): read that as no body.
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
     const text = String(body);
@@ -78,7 +62,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{
   app.get(
     '/api/admin/stats',
     { schema: { ...secured, summary: 'Admin stat cards', response: { 200: adminStatsSchema, ...errors } } },
-    async () => adminStats(db),
+    async () => admin.stats(),
   );
 
   app.get(
@@ -90,10 +74,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{
         response: { 200: feePayerStatusSchema, ...errors },
       },
     },
-    async () => {
-      const { address, lamports } = await feePayerBalance();
-      return { address, balance: lamports.toString(), payoutsLeft: Number(lamports / 5_000n) };
-    },
+    async () => feePayerStatus(),
   );
 
   app.get(
@@ -107,7 +88,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{
         response: { 200: z.array(adminDareSchema), ...errors },
       },
     },
-    async (request) => listAdminDares(db, request.query),
+    async (request) => admin.listDares(request.query),
   );
 
   app.get(
@@ -120,7 +101,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{
         response: { 200: z.array(adminSubmissionSchema), ...errors },
       },
     },
-    async (request) => (await listAdminSubmissions(db, request.query)).map(withSource),
+    async (request) => (await admin.listSubmissions(request.query)).map(withSource),
   );
 
   app.get(
@@ -133,7 +114,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{
         response: { 200: z.array(publicUserSchema), ...errors },
       },
     },
-    async (request) => (await listAdminUsers(db, request.query.q)).map(toPublicUser),
+    async (request) => (await admin.listUsers(request.query.q)).map(toPublicUser),
   );
 
   app.patch(

@@ -1,21 +1,47 @@
-import { and, eq, sql } from 'drizzle-orm';
-import { ADMIN_MESSAGES, type RefundSummary, type UpdateSubmissionRequest } from '../../../contract/admin';
-import type { Claim } from '../../../contract/claims';
-import { solToLamports } from '../../../contract/money';
-import type { Clock } from '../../app';
-import type { Db } from '../../db/client';
-import { claims, dareSubmissions, dares, poolContributions, users } from '../../db/schema';
-import { AppError, badRequest, conflict, notFound } from '../../errors';
-import { type Announce, announceAboutUser, noAnnouncements } from '../chat/announce';
-import type { ClaimsService } from '../claims/service';
-import { findDareRow } from '../dares/repo';
-import { REPUTATION } from '../payouts/reputation';
-import { hasRefunds } from '../refunds/repo';
-import type { RefundsService } from '../refunds/service';
-import { findSubmissionRow, getAdminSubmission } from './repo';
-import { createWinnerClaim } from './winners';
+import {
+  ADMIN_MESSAGES,
+  type AdminDare,
+  type AdminDareListQuery,
+  type RefundSummary,
+  type UpdateSubmissionRequest,
+} from '#contract/admin';
+import type { Claim } from '#contract/claims';
+import { REPUTATION, type SubmissionStatus } from '#contract/limits';
+import { normalizeSol, solToLamports } from '#contract/money';
+import type { Db } from '#server/db/client';
+import type { Clock } from '#server/deps';
+import { AppError, badRequest, conflict, notFound } from '#server/errors';
+import { type Announce, announceAboutUser, noAnnouncements } from '#server/features/chat/announce';
+import type { ClaimsService } from '#server/features/claims/service';
+import { toDare } from '#server/features/dares/dare-view';
+import type { RefundsService } from '#server/features/refunds/service';
+import {
+  type AdminSubmissionRecord,
+  addReputation,
+  adminStats,
+  cancelActiveDare,
+  deleteDareAndContributions,
+  findDareRow,
+  findSubmissionRow,
+  getAdminSubmission,
+  hasRefunds,
+  hasUnpaidClaims,
+  listAdminDares,
+  listAdminSubmissions,
+  listAdminUsers,
+  lockSubmissionRow,
+  refundsOfDares,
+  setOpenDareStatus,
+  setSubmissionModeration,
+} from './repo';
 
-const NO_REFUNDS: RefundSummary = { refunded: 0, refundedAmount: '0', failed: 0, failureReason: null };
+const NO_REFUNDS: RefundSummary = {
+  refunded: 0,
+  refundedAmount: '0',
+  failed: 0,
+  failureReason: null,
+  transfers: [],
+};
 
 export function createAdminService({
   db,
@@ -37,28 +63,43 @@ export function createAdminService({
   }
 
   return {
+    stats: () => adminStats(db),
+
+    /**
+     * Every dare (major ones included), newest first, each with its landed refunds: `refunded` is
+     * the very rule that refuses Activate (hasRefunds).
+     */
+    async listDares(query: AdminDareListQuery): Promise<AdminDare[]> {
+      const rows = await listAdminDares(db, query);
+      const landed = await refundsOfDares(
+        db,
+        rows.map((row) => row.dare.id),
+      );
+      return rows.map((row) => {
+        const refunds = (landed.get(row.dare.id) ?? []).map((refund) => ({
+          ...refund,
+          amount: normalizeSol(refund.amount),
+        }));
+        return { ...toDare(row), refunded: refunds.length > 0, refunds };
+      });
+    },
+
+    listSubmissions: (filter: {
+      dareId?: number;
+      status?: SubmissionStatus;
+    }): Promise<AdminSubmissionRecord[]> => listAdminSubmissions(db, filter),
+
+    listUsers: (q: string | undefined) => listAdminUsers(db, q),
+
     /** Deactivate refunds every contribution; Activate is refused once money went back. */
     async setDareStatus(dareId: number, status: 'active' | 'cancelled') {
       const dare = await requireDare(dareId);
       if (dare.status === 'completed') throw conflict(ADMIN_MESSAGES.completedDare);
-      const now = clock();
-      if (status === 'active') {
-        if (dare.status === 'cancelled' && (await hasRefunds(db, dareId)))
-          throw conflict(ADMIN_MESSAGES.refundedDare);
-        const updated = await db
-          .update(dares)
-          .set({ status: 'active', updatedAt: now })
-          .where(and(eq(dares.id, dareId), sql`${dares.status} in ('active', 'cancelled')`))
-          .returning({ id: dares.id });
-        if (updated.length === 0) throw conflict(ADMIN_MESSAGES.completedDare);
-        return { id: dareId, status: 'active' as const, refunds: NO_REFUNDS };
-      }
-      const updated = await db
-        .update(dares)
-        .set({ status: 'cancelled', updatedAt: now })
-        .where(and(eq(dares.id, dareId), sql`${dares.status} in ('active', 'cancelled')`))
-        .returning({ id: dares.id });
-      if (updated.length === 0) throw conflict(ADMIN_MESSAGES.completedDare);
+      if (status === 'active' && dare.status === 'cancelled' && (await hasRefunds(db, dareId)))
+        throw conflict(ADMIN_MESSAGES.refundedDare);
+      if (!(await setOpenDareStatus(db, dareId, status, clock())))
+        throw conflict(ADMIN_MESSAGES.completedDare);
+      if (status === 'active') return { id: dareId, status: 'active' as const, refunds: NO_REFUNDS };
       return { id: dareId, status: 'cancelled' as const, refunds: await refunds.refundDare(dareId) };
     },
 
@@ -68,28 +109,17 @@ export function createAdminService({
      */
     async deleteDare(dareId: number) {
       const dare = await requireDare(dareId);
-      const unpaid = await db
-        .select({ id: claims.id })
-        .from(claims)
-        .where(and(eq(claims.dareId, dareId), sql`${claims.status} <> 'paid'`));
-      if (unpaid.length > 0) throw conflict(ADMIN_MESSAGES.unpaidClaims);
+      if (await hasUnpaidClaims(db, dareId)) throw conflict(ADMIN_MESSAGES.unpaidClaims);
       let summary = NO_REFUNDS;
       if (dare.status !== 'completed') {
-        await db
-          .update(dares)
-          .set({ status: 'cancelled', updatedAt: clock() })
-          .where(and(eq(dares.id, dareId), eq(dares.status, 'active')));
+        await cancelActiveDare(db, dareId, clock());
         summary = await refunds.refundDare(dareId);
         if (summary.failed > 0)
           throw new AppError('CONFLICT', ADMIN_MESSAGES.refundFailed(summary.failureReason ?? 'unknown'), {
             refunds: summary,
           });
       }
-      await db.transaction(async (tx) => {
-        // The ledger (append-only, no foreign key) keeps every movement of this dare's money.
-        await tx.delete(poolContributions).where(eq(poolContributions.dareId, dareId));
-        await tx.delete(dares).where(eq(dares.id, dareId));
-      });
+      await db.transaction((tx) => deleteDareAndContributions(tx, dareId));
       return { success: true as const, id: dareId, refunds: summary };
     },
 
@@ -97,27 +127,19 @@ export function createAdminService({
     async updateSubmission(id: number, body: UpdateSubmissionRequest) {
       const now = clock();
       const approved = await db.transaction(async (tx) => {
-        const [current] = await tx
-          .select()
-          .from(dareSubmissions)
-          .where(eq(dareSubmissions.id, id))
-          .for('update');
+        const current = await lockSubmissionRow(tx, id);
         if (!current) throw notFound(ADMIN_MESSAGES.submissionNotFound);
         // A winner keeps its status (its claim depends on it); only the featured flag changes.
         const status = current.status === 'winner' ? 'winner' : body.status;
-        await tx
-          .update(dareSubmissions)
-          .set({ status, isFeatured: body.is_featured ?? current.isFeatured, updatedAt: now })
-          .where(eq(dareSubmissions.id, id));
+        await setSubmissionModeration(tx, id, {
+          status,
+          isFeatured: body.is_featured ?? current.isFeatured,
+          now,
+        });
         const delta =
           (status === 'approved' ? REPUTATION.submissionApproved : 0) -
           (current.status === 'approved' ? REPUTATION.submissionApproved : 0);
-        if (delta !== 0 && status !== 'winner') {
-          await tx
-            .update(users)
-            .set({ reputation: sql`${users.reputation} + ${delta}`, updatedAt: now })
-            .where(eq(users.id, current.userId));
-        }
+        if (delta !== 0 && status !== 'winner') await addReputation(tx, current.userId, delta, now);
         return status === 'approved' && current.status !== 'approved' ? current : null;
       });
       if (approved) {
@@ -142,7 +164,7 @@ export function createAdminService({
       if (dare.status === 'completed') throw conflict(ADMIN_MESSAGES.winnerAlreadyMarked);
       if (dare.status !== 'active') throw conflict(ADMIN_MESSAGES.dareNotActive);
       if (submission.status !== 'approved') throw badRequest(ADMIN_MESSAGES.winnerNotApproved);
-      const claimId = await createWinnerClaim(db, {
+      const claimId = await claimsService.createWinnerClaim({
         dareId,
         submissionId,
         userId: submission.userId,

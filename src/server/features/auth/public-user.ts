@@ -1,8 +1,6 @@
-import { normalizeSol } from '../../../contract/money';
-import type { PublicUser } from '../../../contract/users';
-import type { users } from '../../db/schema';
-
-type UserRow = typeof users.$inferSelect;
+import { normalizeSol } from '#contract/money';
+import type { PublicUser } from '#contract/users';
+import type { UserRow } from './user';
 
 /** The only way a user leaves the server: an allow-list of fields, never the password hash. */
 export function toPublicUser(row: UserRow): PublicUser {

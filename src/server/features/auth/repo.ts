@@ -1,10 +1,9 @@
 import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
-import type { SignInInput } from '../../../contract/auth';
+import type { SignInInput } from '#contract/auth';
 import type { DbOrTx } from '../../db/client';
 import { authSessions, registrationTokens, signInNonces, users } from '../../db/schema';
 import type { ChallengeStore, IssuedChallenge } from './siws';
-
-export type UserRow = typeof users.$inferSelect;
+import type { UserRow } from './user';
 
 export async function insertChallenge(db: DbOrTx, challenge: IssuedChallenge, now: Date): Promise<void> {
   // Expired challenges are useless; sweeping them here keeps the table small without a job.
@@ -47,11 +46,6 @@ export async function findUserByUsername(db: DbOrTx, username: string): Promise<
     .select()
     .from(users)
     .where(eq(sql`lower(${users.username})`, username.toLowerCase()));
-  return row;
-}
-
-export async function findUserById(db: DbOrTx, id: number): Promise<UserRow | undefined> {
-  const [row] = await db.select().from(users).where(eq(users.id, id));
   return row;
 }
 

@@ -12,21 +12,14 @@ import {
   walletAddressSchema,
   walletLoginRequestSchema,
   walletNotRegisteredSchema,
-} from '../../../contract/auth';
-import { errorBodySchema } from '../../../contract/errors';
-import { publicUserSchema } from '../../../contract/users';
-import { notFound } from '../../errors';
+} from '#contract/auth';
+import { publicUserSchema } from '#contract/users';
+import { errorResponses, notFound } from '../../errors';
 import { requireUser } from '../../plugins/authenticate';
 import { toPublicUser } from './public-user';
 import type { AuthService } from './service';
 
-const errors = {
-  400: errorBodySchema,
-  401: errorBodySchema,
-  403: errorBodySchema,
-  409: errorBodySchema,
-  429: errorBodySchema,
-};
+const errors = errorResponses(400, 401, 403, 409, 429, 503);
 
 export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (app, { auth }) => {
   const limitByIp = async (request: FastifyRequest) => auth.limitByIp(request.ip);
@@ -110,7 +103,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (a
         tags: ['auth'],
         summary: 'End the current session',
         security: [{ bearerAuth: [] }],
-        response: { 204: z.null(), 401: errorBodySchema },
+        response: { 204: z.null(), ...errorResponses(401) },
       },
     },
     async (request, reply) => {
@@ -127,7 +120,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (a
         tags: ['auth'],
         summary: 'The current user, fresh from the database',
         security: [{ bearerAuth: [] }],
-        response: { 200: meResponseSchema, 401: errorBodySchema },
+        response: { 200: meResponseSchema, ...errorResponses(401) },
       },
     },
     async (request) => ({ user: toPublicUser(requireUser(request)) }),
@@ -140,7 +133,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (a
         tags: ['auth'],
         summary: 'The public user registered with a wallet',
         querystring: z.object({ wallet: walletAddressSchema }),
-        response: { 200: publicUserSchema, 404: errorBodySchema, 400: errorBodySchema },
+        response: { 200: publicUserSchema, ...errorResponses(400, 404) },
       },
     },
     async (request) => {

@@ -1,16 +1,18 @@
-import { AUTH_MESSAGES, type SignInInput } from '../../../contract/auth';
-import type { Cluster } from '../../../contract/config';
-import type { Clock } from '../../app';
+import { AUTH_MESSAGES, type SignInInput } from '#contract/auth';
+import type { Cluster } from '#contract/config';
+import type { Clock } from '#server/deps';
+import { isSettingEnabled, SETTING_KEYS } from '#server/features/settings/switches';
 import type { AppConfig } from '../../config';
 import type { Db } from '../../db/client';
 import { AppError, conflict } from '../../errors';
-import { type LimitRule, type RateLimiter, tooManyRequests } from '../../plugins/rate-limit';
-import { isSettingEnabled, SETTING_KEYS } from '../settings/repo';
+import { type LimitRule, type RateLimiter, tooManyRequests } from '../../rate-limit/port';
+import { RATE_LIMITS } from '../../rate-limits';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './password';
 import * as repo from './repo';
 import { type SignInSite, signInSiteFor } from './sign-in-site';
 import { createSignInChallenge, SIGN_IN_FAILURE_MESSAGES, verifySignInProof } from './siws';
 import { hashToken, newOpaqueToken } from './tokens';
+import type { UserRow } from './user';
 
 export const SESSION_TTL_MS = 30 * 24 * 3600 * 1000;
 export const REGISTRATION_TOKEN_TTL_MS = 15 * 60 * 1000;
@@ -24,7 +26,7 @@ export interface AuthServiceDeps {
 }
 
 export type WalletLoginResult =
-  | { kind: 'signed-in'; user: repo.UserRow; token: string }
+  | { kind: 'signed-in'; user: UserRow; token: string }
   | { kind: 'unregistered'; registrationToken: string };
 
 function decodeBase64(text: string | undefined): Uint8Array | null {
@@ -47,10 +49,11 @@ export function failedLoginRules(
 ): LimitRule[] {
   const account = username.trim().toLowerCase();
   const { failedLogins: limit, failedLoginWindowMs: windowMs } = limits;
+  const { ifStoreDown } = RATE_LIMITS.failedLogins;
   return [
-    { key: `login-pair:${account}@${ip}`, limit, windowMs },
-    { key: `login-account:${account}`, limit: limit * WIDE_LIMIT_FACTOR, windowMs },
-    { key: `login-ip:${ip}`, limit: limit * WIDE_LIMIT_FACTOR, windowMs },
+    { key: `login-pair:${account}@${ip}`, limit, windowMs, ifStoreDown },
+    { key: `login-account:${account}`, limit: limit * WIDE_LIMIT_FACTOR, windowMs, ifStoreDown },
+    { key: `login-ip:${ip}`, limit: limit * WIDE_LIMIT_FACTOR, windowMs, ifStoreDown },
   ];
 }
 
@@ -58,7 +61,7 @@ export function failedLoginRules(
 export const WIDE_LIMIT_FACTOR = 10;
 
 export function createAuthService({ db, clock, cluster, config, limiter }: AuthServiceDeps) {
-  async function startSession(user: repo.UserRow): Promise<{ user: repo.UserRow; token: string }> {
+  async function startSession(user: UserRow): Promise<{ user: UserRow; token: string }> {
     const now = clock();
     // ADMIN_WALLETS bootstraps the first admin without touching the database by hand.
     const promoted =
@@ -73,8 +76,11 @@ export function createAuthService({ db, clock, cluster, config, limiter }: AuthS
   const sessionEnded = new Set<(tokenHash: string) => void>();
 
   return {
-    limitByIp(ip: string) {
-      const result = limiter.hit(`auth-ip:${ip}`, config.rateLimits.authPerMinute, 60_000);
+    async limitByIp(ip: string) {
+      const result = await limiter.hit(`auth-ip:${ip}`, {
+        ...RATE_LIMITS.signInRequests,
+        limit: config.rateLimits.authPerMinute,
+      });
       if (!result.allowed) {
         throw tooManyRequests(
           'Too many sign-in requests from your network. Please wait a minute.',
@@ -182,7 +188,7 @@ export function createAuthService({ db, clock, cluster, config, limiter }: AuthS
      */
     async passwordLogin(body: { username: string; password: string }, ip: string) {
       const rules = failedLoginRules(body.username, ip, config.rateLimits);
-      const counted = limiter.hitAll(rules);
+      const counted = await limiter.hitAll(rules);
       if (!counted.allowed) {
         throw tooManyRequests(
           counted.key.startsWith('login-ip:')
@@ -195,7 +201,7 @@ export function createAuthService({ db, clock, cluster, config, limiter }: AuthS
       // An unknown user still costs one scrypt, so timing does not reveal which usernames exist.
       const valid = await verifyPassword(body.password, user?.password ?? (await dummyPasswordHash()));
       if (!user || !valid) throw new AppError('INVALID_CREDENTIALS', AUTH_MESSAGES.invalidCredentials);
-      for (const rule of rules) limiter.release(rule.key);
+      await Promise.all(rules.map((rule) => limiter.release(rule.key)));
       return startSession(user);
     },
 

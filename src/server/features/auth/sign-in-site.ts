@@ -1,4 +1,4 @@
-import { AUTH_MESSAGES } from '../../../contract/auth';
+import { AUTH_MESSAGES } from '#contract/auth';
 import type { AppConfig } from '../../config';
 import { badRequest } from '../../errors';
 

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { getPublicKeyFromAddress, isAddress, type SignatureBytes, verifySignature } from '@solana/kit';
 import { createSignInMessageText, parseSignInMessageText } from '@solana/wallet-standard-util';
-import type { SignInInput } from '../../../contract/auth';
-import type { Cluster } from '../../../contract/config';
+import type { SignInInput } from '#contract/auth';
+import type { Cluster } from '#contract/config';
 
 export const SIGN_IN_TTL_MS = 10 * 60 * 1000;
 export const SIGN_IN_STATEMENT =

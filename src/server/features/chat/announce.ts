@@ -1,6 +1,5 @@
-import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { users } from '../../db/schema';
+import { findUsername } from './repo';
 
 /**
  * Posts a system message into a dare's room. Fire and forget: the event it announces (a pool
@@ -18,10 +17,7 @@ export function announceAboutUser(
   userId: number,
   text: (username: string) => string,
 ): void {
-  void db
-    .select({ username: users.username })
-    .from(users)
-    .where(eq(users.id, userId))
-    .then(([user]) => announce(dareId, text(user?.username ?? 'Someone')))
+  void findUsername(db, userId)
+    .then((username) => announce(dareId, text(username ?? 'Someone')))
     .catch(() => {});
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ServerFrame } from '../../../contract/chat';
+import type { ServerFrame } from '#contract/chat';
 import type { ChatBus, ChatEvent } from './bus';
 
 /** The global room's key; a dare's room is its id. */

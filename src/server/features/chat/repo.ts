@@ -1,7 +1,7 @@
 import { and, desc, eq, isNull, lt } from 'drizzle-orm';
-import { type ChatMessage, SYSTEM_SENDER } from '../../../contract/chat';
+import { type ChatMessage, SYSTEM_SENDER } from '#contract/chat';
 import type { DbOrTx } from '../../db/client';
-import { chatMessages, users } from '../../db/schema';
+import { chatMessages, dares, users } from '../../db/schema';
 
 const columns = {
   id: chatMessages.id,
@@ -78,4 +78,15 @@ export async function listChatMessages(
     .orderBy(desc(chatMessages.id))
     .limit(room.limit);
   return rows.reverse().map(toMessage);
+}
+
+export async function dareExists(db: DbOrTx, dareId: number): Promise<boolean> {
+  const [row] = await db.select({ id: dares.id }).from(dares).where(eq(dares.id, dareId));
+  return row !== undefined;
+}
+
+/** The name the chat shows for a user, if they exist. */
+export async function findUsername(db: DbOrTx, userId: number): Promise<string | undefined> {
+  const [row] = await db.select({ username: users.username }).from(users).where(eq(users.id, userId));
+  return row?.username;
 }

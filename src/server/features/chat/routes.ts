@@ -1,9 +1,10 @@
 import fastifyWebsocket from '@fastify/websocket';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { CHAT_LIMITS, chatHistoryQuerySchema, chatHistoryResponseSchema } from '../../../contract/chat';
-import type { Clock } from '../../app';
+import { CHAT_LIMITS, chatHistoryQuerySchema, chatHistoryResponseSchema } from '#contract/chat';
+import { CHAT_MESSAGES, SERVICE_RESTART_CLOSE_CODE } from '#contract/chat-limits';
 import type { Db } from '../../db/client';
+import type { Clock } from '../../deps';
 import type { ChatBus } from './bus';
 import type { ChatHub } from './hub';
 import type { ChatService } from './service';
@@ -29,6 +30,12 @@ export async function chatRoutes(
 
   await app.register(fastifyWebsocket, {
     options: { maxPayload: CHAT_LIMITS.maxFrameBytes },
+    // Shutting down: every socket hears 'restarting' and reconnects, to another instance if any.
+    async preClose(this: FastifyInstance) {
+      for (const socket of this.websocketServer.clients)
+        socket.close(SERVICE_RESTART_CLOSE_CODE, CHAT_MESSAGES.serverRestarting);
+      this.websocketServer.close();
+    },
   });
   await app.register(chatSocket, options);
 }

@@ -1,13 +1,12 @@
-import { eq } from 'drizzle-orm';
-import { CHAT_LIMITS, CHAT_MESSAGES, type ChatMessage, chatTextSchema } from '../../../contract/chat';
-import type { Clock } from '../../app';
+import { CHAT_LIMITS, CHAT_MESSAGES, type ChatMessage, chatTextSchema } from '#contract/chat';
+import type { Clock } from '#server/deps';
+import type { UserRow } from '#server/features/auth/user';
 import type { Db } from '../../db/client';
-import { dares } from '../../db/schema';
 import { AppError, badRequest, notFound } from '../../errors';
-import type { RateLimiter } from '../../plugins/rate-limit';
-import type { UserRow } from '../auth/repo';
+import type { RateLimiter } from '../../rate-limit/port';
+import { RATE_LIMITS } from '../../rate-limits';
 import type { ChatBus } from './bus';
-import { insertChatMessage, listChatMessages } from './repo';
+import { dareExists, insertChatMessage, listChatMessages } from './repo';
 
 export function createChatService({
   db,
@@ -21,8 +20,7 @@ export function createChatService({
   limiter: RateLimiter;
 }) {
   async function requireDare(dareId: number) {
-    const [dare] = await db.select({ id: dares.id }).from(dares).where(eq(dares.id, dareId));
-    if (!dare) throw notFound(CHAT_MESSAGES.dareNotFound);
+    if (!(await dareExists(db, dareId))) throw notFound(CHAT_MESSAGES.dareNotFound);
   }
 
   /** Stored first, then published: a message anyone saw is one the history will show. */
@@ -42,7 +40,7 @@ export function createChatService({
     async postUserMessage(user: UserRow, input: { message: string; dareId: number | null }) {
       const parsed = chatTextSchema.safeParse(input.message);
       if (!parsed.success) throw badRequest(parsed.error.issues[0]!.message);
-      const hit = limiter.hit(`chat:${user.id}`, CHAT_LIMITS.ratePerWindow, CHAT_LIMITS.rateWindowMs);
+      const hit = await limiter.hit(`chat:${user.id}`, RATE_LIMITS.chatMessages);
       if (!hit.allowed) throw new AppError('RATE_LIMITED', CHAT_MESSAGES.rateLimited);
       if (input.dareId !== null) await requireDare(input.dareId);
       return store({

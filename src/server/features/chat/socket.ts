@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
-import { CHAT_LIMITS, CHAT_MESSAGES, clientFrameSchema, type ServerFrame } from '../../../contract/chat';
-import type { Clock } from '../../app';
+import { CHAT_MESSAGES, clientFrameSchema, type ServerFrame } from '#contract/chat';
+import type { Clock } from '#server/deps';
+import { sessionUser } from '#server/features/auth/sessions';
 import type { Db } from '../../db/client';
 import { AppError } from '../../errors';
-import { findSessionUser } from '../auth/repo';
+import { RATE_LIMITS } from '../../rate-limits';
 import { hashToken } from '../auth/tokens';
 import type { ChatBus } from './bus';
 import { type ChatHub, GLOBAL_ROOM, roomOf } from './hub';
@@ -30,10 +31,10 @@ function lookupBudget(now: () => number) {
     const at = now();
     if (at >= resetAt) {
       used = 0;
-      resetAt = at + CHAT_LIMITS.lookupWindowMs;
+      resetAt = at + RATE_LIMITS.chatSocketLookups.windowMs;
     }
     used += 1;
-    return used <= CHAT_LIMITS.lookupsPerWindow;
+    return used <= RATE_LIMITS.chatSocketLookups.limit;
   };
 }
 
@@ -153,7 +154,7 @@ export async function chatSocket(app: FastifyInstance, { db, clock, chat, hub, b
       switch (frame.type) {
         case 'auth': {
           const tokenHash = frame.token ? hashToken(frame.token) : null;
-          const user = tokenHash ? await findSessionUser(db, tokenHash, clock()) : undefined;
+          const user = tokenHash ? await sessionUser(db, tokenHash, clock()) : undefined;
           setSession(user && tokenHash ? { tokenHash } : null);
           if (!user) handle.send({ type: 'error', error: CHAT_MESSAGES.authFailed });
           handle.send({ type: 'auth', ok: user !== undefined, username: user?.username });
@@ -166,7 +167,7 @@ export async function chatSocket(app: FastifyInstance, { db, clock, chat, hub, b
           }
           // Checked again for every message: a session logged out on another instance, or one
           // that expired while the socket stayed open, must not keep speaking.
-          const user = await findSessionUser(db, session.tokenHash, clock());
+          const user = await sessionUser(db, session.tokenHash, clock());
           if (!user) {
             signOut(true);
             return;

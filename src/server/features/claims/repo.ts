@@ -1,9 +1,8 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
-import type { Claim, ClaimType, WinningSubmission } from '../../../contract/claims';
-import type { ClaimStatus } from '../../../contract/limits';
-import { normalizeSol } from '../../../contract/money';
+import type { Claim, ClaimType, WinningSubmission } from '#contract/claims';
+import { normalizeSol } from '#contract/money';
 import type { DbOrTx } from '../../db/client';
-import { claims, dareSubmissions, dares } from '../../db/schema';
+import { claims, dareSubmissions, dares, users } from '../../db/schema';
 
 export type ClaimRow = typeof claims.$inferSelect;
 
@@ -13,8 +12,8 @@ export function toClaim(row: ClaimRow, dareTitle: string | null, explorerUrlTemp
     id: row.id,
     userId: row.userId,
     amount: normalizeSol(row.amount),
-    claimType: row.claimType as ClaimType,
-    status: row.status as ClaimStatus,
+    claimType: row.claimType,
+    status: row.status,
     transactionHash: row.transactionHash,
     failureReason: row.failureReason,
     explorerUrl:
@@ -79,8 +78,8 @@ export async function listWinningSubmissions(db: DbOrTx, userId: number): Promis
     description,
     prizeAmount: normalizeSol(claim.amount),
     claimId: claim.id,
-    claimType: claim.claimType as ClaimType,
-    claimStatus: claim.status as ClaimStatus,
+    claimType: claim.claimType,
+    claimStatus: claim.status,
     dareId: claim.dareId,
     dareTitle,
   }));
@@ -106,4 +105,95 @@ export async function releaseOrphanedClaims(db: DbOrTx, now: Date): Promise<numb
     )
     .returning({ id: claims.id });
   return rows.map((row) => row.id);
+}
+
+/** A claim whose transfer was never sent is claimable again, with the reason shown. */
+export async function releaseClaim(db: DbOrTx, claimId: number, reason: string, now: Date): Promise<void> {
+  await db
+    .update(claims)
+    .set({ status: 'pending', failureReason: reason, transactionHash: null, updatedAt: now })
+    .where(eq(claims.id, claimId));
+}
+
+/** The signature of the transfer paying the claim, recorded with the transfer itself. */
+export async function setClaimTransaction(db: DbOrTx, claimId: number, signature: string): Promise<void> {
+  await db.update(claims).set({ transactionHash: signature }).where(eq(claims.id, claimId));
+}
+
+/** Where a claim is paid to: the winner's registered wallet. */
+export async function findPayeeWallet(db: DbOrTx, userId: number): Promise<string | null | undefined> {
+  const [row] = await db
+    .select({ walletAddress: users.walletAddress })
+    .from(users)
+    .where(eq(users.id, userId));
+  return row?.walletAddress;
+}
+
+/** Where a claim is paid from: the dare's escrow. */
+export async function findDareEscrow(db: DbOrTx, dareId: number) {
+  const [row] = await db
+    .select({ id: dares.id, escrowWallet: dares.escrowWallet })
+    .from(dares)
+    .where(eq(dares.id, dareId));
+  return row;
+}
+
+export async function submissionExists(db: DbOrTx, id: number): Promise<boolean> {
+  const [row] = await db
+    .select({ id: dareSubmissions.id })
+    .from(dareSubmissions)
+    .where(eq(dareSubmissions.id, id));
+  return row !== undefined;
+}
+
+/**
+ * The dare becomes completed, only from the given statuses (so a refund that cancelled it first
+ * wins the race); false when it was in none of them.
+ */
+export async function completeDare(
+  db: DbOrTx,
+  dareId: number,
+  fromStatuses: ('active' | 'completed')[],
+  now: Date,
+): Promise<boolean> {
+  const completed = await db
+    .update(dares)
+    .set({ status: 'completed', updatedAt: now })
+    .where(and(eq(dares.id, dareId), inArray(dares.status, fromStatuses)))
+    .returning({ id: dares.id });
+  return completed.length === 1;
+}
+
+export async function insertPendingClaim(
+  db: DbOrTx,
+  claim: {
+    userId: number;
+    amount: string;
+    claimType: ClaimType;
+    dareId: number;
+    submissionId: number;
+    now: Date;
+  },
+): Promise<number> {
+  const [row] = await db
+    .insert(claims)
+    .values({
+      userId: claim.userId,
+      amount: claim.amount,
+      claimType: claim.claimType,
+      status: 'pending',
+      dareId: claim.dareId,
+      submissionId: claim.submissionId,
+      createdAt: claim.now,
+      updatedAt: claim.now,
+    })
+    .returning({ id: claims.id });
+  return row!.id;
+}
+
+export async function markSubmissionWinner(db: DbOrTx, submissionId: number, now: Date): Promise<void> {
+  await db
+    .update(dareSubmissions)
+    .set({ status: 'winner', updatedAt: now })
+    .where(eq(dareSubmissions.id, submissionId));
 }

@@ -1,18 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { claimPrizeRequestSchema, claimSchema, winningSubmissionSchema } from '../../../contract/claims';
-import { errorBodySchema } from '../../../contract/errors';
+import { claimPrizeRequestSchema, claimSchema, winningSubmissionSchema } from '#contract/claims';
+import { errorResponses } from '../../errors';
 import { requireUser } from '../../plugins/authenticate';
 import type { ClaimsService } from './service';
 
-const errors = {
-  400: errorBodySchema,
-  401: errorBodySchema,
-  403: errorBodySchema,
-  404: errorBodySchema,
-  409: errorBodySchema,
-  503: errorBodySchema,
-};
+const errors = errorResponses(400, 401, 403, 404, 409, 503);
 const secured = { tags: ['claims'], security: [{ bearerAuth: [] }] };
 
 export const claimRoutes: FastifyPluginAsyncZod<{ claims: ClaimsService }> = async (app, { claims }) => {

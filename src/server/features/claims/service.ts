@@ -1,20 +1,39 @@
-import { eq } from 'drizzle-orm';
-import { CLAIM_MESSAGES, type Claim } from '../../../contract/claims';
-import { solToLamports } from '../../../contract/money';
-import { claims, dareSubmissions, dares, users } from '../../db/schema';
-import { AppError, badRequest, forbidden, notFound } from '../../errors';
-import type { UserRow } from '../auth/repo';
+import { CLAIM_MESSAGES, type Claim, type ClaimType } from '#contract/claims';
+import { lamportsToSol, solToLamports } from '#contract/money';
+import { violatedConstraint } from '#server/db/errors';
+import type { UserRow } from '#server/features/auth/user';
+import { AppError, badRequest, conflict, forbidden, notFound } from '../../errors';
 import { type PayingServiceDeps, type PayoutsService, TransferAlreadyLive } from '../payouts/service';
 import {
   type ClaimRow,
+  completeDare,
   findClaim,
   findClaimsForSubmission,
+  findDareEscrow,
+  findPayeeWallet,
+  insertPendingClaim,
   listUserClaims,
   listWinningSubmissions,
+  markSubmissionWinner,
+  releaseClaim,
   releaseOrphanedClaims,
+  setClaimTransaction,
   startProcessing,
+  submissionExists,
   toClaim,
 } from './repo';
+
+/** A winner to record: who won with which submission, which prize, from which dare statuses. */
+export interface WinnerClaim {
+  dareId: number;
+  submissionId: number;
+  userId: number;
+  claimType: ClaimType;
+  lamports: bigint;
+  fromStatuses: ('active' | 'completed')[];
+  now: Date;
+  messages: { notOpen: string; taken: string };
+}
 
 export function createClaimsService({ db, chain, clock, payouts }: PayingServiceDeps) {
   const show = async (id: number): Promise<Claim> => {
@@ -29,10 +48,7 @@ export function createClaimsService({ db, chain, clock, payouts }: PayingService
   }
 
   async function releaseUnsent(claimId: number, reason: string) {
-    await db
-      .update(claims)
-      .set({ status: 'pending', failureReason: reason, transactionHash: null, updatedAt: clock() })
-      .where(eq(claims.id, claimId));
+    await releaseClaim(db, claimId, reason, clock());
   }
 
   /**
@@ -44,21 +60,19 @@ export function createClaimsService({ db, chain, clock, payouts }: PayingService
     if (!claim) throw notClaimable((await findClaim(db, claimId))!.claim);
     let outcome: Awaited<ReturnType<PayoutsService['pay']>>;
     try {
-      const [owner] = await db.select().from(users).where(eq(users.id, claim.userId));
-      const [dare] = claim.dareId ? await db.select().from(dares).where(eq(dares.id, claim.dareId)) : [];
-      if (!owner?.walletAddress) throw badRequest(CLAIM_MESSAGES.noWallet);
+      const wallet = await findPayeeWallet(db, claim.userId);
+      const dare = claim.dareId ? await findDareEscrow(db, claim.dareId) : undefined;
+      if (!wallet) throw badRequest(CLAIM_MESSAGES.noWallet);
       if (!dare?.escrowWallet) throw notFound('Dare escrow wallet not found');
       outcome = await payouts.pay(
         {
           target: { purpose: 'claim', claimId },
           dareId: dare.id,
           escrowWallet: dare.escrowWallet,
-          recipient: owner.walletAddress,
+          recipient: wallet,
           lamports: solToLamports(claim.amount),
         },
-        async (tx, signature) => {
-          await tx.update(claims).set({ transactionHash: signature }).where(eq(claims.id, claimId));
-        },
+        (tx, signature) => setClaimTransaction(tx, claimId, signature),
       );
     } catch (error) {
       if (error instanceof TransferAlreadyLive)
@@ -77,18 +91,45 @@ export function createClaimsService({ db, chain, clock, payouts }: PayingService
     return show(claimId);
   }
 
+  /**
+   * Records a winner: the dare becomes completed (only from the given statuses, so a refund that
+   * cancelled it first wins the race), the submission becomes 'winner', and one pending claim is
+   * created for its author. The unique (dare, claim type) index refuses a second winner of a kind.
+   */
+  async function createWinnerClaim(input: WinnerClaim): Promise<number> {
+    if (input.lamports <= 0n) throw new AppError('CONFLICT', 'This dare has no prize pool to pay');
+    try {
+      return await db.transaction(async (tx) => {
+        if (!(await completeDare(tx, input.dareId, input.fromStatuses, input.now)))
+          throw conflict(input.messages.notOpen);
+        const claimId = await insertPendingClaim(tx, {
+          userId: input.userId,
+          amount: lamportsToSol(input.lamports),
+          claimType: input.claimType,
+          dareId: input.dareId,
+          submissionId: input.submissionId,
+          now: input.now,
+        });
+        await markSubmissionWinner(tx, input.submissionId, input.now);
+        return claimId;
+      });
+    } catch (error) {
+      const constraint = violatedConstraint(error);
+      if (constraint === 'claims_one_per_dare_type' || constraint === 'claims_one_per_submission_type')
+        throw conflict(input.messages.taken);
+      throw error;
+    }
+  }
+
   return {
     payClaim,
+    createWinnerClaim,
 
     releaseOrphanedClaims: () => releaseOrphanedClaims(db, clock()),
 
     /** POST /api/claims/prize: the caller's pending claim for this submission. */
     async claimPrize(user: UserRow, submissionId: number): Promise<Claim> {
-      const [submission] = await db
-        .select({ id: dareSubmissions.id })
-        .from(dareSubmissions)
-        .where(eq(dareSubmissions.id, submissionId));
-      if (!submission) throw notFound(CLAIM_MESSAGES.submissionNotFound);
+      if (!(await submissionExists(db, submissionId))) throw notFound(CLAIM_MESSAGES.submissionNotFound);
       const all = await findClaimsForSubmission(db, submissionId);
       if (all.length === 0) throw notFound(CLAIM_MESSAGES.noClaim);
       const mine = all.filter((claim) => claim.userId === user.id);

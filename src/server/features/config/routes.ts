@@ -1,15 +1,14 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { type PublicConfig, publicConfigSchema } from '../../../contract/config';
+import { type PublicConfig, publicConfigSchema } from '#contract/config';
 import {
   AIRDROP_MAX_SOL,
-  MAX_VIDEO_BYTES,
   NETWORK_FEE_SOL,
   POOL_ADD_MIN_SOL,
   STAKE_MAX_SOL,
   STAKE_MIN_SOL,
-  VOTES_PER_USER_PER_DARE,
-} from '../../../contract/limits';
-import type { AppDeps } from '../../app';
+  SUBMISSION_LIMITS,
+} from '#contract/limits';
+import type { AppDeps } from '../../deps';
 
 export const configRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { chain }) => {
   const publicConfig: PublicConfig = {
@@ -22,8 +21,8 @@ export const configRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { chain 
       stakeMaxSol: STAKE_MAX_SOL,
       networkFeeSol: NETWORK_FEE_SOL,
       poolAddMinSol: POOL_ADD_MIN_SOL,
-      maxVideoBytes: MAX_VIDEO_BYTES,
-      votesPerUserPerDare: VOTES_PER_USER_PER_DARE,
+      maxVideoBytes: SUBMISSION_LIMITS.videoMaxBytes,
+      votesPerUserPerDare: SUBMISSION_LIMITS.votesPerDare,
       airdropMaxSol: AIRDROP_MAX_SOL,
     },
   };

@@ -6,28 +6,14 @@ import {
   dareIdParamsSchema,
   dareListQuerySchema,
   dareSchema,
-} from '../../../contract/dares';
-import { errorBodySchema } from '../../../contract/errors';
-import type { Clock } from '../../app';
-import type { Db } from '../../db/client';
+} from '#contract/dares';
+import { errorResponses } from '../../errors';
 import { requireUser } from '../../plugins/authenticate';
-import { listDares } from './repo';
 import type { DaresService } from './service';
 
-const errors = {
-  400: errorBodySchema,
-  401: errorBodySchema,
-  403: errorBodySchema,
-  404: errorBodySchema,
-  409: errorBodySchema,
-  429: errorBodySchema,
-  503: errorBodySchema,
-};
+const errors = errorResponses(400, 401, 403, 404, 409, 429, 503);
 
-export const dareRoutes: FastifyPluginAsyncZod<{ dares: DaresService; db: Db; clock: Clock }> = async (
-  app,
-  { dares, db, clock },
-) => {
+export const dareRoutes: FastifyPluginAsyncZod<{ dares: DaresService }> = async (app, { dares }) => {
   app.get(
     '/api/dares',
     {
@@ -40,7 +26,7 @@ export const dareRoutes: FastifyPluginAsyncZod<{ dares: DaresService; db: Db; cl
     },
     async (request, reply) =>
       app.readCache.serve(request, reply, async () => {
-        const page = await listDares(db, request.query, clock());
+        const page = await dares.listDares(request.query);
         // The cursor header belongs to the cached answer: stored with the page, sent with it.
         const headers: Record<string, string> = page.nextCursor ? { 'x-next-cursor': page.nextCursor } : {};
         return { body: page.dares, headers };

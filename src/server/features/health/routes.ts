@@ -1,14 +1,22 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { healthSchema } from '../../../contract/health';
-import type { AppDeps } from '../../app';
+import { healthSchema } from '#contract/health';
+import type { AppDeps } from '../../deps';
+import type { RateLimiter } from '../../rate-limit/port';
 
-export const healthRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { database, chain }) => {
+/**
+ * The rate-limit store is reported but does not make the answer 503: every instance shares it, so
+ * taking instances out of a load balancer for it would help nobody (reads keep working without it).
+ */
+export const healthRoutes: FastifyPluginAsyncZod<AppDeps & { limiter: RateLimiter }> = async (
+  app,
+  { database, chain, limiter },
+) => {
   app.get(
     '/api/health',
     {
       schema: {
         tags: ['health'],
-        summary: 'Liveness of the database and the chain',
+        summary: 'Liveness of the database and the chain; where rate limits are counted',
         response: { 200: healthSchema, 503: healthSchema },
       },
     },
@@ -30,6 +38,7 @@ export const healthRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { databa
           ok: chainHealth.ok,
           ...(chainHealth.ok ? { slot: chainHealth.slot.toString() } : { error: chainHealth.error }),
         },
+        rateLimits: limiter.state(),
       });
     },
   );

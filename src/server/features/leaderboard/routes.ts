@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { leaderboardSchema } from '../../../contract/leaderboard';
+import { leaderboardSchema } from '#contract/leaderboard';
 import type { Db } from '../../db/client';
 import { leaderboard } from './repo';
 

@@ -1,13 +1,9 @@
 import { and, asc, desc, eq, inArray, ne, sql } from 'drizzle-orm';
-import type { DareStatus, Difficulty } from '../../../contract/limits';
-import type { MajorDare } from '../../../contract/major-dare';
-import { splitMajorPrize } from '../../../contract/major-dare';
-import { lamportsToSol, normalizeSol, solToLamports } from '../../../contract/money';
 import type { DbOrTx } from '../../db/client';
 import { dareSubmissions, dares } from '../../db/schema';
 
-/** The current major dare: the newest one not cancelled (a completed one still shows, closed). */
-export async function currentMajorDare(db: DbOrTx): Promise<MajorDare> {
+/** The newest major dare not cancelled, with its counts (a completed one still shows, closed). */
+export async function findNewestMajorDare(db: DbOrTx) {
   const [row] = await db
     .select({
       dare: dares,
@@ -19,26 +15,29 @@ export async function currentMajorDare(db: DbOrTx): Promise<MajorDare> {
     .where(and(eq(dares.isMajor, true), ne(dares.status, 'cancelled')))
     .orderBy(desc(dares.createdAt), desc(dares.id))
     .limit(1);
-  if (!row) return { isActive: false };
-  const { dare } = row;
-  const split = splitMajorPrize(solToLamports(dare.totalPool));
-  return {
-    isActive: true,
-    id: dare.id,
-    title: dare.title,
-    description: dare.description,
-    category: dare.category,
-    difficulty: dare.difficulty as Difficulty,
-    totalPool: normalizeSol(dare.totalPool),
-    adminPrize: lamportsToSol(split.admin),
-    communityPrize: lamportsToSol(split.community),
-    deadline: dare.deadline?.toISOString() ?? null,
-    status: dare.status as DareStatus,
-    participantCount: Number(row.participantCount),
-    submissionCount: Number(row.submissionCount),
-    maxParticipants: dare.maxParticipants,
-    escrowWallet: dare.escrowWallet,
-  };
+  return row;
+}
+
+/** What picking a winner needs of the dare: whether it is major, and the pool to split. */
+export async function findDarePool(db: DbOrTx, id: number) {
+  const [row] = await db
+    .select({ id: dares.id, isMajor: dares.isMajor, totalPool: dares.totalPool })
+    .from(dares)
+    .where(eq(dares.id, id));
+  return row;
+}
+
+export async function findSubmissionEntry(db: DbOrTx, id: number) {
+  const [row] = await db
+    .select({
+      id: dareSubmissions.id,
+      dareId: dareSubmissions.dareId,
+      userId: dareSubmissions.userId,
+      status: dareSubmissions.status,
+    })
+    .from(dareSubmissions)
+    .where(eq(dareSubmissions.id, id));
+  return row;
 }
 
 /** The community's pick: the eligible submission with the most votes, the earliest on a tie. */

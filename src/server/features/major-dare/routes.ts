@@ -1,31 +1,22 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { dareIdParamsSchema } from '../../../contract/admin';
-import { claimSchema } from '../../../contract/claims';
-import { dareSchema } from '../../../contract/dares';
-import { errorBodySchema } from '../../../contract/errors';
+import { dareIdParamsSchema } from '#contract/admin';
+import { claimSchema } from '#contract/claims';
+import { dareSchema } from '#contract/dares';
 import {
   createMajorDareRequestSchema,
   majorDareSchema,
   selectMajorWinnerRequestSchema,
-} from '../../../contract/major-dare';
-import type { Db } from '../../db/client';
+} from '#contract/major-dare';
+import { errorResponses } from '../../errors';
 import { requireAdmin } from '../../plugins/authenticate';
-import { currentMajorDare } from './repo';
 import type { MajorDareService } from './service';
 
-const errors = {
-  400: errorBodySchema,
-  401: errorBodySchema,
-  403: errorBodySchema,
-  404: errorBodySchema,
-  409: errorBodySchema,
-  503: errorBodySchema,
-};
+const errors = errorResponses(400, 401, 403, 404, 409, 503);
 const secured = { tags: ['admin'], security: [{ bearerAuth: [] }] };
 
-export const majorDareRoutes: FastifyPluginAsyncZod<{ db: Db; majorDare: MajorDareService }> = async (
+export const majorDareRoutes: FastifyPluginAsyncZod<{ majorDare: MajorDareService }> = async (
   app,
-  { db, majorDare },
+  { majorDare },
 ) => {
   app.get(
     '/api/major-dare',
@@ -37,7 +28,7 @@ export const majorDareRoutes: FastifyPluginAsyncZod<{ db: Db; majorDare: MajorDa
       },
     },
     async (request, reply) =>
-      app.readCache.serve(request, reply, async () => ({ body: await currentMajorDare(db) })),
+      app.readCache.serve(request, reply, async () => ({ body: await majorDare.current() })),
   );
 
   // Admin-only: checked before the body is read, so a normal user gets 403 whatever they send.

@@ -1,9 +1,9 @@
-import { eq, sql } from 'drizzle-orm';
-import { lamportsToSol, solToLamports } from '../../../contract/money';
-import type { DbOrTx } from '../../db/client';
-import { dareWallets } from '../../db/schema';
-import { appendLedgerEntry } from '../ledger/repo';
-import { findIntent, markIntentPaid, type PaymentIntentRow } from './payment-intents';
+import { solToLamports } from '#contract/money';
+import type { DbOrTx } from '#server/db/client';
+import { appendLedgerEntry } from '#server/ledger/entries';
+import type { PaymentIntentRow } from './payment-intents';
+import { addToEscrowBalance } from './repo/escrow-wallets';
+import { findIntent, markIntentPaid } from './repo/payment-intents';
 
 export type BookingResult = 'booked' | 'already-booked' | 'paid-by-another';
 
@@ -24,10 +24,7 @@ export async function bookPayment(
     return current?.signature === signature ? 'already-booked' : 'paid-by-another';
   }
   const lamports = solToLamports(intent.amount);
-  await db
-    .update(dareWallets)
-    .set({ balance: sql`${dareWallets.balance} + ${lamportsToSol(lamports)}`, updatedAt: now })
-    .where(eq(dareWallets.publicKey, intent.escrowWallet));
+  await addToEscrowBalance(db, intent.escrowWallet, lamports, now);
   await appendLedgerEntry(db, {
     kind: intent.purpose === 'stake' ? 'stake' : 'contribution',
     escrowWallet: intent.escrowWallet,

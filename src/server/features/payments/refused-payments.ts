@@ -1,8 +1,9 @@
-import type { Clock } from '../../app';
+import type { Clock } from '#server/deps';
+import type { UserRow } from '#server/features/auth/user';
 import type { DbOrTx } from '../../db/client';
 import { AppError } from '../../errors';
-import type { UserRow } from '../auth/repo';
-import { REFUSED_PAYMENT_HOLD_MS, shortenHold } from './payment-intents';
+import { REFUSED_PAYMENT_HOLD_MS } from './payment-intents';
+import { shortenHold } from './repo/payment-intents';
 
 /**
  * Runs step 7 (a dare, a contribution, a major dare). When it is refused, money the server holds

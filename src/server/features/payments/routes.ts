@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorBodySchema } from '../../../contract/errors';
 import {
   airdropRequestSchema,
   airdropResponseSchema,
@@ -13,21 +12,14 @@ import {
   sendTransactionResponseSchema,
   signatureSchema,
   transactionViewSchema,
-} from '../../../contract/payments';
+} from '#contract/payments';
+import { errorResponses } from '../../errors';
 import { requireUser } from '../../plugins/authenticate';
 import type { PaymentsService } from './service';
 
-const errors = {
-  400: errorBodySchema,
-  401: errorBodySchema,
-  403: errorBodySchema,
-  404: errorBodySchema,
-  409: errorBodySchema,
-  429: errorBodySchema,
-  503: errorBodySchema,
-};
+const errors = errorResponses(400, 401, 403, 404, 409, 429, 503);
 
-/** The chain-facing calls of spec section 7 'Pool and creation', plus test SOL and the local explorer. */
+/** The chain-facing calls of docs/product.md#payment-calls, plus test SOL and the local explorer. */
 export const paymentRoutes: FastifyPluginAsyncZod<{ payments: PaymentsService }> = async (
   app,
   { payments },
@@ -35,6 +27,8 @@ export const paymentRoutes: FastifyPluginAsyncZod<{ payments: PaymentsService }>
   app.post(
     '/api/check-balance',
     {
+      // A read sent as POST: it must not make every instance forget its cached pages.
+      config: { readOnly: true },
       schema: {
         tags: ['payments'],
         summary: "A wallet's balance on the configured cluster, in lamports",

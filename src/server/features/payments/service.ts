@@ -9,41 +9,46 @@ import {
   type SignatureBytes,
   verifySignature,
 } from '@solana/kit';
-import { DARE_MESSAGES } from '../../../contract/dares';
+import { effectiveStatus } from '#contract/dare-rules';
+import { DARE_MESSAGES } from '#contract/dares';
 import {
   AIRDROP_MAX_SOL,
   MAJOR_PRIZE_MAX_SOL_DEFAULT,
   POOL_ADD_MIN_SOL,
   STAKE_MAX_SOL,
   STAKE_MIN_SOL,
-} from '../../../contract/limits';
-import { MAJOR_DARE_MESSAGES } from '../../../contract/major-dare';
-import { solToLamports } from '../../../contract/money';
-import { PAYMENT_MESSAGES } from '../../../contract/payments';
-import type { Clock } from '../../app';
+} from '#contract/limits';
+import { MAJOR_DARE_MESSAGES } from '#contract/major-dare';
+import { solToLamports } from '#contract/money';
+import { PAYMENT_MESSAGES } from '#contract/payments';
+import type { Clock } from '#server/deps';
+import { requireWallet, type UserRow } from '#server/features/auth/user';
+import { requireDareCreationEnabled } from '#server/features/settings/switches';
 import { ConfirmationError, waitForConfirmation } from '../../chain/confirmation';
 import type { EscrowKeys } from '../../chain/escrow-keys';
 import type { ChainPort } from '../../chain/port';
 import { buildDepositTransaction, describeTransactionError } from '../../chain/transfers';
 import type { Db } from '../../db/client';
 import { AppError, badRequest, conflict, notFound } from '../../errors';
-import type { RateLimiter } from '../../plugins/rate-limit';
-import { tooManyRequests } from '../../plugins/rate-limit';
-import type { UserRow } from '../auth/repo';
-import { findDareRow } from '../dares/repo';
-import { isSettingEnabled, SETTING_KEYS } from '../settings/repo';
+import { type RateLimit, type RateLimiter, tooManyRequests } from '../../rate-limit/port';
+import { RATE_LIMITS } from '../../rate-limits';
 import { bookPayment } from './book-payment';
-import { findEscrowWallet, reserveEscrowWallet } from './escrow-wallets';
+import { reserveEscrowWallet } from './escrow-wallets';
+import {
+  messageHash,
+  newReferenceKey,
+  PAYMENT_INTENT_TTL_MS,
+  type PaymentIntentRow,
+} from './payment-intents';
+import { findDareStanding } from './repo/credits';
+import { findEscrowWallet } from './repo/escrow-wallets';
 import {
   claimRelay,
   findIntent,
   findOpenIntents,
   insertPaymentIntent,
-  messageHash,
-  newReferenceKey,
-  type PaymentIntentRow,
   releaseRelay,
-} from './payment-intents';
+} from './repo/payment-intents';
 import { createTransactionLookup } from './transaction-lookup';
 
 export interface PaymentsDeps {
@@ -59,19 +64,6 @@ export interface PaymentsDeps {
 /** Confirmation wait for a relayed transaction; a blockhash lives about a minute. */
 const CONFIRM_TIMEOUT_MS = 90_000;
 
-export function requireWallet(user: UserRow, claimed?: string): string {
-  if (!user.walletAddress) throw badRequest(PAYMENT_MESSAGES.noWallet);
-  if (claimed !== undefined && claimed !== user.walletAddress)
-    throw badRequest(PAYMENT_MESSAGES.notYourWallet);
-  return user.walletAddress;
-}
-
-export async function requireDareCreationEnabled(db: Db): Promise<void> {
-  if (!(await isSettingEnabled(db, SETTING_KEYS.dareCreationEnabled))) {
-    throw new AppError('DARE_CREATION_DISABLED', DARE_MESSAGES.creationDisabled);
-  }
-}
-
 export function createPaymentsService({
   db,
   chain,
@@ -84,8 +76,8 @@ export function createPaymentsService({
   const stakeMax = solToLamports(STAKE_MAX_SOL);
   const prizeMax = solToLamports(majorPrizeMaxSol);
 
-  function limit(key: string, perMinute: number, message: string) {
-    const result = limiter.hit(key, perMinute, 60_000);
+  async function limit(key: string, rule: RateLimit, message: string) {
+    const result = await limiter.hit(key, rule);
     if (!result.allowed) throw tooManyRequests(message, result.retryAfterSeconds);
   }
 
@@ -122,7 +114,7 @@ export function createPaymentsService({
 
   return {
     async checkBalance(walletAddress: string, ip: string): Promise<bigint> {
-      limit(`balance:${ip}`, 120, 'Too many balance checks; wait a moment');
+      await limit(`balance:${ip}`, RATE_LIMITS.balanceChecks, 'Too many balance checks; wait a moment');
       const { value } = await rpc.getBalance(address(walletAddress), { commitment: 'confirmed' }).send();
       return value;
     },
@@ -131,7 +123,11 @@ export function createPaymentsService({
     async reserveEscrow(user: UserRow) {
       requireWallet(user);
       await requireDareCreationEnabled(db);
-      limit(`escrow:${user.id}`, 20, 'Too many escrow wallets requested; wait a minute');
+      await limit(
+        `escrow:${user.id}`,
+        RATE_LIMITS.escrowWallets,
+        'Too many escrow wallets requested; wait a minute',
+      );
       const row = await reserveEscrowWallet(db, escrowKeys, user.id, clock());
       return { publicKey: row.publicKey, expiresAt: row.expiresAt!.toISOString() };
     },
@@ -143,7 +139,11 @@ export function createPaymentsService({
      */
     async createTransaction(user: UserRow, body: { fromWallet: string; toWallet: string; amount: string }) {
       const from = requireWallet(user, body.fromWallet);
-      limit(`intent:${user.id}`, 30, 'Too many payment requests; wait a minute');
+      await limit(
+        `intent:${user.id}`,
+        RATE_LIMITS.paymentIntents,
+        'Too many payment requests; wait a minute',
+      );
       const now = clock();
       const lamports = solToLamports(body.amount);
       const escrow = await findEscrowWallet(db, body.toWallet);
@@ -165,8 +165,8 @@ export function createPaymentsService({
         purpose = 'stake';
       } else {
         if (lamports < solToLamports(POOL_ADD_MIN_SOL)) throw badRequest(PAYMENT_MESSAGES.invalidAmount);
-        const dare = await findDareRow(db, escrow.dareId);
-        if (dare?.status !== 'active' || (dare.deadline && dare.deadline <= now)) {
+        const dare = await findDareStanding(db, escrow.dareId);
+        if (!dare || effectiveStatus(dare, now) !== 'active') {
           throw new AppError('CONFLICT', PAYMENT_MESSAGES.dareNotActive);
         }
         purpose = 'contribution';
@@ -191,6 +191,7 @@ export function createPaymentsService({
         reference,
         minSlot,
         messageHash: messageHash(built.messageBytes),
+        expiresAt: new Date(now.getTime() + PAYMENT_INTENT_TTL_MS),
         now,
       });
       return {
@@ -208,7 +209,7 @@ export function createPaymentsService({
      * the server is not a relay for anything else.
      */
     async sendTransaction(user: UserRow, signedTransaction: string): Promise<Signature> {
-      limit(`send:${user.id}`, 30, 'Too many transactions; wait a minute');
+      await limit(`send:${user.id}`, RATE_LIMITS.relayedTransactions, 'Too many transactions; wait a minute');
       let decoded: ReturnType<ReturnType<typeof getTransactionDecoder>['decode']>;
       let accounts: readonly Address[];
       try {
@@ -265,7 +266,7 @@ export function createPaymentsService({
       if (!chain.embedded) throw notFound(PAYMENT_MESSAGES.testSolUnavailable);
       const lamports = solToLamports(amount);
       if (lamports > solToLamports(AIRDROP_MAX_SOL)) throw badRequest(PAYMENT_MESSAGES.airdropMax);
-      limit(`airdrop:${ip}`, 30, 'Too many test SOL requests; wait a minute');
+      await limit(`airdrop:${ip}`, RATE_LIMITS.airdrops, 'Too many test SOL requests; wait a minute');
       const signature = await chain.airdrop(address(walletAddress), lamports);
       const { value: balance } = await rpc
         .getBalance(address(walletAddress), { commitment: 'confirmed' })

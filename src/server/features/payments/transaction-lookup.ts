@@ -1,14 +1,13 @@
 import type { Signature } from '@solana/kit';
-import type { TransactionView } from '../../../contract/payments';
+import type { TransactionView } from '#contract/payments';
 import type { ChainPort } from '../../chain/port';
 import { notFound } from '../../errors';
-import { type RateLimiter, tooManyRequests } from '../../plugins/rate-limit';
+import { type RateLimiter, tooManyRequests } from '../../rate-limit/port';
+import { RATE_LIMITS } from '../../rate-limits';
 import { toTransactionView } from './transaction-view';
 
 /** Confirmed transactions kept in memory; the oldest-used goes first. */
 const CACHE_ENTRIES = 1000;
-/** Lookups that reach the chain, per address and minute: on a real cluster each spends RPC quota. */
-export const TRANSACTION_LOOKUPS_PER_MINUTE = 30;
 
 /**
  * The local explorer's reads. A confirmed transaction never changes, so it is fetched from the
@@ -25,7 +24,7 @@ export function createTransactionLookup({ rpc, limiter }: { rpc: ChainPort['rpc'
       cache.set(signature, cached);
       return cached;
     }
-    const allowed = limiter.hit(`tx-lookup:${ip}`, TRANSACTION_LOOKUPS_PER_MINUTE, 60_000);
+    const allowed = await limiter.hit(`tx-lookup:${ip}`, RATE_LIMITS.transactionLookups);
     if (!allowed.allowed) {
       throw tooManyRequests('Too many transaction lookups; wait a minute', allowed.retryAfterSeconds);
     }

@@ -1,4 +1,4 @@
-import type { TransactionView } from '../../../contract/payments';
+import type { TransactionView } from '#contract/payments';
 import { describeTransactionError } from '../../chain/transfers';
 
 type ParsedInstruction = {

@@ -1,5 +1,5 @@
 import type { Rpc, Signature, SolanaRpcApi } from '@solana/kit';
-import { solToLamports } from '../../../contract/money';
+import { solToLamports } from '#contract/money';
 import {
   checkDeposit,
   DEPOSIT_FAILURE_MESSAGES,
@@ -9,7 +9,8 @@ import {
 } from '../../chain/verify-deposit';
 import type { DbOrTx } from '../../db/client';
 import { AppError } from '../../errors';
-import { findOpenIntents, type PaymentIntentRow, type PaymentPurpose } from './payment-intents';
+import type { PaymentIntentRow, PaymentPurpose } from './payment-intents';
+import { findOpenIntents } from './repo/payment-intents';
 
 export interface VerifiedPayment {
   intent: PaymentIntentRow;

@@ -1,10 +1,25 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { ChainPort } from '../../chain/port';
-import type { ClaimsService } from '../claims/service';
-import type { RefundsService } from '../refunds/service';
+import type { JobLock } from '../../jobs/job-lock';
+import { type PeriodicJob, periodicJob } from '../../jobs/periodic-job';
 import { ensureFeePayerFunded } from './fee-payer';
 import type { PayoutsService } from './service';
+
+/**
+ * What the job needs of the claims feature. Declared here, not imported: claims and refunds pay
+ * through this feature, so it must not depend on them.
+ */
+export interface ClaimsRecovery {
+  /** Claims left 'processing' with no transfer become claimable again; returns their ids. */
+  releaseOrphanedClaims(): Promise<number[]>;
+  payClaim(claimId: number): Promise<unknown>;
+}
+
+/** What the job needs of the refunds feature (see ClaimsRecovery). */
+export interface RefundsJob {
+  refundDue(): Promise<{ held: { failureReasons: string[] }; stray: { failureReasons: string[] } }>;
+}
 
 /** How often the in-process job refunds expired dares and settles unconfirmed transfers. */
 export const PAYOUT_JOB_INTERVAL_MS = 60_000;
@@ -12,21 +27,21 @@ export const PAYOUT_JOB_INTERVAL_MS = 60_000;
 export interface PayoutLifecycleOptions {
   chain: ChainPort;
   payouts: PayoutsService;
-  claims: ClaimsService;
-  refunds: RefundsService;
+  claims: ClaimsRecovery;
+  refunds: RefundsJob;
+  /** One run at a time in the whole deployment (the start-up recovery and the periodic job alike). */
+  jobLock: JobLock;
   intervalMs?: number;
 }
 
-/**
- * Start-up: fund the fee payer (embedded chain), then recover every transfer a previous process
- * left 'sending' before the server takes requests; a claim whose transfer expired unsent is paid
- * again with a new blockhash. Then a periodic job refunds dares past deadline + grace.
- */
-export async function runStartupRecovery(
-  app: FastifyInstance,
-  options: PayoutLifecycleOptions,
-): Promise<void> {
-  const { chain, payouts, claims } = options;
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The refund and payout-recovery job: `runNow()` is how tests and the drain drive it. */
+    payoutJob: PeriodicJob;
+  }
+}
+
+async function checkFeePayer(app: FastifyInstance, { chain, payouts }: PayoutLifecycleOptions) {
   try {
     const feePayer = await ensureFeePayerFunded(chain, payouts);
     if (!chain.embedded && feePayer.lamports < 10_000_000n)
@@ -36,6 +51,14 @@ export async function runStartupRecovery(
   } catch (error) {
     app.log.error({ err: error }, 'could not check the payout fee payer');
   }
+}
+
+/**
+ * Start-up: recover every transfer a previous process left 'sending' before the server takes
+ * requests; a claim whose transfer expired unsent is paid again with a new blockhash.
+ */
+async function recoverAtStart(app: FastifyInstance, options: PayoutLifecycleOptions): Promise<void> {
+  const { payouts, claims } = options;
   const { settled, outcomes } = await payouts.recover();
   const released = await claims.releaseOrphanedClaims();
   if (released.length > 0)
@@ -51,43 +74,46 @@ export async function runStartupRecovery(
   }
 }
 
-export const payoutLifecycle = fp(async (app: FastifyInstance, options: PayoutLifecycleOptions) => {
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<void> | null = null;
+/** Settles unconfirmed transfers, then refunds what is due (expired dares, held and stray payments). */
+async function refundRun(app: FastifyInstance, options: PayoutLifecycleOptions): Promise<void> {
+  try {
+    // Each part on its own: a chain error while recovering must not hold up the refunds.
+    await options.payouts.recover().catch((error) => app.log.error({ err: error }, 'payout recovery failed'));
+    const run = await options.refunds.refundDue();
+    if (run.held.failureReasons.length > 0)
+      app.log.warn({ reasons: run.held.failureReasons }, 'some held payments could not be refunded yet');
+    if (run.stray.failureReasons.length > 0)
+      app.log.warn({ reasons: run.stray.failureReasons }, 'some stray payments could not be refunded yet');
+  } catch (error) {
+    app.log.error({ err: error }, 'refund job failed');
+  }
+}
 
-  const tick = () => {
-    if (running) return;
-    running = (async () => {
-      try {
-        // Each part on its own: a chain error while recovering must not hold up the refunds.
-        await options.payouts
-          .recover()
-          .catch((error) => app.log.error({ err: error }, 'payout recovery failed'));
-        const run = await options.refunds.refundDue();
-        if (run.held.failureReasons.length > 0)
-          app.log.warn({ reasons: run.held.failureReasons }, 'some held payments could not be refunded yet');
-        if (run.stray.failureReasons.length > 0)
-          app.log.warn(
-            { reasons: run.stray.failureReasons },
-            'some stray payments could not be refunded yet',
-          );
-      } catch (error) {
-        app.log.error({ err: error }, 'refund job failed');
-      } finally {
-        running = null;
-      }
-    })();
-  };
+/**
+ * Start-up: fund the fee payer (embedded chain) and recover interrupted transfers, then the
+ * periodic refund job. Recovery and job take the deployment-wide 'payouts' lock: when another
+ * instance holds it, that instance is settling the same transfers, and this one skips.
+ */
+export const payoutLifecycle = fp(async (app: FastifyInstance, options: PayoutLifecycleOptions) => {
+  const job = periodicJob({
+    name: 'payouts',
+    lock: options.jobLock,
+    intervalMs: options.intervalMs ?? PAYOUT_JOB_INTERVAL_MS,
+    run: () => refundRun(app, options),
+    log: app.log,
+  });
+  app.decorate('payoutJob', job);
 
   app.addHook('onReady', async () => {
-    await runStartupRecovery(app, options).catch((error) =>
-      app.log.error({ err: error }, 'payout recovery failed'),
-    );
-    timer = setInterval(tick, options.intervalMs ?? PAYOUT_JOB_INTERVAL_MS);
-    timer.unref();
+    await checkFeePayer(app, options);
+    try {
+      const recovery = await options.jobLock.runExclusive('payouts', () => recoverAtStart(app, options));
+      if (!recovery.ran)
+        app.log.info('start-up payout recovery left to the instance running the payout job now');
+    } catch (error) {
+      app.log.error({ err: error }, 'payout recovery failed');
+    }
+    job.start();
   });
-  app.addHook('onClose', async () => {
-    if (timer) clearInterval(timer);
-    await running;
-  });
+  app.addHook('onClose', () => job.stop());
 });

@@ -1,6 +1,14 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { payoutTransfers } from '../../db/schema';
+import {
+  claims,
+  dareWallets,
+  paymentIntents,
+  payoutTransfers,
+  poolContributions,
+  strayPayments,
+  users,
+} from '../../db/schema';
 
 export type PayoutTransferRow = typeof payoutTransfers.$inferSelect;
 export type PayoutPurpose = 'claim' | 'refund';
@@ -78,4 +86,120 @@ export async function lastRefundError(db: DbOrTx, contributionId: number): Promi
     .orderBy(sql`${payoutTransfers.id} desc`)
     .limit(1);
   return row?.error ?? null;
+}
+
+/** Which key signs for an escrow: its derivation index. */
+export async function findEscrowDerivationIndex(db: DbOrTx, publicKey: string): Promise<number | undefined> {
+  const [row] = await db
+    .select({ derivationIndex: dareWallets.derivationIndex })
+    .from(dareWallets)
+    .where(eq(dareWallets.publicKey, publicKey));
+  return row?.derivationIndex;
+}
+
+/** The claim is paid by this transfer; returns its winner. */
+export async function markClaimPaid(
+  db: DbOrTx,
+  claimId: number,
+  signature: string,
+  now: Date,
+): Promise<number | undefined> {
+  const [claim] = await db
+    .update(claims)
+    .set({ status: 'paid', transactionHash: signature, failureReason: null, updatedAt: now })
+    .where(eq(claims.id, claimId))
+    .returning({ userId: claims.userId });
+  return claim?.userId;
+}
+
+/** A paid prize counts on the winner's record: one more win, the earnings and the reputation. */
+export async function creditWinner(
+  db: DbOrTx,
+  userId: number,
+  prize: { earnings: string; reputation: number; now: Date },
+): Promise<void> {
+  await db
+    .update(users)
+    .set({
+      dareWins: sql`${users.dareWins} + 1`,
+      totalEarnings: sql`${users.totalEarnings} + ${prize.earnings}`,
+      reputation: sql`${users.reputation} + ${prize.reputation}`,
+      updatedAt: prize.now,
+    })
+    .where(eq(users.id, userId));
+}
+
+/** A failed or expired transfer of a claim being processed: claimable again, with the reason. */
+export async function releaseProcessingClaim(
+  db: DbOrTx,
+  claimId: number,
+  reason: string,
+  now: Date,
+): Promise<void> {
+  await db
+    .update(claims)
+    .set({ status: 'pending', transactionHash: null, failureReason: reason, updatedAt: now })
+    .where(and(eq(claims.id, claimId), eq(claims.status, 'processing')));
+}
+
+/** The contribution is refunded by this transfer (once); returns who had made it. */
+export async function markContributionRefunded(
+  db: DbOrTx,
+  contributionId: number,
+  signature: string,
+  now: Date,
+): Promise<number | undefined> {
+  const [contribution] = await db
+    .update(poolContributions)
+    .set({ refundSignature: signature, refundedAt: now })
+    .where(and(eq(poolContributions.id, contributionId), isNull(poolContributions.refundedAt)))
+    .returning({ userId: poolContributions.userId });
+  return contribution?.userId;
+}
+
+/** The held payment is refunded by this transfer (once); returns its payer. */
+export async function markIntentRefunded(
+  db: DbOrTx,
+  intentId: number,
+  signature: string,
+  now: Date,
+): Promise<number | undefined> {
+  const [intent] = await db
+    .update(paymentIntents)
+    .set({ refundedAt: now, refundSignature: signature })
+    .where(and(eq(paymentIntents.id, intentId), isNull(paymentIntents.refundedAt)))
+    .returning({ userId: paymentIntents.userId });
+  return intent?.userId;
+}
+
+export async function subtractFromEscrowBalance(
+  db: DbOrTx,
+  publicKey: string,
+  amount: string,
+  now: Date,
+): Promise<void> {
+  await db
+    .update(dareWallets)
+    .set({ balance: sql`greatest(${dareWallets.balance} - ${amount}, 0)`, updatedAt: now })
+    .where(eq(dareWallets.publicKey, publicKey));
+}
+
+/**
+ * A stray refund landed: its row is refunded; when it emptied the escrow (`strayPaymentId` null)
+ * every row still open there went out with it (dust swept along).
+ */
+export async function markStrayPaymentsRefunded(
+  db: DbOrTx,
+  refund: { escrowWallet: string; strayPaymentId: number | null; signature: string; now: Date },
+): Promise<void> {
+  await db
+    .update(strayPayments)
+    .set({ refundedAt: refund.now, refundSignature: refund.signature })
+    .where(
+      and(
+        eq(strayPayments.escrowWallet, refund.escrowWallet),
+        isNull(strayPayments.refundedAt),
+        refund.strayPaymentId === null ? undefined : eq(strayPayments.id, refund.strayPaymentId),
+      ),
+    );
 }

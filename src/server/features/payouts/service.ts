@@ -5,8 +5,9 @@ import {
   type Signature,
   SOLANA_ERROR__JSON_RPC__SERVER_ERROR_SEND_TRANSACTION_PREFLIGHT_FAILURE,
 } from '@solana/kit';
-import { lamportsToSol } from '../../../contract/money';
-import type { Clock } from '../../app';
+import { lamportsToSol } from '#contract/money';
+import type { Clock } from '#server/deps';
+import { ledgerBalanceOf } from '#server/ledger/entries';
 import { ConfirmationError, waitForConfirmation } from '../../chain/confirmation';
 import type { EscrowKeys } from '../../chain/escrow-keys';
 import { sendSignedTransaction, signPayoutTransaction } from '../../chain/payout-transactions';
@@ -14,12 +15,11 @@ import type { ChainPort } from '../../chain/port';
 import type { Db, Tx } from '../../db/client';
 import { violatedConstraint } from '../../db/errors';
 import { AppError } from '../../errors';
-import { ledgerBalanceOf } from '../ledger/repo';
-import { findEscrowWallet } from '../payments/escrow-wallets';
 import { describePayoutError } from './payout-errors';
 import {
   closeSendingTransfer,
   countAttempts,
+  findEscrowDerivationIndex,
   findSendingTransfers,
   hasSendingTransfer,
   insertPayoutTransfer,
@@ -170,12 +170,12 @@ export function createPayoutsService({
      * database transaction, before anything is sent. `beforeRecord` runs inside that transaction.
      */
     async prepare(request: PayoutRequest, beforeRecord?: (tx: Tx, signature: string) => Promise<void>) {
-      const escrow = await findEscrowWallet(db, request.escrowWallet);
-      if (!escrow) throw new AppError('INTERNAL', 'The escrow of this dare is unknown');
+      const derivationIndex = await findEscrowDerivationIndex(db, request.escrowWallet);
+      if (derivationIndex === undefined) throw new AppError('INTERNAL', 'The escrow of this dare is unknown');
       const attempt = (await countAttempts(db, request.target)) + 1;
       const surplus = await surplusToSweep(request);
       const signed = await signPayoutTransaction(rpc, {
-        escrow: await escrowKeys.signerFor(escrow.derivationIndex),
+        escrow: await escrowKeys.signerFor(derivationIndex),
         feePayer: await escrowKeys.feePayer(),
         recipient: address(request.recipient),
         lamports: request.lamports + surplus,
@@ -216,6 +216,9 @@ export function createPayoutsService({
     },
 
     sendStored,
+
+    /** Whether a transfer out of this escrow is on its way (recorded, not settled). */
+    hasTransferOnItsWay: (escrowWallet: string) => hasSendingTransfer(db, escrowWallet),
 
     async pay(request: PayoutRequest, beforeRecord?: (tx: Tx, signature: string) => Promise<void>) {
       return sendStored(await service.prepare(request, beforeRecord));

@@ -1,11 +1,17 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
-import { solToLamports } from '../../../contract/money';
-import type { Tx } from '../../db/client';
-import { claims, dareWallets, paymentIntents, poolContributions, users } from '../../db/schema';
-import { appendLedgerEntry, ledgerBalanceOf } from '../ledger/repo';
-import { markStrayPaymentsRefunded } from '../refunds/stray-repo';
-import type { PayoutTransferRow } from './repo';
-import { REPUTATION } from './reputation';
+import { REPUTATION } from '#contract/limits';
+import { solToLamports } from '#contract/money';
+import type { Tx } from '#server/db/client';
+import { appendLedgerEntry, ledgerBalanceOf } from '#server/ledger/entries';
+import {
+  creditWinner,
+  markClaimPaid,
+  markContributionRefunded,
+  markIntentRefunded,
+  markStrayPaymentsRefunded,
+  type PayoutTransferRow,
+  releaseProcessingClaim,
+  subtractFromEscrowBalance,
+} from './repo';
 
 /**
  * Books a transfer that landed: the ledger line, the escrow's balance, and the claim (paid, the
@@ -19,44 +25,17 @@ export async function bookLandedTransfer(tx: Tx, transfer: PayoutTransferRow, no
   const surplus = solToLamports(transfer.surplus);
   let userId: number | null = null;
   if (transfer.purpose === 'claim' && transfer.claimId !== null) {
-    const [claim] = await tx
-      .update(claims)
-      .set({ status: 'paid', transactionHash: transfer.signature, failureReason: null, updatedAt: now })
-      .where(eq(claims.id, transfer.claimId))
-      .returning({ userId: claims.userId });
-    if (claim) {
-      userId = claim.userId;
-      await tx
-        .update(users)
-        .set({
-          dareWins: sql`${users.dareWins} + 1`,
-          totalEarnings: sql`${users.totalEarnings} + ${transfer.amount}`,
-          reputation: sql`${users.reputation} + ${REPUTATION.prizeWon}`,
-          updatedAt: now,
-        })
-        .where(eq(users.id, claim.userId));
-    }
+    userId = (await markClaimPaid(tx, transfer.claimId, transfer.signature, now)) ?? null;
+    if (userId !== null)
+      await creditWinner(tx, userId, { earnings: transfer.amount, reputation: REPUTATION.prizeWon, now });
   }
   if (transfer.purpose === 'refund' && transfer.contributionId !== null) {
-    const [contribution] = await tx
-      .update(poolContributions)
-      .set({ refundSignature: transfer.signature, refundedAt: now })
-      .where(and(eq(poolContributions.id, transfer.contributionId), isNull(poolContributions.refundedAt)))
-      .returning({ userId: poolContributions.userId });
-    userId = contribution?.userId ?? null;
+    userId = (await markContributionRefunded(tx, transfer.contributionId, transfer.signature, now)) ?? null;
   }
   if (transfer.purpose === 'refund' && transfer.intentId !== null) {
-    const [intent] = await tx
-      .update(paymentIntents)
-      .set({ refundedAt: now, refundSignature: transfer.signature })
-      .where(and(eq(paymentIntents.id, transfer.intentId), isNull(paymentIntents.refundedAt)))
-      .returning({ userId: paymentIntents.userId });
-    userId = intent?.userId ?? null;
+    userId = (await markIntentRefunded(tx, transfer.intentId, transfer.signature, now)) ?? null;
   }
-  await tx
-    .update(dareWallets)
-    .set({ balance: sql`greatest(${dareWallets.balance} - ${transfer.amount}, 0)`, updatedAt: now })
-    .where(eq(dareWallets.publicKey, transfer.escrowWallet));
+  await subtractFromEscrowBalance(tx, transfer.escrowWallet, transfer.amount, now);
   if (surplus > 0n) {
     await appendLedgerEntry(tx, {
       kind: 'surplus',
@@ -102,10 +81,7 @@ export async function releaseFailedTransfer(
   now: Date,
 ): Promise<void> {
   if (transfer.purpose === 'claim' && transfer.claimId !== null) {
-    await tx
-      .update(claims)
-      .set({ status: 'pending', transactionHash: null, failureReason: reason, updatedAt: now })
-      .where(and(eq(claims.id, transfer.claimId), eq(claims.status, 'processing')));
+    await releaseProcessingClaim(tx, transfer.claimId, reason, now);
   }
   // A refund needs nothing released: the contribution stays unrefunded and the refund job retries.
 }

@@ -1,10 +1,16 @@
 import { and, count, desc, eq, sql } from 'drizzle-orm';
-import { lamportsToSol, normalizeSol, solToLamports } from '../../../contract/money';
-import type { ActivityItem, Profile } from '../../../contract/profile';
+import { lamportsToSol, normalizeSol, solToLamports } from '#contract/money';
+import type { ActivityItem, Profile } from '#contract/profile';
 import type { DbOrTx } from '../../db/client';
-import { claims, dareSubmissions, dares, poolContributions, submissionVotes } from '../../db/schema';
+import { claims, dareSubmissions, dares, poolContributions, submissionVotes, users } from '../../db/schema';
 
 const RECENT = 20;
+
+/** The user's row as it is now: the session's copy was read before this request's payouts. */
+export async function findProfileUser(db: DbOrTx, userId: number) {
+  const [row] = await db.select().from(users).where(eq(users.id, userId));
+  return row;
+}
 
 /** The session user's counts and their 20 latest actions across submissions, votes, pool payments and prizes. */
 export async function profileActivity(db: DbOrTx, userId: number): Promise<Omit<Profile, 'user'>> {

@@ -1,11 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { errorBodySchema } from '../../../contract/errors';
-import { profileSchema } from '../../../contract/profile';
+import { profileSchema } from '#contract/profile';
 import type { Db } from '../../db/client';
+import { errorResponses } from '../../errors';
 import { requireUser } from '../../plugins/authenticate';
 import { toPublicUser } from '../auth/public-user';
-import { findUserById } from '../auth/repo';
-import { profileActivity } from './repo';
+import { findProfileUser, profileActivity } from './repo';
 
 export const profileRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
   app.get(
@@ -15,13 +14,13 @@ export const profileRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
         tags: ['profile'],
         summary: "The session user's record, counts and recent activity",
         security: [{ bearerAuth: [] }],
-        response: { 200: profileSchema, 401: errorBodySchema },
+        response: { 200: profileSchema, ...errorResponses(401) },
       },
     },
     async (request) => {
       const session = requireUser(request);
       // Re-read: the session's row was loaded before any payout in this request's lifetime.
-      const user = (await findUserById(db, session.id)) ?? session;
+      const user = (await findProfileUser(db, session.id)) ?? session;
       return { user: toPublicUser(user), ...(await profileActivity(db, user.id)) };
     },
   );

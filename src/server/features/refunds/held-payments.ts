@@ -1,18 +1,18 @@
 import { address, type Signature } from '@solana/kit';
-import { solToLamports } from '../../../contract/money';
+import { solToLamports } from '#contract/money';
+import { bookPayment } from '#server/features/payments/book-payment';
+import type { PaymentIntentRow } from '#server/features/payments/payment-intents';
 import { checkDeposit, fetchParsedTransaction } from '../../chain/verify-deposit';
 import { violatedConstraint } from '../../db/errors';
 import { AppError } from '../../errors';
-import { bookPayment } from '../payments/book-payment';
-import { findEscrowWallet } from '../payments/escrow-wallets';
+import { type PayingServiceDeps, TransferAlreadyLive } from '../payouts/service';
 import {
   expiredUncheckedIntents,
+  findEscrowDareId,
   intentsOwingRefunds,
   markIntentChecked,
-  type PaymentIntentRow,
   takeLapsedForRefund,
-} from '../payments/payment-intents';
-import { type PayingServiceDeps, TransferAlreadyLive } from '../payouts/service';
+} from './repo/held-payments';
 
 /** How many signatures one reference is searched for; a server-built payment has one. */
 const SIGNATURES_PER_REFERENCE = 20;
@@ -65,11 +65,11 @@ export function createHeldPaymentRefunds({ db, chain, clock, payouts }: PayingSe
   }
 
   async function refund(intent: PaymentIntentRow): Promise<{ ok: boolean; reason?: string }> {
-    const escrow = await findEscrowWallet(db, intent.escrowWallet);
+    const escrowDareId = await findEscrowDareId(db, intent.escrowWallet);
     try {
       const outcome = await payouts.pay({
         target: { purpose: 'refund', intentId: intent.id },
-        dareId: intent.dareId ?? escrow?.dareId ?? null,
+        dareId: intent.dareId ?? escrowDareId ?? null,
         escrowWallet: intent.escrowWallet,
         recipient: intent.fromWallet,
         lamports: solToLamports(intent.amount),

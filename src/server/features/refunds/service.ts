@@ -1,10 +1,9 @@
-import type { RefundSummary } from '../../../contract/admin';
-import { lamportsToSol, solToLamports } from '../../../contract/money';
+import type { DareRefund, RefundSummary } from '#contract/admin';
+import { lamportsToSol, solToLamports } from '#contract/money';
 import { AppError } from '../../errors';
-import { findDareRow } from '../dares/repo';
 import { type PayingServiceDeps, TransferAlreadyLive } from '../payouts/service';
 import { createHeldPaymentRefunds, type HeldRefundsRun } from './held-payments';
-import { cancelExpiredDares, daresOwingRefunds, unrefundedContributions } from './repo';
+import { cancelExpiredDares, daresOwingRefunds, findDareEscrow, unrefundedContributions } from './repo/dares';
 import { createStrayPaymentRefunds, type StrayRefundsRun } from './stray-payments';
 
 /** Moderation time after a deadline before a dare without a winner is refunded automatically. */
@@ -23,9 +22,16 @@ export function createRefundsService({ db, chain, clock, payouts }: PayingServic
   const running = new Map<number, Promise<RefundSummary>>();
 
   async function runRefunds(dareId: number): Promise<RefundSummary> {
-    const summary: RefundSummary = { refunded: 0, refundedAmount: '0', failed: 0, failureReason: null };
-    const dare = await findDareRow(db, dareId);
-    if (!dare?.escrowWallet) return summary;
+    const transfers: DareRefund[] = [];
+    const summary: RefundSummary = {
+      refunded: 0,
+      refundedAmount: '0',
+      failed: 0,
+      failureReason: null,
+      transfers,
+    };
+    const escrowWallet = await findDareEscrow(db, dareId);
+    if (!escrowWallet) return summary;
     let refunded = 0n;
     for (const contribution of await unrefundedContributions(db, dareId)) {
       const lamports = solToLamports(contribution.amount);
@@ -33,13 +39,18 @@ export function createRefundsService({ db, chain, clock, payouts }: PayingServic
         const outcome = await payouts.pay({
           target: { purpose: 'refund', contributionId: contribution.id },
           dareId,
-          escrowWallet: dare.escrowWallet,
+          escrowWallet,
           recipient: contribution.walletAddress,
           lamports,
         });
         if (outcome.status === 'confirmed') {
           summary.refunded += 1;
           refunded += lamports;
+          transfers.push({
+            signature: outcome.signature,
+            amount: lamportsToSol(lamports),
+            walletAddress: contribution.walletAddress,
+          });
           continue;
         }
         summary.failed += 1;

@@ -1,17 +1,21 @@
 import { address, type Signature } from '@solana/kit';
-import { solToLamports } from '../../../contract/money';
+import { solToLamports } from '#contract/money';
+import { expireReservations } from '#server/features/payments/escrow-wallets';
+import { inboundSignatures, ledgerBalanceOf } from '#server/ledger/entries';
 import {
   fetchParsedTransaction,
   type ParsedTransactionView,
   SYSTEM_PROGRAM,
 } from '../../chain/verify-deposit';
 import { AppError } from '../../errors';
-import { inboundSignatures, ledgerBalanceOf } from '../ledger/repo';
-import { expireReservations } from '../payments/escrow-wallets';
-import { closeLapsedIntents, hasUnsettledIntents } from '../payments/payment-intents';
-import { hasSendingTransfer } from '../payouts/repo';
 import { type PayingServiceDeps, TransferAlreadyLive } from '../payouts/service';
-import { bookStrayPayment, strayPaymentsOwingRefunds, unusedExpiredEscrows } from './stray-repo';
+import {
+  bookStrayPayment,
+  closeLapsedIntents,
+  hasUnsettledIntents,
+  strayPaymentsOwingRefunds,
+  unusedExpiredEscrows,
+} from './repo/stray-payments';
 
 /** The most getSignaturesForAddress answers per call. */
 const SIGNATURES_PER_PAGE = 1000;
@@ -168,7 +172,7 @@ export function createStrayPaymentRefunds({ db, chain, clock, payouts }: PayingS
           await closeLapsedIntents(db, escrow, clock());
           // A payment an intent can still take, or a held refund on its way, comes first.
           if (await hasUnsettledIntents(db, escrow)) continue;
-          if (await hasSendingTransfer(db, escrow)) continue;
+          if (await payouts.hasTransferOnItsWay(escrow)) continue;
           if (balances.get(escrow) !== (await ledgerBalanceOf(db, escrow)))
             run.found += await findStrayPayments(escrow);
           await refundEscrow(escrow, run);

@@ -1,14 +1,15 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { errorBodySchema } from '../../../contract/errors';
-import { systemSettingsSchema, systemSettingsUpdateSchema } from '../../../contract/settings';
-import type { Db } from '../../db/client';
+import { systemSettingsSchema, systemSettingsUpdateSchema } from '#contract/settings';
+import { errorResponses } from '../../errors';
 import { requireAdmin } from '../../plugins/authenticate';
-import { readSystemSettings, SETTING_KEYS, setSetting } from './repo';
+import type { SettingsService } from './service';
 
-export const settingsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
-  const read = () => readSystemSettings(db);
+export const settingsRoutes: FastifyPluginAsyncZod<{ settings: SettingsService }> = async (
+  app,
+  { settings },
+) => {
   const secured = { tags: ['admin'], security: [{ bearerAuth: [] }] };
-  const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema };
+  const errors = errorResponses(400, 401, 403);
 
   // Public: the pages say a switched-off feature is off before the user fills a form for it.
   app.get(
@@ -20,7 +21,7 @@ export const settingsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
         response: { 200: systemSettingsSchema },
       },
     },
-    async () => read(),
+    async () => settings.read(),
   );
 
   app.get(
@@ -34,7 +35,7 @@ export const settingsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
     },
     async (request) => {
       requireAdmin(request);
-      return read();
+      return settings.read();
     },
   );
 
@@ -50,14 +51,7 @@ export const settingsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
     },
     async (request) => {
       requireAdmin(request);
-      const { dareCreationEnabled, registrationEnabled } = request.body;
-      await db.transaction(async (tx) => {
-        if (dareCreationEnabled !== undefined)
-          await setSetting(tx, SETTING_KEYS.dareCreationEnabled, dareCreationEnabled);
-        if (registrationEnabled !== undefined)
-          await setSetting(tx, SETTING_KEYS.registrationEnabled, registrationEnabled);
-      });
-      return read();
+      return settings.update(request.body);
     },
   );
 };

@@ -1,13 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyPluginAsync } from 'fastify';
-import type { Dare } from '../../../contract/dares';
-import { isRecordId } from '../../../contract/ids';
-import { isSolAmount, normalizeSol } from '../../../contract/money';
-import type { Clock } from '../../app';
+import type { Dare } from '#contract/dares';
+import { isRecordId } from '#contract/ids';
+import { isSolAmount, normalizeSol } from '#contract/money';
+import type { Clock } from '#server/deps';
+import { findDare } from '#server/features/dares/dare-view';
 import type { DbOrTx } from '../../db/client';
 import { WEB_DIST_DIR } from '../../plugins/static-web';
-import { getDare } from '../dares/repo';
 
 const SITE_NAME = 'DarePool';
 const DESCRIPTION_MAX = 200;
@@ -83,7 +83,7 @@ export const ogMetaRoutes: FastifyPluginAsync<{ db: DbOrTx; clock: Clock; webRoo
         .header('cache-control', 'no-cache')
         .send(indexHtml);
     }
-    const dare = await getDare(db, Number(raw), clock());
+    const dare = await findDare(db, Number(raw), clock());
     const url = `${request.protocol}://${request.host}/dare/${encodeURIComponent(raw)}`;
     const html = dare ? injectMeta(indexHtml, dareMetaTags(dare, url)) : indexHtml;
     return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(html);

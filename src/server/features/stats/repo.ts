@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { normalizeSol } from '../../../contract/money';
-import type { Stats, StatsQuery } from '../../../contract/stats';
+import { normalizeSol } from '#contract/money';
+import type { Stats, StatsQuery } from '#contract/stats';
 import type { DbOrTx } from '../../db/client';
 
 interface StatsRow {

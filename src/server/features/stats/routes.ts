@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { errorBodySchema } from '../../../contract/errors';
-import { statsQuerySchema, statsSchema } from '../../../contract/stats';
-import type { Clock } from '../../app';
+import { statsQuerySchema, statsSchema } from '#contract/stats';
 import type { Db } from '../../db/client';
+import type { Clock } from '../../deps';
+import { errorResponses } from '../../errors';
 import { readStats } from './repo';
 
 export const statsRoutes: FastifyPluginAsyncZod<{ db: Db; clock: Clock }> = async (app, { db, clock }) => {
@@ -13,7 +13,7 @@ export const statsRoutes: FastifyPluginAsyncZod<{ db: Db; clock: Clock }> = asyn
         tags: ['dares'],
         summary: 'The Home stats strip, computed from the database; major=false counts community dares only',
         querystring: statsQuerySchema,
-        response: { 200: statsSchema, 400: errorBodySchema },
+        response: { 200: statsSchema, ...errorResponses(400) },
       },
     },
     async (request, reply) =>

@@ -1,20 +1,13 @@
-import { and, asc, desc, eq, inArray, like, or, type SQL, sql } from 'drizzle-orm';
-import { normalizeSol } from '../../../contract/money';
-import {
-  type DareOutcome,
-  SUBMISSION_MESSAGES,
-  type Submission,
-  UPLOADED_VIDEO_PREFIX,
-} from '../../../contract/submissions';
+import { and, asc, count, desc, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
+import { normalizeSol } from '#contract/money';
+import type { DareOutcome, Submission } from '#contract/submissions';
 import type { DbOrTx } from '../../db/client';
-import { claims, dareSubmissions, dares, users } from '../../db/schema';
+import { claims, dareSubmissions, dares, poolContributions, submissionVotes, users } from '../../db/schema';
+import { PUBLIC_STATUSES } from './visibility';
 
 export type SubmissionRow = typeof dareSubmissions.$inferSelect;
 /** A submission before its viewer is known: the video's source depends on who asks. */
 export type SubmissionRecord = Omit<Submission, 'videoSrc'>;
-
-/** Statuses anyone may see; pending and rejected videos are seen by their author and admins only. */
-export const PUBLIC_STATUSES = ['approved', 'winner'] as const;
 
 const LIST_LIMIT = 100;
 
@@ -30,7 +23,7 @@ type Selected = {
   user: { username: string } | null;
 };
 
-export function toSubmission({ submission, dare, user }: Selected): SubmissionRecord {
+function toSubmission({ submission, dare, user }: Selected): SubmissionRecord {
   return {
     id: submission.id,
     dareId: submission.dareId,
@@ -39,7 +32,7 @@ export function toSubmission({ submission, dare, user }: Selected): SubmissionRe
     thumbnailUrl: submission.thumbnailUrl,
     description: submission.description,
     votes: submission.votes,
-    status: submission.status as Submission['status'],
+    status: submission.status,
     isFeatured: submission.isFeatured,
     createdAt: submission.createdAt.toISOString(),
     updatedAt: submission.updatedAt.toISOString(),
@@ -54,7 +47,7 @@ export function toSubmission({ submission, dare, user }: Selected): SubmissionRe
 }
 
 /** Submissions matching `where`, most voted first then oldest, with their dare and author. */
-export async function selectSubmissions(
+async function selectSubmissions(
   db: DbOrTx,
   where: SQL | undefined,
   order: 'votes' | 'newest' = 'votes',
@@ -74,19 +67,26 @@ export async function selectSubmissions(
   return rows.map(toSubmission);
 }
 
-/** What a viewer may see of a dare's submissions: the public ones, plus their own of any status. */
-export function visibleTo(viewerId: number | null): SQL | undefined {
-  const visible = inArray(dareSubmissions.status, [...PUBLIC_STATUSES]);
-  return viewerId === null ? visible : or(visible, eq(dareSubmissions.userId, viewerId));
+const publicOnly = () => inArray(dareSubmissions.status, [...PUBLIC_STATUSES]);
+
+/** A dare's submissions a viewer may see: the public ones, plus their own of any status. */
+export function listVisibleSubmissions(db: DbOrTx, dareId: number, viewerId: number | null) {
+  const visible = viewerId === null ? publicOnly() : or(publicOnly(), eq(dareSubmissions.userId, viewerId));
+  return selectSubmissions(db, and(eq(dareSubmissions.dareId, dareId), visible));
 }
 
-export const ofDare = (dareId: number) => eq(dareSubmissions.dareId, dareId);
-export const publicOnly = () => inArray(dareSubmissions.status, [...PUBLIC_STATUSES]);
-export const featured = () => and(publicOnly(), eq(dareSubmissions.isFeatured, true));
+export function listApprovedSubmissions(db: DbOrTx, dareId: number) {
+  return selectSubmissions(db, and(eq(dareSubmissions.dareId, dareId), publicOnly()));
+}
 
-/** The submissions whose video is this upload URL (normally one). */
-export async function findSubmissionsByVideoUrl(db: DbOrTx, videoUrl: string): Promise<SubmissionRow[]> {
-  return db.select().from(dareSubmissions).where(eq(dareSubmissions.videoUrl, videoUrl));
+/** Featured public videos, newest first. */
+export function listFeaturedSubmissions(db: DbOrTx) {
+  return selectSubmissions(db, and(publicOnly(), eq(dareSubmissions.isFeatured, true)), 'newest');
+}
+
+export async function findSubmissionRecord(db: DbOrTx, id: number): Promise<SubmissionRecord | undefined> {
+  const [record] = await selectSubmissions(db, eq(dareSubmissions.id, id));
+  return record;
 }
 
 export async function findSubmission(db: DbOrTx, id: number): Promise<SubmissionRow | undefined> {
@@ -94,22 +94,9 @@ export async function findSubmission(db: DbOrTx, id: number): Promise<Submission
   return row;
 }
 
-/** Every video URL that points at one of our uploads: those files belong to a submission. */
-export async function uploadedVideoUrls(db: DbOrTx): Promise<string[]> {
-  const rows = await db
-    .select({ videoUrl: dareSubmissions.videoUrl })
-    .from(dareSubmissions)
-    .where(like(dareSubmissions.videoUrl, `${UPLOADED_VIDEO_PREFIX}%`));
-  return rows.map((row) => row.videoUrl);
-}
-
-/**
- * Why votes on a dare can no longer change anything, or null while they can: a cancelled dare
- * pays nobody, a community dare's winner is paid from its whole pool, and a major dare's votes
- * only pick its community winner.
- */
-export async function votingClosedReason(db: DbOrTx, dareId: number): Promise<string | null> {
-  const [dare] = await db
+/** What decides whether votes on a dare still count: its status, kind and how many winners it has. */
+export async function findVotingState(db: DbOrTx, dareId: number) {
+  const [row] = await db
     .select({
       status: dares.status,
       isMajor: dares.isMajor,
@@ -119,12 +106,7 @@ export async function votingClosedReason(db: DbOrTx, dareId: number): Promise<st
     })
     .from(dares)
     .where(eq(dares.id, dareId));
-  if (!dare) return null;
-  if (dare.status === 'cancelled') return SUBMISSION_MESSAGES.votingClosedCancelled;
-  if (Number(dare.winners) === 0) return null;
-  return dare.isMajor
-    ? SUBMISSION_MESSAGES.votingClosedCommunityWinner
-    : SUBMISSION_MESSAGES.votingClosedWinner;
+  return row && { ...row, winners: Number(row.winners) };
 }
 
 /** A dare's picked winners, the admin's pick first, with the payout transaction once paid. */
@@ -145,9 +127,91 @@ export async function winnersOf(db: DbOrTx, dareId: number): Promise<DareOutcome
   return rows.map((row) => ({
     submissionId: row.submissionId,
     username: row.username,
-    claimType: row.claimType as DareOutcome['winners'][number]['claimType'],
+    claimType: row.claimType,
     amount: normalizeSol(row.amount),
-    status: row.status as DareOutcome['winners'][number]['status'],
+    status: row.status,
     transactionSignature: row.status === 'paid' ? row.transactionHash : null,
   }));
+}
+
+/** What submitting and voting need of a dare: whether it is open, and whether it is major. */
+export async function findDareEntry(db: DbOrTx, id: number) {
+  const [row] = await db
+    .select({ id: dares.id, status: dares.status, deadline: dares.deadline, isMajor: dares.isMajor })
+    .from(dares)
+    .where(eq(dares.id, id));
+  return row;
+}
+
+/** The new submission's id; the one-per-user index refuses a second (dare_submissions_one_per_user). */
+export async function insertSubmission(
+  db: DbOrTx,
+  submission: { dareId: number; userId: number; videoUrl: string; description: string; now: Date },
+): Promise<number> {
+  const [row] = await db
+    .insert(dareSubmissions)
+    .values({
+      dareId: submission.dareId,
+      userId: submission.userId,
+      videoUrl: submission.videoUrl,
+      description: submission.description,
+      createdAt: submission.now,
+      updatedAt: submission.now,
+    })
+    .returning({ id: dareSubmissions.id });
+  return row!.id;
+}
+
+/**
+ * Whether the user ever backed a dare: a stake or contribution credited to one (a pool row). A
+ * payment only booked on the ledger may yet be refused and refunded, so it does not count; a
+ * credited one still does after its dare is refunded or deleted (the money was put at stake).
+ */
+export async function hasBackedADare(db: DbOrTx, userId: number): Promise<boolean> {
+  const [row] = await db
+    .select({ id: poolContributions.id })
+    .from(poolContributions)
+    .where(eq(poolContributions.userId, userId))
+    .limit(1);
+  return row !== undefined;
+}
+
+/** The voter's row, locked until the transaction ends: one user's votes are counted one at a time. */
+export async function lockVoter(db: DbOrTx, userId: number): Promise<void> {
+  await db.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
+}
+
+export async function hasVoted(db: DbOrTx, submissionId: number, userId: number): Promise<boolean> {
+  const [row] = await db
+    .select({ id: submissionVotes.id })
+    .from(submissionVotes)
+    .where(and(eq(submissionVotes.submissionId, submissionId), eq(submissionVotes.userId, userId)));
+  return row !== undefined;
+}
+
+export async function countVotes(db: DbOrTx, userId: number, dareId: number): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(submissionVotes)
+    .where(and(eq(submissionVotes.userId, userId), eq(submissionVotes.dareId, dareId)));
+  return row!.n;
+}
+
+/** Records one vote; returns the submission's new total (submission_votes_one_per_user refuses a second). */
+export async function insertVote(
+  db: DbOrTx,
+  vote: { submissionId: number; userId: number; dareId: number; now: Date },
+): Promise<number> {
+  await db.insert(submissionVotes).values({
+    submissionId: vote.submissionId,
+    userId: vote.userId,
+    dareId: vote.dareId,
+    createdAt: vote.now,
+  });
+  const [updated] = await db
+    .update(dareSubmissions)
+    .set({ votes: sql`${dareSubmissions.votes} + 1` })
+    .where(eq(dareSubmissions.id, vote.submissionId))
+    .returning({ votes: dareSubmissions.votes });
+  return updated!.votes;
 }

@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { dareIdParamsSchema } from '../../../contract/dares';
-import { errorBodySchema } from '../../../contract/errors';
+import { dareIdParamsSchema } from '#contract/dares';
 import {
   dareOutcomeSchema,
   dareSubmissionsParamsSchema,
@@ -12,17 +11,12 @@ import {
   voteInfoSchema,
   voteResponseSchema,
   votingRightsSchema,
-} from '../../../contract/submissions';
+} from '#contract/submissions';
+import { errorResponses } from '../../errors';
 import { requireUser } from '../../plugins/authenticate';
 import type { SubmissionsService } from './service';
 
-const errors = {
-  400: errorBodySchema,
-  401: errorBodySchema,
-  403: errorBodySchema,
-  404: errorBodySchema,
-  409: errorBodySchema,
-};
+const errors = errorResponses(400, 401, 403, 404, 409);
 
 export const submissionRoutes: FastifyPluginAsyncZod<{ submissions: SubmissionsService }> = async (
   app,
@@ -105,7 +99,7 @@ export const submissionRoutes: FastifyPluginAsyncZod<{ submissions: SubmissionsS
         summary:
           "What the session user may vote on: the Major Dare's submissions need one verified stake or pool contribution first",
         security: [{ bearerAuth: [] }],
-        response: { 200: votingRightsSchema, 401: errorBodySchema },
+        response: { 200: votingRightsSchema, ...errorResponses(401) },
       },
     },
     async (request) => submissions.votingRights(requireUser(request)),

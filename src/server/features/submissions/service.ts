@@ -1,39 +1,57 @@
-import { and, count, eq, sql } from 'drizzle-orm';
+import { effectiveStatus } from '#contract/dare-rules';
+import { SUBMISSION_LIMITS } from '#contract/limits';
 import {
   type DareOutcome,
-  SUBMISSION_LIMITS,
   SUBMISSION_MESSAGES,
   type Submission,
   UPLOADED_VIDEO_PREFIX,
   type VoteResponse,
-} from '../../../contract/submissions';
-import type { VotingRights } from '../../../contract/voting';
-import type { Clock } from '../../app';
-import type { Db, DbOrTx } from '../../db/client';
-import { violatedConstraint } from '../../db/errors';
-import { dareSubmissions, submissionVotes, users } from '../../db/schema';
-import { AppError, badRequest, conflict, notFound } from '../../errors';
-import type { StoragePort } from '../../storage/port';
-import type { UserRow } from '../auth/repo';
-import { effectiveStatus, findDareRow, hasBackedADare } from '../dares/repo';
-import { currentMajorDare } from '../major-dare/repo';
-import type { VideoAccess } from '../videos/access';
+} from '#contract/submissions';
+import type { VotingRights } from '#contract/voting';
+import type { Db, DbOrTx } from '#server/db/client';
+import { violatedConstraint } from '#server/db/errors';
+import type { Clock } from '#server/deps';
+import { AppError, badRequest, conflict, notFound } from '#server/errors';
+import type { UserRow } from '#server/features/auth/user';
+import { currentMajorDare } from '#server/features/major-dare/current';
+import type { StoragePort } from '#server/storage/port';
 import {
-  featured,
+  countVotes,
+  findDareEntry,
   findSubmission,
-  ofDare,
-  publicOnly,
+  findSubmissionRecord,
+  findVotingState,
+  hasBackedADare,
+  hasVoted,
+  insertSubmission,
+  insertVote,
+  listApprovedSubmissions,
+  listFeaturedSubmissions,
+  listVisibleSubmissions,
+  lockVoter,
   type SubmissionRecord,
-  selectSubmissions,
-  visibleTo,
-  votingClosedReason,
   winnersOf,
 } from './repo';
+import { uploadedKey } from './video-url';
 
-/** The storage key inside one of our upload URLs, or null for anything else. */
-export function uploadedKey(videoUrl: string): string | null {
-  const match = new RegExp(`^${UPLOADED_VIDEO_PREFIX}([a-f0-9]{32})$`).exec(videoUrl);
-  return match ? match[1]! : null;
+/** Where a viewer plays a submission's video (the videos feature signs the links). */
+export interface VideoSources {
+  sourceFor(submission: { id: number; status: string; videoUrl: string }): string | null;
+}
+
+/**
+ * Why votes on a dare can no longer change anything, or null while they can: a cancelled dare
+ * pays nobody, a community dare's winner is paid from its whole pool, and a major dare's votes
+ * only pick its community winner.
+ */
+async function votingClosedReason(db: DbOrTx, dareId: number): Promise<string | null> {
+  const dare = await findVotingState(db, dareId);
+  if (!dare) return null;
+  if (dare.status === 'cancelled') return SUBMISSION_MESSAGES.votingClosedCancelled;
+  if (dare.winners === 0) return null;
+  return dare.isMajor
+    ? SUBMISSION_MESSAGES.votingClosedCommunityWinner
+    : SUBMISSION_MESSAGES.votingClosedWinner;
 }
 
 export function createSubmissionsService({
@@ -45,7 +63,7 @@ export function createSubmissionsService({
   db: Db;
   clock: Clock;
   storage: StoragePort;
-  videoAccess: VideoAccess;
+  videoAccess: VideoSources;
 }) {
   /** Every list only holds what its viewer may see, so each gets the source it may play. */
   const withSource = (record: SubmissionRecord): Submission => ({
@@ -56,14 +74,14 @@ export function createSubmissionsService({
 
   /** The dare, if it takes submissions now; 404 or 409 'Submissions Closed' otherwise. */
   async function requireOpenDare(dareId: number) {
-    const dare = await findDareRow(db, dareId);
+    const dare = await findDareEntry(db, dareId);
     if (!dare) throw notFound(SUBMISSION_MESSAGES.dareNotFound);
     if (effectiveStatus(dare, clock()) !== 'active') throw conflict(SUBMISSION_MESSAGES.submissionsClosed);
     return dare;
   }
 
   async function show(id: number): Promise<Submission> {
-    const [submission] = await selectSubmissions(db, eq(dareSubmissions.id, id));
+    const submission = await findSubmissionRecord(db, id);
     if (!submission) throw notFound(SUBMISSION_MESSAGES.submissionNotFound);
     return withSource(submission);
   }
@@ -85,20 +103,15 @@ export function createSubmissionsService({
           fields: { videoUrl: SUBMISSION_MESSAGES.videoUrl },
         });
       }
-      const now = clock();
       try {
-        const [row] = await db
-          .insert(dareSubmissions)
-          .values({
-            dareId,
-            userId: user.id,
-            videoUrl: body.videoUrl,
-            description: body.description,
-            createdAt: now,
-            updatedAt: now,
-          })
-          .returning({ id: dareSubmissions.id });
-        return show(row!.id);
+        const id = await insertSubmission(db, {
+          dareId,
+          userId: user.id,
+          videoUrl: body.videoUrl,
+          description: body.description,
+          now: clock(),
+        });
+        return show(id);
       } catch (error) {
         if (violatedConstraint(error) === 'dare_submissions_one_per_user')
           throw conflict(SUBMISSION_MESSAGES.alreadySubmitted);
@@ -108,19 +121,19 @@ export function createSubmissionsService({
 
     show,
 
-    featured: async () => withSources(await selectSubmissions(db, featured(), 'newest')),
+    featured: async () => withSources(await listFeaturedSubmissions(db)),
 
     /** A dare's submissions as `viewerId` may see them; without a dare, the current major dare's. */
     async ofDare(dareId: number | null, viewerId: number | null) {
       const id = dareId ?? (await majorDareId());
       if (id === null) return [];
-      return withSources(await selectSubmissions(db, and(ofDare(id), visibleTo(viewerId))));
+      return withSources(await listVisibleSubmissions(db, id, viewerId));
     },
 
     async approvedOf(dareId: number | null) {
       const id = dareId ?? (await majorDareId());
       if (id === null) return [];
-      return withSources(await selectSubmissions(db, and(ofDare(id), publicOnly())));
+      return withSources(await listApprovedSubmissions(db, id));
     },
 
     /**
@@ -130,7 +143,7 @@ export function createSubmissionsService({
     async vote(user: UserRow, submissionId: number): Promise<VoteResponse> {
       try {
         return await db.transaction(async (tx) => {
-          await tx.select({ id: users.id }).from(users).where(eq(users.id, user.id)).for('update');
+          await lockVoter(tx, user.id);
           const submission = await findSubmission(tx, submissionId);
           if (!submission) throw notFound(SUBMISSION_MESSAGES.submissionNotFound);
           const closed = await votingClosedReason(tx, submission.dareId);
@@ -139,28 +152,19 @@ export function createSubmissionsService({
           if (submission.userId === user.id)
             throw new AppError('FORBIDDEN', SUBMISSION_MESSAGES.ownSubmission);
           // The Major Dare's community prize follows the votes: fresh accounts must not decide it.
-          const dare = await findDareRow(tx, submission.dareId);
+          const dare = await findDareEntry(tx, submission.dareId);
           if (dare?.isMajor && !(await hasBackedADare(tx, user.id)))
             throw new AppError('FORBIDDEN', SUBMISSION_MESSAGES.majorVoteNeedsPayment);
-          const [already] = await tx
-            .select({ id: submissionVotes.id })
-            .from(submissionVotes)
-            .where(and(eq(submissionVotes.submissionId, submissionId), eq(submissionVotes.userId, user.id)));
-          if (already) throw conflict(SUBMISSION_MESSAGES.alreadyVoted);
-          const used = await votesUsed(tx, user.id, submission.dareId);
+          if (await hasVoted(tx, submissionId, user.id)) throw conflict(SUBMISSION_MESSAGES.alreadyVoted);
+          const used = await countVotes(tx, user.id, submission.dareId);
           if (used >= SUBMISSION_LIMITS.votesPerDare) throw conflict(SUBMISSION_MESSAGES.outOfVotes);
-          await tx.insert(submissionVotes).values({
+          const votes = await insertVote(tx, {
             submissionId,
             userId: user.id,
             dareId: submission.dareId,
-            createdAt: clock(),
+            now: clock(),
           });
-          const [updated] = await tx
-            .update(dareSubmissions)
-            .set({ votes: sql`${dareSubmissions.votes} + 1` })
-            .where(eq(dareSubmissions.id, submissionId))
-            .returning({ votes: dareSubmissions.votes });
-          return { votes: updated!.votes, voteCount: used + 1 };
+          return { votes, voteCount: used + 1 };
         });
       } catch (error) {
         if (violatedConstraint(error) === 'submission_votes_one_per_user')
@@ -169,10 +173,10 @@ export function createSubmissionsService({
       }
     },
 
-    votesUsed: (userId: number, dareId: number) => votesUsed(db, userId, dareId),
+    votesUsed: (userId: number, dareId: number) => countVotes(db, userId, dareId),
 
     async outcome(dareId: number): Promise<DareOutcome> {
-      if (!(await findDareRow(db, dareId))) throw notFound(SUBMISSION_MESSAGES.dareNotFound);
+      if (!(await findDareEntry(db, dareId))) throw notFound(SUBMISSION_MESSAGES.dareNotFound);
       return { votingClosed: await votingClosedReason(db, dareId), winners: await winnersOf(db, dareId) };
     },
 
@@ -180,14 +184,6 @@ export function createSubmissionsService({
       return { majorDare: await hasBackedADare(db, user.id) };
     },
   };
-}
-
-async function votesUsed(db: DbOrTx, userId: number, dareId: number) {
-  const [row] = await db
-    .select({ n: count() })
-    .from(submissionVotes)
-    .where(and(eq(submissionVotes.userId, userId), eq(submissionVotes.dareId, dareId)));
-  return row!.n;
 }
 
 export type SubmissionsService = ReturnType<typeof createSubmissionsService>;

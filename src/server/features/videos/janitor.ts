@@ -1,11 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Clock } from '../../app';
 import type { Db } from '../../db/client';
+import type { Clock } from '../../deps';
+import type { JobLock } from '../../jobs/job-lock';
+import { type PeriodicJob, periodicJob } from '../../jobs/periodic-job';
 import type { StoragePort } from '../../storage/port';
-import { uploadedVideoUrls } from '../submissions/repo';
-import { uploadedKey } from '../submissions/service';
+import { uploadedKey } from '../submissions/video-url';
 import type { VideoQuota } from './quota';
+import { uploadedVideoUrls } from './repo';
 
 /** An upload no submission points at is deleted once it is this old (by the app's clock). */
 export const UNATTACHED_UPLOAD_MAX_AGE_MS = 60 * 60_000;
@@ -17,7 +19,16 @@ export interface VideoJanitorOptions {
   storage: StoragePort;
   quota: VideoQuota;
   clock: Clock;
+  /** One clean-up at a time in the whole deployment. */
+  jobLock: JobLock;
   intervalMs?: number;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The clean-up of unattached uploads: `runNow()` is how tests drive it. */
+    videoCleanupJob: PeriodicJob;
+  }
 }
 
 /**
@@ -29,7 +40,7 @@ export async function deleteUnattachedUploads({
   storage,
   quota,
   clock,
-}: Omit<VideoJanitorOptions, 'intervalMs'>): Promise<string[]> {
+}: Pick<VideoJanitorOptions, 'db' | 'storage' | 'quota' | 'clock'>): Promise<string[]> {
   const cutoff = clock().getTime() - UNATTACHED_UPLOAD_MAX_AGE_MS;
   const old = (await storage.list()).filter((object) => object.modifiedAt.getTime() <= cutoff);
   if (old.length === 0) return [];
@@ -45,32 +56,27 @@ export async function deleteUnattachedUploads({
   return deleted;
 }
 
-/** Runs the clean-up at start and every 10 minutes, in-process, one run at a time. */
+/** Runs the clean-up at start and every 10 minutes, one run at a time in the whole deployment. */
 export const videoJanitor = fp(async (app: FastifyInstance, options: VideoJanitorOptions) => {
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<void> | null = null;
-  const tick = () => {
-    if (running) return;
-    running = (async () => {
+  const job = periodicJob({
+    name: 'video-cleanup',
+    lock: options.jobLock,
+    intervalMs: options.intervalMs ?? VIDEO_JANITOR_INTERVAL_MS,
+    log: app.log,
+    async run() {
       try {
         const deleted = await deleteUnattachedUploads(options);
         if (deleted.length > 0)
           app.log.info({ keys: deleted }, 'deleted uploads never attached to a submission');
       } catch (error) {
         app.log.error({ err: error }, 'video clean-up failed');
-      } finally {
-        running = null;
       }
-    })();
-  };
+    },
+  });
+  app.decorate('videoCleanupJob', job);
   app.addHook('onReady', async () => {
-    tick();
-    await running;
-    timer = setInterval(tick, options.intervalMs ?? VIDEO_JANITOR_INTERVAL_MS);
-    timer.unref();
+    await job.runNow();
+    job.start();
   });
-  app.addHook('onClose', async () => {
-    if (timer) clearInterval(timer);
-    await running;
-  });
+  app.addHook('onClose', () => job.stop());
 });

@@ -1,4 +1,4 @@
-import { SUBMISSION_MESSAGES } from '../../../contract/submissions';
+import { SUBMISSION_MESSAGES } from '#contract/submissions';
 import { AppError } from '../../errors';
 import type { StoragePort } from '../../storage/port';
 

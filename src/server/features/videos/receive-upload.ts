@@ -1,6 +1,7 @@
 import { pipeline } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { SUBMISSION_LIMITS, SUBMISSION_MESSAGES } from '../../../contract/submissions';
+import { SUBMISSION_LIMITS } from '#contract/limits';
+import { SUBMISSION_MESSAGES } from '#contract/submissions';
 import { AppError, badRequest, notFound } from '../../errors';
 import type { StoragePort, StoredObject } from '../../storage/port';
 import type { Reservation, VideoQuota } from './quota';

@@ -1,8 +1,8 @@
 import type { LucideIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { cn } from '../../lib/utils';
+import { cn } from '#web/lib/utils';
 
-/** What a list or panel shows with nothing in it: the spec's own wording, never filler. */
+/** What a list or panel shows with nothing in it: the product's own wording (docs/product.md#messages), never filler. */
 export function EmptyState({
   title,
   description,

@@ -1,4 +1,4 @@
-import { Button } from '../ui/button';
+import { Button } from '#web/components/ui/button';
 
 export interface FilterOption<T extends string> {
   value: T;

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { useDocumentTitle } from '../../lib/use-document-title';
+import { useDocumentTitle } from '#web/lib/use-document-title';
 
 /** A page's h1, which is also its document title. */
 export function PageHeader({

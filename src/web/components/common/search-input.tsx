@@ -1,8 +1,8 @@
 import { Search } from 'lucide-react';
 import { useState } from 'react';
-import { useDebouncedValue } from '../../lib/use-debounced-value';
-import { cn } from '../../lib/utils';
-import { Input } from '../ui/input';
+import { Input } from '#web/components/ui/input';
+import { useDebouncedValue } from '#web/lib/use-debounced-value';
+import { cn } from '#web/lib/utils';
 
 const SEARCH_DEBOUNCE_MS = 250;
 

@@ -1,5 +1,5 @@
 import { Share2 } from 'lucide-react';
-import { Button } from '../ui/button';
+import { Button } from '#web/components/ui/button';
 import { shareUrl } from './share-url';
 
 /** Share: opens a social-post composer in a new tab, prefilled with the title, description and page URL. */

@@ -2,7 +2,7 @@
 const TEXT_MAX = 200;
 
 /**
- * A prefilled post composer (spec section 2 'Share'): the title and description as the text, the
+ * A prefilled post composer (docs/product.md#dare-details): the title and description as the text, the
  * page as the link, so the composer shows it with its preview card.
  */
 export function shareUrl({ title, description, url }: { title: string; description: string; url: string }) {

@@ -1,9 +1,9 @@
 import type { LucideIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { cn } from '../../lib/utils';
+import { cn } from '#web/lib/utils';
 
 /**
- * One number with its label. While its read is pending the tile shows `placeholder` (the spec's
+ * One number with its label. While its read is pending the tile shows `placeholder` (docs/product.md#home: the
  * zeros) and is marked busy, so the layout does not jump when the number arrives.
  */
 export function StatTile({

@@ -1,14 +1,16 @@
 import { Flame } from 'lucide-react';
-import { Suspense, useState } from 'react';
+import { type ReactNode, Suspense, useState } from 'react';
 import { Outlet } from 'react-router';
-import { AuthDialogsSlot } from '../../features/auth/components/auth-dialogs-slot';
-import { Sheet, SheetContent, SheetTitle } from '../ui/sheet';
-import { Spinner } from '../ui/spinner';
+import { Sheet, SheetContent, SheetTitle } from '#web/components/ui/sheet';
+import { Spinner } from '#web/components/ui/spinner';
 import { SideMenu } from './side-menu';
 import { TopBar } from './top-bar';
 
-/** The shell around every page: top bar, side menu (a drawer below md), the page, the sign-in dialogs. */
-export function AppLayout() {
+/**
+ * The shell around every page: top bar, side menu (a drawer below md), the page, and `dialogs`,
+ * the sign-in dialogs the router passes in (the shell imports no feature).
+ */
+export function AppLayout({ dialogs }: { dialogs?: ReactNode }) {
   const [menuOpen, setMenuOpen] = useState(false);
   return (
     <div className="min-h-dvh">
@@ -39,7 +41,7 @@ export function AppLayout() {
           </Suspense>
         </main>
       </div>
-      <AuthDialogsSlot />
+      {dialogs}
     </div>
   );
 }

@@ -17,7 +17,7 @@ export interface NavItem {
   adminOnly?: boolean;
 }
 
-/** Spec section 2 'Navigation': the side menu, in order. */
+/** docs/product.md#navigation: the side menu, in order. */
 export const SIDE_MENU: readonly NavItem[] = [
   { to: '/', label: 'Home', icon: Home },
   { to: '/community-dares', label: 'Community Dares', icon: Users },
@@ -30,13 +30,13 @@ export const SIDE_MENU: readonly NavItem[] = [
 ];
 
 /**
- * The top bar's links. The spec's top bar repeated four of the side menu's pages, so a desktop
+ * The top bar's links. The first brief's top bar (docs/product.md#navigation) repeated four of the side menu's pages, so a desktop
  * showed them twice (issue 18): the side menu is the one list of pages, and the top bar keeps
  * only the main action (decision 017).
  */
 export const TOP_BAR: readonly NavItem[] = [{ to: '/create-dare', label: 'Create Dare', icon: PlusCircle }];
 
-/** The product's social media page: only admins see the link (spec section 6). */
+/** The product's social media page: only admins see the link (docs/product.md#roles). */
 export const SOCIAL_URL = 'https://x.com/darepool';
 
 export const visibleItems = (items: readonly NavItem[], isAdmin: boolean) =>

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { isRouteErrorResponse, useRouteError } from 'react-router';
-import { Button } from '../ui/button';
+import { Button } from '#web/components/ui/button';
 
 const RELOADED_AT = 'darepool-chunk-reload-at';
 

@@ -1,10 +1,10 @@
 import { ExternalLink } from 'lucide-react';
 import { NavLink } from 'react-router';
-import { networkLabel } from '../../../contract/network';
-import { useAuth } from '../../features/auth/auth-provider';
-import { WalletBalanceSlot } from '../../features/payments/components/wallet-balance-slot';
-import { useConfig } from '../../lib/config';
-import { cn } from '../../lib/utils';
+import { networkLabel } from '#contract/network';
+import { WalletBalanceSlot } from '#web/components/payments/wallet-balance-slot';
+import { useConfig } from '#web/lib/config';
+import { useAuth } from '#web/lib/session/auth-provider';
+import { cn } from '#web/lib/utils';
 import { SIDE_MENU, SOCIAL_URL, visibleItems } from './nav-items';
 
 const itemClass =
@@ -53,7 +53,7 @@ export function SideMenu({ onNavigate }: { onNavigate?: () => void }) {
   );
 }
 
-/** Spec section 1: the menu's fixed footer card, a static label and an 'Online' status. */
+/** docs/product.md#navigation: the menu's fixed footer card, a static label and an 'Online' status. */
 function StatusCard() {
   const { data: config } = useConfig();
   return (

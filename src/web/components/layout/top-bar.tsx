@@ -1,13 +1,13 @@
 import { Flame, LogOut, Menu, RefreshCw } from 'lucide-react';
 import { Link, NavLink } from 'react-router';
-import { useAuth } from '../../features/auth/auth-provider';
-import { ConnectWalletButton } from '../../features/auth/components/connect-wallet-button';
-import { WalletBalanceSlot } from '../../features/payments/components/wallet-balance-slot';
-import { cn } from '../../lib/utils';
-import { Button } from '../ui/button';
+import { ConnectWalletButton } from '#web/components/common/connect-wallet-button';
+import { WalletBalanceSlot } from '#web/components/payments/wallet-balance-slot';
+import { Button } from '#web/components/ui/button';
+import { useAuth } from '#web/lib/session/auth-provider';
+import { cn } from '#web/lib/utils';
 import { TOP_BAR, visibleItems } from './nav-items';
 
-/** Spec section 2 'Navigation': brand, links, and the session controls. */
+/** docs/product.md#navigation: brand, links, and the session controls. */
 export function TopBar({ onOpenMenu }: { onOpenMenu: () => void }) {
   const { user, isAdmin, logout, refresh } = useAuth();
   return (
@@ -61,7 +61,7 @@ export function TopBar({ onOpenMenu }: { onOpenMenu: () => void }) {
   );
 }
 
-/** Spec section 1: the header shows the product as a dare platform. */
+/** docs/product.md#navigation: the header shows the product as a dare platform. */
 function Brand() {
   return (
     <Link to="/" className="flex shrink-0 items-center gap-2 rounded-md" aria-label="DarePool home">

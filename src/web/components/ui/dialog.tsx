@@ -1,7 +1,7 @@
 import * as DialogPrimitive from '@radix-ui/react-dialog';
 import { X } from 'lucide-react';
-import type { ComponentProps } from 'react';
-import { cn } from '../../lib/utils';
+import { type ComponentProps, useRef } from 'react';
+import { cn } from '#web/lib/utils';
 
 export const Dialog = DialogPrimitive.Root;
 export const DialogTrigger = DialogPrimitive.Trigger;
@@ -12,15 +12,55 @@ export function DialogOverlay({ className, ...props }: ComponentProps<typeof Dia
   return <DialogPrimitive.Overlay className={cn('fixed inset-0 z-50 bg-black/70', className)} {...props} />;
 }
 
+/** The element that has focus, if it is one focus can go back to. */
+function focusedElement(): HTMLElement | null {
+  const active = document.activeElement;
+  return active instanceof HTMLElement && active !== document.body ? active : null;
+}
+
+type AutoFocusHandler = (event: Event) => void;
+
+/**
+ * Radix returns focus to a dialog's Trigger; a dialog opened from state (Connect Wallet from the
+ * top bar or a connect prompt, the phone menu) has none, so focus fell to <body>. The opener is
+ * whatever had focus when the dialog took it; it gets focus back on close unless something else
+ * already took it (the next dialog, as Registration after Connect Wallet) or it left the page.
+ * Wraps the content's own handlers, which run first and may prevent this.
+ */
+export function useFocusBackToOpener(handlers: {
+  onOpenAutoFocus?: AutoFocusHandler;
+  onCloseAutoFocus?: AutoFocusHandler;
+}): { onOpenAutoFocus: AutoFocusHandler; onCloseAutoFocus: AutoFocusHandler } {
+  const opener = useRef<HTMLElement | null>(null);
+  return {
+    onOpenAutoFocus: (event) => {
+      opener.current = focusedElement();
+      handlers.onOpenAutoFocus?.(event);
+    },
+    onCloseAutoFocus: (event) => {
+      handlers.onCloseAutoFocus?.(event);
+      const target = opener.current;
+      opener.current = null;
+      if (event.defaultPrevented || !target?.isConnected || focusedElement() !== null) return;
+      event.preventDefault();
+      target.focus();
+    },
+  };
+}
+
 export function DialogContent({
   className,
   children,
+  onOpenAutoFocus,
+  onCloseAutoFocus,
   ...props
 }: ComponentProps<typeof DialogPrimitive.Content>) {
+  const focusBack = useFocusBackToOpener({ onOpenAutoFocus, onCloseAutoFocus });
   return (
     <DialogPortal>
       <DialogOverlay />
       <DialogPrimitive.Content
+        {...focusBack}
         className={cn(
           // One shrinkable column and wrapping buttons: on a 375 px phone a long label ('Local dev
           // wallet (this browser only, test SOL)') wraps instead of widening the dialog past the screen.

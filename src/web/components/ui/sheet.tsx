@@ -2,8 +2,8 @@ import * as DialogPrimitive from '@radix-ui/react-dialog';
 import { cva, type VariantProps } from 'class-variance-authority';
 import { X } from 'lucide-react';
 import type { ComponentProps } from 'react';
-import { cn } from '../../lib/utils';
-import { DialogOverlay } from './dialog';
+import { cn } from '#web/lib/utils';
+import { DialogOverlay, useFocusBackToOpener } from './dialog';
 
 /** A dialog that slides in from an edge: the side menu on narrow screens. */
 export const Sheet = DialogPrimitive.Root;
@@ -25,13 +25,17 @@ export function SheetContent({
   children,
   side,
   closeLabel = 'Close',
+  onOpenAutoFocus,
+  onCloseAutoFocus,
   ...props
 }: ComponentProps<typeof DialogPrimitive.Content> &
   VariantProps<typeof sheetVariants> & { closeLabel?: string }) {
+  // The phone menu opens from the top bar's button, not a Trigger: focus goes back to it.
+  const focusBack = useFocusBackToOpener({ onOpenAutoFocus, onCloseAutoFocus });
   return (
     <DialogPrimitive.Portal>
       <DialogOverlay />
-      <DialogPrimitive.Content className={cn(sheetVariants({ side }), className)} {...props}>
+      <DialogPrimitive.Content className={cn(sheetVariants({ side }), className)} {...props} {...focusBack}>
         {children}
         <DialogPrimitive.Close
           data-dialog-close

@@ -1,5 +1,5 @@
 import { Loader2 } from 'lucide-react';
-import { cn } from '../../lib/utils';
+import { cn } from '#web/lib/utils';
 
 /** A loading indicator announced to screen readers by its label. */
 export function Spinner({ className, label = 'Loading' }: { className?: string; label?: string }) {

@@ -2,10 +2,10 @@ import * as ToastPrimitive from '@radix-ui/react-toast';
 import { cva, type VariantProps } from 'class-variance-authority';
 import { X } from 'lucide-react';
 import type { ComponentProps } from 'react';
-import { TOAST } from '../../../contract/limits';
-import { cn } from '../../lib/utils';
+import { TOAST } from '#contract/limits';
+import { cn } from '#web/lib/utils';
 
-/** Spec section 9: 5000 ms, swipe right past 50 px. */
+/** docs/product.md#limits-and-constants: 5000 ms, swipe right past 50 px. */
 export function ToastProvider(props: ComponentProps<typeof ToastPrimitive.Provider>) {
   return (
     <ToastPrimitive.Provider
@@ -17,7 +17,7 @@ export function ToastProvider(props: ComponentProps<typeof ToastPrimitive.Provid
   );
 }
 
-/** Spec section 9: F8 moves focus to the notifications. */
+/** docs/product.md#limits-and-constants: F8 moves focus to the notifications. */
 export function ToastViewport({ className, ...props }: ComponentProps<typeof ToastPrimitive.Viewport>) {
   return (
     <ToastPrimitive.Viewport

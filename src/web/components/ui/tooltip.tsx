@@ -1,9 +1,9 @@
 import * as TooltipPrimitive from '@radix-ui/react-tooltip';
 import type { ComponentProps, ReactNode } from 'react';
-import { TOOLTIP } from '../../../contract/limits';
-import { cn } from '../../lib/utils';
+import { TOOLTIP } from '#contract/limits';
+import { cn } from '#web/lib/utils';
 
-/** Spec section 9: open after 700 ms; moving between triggers within 300 ms opens at once. */
+/** docs/product.md#limits-and-constants: open after 700 ms; moving between triggers within 300 ms opens at once. */
 export function TooltipProvider({ children }: { children: ReactNode }) {
   return (
     <TooltipPrimitive.Provider

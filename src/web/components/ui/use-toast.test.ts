@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { TOAST } from '../../../contract/limits';
+import { TOAST } from '#contract/limits';
 
 // The store is module state: a fresh copy per test.
 async function loadStore() {

@@ -1,5 +1,5 @@
 import { type ReactNode, useEffect, useState } from 'react';
-import { TOAST } from '../../../contract/limits';
+import { TOAST } from '#contract/limits';
 import type { ToastVariant } from './toast';
 
 export interface ToastInput {
@@ -17,7 +17,7 @@ export interface ToastItem extends ToastInput {
 
 /**
  * The shadcn toast store: module state, so `toast()` works outside React (mutation callbacks,
- * the auth provider). Spec section 9: one visible at a time; a dismissed toast stays mounted for
+ * the auth provider). docs/product.md#limits-and-constants: one visible at a time; a dismissed toast stays mounted for
  * 1,000,000 ms (Radix plays its exit and keeps focus order stable) before it is removed.
  */
 let toasts: ToastItem[] = [];

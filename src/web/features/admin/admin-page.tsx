@@ -1,11 +1,11 @@
 import { Crown, Flame, Video } from 'lucide-react';
 import { useState } from 'react';
-import { PageHeader } from '../../components/common/page-header';
-import { Button } from '../../components/ui/button';
-import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card';
-import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs';
-import { useAuth } from '../auth/auth-provider';
-import { useAdminStats } from './api/admin';
+import { PageHeader } from '#web/components/common/page-header';
+import { Button } from '#web/components/ui/button';
+import { Card, CardContent, CardHeader, CardTitle } from '#web/components/ui/card';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '#web/components/ui/tabs';
+import { useAuth } from '#web/lib/session/auth-provider';
+import { useAdminStats } from './api/get-admin-stats';
 import { AdminStats } from './components/admin-stats';
 import { DaresManagement } from './components/dares-management';
 import { MajorDares } from './components/major-dares';
@@ -15,7 +15,7 @@ import { UsersDialog } from './components/users-dialog';
 
 type AdminTab = 'dares' | 'major' | 'submissions' | 'system';
 
-/** Spec: admin lists scroll at about 96 height units. */
+/** docs/product.md#admin-panel: admin lists scroll at about 96 height units. */
 const LIST_CLASS = 'max-h-96 overflow-y-auto';
 
 /** /admin. Visitors and non-admins see Access Denied; admin reads run only for admins. */
@@ -53,7 +53,7 @@ function AdminDashboard() {
           <CardTitle>Quick Actions</CardTitle>
         </CardHeader>
         <CardContent className="flex flex-wrap gap-2">
-          {/* Spec: their behaviour is not shown. Users open their list; the others open their tab. */}
+          {/* Quick actions (docs/product.md#admin-panel): Users open their list; the others open their tab. */}
           <UsersDialog listClassName={LIST_CLASS} />
           <Button variant="outline" onClick={() => setTab('dares')}>
             <Flame aria-hidden /> Manage Dares

@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
-import { PageHeader } from '../../components/common/page-header';
-import { Button } from '../../components/ui/button';
-import { useStats } from './api/get-stats';
+import { PageHeader } from '#web/components/common/page-header';
+import { Button } from '#web/components/ui/button';
+import { useStats } from '#web/lib/stats';
 import { DareBrowser } from './components/dare-browser';
 import { DareStats } from './components/dare-stats';
 

@@ -1,13 +1,13 @@
 import { AlertTriangle, SearchX } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
-import { EmptyState } from '../../components/common/empty-state';
-import { ShareButton } from '../../components/common/share-button';
-import { Button } from '../../components/ui/button';
-import { Spinner } from '../../components/ui/spinner';
-import { ApiError } from '../../lib/api-client';
-import { useDocumentTitle } from '../../lib/use-document-title';
-import { useDare } from './api/get-dare';
+import { EmptyState } from '#web/components/common/empty-state';
+import { ShareButton } from '#web/components/common/share-button';
+import { Button } from '#web/components/ui/button';
+import { Spinner } from '#web/components/ui/spinner';
+import { ApiError } from '#web/lib/api-client';
+import { useDare } from '#web/lib/dare';
+import { useDocumentTitle } from '#web/lib/use-document-title';
 import { AddToPoolDialog } from './components/add-to-pool-dialog';
 import { DareDetails } from './components/dare-details';
 

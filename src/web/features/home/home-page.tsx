@@ -1,37 +1,36 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { Button } from '../../components/ui/button';
-import { useDocumentTitle } from '../../lib/use-document-title';
-import { useStats } from '../dares/api/get-stats';
-import { useMajorDare } from '../major-dare/api/get-major-dare';
+import { Button } from '#web/components/ui/button';
+import { useStats } from '#web/lib/stats';
+import { useDocumentTitle } from '#web/lib/use-document-title';
 import { Hero } from './components/hero';
 import { HomeTabs } from './components/home-tabs';
-import { MajorDareCard } from './components/major-dare-card';
 import { StatsStrip } from './components/stats-strip';
 
 /**
- * Home. The router composes in the other features' parts so features stay independent: `chat`
- * (the live chat panel), `dares` (filters, count, search, cards, 'Load more') and `featured`
- * (approved videos with votes and the player).
+ * Home. The router composes in the other features' parts so features stay independent:
+ * `majorDare` (the current major dare's card), `chat` (the live chat panel), `dares` (filters,
+ * count, search, cards, 'Load more') and `featured` (approved videos with votes and the player).
  */
 export default function HomePage({
+  majorDare,
   chat,
   dares,
   featured,
 }: {
+  majorDare?: ReactNode;
   chat?: ReactNode;
   dares?: ReactNode;
   featured?: ReactNode;
 }) {
   useDocumentTitle(undefined);
   const { data: stats } = useStats();
-  const majorDare = useMajorDare();
 
   return (
     <div className="space-y-8">
       <Hero />
       <StatsStrip stats={stats} />
-      <MajorDareCard majorDare={majorDare} />
+      {majorDare}
       <div className="grid gap-6 xl:grid-cols-[minmax(0,1fr)_22rem]">
         <HomeTabs dares={dares} featured={featured} />
         {chat}

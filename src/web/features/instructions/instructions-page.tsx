@@ -3,16 +3,15 @@ import { AlertTriangle, Crown, Flame, Video } from 'lucide-react';
 import type { ReactNode } from 'react';
 import {
   MAJOR_DARE_SPLIT,
-  MAX_VIDEO_BYTES,
   NETWORK_FEE_SOL,
   STAKE_MAX_SOL,
   STAKE_MIN_SOL,
-  VOTES_PER_USER_PER_DARE,
-} from '../../../contract/limits';
-import { PageHeader } from '../../components/common/page-header';
-import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card';
+  SUBMISSION_LIMITS,
+} from '#contract/limits';
+import { PageHeader } from '#web/components/common/page-header';
+import { Card, CardContent, CardHeader, CardTitle } from '#web/components/ui/card';
 
-const MAX_VIDEO_MB = MAX_VIDEO_BYTES / (1024 * 1024);
+const MAX_VIDEO_MB = SUBMISSION_LIMITS.videoMaxBytes / (1024 * 1024);
 
 const CREATE_STEPS = [
   'Connect your Solana wallet (Phantom or any Wallet Standard wallet) and sign the sign-in message. Signing in costs nothing.',
@@ -27,7 +26,7 @@ const TAKE_PART_STEPS = [
   'Browse Community Dares or the Major Dare and open a dare.',
   `Submit your proof: one video per dare, as a link or an MP4, WebM or OGG file under ${MAX_VIDEO_MB} MB, with a description. It waits for an admin's approval.`,
   "Add SOL to a dare's pool to raise the prize.",
-  `Vote for the best approved videos: up to ${VOTES_PER_USER_PER_DARE} votes per dare.`,
+  `Vote for the best approved videos: up to ${SUBMISSION_LIMITS.votesPerDare} votes per dare.`,
   'An admin approves or rejects each submission and picks the winners.',
   "Winners claim their prize from their Profile; it is paid from the dare's escrow to their wallet.",
 ];
@@ -56,7 +55,7 @@ function Steps({ steps }: { steps: readonly string[] }) {
   );
 }
 
-/** /instructions: the static guide to both flows, and the disclaimer (spec section 1). */
+/** /instructions: the static guide to both flows, and the disclaimer (docs/product.md#instructions). */
 export default function InstructionsPage() {
   return (
     <div className="max-w-3xl space-y-6">

@@ -1,6 +1,6 @@
 import { AlertTriangle } from 'lucide-react';
-import { EmptyState } from '../../components/common/empty-state';
-import { PageHeader } from '../../components/common/page-header';
+import { EmptyState } from '#web/components/common/empty-state';
+import { PageHeader } from '#web/components/common/page-header';
 import { useLeaderboard } from './api/get-leaderboard';
 import { Categories, QuickStats } from './components/leaderboard-side';
 import { TopEarners } from './components/top-earners';

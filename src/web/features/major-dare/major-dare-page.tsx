@@ -1,9 +1,9 @@
 import { Crown } from 'lucide-react';
 import type { ReactNode } from 'react';
-import type { MajorDare } from '../../../contract/major-dare';
-import { EmptyState } from '../../components/common/empty-state';
-import { PageHeader } from '../../components/common/page-header';
-import { ShareButton } from '../../components/common/share-button';
+import type { MajorDare } from '#contract/major-dare';
+import { EmptyState } from '#web/components/common/empty-state';
+import { PageHeader } from '#web/components/common/page-header';
+import { ShareButton } from '#web/components/common/share-button';
 import { useMajorDare } from './api/get-major-dare';
 import { MajorDareDetails } from './components/major-dare-details';
 import { PrizeDistribution } from './components/prize-distribution';

@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
-import { Button } from '../../components/ui/button';
-import { useDocumentTitle } from '../../lib/use-document-title';
+import { Button } from '#web/components/ui/button';
+import { useDocumentTitle } from '#web/lib/use-document-title';
 
 /** Any path no route matches. The server answers 200 with the app; this page says 404. */
 export default function NotFoundPage() {

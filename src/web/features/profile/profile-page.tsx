@@ -1,12 +1,16 @@
 import { Link } from 'react-router';
-import type { PublicUser } from '../../../contract/users';
-import { ConnectPrompt } from '../../components/common/connect-prompt';
-import { PageHeader } from '../../components/common/page-header';
-import { Button } from '../../components/ui/button';
-import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card';
-import { useAuth } from '../auth/auth-provider';
-import { ConnectWalletButton } from '../auth/components/connect-wallet-button';
-import { useClaimPrize, useClaims, useProfile, useWinningSubmissions } from './api/profile';
+import type { PublicUser } from '#contract/users';
+import { ConnectPrompt } from '#web/components/common/connect-prompt';
+import { ConnectWalletButton } from '#web/components/common/connect-wallet-button';
+import { PageHeader } from '#web/components/common/page-header';
+import { PaymentWalletGate } from '#web/components/payments/payment-wallet-gate';
+import { Button } from '#web/components/ui/button';
+import { Card, CardContent, CardHeader, CardTitle } from '#web/components/ui/card';
+import { useAuth } from '#web/lib/session/auth-provider';
+import { useClaimPrize } from './api/claim-prize';
+import { useProfile } from './api/get-profile';
+import { useClaims } from './api/list-claims';
+import { useWinningSubmissions } from './api/list-winning-submissions';
 import { ClaimsHistory } from './components/claims-history';
 import { ProfileSummary } from './components/profile-summary';
 import { RecentActivity } from './components/recent-activity';
@@ -35,6 +39,13 @@ function SignedInProfile({ user }: { user: PublicUser }) {
   const claims = useClaims(user.id);
   const winning = useWinningSubmissions(user.id);
   const claim = useClaimPrize(user.id, user.walletAddress);
+  const winningList = (canClaim: boolean) => (
+    <WinningSubmissions
+      items={winning.data}
+      onClaim={canClaim ? (submissionId) => claim.mutate(submissionId) : undefined}
+      claiming={claim.isPending ? (claim.variables ?? null) : null}
+    />
+  );
   return (
     <div className="space-y-6">
       <PageHeader title="Profile" />
@@ -69,11 +80,19 @@ function SignedInProfile({ user }: { user: PublicUser }) {
       </Card>
       <RewardClaims
         winningSubmissions={
-          <WinningSubmissions
-            items={winning.data}
-            onClaim={(submissionId) => claim.mutate(submissionId)}
-            claiming={claim.isPending ? (claim.variables ?? null) : null}
-          />
+          // A prize to claim: the account's wallet is asked for first, the list staying in view.
+          winning.data?.some((item) => item.claimStatus === 'pending') ? (
+            <PaymentWalletGate
+              walletAddress={user.walletAddress}
+              intro="Prizes are paid to your account's wallet"
+              action="claim your prize"
+              whileLocked={winningList(false)}
+            >
+              {winningList(true)}
+            </PaymentWalletGate>
+          ) : (
+            winningList(true)
+          )
         }
         claimsHistory={<ClaimsHistory claims={claims.data} />}
       />

@@ -1,9 +1,9 @@
 import { Coins, Flame, Users, Video } from 'lucide-react';
-import type { AdminStats as AdminStatsType } from '../../../../contract/admin';
-import { StatTile } from '../../../components/common/stat-tile';
-import { formatSol } from '../../../lib/utils';
+import type { AdminStats as AdminStatsType } from '#contract/admin';
+import { StatTile } from '#web/components/common/stat-tile';
+import { formatSol } from '#web/lib/utils';
 
-/** Spec section 3 'Admin stats' (GET /api/admin/stats). */
+/** Admin stats (docs/product.md#derived-shapes, GET /api/admin/stats). */
 export function AdminStats({ stats }: { stats: AdminStatsType | undefined }) {
   return (
     <section aria-label="Admin stats" className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">

@@ -1,5 +1,5 @@
 import { type ReactNode, useState } from 'react';
-import { Button } from '../../../components/ui/button';
+import { Button } from '#web/components/ui/button';
 import {
   Dialog,
   DialogClose,
@@ -9,7 +9,7 @@ import {
   DialogHeader,
   DialogTitle,
   DialogTrigger,
-} from '../../../components/ui/dialog';
+} from '#web/components/ui/dialog';
 
 /**
  * Asks before an action that cannot be undone (delete, or a cancel that refunds every

@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react';
-import { splitMajorPrize } from '../../../../contract/major-dare';
-import { lamportsToSol, solToLamports } from '../../../../contract/money';
-import { formatSol } from '../../../lib/utils';
-import { useDare } from '../../dares/api/get-dare';
+import { splitMajorPrize } from '#contract/major-dare';
+import { lamportsToSol, solToLamports } from '#contract/money';
+import { useDare } from '#web/lib/dare';
+import { formatSol } from '#web/lib/utils';
 import { ConfirmDialog } from './confirm-dialog';
 
 export type PayoutKind = 'dare' | 'admin' | 'community';

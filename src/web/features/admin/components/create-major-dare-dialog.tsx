@@ -5,8 +5,13 @@ import {
   MAJOR_DARE_FORM_DEFAULTS,
   MAJOR_DARE_MESSAGES,
   type MajorDareForm as MajorDareFormValues,
-} from '../../../../contract/major-dare';
-import { Button } from '../../../components/ui/button';
+} from '#contract/major-dare';
+import { AvailableBalance } from '#web/components/payments/available-balance';
+import { EscrowFundingProgress } from '#web/components/payments/escrow-funding-progress';
+import { PaidStakeNotice } from '#web/components/payments/paid-stake-notice';
+import { PaymentFailure } from '#web/components/payments/payment-failure';
+import { TransactionLink } from '#web/components/payments/transaction-link';
+import { Button } from '#web/components/ui/button';
 import {
   Dialog,
   DialogContent,
@@ -14,16 +19,10 @@ import {
   DialogHeader,
   DialogTitle,
   DialogTrigger,
-} from '../../../components/ui/dialog';
-import { toast } from '../../../components/ui/use-toast';
-import { CreateDareProgress } from '../../create-dare/components/create-dare-progress';
-import { PaidStakeNotice } from '../../create-dare/components/paid-stake-notice';
-import { useEscrowFunding } from '../../create-dare/hooks/use-escrow-funding';
-import { toLocalDateTimeValue } from '../../create-dare/lib/deadline';
-import { AvailableBalance } from '../../payments/components/available-balance';
-import { PaymentFailure } from '../../payments/components/payment-failure';
-import { TransactionLink } from '../../payments/components/transaction-link';
-import { createMajorDare } from '../api/admin';
+} from '#web/components/ui/dialog';
+import { toast } from '#web/components/ui/use-toast';
+import { useEscrowFunding } from '#web/lib/payments/use-escrow-funding';
+import { createMajorDare } from '../api/create-major-dare';
 import {
   type MajorDareField,
   type MajorDareFormErrors,
@@ -104,10 +103,9 @@ export function CreateMajorDareDialog({ walletAddress }: { walletAddress: string
           onChange={change}
           onSubmit={() => void create()}
           isPending={isPending}
-          minDeadline={toLocalDateTimeValue(new Date())}
           prizeHint={<AvailableBalance walletAddress={walletAddress} />}
         >
-          {steps && <CreateDareProgress steps={steps} />}
+          {steps && <EscrowFundingProgress steps={steps} />}
           {failure && !isPending && (
             <PaymentFailure
               error={failure.error}

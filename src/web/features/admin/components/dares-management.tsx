@@ -1,15 +1,17 @@
 import { Link } from 'react-router';
-import { ADMIN_LIST_LIMIT, type AdminDare } from '../../../../contract/admin';
-import type { Dare } from '../../../../contract/dares';
-import { solToLamports } from '../../../../contract/money';
-import { EmptyState } from '../../../components/common/empty-state';
-import { SearchInput, useSearch } from '../../../components/common/search-input';
-import { Badge } from '../../../components/ui/badge';
-import { Button } from '../../../components/ui/button';
-import { Spinner } from '../../../components/ui/spinner';
-import { formatSol } from '../../../lib/utils';
-import { DareStatusBadge } from '../../dares/components/dare-badges';
-import { useAdminDares, useDeleteDare, useSetDareStatus } from '../api/admin';
+import { ADMIN_LIST_LIMIT, type AdminDare } from '#contract/admin';
+import type { Dare } from '#contract/dares';
+import { solToLamports } from '#contract/money';
+import { DareStatusBadge } from '#web/components/common/dare-badges';
+import { EmptyState } from '#web/components/common/empty-state';
+import { SearchInput, useSearch } from '#web/components/common/search-input';
+import { Badge } from '#web/components/ui/badge';
+import { Button } from '#web/components/ui/button';
+import { Spinner } from '#web/components/ui/spinner';
+import { formatSol } from '#web/lib/utils';
+import { useDeleteDare } from '../api/delete-dare';
+import { useAdminDares } from '../api/list-admin-dares';
+import { useSetDareStatus } from '../api/set-dare-status';
 import { ConfirmDialog } from './confirm-dialog';
 
 /**

@@ -1,10 +1,10 @@
-import type { Dare } from '../../../../contract/dares';
-import { EmptyState } from '../../../components/common/empty-state';
-import { Spinner } from '../../../components/ui/spinner';
-import { daysLeft } from '../../../lib/dates';
-import { formatSol } from '../../../lib/utils';
-import { DareStatusBadge } from '../../dares/components/dare-badges';
-import { useAdminDares } from '../api/admin';
+import type { Dare } from '#contract/dares';
+import { DareStatusBadge } from '#web/components/common/dare-badges';
+import { EmptyState } from '#web/components/common/empty-state';
+import { Spinner } from '#web/components/ui/spinner';
+import { daysLeft } from '#web/lib/dates';
+import { formatSol } from '#web/lib/utils';
+import { useAdminDares } from '../api/list-admin-dares';
 import { CreateMajorDareDialog } from './create-major-dare-dialog';
 import { SelectWinnersDialog } from './select-winners-dialog';
 

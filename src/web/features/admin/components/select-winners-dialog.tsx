@@ -1,11 +1,11 @@
 import { Trophy } from 'lucide-react';
 import { useState } from 'react';
-import type { Dare } from '../../../../contract/dares';
-import { splitMajorPrize } from '../../../../contract/major-dare';
-import { lamportsToSol, solToLamports } from '../../../../contract/money';
-import { EmptyState } from '../../../components/common/empty-state';
-import { Badge } from '../../../components/ui/badge';
-import { Button } from '../../../components/ui/button';
+import type { Dare } from '#contract/dares';
+import { splitMajorPrize } from '#contract/major-dare';
+import { lamportsToSol, solToLamports } from '#contract/money';
+import { EmptyState } from '#web/components/common/empty-state';
+import { Badge } from '#web/components/ui/badge';
+import { Button } from '#web/components/ui/button';
 import {
   Dialog,
   DialogContent,
@@ -13,10 +13,11 @@ import {
   DialogHeader,
   DialogTitle,
   DialogTrigger,
-} from '../../../components/ui/dialog';
-import { Spinner } from '../../../components/ui/spinner';
-import { countOf, formatSol } from '../../../lib/utils';
-import { useAdminSubmissions, useSelectMajorWinner } from '../api/admin';
+} from '#web/components/ui/dialog';
+import { Spinner } from '#web/components/ui/spinner';
+import { countOf, formatSol } from '#web/lib/utils';
+import { useAdminSubmissions } from '../api/list-admin-submissions';
+import { useSelectMajorWinner } from '../api/select-major-winner';
 import { rankEligibleSubmissions } from '../lib/rank-submissions';
 import { ConfirmPayout } from './confirm-payout';
 

@@ -1,11 +1,18 @@
-import type { AdminSubmission } from '../../../../contract/admin';
-import { EmptyState } from '../../../components/common/empty-state';
-import { Badge } from '../../../components/ui/badge';
-import { Button } from '../../../components/ui/button';
-import { Spinner } from '../../../components/ui/spinner';
-import { countOf } from '../../../lib/utils';
-import { useAdminSubmissions, useMarkWinner, useSelectMajorWinner, useUpdateSubmission } from '../api/admin';
+import { lazy, Suspense } from 'react';
+import type { AdminSubmission } from '#contract/admin';
+import { EmptyState } from '#web/components/common/empty-state';
+import { Badge } from '#web/components/ui/badge';
+import { Button } from '#web/components/ui/button';
+import { Spinner } from '#web/components/ui/spinner';
+import { countOf } from '#web/lib/utils';
+import { useAdminSubmissions } from '../api/list-admin-submissions';
+import { useMarkWinner } from '../api/mark-winner';
+import { useSelectMajorWinner } from '../api/select-major-winner';
+import { useUpdateSubmission } from '../api/update-submission';
 import { ConfirmPayout } from './confirm-payout';
+
+// The player that says when a proof cannot play, the same as on the dare pages (its own chunk).
+const VideoPlayer = lazy(() => import('#web/components/common/video-player'));
 
 const MAJOR_WINNER_BUTTONS = [
   { type: 'admin', label: 'Admin Winner (70%)' },
@@ -53,8 +60,9 @@ export function SubmissionsManagement({
 
 /**
  * The proof as the admin reviews it: the source the server gave this admin (a public video's
- * proxy path, or a link signed for a few minutes for a pending upload). A pending external link
- * has none, since the proxy never redirects to an address nobody approved: it is shown as a link.
+ * proxy path, or a link signed for a few minutes for a pending upload), in the player that says
+ * when it cannot play and offers the original link. A pending external link has no source, since
+ * the proxy never redirects to an address nobody approved: it is shown as a link.
  */
 function SubmissionVideo({ submission }: { submission: AdminSubmission }) {
   if (submission.videoSrc === null)
@@ -72,14 +80,14 @@ function SubmissionVideo({ submission }: { submission: AdminSubmission }) {
       </div>
     );
   return (
-    // biome-ignore lint/a11y/useMediaCaption: user-submitted proofs come without captions.
-    <video
-      src={submission.videoSrc}
-      controls
-      preload="none"
-      className="aspect-video w-full rounded bg-black"
-      aria-label={`Video by ${submission.users.username}`}
-    />
+    <Suspense fallback={<div className="aspect-video w-full rounded bg-black" />}>
+      <VideoPlayer
+        compact
+        src={submission.videoSrc}
+        submittedUrl={submission.videoUrl}
+        title={`Video by ${submission.users.username}`}
+      />
+    </Suspense>
   );
 }
 

@@ -1,9 +1,10 @@
 import { useId } from 'react';
-import type { SystemSettings } from '../../../../contract/settings';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
-import { Label } from '../../../components/ui/label';
-import { Switch } from '../../../components/ui/switch';
-import { useSaveSettings, useSystemSettings } from '../api/admin';
+import type { SystemSettings } from '#contract/settings';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#web/components/ui/card';
+import { Label } from '#web/components/ui/label';
+import { Switch } from '#web/components/ui/switch';
+import { useSystemSettings } from '../api/get-system-settings';
+import { useSaveSettings } from '../api/save-settings';
 
 const CONTROLS: { key: keyof SystemSettings; label: string; description: string }[] = [
   {
@@ -19,7 +20,7 @@ const CONTROLS: { key: keyof SystemSettings; label: string; description: string 
 ];
 
 /**
- * Spec: two switches, both on by default. Each flip saves at once (PUT /api/admin/settings) and
+ * docs/product.md#admin-panel: two switches, both on by default. Each flip saves at once (PUT /api/admin/settings) and
  * the switch shows what the server stored; the server enforces both.
  */
 export function SystemControls() {

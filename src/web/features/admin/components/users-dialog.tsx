@@ -1,10 +1,10 @@
 import { Users } from 'lucide-react';
 import { useState } from 'react';
-import { REPUTATION_EXPLAINED } from '../../../../contract/limits';
-import { EmptyState } from '../../../components/common/empty-state';
-import { SearchInput, useSearch } from '../../../components/common/search-input';
-import { Badge } from '../../../components/ui/badge';
-import { Button } from '../../../components/ui/button';
+import { REPUTATION_EXPLAINED } from '#contract/limits';
+import { EmptyState } from '#web/components/common/empty-state';
+import { SearchInput, useSearch } from '#web/components/common/search-input';
+import { Badge } from '#web/components/ui/badge';
+import { Button } from '#web/components/ui/button';
 import {
   Dialog,
   DialogContent,
@@ -12,13 +12,13 @@ import {
   DialogHeader,
   DialogTitle,
   DialogTrigger,
-} from '../../../components/ui/dialog';
-import { Spinner } from '../../../components/ui/spinner';
-import { countOf, formatSol, shortAddress } from '../../../lib/utils';
-import { useAdminUsers } from '../api/admin';
+} from '#web/components/ui/dialog';
+import { Spinner } from '#web/components/ui/spinner';
+import { countOf, formatSol, shortAddress } from '#web/lib/utils';
+import { useAdminUsers } from '../api/list-admin-users';
 
 /**
- * The Manage Users quick action (its behaviour is not in the spec): every user, newest first,
+ * The Manage Users quick action (docs/product.md#admin-panel): every user, newest first,
  * searched on the server by username or wallet, with what moderation needs to know about them.
  * Admin rights are granted from the command line (`npm run admin`), never from the browser.
  */

@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { Dare } from '../../../../contract/dares';
-import { DARE_MESSAGES } from '../../../../contract/dares';
-import { MAJOR_DARE_FORM_DEFAULTS, MAJOR_DARE_MESSAGES } from '../../../../contract/major-dare';
-import type { PaymentSigner } from '../../payments/lib/payment-wallet';
+import type { Dare } from '#contract/dares';
+import { DARE_MESSAGES } from '#contract/dares';
+import { MAJOR_DARE_FORM_DEFAULTS, MAJOR_DARE_MESSAGES } from '#contract/major-dare';
+import type { PaymentSigner } from '#web/lib/payments/payment-wallet';
 import { type CreateMajorDareDeps, runCreateMajorDare, validateMajorDareForm } from './create-major-dare';
 
 const WALLET = '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin';

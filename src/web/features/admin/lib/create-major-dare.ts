@@ -1,24 +1,20 @@
-import type { Dare } from '../../../../contract/dares';
-import {
-  type CreateMajorDareRequest,
-  type MajorDareForm,
-  majorDareFormSchema,
-} from '../../../../contract/major-dare';
-import { normalizeSol } from '../../../../contract/money';
-import type { Cluster } from '../../../../contract/network';
-import { checkDeadline } from '../../create-dare/lib/deadline';
+import type { Dare } from '#contract/dares';
+import { type CreateMajorDareRequest, type MajorDareForm, majorDareFormSchema } from '#contract/major-dare';
+import { normalizeSol } from '#contract/money';
+import type { Cluster } from '#contract/network';
+import { checkDeadline } from '#web/lib/deadline';
 import {
   type EscrowFundingDeps,
   type EscrowFundingEvents,
   type PaidStake,
   runEscrowFunding,
-} from '../../create-dare/lib/escrow-funding-flow';
+} from '#web/lib/payments/escrow-funding-flow';
 
 export type MajorDareField = keyof MajorDareForm;
 export type MajorDareFormErrors = Partial<Record<MajorDareField, string>>;
 
 /**
- * The create dialog's fields (spec section 5) with the contract's messages, and the deadline
+ * The create dialog's fields (docs/product.md#major-dare-form-rules) with the contract's messages, and the deadline
  * rules the server applies, checked before the admin's wallet pays the prize.
  */
 export function validateMajorDareForm(

@@ -1,5 +1,5 @@
-import { ADMIN_MESSAGES, type RefundSummary } from '../../../../contract/admin';
-import { formatSol } from '../../../lib/utils';
+import { ADMIN_MESSAGES, type RefundSummary } from '#contract/admin';
+import { formatSol } from '#web/lib/utils';
 
 /** What a cancel or delete did with the money in the dare, for the success toast. */
 export function describeRefunds(refunds: RefundSummary): string | undefined {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AdminSubmission } from '../../../../contract/admin';
+import type { AdminSubmission } from '#contract/admin';
 import { rankEligibleSubmissions } from './rank-submissions';
 
 const submission = (id: number, status: AdminSubmission['status'], votes: number, createdAt: string) =>

@@ -1,4 +1,4 @@
-import type { AdminSubmission } from '../../../../contract/admin';
+import type { AdminSubmission } from '#contract/admin';
 
 /**
  * The submissions that can win a major dare (approved, or already a winner of the other type),

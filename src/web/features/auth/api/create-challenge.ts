@@ -1,5 +1,5 @@
-import type { SignInInput } from '../../../../contract/auth';
-import { apiRequest } from '../../../lib/api-client';
+import type { SignInInput } from '#contract/auth';
+import { apiRequest } from '#web/lib/api-client';
 
 export interface Challenge {
   /** The Sign-In With Solana input for wallets with `solana:signIn`. */

@@ -1,5 +1,5 @@
-import type { AuthResponse } from '../../../../contract/auth';
-import { apiRequest } from '../../../lib/api-client';
+import type { AuthResponse } from '#contract/auth';
+import { apiRequest } from '#web/lib/api-client';
 
 /** POST /api/auth/login: username and password. */
 export function login(input: { username: string; password: string }): Promise<AuthResponse> {

@@ -1,5 +1,5 @@
-import type { AuthResponse } from '../../../../contract/auth';
-import { apiRequest } from '../../../lib/api-client';
+import type { AuthResponse } from '#contract/auth';
+import { apiRequest } from '#web/lib/api-client';
 
 export interface WalletLoginInput {
   walletAddress: string;

@@ -1,5 +1,5 @@
 import { lazy, Suspense } from 'react';
-import { useAuth } from '../auth-provider';
+import { useAuth } from '#web/lib/session/auth-provider';
 
 const loadAuthDialogs = () => import('./auth-dialogs');
 const AuthDialogs = lazy(loadAuthDialogs);

@@ -1,4 +1,4 @@
-import { useAuth } from '../auth-provider';
+import { useAuth } from '#web/lib/session/auth-provider';
 import { ConnectWalletDialog } from './connect-wallet-dialog';
 import { RegistrationDialog } from './registration-dialog';
 

@@ -1,20 +1,21 @@
 import { Wallet } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import type { PublicUser } from '../../../../contract/users';
-import { Button } from '../../../components/ui/button';
+import type { PublicUser } from '#contract/users';
+import { Button } from '#web/components/ui/button';
 import {
   Dialog,
   DialogContent,
   DialogDescription,
   DialogHeader,
   DialogTitle,
-} from '../../../components/ui/dialog';
-import { toast } from '../../../components/ui/use-toast';
-import { useConfig } from '../../../lib/config';
-import { useAuth } from '../auth-provider';
-import { createLocalDevWallet } from '../lib/dev-wallet';
-import { disconnectWallet, signInWithWallet } from '../lib/sign-in';
-import { listWallets, onWalletsChanged, type SigningWallet } from '../lib/wallets';
+} from '#web/components/ui/dialog';
+import { toast } from '#web/components/ui/use-toast';
+import { useConfig } from '#web/lib/config';
+import { useAuth } from '#web/lib/session/auth-provider';
+import { disconnectWallet } from '#web/lib/wallet/connected-wallet';
+import { createLocalDevWallet } from '#web/lib/wallet/dev-wallet';
+import { listWallets, onWalletsChanged, type SigningWallet } from '#web/lib/wallet/wallets';
+import { signInWithWallet } from '../lib/sign-in';
 import { PasswordLoginForm } from './password-login-form';
 
 function welcome(user: PublicUser) {

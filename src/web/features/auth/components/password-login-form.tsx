@@ -1,10 +1,10 @@
 import { type FormEvent, useState } from 'react';
-import { Button } from '../../../components/ui/button';
-import { Input } from '../../../components/ui/input';
-import { Label } from '../../../components/ui/label';
-import { toast } from '../../../components/ui/use-toast';
+import { Button } from '#web/components/ui/button';
+import { Input } from '#web/components/ui/input';
+import { Label } from '#web/components/ui/label';
+import { toast } from '#web/components/ui/use-toast';
+import { useAuth } from '#web/lib/session/auth-provider';
 import { login } from '../api/login';
-import { useAuth } from '../auth-provider';
 
 export function PasswordLoginForm() {
   const auth = useAuth();
@@ -21,7 +21,7 @@ export function PasswordLoginForm() {
       auth.closeConnect();
       toast({ title: 'Login Successful', description: 'Welcome back!' });
     } catch {
-      // Spec section 8: any login error reads 'Invalid credentials'.
+      // docs/product.md#sign-in-toasts: any login error reads 'Invalid credentials'.
       toast({ title: 'Login Failed', description: 'Invalid credentials', variant: 'destructive' });
     } finally {
       setPending(false);

@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from 'react';
-import { registrationFormSchema } from '../../../../contract/auth';
-import { Button } from '../../../components/ui/button';
+import { registrationFormSchema } from '#contract/auth';
+import { Button } from '#web/components/ui/button';
 import {
   Dialog,
   DialogContent,
@@ -8,16 +8,16 @@ import {
   DialogFooter,
   DialogHeader,
   DialogTitle,
-} from '../../../components/ui/dialog';
-import { Input } from '../../../components/ui/input';
-import { FieldError, Label } from '../../../components/ui/label';
-import { ApiError } from '../../../lib/api-client';
-import { type PendingRegistration, useAuth } from '../auth-provider';
-import { disconnectWallet } from '../lib/sign-in';
+} from '#web/components/ui/dialog';
+import { Input } from '#web/components/ui/input';
+import { FieldError, Label } from '#web/components/ui/label';
+import { ApiError } from '#web/lib/api-client';
+import { type PendingRegistration, useAuth } from '#web/lib/session/auth-provider';
+import { disconnectWallet } from '#web/lib/wallet/connected-wallet';
 
 type Field = 'username' | 'password' | 'confirmPassword';
 
-/** Spec section 2 'Registration dialog': a connected wallet without an account. */
+/** docs/product.md#registration-dialog: a connected wallet without an account. */
 export function RegistrationDialog({ pending }: { pending: PendingRegistration }) {
   const auth = useAuth();
   const [form, setForm] = useState<Record<Field, string>>({
@@ -32,7 +32,7 @@ export function RegistrationDialog({ pending }: { pending: PendingRegistration }
 
   const edit = (field: Field, value: string) => {
     setForm((current) => ({ ...current, [field]: value }));
-    // Spec section 5: a field's error clears when the user edits it.
+    // docs/product.md#registration-rules: a field's error clears when the user edits it.
     setErrors((current) => ({ ...current, [field]: undefined }));
     setFormError(null);
   };

@@ -1,33 +1,18 @@
-import type { WalletAccount } from '@wallet-standard/base';
-import type { PublicUser } from '../../../../contract/users';
-import { ApiError } from '../../../lib/api-client';
+import type { PublicUser } from '#contract/users';
+import { ApiError } from '#web/lib/api-client';
+import { disconnectWallet, rememberConnectedWallet } from '#web/lib/wallet/connected-wallet';
+import type { SigningWallet } from '#web/lib/wallet/wallets';
 import { createChallenge } from '../api/create-challenge';
 import { walletLogin } from '../api/wallet-login';
-import type { SigningWallet } from './wallets';
 
 const toBase64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
-
-/** The wallet this tab signed in with; money flows sign with it later. */
-let connected: { wallet: SigningWallet; account: WalletAccount; stopListening: () => void } | null = null;
-
-export function connectedWallet() {
-  return connected;
-}
-
-export async function disconnectWallet(): Promise<void> {
-  const current = connected;
-  connected = null;
-  if (!current) return;
-  current.stopListening();
-  await current.wallet.disconnect();
-}
 
 export type WalletSignInResult =
   | { kind: 'signed-in'; user: PublicUser; token: string }
   | { kind: 'unregistered'; walletAddress: string; registrationToken: string };
 
 /**
- * Spec section 4: disconnect any previous wallet session, connect, then prove ownership with
+ * docs/product.md#sign-in-states: disconnect any previous wallet session, connect, then prove ownership with
  * Sign-In With Solana (`solana:signIn`, or the same text through `solana:signMessage`).
  */
 export async function signInWithWallet(
@@ -43,7 +28,7 @@ export async function signInWithWallet(
   const stopListening = wallet.onAccountsChanged((accounts) => {
     if (!accounts.some((other) => other.address === account.address)) onDisconnected();
   });
-  connected = { wallet, account, stopListening };
+  rememberConnectedWallet(wallet, account, stopListening);
   try {
     const session = await walletLogin({
       walletAddress: account.address,

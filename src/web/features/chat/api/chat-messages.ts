@@ -1,5 +1,5 @@
-import type { ChatMessage } from '../../../../contract/chat';
-import { apiGet } from '../../../lib/api-client';
+import type { ChatMessage } from '#contract/chat';
+import { apiGet } from '#web/lib/api-client';
 
 export const chatMessagesKey = (dareId: number | null) => ['/api/chat-messages', dareId ?? 'global'] as const;
 

@@ -1,13 +1,13 @@
 import { MessageSquare, Send } from 'lucide-react';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
-import { CHAT_LIMITS } from '../../../../contract/chat-limits';
-import { Badge } from '../../../components/ui/badge';
-import { Button } from '../../../components/ui/button';
-import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
-import { Input } from '../../../components/ui/input';
-import { Label } from '../../../components/ui/label';
-import { useAuth } from '../../auth/auth-provider';
-import { ConnectWalletButton } from '../../auth/components/connect-wallet-button';
+import { CHAT_LIMITS } from '#contract/chat-limits';
+import { ConnectWalletButton } from '#web/components/common/connect-wallet-button';
+import { Badge } from '#web/components/ui/badge';
+import { Button } from '#web/components/ui/button';
+import { Card, CardContent, CardHeader, CardTitle } from '#web/components/ui/card';
+import { Input } from '#web/components/ui/input';
+import { Label } from '#web/components/ui/label';
+import { useAuth } from '#web/lib/session/auth-provider';
 import { useChat } from '../hooks/use-chat';
 
 /** Live chat: global on Home (`dareId` null), per dare on a dare's page. */
@@ -26,7 +26,7 @@ export function ChatPanel({ dareId = null }: { dareId?: number | null }) {
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    // Spec section 5: empty or whitespace-only messages are not sent.
+    // docs/product.md#chat-rules: empty or whitespace-only messages are not sent.
     const text = draft.trim();
     if (!text || !send) return;
     send(text);
@@ -39,7 +39,7 @@ export function ChatPanel({ dareId = null }: { dareId?: number | null }) {
         <CardTitle className="flex items-center gap-2">
           <MessageSquare className="size-5 text-primary" aria-hidden /> Live Chat
         </CardTitle>
-        {/* The spec's badge always showed 0; here it is the real number online in this room. */}
+        {/* The first brief's badge always showed 0 (docs/product.md#dare-details); here it is the real number online in this room. */}
         <Badge variant="secondary">{online} online</Badge>
       </CardHeader>
       <CardContent className="space-y-3">

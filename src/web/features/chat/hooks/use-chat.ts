@@ -1,8 +1,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import type { ChatMessage } from '../../../../contract/chat';
-import { toast } from '../../../components/ui/use-toast';
-import { useAuth } from '../../auth/auth-provider';
+import type { ChatMessage } from '#contract/chat';
+import { toast } from '#web/components/ui/use-toast';
+import { useAuth } from '#web/lib/session/auth-provider';
 import { chatMessagesKey, fetchChatMessages } from '../api/chat-messages';
 import { type ChatStatus, sharedChatConnection } from '../lib/chat-connection';
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ChatMessage } from '../../../../contract/chat';
+import type { ChatMessage } from '#contract/chat';
 import { appendMessage } from '../hooks/use-chat';
 import { type ChatStatus, createChatConnection } from './chat-connection';
 

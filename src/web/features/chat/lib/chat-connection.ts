@@ -1,5 +1,5 @@
-import type { ClientFrame, ServerFrame } from '../../../../contract/chat';
-import { CHAT_LIMITS } from '../../../../contract/chat-limits';
+import type { ClientFrame, ServerFrame } from '#contract/chat';
+import { CHAT_LIMITS } from '#contract/chat-limits';
 
 export type ChatStatus = 'connecting' | 'open' | 'reconnecting' | 'offline';
 
@@ -16,7 +16,7 @@ export interface ChatConnectionOptions {
 /**
  * One socket for the whole page, shared by every chat panel. Rooms are reference-counted (two
  * panels on one dare join once) and re-joined after a reconnect; the session token is re-sent on
- * every open. Reconnects follow spec section 9: at most 5 attempts, 1 s x the attempt number,
+ * every open. Reconnects follow docs/product.md#chat-connection: at most 5 attempts, 1 s x the attempt number,
  * the count reset by a successful open.
  */
 export function createChatConnection(options: ChatConnectionOptions) {

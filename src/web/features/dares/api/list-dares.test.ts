@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ApiError } from '../../../lib/api-client';
+import { ApiError } from '#web/lib/api-client';
 import { dareListQueryKey, dareListUrl, listDares } from './list-dares';
 
 const store = new Map<string, string>();

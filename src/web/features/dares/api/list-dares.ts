@@ -1,7 +1,7 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
-import type { Dare, DareListQuery } from '../../../../contract/dares';
-import { toApiError } from '../../../lib/api-client';
-import { readToken } from '../../../lib/storage';
+import type { Dare, DareListQuery } from '#contract/dares';
+import { toApiError } from '#web/lib/api-client';
+import { readToken } from '#web/lib/storage';
 
 export type DareListFilter = DareListQuery['filter'];
 

@@ -1,7 +1,8 @@
 import { Coins } from 'lucide-react';
 import { lazy, Suspense, useState } from 'react';
-import type { Dare } from '../../../../contract/dares';
-import { Button } from '../../../components/ui/button';
+import type { Dare } from '#contract/dares';
+import { PaymentWalletGate } from '#web/components/payments/payment-wallet-gate';
+import { Button } from '#web/components/ui/button';
 import {
   Dialog,
   DialogContent,
@@ -9,16 +10,15 @@ import {
   DialogHeader,
   DialogTitle,
   DialogTrigger,
-} from '../../../components/ui/dialog';
-import { Spinner } from '../../../components/ui/spinner';
-import { useAuth } from '../../auth/auth-provider';
-import { PaymentWalletGate } from '../../payments/components/payment-wallet-gate';
-import type { PaidContribution } from '../../payments/lib/add-to-pool-flow';
+} from '#web/components/ui/dialog';
+import { Spinner } from '#web/components/ui/spinner';
+import { useAuth } from '#web/lib/session/auth-provider';
+import type { PaidContribution } from '../lib/add-to-pool-flow';
 
 // The form carries the payment flow (zod, wallet discovery on submit): fetched when the dialog opens.
 const AddToPoolForm = lazy(() => import('./add-to-pool-form'));
 
-/** Spec section 2 'Add to Pool dialog': a SOL amount, min 0.01, default 0.01. */
+/** The Add to Pool dialog (docs/product.md#dare-details): a SOL amount, min 0.01, default 0.01. */
 export function AddToPoolDialog({ dare, disabled }: { dare: Dare; disabled?: boolean }) {
   const { user } = useAuth();
   const [open, setOpen] = useState(false);
@@ -57,7 +57,7 @@ export function AddToPoolDialog({ dare, disabled }: { dare: Dare; disabled?: boo
             {form}
           </PaymentWalletGate>
         ) : (
-          // A visitor gets the spec's 'Please connect your wallet first' on submit.
+          // A visitor gets 'Please connect your wallet first' (docs/product.md#dare-and-payment-messages) on submit.
           form
         )}
       </DialogContent>

@@ -1,11 +1,11 @@
 import { AlertTriangle } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { EmptyState } from '../../../components/common/empty-state';
-import { FilterButtons, type FilterOption } from '../../../components/common/filter-buttons';
-import { SearchInput, useSearch } from '../../../components/common/search-input';
-import { Button } from '../../../components/ui/button';
-import { Spinner } from '../../../components/ui/spinner';
+import { EmptyState } from '#web/components/common/empty-state';
+import { FilterButtons, type FilterOption } from '#web/components/common/filter-buttons';
+import { SearchInput, useSearch } from '#web/components/common/search-input';
+import { Button } from '#web/components/ui/button';
+import { Spinner } from '#web/components/ui/spinner';
 import { type DareListFilter, useDareList } from '../api/list-dares';
 import { DareCard } from './dare-card';
 

@@ -1,9 +1,9 @@
 import { CalendarClock, Coins, Users } from 'lucide-react';
 import { Link } from 'react-router';
-import type { Dare } from '../../../../contract/dares';
-import { timeLeftLabel } from '../../../lib/dates';
-import { formatSol } from '../../../lib/utils';
-import { DareBadges } from './dare-badges';
+import type { Dare } from '#contract/dares';
+import { DareBadges } from '#web/components/common/dare-badges';
+import { timeLeftLabel } from '#web/lib/dates';
+import { formatSol } from '#web/lib/utils';
 
 /** A dare in a list, linking to /dare/{id}. The counter is the dare's real participant count. */
 export function DareCard({ dare }: { dare: Dare }) {

@@ -1,14 +1,14 @@
 import { CalendarClock, Coins, Video } from 'lucide-react';
 import type { ReactNode } from 'react';
-import type { Dare } from '../../../../contract/dares';
-import { EmptyState } from '../../../components/common/empty-state';
-import { StatTile } from '../../../components/common/stat-tile';
-import { daysLeft, timeLeftLabel } from '../../../lib/dates';
-import { formatSol } from '../../../lib/utils';
-import { DareBadges } from './dare-badges';
+import type { Dare } from '#contract/dares';
+import { DareBadges } from '#web/components/common/dare-badges';
+import { EmptyState } from '#web/components/common/empty-state';
+import { StatTile } from '#web/components/common/stat-tile';
+import { daysLeft, timeLeftLabel } from '#web/lib/dates';
+import { formatSol } from '#web/lib/utils';
 
 /**
- * A dare's page body (spec section 2 'Dare details'). The action dialogs, the approved
+ * A dare's page body (docs/product.md#dare-details). The action dialogs, the approved
  * submissions and the chat come in as slots from their own features.
  */
 export function DareDetails({
@@ -35,7 +35,7 @@ export function DareDetails({
           <p className="mt-2 whitespace-pre-line break-words text-muted-foreground">{dare.description}</p>
         </div>
         <div className="grid gap-3 sm:grid-cols-3">
-          {/* Spec: the total pool falls back to the stake amount. */}
+          {/* docs/product.md#dare-details: the total pool falls back to the stake amount. */}
           <StatTile label="Total Pool" value={formatSol(dare.totalPool || dare.stakeAmount)} icon={Coins} />
           <StatTile label="Submissions" value={dare.submissionCount} icon={Video} />
           {over ? (

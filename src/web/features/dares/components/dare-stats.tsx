@@ -1,6 +1,6 @@
 import { Coins, Flame, Users } from 'lucide-react';
-import { StatTile } from '../../../components/common/stat-tile';
-import { formatSol } from '../../../lib/utils';
+import { StatTile } from '#web/components/common/stat-tile';
+import { formatSol } from '#web/lib/utils';
 
 export interface CommunityStats {
   activeDares: number;

@@ -1,9 +1,9 @@
 import { Flame } from 'lucide-react';
 import { Link } from 'react-router';
-import { networkLabel } from '../../../../contract/network';
-import { Badge } from '../../../components/ui/badge';
-import { Button } from '../../../components/ui/button';
-import { useConfig } from '../../../lib/config';
+import { networkLabel } from '#contract/network';
+import { Badge } from '#web/components/ui/badge';
+import { Button } from '#web/components/ui/button';
+import { useConfig } from '#web/lib/config';
 
 /** The landing hero: the product's slogan and its two ways in. */
 export function Hero() {

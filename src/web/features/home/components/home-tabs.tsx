@@ -1,7 +1,7 @@
 import { type ReactNode, Suspense } from 'react';
-import { EmptyState } from '../../../components/common/empty-state';
-import { Spinner } from '../../../components/ui/spinner';
-import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs';
+import { EmptyState } from '#web/components/common/empty-state';
+import { Spinner } from '#web/components/ui/spinner';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '#web/components/ui/tabs';
 
 /**
  * The 'Dares' and 'Featured' tabs. Their contents come from the dares and submissions features,

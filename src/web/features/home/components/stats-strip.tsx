@@ -1,9 +1,9 @@
 import { Coins, Flame, Trophy, Users } from 'lucide-react';
-import type { Stats } from '../../../../contract/stats';
-import { StatTile } from '../../../components/common/stat-tile';
-import { formatSol } from '../../../lib/utils';
+import type { Stats } from '#contract/stats';
+import { StatTile } from '#web/components/common/stat-tile';
+import { formatSol } from '#web/lib/utils';
 
-/** Spec section 3 'Stats', as GET /api/stats answers it. */
+/** The stats (docs/product.md#derived-shapes), as GET /api/stats answers it. */
 export type PlatformStats = Stats;
 
 /** Shows zeros until the stats arrive (`stats` undefined). */

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import type { Leaderboard } from '../../../../contract/leaderboard';
+import type { Leaderboard } from '#contract/leaderboard';
 
-/** GET /api/leaderboard through the default query function (spec section 7: key = path). */
+/** GET /api/leaderboard through the default query function (docs/product.md#request-conventions: key = path). */
 export function useLeaderboard() {
   return useQuery<Leaderboard>({ queryKey: ['/api/leaderboard'], staleTime: 30_000 });
 }

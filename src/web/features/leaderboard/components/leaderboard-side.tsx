@@ -1,10 +1,10 @@
 import { Award, Coins, Trophy } from 'lucide-react';
-import type { Leaderboard } from '../../../../contract/leaderboard';
-import { StatTile } from '../../../components/common/stat-tile';
-import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
-import { formatSol } from '../../../lib/utils';
+import type { Leaderboard } from '#contract/leaderboard';
+import { StatTile } from '#web/components/common/stat-tile';
+import { Card, CardContent, CardHeader, CardTitle } from '#web/components/ui/card';
+import { formatSol } from '#web/lib/utils';
 
-/** Spec: total users, total winnings and total wins, over every user (not only the top 10). */
+/** docs/product.md#leaderboard: total users, total winnings and total wins, over every user (not only the top 10). */
 export function QuickStats({ stats }: { stats: Leaderboard['stats'] | undefined }) {
   return (
     <Card>
@@ -31,7 +31,7 @@ const CATEGORIES = [
 ] as const;
 
 /**
- * The spec showed the first entry's username in all three; here each category names its own
+ * The first brief showed the first entry's username in all three (docs/product.md#leaderboard); here each category names its own
  * leader (computed by the server for its measure), or N/A when nobody scores yet.
  */
 export function Categories({ categories }: { categories: Leaderboard['categories'] | undefined }) {

@@ -1,12 +1,12 @@
 import { Trophy } from 'lucide-react';
-import type { LeaderboardEntry } from '../../../../contract/leaderboard';
-import { LEADERBOARD_SIZE } from '../../../../contract/limits';
-import { EmptyState } from '../../../components/common/empty-state';
-import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
-import { Skeleton } from '../../../components/ui/skeleton';
-import { countOf, formatSol } from '../../../lib/utils';
+import type { LeaderboardEntry } from '#contract/leaderboard';
+import { LEADERBOARD_SIZE } from '#contract/limits';
+import { EmptyState } from '#web/components/common/empty-state';
+import { Card, CardContent, CardHeader, CardTitle } from '#web/components/ui/card';
+import { Skeleton } from '#web/components/ui/skeleton';
+import { countOf, formatSol } from '#web/lib/utils';
 
-/** Spec: the top 10 by earnings; `entries` undefined while loading. */
+/** docs/product.md#leaderboard: the top 10 by earnings; `entries` undefined while loading. */
 export function TopEarners({ entries }: { entries: LeaderboardEntry[] | undefined }) {
   return (
     <Card>

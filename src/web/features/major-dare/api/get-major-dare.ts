@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
-import { POLL_MS } from '../../../../contract/limits';
-import type { MajorDare } from '../../../../contract/major-dare';
+import { POLL_MS } from '#contract/limits';
+import type { MajorDare } from '#contract/major-dare';
 
-/** Spec section 7: the read's initial value, shown until (and if) the server answers. */
+/** docs/product.md#other-reads: the read's initial value, shown until (and if) the server answers. */
 export const NO_MAJOR_DARE: MajorDare = { isActive: false };
 
 /** GET /api/major-dare, polled every 30 s. A failed read keeps showing 'No Major Dare Active'. */

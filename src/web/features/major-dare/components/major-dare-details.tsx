@@ -1,12 +1,12 @@
 import { CalendarClock, Coins, Users, Video } from 'lucide-react';
 import type { ReactNode } from 'react';
-import type { MajorDare } from '../../../../contract/major-dare';
-import { EmptyState } from '../../../components/common/empty-state';
-import { StatTile } from '../../../components/common/stat-tile';
-import { Badge } from '../../../components/ui/badge';
-import { Button } from '../../../components/ui/button';
-import { daysLeft, timeLeftLabel } from '../../../lib/dates';
-import { formatSol } from '../../../lib/utils';
+import type { MajorDare } from '#contract/major-dare';
+import { EmptyState } from '#web/components/common/empty-state';
+import { StatTile } from '#web/components/common/stat-tile';
+import { Badge } from '#web/components/ui/badge';
+import { Button } from '#web/components/ui/button';
+import { daysLeft, timeLeftLabel } from '#web/lib/dates';
+import { formatSol } from '#web/lib/utils';
 
 /**
  * The active Major Dare. The Submit Video dialog and Share plug in through `submitAction` and

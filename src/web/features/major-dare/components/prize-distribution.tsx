@@ -1,7 +1,7 @@
-import { MAJOR_DARE_SPLIT } from '../../../../contract/limits';
-import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
+import { MAJOR_DARE_SPLIT } from '#contract/limits';
+import { Card, CardContent, CardHeader, CardTitle } from '#web/components/ui/card';
 
-/** Spec: the prize splits 70% to the admin's selection and 30% to the community vote. */
+/** docs/product.md#major-dare-winners: the prize splits 70% to the admin's selection and 30% to the community vote. */
 export function PrizeDistribution({
   adminPrize,
   communityPrize,

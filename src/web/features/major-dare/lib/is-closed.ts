@@ -1,4 +1,4 @@
-import type { DareStatus } from '../../../../contract/limits';
+import type { DareStatus } from '#contract/limits';
 
 /**
  * A major dare takes no more submissions once it is completed (a winner was picked), cancelled or

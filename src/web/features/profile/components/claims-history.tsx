@@ -1,9 +1,9 @@
 import { Link } from 'react-router';
-import type { Claim } from '../../../../contract/claims';
-import { EmptyState } from '../../../components/common/empty-state';
-import { Badge } from '../../../components/ui/badge';
-import { Spinner } from '../../../components/ui/spinner';
-import { formatSol } from '../../../lib/utils';
+import type { Claim } from '#contract/claims';
+import { EmptyState } from '#web/components/common/empty-state';
+import { Badge } from '#web/components/ui/badge';
+import { Spinner } from '#web/components/ui/spinner';
+import { formatSol } from '#web/lib/utils';
 
 const TYPE_LABELS: Record<Claim['claimType'], string> = {
   dare_winner: 'Dare winner',

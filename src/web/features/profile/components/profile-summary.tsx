@@ -1,11 +1,11 @@
 import { Coins, Star, Trophy } from 'lucide-react';
-import { REPUTATION_EXPLAINED } from '../../../../contract/limits';
-import type { PublicUser } from '../../../../contract/users';
-import { StatTile } from '../../../components/common/stat-tile';
-import { Card, CardContent } from '../../../components/ui/card';
-import { formatSol } from '../../../lib/utils';
+import { REPUTATION_EXPLAINED } from '#contract/limits';
+import type { PublicUser } from '#contract/users';
+import { StatTile } from '#web/components/common/stat-tile';
+import { Card, CardContent } from '#web/components/ui/card';
+import { formatSol } from '#web/lib/utils';
 
-/** Spec: the username's initial, the wallet address, reputation, wins and total earnings. */
+/** docs/product.md#profile: the username's initial, the wallet address, reputation, wins and total earnings. */
 export function ProfileSummary({ user }: { user: PublicUser }) {
   return (
     <>

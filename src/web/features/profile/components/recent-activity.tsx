@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
-import type { ActivityItem } from '../../../../contract/profile';
-import { Spinner } from '../../../components/ui/spinner';
-import { formatSol } from '../../../lib/utils';
+import type { ActivityItem } from '#contract/profile';
+import { Spinner } from '#web/components/ui/spinner';
+import { formatSol } from '#web/lib/utils';
 
 function describe(item: ActivityItem): string {
   const dare = item.dareTitle ?? 'a dare';
@@ -19,7 +19,7 @@ function describe(item: ActivityItem): string {
   }
 }
 
-/** The spec's placeholder 'No recent activity' becomes the real list; it stays the empty state. */
+/** The first brief's placeholder 'No recent activity' (docs/product.md#profile) becomes the real list; it stays the empty state. */
 export function RecentActivity({ items }: { items: ActivityItem[] | undefined }) {
   if (items === undefined) return <Spinner label="Loading activity" />;
   if (items.length === 0) return <p className="text-sm text-muted-foreground">No recent activity</p>;

@@ -1,9 +1,9 @@
 import type { ReactNode } from 'react';
-import { EmptyState } from '../../../components/common/empty-state';
-import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
+import { EmptyState } from '#web/components/common/empty-state';
+import { Card, CardContent, CardHeader, CardTitle } from '#web/components/ui/card';
 
 /**
- * Spec: Reward Claims, with Winning Submissions and Claims History. The claims issue passes the
+ * docs/product.md#profile: Reward Claims, with Winning Submissions and Claims History. The claims issue passes the
  * two lists (GET /api/winning-submissions and GET /api/claims, keyed by user id).
  */
 export function RewardClaims({

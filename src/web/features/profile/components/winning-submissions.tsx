@@ -1,18 +1,21 @@
-import type { WinningSubmission } from '../../../../contract/claims';
-import { EmptyState } from '../../../components/common/empty-state';
-import { Badge } from '../../../components/ui/badge';
-import { Button } from '../../../components/ui/button';
-import { Spinner } from '../../../components/ui/spinner';
-import { formatSol } from '../../../lib/utils';
+import type { WinningSubmission } from '#contract/claims';
+import { EmptyState } from '#web/components/common/empty-state';
+import { Badge } from '#web/components/ui/badge';
+import { Button } from '#web/components/ui/button';
+import { Spinner } from '#web/components/ui/spinner';
+import { formatSol } from '#web/lib/utils';
 
-/** Spec: pending shows 'Claim Prize', paid shows 'Claimed', any other status a red badge. */
+/**
+ * docs/product.md#claim-status: pending shows 'Claim Prize', paid shows 'Claimed', any other status a red badge.
+ * Without `onClaim` (the account's wallet is not connected yet) 'Claim Prize' is shown disabled.
+ */
 export function WinningSubmissions({
   items,
   onClaim,
   claiming,
 }: {
   items: WinningSubmission[] | undefined;
-  onClaim: (submissionId: number) => void;
+  onClaim?: (submissionId: number) => void;
   claiming: number | null;
 }) {
   if (items === undefined) return <Spinner label="Loading winning submissions" />;
@@ -30,7 +33,7 @@ export function WinningSubmissions({
             <p className="font-semibold text-primary">{formatSol(item.prizeAmount)}</p>
           </div>
           {item.claimStatus === 'pending' ? (
-            <Button size="sm" onClick={() => onClaim(item.id)} disabled={claiming !== null}>
+            <Button size="sm" onClick={() => onClaim?.(item.id)} disabled={!onClaim || claiming !== null}>
               {claiming === item.id ? 'Claiming…' : 'Claim Prize'}
             </Button>
           ) : item.claimStatus === 'paid' ? (

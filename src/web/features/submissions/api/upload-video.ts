@@ -1,11 +1,11 @@
 import type { z } from 'zod';
-import type { uploadVideoResponseSchema } from '../../../../contract/submissions';
-import { ApiError, reportIfSessionEnded } from '../../../lib/api-client';
-import { readToken } from '../../../lib/storage';
+import type { uploadVideoResponseSchema } from '#contract/submissions';
+import { ApiError, reportIfSessionEnded } from '#web/lib/api-client';
+import { readToken } from '#web/lib/storage';
 
 type UploadVideoResponse = z.infer<typeof uploadVideoResponseSchema>;
 
-/** Same reading of an error body as the API client (spec section 8 'Generic'). */
+/** Same reading of an error body as the API client (docs/product.md#reading-errors). */
 function toUploadError(status: number, statusText: string, text: string): ApiError {
   const body = text || statusText;
   try {

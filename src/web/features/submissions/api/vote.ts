@@ -1,8 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { Submission, VoteResponse } from '../../../../contract/submissions';
-import { toast } from '../../../components/ui/use-toast';
-import { apiRequest } from '../../../lib/api-client';
-import { approvedSubmissionsKey, featuredSubmissionsKey, voteCountKey } from './submissions';
+import type { Submission, VoteResponse } from '#contract/submissions';
+import { toast } from '#web/components/ui/use-toast';
+import { apiRequest } from '#web/lib/api-client';
+import { voteCountKey } from './get-vote-count';
+import { approvedSubmissionsKey } from './list-approved-submissions';
+import { featuredSubmissionsKey } from './list-featured-submissions';
 
 export const VOTE_TOASTS = {
   successTitle: 'Vote added!',
@@ -17,7 +19,7 @@ export function voteFor(submissionId: number): Promise<VoteResponse> {
 }
 
 /**
- * A vote, with the spec's toasts. The answer is exact (the submission's new count and the
+ * A vote, with the toasts of docs/product.md#vote-messages. The answer is exact (the submission's new count and the
  * caller's votes used on the dare), so the caches take it at once; the lists are refetched too
  * because other people vote as well.
  */

@@ -1,11 +1,13 @@
 import { Clock, Trophy } from 'lucide-react';
 import { Link } from 'react-router';
-import type { DareOutcome } from '../../../../contract/submissions';
-import { EmptyState } from '../../../components/common/empty-state';
-import { Spinner } from '../../../components/ui/spinner';
-import { formatSol } from '../../../lib/utils';
-import { useAuth } from '../../auth/auth-provider';
-import { useApprovedSubmissions, useDareOutcome, useDareSubmissions } from '../api/submissions';
+import type { DareOutcome } from '#contract/submissions';
+import { EmptyState } from '#web/components/common/empty-state';
+import { Spinner } from '#web/components/ui/spinner';
+import { useAuth } from '#web/lib/session/auth-provider';
+import { formatSol } from '#web/lib/utils';
+import { useDareOutcome } from '../api/get-dare-outcome';
+import { useApprovedSubmissions } from '../api/list-approved-submissions';
+import { useDareSubmissions } from '../api/list-dare-submissions';
 import { SubmissionCard } from './submission-card';
 import { VotesUsed } from './votes-used';
 

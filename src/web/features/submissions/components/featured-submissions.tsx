@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
-import { EmptyState } from '../../../components/common/empty-state';
-import { Spinner } from '../../../components/ui/spinner';
-import { useFeaturedSubmissions } from '../api/submissions';
+import { EmptyState } from '#web/components/common/empty-state';
+import { Spinner } from '#web/components/ui/spinner';
+import { useFeaturedSubmissions } from '../api/list-featured-submissions';
 import { SubmissionCard } from './submission-card';
 
 /** The Home page's Featured tab: admin-approved videos, each with a vote button and a player. */

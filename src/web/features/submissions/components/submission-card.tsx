@@ -1,14 +1,14 @@
 import { Trophy } from 'lucide-react';
 import type { ReactNode } from 'react';
-import type { Submission } from '../../../../contract/submissions';
-import { Badge } from '../../../components/ui/badge';
+import type { Submission } from '#contract/submissions';
+import { Badge } from '#web/components/ui/badge';
 import { authorName } from '../lib/author-name';
 import { VoteButton } from './vote-button';
 import { WatchVideoDialog } from './watch-video-dialog';
 
 /**
  * One public proof: author, description, its badge ('Approved', or 'Winner' once an admin picked
- * it: spec section 4's winner status shown as a badge), vote button and player.
+ * it: the winner status of docs/product.md#submission-status, shown as a badge), vote button and player.
  */
 export function SubmissionCard({
   submission,

@@ -1,7 +1,8 @@
 import { CheckCircle2, Lock, Video } from 'lucide-react';
 import { lazy, Suspense, useState } from 'react';
-import { SUBMISSION_MESSAGES } from '../../../../contract/submissions';
-import { Button } from '../../../components/ui/button';
+import { SUBMISSION_MESSAGES } from '#contract/submissions';
+import { PaymentWalletGate } from '#web/components/payments/payment-wallet-gate';
+import { Button } from '#web/components/ui/button';
 import {
   Dialog,
   DialogContent,
@@ -9,18 +10,19 @@ import {
   DialogHeader,
   DialogTitle,
   DialogTrigger,
-} from '../../../components/ui/dialog';
-import { Spinner } from '../../../components/ui/spinner';
-import { useAuth } from '../../auth/auth-provider';
-import { useDareSubmissions } from '../api/submissions';
+} from '#web/components/ui/dialog';
+import { Spinner } from '#web/components/ui/spinner';
+import { useAuth } from '#web/lib/session/auth-provider';
+import { useDareSubmissions } from '../api/list-dare-submissions';
 
 // The form (upload, validation) is fetched when the dialog first opens.
 const SubmitVideoForm = lazy(() => import('./submit-video-form'));
 
 /**
- * The Submit Video action (spec section 2). It reads 'Submissions Closed' (disabled) once the dare
+ * The Submit Video action (docs/product.md#dare-details). It reads 'Submissions Closed' (disabled) once the dare
  * no longer takes proofs, 'Submitted' right after this user's proof went in, and 'Already
- * Submitted' when the user had one before; a visitor is asked to connect first.
+ * Submitted' when the user had one before; a visitor is asked to connect first, and a user whose
+ * account's wallet is not connected in this browser is asked for it before the form.
  */
 export function SubmitVideoDialog({
   dareId,
@@ -63,6 +65,18 @@ export function SubmitVideoDialog({
       </Button>
     );
   }
+  const form = (
+    <Suspense fallback={<Spinner label="Loading" className="p-4" />}>
+      <SubmitVideoForm
+        dareId={dareId}
+        onBusyChange={setBusy}
+        onSubmitted={() => {
+          setJustSubmitted(true);
+          setOpen(false);
+        }}
+      />
+    </Suspense>
+  );
   return (
     <Dialog open={open} onOpenChange={(next) => (busy ? undefined : setOpen(next))}>
       <DialogTrigger asChild>
@@ -78,16 +92,18 @@ export function SubmitVideoDialog({
             Your proof for "{dareTitle}". An admin approves it before the community can vote.
           </DialogDescription>
         </DialogHeader>
-        <Suspense fallback={<Spinner label="Loading" className="p-4" />}>
-          <SubmitVideoForm
-            dareId={dareId}
-            onBusyChange={setBusy}
-            onSubmitted={() => {
-              setJustSubmitted(true);
-              setOpen(false);
-            }}
-          />
-        </Suspense>
+        {user.walletAddress === null ? (
+          // An account without a wallet has nothing to connect; the server takes its proof as before.
+          form
+        ) : (
+          <PaymentWalletGate
+            walletAddress={user.walletAddress}
+            intro="Proofs are submitted from your account's wallet"
+            action="submit a video"
+          >
+            {form}
+          </PaymentWalletGate>
+        )}
       </DialogContent>
     </Dialog>
   );

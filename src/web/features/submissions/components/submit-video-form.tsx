@@ -1,12 +1,12 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { Upload } from 'lucide-react';
 import { type FormEvent, useId, useRef, useState } from 'react';
-import type { Submission } from '../../../../contract/submissions';
-import { Button } from '../../../components/ui/button';
-import { Input } from '../../../components/ui/input';
-import { FieldError, Label } from '../../../components/ui/label';
-import { Textarea } from '../../../components/ui/textarea';
-import { toast } from '../../../components/ui/use-toast';
+import type { Submission } from '#contract/submissions';
+import { Button } from '#web/components/ui/button';
+import { Input } from '#web/components/ui/input';
+import { FieldError, Label } from '#web/components/ui/label';
+import { Textarea } from '#web/components/ui/textarea';
+import { toast } from '#web/components/ui/use-toast';
 import { submitVideo } from '../api/submit-video';
 import { uploadVideo } from '../api/upload-video';
 import { VIDEO_ACCEPT, validateSubmission } from '../lib/validate-submission';
@@ -18,7 +18,7 @@ export const SUBMIT_TOASTS = {
 } as const;
 
 /**
- * The Submit Video form (spec section 5): a URL or a file, never both (choosing one disables the
+ * The Submit Video form (docs/product.md#submit-video-rules): a URL or a file, never both (choosing one disables the
  * other), and a description. A file is uploaded first, with its progress shown, then submitted.
  */
 export default function SubmitVideoForm({

@@ -1,13 +1,13 @@
 import { ThumbsUp } from 'lucide-react';
-import type { Submission } from '../../../../contract/submissions';
-import { MAJOR_VOTE_NEEDS_PAYMENT } from '../../../../contract/voting';
-import { Button } from '../../../components/ui/button';
-import { useAuth } from '../../auth/auth-provider';
-import { useVotingRights } from '../api/submissions';
+import type { Submission } from '#contract/submissions';
+import { MAJOR_VOTE_NEEDS_PAYMENT } from '#contract/voting';
+import { Button } from '#web/components/ui/button';
+import { useAuth } from '#web/lib/session/auth-provider';
+import { useVotingRights } from '../api/get-voting-rights';
 import { useVote } from '../api/vote';
 
 /**
- * Vote with the current count. Disabled without a logged-in user (spec section 2), on one's own
+ * Vote with the current count. Disabled without a logged-in user (docs/product.md#voting-rules), on one's own
  * proof, on a winner (its prize is decided), and on a Major Dare's proof for a user who never paid
  * into DarePool (the title says how to qualify), and once votes can change nothing (`closedReason`,
  * the server's own 409 message: a cancelled dare, a winner picked); the server decides the rest

@@ -1,6 +1,6 @@
-import { SUBMISSION_LIMITS } from '../../../../contract/submissions';
-import { useAuth } from '../../auth/auth-provider';
-import { useVoteCount } from '../api/submissions';
+import { SUBMISSION_LIMITS } from '#contract/limits';
+import { useAuth } from '#web/lib/session/auth-provider';
+import { useVoteCount } from '../api/get-vote-count';
 
 /** 'n/3 votes used' on a dare, for the logged-in user (a visitor has used none). */
 export function VotesUsed({ dareId }: { dareId: number }) {

@@ -1,7 +1,7 @@
 import { Play } from 'lucide-react';
 import { lazy, Suspense } from 'react';
-import type { Submission } from '../../../../contract/submissions';
-import { Button } from '../../../components/ui/button';
+import type { Submission } from '#contract/submissions';
+import { Button } from '#web/components/ui/button';
 import {
   Dialog,
   DialogContent,
@@ -9,12 +9,12 @@ import {
   DialogHeader,
   DialogTitle,
   DialogTrigger,
-} from '../../../components/ui/dialog';
-import { Spinner } from '../../../components/ui/spinner';
+} from '#web/components/ui/dialog';
+import { Spinner } from '#web/components/ui/spinner';
 import { authorName } from '../lib/author-name';
 
 // The player is its own chunk, loaded when a dialog first opens.
-const VideoPlayer = lazy(() => import('./video-player'));
+const VideoPlayer = lazy(() => import('#web/components/common/video-player'));
 
 /** Watch Video: the proof in a player, with its author and description. */
 export function WatchVideoDialog({ submission }: { submission: Submission }) {
@@ -38,9 +38,7 @@ export function WatchVideoDialog({ submission }: { submission: Submission }) {
         <Suspense fallback={<Spinner label="Loading player" className="p-8" />}>
           <VideoPlayer
             src={submission.videoSrc}
-            originalUrl={
-              submission.videoUrl.startsWith('https://') ? submission.videoUrl : submission.videoSrc
-            }
+            submittedUrl={submission.videoUrl}
             title={`Video proof by ${author}`}
           />
         </Suspense>

@@ -1,6 +1,6 @@
-import type { Submission } from '../../../../contract/submissions';
+import type { Submission } from '#contract/submissions';
 
-/** Spec section 2: the author's username, or 'Unknown User' when the account is gone. */
+/** docs/product.md#dare-details: the author's username, or 'Unknown User' when the account is gone. */
 export function authorName(submission: Pick<Submission, 'users'>): string {
   return submission.users?.username || 'Unknown User';
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { SUBMISSION_LIMITS, SUBMISSION_MESSAGES } from '../../../../contract/submissions';
+import { SUBMISSION_LIMITS } from '#contract/limits';
+import { SUBMISSION_MESSAGES } from '#contract/submissions';
 import { validateSubmission } from './validate-submission';
 
 const file = (size: number, type = 'video/mp4', name = 'proof.mp4') =>

@@ -1,9 +1,5 @@
-import {
-  SUBMISSION_LIMITS,
-  SUBMISSION_MESSAGES,
-  VIDEO_TYPES,
-  videoLinkSchema,
-} from '../../../../contract/submissions';
+import { SUBMISSION_LIMITS } from '#contract/limits';
+import { SUBMISSION_MESSAGES, VIDEO_TYPES, videoLinkSchema } from '#contract/submissions';
 
 export interface SubmissionDraft {
   videoUrl: string;
@@ -18,7 +14,7 @@ const VIDEO_EXTENSIONS = /\.(mp4|m4v|webm|ogg|ogv)$/i;
 export const VIDEO_ACCEPT = [...VIDEO_TYPES, '.mp4', '.webm', '.ogg', '.ogv'].join(',');
 
 /**
- * Spec section 5 'Submit video': a video (URL or file) and a description, a file under 10 MB of
+ * docs/product.md#submit-video-rules: a video (URL or file) and a description, a file under 10 MB of
  * an accepted type. Returns the message to show, or null when the draft can be sent.
  */
 export function validateSubmission(draft: SubmissionDraft): string | null {

@@ -1,0 +1,26 @@
+import { DARE_LIMITS, DARE_MESSAGES } from './dares';
+import type { DareStatus } from './limits';
+
+const DAY_MS = 24 * 3600 * 1000;
+
+/**
+ * The status users see: an active dare past its deadline takes no more submissions or pool
+ * additions and reads as completed. Its row stays 'active' until a winner is marked or the refund
+ * job cancels it.
+ */
+export function effectiveStatus<Status extends string = DareStatus>(
+  dare: { status: Status; deadline: Date | string | null },
+  now: Date,
+): Status | 'completed' {
+  if (dare.status === 'active' && dare.deadline !== null && new Date(dare.deadline) <= now)
+    return 'completed';
+  return dare.status;
+}
+
+/** Why a new dare's deadline is refused, or null: it must be ahead, and at most a year ahead. */
+export function deadlineProblem(deadline: Date, now: Date): string | null {
+  if (deadline <= now) return DARE_MESSAGES.deadlinePast;
+  if (deadline.getTime() - now.getTime() > DARE_LIMITS.deadlineMaxDays * DAY_MS)
+    return DARE_MESSAGES.deadlineTooFar;
+  return null;
+}

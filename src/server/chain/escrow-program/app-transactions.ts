@@ -1,0 +1,340 @@
+/**
+ * The escrow transactions DarePool's server builds. Who pays what:
+ * - create_vault and deposit: the user's wallet is the fee payer (it pays its network fee and
+ *   moves exactly its stake), the platform fee payer signs only as the rent payer of the new
+ *   accounts, and gets that rent back when they close.
+ * - enter: the platform fee payer pays both the network fee and the entry's rent, so a wallet
+ *   with no SOL at all can enter (entrants are often new users); the entrant signs only its
+ *   consent to be paid. The transaction's id is the platform's signature, known before the wallet
+ *   signs. An entry is once per entrant and vault, so each wallet can cost the platform at most
+ *   one fee that lands; the server hands the transaction only to a signed-in user not yet entered.
+ * - refund ('Refund me'): the refunding payer's wallet pays the fee; nothing of DarePool signs.
+ * - settle, cancel and the closes after them: the platform fee payer pays, the moderator signs
+ *   settle and cancel; every transaction is fully signed, its signature known before it is sent.
+ * Wallet-signed transactions come back with the server's signatures in place and an empty slot
+ * for the wallet (its signature over `messageBytes`).
+ */
+import {
+  type Address,
+  createNoopSigner,
+  type GetAccountInfoApi,
+  type GetLatestBlockhashApi,
+  type GetProgramAccountsApi,
+  type Instruction,
+  type ReadonlyUint8Array,
+  type Rpc,
+  type Signature,
+  type TransactionSigner,
+} from '@solana/kit';
+import { fetchReceipt, fetchVault } from './accounts';
+import {
+  getCancelInstruction,
+  getCloseEntryInstruction,
+  getCloseReceiptInstruction,
+  getCreateVaultInstruction,
+  getDepositInstruction,
+  getEnterInstruction,
+  getRefundInstruction,
+  getSettleInstruction,
+} from './instructions';
+import type { DareKind, Vault } from './layout';
+import { findEntryAddress, findReceiptAddress, findVaultAddress } from './pda';
+import { listVaultRecords, type VaultRecords } from './vault-records';
+import {
+  type AppTransaction,
+  type Lifetime,
+  packSignedTransactions,
+  partiallySigned,
+  type SignedAppTransaction,
+} from './wire-transactions';
+
+export type { AppTransaction, SignedAppTransaction } from './wire-transactions';
+
+type BlockhashRpc = Rpc<GetLatestBlockhashApi>;
+type AccountRpc = Rpc<GetLatestBlockhashApi & GetAccountInfoApi>;
+type VaultRpc = Rpc<GetLatestBlockhashApi & GetAccountInfoApi & GetProgramAccountsApi>;
+
+/** The vault cannot take this step (absent, already ended, no receipt of that payer...). */
+export class VaultStateError extends Error {
+  override name = 'VaultStateError';
+}
+
+/** What one transaction of a batch closes, so a caller can book each refund or rent return. */
+export type RecordClose =
+  | { kind: 'refund'; receipt: Address; payer: Address; amount: bigint }
+  | { kind: 'closeReceipt'; receipt: Address; payer: Address }
+  | { kind: 'closeEntry'; entry: Address; entrant: Address };
+
+export interface VaultTransaction extends SignedAppTransaction {
+  closes: RecordClose[];
+}
+
+async function lifetimeOf(rpc: BlockhashRpc): Promise<Lifetime> {
+  return (await rpc.getLatestBlockhash({ commitment: 'confirmed' }).send()).value;
+}
+
+export async function buildCreateVaultTransaction(
+  rpc: BlockhashRpc,
+  input: {
+    programId: Address;
+    /** The user's wallet: fee payer and creator; it signs later. */
+    creator: Address;
+    /** The platform fee payer: signs here as the rent payer of the vault and the creator's receipt. */
+    rentPayer: TransactionSigner;
+    /** The vault's seed, 32 bytes chosen once per dare. */
+    dareId: ReadonlyUint8Array;
+    moderator: Address;
+    deadline: bigint;
+    refundAfter: bigint;
+    amount: bigint;
+    kind: DareKind;
+    memo?: string;
+  },
+): Promise<AppTransaction & { vault: Address; receipt: Address }> {
+  const creator = createNoopSigner(input.creator);
+  const instruction = await getCreateVaultInstruction({ ...input, creator });
+  const vault = (await findVaultAddress(input.programId, input.dareId)).address;
+  const receipt = (await findReceiptAddress(input.programId, vault, input.creator)).address;
+  const built = await partiallySigned({
+    feePayer: creator,
+    lifetime: await lifetimeOf(rpc),
+    instructions: [instruction],
+    memo: input.memo,
+  });
+  return { ...walletTransaction(built), vault, receipt };
+}
+
+/** The platform signs as rent payer only when this deposit creates the payer's receipt. */
+export async function buildDepositTransaction(
+  rpc: AccountRpc,
+  input: {
+    programId: Address;
+    vault: Address;
+    /** The user's wallet: fee payer and depositor; it signs later. */
+    payer: Address;
+    rentPayer: TransactionSigner;
+    amount: bigint;
+    memo?: string;
+  },
+): Promise<AppTransaction & { receipt: Address; newReceipt: boolean }> {
+  const payer = createNoopSigner(input.payer);
+  const receipt = (await findReceiptAddress(input.programId, input.vault, input.payer)).address;
+  // A receipt never closes while its vault takes deposits, so "exists" cannot turn false before
+  // this lands; one created meanwhile only makes the rent payer's signature unneeded.
+  const newReceipt = (await fetchReceipt(rpc, input.programId, receipt)) === null;
+  const instruction = await getDepositInstruction({
+    programId: input.programId,
+    vault: input.vault,
+    payer,
+    rentPayer: newReceipt ? input.rentPayer : input.rentPayer.address,
+    amount: input.amount,
+  });
+  const built = await partiallySigned({
+    feePayer: payer,
+    lifetime: await lifetimeOf(rpc),
+    instructions: [instruction],
+    memo: input.memo,
+  });
+  return { ...walletTransaction(built), receipt, newReceipt };
+}
+
+/** The platform fee payer pays the fee and the entry's rent; the entrant's wallet signs later. */
+export async function buildEnterTransaction(
+  rpc: BlockhashRpc,
+  input: {
+    programId: Address;
+    vault: Address;
+    entrant: Address;
+    feePayer: TransactionSigner;
+    memo?: string;
+  },
+): Promise<SignedAppTransaction & { entry: Address }> {
+  const instruction = await getEnterInstruction({
+    programId: input.programId,
+    vault: input.vault,
+    entrant: createNoopSigner(input.entrant),
+    rentPayer: input.feePayer,
+  });
+  const entry = (await findEntryAddress(input.programId, input.vault, input.entrant)).address;
+  const built = await partiallySigned({
+    feePayer: input.feePayer,
+    lifetime: await lifetimeOf(rpc),
+    instructions: [instruction],
+    memo: input.memo,
+  });
+  if (built.signature === null) throw new Error('the fee payer did not sign');
+  return { ...built, signature: built.signature, entry };
+}
+
+/**
+ * 'Refund me': the payer's own receipt, refunded in a transaction their wallet pays for. The
+ * program decides whether it is due (refunding, or open past refund_after).
+ */
+export async function buildRefundTransaction(
+  rpc: AccountRpc,
+  input: { programId: Address; vault: Address; payer: Address; memo?: string },
+): Promise<AppTransaction & { amount: bigint }> {
+  const vault = await endableVault(rpc, input.programId, input.vault);
+  if (vault.status === 'settled') throw new VaultStateError('This dare was paid out: nothing to refund');
+  const receiptAddress = (await findReceiptAddress(input.programId, input.vault, input.payer)).address;
+  const receipt = await fetchReceipt(rpc, input.programId, receiptAddress);
+  if (!receipt) throw new VaultStateError('This wallet has nothing to refund in this dare');
+  const instruction = await getRefundInstruction({
+    programId: input.programId,
+    vault: input.vault,
+    payer: input.payer,
+    receiptRentPayer: receipt.rentPayer,
+    vaultRentPayer: vault.rentPayer,
+    receipt: receiptAddress,
+  });
+  const built = await partiallySigned({
+    feePayer: createNoopSigner(input.payer),
+    lifetime: await lifetimeOf(rpc),
+    instructions: [instruction],
+    memo: input.memo,
+  });
+  return { ...walletTransaction(built), amount: receipt.amount };
+}
+
+/**
+ * settle, then close_receipt and close_entry for every record of the vault, in as many
+ * transactions as the packet limit needs; the first one holds settle. Send them in order.
+ */
+export async function buildSettleTransactions(
+  rpc: VaultRpc,
+  input: {
+    programId: Address;
+    vault: Address;
+    moderator: TransactionSigner;
+    feePayer: TransactionSigner;
+    /** One for a community dare; two (70%, 30%) for a major dare. */
+    winners: readonly Address[];
+    memo?: string;
+  },
+): Promise<VaultTransaction[]> {
+  const vault = await endableVault(rpc, input.programId, input.vault);
+  if (vault.status !== 'open')
+    throw new VaultStateError(`The vault is ${vault.status}: it cannot be settled`);
+  const records = await listVaultRecords(rpc, input.programId, input.vault);
+  const winnerEntries = input.winners.map((winner) => {
+    const entry = records.entries.find((candidate) => candidate.entrant === winner);
+    if (!entry) throw new VaultStateError(`${winner} has not entered this dare on chain`);
+    return entry.address;
+  });
+  const settle = await getSettleInstruction({ ...input, winnerEntries });
+  return pack(rpc, input, [{ instruction: settle }, ...(await closeSteps(input, vault, records, false))]);
+}
+
+/** cancel (when the vault is still open), then a refund per receipt and close_entry per entry. */
+export async function buildCancelAndRefundTransactions(
+  rpc: VaultRpc,
+  input: {
+    programId: Address;
+    vault: Address;
+    moderator: TransactionSigner;
+    feePayer: TransactionSigner;
+    memo?: string;
+  },
+): Promise<VaultTransaction[]> {
+  const vault = await endableVault(rpc, input.programId, input.vault);
+  if (vault.status === 'settled') throw new VaultStateError('The vault was settled: it cannot be cancelled');
+  const records = await listVaultRecords(rpc, input.programId, input.vault);
+  const cancel = vault.status === 'open' ? [{ instruction: getCancelInstruction(input) }] : [];
+  return pack(rpc, input, [...cancel, ...(await closeSteps(input, vault, records, true))]);
+}
+
+/**
+ * Closes what is left of a vault, signed only by `feePayer` (any wallet: no DarePool key): a
+ * refund per receipt and close_entry per entry when it is refunding or open (the program refuses
+ * the refunds of an open vault before refund_after), close_receipt and close_entry when settled.
+ */
+export async function buildCloseRecordsTransactions(
+  rpc: VaultRpc,
+  input: { programId: Address; vault: Address; feePayer: TransactionSigner; memo?: string },
+): Promise<VaultTransaction[]> {
+  const vault = await endableVault(rpc, input.programId, input.vault);
+  const records = await listVaultRecords(rpc, input.programId, input.vault);
+  return pack(rpc, input, await closeSteps(input, vault, records, vault.status !== 'settled'));
+}
+
+async function endableVault(
+  rpc: Rpc<GetAccountInfoApi>,
+  programId: Address,
+  address: Address,
+): Promise<Vault> {
+  const vault = await fetchVault(rpc, programId, address);
+  if (!vault)
+    throw new VaultStateError(`No vault of program ${programId} at ${address} (closed or never created)`);
+  return vault;
+}
+
+interface Step {
+  instruction: Instruction;
+  close?: RecordClose;
+}
+
+/**
+ * `refund`: a refund per receipt (after cancel or refund_after), else close_receipt (after settle).
+ * Receipts come before entries: close_entry needs a refunding vault, and an open vault past
+ * refund_after becomes refunding with its first refund. Each record is named by its own address,
+ * rent payer included, as found on chain.
+ */
+async function closeSteps(
+  input: { programId: Address; vault: Address },
+  vault: Vault,
+  records: VaultRecords,
+  refund: boolean,
+): Promise<Step[]> {
+  const common = { programId: input.programId, vault: input.vault, vaultRentPayer: vault.rentPayer };
+  const receipts = await Promise.all(
+    records.receipts.map(async (r): Promise<Step> => {
+      const args = { ...common, payer: r.payer, receiptRentPayer: r.rentPayer, receipt: r.address };
+      return refund
+        ? {
+            instruction: await getRefundInstruction(args),
+            close: { kind: 'refund', receipt: r.address, payer: r.payer, amount: r.amount },
+          }
+        : {
+            instruction: await getCloseReceiptInstruction(args),
+            close: { kind: 'closeReceipt', receipt: r.address, payer: r.payer },
+          };
+    }),
+  );
+  const entries = await Promise.all(
+    records.entries.map(
+      async (e): Promise<Step> => ({
+        instruction: await getCloseEntryInstruction({
+          ...common,
+          entrant: e.entrant,
+          entryRentPayer: e.rentPayer,
+          entry: e.address,
+        }),
+        close: { kind: 'closeEntry', entry: e.address, entrant: e.entrant },
+      }),
+    ),
+  );
+  return [...receipts, ...entries];
+}
+
+async function pack(
+  rpc: BlockhashRpc,
+  input: { feePayer: TransactionSigner; memo?: string },
+  steps: Step[],
+): Promise<VaultTransaction[]> {
+  if (steps.length === 0) return [];
+  const packed = await packSignedTransactions({
+    feePayer: input.feePayer,
+    lifetime: await lifetimeOf(rpc),
+    steps,
+    memo: input.memo,
+  });
+  return packed.map(({ steps: carried, ...transaction }) => ({
+    ...transaction,
+    closes: carried.flatMap((step) => (step.close ? [step.close] : [])),
+  }));
+}
+
+function walletTransaction(built: AppTransaction & { signature: Signature | null }): AppTransaction {
+  const { base64, messageBytes, lastValidBlockHeight } = built;
+  return { base64, messageBytes, lastValidBlockHeight };
+}

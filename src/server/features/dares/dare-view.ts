@@ -1,0 +1,55 @@
+import { effectiveStatus } from '#contract/dare-rules';
+import type { Dare } from '#contract/dares';
+import type { DareStatus, Difficulty } from '#contract/limits';
+import { normalizeSol } from '#contract/money';
+import type { DbOrTx } from '#server/db/client';
+import { type DareSelection, selectDare } from './repo';
+
+/**
+ * A dare as the API shows it, with the snake-case variants of docs/product.md#records-and-fields. With `now`, its
+ * status is the one users see (effectiveStatus); without, the stored one.
+ */
+export function toDare(
+  { dare, creator, submissionCount, participantCount }: DareSelection,
+  now?: Date,
+): Dare {
+  const stakeAmount = normalizeSol(dare.stakeAmount);
+  const totalPool = normalizeSol(dare.totalPool);
+  const status = dare.status as DareStatus;
+  return {
+    id: dare.id,
+    title: dare.title,
+    description: dare.description,
+    creatorId: dare.creatorId,
+    stakeAmount,
+    totalPool,
+    difficulty: dare.difficulty as Difficulty,
+    category: dare.category,
+    deadline: dare.deadline?.toISOString() ?? null,
+    maxParticipants: dare.maxParticipants,
+    isPublic: dare.isPublic,
+    isMajor: dare.isMajor,
+    status: now ? effectiveStatus({ status, deadline: dare.deadline }, now) : status,
+    escrowWallet: dare.escrowWallet,
+    transactionSignature: dare.transactionSignature,
+    network: dare.network,
+    tags: dare.tags,
+    imageUrl: dare.imageUrl,
+    createdAt: dare.createdAt.toISOString(),
+    updatedAt: dare.updatedAt.toISOString(),
+    participantCount: Number(participantCount),
+    submissionCount: Number(submissionCount),
+    creator,
+    is_major: dare.isMajor,
+    total_pool: totalPool,
+    stake_amount: stakeAmount,
+    escrow_wallet: dare.escrowWallet,
+    submission_count: Number(submissionCount),
+  };
+}
+
+/** One dare as the API shows it (see toDare for `now`); what other features read a dare as. */
+export async function findDare(db: DbOrTx, id: number, now?: Date): Promise<Dare | undefined> {
+  const row = await selectDare(db, id);
+  return row ? toDare(row, now) : undefined;
+}

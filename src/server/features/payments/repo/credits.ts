@@ -1,0 +1,129 @@
+import { eq, sql } from 'drizzle-orm';
+import type { Difficulty } from '#contract/limits';
+import { lamportsToSol } from '#contract/money';
+import type { DbOrTx } from '#server/db/client';
+import { dares, poolContributions } from '#server/db/schema';
+
+/** What a credit needs to know of a dare: whether it still takes money. */
+export type DareStanding = { id: number; status: string; deadline: Date | null };
+
+const standing = { id: dares.id, status: dares.status, deadline: dares.deadline };
+
+export async function findDareStanding(db: DbOrTx, id: number): Promise<DareStanding | undefined> {
+  const [row] = await db.select(standing).from(dares).where(eq(dares.id, id));
+  return row;
+}
+
+/**
+ * The dare, locked until the transaction ends: a winner pick or a cancellation waits for a
+ * contribution being credited, or the contribution sees the dare they left behind.
+ */
+export async function lockDareStanding(db: DbOrTx, id: number): Promise<DareStanding | undefined> {
+  const [row] = await db.select(standing).from(dares).where(eq(dares.id, id)).for('update');
+  return row;
+}
+
+/** The dare a stake with this signature opened. */
+export async function findDareBySignature(db: DbOrTx, signature: string) {
+  const [row] = await db
+    .select({
+      id: dares.id,
+      creatorId: dares.creatorId,
+      escrowWallet: dares.escrowWallet,
+      title: dares.title,
+      isMajor: dares.isMajor,
+    })
+    .from(dares)
+    .where(eq(dares.transactionSignature, signature));
+  return row;
+}
+
+/** The pool row this signature was credited as. */
+export async function findContributionBySignature(db: DbOrTx, signature: string) {
+  const [row] = await db
+    .select({
+      dareId: poolContributions.dareId,
+      userId: poolContributions.userId,
+      kind: poolContributions.kind,
+    })
+    .from(poolContributions)
+    .where(eq(poolContributions.transactionSignature, signature));
+  return row;
+}
+
+export async function insertStakedDare(
+  db: DbOrTx,
+  dare: {
+    title: string;
+    description: string;
+    creatorId: number;
+    stake: string;
+    difficulty: Difficulty;
+    category: string;
+    deadline: Date;
+    maxParticipants: number;
+    isMajor: boolean;
+    isPublic?: boolean;
+    tags?: string[];
+    imageUrl?: string | null;
+    escrowWallet: string;
+    signature: string;
+    network: string;
+    now: Date;
+  },
+): Promise<number> {
+  const [row] = await db
+    .insert(dares)
+    .values({
+      title: dare.title,
+      description: dare.description,
+      creatorId: dare.creatorId,
+      stakeAmount: dare.stake,
+      totalPool: dare.stake,
+      difficulty: dare.difficulty,
+      category: dare.category,
+      deadline: dare.deadline,
+      maxParticipants: dare.maxParticipants,
+      isPublic: dare.isPublic,
+      isMajor: dare.isMajor,
+      escrowWallet: dare.escrowWallet,
+      transactionSignature: dare.signature,
+      network: dare.network,
+      tags: dare.tags,
+      imageUrl: dare.imageUrl,
+      createdAt: dare.now,
+      updatedAt: dare.now,
+    })
+    .returning({ id: dares.id });
+  return row!.id;
+}
+
+export async function insertContribution(
+  db: DbOrTx,
+  contribution: {
+    dareId: number;
+    userId: number;
+    walletAddress: string;
+    kind: 'stake' | 'contribution';
+    lamports: bigint;
+    signature: string;
+    now: Date;
+  },
+): Promise<void> {
+  await db.insert(poolContributions).values({
+    dareId: contribution.dareId,
+    userId: contribution.userId,
+    walletAddress: contribution.walletAddress,
+    kind: contribution.kind,
+    amount: lamportsToSol(contribution.lamports),
+    transactionSignature: contribution.signature,
+    createdAt: contribution.now,
+  });
+}
+
+export async function addToDarePool(db: DbOrTx, dareId: number, lamports: bigint, now: Date): Promise<void> {
+  await db
+    .update(dares)
+    .set({ totalPool: sql`${dares.totalPool} + ${lamportsToSol(lamports)}`, updatedAt: now })
+    .where(eq(dares.id, dareId));
+}

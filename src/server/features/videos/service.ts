@@ -1,0 +1,106 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { SUBMISSION_MESSAGES, UPLOADED_VIDEO_PREFIX } from '#contract/submissions';
+import type { Db } from '../../db/client';
+import { badRequest, forbidden, notFound } from '../../errors';
+import { type RateLimiter, tooManyRequests } from '../../rate-limit/port';
+import { RATE_LIMITS } from '../../rate-limits';
+import type { ByteRange, StoragePort } from '../../storage/port';
+import type { UserRow } from '../auth/user';
+import type { SubmissionsService } from '../submissions/service';
+import { isPublicStatus, type VideoAccess } from '../submissions/video-access';
+import { uploadedKey } from '../submissions/video-url';
+import type { VideoQuota } from './quota';
+import { receiveUpload } from './receive-upload';
+import { findSubmissionsByVideoUrl, findSubmissionVideo } from './repo';
+
+/** What a video address plays: stored bytes (shared caches may keep public ones), or an approved link. */
+export type Playback =
+  | { kind: 'stored'; key: string; visibility: 'public' | 'private' }
+  | { kind: 'redirect'; url: string };
+
+export interface VideosDeps {
+  db: Db;
+  storage: StoragePort;
+  submissions: Pick<SubmissionsService, 'requireOpenDare'>;
+  limiter: RateLimiter;
+  quota: VideoQuota;
+  videoAccess: VideoAccess;
+  bodyTimeoutMs: number;
+}
+
+/** Uploading proof videos, and who may play which one. */
+export function createVideosService({
+  db,
+  storage,
+  submissions,
+  limiter,
+  quota,
+  videoAccess,
+  bodyTimeoutMs,
+}: VideosDeps) {
+  return {
+    /**
+     * Stores a user's video and answers the URL a submission then points at. It reads the
+     * multipart body itself, as a stream: the dare must take submissions before any byte of video
+     * is stored, and a body that stalls or overruns is cut off (receive-upload.ts).
+     */
+    async upload(user: UserRow, request: FastifyRequest, reply: FastifyReply): Promise<string> {
+      const hit = await limiter.hit(`upload:${user.id}`, RATE_LIMITS.videoUploads);
+      if (!hit.allowed) throw tooManyRequests('Too many uploads; wait a few minutes', hit.retryAfterSeconds);
+      if (!request.isMultipart()) throw badRequest(SUBMISSION_MESSAGES.videoMissing);
+      const stored = await receiveUpload(request, reply, {
+        storage,
+        quota,
+        bodyTimeoutMs,
+        checkDare: (dareId) => submissions.requireOpenDare(dareId),
+      });
+      return `${UPLOADED_VIDEO_PREFIX}${stored.key}`;
+    },
+
+    /** An upload's own address plays only once a public submission points at it. */
+    async publicUpload(key: string): Promise<Playback> {
+      const owners = await findSubmissionsByVideoUrl(db, `${UPLOADED_VIDEO_PREFIX}${key}`);
+      if (!owners.some((owner) => isPublicStatus(owner.status))) throw notFound('Video not found');
+      return { kind: 'stored', key, visibility: 'public' };
+    },
+
+    /**
+     * A submission's video for this viewer. Pending and rejected ones play only for their author
+     * and admins, or through a signed link (see video-access.ts); without a valid link a pending
+     * video does not exist for the caller.
+     */
+    async playback(
+      submissionId: number,
+      viewer: UserRow | null,
+      link: { expires?: number; signature?: string },
+    ): Promise<Playback> {
+      const submission = await findSubmissionVideo(db, submissionId);
+      if (!submission) throw notFound(SUBMISSION_MESSAGES.submissionNotFound);
+      const isPublic = isPublicStatus(submission.status);
+      if (!isPublic) {
+        const allowed = viewer && (viewer.isAdmin || viewer.id === submission.userId);
+        if (!allowed) {
+          const check = videoAccess.check(submissionId, link.expires, link.signature);
+          if (check === 'invalid') throw notFound(SUBMISSION_MESSAGES.submissionNotFound);
+          if (check === 'expired') throw forbidden(SUBMISSION_MESSAGES.videoLinkExpired);
+        }
+      }
+      const key = uploadedKey(submission.videoUrl);
+      if (key) return { kind: 'stored', key, visibility: isPublic ? 'public' : 'private' };
+      // The server never fetches a client-given URL (no SSRF); it sends the player there, https
+      // only, and only once an admin approved the link: no open redirect through a pending one.
+      if (isPublic && submission.videoUrl.startsWith('https://'))
+        return { kind: 'redirect', url: submission.videoUrl };
+      throw notFound('This video is not available');
+    },
+
+    /** A stored video's size and type, and its bytes (all or one range); 404 when it is gone. */
+    async open(key: string) {
+      const object = await storage.stat(key);
+      if (!object) throw notFound('Video not found');
+      return { ...object, read: (range?: ByteRange) => storage.read(key, range) };
+    },
+  };
+}
+
+export type VideosService = ReturnType<typeof createVideosService>;

@@ -1,0 +1,51 @@
+import { CHAT_LIMITS } from '#contract/chat-limits';
+import type { RateLimit } from './rate-limit/port';
+
+const MINUTE = 60_000;
+
+/**
+ * Every rate limit the server enforces: how many events one counted party (named on each line)
+ * may cause per window. Counted once for the whole deployment in Redis with REDIS_URL, else in each
+ * instance's memory (rate-limit/). While Redis does not answer, sign-in and payment limits refuse
+ * (503) and the others count per instance (`ifStoreDown`). The two sign-in limits are defaults the
+ * operator may change (RATE_LIMIT_* in config.ts, which the auth service reads); the chat's are
+ * part of the WebSocket contract (contract/chat-limits.ts).
+ */
+export const RATE_LIMITS = {
+  /** Per IP address: sign-in challenges, wallet and password logins, registrations. */
+  signInRequests: { limit: 100, windowMs: MINUTE, ifStoreDown: 'refuse' },
+  /**
+   * Per account and address together; ten times as many per account and per address
+   * (`failedLoginRules`, features/auth/service.ts).
+   */
+  failedLogins: { limit: 10, windowMs: 15 * MINUTE, ifStoreDown: 'refuse' },
+  /** Per IP address. */
+  balanceChecks: { limit: 120, windowMs: MINUTE, ifStoreDown: 'count-locally' },
+  /** Per user: Create Dare step 3. */
+  escrowWallets: { limit: 20, windowMs: MINUTE, ifStoreDown: 'refuse' },
+  /** Per user: the unsigned transfers built for stakes and pool additions. */
+  paymentIntents: { limit: 30, windowMs: MINUTE, ifStoreDown: 'refuse' },
+  /** Per user: signed transfers relayed to the chain. */
+  relayedTransactions: { limit: 30, windowMs: MINUTE, ifStoreDown: 'refuse' },
+  /** Per IP address: test SOL on the embedded chain. */
+  airdrops: { limit: 30, windowMs: MINUTE, ifStoreDown: 'refuse' },
+  /** Per IP address: lookups that reach the chain (on a real cluster each spends RPC quota). */
+  transactionLookups: { limit: 30, windowMs: MINUTE, ifStoreDown: 'count-locally' },
+  /** Per user. */
+  videoUploads: { limit: 20, windowMs: 10 * MINUTE, ifStoreDown: 'count-locally' },
+  /** Per user, across every socket. */
+  chatMessages: {
+    limit: CHAT_LIMITS.ratePerWindow,
+    windowMs: CHAT_LIMITS.rateWindowMs,
+    ifStoreDown: 'count-locally',
+  },
+  /**
+   * Per socket: auth and join frames, each a database lookup; past it the socket is closed (1008).
+   * Counted by the socket itself (chat/socket.ts): a socket lives on one instance, so that is exact.
+   */
+  chatSocketLookups: {
+    limit: CHAT_LIMITS.lookupsPerWindow,
+    windowMs: CHAT_LIMITS.lookupWindowMs,
+    ifStoreDown: 'count-locally',
+  },
+} as const satisfies Record<string, RateLimit>;

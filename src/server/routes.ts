@@ -1,0 +1,148 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppDeps } from './deps';
+import { adminRoutes } from './features/admin/routes';
+import { createAdminService } from './features/admin/service';
+import { authRoutes } from './features/auth/routes';
+import { createAuthService } from './features/auth/service';
+import { openLiveChat } from './features/chat/live-chat';
+import { chatRoutes } from './features/chat/routes';
+import { claimRoutes } from './features/claims/routes';
+import { createClaimsService } from './features/claims/service';
+import { configRoutes } from './features/config/routes';
+import { dareRoutes } from './features/dares/routes';
+import { createDaresService } from './features/dares/service';
+import { healthRoutes } from './features/health/routes';
+import { leaderboardRoutes } from './features/leaderboard/routes';
+import { majorDareRoutes } from './features/major-dare/routes';
+import { createMajorDareService } from './features/major-dare/service';
+import { paymentRoutes } from './features/payments/routes';
+import { createPaymentsService } from './features/payments/service';
+import { feePayerStatus } from './features/payouts/fee-payer';
+import { payoutLifecycle } from './features/payouts/lifecycle';
+import { createPayoutsService } from './features/payouts/service';
+import { profileRoutes } from './features/profile/routes';
+import { createRefundsService } from './features/refunds/service';
+import { settingsRoutes } from './features/settings/routes';
+import { createSettingsService } from './features/settings/service';
+import { ogMetaRoutes } from './features/share/og-meta';
+import { statsRoutes } from './features/stats/routes';
+import { submissionRoutes } from './features/submissions/routes';
+import { createSubmissionsService } from './features/submissions/service';
+import { createVideoAccess } from './features/submissions/video-access';
+import { userAdminRoutes } from './features/users/routes';
+import { createUsersService } from './features/users/service';
+import { videoJanitor } from './features/videos/janitor';
+import { createVideoQuota } from './features/videos/quota';
+import { videoRoutes } from './features/videos/routes';
+import { createVideosService } from './features/videos/service';
+import type { InstanceBus } from './instance-bus';
+import { createJobLock } from './jobs/job-lock';
+import { openRateLimiter } from './rate-limit/open';
+
+/**
+ * Every feature of the app, in the order it is wired: the services it needs, its routes and its
+ * background jobs. The one place to look for where a route is registered; app.ts adds the
+ * cross-cutting plugins before and the web app after.
+ */
+export async function registerRoutes(
+  app: FastifyInstance,
+  deps: AppDeps,
+  { webRoot, bus }: { webRoot?: string; bus: InstanceBus },
+): Promise<void> {
+  const { config, database, chain, escrowKeys, storage, clock } = deps;
+  const db = database.db;
+  // Redis with REDIS_URL (one count for the whole deployment), else this process's memory.
+  const limiter = await openRateLimiter(config, { now: () => clock().getTime(), log: app.log });
+  app.addHook('onClose', () => limiter.close());
+  // Background jobs run on one instance at a time (a PostgreSQL advisory lock per run).
+  const jobLock = createJobLock(database);
+
+  // Health, accounts, System Controls, admin rights, public configuration.
+  const auth = createAuthService({ db, clock, cluster: chain.cluster, config, limiter });
+  await app.register(healthRoutes, { ...deps, limiter });
+  await app.register(authRoutes, { auth });
+  await app.register(settingsRoutes, { settings: createSettingsService({ db }) });
+  await app.register(userAdminRoutes, { users: createUsersService({ db, clock }) });
+  await app.register(configRoutes, deps);
+
+  // Money in: escrows, payment intents, the relay, test SOL, the transaction explorer.
+  const payments = createPaymentsService({
+    ...deps,
+    db,
+    limiter,
+    majorPrizeMaxSol: config.majorPrizeMaxSol,
+  });
+  await app.register(paymentRoutes, { payments });
+
+  // Chat: history, /ws, and the bus between instances; other features announce into its rooms.
+  const liveChat = openLiveChat({
+    database,
+    instanceBus: bus,
+    clock,
+    limiter,
+    heartbeatMs: config.chatHeartbeatMs,
+    log: app.log,
+  });
+  app.addHook('onClose', async () => liveChat.close());
+  await app.register(chatRoutes, {
+    db,
+    clock,
+    chat: liveChat.chat,
+    hub: liveChat.hub,
+    bus: liveChat.bus,
+    heartbeatMs: config.chatHeartbeatMs,
+  });
+  auth.onSessionEnded(liveChat.endSession);
+  const { announce } = liveChat;
+
+  // Dares.
+  const dares = createDaresService({ db, chain, clock, announce });
+  await app.register(dareRoutes, { dares });
+
+  // Proofs: submissions and votes, uploads and who may play them, the clean-up of unused uploads.
+  const videoAccess = createVideoAccess({ secret: escrowKeys.secretFor('video-links'), clock });
+  const submissions = createSubmissionsService({ db, clock, storage, videoAccess });
+  await app.register(submissionRoutes, { submissions });
+  const videoQuota = createVideoQuota({ storage, capBytes: config.storage.maxBytes });
+  const videos = createVideosService({
+    db,
+    storage,
+    submissions,
+    limiter,
+    quota: videoQuota,
+    videoAccess,
+    bodyTimeoutMs: config.uploadBodyTimeoutMs,
+  });
+  await app.register(videoRoutes, { videos });
+  await app.register(videoJanitor, { db, storage, quota: videoQuota, clock, jobLock });
+
+  await app.register(statsRoutes, { db, clock });
+
+  // Money out: moderation and winners, the major dare, prize claims and refunds (docs/decisions/008).
+  const payouts = createPayoutsService({ db, chain, escrowKeys, clock });
+  const claims = createClaimsService({ db, chain, clock, payouts });
+  const refunds = createRefundsService({ db, chain, clock, payouts });
+  const admin = createAdminService({ db, clock, refunds, claims, announce });
+  const majorDare = createMajorDareService({
+    db,
+    chain,
+    clock,
+    claims,
+    announce,
+    majorPrizeMaxSol: config.majorPrizeMaxSol,
+  });
+  await app.register(adminRoutes, {
+    admin,
+    feePayerStatus: () => feePayerStatus(payouts),
+    videoAccess,
+  });
+  await app.register(majorDareRoutes, { majorDare });
+  await app.register(claimRoutes, { claims });
+  await app.register(leaderboardRoutes, { db });
+  await app.register(profileRoutes, { db });
+  // Start-up recovery of interrupted transfers, then the periodic refund job.
+  await app.register(payoutLifecycle, { chain, payouts, claims, refunds, jobLock });
+
+  // Shared dare links: the page's social preview.
+  await app.register(ogMetaRoutes, { db, clock, webRoot });
+}

@@ -1,0 +1,90 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Droplets, Wallet } from 'lucide-react';
+import { lamportsToSol } from '#contract/money';
+import { Button } from '#web/components/ui/button';
+import { toast } from '#web/components/ui/use-toast';
+import { useConfig } from '#web/lib/config';
+import { balanceQueryKey, useBalance } from '#web/lib/payments/api/check-balance';
+import { requestTestSol } from '#web/lib/payments/api/request-test-sol';
+import { describePaymentError } from '#web/lib/payments/payment-errors';
+import { shortAddress } from '#web/lib/utils';
+
+/** What 'Get test SOL' asks for: enough for a few dares, well under the 10 SOL per call limit. */
+export const TEST_SOL_AMOUNT = '2';
+
+/**
+ * The signed-in wallet's balance on the configured cluster, exact to the lamport, and on the
+ * embedded chain a 'Get test SOL' action. Hidden below `sm`, where the top bar has no room.
+ */
+export default function WalletBalance({
+  walletAddress,
+  className = 'hidden items-center gap-1 sm:flex',
+  testSolLabel,
+}: {
+  walletAddress: string;
+  /** Classes of the 'Get test SOL' words (icon-only in the top bar below `lg`). */
+  testSolLabel?: string;
+  /** Hidden below `sm` in the top bar; the phone menu shows it always. */
+  className?: string;
+}) {
+  const { data: config } = useConfig();
+  const balance = useBalance(walletAddress);
+  const testSol = useTestSol(walletAddress);
+
+  const text =
+    balance.data !== undefined ? `${lamportsToSol(balance.data)} SOL` : balance.isError ? '? SOL' : '…';
+  return (
+    <div className={className}>
+      <span
+        className="flex max-w-36 items-center gap-1.5 truncate rounded-md border px-2 py-1.5 text-sm tabular-nums"
+        title={
+          balance.isError
+            ? `Balance unavailable: ${describePaymentError(balance.error)}`
+            : `Balance of ${shortAddress(walletAddress)}`
+        }
+      >
+        <Wallet className="size-4 shrink-0 text-primary" aria-hidden />
+        <span className="sr-only">Wallet balance:</span>
+        <span data-testid="wallet-balance">{text}</span>
+      </span>
+      {config?.embeddedChain && <TestSolButton testSol={testSol} label={testSolLabel} />}
+    </div>
+  );
+}
+
+/** 'Get test SOL' on the embedded chain: the top bar, the phone menu, and a failed payment's next step. */
+export function useTestSol(walletAddress: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => requestTestSol(walletAddress, TEST_SOL_AMOUNT),
+    onSuccess: ({ balance: next }) => {
+      queryClient.setQueryData(balanceQueryKey(walletAddress), next);
+      toast({ title: 'Test SOL received', description: `${TEST_SOL_AMOUNT} SOL added to your wallet` });
+    },
+    onError: (error) =>
+      toast({ title: 'Test SOL failed', description: describePaymentError(error), variant: 'destructive' }),
+  });
+}
+
+export function TestSolButton({
+  testSol,
+  label = 'sr-only lg:not-sr-only',
+}: {
+  testSol: ReturnType<typeof useTestSol>;
+  /** Where the words show: icon-only in a narrow top bar, spelled out elsewhere. */
+  label?: string;
+}) {
+  return (
+    <Button
+      type="button"
+      variant="ghost"
+      size="sm"
+      disabled={testSol.isPending}
+      onClick={() => testSol.mutate()}
+      title={`Get ${TEST_SOL_AMOUNT} test SOL on the embedded chain`}
+    >
+      <Droplets aria-hidden />
+      <span className={label}>{testSol.isPending ? 'Getting test SOL...' : 'Get test SOL'}</span>
+    </Button>
+  );
+}

@@ -1,0 +1,71 @@
+import { connect, type Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { SERVICE_RESTART_CLOSE_CODE } from '#contract/chat-limits';
+import { type RunningServer, startServer } from '../e2e/fixtures/server';
+
+/**
+ * The real server process (`npm start`'s command) drains on SIGTERM: a request under way gets its
+ * answer, chat sockets are told to reconnect, new connections are refused, and the process exits 0.
+ */
+let server: RunningServer;
+beforeAll(async () => {
+  server = await startServer({ env: { SEED_DEMO_DATA: 'false', SHUTDOWN_TIMEOUT_SECONDS: '10' } });
+}, 90_000);
+afterAll(async () => {
+  await server?.stop();
+});
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function openSocket(port: number): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => resolve(socket));
+    socket.once('error', reject);
+  });
+}
+
+describe('SIGTERM', () => {
+  it('lets a request under way finish, tells chat sockets to reconnect, refuses new work, exits 0', async () => {
+    const chat = new WebSocket(`ws://127.0.0.1:${server.port}/ws`);
+    await new Promise((resolve, reject) => {
+      chat.once('open', resolve);
+      chat.once('error', reject);
+    });
+    const chatClosed = new Promise<{ code: number; reason: string }>((resolve) =>
+      chat.once('close', (code, reason) => resolve({ code, reason: reason.toString() })),
+    );
+
+    // A login whose body is still on its way when the signal comes.
+    const body = JSON.stringify({ username: 'nobody', password: 'not-the-password' });
+    const slow = await openSocket(server.port);
+    let answer = '';
+    slow.on('data', (chunk) => {
+      answer += chunk.toString();
+    });
+    const answered = new Promise<void>((resolve) => slow.once('end', resolve));
+    slow.write(
+      `POST /api/auth/login HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 10)}`,
+    );
+    await sleep(300);
+
+    const signalled = Date.now();
+    process.kill(server.pid, 'SIGTERM');
+    expect(await chatClosed).toEqual({
+      code: SERVICE_RESTART_CLOSE_CODE,
+      reason: 'The server is restarting; reconnect',
+    });
+    await sleep(300);
+    await expect(openSocket(server.port)).rejects.toThrow(/ECONNREFUSED/);
+
+    slow.write(body.slice(10));
+    await answered;
+    expect(answer).toMatch(/^HTTP\/1\.1 401 /);
+    expect(answer).toContain('"code":"INVALID_CREDENTIALS"');
+
+    expect(await server.exited).toEqual({ code: 0, signal: null });
+    // Drained, not cut off at the 10 s limit.
+    expect(Date.now() - signalled).toBeLessThan(8_000);
+    expect(server.output()).not.toMatch(/requests still under way/);
+  });
+});
