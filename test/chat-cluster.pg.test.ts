@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '#server/app';
 import { createEscrowKeys } from '#server/chain/escrow-keys';
+import { deployOnEmbeddedChain } from '#server/chain/escrow-program/app-program';
 import { createChain } from '#server/chain/index';
 import type { ChainPort } from '#server/chain/port';
 import { loadConfig } from '#server/config';
@@ -41,11 +42,13 @@ async function startInstance(database: Database): Promise<Instance> {
     CHAT_HEARTBEAT_MS: '200',
   });
   const chain = await createChain({ stateDir: null });
+  const escrowKeys = createEscrowKeys(randomBytes(64));
   const app = await buildApp({
     config,
     database,
     chain,
-    escrowKeys: createEscrowKeys(randomBytes(64)),
+    escrowKeys,
+    escrowProgramId: (await deployOnEmbeddedChain(chain, escrowKeys, null)).programId,
     storage: createLocalDiskStorage(config.storage.videoDir),
     clock: () => new Date(),
   });

@@ -1,10 +1,15 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { generateKeyPairSigner } from '@solana/kit';
 import { afterAll, describe, expect, it } from 'vitest';
+import { createEscrowKeys } from '#server/chain/escrow-keys';
+import { deployOnEmbeddedChain } from '#server/chain/escrow-program/app-program';
 import { checkDeployedProgram } from '#server/chain/escrow-program/deploy';
 import { LOADER_V3_PROGRAM_ADDRESS } from '#server/chain/escrow-program/loader-v3';
 import { readEscrowProgram } from '#server/chain/escrow-program/program';
+import { createChain } from '#server/chain/index';
 import { loadConfig } from '#server/config';
 import { openRuntime } from '#server/runtime';
 
@@ -22,16 +27,16 @@ describe('the escrow program on the embedded chain', () => {
     const first = await openRuntime(config);
     let programId: string;
     try {
-      expect(first.escrowProgram?.action).toBe('deployed');
-      programId = first.escrowProgram!.programId;
+      expect(first.escrowProgram.action).toBe('deployed');
+      programId = first.escrowProgram.programId;
       const { value: account } = await first.chain.rpc
-        .getAccountInfo(first.escrowProgram!.programId, { encoding: 'base64' })
+        .getAccountInfo(first.escrowProgram.programId, { encoding: 'base64' })
         .send();
       expect(account?.executable).toBe(true);
       expect(account?.owner).toBe(LOADER_V3_PROGRAM_ADDRESS);
       const check = await checkDeployedProgram(
         first.chain.rpc,
-        first.escrowProgram!.programId,
+        first.escrowProgram.programId,
         readEscrowProgram(),
       );
       expect(check.same).toBe(true);
@@ -45,6 +50,42 @@ describe('the escrow program on the embedded chain', () => {
       expect(second.escrowProgram).toEqual({ programId, action: 'unchanged' });
     } finally {
       await second.close();
+    }
+  });
+});
+
+describe('the escrow program on a real cluster', () => {
+  it('refuses to start until the configured program runs this build there, saying how to deploy it', async () => {
+    // A cluster reached over JSON-RPC as any real one: an embedded chain serving its RPC.
+    const cluster = await createChain({ stateDir: null, rpcServer: { host: '127.0.0.1', port: 0 } });
+    const clusterDir = mkdtempSync(path.join(os.tmpdir(), 'darepool-program-cluster-'));
+    try {
+      if (!cluster.rpcServer?.serving) throw new Error('the test cluster does not serve its RPC');
+      const seed = randomBytes(64);
+      const env = {
+        DATA_DIR: clusterDir,
+        NODE_ENV: 'test',
+        SEED_DEMO_DATA: 'false',
+        DATABASE_URL: '',
+        SOLANA_RPC_URL: cluster.rpcServer.httpUrl,
+        SOLANA_CLUSTER: 'localnet',
+        ESCROW_MASTER_SEED: seed.toString('hex'),
+      };
+      const notYet = (await generateKeyPairSigner()).address;
+      await expect(openRuntime(loadConfig({ ...env, ESCROW_PROGRAM_ID: notYet }))).rejects.toThrow(
+        `The escrow program is not deployed at ${notYet} on localnet: deploy program/build/darepool_escrow.so with \`npm run program:deploy`,
+      );
+
+      const { programId } = await deployOnEmbeddedChain(cluster, createEscrowKeys(seed), null);
+      const runtime = await openRuntime(loadConfig({ ...env, ESCROW_PROGRAM_ID: programId }));
+      try {
+        expect(runtime.escrowProgram).toEqual({ programId, action: 'checked' });
+      } finally {
+        await runtime.close();
+      }
+    } finally {
+      await cluster.close();
+      rmSync(clusterDir, { recursive: true, force: true });
     }
   });
 });

@@ -25,6 +25,12 @@ describe('HTTP conventions', () => {
     expect(body.rateLimits).toEqual({ store: 'memory', ok: true });
   });
 
+  it('names the escrow program, which runs on the chain', async () => {
+    const { escrowProgramId } = (await ctx.app.inject('/api/config')).json();
+    const { value } = await ctx.chain.rpc.getAccountInfo(escrowProgramId, { encoding: 'base64' }).send();
+    expect(value?.executable).toBe(true);
+  });
+
   it('serves the public configuration the web needs', async () => {
     const res = await ctx.app.inject('/api/config');
     expect(res.statusCode).toBe(200);
@@ -34,6 +40,7 @@ describe('HTTP conventions', () => {
       explorerUrl: '/tx/{signature}',
       // The test chain serves no RPC, so Solana Explorer cannot read it.
       solanaExplorerUrl: null,
+      escrowProgramId: ctx.escrowProgramId,
       limits: {
         stakeMinSol: '0.01',
         stakeMaxSol: '5',

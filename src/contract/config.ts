@@ -16,6 +16,8 @@ export const publicConfigSchema = z
      * through the chain's local RPC (`cluster=custom`); on a real cluster both are the same.
      */
     solanaExplorerUrl: z.string().nullable(),
+    /** The escrow program that holds every dare's SOL in its vaults: anyone can check it on chain. */
+    escrowProgramId: z.string(),
     limits: z.object({
       stakeMinSol: z.string(),
       stakeMaxSol: z.string(),

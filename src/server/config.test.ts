@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from './config';
 
 const SEED = 'ab'.repeat(64);
+const PROGRAM_ID = 'BPFLoaderUpgradeab1e11111111111111111111111';
 
 describe('loadConfig', () => {
   it('defaults to the embedded database and chain in ./data on port 5000', () => {
@@ -32,6 +33,7 @@ describe('loadConfig', () => {
       DATABASE_URL: 'postgresql://u:p@db:5432/app',
       SOLANA_RPC_URL: 'https://api.devnet.solana.com',
       ESCROW_MASTER_SEED: SEED,
+      ESCROW_PROGRAM_ID: PROGRAM_ID,
       ADMIN_WALLETS: ' a , b,,',
     });
     expect(config.database).toEqual({ embedded: false, url: 'postgresql://u:p@db:5432/app' });
@@ -39,6 +41,7 @@ describe('loadConfig', () => {
       embedded: false,
       cluster: 'devnet',
       rpcUrl: 'https://api.devnet.solana.com',
+      escrowProgramId: PROGRAM_ID,
     });
     expect(config.adminWallets).toEqual(['a', 'b']);
   });
@@ -129,6 +132,10 @@ describe('loadConfig', () => {
     [
       { SOLANA_RPC_URL: 'https://api.devnet.solana.com' },
       /^Invalid ESCROW_MASTER_SEED: required with SOLANA_RPC_URL/,
+    ],
+    [
+      { SOLANA_RPC_URL: 'https://api.devnet.solana.com', ESCROW_MASTER_SEED: SEED },
+      /^Invalid ESCROW_PROGRAM_ID: required with SOLANA_RPC_URL/,
     ],
   ])('stops on %j with one line naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(message);

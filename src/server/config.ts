@@ -43,6 +43,8 @@ const envSchema = z.object({
     z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
   ),
   SOLANA_CLUSTER: optionalText.pipe(z.enum(CLUSTERS).optional()),
+  /** The escrow program's id on SOLANA_RPC_URL's cluster (the embedded chain deploys its own). */
+  ESCROW_PROGRAM_ID: optionalText,
   /** The embedded chain's JSON-RPC for wallets and tools; PubSub on the next port; 0 turns it off. */
   CHAIN_RPC_PORT: z.coerce.number().int().min(0).max(65534).default(8899),
   CHAIN_RPC_HOST: z.string().trim().min(1).default('127.0.0.1'),
@@ -200,7 +202,7 @@ export interface AppConfig {
         /** Where the chain serves JSON-RPC (PubSub on port + 1); null: not served. */
         rpcServer: { host: string; port: number } | null;
       }
-    | { embedded: false; cluster: Cluster; rpcUrl: string };
+    | { embedded: false; cluster: Cluster; rpcUrl: string; escrowProgramId: string };
   storage: {
     /** Where videos live on this machine's disk, unless `s3` is set. */
     videoDir: string;
@@ -289,6 +291,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       'Invalid ESCROW_MASTER_SEED: required with SOLANA_RPC_URL (64 bytes as 128 hex characters, kept in a secret store)',
     );
   }
+  if (env.SOLANA_RPC_URL && !env.ESCROW_PROGRAM_ID) {
+    throw new ConfigError(
+      'Invalid ESCROW_PROGRAM_ID: required with SOLANA_RPC_URL (the escrow program deployed on that cluster: npm run program:deploy, docs/program.md)',
+    );
+  }
   return {
     env: env.NODE_ENV,
     host: env.HOST,
@@ -303,6 +310,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
           embedded: false,
           rpcUrl: env.SOLANA_RPC_URL,
           cluster: env.SOLANA_CLUSTER ?? clusterFromUrl(env.SOLANA_RPC_URL),
+          escrowProgramId: env.ESCROW_PROGRAM_ID!,
         }
       : {
           embedded: true,

@@ -1,3 +1,4 @@
+import type { Address } from '@solana/kit';
 import type { EscrowKeys } from './chain/escrow-keys';
 import type { ChainPort } from './chain/port';
 import type { AppConfig } from './config';
@@ -14,6 +15,8 @@ export interface AppDeps {
   chain: ChainPort;
   /** Derives escrow addresses and signers from the master seed; nothing else sees the seed. */
   escrowKeys: EscrowKeys;
+  /** The escrow program that holds every dare's SOL (docs/program.md). */
+  escrowProgramId: Address;
   storage: StoragePort;
   clock: Clock;
 }

@@ -29,6 +29,7 @@ async function main() {
     database,
     chain,
     escrowKeys,
+    escrowProgramId: runtime.escrowProgram.programId,
     storage,
     clock,
   };
@@ -73,11 +74,9 @@ async function main() {
   app.log.info(
     `Chain: ${chain.embedded ? `embedded LiteSVM (${chain.cluster}), state in ${config.chain.embedded ? config.chain.stateDir : ''}` : `${chain.cluster} via ${config.chain.embedded ? '' : new URL(config.chain.rpcUrl).host}`}`,
   );
-  if (runtime.escrowProgram) {
-    app.log.info(
-      `Escrow program: ${runtime.escrowProgram.programId} (${runtime.escrowProgram.action}; docs/program.md)`,
-    );
-  }
+  app.log.info(
+    `Escrow program: ${runtime.escrowProgram.programId} (${runtime.escrowProgram.action}; docs/program.md)`,
+  );
   const rpcServer = chain.rpcServer;
   if (rpcServer?.serving) {
     app.log.info(

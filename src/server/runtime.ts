@@ -3,8 +3,7 @@ import path from 'node:path';
 import type { Address } from '@solana/kit';
 import { createChain } from './chain';
 import { createEscrowKeys, type EscrowKeys } from './chain/escrow-keys';
-import { ensureProgramDeployed } from './chain/escrow-program/deploy';
-import { readEscrowProgram } from './chain/escrow-program/program';
+import { deployOnEmbeddedChain, requireDeployedProgram } from './chain/escrow-program/app-program';
 import { loadMasterSeed } from './chain/master-seed';
 import type { ChainPort } from './chain/port';
 import type { AppConfig } from './config';
@@ -16,32 +15,9 @@ export interface Runtime {
   database: Database;
   chain: ChainPort;
   escrowKeys: EscrowKeys;
-  /** The escrow program on the embedded chain, deployed at start; null on a real cluster. */
-  escrowProgram: { programId: Address; action: 'deployed' | 'upgraded' | 'unchanged' } | null;
+  /** The escrow program that holds every dare's SOL; `action` says what the start did about it. */
+  escrowProgram: { programId: Address; action: 'deployed' | 'upgraded' | 'unchanged' | 'checked' };
   close(): Promise<void>;
-}
-
-/** Enough test SOL for the program's rent (about 4x its size, so a rebuilt one can replace it) and fees. */
-const DEPLOY_FUNDING_LAMPORTS = 2_000_000_000n;
-
-/**
- * The embedded chain runs the committed escrow program, deployed through the real upgradeable
- * loader (its ELF checks and verifier included) at a program id kept beside the chain state: the
- * first start deploys it, a rebuilt program is upgraded in place, otherwise nothing is sent. The
- * platform fee payer, funded with test SOL, is its upgrade authority here.
- */
-async function deployEscrowProgram(chain: ChainPort, escrowKeys: EscrowKeys, stateDir: string) {
-  const authority = await escrowKeys.feePayer();
-  const { value: balance } = await chain.rpc
-    .getBalance(authority.address, { commitment: 'confirmed' })
-    .send();
-  if (balance < DEPLOY_FUNDING_LAMPORTS) await chain.airdrop(authority.address, DEPLOY_FUNDING_LAMPORTS);
-  return ensureProgramDeployed({
-    rpc: chain.rpc,
-    authority,
-    keypairFile: path.join(stateDir, 'escrow-program-keypair.json'),
-    bytes: readEscrowProgram(),
-  });
 }
 
 /**
@@ -81,10 +57,18 @@ export async function openRuntime(
           }
         : { rpcUrl: config.chain.rpcUrl, cluster: config.chain.cluster, stateDir: null },
     );
-    let escrowProgram: Runtime['escrowProgram'] = null;
+    let escrowProgram: Runtime['escrowProgram'];
     try {
-      if (config.chain.embedded)
-        escrowProgram = await deployEscrowProgram(chain, escrowKeys, config.chain.stateDir);
+      escrowProgram = config.chain.embedded
+        ? await deployOnEmbeddedChain(
+            chain,
+            escrowKeys,
+            path.join(config.chain.stateDir, 'escrow-program-keypair.json'),
+          )
+        : {
+            programId: await requireDeployedProgram(chain, config.chain.escrowProgramId),
+            action: 'checked',
+          };
     } catch (error) {
       await chain.close();
       throw error;

@@ -2,11 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { type Address, generateKeyPairSigner } from '@solana/kit';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { buildApp } from '#server/app';
 import { createEscrowKeys, type EscrowKeys } from '#server/chain/escrow-keys';
+import { deployOnEmbeddedChain } from '#server/chain/escrow-program/app-program';
 import { createChain } from '#server/chain/index';
 import type { ChainPort } from '#server/chain/port';
 import { type AppConfig, loadConfig } from '#server/config';
@@ -22,6 +24,8 @@ export interface TestContext {
   database: Database;
   chain: ChainPort;
   escrowKeys: EscrowKeys;
+  /** The escrow program the app uses (deployed on the test's embedded chain). */
+  escrowProgramId: Address;
   config: AppConfig;
   dataDir: string;
   /** Move the app's clock; starts at real time. */
@@ -68,6 +72,11 @@ export interface TestContextOptions {
    * ledger): only a file that makes differences on purpose, to show they are reported, says so.
    */
   leavesReconcileDifferences?: boolean;
+  /**
+   * With `chain`: the escrow program's id there (only the embedded chain is deployed to); else an
+   * id nothing runs at (a chain the test supplies to fail, say an unreachable node).
+   */
+  escrowProgramId?: Address;
 }
 
 /** The whole app in-process on a fresh database, a fresh embedded chain and a temp data folder. */
@@ -92,12 +101,20 @@ export async function createTestContext(
   mkdirSync(webRoot);
   writeFileSync(path.join(webRoot, 'index.html'), TEST_INDEX_HTML);
   const escrowKeys = createEscrowKeys(randomBytes(64));
+  const programKeypair = chainStateDir && path.join(chainStateDir, 'escrow-program-keypair.json');
+  // The same program id across a restart of a kept chain, as the server's start does.
+  const deployProgram = async () =>
+    options.chain
+      ? (options.escrowProgramId ?? (await generateKeyPairSigner()).address)
+      : (await deployOnEmbeddedChain(chain, escrowKeys, programKeypair)).programId;
+  let escrowProgramId = await deployProgram();
   const start = async () => {
     const app = await buildApp({
       config,
       database,
       chain,
       escrowKeys,
+      escrowProgramId,
       storage: await openVideoStorage(config.storage),
       clock: () => clock.now,
       webRoot,
@@ -110,6 +127,7 @@ export async function createTestContext(
     database,
     chain,
     escrowKeys,
+    escrowProgramId,
     config,
     dataDir,
     clock,
@@ -119,6 +137,8 @@ export async function createTestContext(
         await chain.close();
         chain = await openChain();
         context.chain = chain;
+        escrowProgramId = await deployProgram();
+        context.escrowProgramId = escrowProgramId;
       }
       context.app = await start();
     },

@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '#server/app';
 import { createEscrowKeys, type EscrowKeys } from '#server/chain/escrow-keys';
+import { deployOnEmbeddedChain } from '#server/chain/escrow-program/app-program';
 import { createChain } from '#server/chain/index';
 import type { ChainPort } from '#server/chain/port';
 import { loadConfig } from '#server/config';
@@ -46,6 +47,7 @@ export async function startCluster(
   const dirs = [mkdtempSync(path.join(os.tmpdir(), 'darepool-cluster-'))];
   const chain = await createChain({ stateDir: null });
   const escrowKeys = createEscrowKeys(randomBytes(64));
+  const { programId: escrowProgramId } = await deployOnEmbeddedChain(chain, escrowKeys, null);
   const disk = createLocalDiskStorage(path.join(dirs[0]!, 'videos'));
   const storage = options.storage ? options.storage(disk) : disk;
   const clock = { offsetMs: 0 };
@@ -64,6 +66,7 @@ export async function startCluster(
       database,
       chain,
       escrowKeys,
+      escrowProgramId,
       storage,
       clock: () => new Date(Date.now() + clock.offsetMs),
     });

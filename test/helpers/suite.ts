@@ -70,6 +70,9 @@ export function setupApiSuite<const Name extends string = never>(
     get escrowKeys() {
       return started().escrowKeys;
     },
+    get escrowProgramId() {
+      return started().escrowProgramId;
+    },
     get config() {
       return started().config;
     },

@@ -10,12 +10,13 @@ import {
 } from '#contract/limits';
 import type { AppDeps } from '../../deps';
 
-export const configRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { chain }) => {
+export const configRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { chain, escrowProgramId }) => {
   const publicConfig: PublicConfig = {
     cluster: chain.cluster,
     embeddedChain: chain.embedded,
     explorerUrl: chain.explorerUrlTemplate,
     solanaExplorerUrl: chain.solanaExplorerUrlTemplate,
+    escrowProgramId,
     limits: {
       stakeMinSol: STAKE_MIN_SOL,
       stakeMaxSol: STAKE_MAX_SOL,
