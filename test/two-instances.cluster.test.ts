@@ -279,7 +279,9 @@ describe('two server processes on one PostgreSQL, Redis, S3 server and chain', (
       () => 'no answer',
     );
     const payout = await held;
-    // It lands; A is killed before it hears so, i.e. before it can book it.
+    // From here A hears nothing more from the chain (not even through its own job), so it cannot
+    // learn that the transfer lands, and is killed before it could book it.
+    a.gate.cut();
     await payout.deliverToChain();
     process.kill(a.pid, 'SIGKILL');
     expect(await a.exited).toEqual({ code: null, signal: 'SIGKILL' });

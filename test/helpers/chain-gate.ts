@@ -35,6 +35,11 @@ export interface ChainGate {
   holdNextSend(): Promise<HeldSend>;
   /** Every sendTransaction waits this long before it is forwarded (0: none). */
   delaySends(ms: number): void;
+  /**
+   * From now on nothing passes either way: requests are neither forwarded nor answered, and
+   * answers still on their way are dropped, as when the instance's network to the chain goes away.
+   */
+  cut(): void;
   close(): Promise<void>;
 }
 
@@ -63,6 +68,7 @@ export async function startChainGate(upstream: string): Promise<ChainGate> {
   const sends: SeenSend[] = [];
   let delayMs = 0;
   let armed: ((held: HeldSend) => void) | null = null;
+  let isCut = false;
 
   const forward = async (body: string) => {
     const answer = await fetch(upstream, {
@@ -74,13 +80,14 @@ export async function startChainGate(upstream: string): Promise<ChainGate> {
   };
   const answer = (response: ServerResponse, status: number, text: string) => {
     // The instance may have been killed while its request was held: nobody is left to answer.
-    if (response.destroyed || response.writableEnded) return;
+    if (isCut || response.destroyed || response.writableEnded) return;
     response.writeHead(status, { 'content-type': 'application/json' }).end(text);
   };
 
   const server = createServer((request, response) => {
     void (async () => {
       const body = await readBody(request);
+      if (isCut) return;
       const parsed = JSON.parse(body) as JsonRpcRequest | JsonRpcRequest[];
       const sendTransaction = (Array.isArray(parsed) ? parsed : [parsed]).find(
         (call) => call.method === 'sendTransaction',
@@ -103,7 +110,7 @@ export async function startChainGate(upstream: string): Promise<ChainGate> {
       const forwarded = await forward(body);
       answer(response, forwarded.status, forwarded.text);
     })().catch((error: unknown) => {
-      if (!response.headersSent && !response.destroyed) response.writeHead(502).end(String(error));
+      if (!isCut && !response.headersSent && !response.destroyed) response.writeHead(502).end(String(error));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -119,6 +126,9 @@ export async function startChainGate(upstream: string): Promise<ChainGate> {
     },
     delaySends(ms) {
       delayMs = ms;
+    },
+    cut() {
+      isCut = true;
     },
     close() {
       return new Promise((resolve) => {

@@ -221,7 +221,7 @@ export async function startProcessCluster(
         env: { ...sharedEnv, SOLANA_RPC_URL: gate.url },
         logLevel: sharedEnv.LOG_LEVEL ?? 'info',
         timeoutMs: STARTUP_TIMEOUT_MS,
-        outputLimitBytes: 16 * 1024 * 1024,
+        outputLimitBytes: 4 * 1024 * 1024,
       });
       cleanups.push(() => server.stop());
       return {
