@@ -3,12 +3,15 @@ import { defineConfig } from 'vitest/config';
 /**
  * Tests that need a shared server run in that server's tier only: `*.pg.test.ts` with
  * TEST_DATABASE_URL (PostgreSQL), `*.redis.test.ts` with TEST_REDIS_URL (scripts/test.ts sets each
- * when its server answers).
+ * when its server answers). `*.cluster.test.ts` are the two-instance tier (project `cluster`): two
+ * server processes on PostgreSQL, Redis and S3, run when both TEST_ URLs are set.
  */
 const needsServers = [
   ...(process.env.TEST_DATABASE_URL ? [] : ['**/*.pg.test.ts']),
   ...(process.env.TEST_REDIS_URL ? [] : ['**/*.redis.test.ts']),
 ];
+const clusterTier = 'test/**/*.cluster.test.ts';
+const clusterServersSet = Boolean(process.env.TEST_DATABASE_URL && process.env.TEST_REDIS_URL);
 
 export default defineConfig({
   test: {
@@ -26,10 +29,22 @@ export default defineConfig({
           name: 'api',
           include: ['test/**/*.test.ts'],
           // Multi-instance tests need a shared PostgreSQL server (or Redis): they belong to that tier only.
-          exclude: needsServers,
+          exclude: [...needsServers, clusterTier],
           globalSetup: ['test/global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'cluster',
+          include: [clusterTier],
+          exclude: clusterServersSet ? [] : [clusterTier],
+          // One file at a time: each starts two servers, a chain and an S3 server on two cores.
+          pool: 'forks',
+          maxWorkers: 1,
+          testTimeout: 30_000,
+          hookTimeout: 90_000,
         },
       },
       {

@@ -1,6 +1,7 @@
 /**
  * `npm test`: every tier in order — unit, API on PGlite, API on PostgreSQL (when a server
- * answers at TEST_DATABASE_URL, default postgresql://postgres@127.0.0.1:5432/test), then e2e in Chromium.
+ * answers at TEST_DATABASE_URL, default postgresql://postgres@127.0.0.1:5432/test), two instances
+ * (two server processes on that PostgreSQL, Redis and an S3 server; when both answer), then e2e in Chromium.
  * The Redis-backed tests (`*.redis.test.ts`, unit and API) run in their tiers when a Redis answers at
  * TEST_REDIS_URL (default redis://127.0.0.1:6379). Set explicitly, TEST_REDIS_URL is required: a
  * Redis that does not answer then fails those tests; set empty, they are left out.
@@ -70,12 +71,22 @@ run(`api on PGlite (embedded)${withRedis}`, ['--project', 'api', ...extra], {
   TEST_DATABASE_URL: '',
   TEST_REDIS_URL: redis,
 });
-if (await postgresAnswers(postgresUrl)) {
+const postgres = await postgresAnswers(postgresUrl);
+if (postgres) {
   run(`api on PostgreSQL (${new URL(postgresUrl).host})${withRedis}`, ['--project', 'api', ...extra], {
     TEST_DATABASE_URL: postgresUrl,
     TEST_REDIS_URL: redis,
   });
 } else {
   console.log(`\n(no PostgreSQL answers at ${new URL(postgresUrl).host}: the API tier ran on PGlite only)`);
+}
+if (postgres && redis) {
+  run(
+    `two instances on PostgreSQL (${new URL(postgresUrl).host}), Redis (${new URL(redis).host}) and S3`,
+    ['--project', 'cluster', ...extra],
+    { TEST_DATABASE_URL: postgresUrl, TEST_REDIS_URL: redis },
+  );
+} else {
+  console.log('\n(the two-instance tier needs both PostgreSQL and Redis: left out)');
 }
 run('e2e in Chromium', ['--project', 'e2e', ...extra], { TEST_DATABASE_URL: '', TEST_REDIS_URL: '' });

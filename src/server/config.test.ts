@@ -59,6 +59,14 @@ describe('loadConfig', () => {
     );
   });
 
+  it('runs the refund and payout-recovery job every 60 s unless PAYOUT_JOB_INTERVAL_SECONDS says otherwise', () => {
+    expect(loadConfig({}).payoutJobIntervalMs).toBe(60_000);
+    expect(loadConfig({ PAYOUT_JOB_INTERVAL_SECONDS: '0.25' }).payoutJobIntervalMs).toBe(250);
+    expect(() => loadConfig({ PAYOUT_JOB_INTERVAL_SECONDS: '0' })).toThrow(
+      /^Invalid PAYOUT_JOB_INTERVAL_SECONDS/,
+    );
+  });
+
   it('keeps videos on local disk unless VIDEO_STORAGE=s3 names a bucket', () => {
     expect(loadConfig({}).storage.s3).toBeNull();
     const s3 = {

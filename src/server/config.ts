@@ -121,6 +121,8 @@ const envSchema = z.object({
   SHUTDOWN_TIMEOUT_SECONDS: positiveInt(25),
   /** How often chat sockets are pinged; one missed pong drops the socket. */
   CHAT_HEARTBEAT_MS: positiveInt(30_000),
+  /** How often the refund and payout-recovery job runs (seconds; fractions allowed). */
+  PAYOUT_JOB_INTERVAL_SECONDS: z.coerce.number().positive().finite().default(60),
   /** The largest Major Dare prize an admin's wallet may pay in, in SOL. */
   MAJOR_PRIZE_MAX_SOL: z
     .string()
@@ -228,6 +230,8 @@ export interface AppConfig {
     redis: { url: string; keyPrefix: string } | null;
   };
   chatHeartbeatMs: number;
+  /** How often the refund and payout-recovery job runs (once per deployment, under its lock). */
+  payoutJobIntervalMs: number;
   /** How long a shutdown lets requests under way finish (then their connections are cut). */
   shutdownTimeoutMs: number;
   /** SOL, a decimal string. */
@@ -337,6 +341,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       redis: env.REDIS_URL ? { url: env.REDIS_URL, keyPrefix: env.REDIS_KEY_PREFIX } : null,
     },
     chatHeartbeatMs: env.CHAT_HEARTBEAT_MS,
+    payoutJobIntervalMs: Math.max(1, Math.round(env.PAYOUT_JOB_INTERVAL_SECONDS * 1000)),
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_SECONDS * 1000,
     majorPrizeMaxSol: env.MAJOR_PRIZE_MAX_SOL,
   };

@@ -141,7 +141,14 @@ export async function registerRoutes(
   await app.register(leaderboardRoutes, { db });
   await app.register(profileRoutes, { db });
   // Start-up recovery of interrupted transfers, then the periodic refund job.
-  await app.register(payoutLifecycle, { chain, payouts, claims, refunds, jobLock });
+  await app.register(payoutLifecycle, {
+    chain,
+    payouts,
+    claims,
+    refunds,
+    jobLock,
+    intervalMs: config.payoutJobIntervalMs,
+  });
 
   // Shared dare links: the page's social preview.
   await app.register(ogMetaRoutes, { db, clock, webRoot });

@@ -1,0 +1,93 @@
+/**
+ * npm run localnet -- [--rpc-port 8899] [--bind-address 127.0.0.1] [--ledger ./data/localnet] [--reset] [--memory]
+ *   The embedded chain (LiteSVM, the one `npm start` runs in-process) on its own, served like
+ *   `solana-test-validator`: JSON-RPC on --rpc-port, WebSocket PubSub on the next port. Test SOL
+ *   through `requestAirdrop` (`solana airdrop`, kit's `rpc.requestAirdrop`). For several DarePool
+ *   instances on one local chain (each with SOLANA_RPC_URL=http://127.0.0.1:8899 and the same
+ *   ESCROW_MASTER_SEED), for wallets and tools without a server, and for the two-instance test tier.
+ *   State is kept in --ledger (reloaded on the next start; --reset starts afresh) or, with
+ *   --memory, nowhere (the default folder follows DATA_DIR). Flag names are solana-test-validator's.
+ *   --rpc-port 0 picks free ports (printed).
+ *   Stops on SIGTERM/SIGINT, saving the state.
+ */
+import { rmSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { createEmbeddedChain } from '#server/chain/embedded/index';
+import { lockDataDir } from '#server/data-dir-lock';
+
+function fail(message: string): never {
+  console.error(`localnet: ${message}`);
+  process.exit(1);
+}
+
+const { values } = parseArgs({
+  options: {
+    'rpc-port': { type: 'string', default: '8899' },
+    'bind-address': { type: 'string', default: '127.0.0.1' },
+    ledger: { type: 'string', default: path.join(process.env.DATA_DIR || './data', 'localnet') },
+    reset: { type: 'boolean', default: false },
+    memory: { type: 'boolean', default: false },
+  },
+});
+const port = Number(values['rpc-port']);
+if (!Number.isInteger(port) || port < 0 || port > 65534)
+  fail(`--rpc-port ${values['rpc-port']} is not a port (0 to 65534; PubSub takes the next one)`);
+const ledgerDir = values.memory ? null : path.resolve(values.ledger);
+
+let unlock = () => {};
+if (ledgerDir) {
+  // One writer per chain folder, as for the server's data folder.
+  try {
+    unlock = lockDataDir(ledgerDir);
+  } catch (error) {
+    fail((error as Error).message);
+  }
+  if (values.reset) {
+    unlock();
+    rmSync(ledgerDir, { recursive: true, force: true });
+    unlock = lockDataDir(ledgerDir);
+  }
+}
+
+let chain: Awaited<ReturnType<typeof createEmbeddedChain>>;
+try {
+  chain = await createEmbeddedChain({
+    stateDir: ledgerDir,
+    rpcServer: { host: values['bind-address'], port },
+  });
+} catch (error) {
+  unlock();
+  fail((error as Error).message);
+}
+const served = chain.rpcServer;
+if (!served?.serving) {
+  await chain.close();
+  unlock();
+  fail(`cannot serve the chain: ${served?.reason ?? 'unknown reason'}`);
+}
+
+console.log(`Localnet JSON-RPC: ${served.httpUrl}`);
+console.log(`Localnet PubSub:   ${served.wsUrl}`);
+console.log(ledgerDir ? `State: ${ledgerDir}` : 'State: in memory only (--memory)');
+// A parent that started this with an IPC channel (the test tier) is told where it listens, and
+// its going away ends this process too.
+process.send?.({ httpUrl: served.httpUrl, wsUrl: served.wsUrl });
+process.on('disconnect', () => void stop());
+
+let stopping: Promise<void> | null = null;
+function stop(): Promise<void> {
+  stopping ??= chain
+    .close()
+    .catch((error: unknown) => {
+      console.error(`localnet: could not save the chain: ${(error as Error).message}`);
+      process.exitCode = 1;
+    })
+    .finally(() => {
+      unlock();
+      process.exit();
+    });
+  return stopping;
+}
+process.on('SIGTERM', () => void stop());
+process.on('SIGINT', () => void stop());

@@ -1,0 +1,149 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  airdropFactory,
+  appendTransactionMessageInstruction,
+  assertIsTransactionWithBlockhashLifetime,
+  createSolanaRpc,
+  createSolanaRpcSubscriptions,
+  createTransactionMessage,
+  generateKeyPairSigner,
+  getSignatureFromTransaction,
+  lamports,
+  pipe,
+  sendAndConfirmTransactionFactory,
+  setTransactionMessageFeePayerSigner,
+  setTransactionMessageLifetimeUsingBlockhash,
+  signTransactionMessageWithSigners,
+} from '@solana/kit';
+import { getTransferSolInstruction } from '@solana-program/system';
+import { afterAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../e2e/fixtures/paths';
+import { getFreePortPair } from '../e2e/fixtures/server';
+
+/**
+ * `npm run localnet`: the embedded chain in a process of its own, served like
+ * solana-test-validator, seen through @solana/kit's own HTTP and WebSocket clients.
+ */
+const SOL = 1_000_000_000n;
+const ledger = mkdtempSync(path.join(os.tmpdir(), 'darepool-localnet-'));
+const running = new Set<ChildProcess>();
+afterAll(() => {
+  for (const child of running) child.kill('SIGKILL');
+  rmSync(ledger, { recursive: true, force: true });
+});
+
+interface Started {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+function localnet(args: string[]): Started {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/localnet.ts', ...args], {
+    cwd: REPO_ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  running.add(child);
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => {
+      running.delete(child);
+      resolve(code);
+    }),
+  );
+  return { child, output: () => output, exited };
+}
+
+/** Started and serving: resolves once it printed its RPC address. */
+async function serving(started: Started): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (!/Localnet PubSub/.test(started.output())) {
+    if (started.child.exitCode !== null) throw new Error(`localnet exited: ${started.output()}`);
+    if (Date.now() > deadline) throw new Error(`localnet did not start: ${started.output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('npm run localnet', () => {
+  let port: number;
+
+  it('serves JSON-RPC and PubSub on the next port: airdrop, send and confirm by subscription', async () => {
+    port = await getFreePortPair();
+    const chain = localnet(['--rpc-port', String(port), '--ledger', ledger]);
+    await serving(chain);
+    expect(chain.output()).toContain(`Localnet JSON-RPC: http://127.0.0.1:${port}`);
+    expect(chain.output()).toContain(`Localnet PubSub:   ws://127.0.0.1:${port + 1}`);
+
+    const rpc = createSolanaRpc(`http://127.0.0.1:${port}`);
+    const rpcSubscriptions = createSolanaRpcSubscriptions(`ws://127.0.0.1:${port + 1}`);
+    const payer = await generateKeyPairSigner();
+    // requestAirdrop, confirmed through signatureSubscribe.
+    await airdropFactory({ rpc, rpcSubscriptions })({
+      recipientAddress: payer.address,
+      lamports: lamports(2n * SOL),
+      commitment: 'confirmed',
+    });
+    const recipient = (await generateKeyPairSigner()).address;
+    const { value: blockhash } = await rpc.getLatestBlockhash().send();
+    const transfer = await signTransactionMessageWithSigners(
+      pipe(
+        createTransactionMessage({ version: 0 }),
+        (m) => setTransactionMessageFeePayerSigner(payer, m),
+        (m) => setTransactionMessageLifetimeUsingBlockhash(blockhash, m),
+        (m) =>
+          appendTransactionMessageInstruction(
+            getTransferSolInstruction({ source: payer, destination: recipient, amount: SOL / 2n }),
+            m,
+          ),
+      ),
+    );
+    assertIsTransactionWithBlockhashLifetime(transfer);
+    await sendAndConfirmTransactionFactory({ rpc, rpcSubscriptions })(transfer, { commitment: 'confirmed' });
+    expect((await rpc.getBalance(recipient).send()).value).toBe(SOL / 2n);
+    const [status] = (await rpc.getSignatureStatuses([getSignatureFromTransaction(transfer)]).send()).value;
+    expect(status).toMatchObject({ err: null, confirmationStatus: expect.any(String) });
+
+    // One process per ledger folder.
+    const second = localnet(['--rpc-port', '0', '--ledger', ledger]);
+    expect(await second.exited).toBe(1);
+    expect(second.output()).toMatch(/^localnet: The data folder .* is in use by process \d+/);
+
+    // SIGTERM saves the chain and exits 0; the next start on the folder has it back.
+    chain.child.kill('SIGTERM');
+    expect(await chain.exited).toBe(0);
+    const again = localnet(['--rpc-port', String(port), '--ledger', ledger]);
+    await serving(again);
+    expect((await rpc.getBalance(recipient).send()).value).toBe(SOL / 2n);
+    again.child.kill('SIGTERM');
+    expect(await again.exited).toBe(0);
+
+    // --reset starts from an empty chain.
+    const fresh = localnet(['--rpc-port', String(port), '--ledger', ledger, '--reset']);
+    await serving(fresh);
+    expect((await rpc.getBalance(recipient).send()).value).toBe(0n);
+    fresh.child.kill('SIGTERM');
+    expect(await fresh.exited).toBe(0);
+  });
+
+  it('refuses a port that is taken, saying which', async () => {
+    const holder = localnet(['--rpc-port', '0', '--memory']);
+    await serving(holder);
+    const taken = Number(/JSON-RPC: http:\/\/127\.0\.0\.1:(\d+)/.exec(holder.output())![1]);
+    const second = localnet(['--rpc-port', String(taken), '--memory']);
+    expect(await second.exited).toBe(1);
+    expect(second.output()).toContain(
+      `localnet: cannot serve the chain: 127.0.0.1:${taken} is already in use`,
+    );
+    holder.child.kill('SIGTERM');
+    expect(await holder.exited).toBe(0);
+  });
+});
