@@ -44,7 +44,7 @@ export default defineConfig({
           pool: 'forks',
           maxWorkers: 1,
           testTimeout: 30_000,
-          hookTimeout: 90_000,
+          hookTimeout: 180_000,
         },
       },
       {
@@ -56,7 +56,8 @@ export default defineConfig({
           pool: 'forks',
           maxWorkers: 2,
           testTimeout: 30_000,
-          hookTimeout: 90_000,
+          // A file's server start (e2e/fixtures/server.ts waits up to 150 s) is in its beforeAll.
+          hookTimeout: 180_000,
           // Each poll waits for a page that two servers and two browsers share two cores with:
           // vitest's 1 s default failed a correct page under CI load.
           expect: { poll: { timeout: 10_000 } },

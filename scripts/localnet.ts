@@ -8,12 +8,18 @@
  *   State is kept in --ledger (reloaded on the next start; --reset starts afresh) or, with
  *   --memory, nowhere (the default folder follows DATA_DIR). Flag names are solana-test-validator's.
  *   --rpc-port 0 picks free ports (printed).
+ *   The committed escrow program is deployed at start, at a program id kept in the ledger folder
+ *   (printed: give it to each instance as ESCROW_PROGRAM_ID), upgraded in place when rebuilt.
  *   Stops on SIGTERM/SIGINT, saving the state.
  */
-import { rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { generateKeyPairSigner, type KeyPairSigner } from '@solana/kit';
 import { createEmbeddedChain } from '#server/chain/embedded/index';
+import { ensureProgramDeployed } from '#server/chain/escrow-program/deploy';
+import { readKeypairFile, writeNewKeypairFile } from '#server/chain/escrow-program/keypair-file';
+import { readEscrowProgram } from '#server/chain/escrow-program/program';
 import { lockDataDir } from '#server/data-dir-lock';
 
 function fail(message: string): never {
@@ -67,12 +73,37 @@ if (!served?.serving) {
   fail(`cannot serve the chain: ${served?.reason ?? 'unknown reason'}`);
 }
 
+/** The localnet's own upgrade authority, kept with the ledger so a rebuilt program can replace it. */
+async function upgradeAuthority(): Promise<KeyPairSigner> {
+  if (!ledgerDir) return generateKeyPairSigner();
+  const file = path.join(ledgerDir, 'upgrade-authority-keypair.json');
+  if (!existsSync(file)) writeNewKeypairFile(file);
+  return readKeypairFile(file);
+}
+
+let programId: string;
+try {
+  const authority = await upgradeAuthority();
+  await chain.airdrop(authority.address, 2_000_000_000n);
+  ({ programId } = await ensureProgramDeployed({
+    rpc: chain.rpc,
+    authority,
+    keypairFile: ledgerDir && path.join(ledgerDir, 'escrow-program-keypair.json'),
+    bytes: readEscrowProgram(),
+  }));
+} catch (error) {
+  await chain.close();
+  unlock();
+  fail(`cannot deploy the escrow program: ${(error as Error).message}`);
+}
+
 console.log(`Localnet JSON-RPC: ${served.httpUrl}`);
 console.log(`Localnet PubSub:   ${served.wsUrl}`);
+console.log(`Escrow program:    ${programId} (ESCROW_PROGRAM_ID)`);
 console.log(ledgerDir ? `State: ${ledgerDir}` : 'State: in memory only (--memory)');
 // A parent that started this with an IPC channel (the test tier) is told where it listens, and
 // its going away ends this process too.
-process.send?.({ httpUrl: served.httpUrl, wsUrl: served.wsUrl });
+process.send?.({ httpUrl: served.httpUrl, wsUrl: served.wsUrl, escrowProgramId: programId });
 process.on('disconnect', () => void stop());
 
 let stopping: Promise<void> | null = null;

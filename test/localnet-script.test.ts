@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {
+  address,
   airdropFactory,
   appendTransactionMessageInstruction,
   assertIsTransactionWithBlockhashLifetime,
@@ -20,6 +21,8 @@ import {
 } from '@solana/kit';
 import { getTransferSolInstruction } from '@solana-program/system';
 import { afterAll, describe, expect, it } from 'vitest';
+import { checkDeployedProgram } from '#server/chain/escrow-program/deploy';
+import { readEscrowProgram } from '#server/chain/escrow-program/program';
 import { REPO_ROOT } from '../e2e/fixtures/paths';
 import { getFreePortPair } from '../e2e/fixtures/server';
 
@@ -84,6 +87,10 @@ describe('npm run localnet', () => {
     expect(chain.output()).toContain(`Localnet PubSub:   ws://127.0.0.1:${port + 1}`);
 
     const rpc = createSolanaRpc(`http://127.0.0.1:${port}`);
+    // The committed escrow program runs at the printed id, which a restart keeps.
+    const programId = /Escrow program: +(\w+) \(ESCROW_PROGRAM_ID\)/.exec(chain.output())?.[1];
+    if (!programId) throw new Error(`no program id printed: ${chain.output()}`);
+    expect((await checkDeployedProgram(rpc, address(programId), readEscrowProgram())).same).toBe(true);
     const rpcSubscriptions = createSolanaRpcSubscriptions(`ws://127.0.0.1:${port + 1}`);
     const payer = await generateKeyPairSigner();
     // requestAirdrop, confirmed through signatureSubscribe.
@@ -123,6 +130,7 @@ describe('npm run localnet', () => {
     const again = localnet(['--rpc-port', String(port), '--ledger', ledger]);
     await serving(again);
     expect((await rpc.getBalance(recipient).send()).value).toBe(SOL / 2n);
+    expect(again.output()).toContain(`Escrow program:    ${programId} (ESCROW_PROGRAM_ID)`);
     again.child.kill('SIGTERM');
     expect(await again.exited).toBe(0);
 

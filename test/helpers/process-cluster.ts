@@ -113,18 +113,18 @@ async function adminQuery(adminUrl: string, text: string): Promise<void> {
 }
 
 /** `npm run localnet -- --memory --rpc-port 0`, told its URLs over IPC. */
-async function startLocalnet(): Promise<{ httpUrl: string; child: ChildProcess }> {
+async function startLocalnet(): Promise<{ httpUrl: string; escrowProgramId: string; child: ChildProcess }> {
   const child = spawn(
     process.execPath,
     ['--import', 'tsx', 'scripts/localnet.ts', '--memory', '--rpc-port', '0', '--bind-address', '127.0.0.1'],
     { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] },
   );
-  const httpUrl = await new Promise<string>((resolve, reject) => {
-    child.once('message', (message) => resolve((message as { httpUrl: string }).httpUrl));
+  const served = await new Promise<{ httpUrl: string; escrowProgramId: string }>((resolve, reject) => {
+    child.once('message', (message) => resolve(message as { httpUrl: string; escrowProgramId: string }));
     child.once('exit', (code) => reject(new Error(`npm run localnet exited (${code}) before serving`)));
     child.once('error', reject);
   });
-  return { httpUrl, child };
+  return { ...served, child };
 }
 
 function exitOf(child: ChildProcess): Promise<void> {
@@ -202,6 +202,7 @@ export async function startProcessCluster(
       DATABASE_URL: databaseUrl,
       SOLANA_CLUSTER: 'localnet',
       ESCROW_MASTER_SEED: seed.toString('hex'),
+      ESCROW_PROGRAM_ID: localnetProcess.escrowProgramId,
       REDIS_URL: redisUrl,
       REDIS_KEY_PREFIX: keyPrefix,
       ...s3.env('videos/'),
