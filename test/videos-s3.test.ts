@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readlinkSync } from 'node:fs';
+import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SUBMISSION_LIMITS } from '#contract/limits';
@@ -54,6 +55,24 @@ async function upload(content: Buffer) {
 }
 
 const keyOf = (url: string) => url.split('/').at(-1)!;
+/**
+ * What the upload spool (`DATA_DIR/tmp`) holds: files in it, and files under it this process has
+ * open (a spool file is unlinked while in use; Linux's /proc shows it).
+ */
+function spool(): string[] {
+  const dir = ctx.config.storage.tmpDir;
+  const open = existsSync('/proc/self/fd')
+    ? readdirSync('/proc/self/fd').flatMap((fd) => {
+        try {
+          const target = readlinkSync(`/proc/self/fd/${fd}`);
+          return target.startsWith(`${dir}${path.sep}`) ? [`open:${target}`] : [];
+        } catch {
+          return [];
+        }
+      })
+    : [];
+  return [...(existsSync(dir) ? readdirSync(dir) : []), ...open];
+}
 /** What the bucket holds under the app's prefix: `object:<key>` and unfinished `upload:<key>`. */
 const bucket = async () => (await s3.contents(PREFIX)).map((entry) => entry.replace(PREFIX, '')).sort();
 
@@ -62,12 +81,13 @@ describe('VIDEO_STORAGE=s3', () => {
   let video: Buffer;
 
   it('stores an upload in the bucket and plays it with ranges through the video proxy', async () => {
-    // Over one 5 MiB part: a multipart upload.
+    // Over S3's 5 MiB part size: still one PutObject, from the spool file.
     video = mp4(6 * MiB);
     const uploaded = await upload(video);
     expect(uploaded.statusCode, uploaded.body).toBe(200);
     attached = uploaded.json().url;
     expect(await bucket()).toEqual([`object:${keyOf(attached)}`]);
+    expect(spool()).toEqual([]);
     const videoDir = ctx.config.storage.videoDir;
     expect(existsSync(videoDir) ? readdirSync(videoDir) : []).toEqual([]);
 
@@ -91,7 +111,7 @@ describe('VIDEO_STORAGE=s3', () => {
       'ftypisom',
     ]);
     expect(head.headers['content-type']).toBe('video/mp4');
-    // Across the boundary between the two parts it was uploaded in.
+    // Across 5 MiB (where a multipart upload would have cut it).
     const start = 5 * MiB - 100;
     const middle = await ctx.app.inject({
       url: `/api/video-proxy/${id}`,
@@ -110,16 +130,18 @@ describe('VIDEO_STORAGE=s3', () => {
     expect(whole.rawPayload.equals(video)).toBe(true);
   });
 
-  it('refuses one byte over 10 MB with 413, aborting its multipart upload', async () => {
+  it('refuses one byte over 10 MB with 413, leaving nothing in the bucket or the spool', async () => {
     const tooBig = await upload(mp4(SUBMISSION_LIMITS.videoMaxBytes + 1));
     expect([tooBig.statusCode, tooBig.json().code]).toEqual([413, 'PAYLOAD_TOO_LARGE']);
     expect(await bucket()).toEqual([`object:${keyOf(attached)}`]);
+    expect(spool()).toEqual([]);
   });
 
   it('refuses uploads past VIDEO_STORAGE_MAX_GB with 507, leaving nothing in the bucket', async () => {
     const full = await upload(mp4(5 * MiB));
     expect([full.statusCode, full.json().code]).toEqual([507, 'INSUFFICIENT_STORAGE']);
     expect(await bucket()).toEqual([`object:${keyOf(attached)}`]);
+    expect(spool()).toEqual([]);
   });
 
   it('the clean-up job deletes unattached uploads from the bucket after an hour', async () => {

@@ -1,5 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { Readable } from 'node:stream';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
@@ -32,7 +35,8 @@ export const videoStorage: Benchmark = {
   async run() {
     const s3 = await startTestS3Server();
     const client = createS3Client(s3.settings('bench/'));
-    const storage = createS3Storage({ client, bucket: s3.bucket, prefix: 'bench/' });
+    const spoolDir = mkdtempSync(path.join(os.tmpdir(), 'darepool-bench-spool-'));
+    const storage = createS3Storage({ client, bucket: s3.bucket, prefix: 'bench/', spoolDir });
     const app = Fastify();
     try {
       const { key } = await storage.put(Readable.from([randomBytes(VIDEO_BYTES)]), 'video/mp4');
@@ -127,6 +131,7 @@ export const videoStorage: Benchmark = {
       await app.close();
       client.destroy();
       await s3.close();
+      rmSync(spoolDir, { recursive: true, force: true });
     }
   },
 };

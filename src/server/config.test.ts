@@ -19,6 +19,7 @@ describe('loadConfig', () => {
       rpcServer: { host: '127.0.0.1', port: 8899 },
     });
     expect(config.storage.videoDir).toBe(path.resolve('data/videos'));
+    expect(config.storage.tmpDir).toBe(path.resolve('data/tmp'));
   });
 
   it('moves the chain RPC with CHAIN_RPC_PORT and CHAIN_RPC_HOST, and turns it off with port 0', () => {

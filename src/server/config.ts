@@ -208,6 +208,8 @@ export interface AppConfig {
   storage: {
     /** Where videos live on this machine's disk, unless `s3` is set. */
     videoDir: string;
+    /** `DATA_DIR/tmp`: where an upload to S3 waits, on disk, while it arrives. */
+    tmpDir: string;
     /** Past this many bytes of videos, uploads are refused (507). */
     maxBytes: number;
     /** VIDEO_STORAGE=s3: the bucket that holds the videos instead of `videoDir`. */
@@ -324,6 +326,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
         },
     storage: {
       videoDir: path.join(dataDir, 'videos'),
+      tmpDir: path.join(dataDir, 'tmp'),
       maxBytes: Math.floor(env.VIDEO_STORAGE_MAX_GB * 1024 ** 3),
       s3,
     },

@@ -6,7 +6,7 @@ import { openS3Storage } from './s3';
 /** The video storage VIDEO_STORAGE names: the data folder's `videos/`, or an S3 bucket (checked). */
 export function openVideoStorage(settings: AppConfig['storage']): Promise<StoragePort> {
   return settings.s3
-    ? openS3Storage(settings.s3)
+    ? openS3Storage(settings.s3, settings.tmpDir)
     : Promise.resolve(createLocalDiskStorage(settings.videoDir));
 }
 
