@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { buildApp } from '#server/app';
+import { type BuildAppOptions, buildApp } from '#server/app';
 import { createEscrowKeys, type EscrowKeys } from '#server/chain/escrow-keys';
 import { createChain } from '#server/chain/index';
 import type { ChainPort } from '#server/chain/port';
@@ -68,6 +68,8 @@ export interface TestContextOptions {
    * ledger): only a file that makes differences on purpose, to show they are reported, says so.
    */
   leavesReconcileDifferences?: boolean;
+  /** A logger (pino options, e.g. with a `stream` to read the lines) and a clock for answer times. */
+  app?: Pick<BuildAppOptions, 'logger' | 'answerTime'>;
 }
 
 /** The whole app in-process on a fresh database, a fresh embedded chain and a temp data folder. */
@@ -101,6 +103,7 @@ export async function createTestContext(
       storage: await openVideoStorage(config.storage),
       clock: () => clock.now,
       webRoot,
+      ...options.app,
     });
     await app.ready();
     return app;
