@@ -8,7 +8,7 @@ import { type Database, openPglite, openPostgres } from '#server/db/client';
 import { createUser } from '#server/db/factories';
 import { dares } from '#server/db/schema';
 import { startCeiling } from '../lib/ceiling';
-import { measureLoad } from '../lib/http-load';
+import { measurePaired } from '../lib/http-load';
 import { npmStart } from '../lib/npm-start';
 import type { BenchContext, Benchmark, BenchResult } from '../types';
 
@@ -76,8 +76,10 @@ const SHARE_TARGET = 80;
 
 /**
  * The dare list and the stats strip under load, each next to a bare node:http process serving the
- * same bytes from memory: the ceiling for this machine. The server runs as users run it: `npm
- * start` (src/server/main.ts, NODE_ENV and LOG_LEVEL as the shell leaves them: production, info),
+ * same bytes from memory: the ceiling for this machine, measured in alternating rounds with it so
+ * a shared machine's changing load weighs on both alike. The server runs as users run it: `npm
+ * start` (the compiled src/server/start.ts; NODE_ENV and LOG_LEVEL as the shell leaves them:
+ * production, info),
  * with the security headers on and its log going to a file, as under a process manager. Target: at
  * least 80% of the ceiling's requests/s, p99 under 50 ms. On PGlite, and on PostgreSQL when it
  * answers.
@@ -138,15 +140,12 @@ async function measureReads(
       const ceiling = await startCeiling(body, { 'content-type': 'application/json; charset=utf-8' });
       try {
         const linesBefore = server.logLines();
-        const ours = await measureLoad(
-          { ...context, baseUrl: server.baseUrl },
-          { name: `${name} [${label}]`, path: url },
+        const [ours, bare] = await measurePaired(
+          context,
+          { name: `${name} [${label}]`, path: url, baseUrl: server.baseUrl },
+          { name: `  bare node:http, same ${body.length} bytes`, path: url, baseUrl: ceiling.baseUrl },
         );
         const logLines = server.logLines() - linesBefore;
-        const bare = await measureLoad(
-          { ...context, baseUrl: ceiling.baseUrl },
-          { name: `  bare node:http, same ${body.length} bytes`, path: url },
-        );
         const share = Math.round((ours.requestsPerSecond / bare.requestsPerSecond) * 100);
         results.push(
           ours,
