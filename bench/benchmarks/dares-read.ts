@@ -157,7 +157,7 @@ async function measureReads(
             unit: '%',
             budget: SHARE_TARGET,
             atLeast: true,
-            detail: `${logLines.toLocaleString('en-US')} log lines for ${ours.requests.toLocaleString('en-US')} requests`,
+            detail: `${logLines.toLocaleString('en-US')} log lines for ${ours.requests.toLocaleString('en-US')} requests, load average ${os.loadavg()[0]!.toFixed(2)}`,
           },
           {
             kind: 'measure',
