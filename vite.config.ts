@@ -1,13 +1,22 @@
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip as zlibGzip } from 'node:zlib';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin, type Rollup } from 'vite';
 
 const API_TARGET = 'http://localhost:5000';
 
-/** Writes .br and .gz next to each text asset so the server sends them precompressed, at no CPU cost per request. */
+const gzip = promisify(zlibGzip);
+const brotli = promisify(brotliCompress);
+
+/**
+ * Writes .br and .gz next to each text asset so the server sends them precompressed, at no CPU cost
+ * per request. Compressed side by side on libuv's threads. Brotli at quality 10, not 11: 1.6% more
+ * bytes for the whole app, but 2.7x less CPU on the first start's critical path (decision 024).
+ */
 function precompress(): Plugin {
   let outDir = '';
   return {
@@ -16,18 +25,26 @@ function precompress(): Plugin {
     configResolved(config) {
       outDir = path.resolve(config.root, config.build.outDir);
     },
-    closeBundle() {
-      for (const entry of readdirSync(outDir, { recursive: true, withFileTypes: true })) {
-        if (!entry.isFile() || !/\.(js|css|html|svg|json)$/.test(entry.name)) continue;
-        const file = path.join(entry.parentPath, entry.name);
-        const content = readFileSync(file);
-        if (content.length < 1024) continue;
-        writeFileSync(`${file}.gz`, gzipSync(content, { level: 9 }));
-        writeFileSync(
-          `${file}.br`,
-          brotliCompressSync(content, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
-        );
-      }
+    async closeBundle() {
+      const files = readdirSync(outDir, { recursive: true, withFileTypes: true })
+        .filter((entry) => entry.isFile() && /\.(js|css|html|svg|json)$/.test(entry.name))
+        .map((entry) => path.join(entry.parentPath, entry.name));
+      await Promise.all(
+        files.map(async (file) => {
+          const content = await readFile(file);
+          if (content.length < 1024) return;
+          const [gzipped, brotlied] = await Promise.all([
+            gzip(content, { level: 9 }),
+            brotli(content, {
+              params: {
+                [constants.BROTLI_PARAM_QUALITY]: 10,
+                [constants.BROTLI_PARAM_SIZE_HINT]: content.length,
+              },
+            }),
+          ]);
+          await Promise.all([writeFile(`${file}.gz`, gzipped), writeFile(`${file}.br`, brotlied)]);
+        }),
+      );
     },
   };
 }

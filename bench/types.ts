@@ -24,8 +24,10 @@ export interface MeasureResult {
   kind: 'measure';
   name: string;
   value: number;
-  unit: 'ms' | 'bytes' | 'CU' | 'lamports';
+  unit: 'ms' | 'bytes' | 'CU' | 'lamports' | '%';
+  /** The limit `value` must stay within: at most, or at least when `atLeast` says so. */
   budget: number;
+  atLeast?: boolean;
   detail?: string;
 }
 

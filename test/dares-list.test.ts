@@ -134,6 +134,37 @@ describe('cached reads', () => {
     expect(fresh.headers.etag).not.toBe(etag);
   });
 
+  it('keeps one copy per distinct answer, however the URL spells the query', async () => {
+    // A write through the API empties the cache, so this test starts from nothing cached.
+    const wallet = await createTestWallet();
+    await ctx.app.inject({
+      method: 'POST',
+      url: '/api/dev/airdrop',
+      payload: { walletAddress: wallet.address, amount: '1' },
+    });
+    const first = await ctx.app.inject({ url: '/api/dares?filter=all' });
+    // Behind the API's back: only a URL that computes its own answer shows this dare.
+    const creator = await createUser(ctx.database.db, { username: 'unseen' });
+    await createDare(ctx.database.db, {
+      creatorId: creator.id,
+      title: 'Unseen',
+      deadline: new Date(Date.now() + DAY),
+    });
+    for (const spelling of [
+      '',
+      '?limit=50',
+      '?filter=all&limit=50',
+      '?limit=50&filter=all&q=&unknown=1',
+      '?q=%20',
+    ]) {
+      const same = await ctx.app.inject({ url: `/api/dares${spelling}` });
+      expect(same.headers.etag, spelling).toBe(first.headers.etag);
+      expect(same.body, spelling).toBe(first.body);
+    }
+    const other = await ctx.app.inject({ url: '/api/dares?filter=all&limit=49' });
+    expect(other.json()[0].title).toBe('Unseen');
+  });
+
   it('keeps the next-page cursor with the cached page', async () => {
     const first = await ctx.app.inject({ url: '/api/dares?limit=2' });
     const second = await ctx.app.inject({ url: '/api/dares?limit=2' });

@@ -7,9 +7,9 @@ import { loadConfig } from '#server/config';
 import { type Database, openPglite, openPostgres } from '#server/db/client';
 import { createUser } from '#server/db/factories';
 import { dares } from '#server/db/schema';
-import { startServer } from '../../e2e/fixtures/server';
 import { startCeiling } from '../lib/ceiling';
-import { measureLoad } from '../lib/http-load';
+import { measurePaired } from '../lib/http-load';
+import { npmStart } from '../lib/npm-start';
 import type { BenchContext, Benchmark, BenchResult } from '../types';
 
 const DARES = 10_000;
@@ -63,22 +63,46 @@ async function postgresDatabase(): Promise<{ url: string; drop(): Promise<void> 
   };
 }
 
+/** The reads the web app sends while a page is open: Home's and Community Dares' lists, the stats strip. */
+const READS = [
+  ['GET /api/dares?filter=active', '/api/dares?filter=active'],
+  ['GET /api/dares?filter=all', '/api/dares?filter=all'],
+  ['GET /api/dares?limit=50', '/api/dares?limit=50'],
+  ['GET /api/stats', '/api/stats'],
+] as const;
+
+/** The share of the bare ceiling's requests/s each read must reach. */
+const SHARE_TARGET = 80;
+
 /**
- * GET /api/dares (a page of 50 of 10,000) and GET /api/stats under load, each next to a bare
- * node:http process serving the same bytes from memory: the ceiling for this machine. Target: at
- * least half the ceiling's requests/s, p99 under 50 ms. On PGlite, and on PostgreSQL when it answers.
+ * The dare list and the stats strip under load, each next to a bare node:http process serving the
+ * same bytes from memory: the ceiling for this machine, measured in alternating rounds with it so
+ * a shared machine's changing load weighs on both alike. The server runs as users run it: `npm
+ * start` (the compiled src/server/start.ts; NODE_ENV and LOG_LEVEL as the shell leaves them:
+ * production, info),
+ * with the security headers on and its log going to a file, as under a process manager. Target: at
+ * least 80% of the ceiling's requests/s, p99 under 50 ms. On PGlite, and on PostgreSQL when it
+ * answers.
  */
 export const daresRead: Benchmark = {
   name: 'dares-read',
-  description: `GET /api/dares (50 of ${DARES.toLocaleString('en-US')}) and /api/stats vs a bare node:http ceiling`,
+  description: `GET /api/dares (filters the web app sends; 50 of ${DARES.toLocaleString('en-US')}) and /api/stats on npm start vs a bare node:http ceiling`,
+  // It starts its own servers, with `npm start`.
+  inProcess: true,
   async run(context) {
+    console.log(
+      `  server: npm start, NODE_ENV=${process.env.NODE_ENV ?? '(unset: production)'}, LOG_LEVEL=${process.env.LOG_LEVEL ?? '(unset: info)'}, log to a file`,
+    );
     const results: BenchResult[] = [];
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'darepool-bench-reads-'));
-    const config = loadConfig({ DATA_DIR: dataDir });
-    if (!config.database.embedded) throw new Error('unexpected database config');
-    await seed(await openPglite({ dataDir: config.database.dataDir }));
-    results.push(...(await measureReads(context, 'PGlite', { dataDir, env: { SEED_DEMO_DATA: 'false' } })));
-    rmSync(dataDir, { recursive: true, force: true });
+    try {
+      const config = loadConfig({ DATA_DIR: dataDir });
+      if (!config.database.embedded) throw new Error('unexpected database config');
+      await seed(await openPglite({ dataDir: config.database.dataDir }));
+      results.push(...(await measureReads(context, 'PGlite', { dataDir, env: { SEED_DEMO_DATA: 'false' } })));
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
 
     const postgres = await postgresDatabase();
     if (postgres) {
@@ -105,31 +129,44 @@ async function measureReads(
   label: string,
   options: { dataDir: string; env: Record<string, string> },
 ): Promise<BenchResult[]> {
-  const server = await startServer({ ...options, logLevel: 'warn' });
+  const logFile = path.join(options.dataDir, 'server.log');
+  const server = await npmStart({ ...options, logFile });
   const results: BenchResult[] = [];
   try {
-    for (const [name, url] of [
-      [`GET /api/dares?limit=50 [${label}]`, '/api/dares?filter=active&limit=50'],
-      [`GET /api/stats [${label}]`, '/api/stats'],
-    ] as const) {
+    for (const [name, url] of READS) {
       const sample = await fetch(new URL(url, server.baseUrl));
+      if (!sample.ok) throw new Error(`${url} answered ${sample.status}`);
       const body = Buffer.from(await sample.arrayBuffer());
       const ceiling = await startCeiling(body, { 'content-type': 'application/json; charset=utf-8' });
       try {
-        const ours = await measureLoad({ ...context, baseUrl: server.baseUrl }, { name, path: url });
-        const bare = await measureLoad(
-          { ...context, baseUrl: ceiling.baseUrl },
-          { name: `  bare node:http, same ${body.length} bytes`, path: url },
+        const linesBefore = server.logLines();
+        const [ours, bare] = await measurePaired(
+          context,
+          { name: `${name} [${label}]`, path: url, baseUrl: server.baseUrl },
+          { name: `  bare node:http, same ${body.length} bytes`, path: url, baseUrl: ceiling.baseUrl },
         );
-        const share = ours.requestsPerSecond / bare.requestsPerSecond;
-        results.push(ours, bare, {
-          kind: 'measure',
-          name: `${name} p99`,
-          value: ours.latencyMs.p99,
-          unit: 'ms',
-          budget: P99_BUDGET_MS,
-          detail: `${Math.round(share * 100)}% of the ceiling's requests/s (target at least 50%)`,
-        });
+        const logLines = server.logLines() - linesBefore;
+        const share = Math.round((ours.requestsPerSecond / bare.requestsPerSecond) * 100);
+        results.push(
+          ours,
+          bare,
+          {
+            kind: 'measure',
+            name: `${name} [${label}] share of the ceiling's requests/s`,
+            value: share,
+            unit: '%',
+            budget: SHARE_TARGET,
+            atLeast: true,
+            detail: `${logLines.toLocaleString('en-US')} log lines for ${ours.requests.toLocaleString('en-US')} requests, load average ${os.loadavg()[0]!.toFixed(2)}`,
+          },
+          {
+            kind: 'measure',
+            name: `${name} [${label}] p99`,
+            value: ours.latencyMs.p99,
+            unit: 'ms',
+            budget: P99_BUDGET_MS,
+          },
+        );
       } finally {
         await ceiling.close();
       }

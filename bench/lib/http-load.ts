@@ -26,6 +26,51 @@ export async function measureLoad(context: BenchContext, options: LoadOptions): 
   };
 }
 
+/**
+ * Two servers under the same load in alternating rounds (A then B, B then A, ...), so a change in
+ * the machine's load during the run (other processes on a shared machine) weighs on both alike.
+ * Each result covers its rounds together: requests/s over its whole time, the median round's p50
+ * and p90, the worst round's p99. `context.durationSeconds` is each side's total.
+ */
+export async function measurePaired(
+  context: BenchContext,
+  a: LoadOptions & { baseUrl: string },
+  b: LoadOptions & { baseUrl: string },
+  rounds = 4,
+): Promise<[LoadResult, LoadResult]> {
+  const seconds = Math.max(1, Math.round(context.durationSeconds / rounds));
+  const runs: [LoadResult[], LoadResult[]] = [[], []];
+  for (let round = 0; round < rounds; round++) {
+    const order = round % 2 === 0 ? [0, 1] : [1, 0];
+    for (const side of order) {
+      const options = side === 0 ? a : b;
+      runs[side]!.push(
+        await measureLoad({ ...context, baseUrl: options.baseUrl, durationSeconds: seconds }, options),
+      );
+    }
+  }
+  const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)]!;
+  const combine = (name: string, results: LoadResult[]): LoadResult => {
+    const requests = results.reduce((sum, result) => sum + result.requests, 0);
+    const time = seconds * results.length;
+    return {
+      kind: 'load',
+      name,
+      requestsPerSecond: requests / time,
+      latencyMs: {
+        p50: median(results.map((result) => result.latencyMs.p50)),
+        p90: median(results.map((result) => result.latencyMs.p90)),
+        p99: Math.max(...results.map((result) => result.latencyMs.p99)),
+      },
+      throughputBytesPerSecond:
+        results.reduce((sum, result) => sum + result.throughputBytesPerSecond, 0) / results.length,
+      failures: results.reduce((sum, result) => sum + result.failures, 0),
+      requests,
+    };
+  };
+  return [combine(a.name, runs[0]), combine(b.name, runs[1])];
+}
+
 /** What a browser sends, so the server answers as it would to a user (e.g. compressed). */
 export const BROWSER_HEADERS = {
   accept: '*/*',

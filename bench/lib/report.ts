@@ -34,12 +34,14 @@ export function formatLoadTable(results: LoadResult[]): string {
   );
 }
 
-export const isOverBudget = (result: MeasureResult) => result.value > result.budget;
+export const isOverBudget = (result: MeasureResult) =>
+  result.atLeast ? result.value < result.budget : result.value > result.budget;
 
 export function formatMeasureTable(results: MeasureResult[]): string {
   const show = (result: MeasureResult, value: number) => {
     if (result.unit === 'ms') return `${Math.round(value)} ms`;
     if (result.unit === 'bytes') return formatBytes(value);
+    if (result.unit === '%') return `${value}%`;
     return `${value.toLocaleString('en-US')} ${result.unit}`;
   };
   return table(
@@ -47,7 +49,7 @@ export function formatMeasureTable(results: MeasureResult[]): string {
     results.map((result) => [
       result.name,
       show(result, result.value),
-      show(result, result.budget),
+      `${result.atLeast ? 'at least ' : ''}${show(result, result.budget)}`,
       isOverBudget(result) ? 'OVER' : 'ok',
       result.detail ?? '',
     ]),

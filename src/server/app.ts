@@ -1,5 +1,5 @@
 import fastifyMultipart from '@fastify/multipart';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { TrustProxy } from './config';
 import type { AppDeps } from './deps';
@@ -8,6 +8,7 @@ import { authenticate } from './plugins/authenticate';
 import { errorHandler } from './plugins/error-handler';
 import { openApi } from './plugins/openapi';
 import { READ_CACHE_MAX_AGE_MS, readCache } from './plugins/read-cache';
+import { createRequestLog } from './plugins/request-log';
 import { securityHeaders } from './plugins/security-headers';
 import { staticWeb } from './plugins/static-web';
 import { registerRoutes } from './routes';
@@ -16,6 +17,8 @@ export interface BuildAppOptions extends AppDeps {
   /** pino options, or false for silence (tests). */
   logger?: boolean | Record<string, unknown>;
   webRoot?: string;
+  /** Tests only: how long an answer took, for the slow-request log (Fastify's clock otherwise). */
+  answerTime?: (reply: FastifyReply) => number;
 }
 
 /**
@@ -28,9 +31,12 @@ function proxyTrust(trust: TrustProxy): boolean | string[] | ((address: string, 
 }
 
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
-  const { logger = false, webRoot, ...deps } = options;
+  const { logger = false, webRoot, answerTime, ...deps } = options;
+  const requestLog = createRequestLog({ slowMs: deps.config.slowRequestMs, answerTime });
   const app = Fastify({
     logger,
+    // Failures and slow answers only (docs/decisions/023-request-logging.md).
+    logController: requestLog.controller,
     trustProxy: proxyTrust(deps.config.trustProxy),
     // JSON bodies are small; uploads go through multipart with their own limit.
     bodyLimit: 1024 * 1024,
@@ -38,6 +44,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
+  await app.register(requestLog.plugin);
   await app.register(errorHandler);
   await app.register(securityHeaders);
   await app.register(openApi);

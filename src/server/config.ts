@@ -32,6 +32,8 @@ const envSchema = z.object({
   HOST: z.string().default('0.0.0.0'),
   PORT: z.coerce.number().int().min(0).max(65535).default(5000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** A request whose answer took at least this long is logged (warn) even when it succeeded. */
+  LOG_SLOW_REQUEST_MS: positiveInt(500),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: optionalText.pipe(
     z
@@ -194,6 +196,8 @@ export interface AppConfig {
   host: string;
   port: number;
   logLevel: string;
+  /** Successful fast requests are not logged (but at debug); slower ones are, at warn. */
+  slowRequestMs: number;
   dataDir: string;
   database: { embedded: true; dataDir: string } | { embedded: false; url: string };
   chain:
@@ -307,6 +311,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     host: env.HOST,
     port: env.PORT,
     logLevel: env.LOG_LEVEL,
+    slowRequestMs: env.LOG_SLOW_REQUEST_MS,
     dataDir,
     database: env.DATABASE_URL
       ? { embedded: false, url: env.DATABASE_URL }

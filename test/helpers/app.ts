@@ -6,7 +6,7 @@ import { type Address, generateKeyPairSigner } from '@solana/kit';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { buildApp } from '#server/app';
+import { type BuildAppOptions, buildApp } from '#server/app';
 import { createEscrowKeys, type EscrowKeys } from '#server/chain/escrow-keys';
 import { deployOnEmbeddedChain } from '#server/chain/escrow-program/app-program';
 import { createChain } from '#server/chain/index';
@@ -77,6 +77,8 @@ export interface TestContextOptions {
    * id nothing runs at (a chain the test supplies to fail, say an unreachable node).
    */
   escrowProgramId?: Address;
+  /** A logger (pino options, e.g. with a `stream` to read the lines) and a clock for answer times. */
+  app?: Pick<BuildAppOptions, 'logger' | 'answerTime'>;
 }
 
 /** The whole app in-process on a fresh database, a fresh embedded chain and a temp data folder. */
@@ -118,6 +120,7 @@ export async function createTestContext(
       storage: await openVideoStorage(config.storage),
       clock: () => clock.now,
       webRoot,
+      ...options.app,
     });
     await app.ready();
     return app;

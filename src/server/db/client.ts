@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
@@ -9,6 +9,7 @@ import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { readClusterTemplate } from './pglite-template';
 import * as schema from './schema';
 
 export type Schema = typeof schema;
@@ -43,7 +44,11 @@ export async function openPglite(options: {
   loadDataDir?: Blob | File;
 }): Promise<Database> {
   if (options.dataDir) mkdirSync(path.dirname(options.dataDir), { recursive: true });
-  const pglite = new PGlite({ dataDir: options.dataDir, loadDataDir: options.loadDataDir });
+  // A new database (in memory, or a new data folder) starts from the empty cluster `npm install`
+  // made, when there is one.
+  const isNew = options.dataDir === undefined || !existsSync(path.join(options.dataDir, 'PG_VERSION'));
+  const loadDataDir = options.loadDataDir ?? (isNew ? readClusterTemplate() : undefined);
+  const pglite = new PGlite({ dataDir: options.dataDir, loadDataDir });
   await pglite.waitReady;
   const db = drizzlePglite(pglite, { schema }) as unknown as Db;
   return {

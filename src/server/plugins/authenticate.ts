@@ -28,18 +28,25 @@ export const authenticate = fp(async (app: FastifyInstance, { db, clock }: { db:
   app.decorateRequest('user', null);
   app.decorateRequest('sessionTokenHash', null);
   app.decorateRequest('sessionInvalid', false);
-  app.addHook('onRequest', async (request) => {
+  // A callback hook: a visitor's request (the polled public reads) passes without a promise.
+  app.addHook('onRequest', (request, _reply, done) => {
     const header = request.headers.authorization;
-    if (!header || !request.url.startsWith('/api/')) return;
+    if (!header || !request.url.startsWith('/api/')) return done();
     const match = BEARER.exec(header);
     const tokenHash = match ? hashToken(match[1]!) : null;
-    const user = tokenHash ? await sessionUser(db, tokenHash, clock()) : undefined;
-    if (!user) {
+    if (!tokenHash) {
       request.sessionInvalid = true;
-      return;
+      return done();
     }
-    request.user = user;
-    request.sessionTokenHash = tokenHash;
+    sessionUser(db, tokenHash, clock()).then((user) => {
+      if (user) {
+        request.user = user;
+        request.sessionTokenHash = tokenHash;
+      } else {
+        request.sessionInvalid = true;
+      }
+      done();
+    }, done);
   });
 });
 

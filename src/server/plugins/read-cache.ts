@@ -8,9 +8,12 @@ type Compute = () => Promise<{ body: unknown; headers?: Record<string, string> }
 interface Entry {
   version: number;
   storedAt: number;
-  body: string;
+  /** The serialized answer as bytes: sent as they are, nothing encoded per request. */
+  body: Buffer;
   etag: string;
-  headers: Record<string, string>;
+  /** Everything a 200 with this copy says besides its body, and what a 304 says. */
+  okHeaders: Record<string, string>;
+  notModifiedHeaders: Record<string, string>;
 }
 
 export interface ReadCache {
@@ -42,6 +45,21 @@ export const READ_CACHE_MAX_AGE_MS = 2500;
 
 const CHANNEL = 'darepool_reads';
 
+/**
+ * One entry per distinct answer: the path and the query as the route's schema parsed it (defaults
+ * filled in, unknown parameters dropped, blank ones left out, in a fixed order), so
+ * `/api/dares?filter=all`, `/api/dares?limit=50` and `/api/dares` share the copy they all answer.
+ */
+export function cacheKey(request: Pick<FastifyRequest, 'url' | 'query'>): string {
+  const queryAt = request.url.indexOf('?');
+  const path = queryAt === -1 ? request.url : request.url.slice(0, queryAt);
+  const query = (request.query ?? {}) as Record<string, unknown>;
+  const names = Object.keys(query)
+    .filter((name) => query[name] !== undefined && query[name] !== '')
+    .sort();
+  return names.length === 0 ? path : `${path}?${JSON.stringify(names.map((name) => [name, query[name]]))}`;
+}
+
 export interface ReadCacheOptions {
   maxAgeMs: number;
   now: () => number;
@@ -62,17 +80,21 @@ export const readCache = fp(async (app: FastifyInstance, { maxAgeMs, now, bus }:
   const instance = randomUUID();
   const entries = new Map<string, Entry>();
   const inFlight = new Map<string, { version: number; promise: Promise<Entry> }>();
+  const keysByUrl = new Map<string, string>();
   let version = 0;
 
   async function build(key: string, started: number, compute: Compute): Promise<Entry> {
     const computed = await compute();
-    const body = JSON.stringify(computed.body);
-    const entry = {
+    const body = Buffer.from(JSON.stringify(computed.body));
+    const etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
+    const notModifiedHeaders = { ...computed.headers, etag, 'cache-control': 'no-cache' };
+    const entry: Entry = {
       version: started,
       storedAt: now(),
       body,
-      headers: computed.headers ?? {},
-      etag: `"${createHash('sha1').update(body).digest('base64url')}"`,
+      etag,
+      okHeaders: { ...notModifiedHeaders, 'content-type': 'application/json; charset=utf-8' },
+      notModifiedHeaders,
     };
     // A write during the computation may have changed the answer: serve it, keep it not.
     if (started === version && bus.isListening()) {
@@ -116,22 +138,30 @@ export const readCache = fp(async (app: FastifyInstance, { maxAgeMs, now, bus }:
         );
     },
     async serve(request, reply, compute) {
-      const key = request.url;
+      // The same URL always parses to the same query: its key is worked out once.
+      let key = keysByUrl.get(request.url);
+      if (key === undefined) {
+        key = cacheKey(request);
+        if (keysByUrl.size >= MAX_ENTRIES) keysByUrl.clear();
+        keysByUrl.set(request.url, key);
+      }
       let entry = bus.isListening() ? entries.get(key) : undefined;
       if (!entry || entry.version !== version || now() - entry.storedAt > maxAgeMs) {
         entry = await computeOnce(key, compute);
       }
-      reply.headers(entry.headers).header('etag', entry.etag).header('cache-control', 'no-cache');
-      if (request.headers['if-none-match'] === entry.etag) return reply.code(304).send();
-      return reply.type('application/json; charset=utf-8').send(entry.body);
+      if (request.headers['if-none-match'] === entry.etag) {
+        return reply.code(304).headers(entry.notModifiedHeaders).send();
+      }
+      return reply.headers(entry.okHeaders).send(entry.body);
     },
   };
   app.decorate('readCache', cache);
   // Before the answer leaves: a client reading anywhere once it has the answer finds the write.
-  app.addHook('onSend', async (request, reply, payload) => {
+  // A callback hook: reads, nearly every request, pass straight through without a promise.
+  app.addHook('onSend', (request, reply, payload, done) => {
     const write =
       request.method !== 'GET' && request.method !== 'HEAD' && !request.routeOptions.config.readOnly;
-    if (write && reply.statusCode < 400) await cache.invalidate();
-    return payload;
+    if (!write || reply.statusCode >= 400) return done(null, payload);
+    cache.invalidate().then(() => done(null, payload), done);
   });
 });

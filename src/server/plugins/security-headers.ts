@@ -1,7 +1,7 @@
-import type { IncomingMessage } from 'node:http';
-import helmet, { type FastifyHelmetOptions } from '@fastify/helmet';
-import type { FastifyInstance } from 'fastify';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyInstance, onRequestHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
+import helmet, { type HelmetOptions } from 'helmet';
 
 /** Where the Swagger UI lives (plugins/openapi.ts). */
 export const DOCS_PREFIX = '/api/docs';
@@ -56,7 +56,7 @@ const docsDirectives = {
   frameAncestors: ["'none'"],
 };
 
-const common: FastifyHelmetOptions = {
+const common: HelmetOptions = {
   // Not helmet's 'no-referrer': video hosts may check that a request comes from a page at all.
   referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
   frameguard: { action: 'deny' },
@@ -64,24 +64,67 @@ const common: FastifyHelmetOptions = {
   crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
 };
 
+type Headers = Record<string, string>;
+
+/** Hosts whose headers are kept ready; past that many (odd Host headers), the store starts over. */
+const MAX_HOSTS = 64;
+
+/**
+ * The headers one helmet policy sets, computed by helmet once per Host header (the CSP names the
+ * host for the chat socket) and then reused: helmet's middleware parses and validates its whole
+ * configuration on every call, which cost more than the rest of a cached read together.
+ */
+function policyHeaders(options: HelmetOptions): (host: string | undefined) => Headers {
+  const middleware = helmet(options);
+  const byHost = new Map<string, Headers>();
+  return (host = '') => {
+    let headers = byHost.get(host);
+    if (headers) return headers;
+    const collected: Headers = {};
+    const request = { headers: { host } } as unknown as IncomingMessage;
+    const response = {
+      setHeader(name: string, value: string) {
+        collected[name.toLowerCase()] = value;
+      },
+      removeHeader() {},
+    } as unknown as ServerResponse;
+    middleware(request, response, (error?: unknown) => {
+      if (error) throw error;
+    });
+    headers = Object.freeze(collected);
+    if (byHost.size >= MAX_HOSTS) byHost.clear();
+    byHost.set(host, headers);
+    return headers;
+  };
+}
+
 /**
  * Security headers on every answer (helmet): nosniff, the CSP above, frame-ancestors 'none' and
  * X-Frame-Options DENY, a Referrer-Policy. `upgrade-insecure-requests` is left out: a plain-http
  * start (`npm start` on localhost) must keep loading its own assets.
  */
 export const securityHeaders = fp(async (app: FastifyInstance) => {
-  // Before the docs routes exist: they get their own policy through helmet's route option.
-  app.addHook('onRoute', (route) => {
-    if (route.url === DOCS_PREFIX || route.url.startsWith(`${DOCS_PREFIX}/`)) {
-      route.helmet = {
-        ...common,
-        contentSecurityPolicy: { useDefaults: false, directives: docsDirectives },
-      };
-    }
-  });
-  await app.register(helmet, {
-    global: true,
+  const appHeaders = policyHeaders({
     ...common,
     contentSecurityPolicy: { useDefaults: false, directives: appDirectives },
+  });
+  const docsHeaders = policyHeaders({
+    ...common,
+    contentSecurityPolicy: { useDefaults: false, directives: docsDirectives },
+  });
+  // Every answer, the 404s and errors too, starts with the app's headers.
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.headers(appHeaders(request.headers.host));
+    done();
+  });
+  // Before the docs routes exist: they get their own policy on top.
+  app.addHook('onRoute', (route) => {
+    if (route.url === DOCS_PREFIX || route.url.startsWith(`${DOCS_PREFIX}/`)) {
+      const docs: onRequestHookHandler = (request, reply, done) => {
+        reply.headers(docsHeaders(request.headers.host));
+        done();
+      };
+      route.onRequest = [docs, ...(route.onRequest ? [route.onRequest].flat() : [])];
+    }
   });
 });

@@ -1,15 +1,18 @@
 import type { AppConfig } from '../config';
 import { MemoryRateLimiter } from './memory';
 import type { RateLimiter } from './port';
-import { createRedisRateLimiter, describeRedisUrl, type LimiterLog } from './redis';
+import type { LimiterLog } from './redis';
+import { describeRedisUrl } from './redis-url';
 
 /** The limiter the configuration names: Redis with REDIS_URL, shared by every instance; else this process's memory. */
-export function openRateLimiter(
+export async function openRateLimiter(
   config: Pick<AppConfig, 'rateLimits'>,
   { now, log }: { now: () => number; log: LimiterLog },
 ): Promise<RateLimiter> {
   const { redis } = config.rateLimits;
-  if (!redis) return Promise.resolve(new MemoryRateLimiter(now));
+  if (!redis) return new MemoryRateLimiter(now);
+  // Loaded only when asked for: the Redis client is a large import a single instance never uses.
+  const { createRedisRateLimiter } = await import('./redis');
   return createRedisRateLimiter({ url: redis.url, keyPrefix: redis.keyPrefix, now, log });
 }
 

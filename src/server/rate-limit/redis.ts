@@ -10,6 +10,7 @@ import {
   type RateLimiter,
   retryAfterSeconds,
 } from './port';
+import { describeRedisUrl } from './redis-url';
 
 /**
  * The memory limiter's fixed windows, in one atomic step for all of a request's keys: if any key
@@ -54,12 +55,6 @@ export interface RedisLimiterOptions {
   log: LimiterLog;
   /** A command unanswered this long counts as Redis not answering. */
   commandTimeoutMs?: number;
-}
-
-/** redis://host:port/db, never the password. */
-export function describeRedisUrl(url: string): string {
-  const parsed = new URL(url);
-  return `${parsed.protocol}//${parsed.hostname}:${parsed.port || 6379}${parsed.pathname === '/' ? '' : parsed.pathname}`;
 }
 
 const CONNECT_TIMEOUT_MS = 2000;

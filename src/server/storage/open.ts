@@ -1,13 +1,13 @@
 import type { AppConfig } from '../config';
 import { createLocalDiskStorage } from './local-disk';
 import type { StoragePort } from './port';
-import { openS3Storage } from './s3';
 
 /** The video storage VIDEO_STORAGE names: the data folder's `videos/`, or an S3 bucket (checked). */
-export function openVideoStorage(settings: AppConfig['storage']): Promise<StoragePort> {
-  return settings.s3
-    ? openS3Storage(settings.s3, settings.tmpDir)
-    : Promise.resolve(createLocalDiskStorage(settings.videoDir));
+export async function openVideoStorage(settings: AppConfig['storage']): Promise<StoragePort> {
+  if (!settings.s3) return createLocalDiskStorage(settings.videoDir);
+  // Loaded only when asked for: the AWS SDK is a large import local storage never uses.
+  const { openS3Storage } = await import('./s3');
+  return openS3Storage(settings.s3, settings.tmpDir);
 }
 
 /** Where the videos are, for the start-up log. */

@@ -6,7 +6,7 @@ import {
   TransactionErrorInstructionError,
   TransactionErrorInsufficientFundsForRent,
   TransactionErrorProgramExecutionTemporarilyRestricted,
-} from 'litesvm/dist/internal';
+} from 'litesvm/dist/internal.js';
 
 /**
  * LiteSVM reports errors as native enums and classes; real nodes as JSON such as

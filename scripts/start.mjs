@@ -1,0 +1,99 @@
+/**
+ * `npm start`: runs the server compiled to plain JavaScript (dist/server), compiling it first when
+ * its sources changed since the last compile. The server loads in this process with no
+ * TypeScript loader in between: tsx transpiled ~200 files and hooked every import on each start,
+ * about a third of a restart (docs/decisions/024-start-speed.md). Plain JavaScript because it
+ * decides whether there is anything to compile; everything else stays TypeScript.
+ */
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const OUT_DIR = path.join(ROOT, 'dist/server');
+/** The server's start, and the web app's build check (small, so the build starts first). */
+const ENTRIES = {
+  start: path.join(ROOT, 'src/server/start.ts'),
+  'web-build': path.join(ROOT, 'src/server/web-build.ts'),
+};
+const STAMP = path.join(OUT_DIR, 'build.json');
+/** What the compiled server is made of (dependencies stay in node_modules, loaded as they are). */
+const SOURCES = ['src/server', 'src/contract', 'package.json', 'tsconfig.json', 'scripts/start.mjs'];
+
+/** Newest modification time under `entry`; tests are not part of the server. */
+function newestMtime(entry) {
+  if (!existsSync(entry)) return 0;
+  const stats = statSync(entry);
+  if (!stats.isDirectory()) return /\.test\.tsx?$/.test(entry) ? 0 : stats.mtimeMs;
+  let newest = stats.mtimeMs;
+  for (const child of readdirSync(entry)) newest = Math.max(newest, newestMtime(path.join(entry, child)));
+  return newest;
+}
+
+function isServerBuildStale() {
+  if (!existsSync(STAMP)) return true;
+  // Paths of the checkout are compiled in (below): a moved checkout compiles again.
+  const stamp = JSON.parse(readFileSync(STAMP, 'utf8'));
+  if (stamp.root !== ROOT) return true;
+  const built = statSync(STAMP).mtimeMs;
+  return SOURCES.some((source) => newestMtime(path.join(ROOT, source)) > built);
+}
+
+/**
+ * `import.meta.url` and `import.meta.dirname` keep naming the source file, as under tsx: the
+ * server finds its migrations, demo videos, the escrow program and dist/web relative to it.
+ */
+const sourceLocations = {
+  name: 'darepool-source-locations',
+  setup(build) {
+    build.onLoad({ filter: /\.ts$/ }, ({ path: file }) => {
+      const source = readFileSync(file, 'utf8');
+      if (!source.includes('import.meta')) return undefined;
+      return {
+        loader: 'ts',
+        contents: source
+          .replaceAll('import.meta.dirname', JSON.stringify(path.dirname(file)))
+          .replaceAll('import.meta.filename', JSON.stringify(file))
+          .replaceAll('import.meta.url', JSON.stringify(pathToFileURL(file).href)),
+      };
+    });
+  },
+};
+
+async function buildServer() {
+  const started = performance.now();
+  const { build } = await import('esbuild');
+  rmSync(OUT_DIR, { recursive: true, force: true });
+  await build({
+    entryPoints: ENTRIES,
+    outdir: OUT_DIR,
+    bundle: true,
+    // Code only imported on demand (Redis, S3) stays in chunks of its own, loaded when asked for.
+    splitting: true,
+    chunkNames: 'chunks/[name]-[hash]',
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    packages: 'external',
+    sourcemap: true,
+    plugins: [sourceLocations],
+    logLevel: 'warning',
+  });
+  writeFileSync(STAMP, JSON.stringify({ root: ROOT }));
+  console.log(
+    `compiled the server into dist/server in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
+}
+
+const compiled = (name) => pathToFileURL(path.join(OUT_DIR, `${name}.js`)).href;
+
+if (isServerBuildStale()) await buildServer();
+// Stack traces in the log name the TypeScript sources.
+process.setSourceMapsEnabled(true);
+// The web app is rebuilt when its sources changed since the last build, in a child process, while
+// this one opens the database and the chain and loads the demo data.
+const { buildWebIfStale } = await import(compiled('web-build'));
+const webBuild = buildWebIfStale();
+webBuild.catch(() => {}); // reported by startServer, which waits for it before the routes
+const { startServer, failedToStart } = await import(compiled('start'));
+startServer({ webBuild }).catch(failedToStart);

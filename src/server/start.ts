@@ -1,0 +1,109 @@
+import { buildApp } from './app';
+import { ConfigError, loadConfig, loadDotEnv } from './config';
+import { DEMO_ADMIN_USERNAME, type SeedResult, seedDemoData } from './db/seed';
+import type { AppDeps } from './deps';
+import { loggerOptions } from './logger';
+import { describeRateLimits } from './rate-limit/open';
+import { openRuntime } from './runtime';
+import { drainOnSignals } from './shutdown';
+import { describeVideoStorage, openVideoStorage } from './storage/open';
+
+export interface StartOptions {
+  /**
+   * The web app's build when it runs beside the start (npm start): the database, the chain and the
+   * demo data get ready meanwhile, and only the routes wait for it.
+   */
+  webBuild?: Promise<unknown>;
+}
+
+/** The server as `npm start` runs it: configuration, storage, database, chain, demo data, HTTP. */
+export async function startServer({ webBuild }: StartOptions = {}): Promise<void> {
+  // Awaited below, before the routes; a failure before then is reported there, not as unhandled.
+  webBuild?.catch(() => {});
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    loadDotEnv();
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  // Checked before anything is opened: a bucket that cannot be reached stops the start at once.
+  const storage = await openVideoStorage(config.storage);
+  const runtime = await openRuntime(config, { serveChainRpc: true });
+  const { database, chain, escrowKeys } = runtime;
+  const clock = () => new Date();
+  const deps: AppDeps = {
+    config,
+    database,
+    chain,
+    escrowKeys,
+    escrowProgramId: runtime.escrowProgram.programId,
+    storage,
+    clock,
+  };
+
+  const seeded: SeedResult =
+    config.seedDemoData && config.chain.embedded
+      ? await seedDemoData({
+          db: database.db,
+          chain,
+          escrowKeys,
+          clock,
+          storage: deps.storage,
+          adminPassword: config.demoAdminPassword,
+        })
+      : { seeded: false };
+
+  await webBuild;
+  const app = await buildApp({
+    ...deps,
+    logger: loggerOptions(config),
+  });
+
+  drainOnSignals(app, { timeoutMs: config.shutdownTimeoutMs, closeRuntime: runtime.close });
+
+  const address = await app.listen({ host: config.host, port: config.port });
+  const shownAddress = address.replace('0.0.0.0', 'localhost').replace('[::]', 'localhost');
+  app.log.info(`DarePool listening on ${shownAddress}`);
+  app.log.info(`Database: ${database.description}${seeded.seeded ? ' (demo data loaded)' : ''}`);
+  app.log.info(`Videos: ${describeVideoStorage(config.storage)}`);
+  app.log.info(`Rate limits: ${describeRateLimits(config)}`);
+  app.log.info(
+    `Chain: ${chain.embedded ? `embedded LiteSVM (${chain.cluster}), state in ${config.chain.embedded ? config.chain.stateDir : ''}` : `${chain.cluster} via ${config.chain.embedded ? '' : new URL(config.chain.rpcUrl).host}`}`,
+  );
+  app.log.info(
+    `Escrow program: ${runtime.escrowProgram.programId} (${runtime.escrowProgram.action}; docs/program.md)`,
+  );
+  const rpcServer = chain.rpcServer;
+  if (rpcServer?.serving) {
+    app.log.info(
+      `Chain RPC for wallets, the solana CLI and Solana Explorer: ${rpcServer.httpUrl} (PubSub ${rpcServer.wsUrl})`,
+    );
+  } else if (rpcServer) {
+    app.log.warn(
+      `Chain RPC not served: ${rpcServer.reason}. The app works as usual, but wallets, the solana CLI and Solana Explorer cannot reach the embedded chain; set CHAIN_RPC_PORT to a free port, or to 0 to turn this off.`,
+    );
+  }
+  if (seeded.seeded && seeded.admin.generated) {
+    // Only now: the database keeps just its hash. A warning, so LOG_LEVEL=warn still shows it.
+    app.log.warn(
+      `Demo admin: username "${seeded.admin.username}", password "${seeded.admin.password}" (generated at this first start and shown only now; DEMO_ADMIN_PASSWORD sets it)`,
+    );
+  } else if (seeded.seeded) {
+    app.log.info(`Demo admin: username "${seeded.admin.username}", password from DEMO_ADMIN_PASSWORD`);
+  } else if (config.seedDemoData && config.chain.embedded) {
+    app.log.info(
+      `Demo admin: username "${DEMO_ADMIN_USERNAME}" (its password was shown in the log of the first start)`,
+    );
+  }
+}
+
+/** Ends the process when the start failed, saying why in one line. */
+export function failedToStart(error: unknown): never {
+  console.error(`DarePool failed to start: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+}
