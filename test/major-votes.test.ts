@@ -92,6 +92,7 @@ describe("votes on the Major Dare's submissions", () => {
       db: ctx.database.db,
       chain: ctx.chain,
       escrowKeys: ctx.escrowKeys,
+      escrowProgramId: ctx.escrowProgramId,
       clock,
     });
     const job = createRefundsService({ db: ctx.database.db, chain: ctx.chain, clock, payouts });

@@ -81,11 +81,11 @@ async function expectStrayRefunded(payer: User, escrows: string[], lamports: big
   const before = await balanceOf(payer.wallet.address);
   ctx.clock.advance(PAYMENT_INTENT_TTL_MS + 60_000);
   const run = await job.refundDue();
-  expect(run.stray.failureReasons).toEqual([]);
+  expect(run.held.failureReasons).toEqual([]);
   expect((await balanceOf(payer.wallet.address)) - before).toBe(lamports);
   for (const escrow of escrows) expect(await balanceOf(escrow)).toBe(0n);
   // Refunded once: the next run moves nothing.
-  expect((await job.refundDue()).stray).toMatchObject({ found: 0, refunded: 0, failed: 0 });
+  expect((await job.refundDue()).held).toMatchObject({ found: 0, refunded: 0, failed: 0 });
   expect((await balanceOf(payer.wallet.address)) - before).toBe(lamports);
 }
 

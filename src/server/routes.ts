@@ -119,7 +119,13 @@ export async function registerRoutes(
   await app.register(statsRoutes, { db, clock });
 
   // Money out: moderation and winners, the major dare, prize claims and refunds (docs/decisions/008).
-  const payouts = createPayoutsService({ db, chain, escrowKeys, clock });
+  const payouts = createPayoutsService({
+    db,
+    chain,
+    escrowKeys,
+    escrowProgramId: deps.escrowProgramId,
+    clock,
+  });
   const claims = createClaimsService({ db, chain, clock, payouts });
   const refunds = createRefundsService({ db, chain, clock, payouts });
   const admin = createAdminService({ db, clock, refunds, claims, announce });

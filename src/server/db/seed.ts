@@ -35,6 +35,8 @@ export interface SeedDeps {
   db: Db;
   chain: ChainPort;
   escrowKeys: EscrowKeys;
+  /** The escrow program the demo's money goes through. */
+  escrowProgramId: Address;
   clock: Clock;
   /** Where the demo proofs' videos are stored, as uploads are. */
   storage: StoragePort;
