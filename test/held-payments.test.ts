@@ -2,25 +2,10 @@ import type { Base64EncodedWireTransaction } from '@solana/kit';
 import { and, count, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PAYMENT_MESSAGES } from '#contract/payments';
-import {
-  dares,
-  ledgerEntries,
-  paymentIntents,
-  payoutTransfers,
-  poolContributions,
-  strayPayments,
-} from '#server/db/schema';
-import { bookPayment } from '#server/features/payments/book-payment';
+import { dares, ledgerEntries, paymentIntents, payoutTransfers, poolContributions } from '#server/db/schema';
 import { PAYMENT_INTENT_TTL_MS, REFUSED_PAYMENT_HOLD_MS } from '#server/features/payments/payment-intents';
-import { dareBody, payStake, payTo, sendOwnTransfer, signBase64, waitUntilLanded } from './helpers/money';
-import {
-  type Actor,
-  createFundedDare,
-  expectReconciled,
-  lamportsOf,
-  newActor,
-  refundJob,
-} from './helpers/payouts';
+import { dareBody, payStake, payTo, signBase64, waitUntilLanded } from './helpers/money';
+import { createFundedDare, expectReconciled, lamportsOf, refundJob } from './helpers/payouts';
 import { setupApiSuite } from './helpers/suite';
 
 const {
@@ -238,110 +223,5 @@ describe('a payment nobody reports (step 7 never called)', () => {
     expect((await job.refundDue()).held).toMatchObject({ found: 0, refunded: 0, failed: 0 });
     expect((await books()).ledger).toBe(ledgerBefore);
     await expectReconciled(ctx);
-  });
-});
-
-describe('SOL sent straight to an escrow that never becomes a dare (stray SOL)', () => {
-  async function reserve(user: Actor): Promise<string> {
-    const res = await http.post('/api/create-escrow-wallet', undefined, user.token);
-    expect(res.statusCode, res.body).toBe(200);
-    return res.json().publicKey as string;
-  }
-
-  async function strayRows(escrow: string) {
-    return ctx.database.db.select().from(strayPayments).where(eq(strayPayments.escrowWallet, escrow));
-  }
-
-  it('is taken by the sweep or by a credit, never both: a lapsed intent closed by the job books no late payment', async () => {
-    const escrow = await reserve(alice);
-    const built = await http.post(
-      '/api/create-transaction',
-      { fromWallet: alice.wallet.address, toWallet: escrow, amount: '0.2' },
-      alice.token,
-    );
-    const signed = await signBase64(alice.wallet, built.json().transaction);
-    ctx.clock.advance(PAYMENT_INTENT_TTL_MS + MINUTE);
-    // Looked up (nothing paid it yet) and closed: the escrow is the sweep's now.
-    await job.refundDue();
-    const [intent] = await ctx.database.db
-      .select()
-      .from(paymentIntents)
-      .where(eq(paymentIntents.reference, built.json().reference));
-    expect(intent).toMatchObject({ usedFor: 'lapsed', paidAt: null });
-    // The wallet sends it late, and a credit that verified it before the job still tries to book it.
-    const signature = await ctx.chain.rpc
-      .sendTransaction(signed as Base64EncodedWireTransaction, { encoding: 'base64' })
-      .send();
-    await waitUntilLanded(ctx.chain, signature);
-    expect(await bookPayment(ctx.database.db, intent!, signature, ctx.clock.now)).toBe('paid-by-another');
-    expect(await linesOf(signature)).toEqual([]);
-    const before = await lamportsOf(ctx, alice.wallet.address);
-    expect((await job.refundDue()).stray).toMatchObject({ found: 1, refunded: 1, failed: 0 });
-    expect((await lamportsOf(ctx, alice.wallet.address)) - before).toBe(200_000_000n);
-    expect((await linesOf(signature)).map((line) => line.kind)).toEqual(['surplus']);
-    expect(await lamportsOf(ctx, escrow)).toBe(0n);
-    await expectReconciled(ctx);
-  });
-
-  it("is refunded to the stranger who sent it once the owner's reservation lapses unused", async () => {
-    const stranger = await newActor(ctx, 'stranger', { sol: '1' });
-    const escrow = await reserve(alice);
-    const signature = await sendOwnTransfer(ctx.chain, stranger.wallet, { to: escrow, sol: '0.05' });
-    await waitUntilLanded(ctx.chain, signature);
-    const before = await lamportsOf(ctx, stranger.wallet.address);
-    const aliceBefore = await lamportsOf(ctx, alice.wallet.address);
-
-    // Nothing moves while the reservation can still become a dare.
-    ctx.clock.advance(10 * MINUTE);
-    expect((await job.refundDue()).stray).toMatchObject({ found: 0, refunded: 0 });
-    expect(await lamportsOf(ctx, escrow)).toBe(50_000_000n);
-
-    ctx.clock.advance(30 * MINUTE);
-    const run = await job.refundDue();
-    expect(run.stray).toMatchObject({ found: 1, refunded: 1, failed: 0 });
-    expect((await lamportsOf(ctx, stranger.wallet.address)) - before).toBe(50_000_000n);
-    expect(await lamportsOf(ctx, alice.wallet.address)).toBe(aliceBefore);
-    expect(await lamportsOf(ctx, escrow)).toBe(0n);
-    expect((await linesOf(signature)).map((line) => [line.kind, line.counterparty, line.amount])).toEqual([
-      ['surplus', stranger.wallet.address, '0.050000000'],
-    ]);
-    const [row] = await strayRows(escrow);
-    expect(row).toMatchObject({ fromWallet: stranger.wallet.address, refundedAt: expect.any(Date) });
-    expect((await linesOf(row!.refundSignature!)).map((line) => [line.kind, line.direction])).toEqual([
-      ['refund', -1],
-    ]);
-    await expectReconciled(ctx);
-    // Exactly once: the next run finds and moves nothing.
-    expect((await job.refundDue()).stray).toMatchObject({ found: 0, refunded: 0, failed: 0 });
-    expect((await lamportsOf(ctx, stranger.wallet.address)) - before).toBe(50_000_000n);
-  });
-
-  it('sends dust too small to be refunded alone with the last refund, leaving the escrow at exactly 0', async () => {
-    const big = await newActor(ctx, 'bigsender', { sol: '1' });
-    const tiny = await newActor(ctx, 'tinysender', { sol: '1' });
-    const escrow = await reserve(bob);
-    await waitUntilLanded(
-      ctx.chain,
-      await sendOwnTransfer(ctx.chain, big.wallet, { to: escrow, sol: '0.05' }),
-    );
-    // 1000 lamports: below the rent-exempt minimum, it cannot leave the escrow on its own.
-    await waitUntilLanded(
-      ctx.chain,
-      await sendOwnTransfer(ctx.chain, tiny.wallet, { to: escrow, sol: '0.000001' }),
-    );
-    const bigBefore = await lamportsOf(ctx, big.wallet.address);
-    const tinyBefore = await lamportsOf(ctx, tiny.wallet.address);
-
-    ctx.clock.advance(31 * MINUTE);
-    const run = await job.refundDue();
-    expect(run.stray).toMatchObject({ found: 2, refunded: 1, failed: 0 });
-    expect((await lamportsOf(ctx, big.wallet.address)) - bigBefore).toBe(50_001_000n);
-    expect(await lamportsOf(ctx, tiny.wallet.address)).toBe(tinyBefore);
-    expect(await lamportsOf(ctx, escrow)).toBe(0n);
-    const rows = await strayRows(escrow);
-    expect(rows).toHaveLength(2);
-    expect(new Set(rows.map((row) => row.refundSignature)).size).toBe(1);
-    await expectReconciled(ctx);
-    expect((await job.refundDue()).stray).toMatchObject({ found: 0, refunded: 0, failed: 0 });
   });
 });

@@ -67,14 +67,18 @@ export async function registerRoutes(
   await app.register(userAdminRoutes, { users: createUsersService({ db, clock }) });
   await app.register(configRoutes, deps);
 
-  // A vault that landed but will never fund a dare is cancelled and every payer refunded: the
-  // refunds feature's work (issue 16, part R), bound here once it cancels program vaults. Until
-  // then the payments job keeps asking, and the refused payments stay owed to their payers.
-  const refusedVaults: RefusedVaults = {
-    async cancelAndRefund(vault) {
-      throw new Error(`vault ${vault}: refunds of program vaults are not wired yet`);
-    },
-  };
+  // Money out (moderation and winners, prize claims and refunds: docs/decisions/008), made here
+  // because money in needs its refunds: a vault that landed but will never fund a dare is
+  // cancelled and every payer refunded (payments' RefusedVaults, decision 021).
+  const payouts = createPayoutsService({
+    db,
+    chain,
+    escrowKeys,
+    escrowProgramId: deps.escrowProgramId,
+    clock,
+  });
+  const refunds = createRefundsService({ db, chain, clock, payouts });
+  const refusedVaults: RefusedVaults = refunds;
 
   // Money in: dare vaults, payment intents, the relay, test SOL, the transaction explorer.
   const payments = createPaymentsService({
@@ -131,10 +135,8 @@ export async function registerRoutes(
 
   await app.register(statsRoutes, { db, clock });
 
-  // Money out: moderation and winners, the major dare, prize claims and refunds (docs/decisions/008).
-  const payouts = createPayoutsService({ db, chain, escrowKeys, clock });
+  // Money out: moderation and winners, the major dare, prize claims (payouts and refunds above).
   const claims = createClaimsService({ db, chain, clock, payouts });
-  const refunds = createRefundsService({ db, chain, clock, payouts });
   const admin = createAdminService({ db, clock, refunds, claims, announce });
   const majorDare = createMajorDareService({
     db,

@@ -1,4 +1,5 @@
 import { createReadStream } from 'node:fs';
+import type { Address } from '@solana/kit';
 import { UPLOADED_VIDEO_PREFIX } from '#contract/submissions';
 import type { Clock } from '#server/deps';
 import type { UserRow } from '#server/features/auth/user';
@@ -44,7 +45,14 @@ export interface DemoChat {
  * calls for it, so the rows, the ledger and the chain agree exactly as after real use.
  */
 export async function seedActivity(
-  deps: { db: Db; chain: ChainPort; escrowKeys: EscrowKeys; clock: Clock; storage: StoragePort },
+  deps: {
+    db: Db;
+    chain: ChainPort;
+    escrowKeys: EscrowKeys;
+    escrowProgramId: Address;
+    clock: Clock;
+    storage: StoragePort;
+  },
   { proofs, chat: messages }: { proofs: DemoProof[]; chat: DemoChat[] },
 ): Promise<void> {
   const { db, clock, storage } = deps;

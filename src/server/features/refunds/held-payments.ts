@@ -5,13 +5,12 @@ import type { PaymentIntentRow } from '#server/features/payments/payment-intents
 import { checkDeposit, fetchParsedTransaction } from '../../chain/verify-deposit';
 import { violatedConstraint } from '../../db/errors';
 import { AppError } from '../../errors';
-import { type PayingServiceDeps, TransferAlreadyLive } from '../payouts/service';
+import type { PayingServiceDeps, PayoutOutcome } from '../payouts/service';
 import {
   expiredUncheckedIntents,
-  findEscrowDareId,
-  intentsOwingRefunds,
   markIntentChecked,
   takeLapsedForRefund,
+  vaultsOwingHeldRefunds,
 } from './repo/held-payments';
 
 /** How many signatures one reference is searched for; a server-built payment has one. */
@@ -26,10 +25,17 @@ export interface HeldRefundsRun {
 }
 
 /**
- * Money held for payers whose payment never became a dare, a contribution or a prize: found, then
- * refunded to the paying wallet through the payout machinery (one live transfer per intent).
+ * Money held for payers whose payment never became a dare: found, then refunded to the paying
+ * wallet by the program (cancel, then a refund per receipt of the vault).
  */
-export function createHeldPaymentRefunds({ db, chain, clock, payouts }: PayingServiceDeps) {
+export function createHeldPaymentRefunds({
+  db,
+  chain,
+  clock,
+  refundVault,
+}: Omit<PayingServiceDeps, 'payouts'> & {
+  refundVault: (target: { escrowWallet: string; dareId: null }) => Promise<{ outcomes: PayoutOutcome[] }>;
+}) {
   const { rpc } = chain;
 
   /**
@@ -64,30 +70,12 @@ export function createHeldPaymentRefunds({ db, chain, clock, payouts }: PayingSe
     return false;
   }
 
-  async function refund(intent: PaymentIntentRow): Promise<{ ok: boolean; reason?: string }> {
-    const escrowDareId = await findEscrowDareId(db, intent.escrowWallet);
-    try {
-      const outcome = await payouts.pay({
-        target: { purpose: 'refund', intentId: intent.id },
-        dareId: intent.dareId ?? escrowDareId ?? null,
-        escrowWallet: intent.escrowWallet,
-        recipient: intent.fromWallet,
-        lamports: solToLamports(intent.amount),
-      });
-      if (outcome.status === 'confirmed') return { ok: true };
-      return {
-        ok: false,
-        reason: outcome.status === 'failed' ? outcome.reason : 'The network has not confirmed the refund yet',
-      };
-    } catch (error) {
-      if (error instanceof TransferAlreadyLive)
-        return { ok: false, reason: 'A refund of this payment is already on its way' };
-      return { ok: false, reason: error instanceof AppError ? error.message : String(error) };
-    }
-  }
-
   return {
-    /** One run of the job: find unreported payments of lapsed intents, refund every lapsed one. */
+    /**
+     * One run of the job: find unreported payments of lapsed intents; then every vault that holds
+     * only money held for payers (no dare: a refused or lapsed stake) is cancelled and refunded,
+     * each receipt to its payer (the program's refund pays exactly what the receipt holds).
+     */
     async run(): Promise<HeldRefundsRun> {
       const run: HeldRefundsRun = { found: 0, refunded: 0, failed: 0, failureReasons: [] };
       for (const intent of await expiredUncheckedIntents(db, clock())) {
@@ -100,12 +88,24 @@ export function createHeldPaymentRefunds({ db, chain, clock, payouts }: PayingSe
         }
       }
       await takeLapsedForRefund(db, clock());
-      for (const intent of await intentsOwingRefunds(db)) {
-        const result = await refund(intent);
-        if (result.ok) run.refunded += 1;
-        else {
+      for (const escrowWallet of await vaultsOwingHeldRefunds(db)) {
+        try {
+          const { outcomes } = await refundVault({ escrowWallet, dareId: null });
+          for (const outcome of outcomes) {
+            if (outcome.status === 'confirmed')
+              run.refunded += outcome.booked.filter((booked) => booked.kind === 'refund').length;
+            else {
+              run.failed += 1;
+              run.failureReasons.push(
+                `vault ${escrowWallet}: ${outcome.status === 'failed' ? outcome.reason : 'The network has not confirmed the refund yet'}`,
+              );
+            }
+          }
+        } catch (error) {
           run.failed += 1;
-          run.failureReasons.push(`payment ${intent.id}: ${result.reason}`);
+          run.failureReasons.push(
+            `vault ${escrowWallet}: ${error instanceof AppError ? error.message : (error as Error).message}`,
+          );
         }
       }
       return run;
