@@ -1,35 +1,13 @@
-/**
- * Refunds through the escrow program: `cancel` (the moderator), then a `refund` per receipt that
- * pays its payer exactly what they put in; the vault and its records close and their rent returns
- * to the fee payer. Refunds anyone else sends (a payer's own 'Refund me', `npm run refund-dare`)
- * are noticed and booked: the ledger follows the chain.
- */
-import { randomBytes } from 'node:crypto';
-import {
-  type Address,
-  address,
-  type Base64EncodedWireTransaction,
-  generateKeyPairSigner,
-  getAddressDecoder,
-} from '@solana/kit';
+import { type Address, address, type Base64EncodedWireTransaction, generateKeyPairSigner } from '@solana/kit';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { waitForConfirmation } from '#server/chain/confirmation';
 import {
   buildCloseRecordsTransactions,
-  buildCreateVaultTransaction,
   buildRefundTransaction,
 } from '#server/chain/escrow-program/app-transactions';
-import {
-  claims,
-  dares,
-  dareWallets,
-  ledgerEntries,
-  paymentIntents,
-  poolContributions,
-} from '#server/db/schema';
+import { claims, dares, dareWallets, ledgerEntries, poolContributions } from '#server/db/schema';
 import { createRefundsService, REFUND_GRACE_MS } from '#server/features/refunds/service';
-import { appendLedgerEntry } from '#server/ledger/entries';
 import { reconcileEscrows } from '#server/ledger/reconcile';
 import { sendOwnTransfer, signBase64 } from './helpers/money';
 import {
@@ -349,88 +327,6 @@ describe('lamports sent to a vault from outside', () => {
     expect(lines.filter((line) => line.kind === 'surplus').map((line) => line.amount)).toEqual([
       '0.000000001',
     ]);
-    await expectReconciled(ctx);
-  });
-});
-
-describe('vaults no dare records (payments’ refusals and lapsed stakes)', () => {
-  async function heldVault(payer: Actor, stake: string, expiresAt: Date) {
-    const lamports = BigInt(Math.round(Number(stake) * 1e9));
-    const built = await buildCreateVaultTransaction(ctx.chain.rpc, {
-      programId: ctx.escrowProgramId,
-      creator: address(payer.wallet.address),
-      rentPayer: await ctx.escrowKeys.feePayer(),
-      dareId: crypto.getRandomValues(new Uint8Array(32)),
-      moderator: (await ctx.escrowKeys.moderator()).address,
-      deadline: BigInt(Math.floor(ctx.clock.now.getTime() / 1000) + 86_400),
-      refundAfter: BigInt(Math.floor(ctx.clock.now.getTime() / 1000) + 2 * 86_400),
-      amount: lamports,
-      kind: 'community',
-    });
-    const signature = await sendRaw(await signBase64(payer.wallet, built.base64));
-    const now = ctx.clock.now;
-    await ctx.database.db.insert(dareWallets).values({
-      publicKey: built.vault,
-      derivationIndex: 2_000_000 + Math.floor(Math.random() * 1_000_000),
-      reservedBy: payer.id,
-      status: 'reserved',
-    });
-    const [intent] = await ctx.database.db
-      .insert(paymentIntents)
-      .values({
-        purpose: 'stake',
-        userId: payer.id,
-        fromWallet: payer.wallet.address,
-        escrowWallet: built.vault,
-        amount: stake,
-        reference: getAddressDecoder().decode(randomBytes(32)),
-        minSlot: 0n,
-        signature,
-        paidAt: now,
-        expiresAt,
-      })
-      .returning();
-    await appendLedgerEntry(ctx.database.db, {
-      kind: 'stake',
-      escrowWallet: built.vault,
-      counterparty: payer.wallet.address,
-      direction: 1,
-      lamports,
-      signature,
-      userId: payer.id,
-      now,
-    });
-    return { vault: built.vault, intent: intent! };
-  }
-
-  it('cancelAndRefund: a vault the server refuses to record is cancelled and its payer refunded at once', async () => {
-    const { vault, intent } = await heldVault(carol, '0.05', new Date(ctx.clock.now.getTime() + DAY));
-    const before = await lamportsOf(ctx, carol.wallet.address);
-    await refundJob(ctx).cancelAndRefund(vault);
-    expect((await lamportsOf(ctx, carol.wallet.address)) - before).toBe(50_000_000n);
-    await expectClosed({ vault });
-    const [row] = await ctx.database.db.select().from(paymentIntents).where(eq(paymentIntents.id, intent.id));
-    expect(row).toMatchObject({ usedFor: 'refund' });
-    expect(row!.refundedAt).not.toBeNull();
-    expect(
-      (await ctx.database.db.select().from(ledgerEntries).where(eq(ledgerEntries.escrowWallet, vault))).map(
-        (line) => `${line.kind} ${line.direction} ${line.amount}`,
-      ),
-    ).toEqual(['stake 1 0.050000000', 'refund -1 0.050000000']);
-    await expectReconciled(ctx);
-  });
-
-  it('a lapsed stake whose vault exists is refunded by the job', async () => {
-    const { vault, intent } = await heldVault(bob, '0.03', new Date(ctx.clock.now.getTime() + 60_000));
-    const before = await lamportsOf(ctx, bob.wallet.address);
-    expect((await refundJob(ctx).refundDue()).held.refunded).toBe(0);
-    ctx.clock.advance(120_000);
-    expect((await refundJob(ctx).refundDue()).held).toMatchObject({ refunded: 1, failed: 0 });
-    expect((await lamportsOf(ctx, bob.wallet.address)) - before).toBe(30_000_000n);
-    await expectClosed({ vault });
-    const [row] = await ctx.database.db.select().from(paymentIntents).where(eq(paymentIntents.id, intent.id));
-    expect(row!.refundSignature).not.toBeNull();
-    expect((await refundJob(ctx).refundDue()).held.refunded).toBe(0);
     await expectReconciled(ctx);
   });
 });
