@@ -101,7 +101,7 @@ export async function registerRoutes(
 
   // Proofs: submissions and votes, uploads and who may play them, the clean-up of unused uploads.
   const videoAccess = createVideoAccess({ secret: escrowKeys.secretFor('video-links'), clock });
-  const submissions = createSubmissionsService({ db, clock, storage, videoAccess });
+  const submissions = createSubmissionsService({ ...deps, db, videoAccess, limiter });
   await app.register(submissionRoutes, { submissions });
   const videoQuota = createVideoQuota({ storage, capBytes: config.storage.maxBytes });
   const videos = createVideosService({
