@@ -23,6 +23,7 @@ const seedDeps = (context: TestContext = ctx) => ({
   db: context.database.db,
   chain: context.chain,
   escrowKeys: context.escrowKeys,
+  escrowProgramId: context.escrowProgramId,
   clock: () => context.clock.now,
   // The app's own video folder, so the app serves what the seed stored.
   storage: createLocalDiskStorage(context.config.storage.videoDir),

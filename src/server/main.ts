@@ -40,6 +40,7 @@ async function main() {
           db: database.db,
           chain,
           escrowKeys,
+          escrowProgramId: deps.escrowProgramId,
           clock,
           storage: deps.storage,
           adminPassword: config.demoAdminPassword,

@@ -15,6 +15,8 @@ import { healthRoutes } from './features/health/routes';
 import { leaderboardRoutes } from './features/leaderboard/routes';
 import { majorDareRoutes } from './features/major-dare/routes';
 import { createMajorDareService } from './features/major-dare/service';
+import { paymentsLifecycle } from './features/payments/lifecycle';
+import type { RefusedVaults } from './features/payments/refused-vaults';
 import { paymentRoutes } from './features/payments/routes';
 import { createPaymentsService } from './features/payments/service';
 import { feePayerStatus } from './features/payouts/fee-payer';
@@ -65,14 +67,25 @@ export async function registerRoutes(
   await app.register(userAdminRoutes, { users: createUsersService({ db, clock }) });
   await app.register(configRoutes, deps);
 
-  // Money in: escrows, payment intents, the relay, test SOL, the transaction explorer.
+  // A vault that landed but will never fund a dare is cancelled and every payer refunded: the
+  // refunds feature's work (issue 16, part R), bound here once it cancels program vaults. Until
+  // then the payments job keeps asking, and the refused payments stay owed to their payers.
+  const refusedVaults: RefusedVaults = {
+    async cancelAndRefund(vault) {
+      throw new Error(`vault ${vault}: refunds of program vaults are not wired yet`);
+    },
+  };
+
+  // Money in: dare vaults, payment intents, the relay, test SOL, the transaction explorer.
   const payments = createPaymentsService({
     ...deps,
     db,
     limiter,
+    refusedVaults,
     majorPrizeMaxSol: config.majorPrizeMaxSol,
   });
   await app.register(paymentRoutes, { payments });
+  await app.register(paymentsLifecycle, { payments, jobLock });
 
   // Chat: history, /ws, and the bus between instances; other features announce into its rooms.
   const liveChat = openLiveChat({
@@ -96,7 +109,7 @@ export async function registerRoutes(
   const { announce } = liveChat;
 
   // Dares.
-  const dares = createDaresService({ db, chain, clock, announce });
+  const dares = createDaresService({ db, chain, clock, credit: payments.credit, announce });
   await app.register(dareRoutes, { dares });
 
   // Proofs: submissions and votes, uploads and who may play them, the clean-up of unused uploads.
@@ -125,9 +138,9 @@ export async function registerRoutes(
   const admin = createAdminService({ db, clock, refunds, claims, announce });
   const majorDare = createMajorDareService({
     db,
-    chain,
     clock,
     claims,
+    credit: payments.credit,
     announce,
     majorPrizeMaxSol: config.majorPrizeMaxSol,
   });

@@ -8,7 +8,6 @@ import {
   integer,
   jsonb,
   numeric,
-  pgSequence,
   pgTable,
   text,
   timestamp,
@@ -233,12 +232,11 @@ export const chatMessages = pgTable(
   ],
 );
 
-/** Hands out escrow derivation indexes: never reused, safe under concurrent reservations. */
-export const escrowIndexSequence = pgSequence('escrow_derivation_index_seq', { startWith: 0, minValue: 0 });
-
 /**
- * One escrow per dare. The keypair is derived from the master seed at `derivationIndex`; the
- * `privateKey` column (docs/product.md#records-and-fields) is kept for shape but only ever holds the derivation path, never a key.
+ * One escrow per dare: the dare's vault of the escrow program (docs/program.md), the PDA
+ * ["vault", vaultSeed] at its canonical bump, `publicKey` being that address (decision 021). No key
+ * exists for it. Rows from before the program kept `derivationIndex` (a custodial key derived from
+ * the master seed) and `privateKey` (its derivation path, never a key); new rows leave both null.
  */
 export const dareWallets = pgTable(
   'dare_wallets',
@@ -247,7 +245,9 @@ export const dareWallets = pgTable(
     dareId: integer('dare_id').references(() => dares.id, { onDelete: 'set null' }),
     publicKey: text('public_key').notNull(),
     privateKey: text('private_key'),
-    derivationIndex: integer('derivation_index').notNull(),
+    derivationIndex: integer('derivation_index'),
+    /** The vault's 32-byte seed (the program's dare_id), hex; null only on pre-program rows. */
+    vaultSeed: text('vault_seed'),
     reservedBy: integer('reserved_by').references(() => users.id),
     balance: sol('balance').notNull().default('0'),
     status: text('status').notNull().default('active'),
@@ -258,11 +258,14 @@ export const dareWallets = pgTable(
   (t) => [
     uniqueIndex('dare_wallets_public_key_unique').on(t.publicKey),
     uniqueIndex('dare_wallets_derivation_index_unique').on(t.derivationIndex),
+    uniqueIndex('dare_wallets_vault_seed_unique').on(t.vaultSeed),
     uniqueIndex('dare_wallets_dare_unique').on(t.dareId),
     check('dare_wallets_status_valid', inList('status', ['reserved', 'active', 'expired', 'closed'])),
     check('dare_wallets_balance_non_negative', sql`${t.balance} >= 0`),
     check('dare_wallets_index_non_negative', sql`${t.derivationIndex} >= 0`),
     check('dare_wallets_no_raw_key', sql`${t.privateKey} is null or ${t.privateKey} like 'm/%'`),
+    check('dare_wallets_vault_seed_hex', sql`${t.vaultSeed} is null or ${t.vaultSeed} ~ '^[0-9a-f]{64}$'`),
+    check('dare_wallets_vault_or_key', sql`${t.vaultSeed} is not null or ${t.derivationIndex} is not null`),
     index('dare_wallets_reserved_by_idx').on(t.reservedBy, t.status),
   ],
 );
@@ -381,9 +384,20 @@ export const paymentIntents = pgTable(
     fromWallet: text('from_wallet').notNull(),
     escrowWallet: text('escrow_wallet').notNull(),
     amount: sol('amount').notNull(),
+    /**
+     * A random key tying one transaction to one intent: in a program transaction, the text of its
+     * memo (every message the server builds is its own); in a pre-program transfer, a read-only account.
+     */
     reference: text('reference').notNull(),
-    /** The slot the intent was issued at; an older transaction cannot pay it. */
+    /** Pre-program transfers: the slot the intent was issued at. Program payments: 0 (their message hash binds them). */
     minSlot: bigint('min_slot', { mode: 'bigint' }).notNull(),
+    /** The escrow program instruction the server built: create_vault or deposit (null: a pre-program transfer). */
+    programInstruction: text('program_instruction'),
+    /** create_vault: the deadline (whole seconds) and kind the vault was built with. */
+    vaultDeadline: timestamp('vault_deadline', { withTimezone: true }),
+    vaultKind: text('vault_kind'),
+    /** create_vault: the client sent that deadline (step 7 then wants the form's deadline equal to it). */
+    deadlineRequested: boolean('deadline_requested').notNull().default(false),
     /** The transfer that paid it: set when the server first saw it confirmed (`paidAt`). */
     signature: text('signature'),
     /** SHA-256 (hex) of the message bytes the server built: the relay sends nothing else. */
@@ -414,6 +428,18 @@ export const paymentIntents = pgTable(
       sql`used_for is null or used_for in ('credit', 'refund', 'lapsed')`,
     ),
     check('payment_intents_amount_positive', sql`${t.amount} > 0`),
+    check(
+      'payment_intents_program_instruction_valid',
+      sql`program_instruction is null or program_instruction in ('create_vault', 'deposit')`,
+    ),
+    check(
+      'payment_intents_vault_kind_valid',
+      sql`vault_kind is null or vault_kind in ('community', 'major')`,
+    ),
+    check(
+      'payment_intents_create_vault_terms',
+      sql`program_instruction is distinct from 'create_vault' or (vault_deadline is not null and vault_kind is not null)`,
+    ),
     index('payment_intents_user_escrow_idx').on(t.userId, t.escrowWallet),
   ],
 );

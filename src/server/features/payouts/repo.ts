@@ -94,7 +94,7 @@ export async function findEscrowDerivationIndex(db: DbOrTx, publicKey: string): 
     .select({ derivationIndex: dareWallets.derivationIndex })
     .from(dareWallets)
     .where(eq(dareWallets.publicKey, publicKey));
-  return row?.derivationIndex;
+  return row?.derivationIndex ?? undefined;
 }
 
 /** The claim is paid by this transfer; returns its winner. */
