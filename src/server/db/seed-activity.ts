@@ -28,9 +28,8 @@ import type { Db } from './client';
 export type DemoVideo = 'cold-shower' | 'rubiks-cube' | 'summit-sunrise' | 'push-ups';
 
 export interface DemoProof {
-  author: UserRow;
-  /** The author's demo wallet keys: they sign the entry, as the author's wallet would. */
-  keys?: CryptoKeyPair;
+  /** The author, and their demo wallet's keys: they sign the entry, as the author's wallet would. */
+  author: { row: UserRow; keys: CryptoKeyPair };
   dareId: number;
   video: DemoVideo;
   description: string;
@@ -58,7 +57,7 @@ export async function seedActivity(
     escrowKeys: EscrowKeys;
     clock: Clock;
     storage: StoragePort;
-    escrowProgramId?: Address;
+    escrowProgramId: Address;
   },
   { proofs, chat: messages }: { proofs: DemoProof[]; chat: DemoChat[] },
 ): Promise<void> {
@@ -78,22 +77,19 @@ export async function seedActivity(
   const refunds = createRefundsService({ ...deps, payouts });
   const admin = createAdminService({ db, clock, refunds, claims, announce });
   const videoAccess = createVideoAccess({ secret: deps.escrowKeys.secretFor('video-links'), clock });
-  const { escrowProgramId } = deps;
-  if (!escrowProgramId) throw new Error('Demo proofs enter the escrow program: its id is needed');
-  const submissions = createSubmissionsService({ ...deps, escrowProgramId, videoAccess, limiter });
+  const submissions = createSubmissionsService({ ...deps, videoAccess, limiter });
 
   for (const proof of proofs) {
-    if (!proof.keys)
-      throw new Error(`Demo proof of ${proof.author.username}: its wallet keys sign the entry`);
     const file = new URL(`./demo-videos/${proof.video}.mp4`, import.meta.url);
     const stored = await storage.put(createReadStream(file), 'video/mp4');
     // As Submit Video does: the entry built by the server, signed by the author's wallet, relayed.
-    const { transaction } = await submissions.enterTransaction(proof.author, proof.dareId);
+    const author = proof.author.row;
+    const { transaction } = await submissions.enterTransaction(author, proof.dareId);
     const decoded = getTransactionDecoder().decode(Buffer.from(transaction, 'base64'));
     const signedEntryTransaction = getBase64EncodedWireTransaction(
-      await partiallySignTransaction([proof.keys], decoded),
+      await partiallySignTransaction([proof.author.keys], decoded),
     );
-    const submission = await submissions.submit(proof.author, proof.dareId, {
+    const submission = await submissions.submit(author, proof.dareId, {
       videoUrl: `${UPLOADED_VIDEO_PREFIX}${stored.key}`,
       description: proof.description,
       signedEntryTransaction,
@@ -102,7 +98,7 @@ export async function seedActivity(
     for (const voter of proof.voters ?? []) await submissions.vote(voter, submission.id);
     if (proof.wins) {
       await admin.markWinner(submission.id, proof.dareId);
-      const claim = await claims.claimPrize(proof.author, submission.id);
+      const claim = await claims.claimPrize(author, submission.id);
       if (claim.status !== 'paid') throw new Error(`Demo prize not paid: ${claim.status}`);
     }
   }
