@@ -23,6 +23,8 @@ import { feePayerStatus } from './features/payouts/fee-payer';
 import { payoutLifecycle } from './features/payouts/lifecycle';
 import { createPayoutsService } from './features/payouts/service';
 import { profileRoutes } from './features/profile/routes';
+import { refundMeRoutes } from './features/refund-me/routes';
+import { createRefundMeService } from './features/refund-me/service';
 import { createRefundsService } from './features/refunds/service';
 import { settingsRoutes } from './features/settings/routes';
 import { createSettingsService } from './features/settings/service';
@@ -67,14 +69,19 @@ export async function registerRoutes(
   await app.register(userAdminRoutes, { users: createUsersService({ db, clock }) });
   await app.register(configRoutes, deps);
 
-  // A vault that landed but will never fund a dare is cancelled and every payer refunded: the
-  // refunds feature's work (issue 16, part R), bound here once it cancels program vaults. Until
-  // then the payments job keeps asking, and the refused payments stay owed to their payers.
-  const refusedVaults: RefusedVaults = {
-    async cancelAndRefund(vault) {
-      throw new Error(`vault ${vault}: refunds of program vaults are not wired yet`);
-    },
-  };
+  // Money out goes through the escrow program: payouts sign settle, cancel and refunds with the
+  // moderator and fee payer keys; no key can move a vault's SOL otherwise (decision 021).
+  const payouts = createPayoutsService({
+    db,
+    chain,
+    escrowKeys,
+    escrowProgramId: deps.escrowProgramId,
+    clock,
+  });
+  const refunds = createRefundsService({ db, chain, clock, payouts });
+  // A vault that landed but will never fund a dare is cancelled and every payer refunded, by the
+  // refunds feature (payments declares what it needs; refunds depends on payments, not back).
+  const refusedVaults: RefusedVaults = { cancelAndRefund: (vault) => refunds.cancelAndRefund(vault) };
 
   // Money in: dare vaults, payment intents, the relay, test SOL, the transaction explorer.
   const payments = createPaymentsService({
@@ -132,9 +139,7 @@ export async function registerRoutes(
   await app.register(statsRoutes, { db, clock });
 
   // Money out: moderation and winners, the major dare, prize claims and refunds (docs/decisions/008).
-  const payouts = createPayoutsService({ db, chain, escrowKeys, clock });
   const claims = createClaimsService({ db, chain, clock, payouts });
-  const refunds = createRefundsService({ db, chain, clock, payouts });
   const admin = createAdminService({ db, clock, refunds, claims, announce });
   const majorDare = createMajorDareService({
     db,
@@ -151,6 +156,21 @@ export async function registerRoutes(
   });
   await app.register(majorDareRoutes, { majorDare });
   await app.register(claimRoutes, { claims });
+  // 'Refund me': a payer's own wallet signs the refund; the relay books it through the money-out
+  // feature that notices payments other people sent from a vault (decision 023).
+  const refundMe = createRefundMeService({
+    ...deps,
+    db,
+    limiter,
+    booking: {
+      bookOutsideRefunds: async (target) => {
+        await payouts.noticeVaultPayments(target);
+      },
+    },
+    onBookingFailed: (error) =>
+      app.log.warn({ err: error }, 'A relayed refund is not booked yet: the refund job will book it'),
+  });
+  await app.register(refundMeRoutes, { refundMe });
   await app.register(leaderboardRoutes, { db });
   await app.register(profileRoutes, { db });
   // Start-up recovery of interrupted transfers, then the periodic refund job.

@@ -204,7 +204,8 @@ export const claims = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    uniqueIndex('claims_transaction_hash_unique').on(t.transactionHash),
+    // A major dare's one settle pays both its winners: both claims record its signature.
+    uniqueIndex('claims_transaction_hash_type_unique').on(t.transactionHash, t.claimType),
     uniqueIndex('claims_one_per_submission_type').on(t.submissionId, t.claimType),
     // One winner of each kind per dare: a second mark-winner loses the race at the database.
     uniqueIndex('claims_one_per_dare_type').on(t.dareId, t.claimType),
@@ -528,9 +529,12 @@ export const poolContributions = pgTable(
 );
 
 /**
- * Every transfer out of an escrow (a prize payout or a refund), recorded with its signed bytes
- * BEFORE it is sent: after a crash the signature tells whether it landed, and while its blockhash
- * is valid the same bytes can be re-sent without any risk of a second payment.
+ * Every program transaction that moves a vault's pool out (a `settle` paying a prize, `refund`s
+ * returning receipts), recorded with its signed bytes BEFORE it is sent: after a crash the
+ * signature tells whether it landed, and while its blockhash is valid the same bytes can be re-sent
+ * without any risk of a second payment. What it moved is booked from the landed transaction itself
+ * (`amount` and `surplus` then hold what the chain moved). Rows from before issue 16 are custodial
+ * transfers (contribution, intent and stray payment refunds).
  */
 export const payoutTransfers = pgTable(
   'payout_transfers',
@@ -575,6 +579,8 @@ export const payoutTransfers = pgTable(
     uniqueIndex('payout_transfers_one_live_per_stray_payment')
       .on(t.strayPaymentId)
       .where(sql`status in ('sending', 'confirmed')`),
+    // One transaction on its way per vault: settle, cancel and refunds of a vault go one at a time.
+    uniqueIndex('payout_transfers_one_sending_per_escrow').on(t.escrowWallet).where(sql`status = 'sending'`),
     index('payout_transfers_escrow_idx').on(t.escrowWallet, t.status),
     index('payout_transfers_status_idx').on(t.status),
     check('payout_transfers_purpose_valid', inList('purpose', ['claim', 'refund'])),

@@ -24,11 +24,11 @@ import { RATE_LIMITS } from '#server/rate-limits';
 import { findDareVault } from './repo';
 
 /**
- * Books a refund the chain made outside the server's own refund job: the refunds feature notices
- * the dare's receipts closed by others and books each once (wired in routes.ts).
+ * Books a refund the chain made outside the server's own refund job: the money-out features
+ * notice the vault's payments sent by others and book each once (wired in routes.ts).
  */
 export interface RefundBooking {
-  bookOutsideRefunds(dareId: number): Promise<void>;
+  bookOutsideRefunds(target: { escrowWallet: string; dareId: number }): Promise<void>;
 }
 
 export interface RefundMeDeps {
@@ -175,7 +175,7 @@ export function createRefundMeService({
         RELAY_MESSAGES,
       );
       try {
-        await booking.bookOutsideRefunds(dareId);
+        await booking.bookOutsideRefunds({ escrowWallet: vault, dareId });
       } catch (error) {
         // The refund is on chain whatever the books say; the refunds job notices it again.
         onBookingFailed(error);
