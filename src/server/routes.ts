@@ -23,6 +23,8 @@ import { feePayerStatus } from './features/payouts/fee-payer';
 import { payoutLifecycle } from './features/payouts/lifecycle';
 import { createPayoutsService } from './features/payouts/service';
 import { profileRoutes } from './features/profile/routes';
+import { refundMeRoutes } from './features/refund-me/routes';
+import { createRefundMeService } from './features/refund-me/service';
 import { createRefundsService } from './features/refunds/service';
 import { settingsRoutes } from './features/settings/routes';
 import { createSettingsService } from './features/settings/service';
@@ -119,7 +121,7 @@ export async function registerRoutes(
 
   // Proofs: submissions and votes, uploads and who may play them, the clean-up of unused uploads.
   const videoAccess = createVideoAccess({ secret: escrowKeys.secretFor('video-links'), clock });
-  const submissions = createSubmissionsService({ db, clock, storage, videoAccess });
+  const submissions = createSubmissionsService({ ...deps, db, videoAccess, limiter });
   await app.register(submissionRoutes, { submissions });
   const videoQuota = createVideoQuota({ storage, capBytes: config.storage.maxBytes });
   const videos = createVideosService({
@@ -154,6 +156,21 @@ export async function registerRoutes(
   });
   await app.register(majorDareRoutes, { majorDare });
   await app.register(claimRoutes, { claims });
+  // 'Refund me': a payer's own wallet signs the refund; the relay books it through the money-out
+  // feature that notices payments other people sent from a vault (decision 023).
+  const refundMe = createRefundMeService({
+    ...deps,
+    db,
+    limiter,
+    booking: {
+      bookOutsideRefunds: async (target) => {
+        await payouts.noticeVaultPayments(target);
+      },
+    },
+    onBookingFailed: (error) =>
+      app.log.warn({ err: error }, 'A relayed refund is not booked yet: the refund job will book it'),
+  });
+  await app.register(refundMeRoutes, { refundMe });
   await app.register(leaderboardRoutes, { db });
   await app.register(profileRoutes, { db });
   // Start-up recovery of interrupted transfers, then the periodic refund job.
