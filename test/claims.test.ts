@@ -4,7 +4,7 @@
  * returns to the platform's fee payer. Dares are made directly on the program here (create_vault,
  * deposit, enter signed by the users' wallets), recorded as payments records them.
  */
-import { address, type Signature } from '@solana/kit';
+import { type Address, address, type Signature } from '@solana/kit';
 import { getTransferSolInstruction } from '@solana-program/system';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
@@ -13,13 +13,12 @@ import { sendOwnTransfer, waitUntilLanded } from './helpers/money';
 import {
   type Actor,
   castVote,
-  contributeOnChain,
-  createProgramDare,
+  contribute,
+  createFundedDare,
   enterOnChain,
   expectReconciled,
   lamportsOf,
   newActor,
-  type ProgramDare,
   payoutsService,
   submitVideo,
   vaultOnChain,
@@ -45,8 +44,8 @@ const {
 
 /** A community dare funded on chain, `author` entered and approved, voted for, marked winner. */
 async function wonDare(author: Actor, stake = '0.2', added = '0.15', options: { enter?: boolean } = {}) {
-  const dare = await createProgramDare(ctx, creator, stake);
-  await contributeOnChain(ctx, backer, dare, added);
+  const dare = await createFundedDare(ctx, creator, stake);
+  await contribute(ctx, backer, dare, added);
   const entered = options.enter === false ? null : await enterOnChain(ctx, author, dare);
   const submission = await submitVideo(ctx, author, dare.id);
   const approved = await http.put(
@@ -74,7 +73,7 @@ async function feeOf(signature: string): Promise<bigint> {
 
 const feePayer = () => ctx.escrowKeys.feePayer();
 
-async function expectClosed(dare: ProgramDare) {
+async function expectClosed(dare: { vault: Address }) {
   expect(await vaultOnChain(ctx, dare.vault)).toEqual({ vault: null, receipts: 0, entries: 0 });
   expect(await lamportsOf(ctx, dare.vault)).toBe(0n);
 }

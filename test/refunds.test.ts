@@ -1,47 +1,26 @@
-/**
- * Refunds through the escrow program: `cancel` (the moderator), then a `refund` per receipt that
- * pays its payer exactly what they put in; the vault and its records close and their rent returns
- * to the fee payer. Refunds anyone else sends (a payer's own 'Refund me', `npm run refund-dare`)
- * are noticed and booked: the ledger follows the chain.
- */
-import { randomBytes } from 'node:crypto';
-import {
-  type Address,
-  address,
-  type Base64EncodedWireTransaction,
-  generateKeyPairSigner,
-  getAddressDecoder,
-} from '@solana/kit';
+import { type Address, address, type Base64EncodedWireTransaction, generateKeyPairSigner } from '@solana/kit';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { waitForConfirmation } from '#server/chain/confirmation';
 import {
   buildCloseRecordsTransactions,
-  buildCreateVaultTransaction,
   buildRefundTransaction,
 } from '#server/chain/escrow-program/app-transactions';
-import {
-  claims,
-  dares,
-  dareWallets,
-  ledgerEntries,
-  paymentIntents,
-  poolContributions,
-} from '#server/db/schema';
+import { claims, dares, dareWallets, ledgerEntries, poolContributions } from '#server/db/schema';
 import { createRefundsService, REFUND_GRACE_MS } from '#server/features/refunds/service';
-import { appendLedgerEntry } from '#server/ledger/entries';
 import { reconcileEscrows } from '#server/ledger/reconcile';
 import { sendOwnTransfer, signBase64 } from './helpers/money';
 import {
   type Actor,
   castVote,
+  contribute,
   contributeOnChain,
+  createFundedDare,
   createProgramDare,
   enterOnChain,
   expectReconciled,
   lamportsOf,
   newActor,
-  type ProgramDare,
   payoutsService,
   refundJob,
   submitVideo,
@@ -69,17 +48,17 @@ async function expectClosed(dare: { vault: Address }) {
   expect(await lamportsOf(ctx, dare.vault)).toBe(0n);
 }
 
-async function unbooked(dare: ProgramDare) {
+async function unbooked(dare: { escrowWallet: string }) {
   const report = await reconcileEscrows(ctx.database.db, ctx.chain.rpc, ctx.escrowProgramId);
   return report.differences.filter((d) => d.escrowWallet === dare.escrowWallet);
 }
 
 describe('admin cancel', () => {
   it('refunds every payer exactly what they put in, once, and closes the vault with its entry', async () => {
-    const dare = await createProgramDare(ctx, alice, '0.2');
-    await contributeOnChain(ctx, bob, dare, '0.05');
-    await contributeOnChain(ctx, carol, dare, '0.03');
-    await contributeOnChain(ctx, bob, dare, '0.011');
+    const dare = await createFundedDare(ctx, alice, '0.2');
+    await contribute(ctx, bob, dare, '0.05');
+    await contribute(ctx, carol, dare, '0.03');
+    await contribute(ctx, bob, dare, '0.011');
     await enterOnChain(ctx, dan, dare);
     expect(await vaultOnChain(ctx, dare.vault)).toMatchObject({ receipts: 3, entries: 1 });
     const [a0, b0, c0] = await balances(alice, bob, carol);
@@ -151,8 +130,8 @@ describe('admin cancel', () => {
   });
 
   it('deletes a dare only after its vault refunded everyone', async () => {
-    const dare = await createProgramDare(ctx, alice, '0.1');
-    await contributeOnChain(ctx, carol, dare, '0.02');
+    const dare = await createFundedDare(ctx, alice, '0.1');
+    await contribute(ctx, carol, dare, '0.02');
     const [a0, c0] = await balances(alice, carol);
     const res = await http.del(`/api/admin/dares/${dare.id}`, admin.token);
     expect(res.statusCode, res.body).toBe(200);
@@ -167,9 +146,9 @@ describe('admin cancel', () => {
 describe('deadline passed with no winner', () => {
   it('is cancelled and refunded by the job after the 7-day grace, not before, and never a dare with a winner', async () => {
     const deadline = new Date(ctx.clock.now.getTime() + DAY);
-    const dare = await createProgramDare(ctx, alice, '0.1', { deadline });
-    await contributeOnChain(ctx, carol, dare, '0.02');
-    const won = await createProgramDare(ctx, bob, '0.1', { deadline });
+    const dare = await createFundedDare(ctx, alice, '0.1', { deadline: deadline.toISOString() });
+    await contribute(ctx, carol, dare, '0.02');
+    const won = await createFundedDare(ctx, bob, '0.1', { deadline: deadline.toISOString() });
     await enterOnChain(ctx, carol, won);
     const submission = await submitVideo(ctx, carol, won.id);
     await http.put(`/api/admin/submissions/${submission.id}`, { status: 'approved' }, admin.token);
@@ -287,9 +266,9 @@ describe('a dare past refund_after, refunded by strangers straight on the chain'
 describe('a refund that cannot be sent blocks no other dare', () => {
   it('refunds the next dare; the failed one is retried on its own', async () => {
     const deadline = new Date(ctx.clock.now.getTime() + DAY);
-    const stuck = await createProgramDare(ctx, alice, '0.1', { deadline });
-    await contributeOnChain(ctx, bob, stuck, '0.02');
-    const next = await createProgramDare(ctx, carol, '0.1', { deadline });
+    const stuck = await createFundedDare(ctx, alice, '0.1', { deadline: deadline.toISOString() });
+    await contribute(ctx, bob, stuck, '0.02');
+    const next = await createFundedDare(ctx, carol, '0.1', { deadline: deadline.toISOString() });
     const [a0, b0, c0] = await balances(alice, bob, carol);
     const payouts = payoutsService(ctx);
     const flaky = createRefundsService({
@@ -331,8 +310,8 @@ describe('a refund that cannot be sent blocks no other dare', () => {
 
 describe('lamports sent to a vault from outside', () => {
   it('do not freeze a cancel: the last refund carries them, booked as surplus, and the vault closes', async () => {
-    const dare = await createProgramDare(ctx, alice, '0.1');
-    await contributeOnChain(ctx, bob, dare, '0.02');
+    const dare = await createFundedDare(ctx, alice, '0.1');
+    await contribute(ctx, bob, dare, '0.02');
     await sendOwnTransfer(ctx.chain, carol.wallet, { to: dare.escrowWallet, sol: '0.000000001' });
     const [a0, b0] = await balances(alice, bob);
     const res = await http.patch(`/api/admin/dares/${dare.id}/status`, { status: 'cancelled' }, admin.token);
@@ -353,91 +332,9 @@ describe('lamports sent to a vault from outside', () => {
   });
 });
 
-describe('vaults no dare records (payments’ refusals and lapsed stakes)', () => {
-  async function heldVault(payer: Actor, stake: string, expiresAt: Date) {
-    const lamports = BigInt(Math.round(Number(stake) * 1e9));
-    const built = await buildCreateVaultTransaction(ctx.chain.rpc, {
-      programId: ctx.escrowProgramId,
-      creator: address(payer.wallet.address),
-      rentPayer: await ctx.escrowKeys.feePayer(),
-      dareId: crypto.getRandomValues(new Uint8Array(32)),
-      moderator: (await ctx.escrowKeys.moderator()).address,
-      deadline: BigInt(Math.floor(ctx.clock.now.getTime() / 1000) + 86_400),
-      refundAfter: BigInt(Math.floor(ctx.clock.now.getTime() / 1000) + 2 * 86_400),
-      amount: lamports,
-      kind: 'community',
-    });
-    const signature = await sendRaw(await signBase64(payer.wallet, built.base64));
-    const now = ctx.clock.now;
-    await ctx.database.db.insert(dareWallets).values({
-      publicKey: built.vault,
-      derivationIndex: 2_000_000 + Math.floor(Math.random() * 1_000_000),
-      reservedBy: payer.id,
-      status: 'reserved',
-    });
-    const [intent] = await ctx.database.db
-      .insert(paymentIntents)
-      .values({
-        purpose: 'stake',
-        userId: payer.id,
-        fromWallet: payer.wallet.address,
-        escrowWallet: built.vault,
-        amount: stake,
-        reference: getAddressDecoder().decode(randomBytes(32)),
-        minSlot: 0n,
-        signature,
-        paidAt: now,
-        expiresAt,
-      })
-      .returning();
-    await appendLedgerEntry(ctx.database.db, {
-      kind: 'stake',
-      escrowWallet: built.vault,
-      counterparty: payer.wallet.address,
-      direction: 1,
-      lamports,
-      signature,
-      userId: payer.id,
-      now,
-    });
-    return { vault: built.vault, intent: intent! };
-  }
-
-  it('cancelAndRefund: a vault the server refuses to record is cancelled and its payer refunded at once', async () => {
-    const { vault, intent } = await heldVault(carol, '0.05', new Date(ctx.clock.now.getTime() + DAY));
-    const before = await lamportsOf(ctx, carol.wallet.address);
-    await refundJob(ctx).cancelAndRefund(vault);
-    expect((await lamportsOf(ctx, carol.wallet.address)) - before).toBe(50_000_000n);
-    await expectClosed({ vault });
-    const [row] = await ctx.database.db.select().from(paymentIntents).where(eq(paymentIntents.id, intent.id));
-    expect(row).toMatchObject({ usedFor: 'refund' });
-    expect(row!.refundedAt).not.toBeNull();
-    expect(
-      (await ctx.database.db.select().from(ledgerEntries).where(eq(ledgerEntries.escrowWallet, vault))).map(
-        (line) => `${line.kind} ${line.direction} ${line.amount}`,
-      ),
-    ).toEqual(['stake 1 0.050000000', 'refund -1 0.050000000']);
-    await expectReconciled(ctx);
-  });
-
-  it('a lapsed stake whose vault exists is refunded by the job', async () => {
-    const { vault, intent } = await heldVault(bob, '0.03', new Date(ctx.clock.now.getTime() + 60_000));
-    const before = await lamportsOf(ctx, bob.wallet.address);
-    expect((await refundJob(ctx).refundDue()).held.refunded).toBe(0);
-    ctx.clock.advance(120_000);
-    expect((await refundJob(ctx).refundDue()).held).toMatchObject({ refunded: 1, failed: 0 });
-    expect((await lamportsOf(ctx, bob.wallet.address)) - before).toBe(30_000_000n);
-    await expectClosed({ vault });
-    const [row] = await ctx.database.db.select().from(paymentIntents).where(eq(paymentIntents.id, intent.id));
-    expect(row!.refundSignature).not.toBeNull();
-    expect((await refundJob(ctx).refundDue()).held.refunded).toBe(0);
-    await expectReconciled(ctx);
-  });
-});
-
 describe('records left after a payout', () => {
   it('are closed by the job: a late entry and a late deposit, their rent back to the fee payer', async () => {
-    const dare = await createProgramDare(ctx, alice, '0.1');
+    const dare = await createFundedDare(ctx, alice, '0.1');
     await enterOnChain(ctx, dan, dare);
     const submission = await submitVideo(ctx, dan, dare.id);
     await http.put(`/api/admin/submissions/${submission.id}`, { status: 'approved' }, admin.token);

@@ -23,6 +23,8 @@ import { feePayerStatus } from './features/payouts/fee-payer';
 import { payoutLifecycle } from './features/payouts/lifecycle';
 import { createPayoutsService } from './features/payouts/service';
 import { profileRoutes } from './features/profile/routes';
+import { refundMeRoutes } from './features/refund-me/routes';
+import { createRefundMeService } from './features/refund-me/service';
 import { createRefundsService } from './features/refunds/service';
 import { settingsRoutes } from './features/settings/routes';
 import { createSettingsService } from './features/settings/service';
@@ -67,9 +69,8 @@ export async function registerRoutes(
   await app.register(userAdminRoutes, { users: createUsersService({ db, clock }) });
   await app.register(configRoutes, deps);
 
-  // Money out (moderation and winners, prize claims and refunds: docs/decisions/008), made here
-  // because money in needs its refunds: a vault that landed but will never fund a dare is
-  // cancelled and every payer refunded (payments' RefusedVaults, decision 021).
+  // Money out goes through the escrow program: payouts sign settle, cancel and refunds with the
+  // moderator and fee payer keys; no key can move a vault's SOL otherwise (decision 021).
   const payouts = createPayoutsService({
     db,
     chain,
@@ -78,7 +79,9 @@ export async function registerRoutes(
     clock,
   });
   const refunds = createRefundsService({ db, chain, clock, payouts });
-  const refusedVaults: RefusedVaults = refunds;
+  // A vault that landed but will never fund a dare is cancelled and every payer refunded, by the
+  // refunds feature (payments declares what it needs; refunds depends on payments, not back).
+  const refusedVaults: RefusedVaults = { cancelAndRefund: (vault) => refunds.cancelAndRefund(vault) };
 
   // Money in: dare vaults, payment intents, the relay, test SOL, the transaction explorer.
   const payments = createPaymentsService({
@@ -118,7 +121,7 @@ export async function registerRoutes(
 
   // Proofs: submissions and votes, uploads and who may play them, the clean-up of unused uploads.
   const videoAccess = createVideoAccess({ secret: escrowKeys.secretFor('video-links'), clock });
-  const submissions = createSubmissionsService({ db, clock, storage, videoAccess });
+  const submissions = createSubmissionsService({ ...deps, db, videoAccess, limiter });
   await app.register(submissionRoutes, { submissions });
   const videoQuota = createVideoQuota({ storage, capBytes: config.storage.maxBytes });
   const videos = createVideosService({
@@ -135,7 +138,7 @@ export async function registerRoutes(
 
   await app.register(statsRoutes, { db, clock });
 
-  // Money out: moderation and winners, the major dare, prize claims (payouts and refunds above).
+  // Money out: moderation and winners, the major dare, prize claims and refunds (docs/decisions/008).
   const claims = createClaimsService({ db, chain, clock, payouts });
   const admin = createAdminService({ db, clock, refunds, claims, announce });
   const majorDare = createMajorDareService({
@@ -153,6 +156,21 @@ export async function registerRoutes(
   });
   await app.register(majorDareRoutes, { majorDare });
   await app.register(claimRoutes, { claims });
+  // 'Refund me': a payer's own wallet signs the refund; the relay books it through the money-out
+  // feature that notices payments other people sent from a vault (decision 023).
+  const refundMe = createRefundMeService({
+    ...deps,
+    db,
+    limiter,
+    booking: {
+      bookOutsideRefunds: async (target) => {
+        await payouts.noticeVaultPayments(target);
+      },
+    },
+    onBookingFailed: (error) =>
+      app.log.warn({ err: error }, 'A relayed refund is not booked yet: the refund job will book it'),
+  });
+  await app.register(refundMeRoutes, { refundMe });
   await app.register(leaderboardRoutes, { db });
   await app.register(profileRoutes, { db });
   // Start-up recovery of interrupted transfers, then the periodic refund job.

@@ -150,6 +150,41 @@ export const submissionVotes = pgTable(
   ],
 );
 
+/**
+ * The program transactions DarePool built for a user's wallet to sign (docs/decisions/023): an
+ * `enter` (the platform fee payer's signature already in place) or a 'Refund me' `refund` (the
+ * payer's own). The relay sends only these exact messages for their user. One per kind, vault and
+ * wallet: while it can still land the same one is handed out again, and a new one replaces it only
+ * once its blockhash expired, so at most one entry of a wallet can ever cost the fee payer a fee.
+ */
+export const preparedTransactions = pgTable(
+  'prepared_transactions',
+  {
+    id: id(),
+    kind: text('kind').$type<'enter' | 'refund'>().notNull(),
+    dareId: integer('dare_id')
+      .notNull()
+      .references(() => dares.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    /** The user's wallet: the entrant, or the payer refunded. */
+    wallet: text('wallet').notNull(),
+    vault: text('vault').notNull(),
+    /** SHA-256 (hex) of the message bytes the server built: the relay sends nothing else. */
+    messageHash: text('message_hash').notNull(),
+    /** The wire transaction handed out (the server's signatures in place, the wallet's slot empty). */
+    wireTransaction: text('wire_transaction').notNull(),
+    lastValidBlockHeight: bigint('last_valid_block_height', { mode: 'bigint' }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('prepared_transactions_one_per_wallet').on(t.kind, t.vault, t.wallet),
+    index('prepared_transactions_dare_idx').on(t.dareId),
+    check('prepared_transactions_kind_valid', inList('kind', ['enter', 'refund'])),
+  ],
+);
+
 export const claims = pgTable(
   'claims',
   {

@@ -195,7 +195,7 @@ export async function seedDemoData(deps: SeedDeps): Promise<SeedResult> {
   await seedActivity(deps, {
     proofs: [
       {
-        author: bob.row,
+        author: bob,
         dareId: coldShower,
         video: 'cold-shower',
         description: 'Day 1 and day 7, no warm water in between.',
@@ -203,7 +203,7 @@ export async function seedDemoData(deps: SeedDeps): Promise<SeedResult> {
         voters: [alice.row, carol.row],
       },
       {
-        author: carol.row,
+        author: carol,
         dareId: dareId('Solve a Rubik’s cube blindfolded'),
         video: 'rubiks-cube',
         description: 'One take, 2 minutes 41 under the blindfold.',
@@ -211,7 +211,7 @@ export async function seedDemoData(deps: SeedDeps): Promise<SeedResult> {
         voters: [bob.row],
       },
       {
-        author: carol.row,
+        author: carol,
         dareId: dareId('Sunrise summit hike'),
         video: 'summit-sunrise',
         description: 'First light from the top at 6:12.',
@@ -219,7 +219,7 @@ export async function seedDemoData(deps: SeedDeps): Promise<SeedResult> {
         wins: true,
       },
       {
-        author: bob.row,
+        author: bob,
         dareId: dareId(MAJOR_TITLE),
         video: 'push-ups',
         description: '100 push-ups on the market square in 8 minutes.',

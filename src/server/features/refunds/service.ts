@@ -8,17 +8,16 @@ import {
   TransferAlreadyLive,
   VaultStateError,
 } from '../payouts/service';
-import { createHeldPaymentRefunds, type HeldRefundsRun } from './held-payments';
 import {
   cancelExpiredDares,
   countRefundedBy,
   countUnrefundedContributions,
   daresOwingRefunds,
   findDareEscrow,
+  findEscrowDareId,
   overdueDaresWithOpenVaults,
   paidDaresWithOpenVaults,
 } from './repo/dares';
-import { findEscrowDareId } from './repo/held-payments';
 
 /** Moderation time after a deadline before a dare without a winner is refunded automatically. */
 export const REFUND_GRACE_MS = 7 * 24 * 3600 * 1000;
@@ -37,7 +36,7 @@ export interface FinishedVaultsRun {
   failureReasons: string[];
 }
 
-export function createRefundsService({ db, chain, clock, payouts }: PayingServiceDeps) {
+export function createRefundsService({ db, clock, payouts }: PayingServiceDeps) {
   /** Only one refund run per vault at a time in this process; the database guards across processes. */
   const running = new Map<string, Promise<unknown>>();
 
@@ -112,8 +111,6 @@ export function createRefundsService({ db, chain, clock, payouts }: PayingServic
     return summary;
   }
 
-  const held = createHeldPaymentRefunds({ db, chain, clock, refundVault });
-
   /**
    * Vaults of ended dares, finished: a paid dare's records left after its payout are closed (their
    * rent returns to the fee payer), and payments out of overdue dares' vaults that anyone sent
@@ -150,9 +147,9 @@ export function createRefundsService({ db, chain, clock, payouts }: PayingServic
     refundDare,
 
     /**
-     * A vault whose payment the server refuses to record (payments' RefusedVaults): cancelled at
-     * once and every receipt refunded. Throws when the chain did not take it; the job retries it
-     * as a held payment.
+     * payments' RefusedVaults: a vault that will never fund a dare (refused at step 7, or a stake
+     * nobody came back for) is cancelled at once and every receipt refunded, each booked. Throws
+     * when the chain did not take it all; the payments job asks again (what is done stays done).
      */
     async cancelAndRefund(escrowWallet: string): Promise<void> {
       const dareId = (await findEscrowDareId(db, escrowWallet)) ?? null;
@@ -164,13 +161,13 @@ export function createRefundsService({ db, chain, clock, payouts }: PayingServic
     /**
      * The periodic job: dares past deadline + grace with no winner are cancelled and refunded;
      * cancelled dares still owing refunds (a failed or interrupted run) are retried, each dare on
-     * its own (one that fails does not hold up the next); then vaults holding only money held for
-     * payers (no dare) are refunded; then ended dares' vaults are finished.
+     * its own (one that fails does not hold up the next); then ended dares' vaults are finished.
+     * (Payments nobody finished, and vaults no dare uses, are the payments job's: it hands those
+     * vaults to cancelAndRefund.)
      */
     async refundDue(): Promise<{
       dareIds: number[];
       summaries: RefundSummary[];
-      held: HeldRefundsRun;
       finished: FinishedVaultsRun;
     }> {
       const now = clock();
@@ -187,8 +184,7 @@ export function createRefundsService({ db, chain, clock, payouts }: PayingServic
           })),
         );
       }
-      const heldRun = await held.run();
-      return { dareIds, summaries, held: heldRun, finished: await finishVaults() };
+      return { dareIds, summaries, finished: await finishVaults() };
     },
   };
 }

@@ -99,3 +99,12 @@ export async function findDareEscrow(db: DbOrTx, dareId: number): Promise<string
   const [row] = await db.select({ escrowWallet: dares.escrowWallet }).from(dares).where(eq(dares.id, dareId));
   return row?.escrowWallet;
 }
+
+/** The dare a vault funds, if any: a refunded vault's lines are booked to it. */
+export async function findEscrowDareId(db: DbOrTx, escrowWallet: string): Promise<number | null | undefined> {
+  const [row] = await db
+    .select({ dareId: dareWallets.dareId })
+    .from(dareWallets)
+    .where(eq(dareWallets.publicKey, escrowWallet));
+  return row?.dareId;
+}
