@@ -34,6 +34,7 @@ try {
   } else if (command === 'seed') {
     const result = await seedDemoData({
       ...runtime,
+      escrowProgramId: runtime.escrowProgram.programId,
       db: database.db,
       clock: () => new Date(),
       storage: await openVideoStorage(config.storage),

@@ -1,6 +1,7 @@
 /**
- * npm run reconcile — compares every escrow's on-chain balance with the ledger and exits non-zero
- * on any difference, printing it. On the embedded defaults the server must be stopped first (the
+ * npm run reconcile — compares every dare's vault with the ledger (what the vault holds above its
+ * rent against the sum of its ledger lines; a closed vault must be zero on both sides) and exits
+ * non-zero on any difference, printing it. On the embedded defaults the server must be stopped first (the
  * data folder has one writer); against PostgreSQL and a real cluster it can run any time.
  */
 import { lamportsToSol } from '#contract/money';
@@ -18,15 +19,19 @@ try {
   process.exit(2);
 }
 try {
-  const report = await reconcileEscrows(runtime.database.db, runtime.chain.rpc);
+  const report = await reconcileEscrows(
+    runtime.database.db,
+    runtime.chain.rpc,
+    runtime.escrowProgram.programId,
+  );
   console.log(
-    `Checked ${report.checked} escrow wallet(s) on ${runtime.chain.cluster} against the ledger (${runtime.database.description}).`,
+    `Checked ${report.checked} vault(s) of program ${runtime.escrowProgram.programId} on ${runtime.chain.cluster} against the ledger (${runtime.database.description}).`,
   );
   for (const d of report.differences) {
     const sign = d.difference > 0n ? '+' : '-';
     const abs = d.difference > 0n ? d.difference : -d.difference;
     console.log(
-      `DIFFERENCE ${d.escrowWallet}: on chain ${lamportsToSol(d.onChain)} SOL, ledger ${lamportsToSol(d.ledger)} SOL (${sign}${lamportsToSol(abs)} SOL)`,
+      `DIFFERENCE ${d.escrowWallet}: on chain ${lamportsToSol(d.onChain)} SOL above rent, ledger ${lamportsToSol(d.ledger)} SOL (${sign}${lamportsToSol(abs)} SOL)`,
     );
   }
   if (report.differences.length === 0) console.log('No difference.');

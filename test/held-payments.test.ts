@@ -1,26 +1,16 @@
-import type { Base64EncodedWireTransaction } from '@solana/kit';
-import { and, count, eq } from 'drizzle-orm';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { PAYMENT_MESSAGES } from '#contract/payments';
-import {
-  dares,
-  ledgerEntries,
-  paymentIntents,
-  payoutTransfers,
-  poolContributions,
-  strayPayments,
-} from '#server/db/schema';
-import { bookPayment } from '#server/features/payments/book-payment';
+/**
+ * Money held for payers whose payment never funded a dare, refunded through the escrow program by
+ * the refunds feature (payments' RefusedVaults, wired in routes.ts): the vault is cancelled and each
+ * receipt refunded to its payer, booked on the ledger, the vault closed with its rent back to the
+ * platform. Payments decides when (a final refusal at once, a correctable one after the hold, a
+ * payment nobody reported once it lapses); these tests follow the money through the real app.
+ */
+import { eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { dares, dareWallets, ledgerEntries, paymentIntents, payoutTransfers } from '#server/db/schema';
 import { PAYMENT_INTENT_TTL_MS, REFUSED_PAYMENT_HOLD_MS } from '#server/features/payments/payment-intents';
-import { dareBody, payStake, payTo, sendOwnTransfer, signBase64, waitUntilLanded } from './helpers/money';
-import {
-  type Actor,
-  createFundedDare,
-  expectReconciled,
-  lamportsOf,
-  newActor,
-  refundJob,
-} from './helpers/payouts';
+import { dareBody, payStake, sendStraight, signBase64, waitUntilLanded } from './helpers/money';
+import { expectReconciled, lamportsOf, refundJob, vaultOnChain } from './helpers/payouts';
 import { setupApiSuite } from './helpers/suite';
 
 const {
@@ -28,320 +18,156 @@ const {
   http,
   actors: { alice, bob },
 } = setupApiSuite({ env: { RATE_LIMIT_AUTH_PER_MINUTE: '1000' }, actors: { alice: {}, bob: {} } });
-let job: ReturnType<typeof refundJob>;
 
-beforeAll(() => {
-  job = refundJob(ctx);
-});
-
+const DAY = 24 * 3600 * 1000;
 const MINUTE = 60_000;
+/** The wallet's fees for create_vault: its own signature and the platform's (rent payer). */
+const CREATE_FEES = 10_000n;
 
-/** What step 7 writes: a refusal must leave these as they were. */
-async function books() {
-  const { db } = ctx.database;
-  const [d] = await db.select({ n: count() }).from(dares);
-  const [c] = await db.select({ n: count() }).from(poolContributions);
-  const [l] = await db.select({ n: count() }).from(ledgerEntries);
-  return { dares: d!.n, contributions: c!.n, ledger: l!.n };
+const inDays = (days: number) => new Date(ctx.clock.now.getTime() + days * DAY).toISOString();
+
+async function linesOf(escrow: string) {
+  const lines = await ctx.database.db
+    .select()
+    .from(ledgerEntries)
+    .where(eq(ledgerEntries.escrowWallet, escrow));
+  return lines.map((line) => `${line.kind} ${line.direction} ${line.amount}`);
 }
 
-async function linesOf(signature: string) {
-  return ctx.database.db.select().from(ledgerEntries).where(eq(ledgerEntries.signature, signature));
-}
-
-/** The refund lines booked for money held under a payment signature, found through its intent. */
-async function refundOf(signature: string) {
-  const [intent] = await ctx.database.db
+async function intentOf(signature: string) {
+  const [row] = await ctx.database.db
     .select()
     .from(paymentIntents)
     .where(eq(paymentIntents.signature, signature));
+  return row!;
+}
+
+async function expectRefundedVault(escrow: string, signature: string, payer: string, stake: string) {
+  expect(await vaultOnChain(ctx, escrow as never)).toEqual({ vault: null, receipts: 0, entries: 0 });
+  expect(await lamportsOf(ctx, escrow)).toBe(0n);
+  expect(await linesOf(escrow)).toEqual([`stake 1 ${stake}`, `refund -1 ${stake}`]);
+  const intent = await intentOf(signature);
+  expect(intent).toMatchObject({ usedFor: 'refund' });
+  expect(intent.refundedAt).not.toBeNull();
   const transfers = await ctx.database.db
     .select()
     .from(payoutTransfers)
-    .where(and(eq(payoutTransfers.intentId, intent!.id), eq(payoutTransfers.status, 'confirmed')));
-  return { intent: intent!, transfers };
+    .where(eq(payoutTransfers.escrowWallet, escrow));
+  expect(transfers).toEqual([
+    expect.objectContaining({ purpose: 'refund', status: 'confirmed', recipient: payer, amount: stake }),
+  ]);
+  expect(intent.refundSignature).toBe(transfers[0]!.signature);
+  const [wallet] = await ctx.database.db.select().from(dareWallets).where(eq(dareWallets.publicKey, escrow));
+  expect(wallet).toMatchObject({ status: 'closed', dareId: null, balance: '0.000000000' });
+  await expectReconciled(ctx);
 }
 
-describe('a payment that step 7 refuses', () => {
-  it('is booked as held when the relay sees it, and refunded to the payer once the hold lapses', async () => {
+describe('a vault that can never fund its dare (a final refusal)', () => {
+  it('is cancelled and refunded within the request that refused it, once', async () => {
     const before = await lamportsOf(ctx, alice.wallet.address);
-    const paid = await payStake(ctx.app, alice.token, alice.wallet, '0.1');
-    // Booked the moment the relay saw it confirmed: money held for Alice, no dare yet.
-    expect(await linesOf(paid.signature)).toEqual([
-      expect.objectContaining({ kind: 'stake', direction: 1, amount: '0.100000000', dareId: null }),
-    ]);
-    await expectReconciled(ctx);
-
-    const booksBefore = await books();
-    const refused = await http.post('/api/dares', dareBody(alice.wallet, paid, '0.2'), alice.token);
+    const platformBefore = await lamportsOf(ctx, (await ctx.escrowKeys.feePayer()).address);
+    const paid = await payStake(ctx.app, alice.token, alice.wallet, '0.2', { deadline: inDays(3) });
+    const refused = await http.post(
+      '/api/dares',
+      dareBody(alice.wallet, paid, '0.2', { deadline: inDays(4) }),
+      alice.token,
+    );
     expect(refused.statusCode).toBe(400);
-    expect(refused.json().error).toBe('The stake amount does not match the payment');
-    expect(await books()).toEqual(booksBefore);
-
-    // Within the hold nothing moves (the user may still correct the request).
-    ctx.clock.advance(REFUSED_PAYMENT_HOLD_MS - MINUTE);
-    await job.refundDue();
-    expect(await lamportsOf(ctx, paid.escrow)).toBe(100_000_000n);
-
-    ctx.clock.advance(2 * MINUTE);
-    const run = await job.refundDue();
-    expect(run.held).toMatchObject({ refunded: 1, failed: 0 });
-    expect(await lamportsOf(ctx, paid.escrow)).toBe(0n);
-    expect(before - (await lamportsOf(ctx, alice.wallet.address))).toBe(5_000n); // only the fee
-    const { intent, transfers } = await refundOf(paid.signature);
-    expect(intent).toMatchObject({ usedFor: 'refund', refundSignature: transfers[0]!.signature });
-    expect(transfers).toHaveLength(1);
-    expect(await linesOf(transfers[0]!.signature)).toEqual([
-      expect.objectContaining({ kind: 'refund', direction: -1, amount: '0.100000000' }),
-    ]);
-    await expectReconciled(ctx);
-
-    // Exactly once: the next runs move nothing, and the refunded payment cannot open a dare.
-    await job.refundDue();
-    expect(await lamportsOf(ctx, alice.wallet.address)).toBe(before - 5_000n);
-    const late = await http.post('/api/dares', dareBody(alice.wallet, paid, '0.1'), alice.token);
-    expect(late.statusCode).toBe(400);
-    expect(await books()).toEqual({ ...booksBefore, ledger: booksBefore.ledger + 1 }); // the refund line
-  });
-
-  it('can still be credited when the request is sent again, corrected, within the hold', async () => {
-    const paid = await payStake(ctx.app, alice.token, alice.wallet, '0.1');
-    const past = new Date(ctx.clock.now.getTime() - MINUTE).toISOString();
-    const refused = await http.post(
-      '/api/dares',
-      dareBody(alice.wallet, paid, '0.1', { deadline: past }),
-      alice.token,
-    );
-    expect(refused.json().error).toBe('Deadline must be in the future');
-    ctx.clock.advance(REFUSED_PAYMENT_HOLD_MS - MINUTE);
-    const deadline = new Date(ctx.clock.now.getTime() + 7 * 24 * 3600 * 1000).toISOString();
-    const created = await http.post(
-      '/api/dares',
-      dareBody(alice.wallet, paid, '0.1', { deadline }),
-      alice.token,
-    );
-    expect(created.statusCode, created.body).toBe(201);
-    // One line for the one transfer, now linked to the dare it funded.
-    expect(await linesOf(paid.signature)).toEqual([
-      expect.objectContaining({ kind: 'stake', dareId: created.json().id }),
-    ]);
-    ctx.clock.advance(2 * MINUTE);
-    expect((await job.refundDue()).held.refunded).toBe(0);
-    expect(await lamportsOf(ctx, paid.escrow)).toBe(100_000_000n);
-    await expectReconciled(ctx);
-  });
-
-  it('refunds a refused contribution to the contributor, not to the dare', async () => {
-    const dare = await createFundedDare(ctx, alice, '0.2');
-    const { signature } = await payTo(ctx.app, bob.token, bob.wallet, dare.escrowWallet, '0.05');
-    const refused = await http.post(
-      `/api/dares/${dare.id}/add-pool`,
-      { amount: '0.06', userWallet: bob.wallet.address, transactionSignature: signature },
-      bob.token,
-    );
-    expect(refused.json().error).toBe('The amount does not match the payment');
-    const bobBefore = await lamportsOf(ctx, bob.wallet.address);
-    ctx.clock.advance(REFUSED_PAYMENT_HOLD_MS + MINUTE);
-    expect((await job.refundDue()).held.refunded).toBe(1);
-    expect((await lamportsOf(ctx, bob.wallet.address)) - bobBefore).toBe(50_000_000n);
-    // The dare keeps its own pool.
-    expect(await lamportsOf(ctx, dare.escrowWallet)).toBe(200_000_000n);
-    expect((await http.get(`/api/dares/${dare.id}`)).json().totalPool).toBe('0.2');
-    await expectReconciled(ctx);
-  });
-});
-
-describe('a contribution credited after the dare finished', () => {
-  it('is refused 409 and refunded exactly to the contributor, the dare keeping its pool', async () => {
-    const dare = await createFundedDare(ctx, alice, '0.2');
-    const { signature } = await payTo(ctx.app, bob.token, bob.wallet, dare.escrowWallet, '0.05');
-    // The winner is picked while Bob's step 7 is still on its way: the payout is now fixed.
-    await ctx.database.db.update(dares).set({ status: 'completed' }).where(eq(dares.id, dare.id));
-    const booksBefore = await books();
-    const late = await http.post(
-      `/api/dares/${dare.id}/add-pool`,
-      { amount: '0.05', userWallet: bob.wallet.address, transactionSignature: signature },
-      bob.token,
-    );
-    expect(late.statusCode).toBe(409);
-    expect(late.json().error).toBe(PAYMENT_MESSAGES.dareNotActive);
-    expect(await books()).toEqual(booksBefore);
-    expect((await http.get(`/api/dares/${dare.id}`)).json().totalPool).toBe('0.2');
-
-    const bobBefore = await lamportsOf(ctx, bob.wallet.address);
-    ctx.clock.advance(REFUSED_PAYMENT_HOLD_MS + MINUTE);
-    expect((await job.refundDue()).held.refunded).toBe(1);
-    expect((await lamportsOf(ctx, bob.wallet.address)) - bobBefore).toBe(50_000_000n);
-    expect(await lamportsOf(ctx, dare.escrowWallet)).toBe(200_000_000n);
-    await expectReconciled(ctx);
-  });
-});
-
-describe('a payment nobody reports (step 7 never called)', () => {
-  it('is refunded after the intent lifetime, when the relay saw it', async () => {
-    const before = await lamportsOf(ctx, bob.wallet.address);
-    const paid = await payStake(ctx.app, bob.token, bob.wallet, '0.3');
-    ctx.clock.advance(PAYMENT_INTENT_TTL_MS - MINUTE);
-    expect((await job.refundDue()).held.refunded).toBe(0);
-    expect(await lamportsOf(ctx, paid.escrow)).toBe(300_000_000n);
-    ctx.clock.advance(2 * MINUTE);
-    expect((await job.refundDue()).held.refunded).toBe(1);
-    expect(await lamportsOf(ctx, paid.escrow)).toBe(0n);
-    expect(before - (await lamportsOf(ctx, bob.wallet.address))).toBe(5_000n);
-    await expectReconciled(ctx);
-  });
-
-  it('is found by its reference and refunded after the intent lifetime, when it went straight to the chain', async () => {
-    const escrowRes = await http.post('/api/create-escrow-wallet', undefined, bob.token);
-    const escrow = escrowRes.json().publicKey as string;
-    const built = await http.post(
-      '/api/create-transaction',
-      { fromWallet: bob.wallet.address, toWallet: escrow, amount: '0.2' },
-      bob.token,
-    );
-    const signed = await signBase64(bob.wallet, built.json().transaction);
-    // The client sent it itself and was never heard of again: the server never saw it.
-    const signature = await ctx.chain.rpc
-      .sendTransaction(signed as Base64EncodedWireTransaction, { encoding: 'base64' })
-      .send();
-    await waitUntilLanded(ctx.chain, signature);
-    expect(await linesOf(signature)).toEqual([]);
-    const before = await lamportsOf(ctx, bob.wallet.address);
-
-    ctx.clock.advance(PAYMENT_INTENT_TTL_MS + MINUTE);
-    const run = await job.refundDue();
-    expect(run.held).toMatchObject({ found: 1, refunded: 1, failed: 0 });
-    expect((await lamportsOf(ctx, bob.wallet.address)) - before).toBe(200_000_000n);
-    expect(await lamportsOf(ctx, escrow)).toBe(0n);
-    expect((await linesOf(signature)).map((line) => line.kind)).toEqual(['stake']);
-    await expectReconciled(ctx);
-    // Looked up once: the next run does not ask the chain again, and moves nothing.
-    const [intent] = await ctx.database.db
+    expect(refused.json().error).toBe('The deadline does not match the one the payment was prepared with');
+    await expectRefundedVault(paid.escrow, paid.signature, alice.wallet.address, '0.200000000');
+    // The wallet is out only its create_vault fees; the platform got the vault's and receipt's rent back.
+    expect(before - (await lamportsOf(ctx, alice.wallet.address))).toBe(CREATE_FEES);
+    const [transfer] = await ctx.database.db
       .select()
-      .from(paymentIntents)
-      .where(eq(paymentIntents.signature, signature));
-    expect(intent!.checkedAt).not.toBeNull();
-    expect((await job.refundDue()).held).toMatchObject({ found: 0, refunded: 0 });
-  });
+      .from(payoutTransfers)
+      .where(eq(payoutTransfers.escrowWallet, paid.escrow));
+    const landed = await ctx.chain.rpc
+      .getTransaction(transfer!.signature as never, { encoding: 'json', maxSupportedTransactionVersion: 0 })
+      .send();
+    expect((await lamportsOf(ctx, (await ctx.escrowKeys.feePayer()).address)) - platformBefore).toBe(
+      -landed!.meta!.fee,
+    );
 
-  it('leaves an intent that was never paid alone', async () => {
-    const escrowRes = await http.post('/api/create-escrow-wallet', undefined, alice.token);
-    const escrow = escrowRes.json().publicKey as string;
-    const built = await http.post(
-      '/api/create-transaction',
-      { fromWallet: alice.wallet.address, toWallet: escrow, amount: '0.2' },
+    // Sent again, the refused request changes nothing; the jobs find nothing owed.
+    const again = await http.post(
+      '/api/dares',
+      dareBody(alice.wallet, paid, '0.2', { deadline: inDays(4) }),
       alice.token,
     );
-    expect(built.statusCode).toBe(200);
-    const ledgerBefore = (await books()).ledger;
-    ctx.clock.advance(PAYMENT_INTENT_TTL_MS + MINUTE);
-    expect((await job.refundDue()).held).toMatchObject({ found: 0, refunded: 0, failed: 0 });
-    expect((await books()).ledger).toBe(ledgerBefore);
+    expect(again.statusCode).toBe(400);
+    expect(await ctx.app.paymentsJob.runNow()).toBeDefined();
+    await refundJob(ctx).refundDue();
+    expect(await lamportsOf(ctx, alice.wallet.address)).toBe(before - CREATE_FEES);
+    expect(await ctx.database.db.$count(payoutTransfers, eq(payoutTransfers.escrowWallet, paid.escrow))).toBe(
+      1,
+    );
+    await expectRefundedVault(paid.escrow, paid.signature, alice.wallet.address, '0.200000000');
+  });
+
+  it('cancelAndRefund again, or twice at once, refunds nothing twice', async () => {
+    const paid = await payStake(ctx.app, bob.token, bob.wallet, '0.05', { deadline: inDays(3) });
+    const before = await lamportsOf(ctx, bob.wallet.address);
+    const refunds = refundJob(ctx);
+    await Promise.all([refunds.cancelAndRefund(paid.escrow), refunds.cancelAndRefund(paid.escrow)]);
+    await refunds.cancelAndRefund(paid.escrow);
+    expect((await lamportsOf(ctx, bob.wallet.address)) - before).toBe(50_000_000n);
+    expect(await vaultOnChain(ctx, paid.escrow as never)).toEqual({ vault: null, receipts: 0, entries: 0 });
+    expect(await linesOf(paid.escrow)).toEqual(['stake 1 0.050000000', 'refund -1 0.050000000']);
+    // The reservation's intent is settled as refunded by payments when its job next looks.
+    await ctx.app.paymentsJob.runNow();
     await expectReconciled(ctx);
   });
 });
 
-describe('SOL sent straight to an escrow that never becomes a dare (stray SOL)', () => {
-  async function reserve(user: Actor): Promise<string> {
-    const res = await http.post('/api/create-escrow-wallet', undefined, user.token);
-    expect(res.statusCode, res.body).toBe(200);
-    return res.json().publicKey as string;
-  }
+describe('a payment held for a corrected request', () => {
+  it('can still be credited within the hold, and is refunded once the hold lapses', async () => {
+    const kept = await payStake(ctx.app, alice.token, alice.wallet, '0.1');
+    const lapsing = await payStake(ctx.app, alice.token, alice.wallet, '0.15');
+    for (const [paid, stake] of [
+      [kept, '0.2'],
+      [lapsing, '0.2'],
+    ] as const) {
+      const refused = await http.post('/api/dares', dareBody(alice.wallet, paid, stake), alice.token);
+      expect(refused.json().error).toBe('The stake amount does not match the payment');
+    }
+    const corrected = await http.post('/api/dares', dareBody(alice.wallet, kept, '0.1'), alice.token);
+    expect(corrected.statusCode, corrected.body).toBe(201);
 
-  async function strayRows(escrow: string) {
-    return ctx.database.db.select().from(strayPayments).where(eq(strayPayments.escrowWallet, escrow));
-  }
-
-  it('is taken by the sweep or by a credit, never both: a lapsed intent closed by the job books no late payment', async () => {
-    const escrow = await reserve(alice);
-    const built = await http.post(
-      '/api/create-transaction',
-      { fromWallet: alice.wallet.address, toWallet: escrow, amount: '0.2' },
-      alice.token,
-    );
-    const signed = await signBase64(alice.wallet, built.json().transaction);
-    ctx.clock.advance(PAYMENT_INTENT_TTL_MS + MINUTE);
-    // Looked up (nothing paid it yet) and closed: the escrow is the sweep's now.
-    await job.refundDue();
-    const [intent] = await ctx.database.db
-      .select()
-      .from(paymentIntents)
-      .where(eq(paymentIntents.reference, built.json().reference));
-    expect(intent).toMatchObject({ usedFor: 'lapsed', paidAt: null });
-    // The wallet sends it late, and a credit that verified it before the job still tries to book it.
-    const signature = await ctx.chain.rpc
-      .sendTransaction(signed as Base64EncodedWireTransaction, { encoding: 'base64' })
-      .send();
-    await waitUntilLanded(ctx.chain, signature);
-    expect(await bookPayment(ctx.database.db, intent!, signature, ctx.clock.now)).toBe('paid-by-another');
-    expect(await linesOf(signature)).toEqual([]);
     const before = await lamportsOf(ctx, alice.wallet.address);
-    expect((await job.refundDue()).stray).toMatchObject({ found: 1, refunded: 1, failed: 0 });
-    expect((await lamportsOf(ctx, alice.wallet.address)) - before).toBe(200_000_000n);
-    expect((await linesOf(signature)).map((line) => line.kind)).toEqual(['surplus']);
-    expect(await lamportsOf(ctx, escrow)).toBe(0n);
-    await expectReconciled(ctx);
+    ctx.clock.advance(REFUSED_PAYMENT_HOLD_MS - MINUTE);
+    await ctx.app.paymentsJob.runNow();
+    expect(await lamportsOf(ctx, lapsing.escrow)).toBeGreaterThan(150_000_000n);
+    ctx.clock.advance(2 * MINUTE);
+    await ctx.app.paymentsJob.runNow();
+    expect((await lamportsOf(ctx, alice.wallet.address)) - before).toBe(150_000_000n);
+    await expectRefundedVault(lapsing.escrow, lapsing.signature, alice.wallet.address, '0.150000000');
+    // The corrected dare keeps its vault and its pool.
+    const [dare] = await ctx.database.db.select().from(dares).where(eq(dares.id, corrected.json().id));
+    expect(dare).toMatchObject({ status: 'active', totalPool: '0.100000000' });
+    expect((await vaultOnChain(ctx, kept.escrow as never)).vault?.status).toBe('open');
   });
+});
 
-  it("is refunded to the stranger who sent it once the owner's reservation lapses unused", async () => {
-    const stranger = await newActor(ctx, 'stranger', { sol: '1' });
-    const escrow = await reserve(alice);
-    const signature = await sendOwnTransfer(ctx.chain, stranger.wallet, { to: escrow, sol: '0.05' });
+describe('a stake nobody reported (step 7 never called)', () => {
+  it('is found once its intent lapses, then cancelled and refunded by the payments job', async () => {
+    const escrow = (await http.post('/api/create-escrow-wallet', undefined, bob.token)).json()
+      .publicKey as string;
+    const built = await http.post(
+      '/api/create-transaction',
+      { fromWallet: bob.wallet.address, toWallet: escrow, amount: '0.3', deadline: inDays(2) },
+      bob.token,
+    );
+    expect(built.statusCode, built.body).toBe(200);
+    const before = await lamportsOf(ctx, bob.wallet.address);
+    // Straight to the chain: the server never hears of it.
+    const signature = await sendStraight(ctx.chain, await signBase64(bob.wallet, built.json().transaction));
     await waitUntilLanded(ctx.chain, signature);
-    const before = await lamportsOf(ctx, stranger.wallet.address);
-    const aliceBefore = await lamportsOf(ctx, alice.wallet.address);
-
-    // Nothing moves while the reservation can still become a dare.
-    ctx.clock.advance(10 * MINUTE);
-    expect((await job.refundDue()).stray).toMatchObject({ found: 0, refunded: 0 });
-    expect(await lamportsOf(ctx, escrow)).toBe(50_000_000n);
-
-    ctx.clock.advance(30 * MINUTE);
-    const run = await job.refundDue();
-    expect(run.stray).toMatchObject({ found: 1, refunded: 1, failed: 0 });
-    expect((await lamportsOf(ctx, stranger.wallet.address)) - before).toBe(50_000_000n);
-    expect(await lamportsOf(ctx, alice.wallet.address)).toBe(aliceBefore);
-    expect(await lamportsOf(ctx, escrow)).toBe(0n);
-    expect((await linesOf(signature)).map((line) => [line.kind, line.counterparty, line.amount])).toEqual([
-      ['surplus', stranger.wallet.address, '0.050000000'],
-    ]);
-    const [row] = await strayRows(escrow);
-    expect(row).toMatchObject({ fromWallet: stranger.wallet.address, refundedAt: expect.any(Date) });
-    expect((await linesOf(row!.refundSignature!)).map((line) => [line.kind, line.direction])).toEqual([
-      ['refund', -1],
-    ]);
-    await expectReconciled(ctx);
-    // Exactly once: the next run finds and moves nothing.
-    expect((await job.refundDue()).stray).toMatchObject({ found: 0, refunded: 0, failed: 0 });
-    expect((await lamportsOf(ctx, stranger.wallet.address)) - before).toBe(50_000_000n);
-  });
-
-  it('sends dust too small to be refunded alone with the last refund, leaving the escrow at exactly 0', async () => {
-    const big = await newActor(ctx, 'bigsender', { sol: '1' });
-    const tiny = await newActor(ctx, 'tinysender', { sol: '1' });
-    const escrow = await reserve(bob);
-    await waitUntilLanded(
-      ctx.chain,
-      await sendOwnTransfer(ctx.chain, big.wallet, { to: escrow, sol: '0.05' }),
-    );
-    // 1000 lamports: below the rent-exempt minimum, it cannot leave the escrow on its own.
-    await waitUntilLanded(
-      ctx.chain,
-      await sendOwnTransfer(ctx.chain, tiny.wallet, { to: escrow, sol: '0.000001' }),
-    );
-    const bigBefore = await lamportsOf(ctx, big.wallet.address);
-    const tinyBefore = await lamportsOf(ctx, tiny.wallet.address);
-
-    ctx.clock.advance(31 * MINUTE);
-    const run = await job.refundDue();
-    expect(run.stray).toMatchObject({ found: 2, refunded: 1, failed: 0 });
-    expect((await lamportsOf(ctx, big.wallet.address)) - bigBefore).toBe(50_001_000n);
-    expect(await lamportsOf(ctx, tiny.wallet.address)).toBe(tinyBefore);
-    expect(await lamportsOf(ctx, escrow)).toBe(0n);
-    const rows = await strayRows(escrow);
-    expect(rows).toHaveLength(2);
-    expect(new Set(rows.map((row) => row.refundSignature)).size).toBe(1);
-    await expectReconciled(ctx);
-    expect((await job.refundDue()).stray).toMatchObject({ found: 0, refunded: 0, failed: 0 });
+    await ctx.app.paymentsJob.runNow();
+    expect(await lamportsOf(ctx, escrow)).toBeGreaterThan(300_000_000n);
+    ctx.clock.advance(PAYMENT_INTENT_TTL_MS + MINUTE);
+    await ctx.app.paymentsJob.runNow();
+    // Paid back the stake: the wallet is out only its create_vault fees.
+    expect(before - (await lamportsOf(ctx, bob.wallet.address))).toBe(CREATE_FEES);
+    await expectRefundedVault(escrow, signature, bob.wallet.address, '0.300000000');
   });
 });

@@ -2,11 +2,16 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SUBMISSION_MESSAGES } from '#contract/submissions';
 import { dareSubmissions, dares } from '#server/db/schema';
-import { REFUSED_PAYMENT_HOLD_MS } from '#server/features/payments/payment-intents';
-import { createPayoutsService } from '#server/features/payouts/service';
-import { createRefundsService } from '#server/features/refunds/service';
-import { payTo } from './helpers/money';
-import { type Actor, api, contribute, createFundedDare, newActor, submitVideo } from './helpers/payouts';
+import { dareBody, lapsedPaymentsJob, payStake } from './helpers/money';
+import {
+  type Actor,
+  api,
+  contribute,
+  createFundedDare,
+  lamportsOf,
+  newActor,
+  submitVideo,
+} from './helpers/payouts';
 import { setupApiSuite } from './helpers/suite';
 
 const {
@@ -69,33 +74,21 @@ describe("votes on the Major Dare's submissions", () => {
 
   it('are refused to an account whose only payment was refused and refunded', async () => {
     const refusedPayer = await newActor(ctx, 'refusedpayer', { sol: '1' });
-    const { signature } = await payTo(
-      ctx.app,
-      refusedPayer.token,
-      refusedPayer.wallet,
-      community.escrowWallet,
-      '0.05',
-    );
+    const deadline = new Date(ctx.clock.now.getTime() + 3 * 24 * 3600 * 1000).toISOString();
+    const paid = await payStake(ctx.app, refusedPayer.token, refusedPayer.wallet, '0.05', { deadline });
+    // The vault was built for another deadline than the dare's: it can never fund it.
+    const other = new Date(ctx.clock.now.getTime() + 4 * 24 * 3600 * 1000).toISOString();
     const refused = await api(ctx).post(
-      `/api/dares/${community.id}/add-pool`,
-      { amount: '0.06', userWallet: refusedPayer.wallet.address, transactionSignature: signature },
+      '/api/dares',
+      dareBody(refusedPayer.wallet, paid, '0.05', { deadline: other }),
       refusedPayer.token,
     );
-    expect(refused.json().error).toBe('The amount does not match the payment');
-    // Booked on the ledger as held money, but never credited to a dare.
+    expect(refused.json().error).toBe('The deadline does not match the one the payment was prepared with');
+    // Booked on the ledger, then refunded with its vault: never credited to a dare.
     expect((await rights(refusedPayer)).json()).toEqual({ majorDare: false });
     expect((await vote(refusedPayer, majorEntry)).statusCode).toBe(403);
-
-    ctx.clock.advance(REFUSED_PAYMENT_HOLD_MS + 60_000);
-    const clock = () => ctx.clock.now;
-    const payouts = createPayoutsService({
-      db: ctx.database.db,
-      chain: ctx.chain,
-      escrowKeys: ctx.escrowKeys,
-      clock,
-    });
-    const job = createRefundsService({ db: ctx.database.db, chain: ctx.chain, clock, payouts });
-    expect((await job.refundDue()).held.refunded).toBe(1);
+    expect((await lapsedPaymentsJob(ctx).run()).failureReasons).toEqual([]);
+    expect(await lamportsOf(ctx, paid.escrow)).toBe(0n);
     expect((await rights(refusedPayer)).json()).toEqual({ majorDare: false });
     const afterRefund = await vote(refusedPayer, majorEntry);
     expect(afterRefund.statusCode).toBe(403);

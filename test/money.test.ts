@@ -1,23 +1,28 @@
-import { getBase58Decoder } from '@solana/kit';
+import { type Address, getBase58Decoder } from '@solana/kit';
 import { count, eq, isNotNull } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { fetchReceipt, fetchVault } from '#server/chain/escrow-program/accounts';
+import { findReceiptAddress, findVaultAddress } from '#server/chain/escrow-program/pda';
 import { createRpcChain } from '#server/chain/index';
 import { dares, dareWallets, ledgerEntries, paymentIntents, poolContributions } from '#server/db/schema';
-import { PAYMENT_INTENT_TTL_MS } from '#server/features/payments/payment-intents';
+import { PAYMENT_INTENT_TTL_MS, REFUSED_PAYMENT_HOLD_MS } from '#server/features/payments/payment-intents';
+import { REFUND_GRACE_MS } from '#server/features/payments/vault-terms';
 import { setSetting } from '#server/features/settings/repo';
 import { SETTING_KEYS } from '#server/features/settings/switches';
-import { reconcileEscrows } from '#server/ledger/reconcile';
 import { createTestContext } from './helpers/app';
 import {
   dareBody,
+  expectVaultBooked,
+  lapsedPaymentsJob,
   payStake,
   payTo,
   sendOwnTransfer,
+  sendStraight,
   signBase64,
   signedOwnTransfer,
   waitUntilLanded,
 } from './helpers/money';
-import { newActor, refundJob } from './helpers/payouts';
+import { newActor } from './helpers/payouts';
 import { setupApiSuite } from './helpers/suite';
 import { bearer, createTestWallet, type TestWallet } from './helpers/wallet';
 
@@ -29,14 +34,25 @@ interface User {
 
 const {
   ctx,
-  actors: { alice, bob },
-} = setupApiSuite({ env: { RATE_LIMIT_AUTH_PER_MINUTE: '1000' }, actors: { alice: {}, bob: {} } });
-let job: ReturnType<typeof refundJob>;
+  actors: { alice, bob, admin },
+} = setupApiSuite({
+  env: { RATE_LIMIT_AUTH_PER_MINUTE: '1000' },
+  actors: { alice: {}, bob: {}, admin: { admin: true } },
+});
+
+const DAY = 24 * 3600 * 1000;
+/** What a wallet pays the network for one signature (the embedded chain's fee). */
+const SIGNATURE_FEE = 5_000n;
+let vaultRent = 0n;
+let platform: { moderator: Address; rentPayer: Address };
 
 const newUser = (name: string, sol = '10'): Promise<User> => newActor(ctx, name, { sol });
 
-beforeAll(() => {
-  job = refundJob(ctx);
+beforeAll(async () => {
+  platform = {
+    moderator: (await ctx.escrowKeys.moderator()).address,
+    rentPayer: (await ctx.escrowKeys.feePayer()).address,
+  };
 });
 
 const post = (url: string, payload: unknown, token?: string) =>
@@ -54,11 +70,11 @@ async function reserveEscrow(user: User): Promise<string> {
   return res.json().publicKey;
 }
 
-/** A payment intent without sending: the unsigned transaction and its reference. */
-async function prepare(user: User, escrow: string, amount: string) {
+/** A payment intent without sending: the server's transaction and its reference. */
+async function prepare(user: User, escrow: string, amount: string, vault: object = {}) {
   const res = await post(
     '/api/create-transaction',
-    { fromWallet: user.wallet.address, toWallet: escrow, amount },
+    { fromWallet: user.wallet.address, toWallet: escrow, amount, ...vault },
     user.token,
   );
   expect(res.statusCode, res.body).toBe(200);
@@ -72,21 +88,16 @@ async function createDare(user: User, stake = '0.1', overrides: object = {}) {
   return { dare: res.json(), paid };
 }
 
-/**
- * SOL sent straight to the chain that paid no intent is never stranded: once the escrow's
- * reservation and intents have lapsed, the refund job returns exactly what the payer sent (the
- * platform pays the fee) and the escrows end at 0.
- */
-async function expectStrayRefunded(payer: User, escrows: string[], lamports: bigint) {
-  const before = await balanceOf(payer.wallet.address);
-  ctx.clock.advance(PAYMENT_INTENT_TTL_MS + 60_000);
-  const run = await job.refundDue();
-  expect(run.stray.failureReasons).toEqual([]);
-  expect((await balanceOf(payer.wallet.address)) - before).toBe(lamports);
-  for (const escrow of escrows) expect(await balanceOf(escrow)).toBe(0n);
-  // Refunded once: the next run moves nothing.
-  expect((await job.refundDue()).stray).toMatchObject({ found: 0, refunded: 0, failed: 0 });
-  expect((await balanceOf(payer.wallet.address)) - before).toBe(lamports);
+/** A deadline the vault is created with, as the web app sends it. */
+const inDays = (days: number) => new Date(ctx.clock.now.getTime() + days * DAY).toISOString();
+
+async function vaultOf(escrow: string) {
+  return fetchVault(ctx.chain.rpc, ctx.escrowProgramId, escrow as Address);
+}
+
+async function receiptOf(escrow: string, wallet: string) {
+  const { address } = await findReceiptAddress(ctx.escrowProgramId, escrow as Address, wallet as Address);
+  return fetchReceipt(ctx.chain.rpc, ctx.escrowProgramId, address);
 }
 
 /** Row counts of every table a credit writes to: a refused request must leave them unchanged. */
@@ -114,10 +125,44 @@ async function expectRefused(
   return res.json();
 }
 
+async function intentOf(signature: string) {
+  const [intent] = await ctx.database.db
+    .select()
+    .from(paymentIntents)
+    .where(eq(paymentIntents.signature, signature));
+  return intent!;
+}
+
+/**
+ * A vault the server refused, done: its payment taken for a refund and refunded, its reservation
+ * closed, the vault cancelled and closed on chain, and the books showing nothing held in it.
+ * Callers check the payer's wallet.
+ */
+async function expectVaultRefunded(escrow: string, signature: string) {
+  expect(await intentOf(signature)).toMatchObject({ usedFor: 'refund' });
+  expect((await intentOf(signature)).refundedAt).not.toBeNull();
+  const [reservation] = await ctx.database.db
+    .select()
+    .from(dareWallets)
+    .where(eq(dareWallets.publicKey, escrow));
+  expect(reservation).toMatchObject({ status: 'closed', dareId: null });
+  expect(await vaultOf(escrow)).toBeNull();
+  expect(await balanceOf(escrow)).toBe(0n);
+  expect(await expectVaultBooked(ctx, escrow)).toBe(0n);
+  // Refunded once: the payments job finds nothing left to do.
+  expect(await lapsedPaymentsJob(ctx).run()).toMatchObject({
+    found: 0,
+    credited: 0,
+    refused: 0,
+    failureReasons: [],
+  });
+}
+
 describe('create a dare with a verified stake', () => {
-  it('moves the stake into a fresh escrow, records the dare, the contribution and the ledger line', async () => {
+  it('creates the dare’s vault on chain with the stake, and records the dare, the contribution and the ledger line', async () => {
     const before = await balanceOf(alice.wallet.address);
-    const paid = await payStake(ctx.app, alice.token, alice.wallet, '0.5');
+    const deadline = inDays(7);
+    const paid = await payStake(ctx.app, alice.token, alice.wallet, '0.5', { deadline, kind: 'community' });
     const res = await post('/api/dares', dareBody(alice.wallet, paid, '0.5'), alice.token);
     expect(res.statusCode, res.body).toBe(201);
     const dare = res.json();
@@ -133,23 +178,44 @@ describe('create a dare with a verified stake', () => {
       creatorId: alice.id,
       creator: { id: alice.id, username: 'alice' },
     });
-    expect(await balanceOf(paid.escrow)).toBe(500_000_000n);
-    expect(before - (await balanceOf(alice.wallet.address))).toBe(500_005_000n);
+    // The wallet moved exactly the stake plus the fee of its two signatures (its own and the
+    // platform's as rent payer); the platform paid the rent.
+    expect(before - (await balanceOf(alice.wallet.address))).toBe(500_000_000n + 2n * SIGNATURE_FEE);
     const [wallet] = await ctx.database.db
       .select()
       .from(dareWallets)
       .where(eq(dareWallets.publicKey, paid.escrow));
     expect(wallet).toMatchObject({ dareId: dare.id, status: 'active', balance: '0.500000000' });
-    // The row keeps where the key comes from, never the key itself.
-    expect(wallet!.privateKey).toMatch(/^m\/44'\/501'\/\d+'\/0'$/);
-    const signer = await ctx.escrowKeys.signerFor(wallet!.derivationIndex);
-    expect(signer.address).toBe(paid.escrow);
+    // No key exists for it: the address is the program's vault of a random seed.
+    expect(wallet).toMatchObject({ privateKey: null, derivationIndex: null });
+    expect(wallet!.vaultSeed).toMatch(/^[0-9a-f]{64}$/);
+    const pda = await findVaultAddress(ctx.escrowProgramId, Buffer.from(wallet!.vaultSeed!, 'hex'));
+    expect(pda.address).toBe(paid.escrow);
+    const vault = await vaultOf(paid.escrow);
+    const seconds = BigInt(Math.floor(new Date(deadline).getTime() / 1000));
+    expect(vault).toMatchObject({
+      kind: 'community',
+      status: 'open',
+      moderator: platform.moderator,
+      rentPayer: platform.rentPayer,
+      deadline: seconds,
+      refundAfter: seconds + BigInt(REFUND_GRACE_MS / 1000),
+      total: 500_000_000n,
+      receiptCount: 1,
+    });
+    vaultRent = vault!.rent;
+    expect(await balanceOf(paid.escrow)).toBe(vaultRent + 500_000_000n);
+    expect(await receiptOf(paid.escrow, alice.wallet.address)).toMatchObject({
+      payer: alice.wallet.address,
+      rentPayer: platform.rentPayer,
+      amount: 500_000_000n,
+    });
     const ledger = await ctx.database.db
       .select()
       .from(ledgerEntries)
       .where(eq(ledgerEntries.signature, paid.signature));
     expect(ledger).toMatchObject([{ kind: 'stake', escrowWallet: paid.escrow, dareId: dare.id }]);
-    expect(await reconcileEscrows(ctx.database.db, ctx.chain.rpc)).toMatchObject({ differences: [] });
+    expect(await expectVaultBooked(ctx, paid.escrow)).toBe(500_000_000n);
 
     const page = await ctx.app.inject({ url: `/api/dares/${dare.id}` });
     expect(page.json()).toMatchObject({ id: dare.id, totalPool: '0.5' });
@@ -157,29 +223,57 @@ describe('create a dare with a verified stake', () => {
     expect(list.json().map((d: { id: number }) => d.id)).toContain(dare.id);
   });
 
-  it('refuses a stake outside 0.01 to 5 SOL with the spec message, before any SOL moves', async () => {
+  it('builds create_vault with defaults for an older client: a year ahead, community, any earlier dare deadline', async () => {
     const escrow = await reserveEscrow(alice);
+    const { signature } = await payTo(ctx.app, alice.token, alice.wallet, escrow, '0.1');
+    const vault = await vaultOf(escrow);
+    const yearAhead = BigInt(Math.floor((ctx.clock.now.getTime() + 365 * DAY) / 1000));
+    expect(vault!.kind).toBe('community');
+    expect(Number(vault!.deadline - yearAhead)).toBeLessThanOrEqual(1);
+    expect(Number(yearAhead - vault!.deadline)).toBeLessThanOrEqual(5);
+    const res = await post(
+      '/api/dares',
+      dareBody(alice.wallet, { escrow, reference: '', signature }, '0.1', { deadline: inDays(3) }),
+      alice.token,
+    );
+    expect(res.statusCode, res.body).toBe(201);
+  });
+
+  it('refuses a stake outside 0.01 to 5 SOL, a Major Dare vault for a non-admin and a past deadline, before any SOL moves', async () => {
+    const escrow = await reserveEscrow(alice);
+    const createTransaction = (body: object) =>
+      post(
+        '/api/create-transaction',
+        { fromWallet: alice.wallet.address, toWallet: escrow, ...body },
+        alice.token,
+      );
     const over = await expectRefused(
-      () =>
-        post(
-          '/api/create-transaction',
-          { fromWallet: alice.wallet.address, toWallet: escrow, amount: '5.5' },
-          alice.token,
-        ),
+      () => createTransaction({ amount: '5.5' }),
       400,
       'Please use stake amounts of 5 SOL or less. You tried to stake 5.5 SOL',
     );
     expect(over.code).toBe('BAD_REQUEST');
+    await expectRefused(() => createTransaction({ amount: '0.001' }), 400, 'The minimum stake is 0.01 SOL');
+    await expectRefused(
+      () => createTransaction({ amount: '0.1', kind: 'major' }),
+      403,
+      'Only an admin can fund a Major Dare',
+    );
     await expectRefused(
       () =>
-        post(
-          '/api/create-transaction',
-          { fromWallet: alice.wallet.address, toWallet: escrow, amount: '0.001' },
-          alice.token,
-        ),
+        createTransaction({
+          amount: '0.1',
+          deadline: new Date(ctx.clock.now.getTime() - 1000).toISOString(),
+        }),
       400,
-      'The minimum stake is 0.01 SOL',
+      'Deadline must be in the future',
     );
+    await expectRefused(
+      () => createTransaction({ amount: '0.1', deadline: 'tomorrow' }),
+      400,
+      'Deadline must be a date and time',
+    );
+    expect(await vaultOf(escrow)).toBeNull();
     // The dare body is checked too, whatever was paid.
     const paid = await payStake(ctx.app, alice.token, alice.wallet, '0.1');
     const res = await expectRefused(
@@ -188,9 +282,36 @@ describe('create a dare with a verified stake', () => {
       /5 SOL or less/,
     );
     expect(res.code).toBe('VALIDATION_FAILED');
+    expect((await post('/api/dares', dareBody(alice.wallet, paid, '0.1'), alice.token)).statusCode).toBe(201);
   });
 
-  it('answers 403 at every step while dare creation is switched off', async () => {
+  it('lets an admin fund a Major Dare vault above the stake maximum, paying 70/30', async () => {
+    const paid = await payStake(ctx.app, admin.token, admin.wallet, '6', {
+      kind: 'major',
+      deadline: inDays(5),
+    });
+    expect(await vaultOf(paid.escrow)).toMatchObject({ kind: 'major', total: 6_000_000_000n });
+    const res = await post(
+      '/api/admin/major-dare',
+      {
+        title: 'Major: a marathon',
+        description: 'Run 42 km in a day.',
+        prizeAmount: '6',
+        category: 'fitness',
+        difficulty: 'hard',
+        deadline: paid.deadline,
+        maxParticipants: 100,
+        transactionSignature: paid.signature,
+        escrowWalletAddress: paid.escrow,
+      },
+      admin.token,
+    );
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json()).toMatchObject({ isMajor: true, totalPool: '6' });
+  });
+
+  it('answers 403 at every step while dare creation is switched off; a stake paid meanwhile is refunded', async () => {
+    const before = await balanceOf(alice.wallet.address);
     const paid = await payStake(ctx.app, alice.token, alice.wallet, '0.1');
     const escrow = await reserveEscrow(alice);
     await setSetting(ctx.database.db, SETTING_KEYS.dareCreationEnabled, false);
@@ -207,20 +328,21 @@ describe('create a dare with a verified stake', () => {
         403,
         message,
       );
-      await expectRefused(
-        () => post('/api/dares', dareBody(alice.wallet, paid, '0.1'), alice.token),
-        403,
-        message,
-      );
+      const res = await post('/api/dares', dareBody(alice.wallet, paid, '0.1'), alice.token);
+      expect(res.statusCode, res.body).toBe(403);
+      expect(res.json().error).toBe(message);
     } finally {
       await setSetting(ctx.database.db, SETTING_KEYS.dareCreationEnabled, true);
     }
-    // The paid stake is still good once creation is back on.
-    const res = await post('/api/dares', dareBody(alice.wallet, paid, '0.1'), alice.token);
-    expect(res.statusCode, res.body).toBe(201);
+    // The vault can never fund a dare now: it was cancelled at once and the stake went back.
+    await expectVaultRefunded(paid.escrow, paid.signature);
+    expect(before - (await balanceOf(alice.wallet.address))).toBe(2n * SIGNATURE_FEE);
+    const again = await post('/api/dares', dareBody(alice.wallet, paid, '0.1'), alice.token);
+    expect(again.statusCode).toBe(400);
+    expect(again.json().error).toBe('The transaction does not belong to this payment request');
   });
 
-  it('refuses a deadline in the past and a network other than the configured one', async () => {
+  it('refuses a deadline in the past and a network other than the configured one, keeping the payment for a corrected form', async () => {
     const paid = await payStake(ctx.app, alice.token, alice.wallet, '0.1');
     await expectRefused(
       () =>
@@ -237,6 +359,46 @@ describe('create a dare with a verified stake', () => {
       400,
       /runs on Localnet/i,
     );
+    const res = await post('/api/dares', dareBody(alice.wallet, paid, '0.1'), alice.token);
+    expect(res.statusCode, res.body).toBe(201);
+  });
+
+  it('cancels and refunds a vault whose deadline passed while the wallet was signing', async () => {
+    const before = await balanceOf(alice.wallet.address);
+    const deadline = new Date(ctx.clock.now.getTime() + 3600_000).toISOString();
+    const paid = await payStake(ctx.app, alice.token, alice.wallet, '0.2', { deadline });
+    ctx.clock.advance(2 * 3600_000);
+    const res = await post('/api/dares', dareBody(alice.wallet, paid, '0.2'), alice.token);
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json().error).toBe('Deadline must be in the future');
+    await expectVaultRefunded(paid.escrow, paid.signature);
+    // Only the fees of the wallet's one transaction are gone; the refunds cost it nothing.
+    expect(before - (await balanceOf(alice.wallet.address))).toBe(2n * SIGNATURE_FEE);
+  });
+
+  it('cancels and refunds a vault whose deadline or kind differ from the dare', async () => {
+    const alices = await balanceOf(alice.wallet.address);
+    const admins = await balanceOf(admin.wallet.address);
+    const deadline = inDays(4);
+    const paid = await payStake(ctx.app, alice.token, alice.wallet, '0.1', { deadline });
+    const res = await post(
+      '/api/dares',
+      dareBody(alice.wallet, paid, '0.1', { deadline: inDays(5) }),
+      alice.token,
+    );
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json().error).toBe('The deadline does not match the one the payment was prepared with');
+    await expectVaultRefunded(paid.escrow, paid.signature);
+    expect(alices - (await balanceOf(alice.wallet.address))).toBe(2n * SIGNATURE_FEE);
+
+    const major = await payStake(ctx.app, admin.token, admin.wallet, '0.1', { kind: 'major' });
+    const community = await post('/api/dares', dareBody(admin.wallet, major, '0.1'), admin.token);
+    expect(community.statusCode, community.body).toBe(400);
+    expect(community.json().error).toBe(
+      'The kind of dare does not match the one the payment was prepared with',
+    );
+    await expectVaultRefunded(major.escrow, major.signature);
+    expect(admins - (await balanceOf(admin.wallet.address))).toBe(2n * SIGNATURE_FEE);
   });
 
   it('requires a session and the wallet of the account', async () => {
@@ -311,9 +473,10 @@ describe('payments that are not credited', () => {
       400,
       /not found or is not confirmed/,
     );
+    expect((await post('/api/dares', dareBody(alice.wallet, paid, '0.1'), alice.token)).statusCode).toBe(201);
   });
 
-  it('relays nothing that fails: a transfer above the balance is refused with a readable reason', async () => {
+  it('relays nothing that fails: a stake above the balance is refused with a readable reason', async () => {
     const poor = await newUser('poor', '0.05');
     const escrow = await reserveEscrow(poor);
     const { transaction } = await prepare(poor, escrow, '1');
@@ -335,17 +498,15 @@ describe('payments that are not credited', () => {
       error: expect.stringMatching(/insufficient/i),
     });
     expect(await balanceOf(poor.wallet.address)).toBe(before);
+    expect(await vaultOf(escrow)).toBeNull();
   });
 
-  it('refuses a transaction that failed on chain, even though it carries the reference', async () => {
+  it('refuses the server’s transaction when it failed on chain', async () => {
     const poor = await newUser('poorer', '0.05');
     const escrow = await reserveEscrow(poor);
-    const { reference } = await prepare(poor, escrow, '1');
-    // Sent straight to the chain without preflight: it lands, pays its fee, and fails.
-    const signature = await sendOwnTransfer(ctx.chain, poor.wallet, {
-      to: escrow,
-      sol: '1',
-      reference,
+    const { transaction, reference } = await prepare(poor, escrow, '1');
+    // Signed and sent straight to the chain without preflight: it lands, pays its fee, and fails.
+    const signature = await sendStraight(ctx.chain, await signBase64(poor.wallet, transaction), {
       skipPreflight: true,
     });
     await waitUntilLanded(ctx.chain, signature);
@@ -354,50 +515,39 @@ describe('payments that are not credited', () => {
       400,
       'The transaction failed on chain',
     );
+    expect(await vaultOf(escrow)).toBeNull();
   });
 
-  it('refuses a transfer of another amount than the payment request, and refunds it once lapsed', async () => {
+  it('refuses a request for another amount than was paid, and refunds the stake once the hold lapses', async () => {
     const carol = await newUser('carol', '1');
-    const escrow = await reserveEscrow(carol);
-    const { reference } = await prepare(carol, escrow, '0.2');
-    const signature = await sendOwnTransfer(ctx.chain, carol.wallet, { to: escrow, sol: '0.15', reference });
-    await waitUntilLanded(ctx.chain, signature);
-    for (const stake of ['0.2', '0.15']) {
+    const before = await balanceOf(carol.wallet.address);
+    const paid = await payStake(ctx.app, carol.token, carol.wallet, '0.2');
+    for (const stake of ['0.15', '0.25']) {
       await expectRefused(
-        () =>
-          post('/api/dares', dareBody(carol.wallet, { escrow, reference, signature }, stake), carol.token),
+        () => post('/api/dares', dareBody(carol.wallet, paid, stake), carol.token),
         400,
-        'The transferred amount does not match the requested amount',
+        'The stake amount does not match the payment',
       );
     }
-    await expectStrayRefunded(carol, [escrow], 150_000_000n);
+    // Held for a corrected request, not longer: then the vault is cancelled and refunded.
+    expect(await lapsedPaymentsJob(ctx).run()).toMatchObject({ refused: 0 });
+    ctx.clock.advance(REFUSED_PAYMENT_HOLD_MS + 60_000);
+    expect(await lapsedPaymentsJob(ctx).run()).toMatchObject({ refused: 1, failureReasons: [] });
+    await expectVaultRefunded(paid.escrow, paid.signature);
+    expect(before - (await balanceOf(carol.wallet.address))).toBe(2n * SIGNATURE_FEE);
   });
 
-  it('refuses a transfer to another escrow than the one requested, and refunds it once lapsed', async () => {
+  it('refuses a payment into another vault than the request names', async () => {
     const dave = await newUser('dave', '1');
-    const requested = await reserveEscrow(dave);
     const other = await reserveEscrow(dave);
-    const { reference } = await prepare(dave, requested, '0.1');
-    const signature = await sendOwnTransfer(ctx.chain, dave.wallet, { to: other, sol: '0.1', reference });
-    await waitUntilLanded(ctx.chain, signature);
-    // Whichever escrow the request names, the transfer does not satisfy its intent.
+    const paid = await payStake(ctx.app, dave.token, dave.wallet, '0.1');
     await expectRefused(
-      () =>
-        post(
-          '/api/dares',
-          dareBody(dave.wallet, { escrow: requested, reference, signature }, '0.1'),
-          dave.token,
-        ),
+      () => post('/api/dares', dareBody(dave.wallet, { ...paid, escrow: other }, '0.1'), dave.token),
       400,
       'The transaction does not transfer SOL to the escrow wallet',
     );
-    await expectRefused(
-      () =>
-        post('/api/dares', dareBody(dave.wallet, { escrow: other, reference, signature }, '0.1'), dave.token),
-      400,
-      'The transaction does not belong to this payment request',
-    );
-    await expectStrayRefunded(dave, [requested, other], 100_000_000n);
+    const res = await post('/api/dares', dareBody(dave.wallet, paid, '0.1'), dave.token);
+    expect(res.statusCode, res.body).toBe(201);
   });
 
   it("refuses another user's transaction, and it stays good for its owner", async () => {
@@ -417,11 +567,12 @@ describe('payments that are not credited', () => {
     expect(res.statusCode, res.body).toBe(201);
   });
 
-  it('refuses a transfer without the payment reference, and refunds it once lapsed', async () => {
+  it('refuses a transaction the server did not build, at the relay and at step 7', async () => {
     const erin = await newUser('erin', '1');
     const escrow = await reserveEscrow(erin);
     await prepare(erin, escrow, '0.1');
-    const signature = await sendOwnTransfer(ctx.chain, erin.wallet, { to: escrow, sol: '0.1' });
+    const stranger = await createTestWallet();
+    const signature = await sendOwnTransfer(ctx.chain, erin.wallet, { to: stranger.address, sol: '0.1' });
     await waitUntilLanded(ctx.chain, signature);
     await expectRefused(
       () =>
@@ -429,7 +580,6 @@ describe('payments that are not credited', () => {
       400,
       'The transaction does not belong to this payment request',
     );
-    // The relay refuses such a transaction outright.
     const own = await post(
       '/api/send-transaction',
       { signedTransaction: await signedOwnTransfer(ctx.chain, erin.wallet, { to: escrow, sol: '0.1' }) },
@@ -437,10 +587,10 @@ describe('payments that are not credited', () => {
     );
     expect(own.statusCode).toBe(400);
     expect(own.json().error).toBe('This transaction was not prepared by DarePool for your account');
-    await expectStrayRefunded(erin, [escrow], 100_000_000n);
+    expect(await balanceOf(escrow)).toBe(0n);
   });
 
-  it('answers a replayed signature with the same dare and refuses it for a second dare', async () => {
+  it('answers a replayed signature with the same dare and refuses it for a second dare, also after a restart', async () => {
     const { dare, paid } = await createDare(alice, '0.2', { title: 'First dare' });
     const before = await books();
     const again = await post(
@@ -452,26 +602,36 @@ describe('payments that are not credited', () => {
     expect(again.json()).toMatchObject({ id: dare.id, totalPool: '0.2' });
     expect(await books()).toEqual(before);
 
-    await expectRefused(
-      () => post('/api/dares', dareBody(alice.wallet, paid, '0.2', { title: 'Second dare' }), alice.token),
-      409,
-      'This transaction has already been used',
+    for (const restart of [false, true]) {
+      if (restart) await ctx.restart();
+      await expectRefused(
+        () => post('/api/dares', dareBody(alice.wallet, paid, '0.2', { title: 'Second dare' }), alice.token),
+        409,
+        'This transaction has already been used',
+      );
+      // Nor does a stake signature count as a contribution to the pool.
+      await expectRefused(
+        () =>
+          post(
+            `/api/dares/${dare.id}/add-pool`,
+            { amount: '0.2', userWallet: alice.wallet.address, transactionSignature: paid.signature },
+            alice.token,
+          ),
+        409,
+        'This transaction has already been used',
+      );
+    }
+    const replay = await post(
+      '/api/dares',
+      dareBody(alice.wallet, paid, '0.2', { title: 'First dare' }),
+      alice.token,
     );
-    // Nor does a stake signature count as a contribution to the pool.
-    await expectRefused(
-      () =>
-        post(
-          `/api/dares/${dare.id}/add-pool`,
-          { amount: '0.2', userWallet: alice.wallet.address, transactionSignature: paid.signature },
-          alice.token,
-        ),
-      409,
-      'This transaction has already been used',
-    );
+    expect(replay.statusCode, replay.body).toBe(200);
+    expect(replay.json().id).toBe(dare.id);
   });
 
   it('credits one signature submitted twice at the same time exactly once', async () => {
-    // Before paying: the ledger line is written when the relay sees the transfer confirmed.
+    // Before paying: the ledger line is written when the relay sees the payment confirmed.
     const before = await books();
     const paid = await payStake(ctx.app, alice.token, alice.wallet, '0.3');
     const body = dareBody(alice.wallet, paid, '0.3', { title: 'Raced' });
@@ -489,7 +649,7 @@ describe('payments that are not credited', () => {
 });
 
 describe('add to pool', () => {
-  it("adds a verified contribution to an active dare's pool, once", async () => {
+  it("deposits into the dare's vault and adds the verified contribution to its pool, once", async () => {
     const { dare } = await createDare(alice, '0.5', { title: 'Pool me' });
     const before = await balanceOf(bob.wallet.address);
     const { signature } = await payTo(ctx.app, bob.token, bob.wallet, dare.escrowWallet, '0.25');
@@ -502,8 +662,11 @@ describe('add to pool', () => {
       total_pool: '0.75',
       stakeAmount: '0.5',
     });
-    expect(before - (await balanceOf(bob.wallet.address))).toBe(250_005_000n);
-    expect(await balanceOf(dare.escrowWallet)).toBe(750_000_000n);
+    // A first deposit creates Bob's receipt: the platform co-signs as its rent payer.
+    expect(before - (await balanceOf(bob.wallet.address))).toBe(250_000_000n + 2n * SIGNATURE_FEE);
+    expect(await vaultOf(dare.escrowWallet)).toMatchObject({ total: 750_000_000n, receiptCount: 2 });
+    expect(await receiptOf(dare.escrowWallet, bob.wallet.address)).toMatchObject({ amount: 250_000_000n });
+    expect(await expectVaultBooked(ctx, dare.escrowWallet)).toBe(750_000_000n);
 
     const replay = await post(`/api/dares/${dare.id}/add-pool`, body, bob.token);
     expect(replay.statusCode).toBe(200);
@@ -513,9 +676,21 @@ describe('add to pool', () => {
       .from(poolContributions)
       .where(eq(poolContributions.dareId, dare.id))) as [{ n: number }];
     expect(n).toBe(2);
+
+    // A later deposit adds to the receipt: only the wallet signs.
+    const second = await balanceOf(bob.wallet.address);
+    const more = await payTo(ctx.app, bob.token, bob.wallet, dare.escrowWallet, '0.05');
+    expect(second - (await balanceOf(bob.wallet.address))).toBe(50_000_000n + SIGNATURE_FEE);
+    const added = await post(
+      `/api/dares/${dare.id}/add-pool`,
+      { amount: '0.05', userWallet: bob.wallet.address, transactionSignature: more.signature },
+      bob.token,
+    );
+    expect(added.json().totalPool).toBe('0.8');
+    expect(await receiptOf(dare.escrowWallet, bob.wallet.address)).toMatchObject({ amount: 300_000_000n });
   });
 
-  it('refuses a wrong amount, another dare and a dare that is no longer active', async () => {
+  it('refuses a wrong amount, another dare and a dare no longer taking payments; a deposit that landed is in the pool', async () => {
     const { dare } = await createDare(alice, '0.1', { title: 'Closing soon' });
     const { dare: other } = await createDare(alice, '0.1', { title: 'Other' });
     const { signature } = await payTo(ctx.app, bob.token, bob.wallet, dare.escrowWallet, '0.1');
@@ -571,16 +746,74 @@ describe('add to pool', () => {
       409,
       'This dare no longer accepts contributions',
     );
-    // SOL that arrived under a request made while the dare was active is not credited to a
-    // finished dare (its payout is fixed): it is refused and refunded (test/held-payments.test.ts).
+    // SOL deposited under a request made while the dare was active is in its vault's pool on
+    // chain, and goes with it (to the winner, or back with every receipt): the books say so.
     const late = await post(
       `/api/dares/${dare.id}/add-pool`,
       { amount: '0.1', userWallet: bob.wallet.address, transactionSignature: signature },
       bob.token,
     );
-    expect(late.statusCode, late.body).toBe(409);
-    expect(late.json().error).toBe('This dare no longer accepts contributions');
-    expect((await ctx.app.inject({ url: `/api/dares/${dare.id}` })).json().totalPool).toBe('0.1');
+    expect(late.statusCode, late.body).toBe(200);
+    expect(late.json().totalPool).toBe('0.2');
+    expect(await expectVaultBooked(ctx, dare.escrowWallet)).toBe(200_000_000n);
+  });
+});
+
+describe('payments nobody finished', () => {
+  it('books and refunds a vault created and never reported', async () => {
+    const fay = await newUser('fay', '1');
+    const before = await balanceOf(fay.wallet.address);
+    const escrow = await reserveEscrow(fay);
+    const { transaction } = await prepare(fay, escrow, '0.3', { deadline: inDays(2) });
+    // Sent straight to the chain: the server never hears of it.
+    const signature = await sendStraight(ctx.chain, await signBase64(fay.wallet, transaction));
+    await waitUntilLanded(ctx.chain, signature);
+    expect(await lapsedPaymentsJob(ctx).run()).toMatchObject({ found: 0, refused: 0 });
+    ctx.clock.advance(PAYMENT_INTENT_TTL_MS + 60_000);
+    expect(await lapsedPaymentsJob(ctx).run()).toMatchObject({ found: 1, refused: 1, failureReasons: [] });
+    await expectVaultRefunded(escrow, signature);
+    expect(before - (await balanceOf(fay.wallet.address))).toBe(2n * SIGNATURE_FEE);
+    const lines = await ctx.database.db
+      .select()
+      .from(ledgerEntries)
+      .where(eq(ledgerEntries.escrowWallet, escrow));
+    expect(lines.map((line) => [line.kind, line.counterparty, line.amount])).toEqual([
+      ['stake', fay.wallet.address, '0.300000000'],
+      ['refund', fay.wallet.address, '0.300000000'],
+    ]);
+  });
+
+  it('credits to the pool a deposit whose step 7 never came, relayed or sent straight', async () => {
+    const { dare } = await createDare(alice, '0.1', { title: 'Quiet backers' });
+    const gus = await newUser('gus', '1');
+    const relayed = await payTo(ctx.app, gus.token, gus.wallet, dare.escrowWallet, '0.05');
+    const { transaction } = await prepare(gus, dare.escrowWallet, '0.07');
+    const straight = await sendStraight(ctx.chain, await signBase64(gus.wallet, transaction));
+    await waitUntilLanded(ctx.chain, straight);
+    ctx.clock.advance(PAYMENT_INTENT_TTL_MS + 60_000);
+    expect(await lapsedPaymentsJob(ctx).run()).toMatchObject({
+      found: 1,
+      credited: 2,
+      refused: 0,
+      failureReasons: [],
+    });
+    const page = await ctx.app.inject({ url: `/api/dares/${dare.id}` });
+    expect(page.json().totalPool).toBe('0.22');
+    const rows = await ctx.database.db
+      .select()
+      .from(poolContributions)
+      .where(eq(poolContributions.userId, gus.id));
+    expect(rows.map((row) => row.transactionSignature).sort()).toEqual([relayed.signature, straight].sort());
+    expect(await expectVaultBooked(ctx, dare.escrowWallet)).toBe(220_000_000n);
+    // Credited once: a late step 7 answers with the same pool, and the job finds nothing more.
+    const late = await post(
+      `/api/dares/${dare.id}/add-pool`,
+      { amount: '0.05', userWallet: gus.wallet.address, transactionSignature: relayed.signature },
+      gus.token,
+    );
+    expect(late.statusCode, late.body).toBe(200);
+    expect(late.json().totalPool).toBe('0.22');
+    expect(await lapsedPaymentsJob(ctx).run()).toMatchObject({ found: 0, credited: 0, refused: 0 });
   });
 });
 
@@ -674,7 +907,7 @@ describe('the relay sends only what the server built (issue 13)', () => {
       'This is not the transaction DarePool prepared for this payment; sign the prepared transaction unchanged',
     );
     expect(res.code).toBe('BAD_REQUEST');
-    // The right escrow, another amount: not the prepared message either.
+    // The vault's address, another amount: not the prepared message either.
     const other = await signedOwnTransfer(ctx.chain, alice.wallet, { to: escrow, sol: '0.2', reference });
     await expectRefused(
       () => post('/api/send-transaction', { signedTransaction: other }, alice.token),
@@ -704,6 +937,28 @@ describe('the relay sends only what the server built (issue 13)', () => {
     expect(await balanceOf(escrow)).toBe(0n);
   });
 
+  it('keeps the platform’s signature: a wallet that dropped it still gets its payment relayed', async () => {
+    const escrow = await reserveEscrow(alice);
+    const { transaction } = await prepare(alice, escrow, '0.1');
+    const signed = Buffer.from(await signBase64(alice.wallet, transaction), 'base64');
+    // Two signatures (the wallet's, then the rent payer's): the second one zeroed.
+    expect(signed[0]).toBe(2);
+    signed.fill(0, 65, 129);
+    const sent = await post(
+      '/api/send-transaction',
+      { signedTransaction: signed.toString('base64') },
+      alice.token,
+    );
+    expect(sent.statusCode, sent.body).toBe(200);
+    expect(await vaultOf(escrow)).toMatchObject({ total: 100_000_000n, rentPayer: platform.rentPayer });
+    const res = await post(
+      '/api/dares',
+      dareBody(alice.wallet, { escrow, reference: '', signature: sent.json().signature }, '0.1'),
+      alice.token,
+    );
+    expect(res.statusCode, res.body).toBe(201);
+  });
+
   it('relays an intent once: the same signed transaction again gets the same signature, nothing is sent twice', async () => {
     const escrow = await reserveEscrow(alice);
     const { transaction } = await prepare(alice, escrow, '0.1');
@@ -716,13 +971,18 @@ describe('the relay sends only what the server built (issue 13)', () => {
     expect(second.statusCode, second.body).toBe(200);
     expect(second.json().signature).toBe(first.json().signature);
     expect(await books()).toEqual(books1);
-    expect(before - (await balanceOf(alice.wallet.address))).toBe(100_005_000n);
-    expect(await balanceOf(escrow)).toBe(100_000_000n);
+    expect(before - (await balanceOf(alice.wallet.address))).toBe(100_000_000n + 2n * SIGNATURE_FEE);
+    expect(await vaultOf(escrow)).toMatchObject({ total: 100_000_000n });
+    expect(await balanceOf(escrow)).toBe(vaultRent + 100_000_000n);
     const [intent] = await ctx.database.db
       .select()
       .from(paymentIntents)
       .where(eq(paymentIntents.signature, first.json().signature));
-    expect(intent).toMatchObject({ relaySignature: first.json().signature });
+    expect(intent).toMatchObject({
+      relaySignature: first.json().signature,
+      programInstruction: 'create_vault',
+      vaultKind: 'community',
+    });
     expect(intent!.relayedAt).not.toBeNull();
     // Once credited, the intent is closed: the relay no longer knows it.
     const credited = await post(

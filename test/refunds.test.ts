@@ -1,89 +1,109 @@
+import { type Address, address, type Base64EncodedWireTransaction, generateKeyPairSigner } from '@solana/kit';
 import { eq } from 'drizzle-orm';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { dares, ledgerEntries, poolContributions } from '#server/db/schema';
-import { createPayoutsService } from '#server/features/payouts/service';
+import { describe, expect, it } from 'vitest';
+import { waitForConfirmation } from '#server/chain/confirmation';
+import {
+  buildCloseRecordsTransactions,
+  buildRefundTransaction,
+} from '#server/chain/escrow-program/app-transactions';
+import { claims, dares, dareWallets, ledgerEntries, poolContributions } from '#server/db/schema';
 import { createRefundsService, REFUND_GRACE_MS } from '#server/features/refunds/service';
-import { sendOwnTransfer } from './helpers/money';
+import { reconcileEscrows } from '#server/ledger/reconcile';
+import { sendOwnTransfer, signBase64 } from './helpers/money';
 import {
   type Actor,
+  castVote,
   contribute,
+  contributeOnChain,
   createFundedDare,
+  createProgramDare,
+  enterOnChain,
   expectReconciled,
   lamportsOf,
-  refundJob as newRefundJob,
+  newActor,
+  payoutsService,
+  refundJob,
   submitVideo,
+  vaultOnChain,
 } from './helpers/payouts';
 import { setupApiSuite } from './helpers/suite';
 
 const {
   ctx,
   http,
-  actors: { admin, alice, bob, carol },
+  actors: { admin, alice, bob, carol, dan },
 } = setupApiSuite({
   env: { RATE_LIMIT_AUTH_PER_MINUTE: '1000' },
-  actors: { admin: { username: 'boss', admin: true }, alice: {}, bob: {}, carol: {} },
+  actors: { admin: { username: 'boss', admin: true }, alice: {}, bob: {}, carol: {}, dan: { sol: '0' } },
 });
-/** The same job the server runs every minute, driven here directly with the test clock. */
-let refundJob: ReturnType<typeof newRefundJob>;
 
 const DAY = 24 * 3600 * 1000;
 
-beforeAll(() => {
-  refundJob = newRefundJob(ctx);
-});
-
 const balances = async (...actors: Actor[]) =>
   Promise.all(actors.map((a) => lamportsOf(ctx, a.wallet.address)));
+const platformBalance = async () => lamportsOf(ctx, (await ctx.escrowKeys.feePayer()).address);
+
+async function expectClosed(dare: { vault: Address }) {
+  expect(await vaultOnChain(ctx, dare.vault)).toEqual({ vault: null, receipts: 0, entries: 0 });
+  expect(await lamportsOf(ctx, dare.vault)).toBe(0n);
+}
+
+async function unbooked(dare: { escrowWallet: string }) {
+  const report = await reconcileEscrows(ctx.database.db, ctx.chain.rpc, ctx.escrowProgramId);
+  return report.differences.filter((d) => d.escrowWallet === dare.escrowWallet);
+}
 
 describe('admin cancel', () => {
-  it('refunds every contribution to the wallet it came from, exactly, once', async () => {
+  it('refunds every payer exactly what they put in, once, and closes the vault with its entry', async () => {
     const dare = await createFundedDare(ctx, alice, '0.2');
     await contribute(ctx, bob, dare, '0.05');
     await contribute(ctx, carol, dare, '0.03');
     await contribute(ctx, bob, dare, '0.011');
+    await enterOnChain(ctx, dan, dare);
+    expect(await vaultOnChain(ctx, dare.vault)).toMatchObject({ receipts: 3, entries: 1 });
     const [a0, b0, c0] = await balances(alice, bob, carol);
+    const platformBefore = await platformBalance();
 
     const res = await http.patch(`/api/admin/dares/${dare.id}/status`, { status: 'cancelled' }, admin.token);
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json()).toEqual({
-      id: dare.id,
-      status: 'cancelled',
-      refunds: {
-        refunded: 4,
-        refundedAmount: '0.291',
-        failed: 0,
-        failureReason: null,
-        transfers: expect.any(Array),
-      },
-    });
+    const { refunds } = res.json();
+    // Four contributions, three receipts (Bob's two deposits are one receipt): one refund per payer.
+    expect(refunds).toMatchObject({ refunded: 4, refundedAmount: '0.291', failed: 0, failureReason: null });
+    expect(
+      refunds.transfers
+        .map((t: { amount: string; walletAddress: string }) => `${t.walletAddress} ${t.amount}`)
+        .sort(),
+    ).toEqual(
+      [`${alice.wallet.address} 0.2`, `${bob.wallet.address} 0.061`, `${carol.wallet.address} 0.03`].sort(),
+    );
     const [a1, b1, c1] = await balances(alice, bob, carol);
-    expect(a1! - a0!).toBe(200_000_000n);
-    expect(b1! - b0!).toBe(61_000_000n);
-    expect(c1! - c0!).toBe(30_000_000n);
-    expect(await lamportsOf(ctx, dare.escrowWallet)).toBe(0n);
+    expect([a1! - a0!, b1! - b0!, c1! - c0!]).toEqual([200_000_000n, 61_000_000n, 30_000_000n]);
+    await expectClosed(dare);
+    // The rent of vault, receipts and entry came back; the platform paid only the fee.
+    const [signature] = new Set(refunds.transfers.map((t: { signature: string }) => t.signature));
+    const landed = await ctx.chain.rpc
+      .getTransaction(signature as never, { encoding: 'json', maxSupportedTransactionVersion: 0 })
+      .send();
+    expect((await platformBalance()) - platformBefore).toBe(
+      1_893_120n + 3n * 1_726_080n + 1_670_400n - landed!.meta!.fee,
+    );
     const rows = await ctx.database.db
       .select()
       .from(poolContributions)
       .where(eq(poolContributions.dareId, dare.id));
-    expect(rows.every((row) => row.refundedAt !== null && row.refundSignature !== null)).toBe(true);
-    // The answer names every refund transfer: the signatures the contributions recorded.
+    expect(rows.every((row) => row.refundedAt !== null && row.refundSignature === signature)).toBe(true);
+    const lines = await ctx.database.db.select().from(ledgerEntries).where(eq(ledgerEntries.dareId, dare.id));
     expect(
-      res
-        .json()
-        .refunds.transfers.map((t: { signature: string; amount: string; walletAddress: string }) =>
-          [t.signature, t.amount, t.walletAddress].join(' '),
-        )
+      lines
+        .filter((line) => line.kind === 'refund')
+        .map((line) => line.amount)
         .sort(),
-    ).toEqual(
-      rows
-        .map((row) => [row.refundSignature, Number(row.amount).toString(), row.walletAddress].join(' '))
-        .sort(),
-    );
-    const refunds = await ctx.database.db
+    ).toEqual(['0.030000000', '0.061000000', '0.200000000']);
+    const [wallet] = await ctx.database.db
       .select()
-      .from(ledgerEntries)
-      .where(eq(ledgerEntries.kind, 'refund'));
-    expect(refunds.filter((entry) => entry.dareId === dare.id)).toHaveLength(4);
+      .from(dareWallets)
+      .where(eq(dareWallets.publicKey, dare.vault));
+    expect(wallet).toMatchObject({ status: 'closed', balance: '0.000000000' });
     await expectReconciled(ctx);
 
     // Again: nothing more moves; reactivating a refunded dare is refused.
@@ -105,155 +125,259 @@ describe('admin cancel', () => {
       admin.token,
     );
     expect(reactivate.statusCode).toBe(409);
-    expect(reactivate.json().error).toBe(
-      'This dare was cancelled and its pool refunded; it cannot be reactivated',
-    );
-    expect((await refundJob.refundDue()).dareIds).not.toContain(dare.id);
+    expect((await refundJob(ctx).refundDue()).dareIds).not.toContain(dare.id);
     expect(await balances(alice, bob, carol)).toEqual([a1, b1, c1]);
-    const bad = await http.patch(`/api/admin/dares/${dare.id}/status`, { status: 'completed' }, admin.token);
-    expect(bad.statusCode).toBe(400);
+  });
+
+  it('deletes a dare only after its vault refunded everyone', async () => {
+    const dare = await createFundedDare(ctx, alice, '0.1');
+    await contribute(ctx, carol, dare, '0.02');
+    const [a0, c0] = await balances(alice, carol);
+    const res = await http.del(`/api/admin/dares/${dare.id}`, admin.token);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().refunds).toMatchObject({ refunded: 2, refundedAmount: '0.12', failed: 0 });
+    const [a1, c1] = await balances(alice, carol);
+    expect([a1! - a0!, c1! - c0!]).toEqual([100_000_000n, 20_000_000n]);
+    await expectClosed(dare);
+    await expectReconciled(ctx);
   });
 });
 
 describe('deadline passed with no winner', () => {
-  it('is refunded automatically after the 7-day grace, not before, and never a dare with a winner', async () => {
-    const dare = await createFundedDare(ctx, alice, '0.1', {
-      deadline: new Date(ctx.clock.now.getTime() + DAY).toISOString(),
-    });
+  it('is cancelled and refunded by the job after the 7-day grace, not before, and never a dare with a winner', async () => {
+    const deadline = new Date(ctx.clock.now.getTime() + DAY);
+    const dare = await createFundedDare(ctx, alice, '0.1', { deadline: deadline.toISOString() });
     await contribute(ctx, carol, dare, '0.02');
-    const won = await createFundedDare(ctx, bob, '0.1', {
-      deadline: new Date(ctx.clock.now.getTime() + DAY).toISOString(),
-    });
+    const won = await createFundedDare(ctx, bob, '0.1', { deadline: deadline.toISOString() });
+    await enterOnChain(ctx, carol, won);
     const submission = await submitVideo(ctx, carol, won.id);
     await http.put(`/api/admin/submissions/${submission.id}`, { status: 'approved' }, admin.token);
-    expect(
-      (
-        await http.post(
-          `/api/admin/submissions/${submission.id}/mark-winner`,
-          { dareId: won.id },
-          admin.token,
-        )
-      ).statusCode,
-    ).toBe(201);
+    const marked = await http.post(
+      `/api/admin/submissions/${submission.id}/mark-winner`,
+      { dareId: won.id },
+      admin.token,
+    );
+    expect(marked.statusCode, marked.body).toBe(201);
     const [a0, c0] = await balances(alice, carol);
+    const job = refundJob(ctx);
 
     ctx.clock.advance(DAY + REFUND_GRACE_MS - 60_000);
-    expect((await refundJob.refundDue()).dareIds).not.toContain(dare.id);
-    expect(await lamportsOf(ctx, dare.escrowWallet)).toBe(120_000_000n);
+    expect((await job.refundDue()).dareIds).not.toContain(dare.id);
+    expect((await vaultOnChain(ctx, dare.vault)).vault?.status).toBe('open');
 
     ctx.clock.advance(120_000);
-    const run = await refundJob.refundDue();
+    const run = await job.refundDue();
     expect(run.dareIds).toContain(dare.id);
     expect(run.dareIds).not.toContain(won.id);
     const [a1, c1] = await balances(alice, carol);
-    expect(a1! - a0!).toBe(100_000_000n);
-    expect(c1! - c0!).toBe(20_000_000n);
-    expect(await lamportsOf(ctx, dare.escrowWallet)).toBe(0n);
-    expect(await lamportsOf(ctx, won.escrowWallet)).toBe(100_000_000n);
+    expect([a1! - a0!, c1! - c0!]).toEqual([100_000_000n, 20_000_000n]);
+    await expectClosed(dare);
+    expect((await vaultOnChain(ctx, won.vault)).vault?.status).toBe('open');
     const [row] = await ctx.database.db.select().from(dares).where(eq(dares.id, dare.id));
     expect(row!.status).toBe('cancelled');
-    // The next run finds nothing owed.
-    expect((await refundJob.refundDue()).dareIds).toEqual([]);
+    expect((await job.refundDue()).dareIds).toEqual([]);
+    await expectReconciled(ctx);
+    // The winner is still paid.
+    const paid = await http.post('/api/claims/prize', { submissionId: submission.id }, carol.token);
+    expect(paid.statusCode, paid.body).toBe(200);
+    await expectClosed(won);
     await expectReconciled(ctx);
   });
 });
 
-describe('a refund that cannot be paid blocks no other (issue 13)', () => {
-  it('refunds the other contributions and the next dare; the failed one is retried on its own', async () => {
-    const stuck = await createFundedDare(ctx, alice, '0.1', {
-      deadline: new Date(ctx.clock.now.getTime() + DAY).toISOString(),
-    });
-    await contribute(ctx, bob, stuck, '0.02');
-    await contribute(ctx, carol, stuck, '0.03');
-    const next = await createFundedDare(ctx, carol, '0.1', {
-      deadline: new Date(ctx.clock.now.getTime() + DAY).toISOString(),
-    });
+describe('a dare past refund_after, refunded by strangers straight on the chain', () => {
+  it('is noticed and booked: the ledger follows the chain', async () => {
+    // The program fixes the vault's deadline and refund_after at creation: seconds away here.
+    const now = Date.now();
+    const deadline = new Date(now + 2_000);
+    const dare = await createProgramDare(ctx, alice, '0.1', { deadline, refundAfter: new Date(now + 3_000) });
+    await contributeOnChain(ctx, bob, dare, '0.04');
+    await contributeOnChain(ctx, carol, dare, '0.025');
+    await enterOnChain(ctx, dan, dare);
     const [a0, b0, c0] = await balances(alice, bob, carol);
-    // Bob's refund cannot even be prepared (the node fails on it, say): only his.
-    const clock = () => ctx.clock.now;
-    const payouts = createPayoutsService({
-      db: ctx.database.db,
-      chain: ctx.chain,
-      escrowKeys: ctx.escrowKeys,
-      clock,
-    });
-    const flaky = createRefundsService({
-      db: ctx.database.db,
-      chain: ctx.chain,
-      clock,
-      payouts: {
-        ...payouts,
-        pay: (request, beforeRecord) =>
-          request.recipient === bob.wallet.address
-            ? Promise.reject(new Error('node unavailable'))
-            : payouts.pay(request, beforeRecord),
-      },
-    });
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, now + 3_500 - Date.now())));
 
-    ctx.clock.advance(DAY + REFUND_GRACE_MS + 60_000);
-    const run = await flaky.refundDue();
-    expect(run.dareIds).toEqual(expect.arrayContaining([stuck.id, next.id]));
-    expect(run.summaries[run.dareIds.indexOf(stuck.id)]).toEqual({
-      refunded: 2,
-      refundedAmount: '0.13',
-      failed: 1,
-      failureReason: 'The refund could not be prepared',
-      transfers: [expect.objectContaining({ amount: '0.03' }), expect.objectContaining({ amount: '0.1' })],
+    // Bob's 'Refund me': his own wallet signs and pays the fee; nothing of DarePool signs.
+    const own = await buildRefundTransaction(ctx.chain.rpc, {
+      programId: ctx.escrowProgramId,
+      vault: dare.vault,
+      payer: address(bob.wallet.address),
     });
-    const [a1, b1, c1] = await balances(alice, bob, carol);
-    expect(a1! - a0!).toBe(100_000_000n);
-    expect(b1).toBe(b0);
-    expect(c1! - c0!).toBe(130_000_000n); // her contribution, and her stake of the next dare
-    expect(await lamportsOf(ctx, stuck.escrowWallet)).toBe(20_000_000n);
-    expect(await lamportsOf(ctx, next.escrowWallet)).toBe(0n);
-    await expectReconciled(ctx);
+    const bobSignature = await sendRaw(await signBase64(bob.wallet, own.base64));
+    expect((await lamportsOf(ctx, bob.wallet.address)) - b0!).toBe(40_000_000n - 5_000n);
+    // A stranger's `npm run refund-dare`: its own key pays the fees; everyone else is refunded.
+    const stranger = await generateKeyPairSigner();
+    await ctx.chain.airdrop(stranger.address, 100_000_000n);
+    const rest = await buildCloseRecordsTransactions(ctx.chain.rpc, {
+      programId: ctx.escrowProgramId,
+      vault: dare.vault,
+      feePayer: stranger,
+    });
+    const strangerSignatures = [];
+    for (const transaction of rest) strangerSignatures.push(await sendRaw(transaction.base64));
+    await expectClosed(dare);
+    const [a1, , c1] = await balances(alice, bob, carol);
+    expect([a1! - a0!, c1! - c0!]).toEqual([100_000_000n, 25_000_000n]);
+    // The books do not know yet: the vault is gone, the ledger still holds the pool.
+    expect(await unbooked(dare)).toEqual([
+      { escrowWallet: dare.escrowWallet, ledger: 165_000_000n, onChain: 0n, difference: -165_000_000n },
+    ]);
 
-    // The regular job pays Bob's refund alone; nothing else moves twice.
-    const again = await refundJob.refundDue();
-    expect(again.dareIds).toEqual([stuck.id]);
-    expect(await balances(alice, bob, carol)).toEqual([a1, b1! + 20_000_000n, c1]);
-    expect(await lamportsOf(ctx, stuck.escrowWallet)).toBe(0n);
-    await expectReconciled(ctx);
-  });
-});
-
-describe('dust sent to an escrow from outside (issue 13)', () => {
-  it('does not freeze a cancel: the last refund takes the escrow to exactly 0 and the dust is booked', async () => {
-    const dare = await createFundedDare(ctx, alice, '0.1', {
-      deadline: new Date(ctx.clock.now.getTime() + DAY).toISOString(),
-    });
-    await contribute(ctx, bob, dare, '0.02');
-    // Anyone can send 1 lamport to a public escrow address.
-    await sendOwnTransfer(ctx.chain, carol.wallet, { to: dare.escrowWallet, sol: '0.000000001' });
-    const [a0, b0] = await balances(alice, bob);
-    const res = await http.patch(`/api/admin/dares/${dare.id}/status`, { status: 'cancelled' }, admin.token);
-    expect(res.statusCode, res.body).toBe(200);
-    expect(res.json().refunds).toEqual({
-      refunded: 2,
-      refundedAmount: '0.12',
-      failed: 0,
-      failureReason: null,
-      transfers: [
-        expect.objectContaining({ amount: '0.02', walletAddress: bob.wallet.address }),
-        expect.objectContaining({ amount: '0.1', walletAddress: alice.wallet.address }),
-      ],
-    });
-    const [a1, b1] = await balances(alice, bob);
-    expect(b1! - b0!).toBe(20_000_000n);
-    // The stake goes last and empties the escrow: its refund carries the lamport along.
-    expect(a1! - a0!).toBe(100_000_001n);
-    expect(await lamportsOf(ctx, dare.escrowWallet)).toBe(0n);
+    ctx.clock.advance(DAY + REFUND_GRACE_MS);
+    const run = await refundJob(ctx).refundDue();
+    expect(run.dareIds).toContain(dare.id);
     const lines = await ctx.database.db
       .select()
       .from(ledgerEntries)
       .where(eq(ledgerEntries.escrowWallet, dare.escrowWallet));
-    expect(lines.map((line) => `${line.kind}:${line.direction}:${line.amount}`).sort()).toEqual([
-      'contribution:1:0.020000000',
-      'refund:-1:0.020000000',
-      'refund:-1:0.100000001',
-      'stake:1:0.100000000',
-      'surplus:1:0.000000001',
+    expect(
+      lines
+        .filter((line) => line.kind === 'refund')
+        .map((line) => [line.counterparty, line.amount, line.signature]),
+    ).toEqual(
+      expect.arrayContaining([
+        [bob.wallet.address, '0.040000000', bobSignature],
+        [alice.wallet.address, '0.100000000', expect.any(String)],
+        [carol.wallet.address, '0.025000000', expect.any(String)],
+      ]),
+    );
+    expect(lines.filter((line) => line.kind === 'refund')).toHaveLength(3);
+    const contributions = await ctx.database.db
+      .select()
+      .from(poolContributions)
+      .where(eq(poolContributions.dareId, dare.id));
+    expect(contributions.every((row) => row.refundSignature !== null)).toBe(true);
+    expect(contributions.find((row) => row.walletAddress === bob.wallet.address)!.refundSignature).toBe(
+      bobSignature,
+    );
+    expect(strangerSignatures).toContain(
+      contributions.find((row) => row.walletAddress === carol.wallet.address)!.refundSignature,
+    );
+    expect(await unbooked(dare)).toEqual([]);
+    // Booked once: another run finds nothing new.
+    await refundJob(ctx).refundDue();
+    expect(
+      await ctx.database.db.$count(ledgerEntries, eq(ledgerEntries.escrowWallet, dare.escrowWallet)),
+    ).toBe(lines.length);
+    await expectReconciled(ctx);
+  });
+});
+
+describe('a refund that cannot be sent blocks no other dare', () => {
+  it('refunds the next dare; the failed one is retried on its own', async () => {
+    const deadline = new Date(ctx.clock.now.getTime() + DAY);
+    const stuck = await createFundedDare(ctx, alice, '0.1', { deadline: deadline.toISOString() });
+    await contribute(ctx, bob, stuck, '0.02');
+    const next = await createFundedDare(ctx, carol, '0.1', { deadline: deadline.toISOString() });
+    const [a0, b0, c0] = await balances(alice, bob, carol);
+    const payouts = payoutsService(ctx);
+    const flaky = createRefundsService({
+      db: ctx.database.db,
+      chain: ctx.chain,
+      clock: () => ctx.clock.now,
+      payouts: {
+        ...payouts,
+        refundVault: (target) =>
+          target.escrowWallet === stuck.escrowWallet
+            ? Promise.reject(new Error('node unavailable'))
+            : payouts.refundVault(target),
+      },
+    });
+    ctx.clock.advance(DAY + REFUND_GRACE_MS + 60_000);
+    const run = await flaky.refundDue();
+    expect(run.dareIds).toEqual(expect.arrayContaining([stuck.id, next.id]));
+    expect(run.summaries[run.dareIds.indexOf(stuck.id)]).toEqual({
+      refunded: 0,
+      refundedAmount: '0',
+      failed: 2,
+      failureReason: 'The refund could not be prepared',
+      transfers: [],
+    });
+    expect(run.summaries[run.dareIds.indexOf(next.id)]).toMatchObject({ refunded: 1, failed: 0 });
+    const [a1, b1, c1] = await balances(alice, bob, carol);
+    expect([a1, b1, c1! - c0!]).toEqual([a0, b0, 100_000_000n]);
+    await expectClosed(next);
+    await expectReconciled(ctx);
+
+    const again = await refundJob(ctx).refundDue();
+    expect(again.dareIds).toEqual([stuck.id]);
+    const [a2, b2] = await balances(alice, bob);
+    expect([a2! - a0!, b2! - b0!]).toEqual([100_000_000n, 20_000_000n]);
+    await expectClosed(stuck);
+    await expectReconciled(ctx);
+  });
+});
+
+describe('lamports sent to a vault from outside', () => {
+  it('do not freeze a cancel: the last refund carries them, booked as surplus, and the vault closes', async () => {
+    const dare = await createFundedDare(ctx, alice, '0.1');
+    await contribute(ctx, bob, dare, '0.02');
+    await sendOwnTransfer(ctx.chain, carol.wallet, { to: dare.escrowWallet, sol: '0.000000001' });
+    const [a0, b0] = await balances(alice, bob);
+    const res = await http.patch(`/api/admin/dares/${dare.id}/status`, { status: 'cancelled' }, admin.token);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().refunds).toMatchObject({ refunded: 2, refundedAmount: '0.120000001', failed: 0 });
+    const [a1, b1] = await balances(alice, bob);
+    // One of the two refunds is the vault's last: it carries the stray lamport.
+    expect(a1! - a0! + (b1! - b0!)).toBe(120_000_001n);
+    await expectClosed(dare);
+    const lines = await ctx.database.db
+      .select()
+      .from(ledgerEntries)
+      .where(eq(ledgerEntries.escrowWallet, dare.escrowWallet));
+    expect(lines.filter((line) => line.kind === 'surplus').map((line) => line.amount)).toEqual([
+      '0.000000001',
     ]);
     await expectReconciled(ctx);
   });
 });
+
+describe('records left after a payout', () => {
+  it('are closed by the job: a late entry and a late deposit, their rent back to the fee payer', async () => {
+    const dare = await createFundedDare(ctx, alice, '0.1');
+    await enterOnChain(ctx, dan, dare);
+    const submission = await submitVideo(ctx, dan, dare.id);
+    await http.put(`/api/admin/submissions/${submission.id}`, { status: 'approved' }, admin.token);
+    await castVote(ctx, carol, submission);
+    const marked = await http.post(
+      `/api/admin/submissions/${submission.id}/mark-winner`,
+      { dareId: dare.id },
+      admin.token,
+    );
+    const claimId = marked.json().id as number;
+    await ctx.database.db.update(claims).set({ status: 'processing' }).where(eq(claims.id, claimId));
+    const payouts = payoutsService(ctx);
+    const { transfer } = await payouts.prepareSettle(
+      { claimId, dareId: dare.id, escrowWallet: dare.escrowWallet, winners: [dan.wallet.address] },
+      async (tx, signature) => {
+        await tx.update(claims).set({ transactionHash: signature }).where(eq(claims.id, claimId));
+      },
+    );
+    // Between signing and sending: another entrant, and a deposit (it goes to the winner too).
+    const late = await newActor(ctx, 'late', { sol: '0' });
+    await enterOnChain(ctx, late, dare);
+    await contributeOnChain(ctx, bob, dare, '0.01');
+    const before = await lamportsOf(ctx, dan.wallet.address);
+    expect(await payouts.sendStored(transfer)).toMatchObject({ status: 'confirmed' });
+    expect((await lamportsOf(ctx, dan.wallet.address)) - before).toBe(110_000_000n);
+    expect(await vaultOnChain(ctx, dare.vault)).toMatchObject({ receipts: 1, entries: 1 });
+    expect((await vaultOnChain(ctx, dare.vault)).vault?.status).toBe('settled');
+    await expectReconciled(ctx);
+
+    const platformBefore = await platformBalance();
+    const run = await refundJob(ctx).refundDue();
+    expect(run.finished).toMatchObject({ closed: 1, failureReasons: [] });
+    await expectClosed(dare);
+    // Receipt, entry and vault rent back, less the one fee.
+    expect((await platformBalance()) - platformBefore).toBe(1_726_080n + 1_670_400n + 1_893_120n - 5_000n);
+    await expectReconciled(ctx);
+  });
+});
+
+async function sendRaw(wire: string): Promise<string> {
+  const signature = await ctx.chain.rpc
+    .sendTransaction(wire as Base64EncodedWireTransaction, { encoding: 'base64' })
+    .send();
+  await waitForConfirmation(ctx.chain.rpc, signature, { intervalMs: 5, timeoutMs: 10_000 });
+  return signature;
+}

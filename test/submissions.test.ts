@@ -2,7 +2,8 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SUBMISSION_MESSAGES } from '#contract/submissions';
 import { dareSubmissions, dares, submissionVotes } from '#server/db/schema';
-import { type Actor, api, createFundedDare, newActor } from './helpers/payouts';
+import { ensureVault, postSubmit, signedEntry } from './helpers/entries';
+import { type Actor, api, createFundedDare as createDare, newActor } from './helpers/payouts';
 import { setupApiSuite } from './helpers/suite';
 
 const {
@@ -18,8 +19,15 @@ beforeAll(async () => {
   dareId = (await createFundedDare(ctx, owner, '0.1')).id;
 });
 
-const submit = (user: Actor, id: number, body: object) =>
-  api(ctx).post(`/api/dares/${id}/submit`, body, user.token);
+/** A dare with its vault on chain, so proofs can enter it. */
+async function createFundedDare(...args: Parameters<typeof createDare>) {
+  const dare = await createDare(...args);
+  await ensureVault(ctx, args[1], dare.id);
+  return dare;
+}
+/** Submit Video as the web sends it: with the author's signed entry. */
+const submit = async (user: Actor, id: number, body: object) =>
+  postSubmit(ctx, user, id, { ...body, signedEntryTransaction: await signedEntry(ctx, user, id) });
 const approve = (id: number) =>
   ctx.database.db.update(dareSubmissions).set({ status: 'approved' }).where(eq(dareSubmissions.id, id));
 
@@ -41,7 +49,7 @@ describe('submitting a video proof', () => {
       dares: { title: 'Eat a lemon', is_major: false },
       users: { username: 'alice' },
     });
-    const again = await submit(alice, dareId, {
+    const again = await postSubmit(ctx, alice, dareId, {
       videoUrl: 'https://videos.example/2.mp4',
       description: 'Again',
     });
@@ -51,9 +59,14 @@ describe('submitting a video proof', () => {
 
   it('allows one submission under concurrent requests', async () => {
     const carol = await newActor(ctx, 'carol', { sol: '0' });
+    const signedEntryTransaction = await signedEntry(ctx, carol, dareId);
     const answers = await Promise.all(
       Array.from({ length: 10 }, (_, i) =>
-        submit(carol, dareId, { videoUrl: `https://videos.example/c${i}.mp4`, description: 'Race' }),
+        postSubmit(ctx, carol, dareId, {
+          videoUrl: `https://videos.example/c${i}.mp4`,
+          description: 'Race',
+          signedEntryTransaction,
+        }),
       ),
     );
     expect(answers.filter((res) => res.statusCode === 201)).toHaveLength(1);
@@ -117,12 +130,15 @@ describe('submitting a video proof', () => {
     ];
     for (const [user, body, status, error] of cases) {
       const res = user
-        ? await submit(user, dareId, body)
+        ? await postSubmit(ctx, user, dareId, body)
         : await api(ctx).post(`/api/dares/${dareId}/submit`, body);
       expect(res.statusCode, res.body).toBe(status);
       expect(res.json().error).toBe(error);
     }
-    const missing = await submit(bob, 999_999, { videoUrl: 'https://v.example/a.mp4', description: 'x' });
+    const missing = await postSubmit(ctx, bob, 999_999, {
+      videoUrl: 'https://v.example/a.mp4',
+      description: 'x',
+    });
     expect([missing.statusCode, missing.json().error]).toEqual([404, 'Dare not found']);
 
     const closed = await createFundedDare(ctx, owner, '0.1', { title: 'Closing' });
@@ -130,7 +146,10 @@ describe('submitting a video proof', () => {
       .update(dares)
       .set({ deadline: new Date(ctx.clock.now.getTime() - 1000) })
       .where(eq(dares.id, closed.id));
-    const late = await submit(bob, closed.id, { videoUrl: 'https://v.example/a.mp4', description: 'x' });
+    const late = await postSubmit(ctx, bob, closed.id, {
+      videoUrl: 'https://v.example/a.mp4',
+      description: 'x',
+    });
     expect([late.statusCode, late.json().error]).toEqual([409, 'Submissions Closed']);
     expect(await ctx.database.db.select().from(dareSubmissions)).toHaveLength(before.length);
   });

@@ -7,6 +7,7 @@ import { SUBMISSION_LIMITS } from '#contract/limits';
 import { dareSubmissions } from '#server/db/schema';
 import { startTestS3Server, type TestS3Server } from '#server/storage/testing/s3-server';
 import { createTestContext, type TestContext } from './helpers/app';
+import { ensureVault, signedEntry } from './helpers/entries';
 import { type Actor, api, createFundedDare, newActor } from './helpers/payouts';
 import { bearer } from './helpers/wallet';
 
@@ -28,6 +29,7 @@ beforeAll(async () => {
   });
   user = await newActor(ctx, 'cloudfilmer');
   dareId = (await createFundedDare(ctx, user, '0.1')).id;
+  await ensureVault(ctx, user, dareId);
 });
 afterAll(async () => {
   await ctx?.close();
@@ -94,7 +96,11 @@ describe('VIDEO_STORAGE=s3', () => {
     const author = await newActor(ctx, 'cloudauthor', { sol: '0' });
     const submitted = await api(ctx).post(
       `/api/dares/${dareId}/submit`,
-      { videoUrl: attached, description: 'From the bucket' },
+      {
+        videoUrl: attached,
+        description: 'From the bucket',
+        signedEntryTransaction: await signedEntry(ctx, author, dareId),
+      },
       author.token,
     );
     expect(submitted.statusCode, submitted.body).toBe(201);

@@ -6,6 +6,7 @@ import { SUBMISSION_LIMITS, type SubmissionStatus } from '#contract/limits';
 import { dareSubmissions } from '#server/db/schema';
 import { createLocalDiskStorage } from '#server/storage/local-disk';
 import { createTestContext, type TestContext } from './helpers/app';
+import { ensureVault, signedEntry } from './helpers/entries';
 import { type Actor, api, createFundedDare, newActor } from './helpers/payouts';
 import { setupApiSuite } from './helpers/suite';
 import { bearer } from './helpers/wallet';
@@ -18,6 +19,7 @@ let dareId: number;
 
 beforeAll(async () => {
   dareId = (await createFundedDare(ctx, user, '0.1')).id;
+  await ensureVault(ctx, user, dareId);
 });
 
 /** An MP4 header ('ftyp' box) followed by filler up to `size` bytes. */
@@ -167,7 +169,11 @@ describe('GET /api/video-proxy/{submissionId}', () => {
     const author = await newActor(ctx, 'ranger', { sol: '0' });
     const submitted = await api(ctx).post(
       `/api/dares/${dareId}/submit`,
-      { videoUrl: url, description: 'Mine' },
+      {
+        videoUrl: url,
+        description: 'Mine',
+        signedEntryTransaction: await signedEntry(ctx, author, dareId),
+      },
       author.token,
     );
     expect(submitted.statusCode, submitted.body).toBe(201);
@@ -212,7 +218,11 @@ describe('GET /api/video-proxy/{submissionId}', () => {
     const admin = await newActor(ctx, 'moderator', { sol: '0', admin: true });
     const submitted = await api(ctx).post(
       `/api/dares/${dareId}/submit`,
-      { videoUrl: url, description: 'Pending' },
+      {
+        videoUrl: url,
+        description: 'Pending',
+        signedEntryTransaction: await signedEntry(ctx, author, dareId),
+      },
       author.token,
     );
     expect(submitted.statusCode, submitted.body).toBe(201);
@@ -281,7 +291,11 @@ describe('GET /api/video-proxy/{submissionId}', () => {
     const admin = await newActor(ctx, 'linkmod', { sol: '0', admin: true });
     const submitted = await api(ctx).post(
       `/api/dares/${dareId}/submit`,
-      { videoUrl: 'https://evil.example/phish.mp4', description: 'Pending link' },
+      {
+        videoUrl: 'https://evil.example/phish.mp4',
+        description: 'Pending link',
+        signedEntryTransaction: await signedEntry(ctx, author, dareId),
+      },
       author.token,
     );
     expect(submitted.statusCode, submitted.body).toBe(201);
@@ -404,11 +418,17 @@ describe('uploads that go wrong, the clean-up job and the disk cap', () => {
   });
 
   it('deletes uploads no submission points at after an hour, which frees their space', async () => {
-    const dare = await createFundedDare(small, await newActor(small, 'darer'), '0.1');
+    const darer = await newActor(small, 'darer');
+    const dare = await createFundedDare(small, darer, '0.1');
+    await ensureVault(small, darer, dare.id);
     const kept = (await sendVideo(mp4(2000))).json().url as string;
     const submitted = await api(small).post(
       `/api/dares/${dare.id}/submit`,
-      { videoUrl: kept, description: 'Attached' },
+      {
+        videoUrl: kept,
+        description: 'Attached',
+        signedEntryTransaction: await signedEntry(small, filmer, dare.id),
+      },
       filmer.token,
     );
     expect(submitted.statusCode, submitted.body).toBe(201);

@@ -15,6 +15,10 @@ export const CLAIM_MESSAGES = {
   processing: 'This prize is being paid out; check again in a moment',
   noWallet: 'Your account has no wallet to receive the prize; connect a wallet first',
   payoutFailed: (reason: string) => `The payout failed: ${reason}. You can try again.`,
+  majorNeedsBothWinners:
+    "A major dare's prize is paid to both winners at once (70/30): it can be claimed once both are picked",
+  vaultBusy: "Another payment of this dare's vault is on its way; try again in a moment",
+  vaultRefused: (reason: string) => `The prize cannot be paid from this dare's vault: ${reason}`,
   claimSucceeded: 'Prize claimed successfully!',
   claimFailedTitle: 'Error claiming prize',
 } as const;

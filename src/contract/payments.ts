@@ -19,7 +19,17 @@ export const PAYMENT_MESSAGES = {
   invalidTransaction: 'The signed transaction could not be read',
   alreadyUsed: 'This transaction has already been used',
   testSolUnavailable: 'Test SOL is only available on the embedded chain',
+  deadlineFormat: 'Deadline must be a date and time',
+  majorForAdmins: 'Only an admin can fund a Major Dare',
+  vaultRefused: "This dare's vault does not match its payment request; the payment is being refunded",
+  vaultNotOpen: "This dare's vault no longer takes payments",
+  deadlineMismatch: 'The deadline does not match the one the payment was prepared with',
+  kindMismatch: 'The kind of dare does not match the one the payment was prepared with',
 } as const;
+
+/** The escrow program's two kinds of vault: 100% to one winner, or 70/30 (a Major Dare). */
+export const VAULT_KINDS = ['community', 'major'] as const;
+export type VaultKind = (typeof VAULT_KINDS)[number];
 
 /** A positive SOL amount as a decimal string: exact, never a float. */
 export const solAmountInputSchema = z
@@ -64,13 +74,25 @@ export const createTransactionRequestSchema = z
     fromWallet: walletAddressSchema,
     toWallet: walletAddressSchema,
     amount: solAmountInputSchema,
+    /**
+     * A new dare's vault only (decision 021): the dare's deadline, fixed on chain when the vault is
+     * created (refunds open 7 days later). Left out: 365 days from now, and the dare's deadline may
+     * then be anything up to it.
+     */
+    deadline: z.iso.datetime({ offset: true, error: PAYMENT_MESSAGES.deadlineFormat }).optional(),
+    /** A new dare's vault only: 'major' pays 70/30 to two winners (admins only). Default 'community'. */
+    kind: z.enum(VAULT_KINDS).optional(),
   })
   .meta({ id: 'CreateTransactionRequest' });
 export const createTransactionResponseSchema = z
   .object({
-    /** Unsigned, base64 wire format; fee payer and source are `fromWallet`. */
+    /**
+     * The escrow program transaction (base64 wire format): `create_vault` while the dare's vault
+     * does not exist, `deposit` after. The fee payer and payer is `fromWallet`, whose signature slot
+     * is empty; DarePool's rent payer has signed already (keep its signature: sign, do not rebuild).
+     */
     transaction: z.string(),
-    /** The payment's reference key (read-only account in the transfer). */
+    /** The payment's reference: the text of the transaction's memo, unique to this payment request. */
     reference: z.string(),
     /** The exact amount the transfer moves, in lamports. */
     lamports: lamportsSchema,

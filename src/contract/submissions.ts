@@ -34,6 +34,20 @@ export const SUBMISSION_MESSAGES = {
   videoFileLink:
     'Links must point to a video file (.mp4, .webm or .ogv), not a page: upload the file instead, or use its direct link',
   majorVoteNeedsPayment: MAJOR_VOTE_NEEDS_PAYMENT,
+  /** The Submit Video dialog's reason for the wallet prompt (docs/product.md#submit-video-rules). */
+  entryPrompt: 'Sign to enter this dare on chain: only entrants can be paid',
+  signEntry: 'Sign your entry to submit',
+  noWalletToEnter: 'Connect a wallet to your account first: only a wallet that entered can be paid',
+  alreadyEntered: 'You already entered this dare on chain: submit your video without signing again',
+  noVault: "This dare's vault is not on chain: it cannot take entries",
+  entryNotPrepared: 'This entry was not prepared by DarePool for your account; ask for a new one',
+  entryNotAsPrepared:
+    'This is not the entry DarePool prepared for you; sign the prepared transaction unchanged',
+  entryBadSignature: 'The entry is not correctly signed by your wallet',
+  entryUnreadable: 'The signed entry could not be read',
+  entryExpired: 'Your entry expired before it reached the chain; please sign a new one',
+  entryFailed: (reason: string) => `Your entry failed on chain: ${reason}`,
+  entryUnconfirmed: 'The network did not confirm your entry in time; submit again in a moment',
 } as const;
 
 /** Our own uploads are served from here; anything else must be an https URL. */
@@ -77,9 +91,23 @@ export const videoLinkSchema = z
     abort: true,
   });
 
+/** A wallet-signed transaction in base64 wire format (at most one packet). */
+export const signedTransactionSchema = (message: string) =>
+  z
+    .string({ error: message })
+    .min(1, message)
+    .max(2048, message)
+    .regex(/^[A-Za-z0-9+/]+={0,2}$/, message);
+
 export const submitVideoRequestSchema = z
   .object({
     videoUrl: videoLinkSchema,
+    /**
+     * The `enter` transaction of POST /api/dares/{id}/enter-transaction, signed by the caller's
+     * wallet: the server relays it and records the proof once the entry is on chain. Left out
+     * only when the caller's entry already exists (a retry); else 400 'Sign your entry to submit'.
+     */
+    signedEntryTransaction: signedTransactionSchema(SUBMISSION_MESSAGES.entryUnreadable).optional(),
     description: z
       .string({ error: SUBMISSION_MESSAGES.videoAndDescription })
       .trim()
@@ -87,6 +115,23 @@ export const submitVideoRequestSchema = z
       .max(SUBMISSION_LIMITS.descriptionMax, SUBMISSION_MESSAGES.descriptionMax),
   })
   .meta({ id: 'SubmitVideoRequest' });
+
+/**
+ * POST /api/dares/{id}/enter-transaction: the `enter` transaction for the caller's registered
+ * wallet, already signed by the platform's fee payer (it pays the fee and the entry's rent),
+ * waiting for the wallet's signature. Asked again while it can still land, the same one comes back.
+ */
+export const enterTransactionResponseSchema = z
+  .object({
+    /** base64 wire format: the fee payer's signature in place, the wallet's slot empty. */
+    transaction: z.string(),
+    /** The entry account the transaction creates: PDA ["entry", vault, wallet]. */
+    entry: z.string(),
+    /** Past this block height the transaction can no longer land: ask for a new one. */
+    lastValidBlockHeight: z.string(),
+  })
+  .meta({ id: 'EnterTransactionResponse' });
+export type EnterTransactionResponse = z.infer<typeof enterTransactionResponseSchema>;
 
 export const uploadVideoResponseSchema = z.object({ url: z.string() }).meta({ id: 'UploadVideoResponse' });
 

@@ -27,6 +27,13 @@ export const RATE_LIMITS = {
   paymentIntents: { limit: 30, windowMs: MINUTE, ifStoreDown: 'refuse' },
   /** Per user: signed transfers relayed to the chain. */
   relayedTransactions: { limit: 30, windowMs: MINUTE, ifStoreDown: 'refuse' },
+  /**
+   * Per user: entry transactions handed out (POST /api/dares/{id}/enter-transaction) and 'Refund
+   * me' transactions built; each reads the chain, and an entry is signed by the platform fee payer.
+   */
+  walletTransactions: { limit: 20, windowMs: MINUTE, ifStoreDown: 'refuse' },
+  /** Per user: signed entries and refunds relayed to the chain (submit, refund). */
+  relayedWalletTransactions: { limit: 20, windowMs: MINUTE, ifStoreDown: 'refuse' },
   /** Per IP address: test SOL on the embedded chain. */
   airdrops: { limit: 30, windowMs: MINUTE, ifStoreDown: 'refuse' },
   /** Per IP address: lookups that reach the chain (on a real cluster each spends RPC quota). */

@@ -15,12 +15,16 @@ import { healthRoutes } from './features/health/routes';
 import { leaderboardRoutes } from './features/leaderboard/routes';
 import { majorDareRoutes } from './features/major-dare/routes';
 import { createMajorDareService } from './features/major-dare/service';
+import { paymentsLifecycle } from './features/payments/lifecycle';
+import type { RefusedVaults } from './features/payments/refused-vaults';
 import { paymentRoutes } from './features/payments/routes';
 import { createPaymentsService } from './features/payments/service';
 import { feePayerStatus } from './features/payouts/fee-payer';
 import { payoutLifecycle } from './features/payouts/lifecycle';
 import { createPayoutsService } from './features/payouts/service';
 import { profileRoutes } from './features/profile/routes';
+import { refundMeRoutes } from './features/refund-me/routes';
+import { createRefundMeService } from './features/refund-me/service';
 import { createRefundsService } from './features/refunds/service';
 import { settingsRoutes } from './features/settings/routes';
 import { createSettingsService } from './features/settings/service';
@@ -65,14 +69,30 @@ export async function registerRoutes(
   await app.register(userAdminRoutes, { users: createUsersService({ db, clock }) });
   await app.register(configRoutes, deps);
 
-  // Money in: escrows, payment intents, the relay, test SOL, the transaction explorer.
+  // Money out goes through the escrow program: payouts sign settle, cancel and refunds with the
+  // moderator and fee payer keys; no key can move a vault's SOL otherwise (decision 021).
+  const payouts = createPayoutsService({
+    db,
+    chain,
+    escrowKeys,
+    escrowProgramId: deps.escrowProgramId,
+    clock,
+  });
+  const refunds = createRefundsService({ db, chain, clock, payouts });
+  // A vault that landed but will never fund a dare is cancelled and every payer refunded, by the
+  // refunds feature (payments declares what it needs; refunds depends on payments, not back).
+  const refusedVaults: RefusedVaults = { cancelAndRefund: (vault) => refunds.cancelAndRefund(vault) };
+
+  // Money in: dare vaults, payment intents, the relay, test SOL, the transaction explorer.
   const payments = createPaymentsService({
     ...deps,
     db,
     limiter,
+    refusedVaults,
     majorPrizeMaxSol: config.majorPrizeMaxSol,
   });
   await app.register(paymentRoutes, { payments });
+  await app.register(paymentsLifecycle, { payments, jobLock });
 
   // Chat: history, /ws, and the bus between instances; other features announce into its rooms.
   const liveChat = openLiveChat({
@@ -96,12 +116,12 @@ export async function registerRoutes(
   const { announce } = liveChat;
 
   // Dares.
-  const dares = createDaresService({ db, chain, clock, announce });
+  const dares = createDaresService({ db, chain, clock, credit: payments.credit, announce });
   await app.register(dareRoutes, { dares });
 
   // Proofs: submissions and votes, uploads and who may play them, the clean-up of unused uploads.
   const videoAccess = createVideoAccess({ secret: escrowKeys.secretFor('video-links'), clock });
-  const submissions = createSubmissionsService({ db, clock, storage, videoAccess });
+  const submissions = createSubmissionsService({ ...deps, db, videoAccess, limiter });
   await app.register(submissionRoutes, { submissions });
   const videoQuota = createVideoQuota({ storage, capBytes: config.storage.maxBytes });
   const videos = createVideosService({
@@ -119,15 +139,13 @@ export async function registerRoutes(
   await app.register(statsRoutes, { db, clock });
 
   // Money out: moderation and winners, the major dare, prize claims and refunds (docs/decisions/008).
-  const payouts = createPayoutsService({ db, chain, escrowKeys, clock });
   const claims = createClaimsService({ db, chain, clock, payouts });
-  const refunds = createRefundsService({ db, chain, clock, payouts });
   const admin = createAdminService({ db, clock, refunds, claims, announce });
   const majorDare = createMajorDareService({
     db,
-    chain,
     clock,
     claims,
+    credit: payments.credit,
     announce,
     majorPrizeMaxSol: config.majorPrizeMaxSol,
   });
@@ -138,6 +156,21 @@ export async function registerRoutes(
   });
   await app.register(majorDareRoutes, { majorDare });
   await app.register(claimRoutes, { claims });
+  // 'Refund me': a payer's own wallet signs the refund; the relay books it through the money-out
+  // feature that notices payments other people sent from a vault (decision 025).
+  const refundMe = createRefundMeService({
+    ...deps,
+    db,
+    limiter,
+    booking: {
+      bookOutsideRefunds: async (target) => {
+        await payouts.noticeVaultPayments(target);
+      },
+    },
+    onBookingFailed: (error) =>
+      app.log.warn({ err: error }, 'A relayed refund is not booked yet: the refund job will book it'),
+  });
+  await app.register(refundMeRoutes, { refundMe });
   await app.register(leaderboardRoutes, { db });
   await app.register(profileRoutes, { db });
   // Start-up recovery of interrupted transfers, then the periodic refund job.

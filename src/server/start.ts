@@ -52,6 +52,7 @@ export async function startServer({ webBuild }: StartOptions = {}): Promise<void
           db: database.db,
           chain,
           escrowKeys,
+          escrowProgramId: deps.escrowProgramId,
           clock,
           storage: deps.storage,
           adminPassword: config.demoAdminPassword,

@@ -58,11 +58,15 @@ export const routes: RouteObject[] = [
           lazyPage('community-dares', () => import('./features/dares/community-dares-page')),
           // The dare's chat is composed here too, so the dares feature does not import chat.
           lazyPage('dare/:id', async () => {
-            const [{ default: DareDetailsPage }, { SubmitVideoDialog, ApprovedSubmissions }] =
-              await Promise.all([
-                import('./features/dares/dare-details-page'),
-                import('./features/submissions/components/dare-submissions'),
-              ]);
+            const [
+              { default: DareDetailsPage },
+              { SubmitVideoDialog, ApprovedSubmissions },
+              { RefundMeButton },
+            ] = await Promise.all([
+              import('./features/dares/dare-details-page'),
+              import('./features/submissions/components/dare-submissions'),
+              import('./features/refund-me/components/refund-me-button'),
+            ]);
             return {
               default: () => (
                 <DareDetailsPage
@@ -71,6 +75,7 @@ export const routes: RouteObject[] = [
                     <SubmitVideoDialog dareId={dare.id} dareTitle={dare.title} closed={dare.closed} />
                   )}
                   renderSubmissions={(id) => <ApprovedSubmissions dareId={id} />}
+                  renderRefund={(dare) => <RefundMeButton dare={dare} />}
                 />
               ),
             };

@@ -15,15 +15,31 @@ import {
 } from '@solana/kit';
 import { getTransferSolInstruction } from '@solana-program/system';
 import type { FastifyInstance } from 'fastify';
+import { expect } from 'vitest';
 import { solToLamports } from '#contract/money';
+import type { VaultKind } from '#contract/payments';
+import { fetchVault } from '#server/chain/escrow-program/accounts';
+import { memoInstruction } from '#server/chain/memo';
 import type { ChainPort } from '#server/chain/port';
-import { transferWithReference } from '#server/chain/transfers';
+import { createLapsedPayments } from '#server/features/payments/lapsed-payments';
+import { createPayoutsService } from '#server/features/payouts/service';
+import { createRefundsService } from '#server/features/refunds/service';
+import { ledgerBalanceOf } from '#server/ledger/entries';
+import type { TestContext } from './app';
 import { bearer, type TestWallet } from './wallet';
 
 export interface PaidStake {
   escrow: string;
   reference: string;
   signature: string;
+  /** The deadline the vault was created with, when the payment asked for one (dareBody sends it). */
+  deadline?: string;
+}
+
+/** create-transaction's optional fields for a new dare's vault (decision 021). */
+export interface VaultOptions {
+  deadline?: string;
+  kind?: VaultKind;
 }
 
 const post = (app: FastifyInstance, url: string, payload: unknown, token?: string) =>
@@ -35,38 +51,47 @@ export async function airdrop(app: FastifyInstance, wallet: TestWallet, sol: str
   if (res.statusCode !== 200) throw new Error(`airdrop failed: ${res.body}`);
 }
 
-/** What the wallet does with the server's unsigned transaction: sign it with the user's key. */
+/**
+ * What the wallet does with the server's transaction: adds the user's signature, keeping the one
+ * DarePool's rent payer put there (as a wallet's signTransaction does).
+ */
 export async function signBase64(wallet: TestWallet, base64: string): Promise<string> {
   const tx = getTransactionDecoder().decode(Buffer.from(base64, 'base64'));
   return getBase64EncodedWireTransaction(await signTransaction([wallet.keys], tx));
 }
 
-/** Steps 3 to 6 of the create dare flow over HTTP: escrow, build, sign, send. */
+/**
+ * Steps 3 to 6 of the create dare flow over HTTP: vault address, build (create_vault), sign, send.
+ * `vault` names the deadline and kind of the new vault as the web app does; left out, the server's
+ * defaults (an older client).
+ */
 export async function payStake(
   app: FastifyInstance,
   token: string,
   wallet: TestWallet,
   amount: string,
+  vault: VaultOptions = {},
 ): Promise<PaidStake> {
   const escrowRes = await post(app, '/api/create-escrow-wallet', undefined, token);
   if (escrowRes.statusCode !== 200) throw new Error(`escrow failed: ${escrowRes.body}`);
   const escrow = escrowRes.json().publicKey as string;
-  const paid = await payTo(app, token, wallet, escrow, amount);
-  return { escrow, ...paid };
+  const paid = await payTo(app, token, wallet, escrow, amount, vault);
+  return { escrow, ...paid, ...(vault.deadline ? { deadline: vault.deadline } : {}) };
 }
 
-/** Build, sign and send a transfer to an escrow (a stake or a contribution). */
+/** Build, sign and send a payment into a dare's vault (a stake or a contribution). */
 export async function payTo(
   app: FastifyInstance,
   token: string,
   wallet: TestWallet,
   escrow: string,
   amount: string,
+  vault: VaultOptions = {},
 ): Promise<{ reference: string; signature: string }> {
   const built = await post(
     app,
     '/api/create-transaction',
-    { fromWallet: wallet.address, toWallet: escrow, amount },
+    { fromWallet: wallet.address, toWallet: escrow, amount, ...vault },
     token,
   );
   if (built.statusCode !== 200) throw new Error(`create-transaction failed: ${built.body}`);
@@ -88,7 +113,7 @@ export function dareBody(wallet: TestWallet, paid: PaidStake, stakeAmount: strin
     stakeAmount,
     difficulty: 'easy',
     category: 'creative',
-    deadline: new Date(Date.now() + 7 * 24 * 3600 * 1000).toISOString(),
+    deadline: paid.deadline ?? new Date(Date.now() + 7 * 24 * 3600 * 1000).toISOString(),
     userWallet: wallet.address,
     transactionSignature: paid.signature,
     network: 'localnet',
@@ -99,7 +124,8 @@ export function dareBody(wallet: TestWallet, paid: PaidStake, stakeAmount: strin
 
 /**
  * A transfer the wallet builds and signs itself (not prepared by the server), as base64 wire
- * bytes: how a client would try to pay with a transaction the server did not prepare.
+ * bytes: how a client would try to pay, or to have the relay send something else. `reference`
+ * puts an intent's reference in a memo, as the server's own transactions carry it.
  */
 export async function signedOwnTransfer(
   chain: ChainPort,
@@ -108,22 +134,35 @@ export async function signedOwnTransfer(
 ): Promise<string> {
   const { value: blockhash } = await chain.rpc.getLatestBlockhash().send();
   const from = address(wallet.address);
-  const lamports = solToLamports(options.sol);
-  const instruction = options.reference
-    ? transferWithReference(from, address(options.to), lamports, address(options.reference))
-    : getTransferSolInstruction({
-        source: createNoopSigner(from),
-        destination: address(options.to),
-        amount: lamports,
-      });
+  const transfer = getTransferSolInstruction({
+    source: createNoopSigner(from),
+    destination: address(options.to),
+    amount: solToLamports(options.sol),
+  });
   const message = pipe(
     createTransactionMessage({ version: 0 }),
     (m) => setTransactionMessageFeePayer(from, m),
     (m) => setTransactionMessageLifetimeUsingBlockhash(blockhash, m),
-    (m) => appendTransactionMessageInstruction(instruction, m),
+    (m) => appendTransactionMessageInstruction(transfer, m),
+    (m) =>
+      options.reference ? appendTransactionMessageInstruction(memoInstruction(options.reference), m) : m,
   );
   const signed = await signTransaction([wallet.keys], compileTransaction(message));
   return getBase64EncodedWireTransaction(signed);
+}
+
+/** Sends a signed wire transaction straight to the chain, bypassing the server's relay. */
+export async function sendStraight(
+  chain: ChainPort,
+  wire: string,
+  options: { skipPreflight?: boolean } = {},
+): Promise<string> {
+  return chain.rpc
+    .sendTransaction(wire as Base64EncodedWireTransaction, {
+      encoding: 'base64',
+      skipPreflight: options.skipPreflight ?? false,
+    })
+    .send();
 }
 
 /** Sends such a transfer straight to the chain, bypassing the server's relay. */
@@ -132,13 +171,7 @@ export async function sendOwnTransfer(
   wallet: TestWallet,
   options: { to: string; sol: string; reference?: string; skipPreflight?: boolean },
 ): Promise<string> {
-  const wire = await signedOwnTransfer(chain, wallet, options);
-  return chain.rpc
-    .sendTransaction(wire as Base64EncodedWireTransaction, {
-      encoding: 'base64',
-      skipPreflight: options.skipPreflight ?? false,
-    })
-    .send();
+  return sendStraight(chain, await signedOwnTransfer(chain, wallet, options), options);
 }
 
 /** Waits until the chain reports a status for `signature` (landed, successful or not). */
@@ -149,4 +182,37 @@ export async function waitUntilLanded(chain: ChainPort, signature: string): Prom
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   throw new Error(`transaction ${signature} never landed`);
+}
+
+/**
+ * The payments job (lapsed payments) the server runs every minute, driven with the test clock:
+ * refused vaults go to the refunds feature, as routes.ts wires it.
+ */
+export function lapsedPaymentsJob(ctx: TestContext) {
+  const clock = () => ctx.clock.now;
+  const payouts = createPayoutsService({
+    db: ctx.database.db,
+    chain: ctx.chain,
+    escrowKeys: ctx.escrowKeys,
+    escrowProgramId: ctx.escrowProgramId,
+    clock,
+  });
+  return createLapsedPayments({
+    db: ctx.database.db,
+    chain: ctx.chain,
+    clock,
+    programId: ctx.escrowProgramId,
+    refusedVaults: createRefundsService({ db: ctx.database.db, chain: ctx.chain, clock, payouts }),
+  });
+}
+
+/** A vault's books equal the chain: the ledger's balance is what the vault holds above its rent. */
+export async function expectVaultBooked(ctx: TestContext, vault: string): Promise<bigint> {
+  const onChain = await fetchVault(ctx.chain.rpc, ctx.escrowProgramId, address(vault));
+  const { value: lamports } = await ctx.chain.rpc
+    .getBalance(address(vault), { commitment: 'confirmed' })
+    .send();
+  const held = onChain ? lamports - onChain.rent : lamports;
+  expect(await ledgerBalanceOf(ctx.database.db, vault)).toBe(held);
+  return held;
 }

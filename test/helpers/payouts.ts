@@ -1,13 +1,26 @@
-import { address } from '@solana/kit';
+import { type Address, address, type Base64EncodedWireTransaction } from '@solana/kit';
 import { eq, sql } from 'drizzle-orm';
 import { expect } from 'vitest';
-import { dareSubmissions, submissionVotes } from '#server/db/schema';
+import { lamportsToSol, solToLamports } from '#contract/money';
+import { waitForConfirmation } from '#server/chain/confirmation';
+import { fetchVault } from '#server/chain/escrow-program/accounts';
+import {
+  buildCreateVaultTransaction,
+  buildDepositTransaction,
+  buildEnterTransaction,
+} from '#server/chain/escrow-program/app-transactions';
+import type { DareKind } from '#server/chain/escrow-program/layout';
+import { listVaultRecords } from '#server/chain/escrow-program/vault-records';
+import { createDare } from '#server/db/factories';
+import { dareSubmissions, dares, dareWallets, poolContributions, submissionVotes } from '#server/db/schema';
 import { setAdminByUsernameOrWallet } from '#server/features/auth/promote';
+import { createClaimsService } from '#server/features/claims/service';
 import { createPayoutsService } from '#server/features/payouts/service';
 import { createRefundsService } from '#server/features/refunds/service';
+import { appendLedgerEntry } from '#server/ledger/entries';
 import { reconcileEscrows } from '#server/ledger/reconcile';
 import type { TestContext } from './app';
-import { airdrop, dareBody, payStake, payTo } from './money';
+import { airdrop, dareBody, payStake, payTo, signBase64 } from './money';
 import { bearer, createTestWallet, registerWithWallet, type TestWallet } from './wallet';
 
 /** Shared by the issue 6 API tests (admin, claims, major dare, refunds, leaderboard, profile). */
@@ -56,9 +69,13 @@ export function api(ctx: TestContext) {
 /** Create dare steps 3 to 7 over HTTP. */
 export async function createFundedDare(ctx: TestContext, user: Actor, stake: string, overrides: object = {}) {
   const paid = await payStake(ctx.app, user.token, user.wallet, stake);
-  const res = await api(ctx).post('/api/dares', dareBody(user.wallet, paid, stake, overrides), user.token);
+  // A week ahead of the app's clock (tests move it), unless the test names a deadline.
+  const deadline = new Date(ctx.clock.now.getTime() + 7 * 24 * 3600 * 1000).toISOString();
+  const body = dareBody(user.wallet, paid, stake, { deadline, ...overrides });
+  const res = await api(ctx).post('/api/dares', body, user.token);
   expect(res.statusCode, res.body).toBe(201);
-  return res.json() as { id: number; escrowWallet: string; totalPool: string };
+  const dare = res.json() as { id: number; escrowWallet: string; totalPool: string };
+  return { ...dare, vault: address(dare.escrowWallet) };
 }
 
 export async function contribute(
@@ -104,19 +121,187 @@ export async function lamportsOf(ctx: TestContext, wallet: string): Promise<bigi
 }
 
 export async function expectReconciled(ctx: TestContext) {
-  const report = await reconcileEscrows(ctx.database.db, ctx.chain.rpc);
+  const report = await reconcileEscrows(ctx.database.db, ctx.chain.rpc, ctx.escrowProgramId);
   expect(report.differences).toEqual([]);
   return report;
 }
 
-/** The refund job the server runs every minute, driven with the test clock. */
-export function refundJob(ctx: TestContext) {
-  const clock = () => ctx.clock.now;
-  const payouts = createPayoutsService({
+/** The payout machinery as the server builds it, on the test clock. */
+export function payoutsService(ctx: TestContext, overrides: { chain?: TestContext['chain'] } = {}) {
+  return createPayoutsService({
     db: ctx.database.db,
-    chain: ctx.chain,
+    chain: overrides.chain ?? ctx.chain,
     escrowKeys: ctx.escrowKeys,
-    clock,
+    escrowProgramId: ctx.escrowProgramId,
+    clock: () => ctx.clock.now,
   });
-  return createRefundsService({ db: ctx.database.db, chain: ctx.chain, clock, payouts });
+}
+
+/** The refund job the server runs every minute, driven with the test clock. */
+export function refundJob(ctx: TestContext, payouts = payoutsService(ctx)) {
+  return createRefundsService({ db: ctx.database.db, chain: ctx.chain, clock: () => ctx.clock.now, payouts });
+}
+
+/** The claims service as the server builds it. */
+export function claimsService(ctx: TestContext, payouts = payoutsService(ctx)) {
+  return createClaimsService({ db: ctx.database.db, chain: ctx.chain, clock: () => ctx.clock.now, payouts });
+}
+
+/** A dare whose money sits in its program vault, made the way payments and dares record one. */
+export interface ProgramDare {
+  id: number;
+  escrowWallet: string;
+  vault: Address;
+}
+
+async function signAndSend(ctx: TestContext, wallet: TestWallet, base64: string): Promise<string> {
+  const signature = await ctx.chain.rpc
+    .sendTransaction((await signBase64(wallet, base64)) as Base64EncodedWireTransaction, {
+      encoding: 'base64',
+    })
+    .send();
+  await waitForConfirmation(ctx.chain.rpc, signature, { intervalMs: 5, timeoutMs: 10_000 });
+  return signature;
+}
+
+/** What crediting a payment records: the contribution, the ledger line, the pool and the vault's balance. */
+async function bookCredit(
+  ctx: TestContext,
+  payment: {
+    dareId: number;
+    vault: string;
+    payer: Actor;
+    kind: 'stake' | 'contribution';
+    lamports: bigint;
+    signature: string;
+  },
+) {
+  const amount = lamportsToSol(payment.lamports);
+  const now = ctx.clock.now;
+  await ctx.database.db.transaction(async (tx) => {
+    await tx.insert(poolContributions).values({
+      dareId: payment.dareId,
+      userId: payment.payer.id,
+      walletAddress: payment.payer.wallet.address,
+      kind: payment.kind,
+      amount,
+      transactionSignature: payment.signature,
+    });
+    await appendLedgerEntry(tx, {
+      kind: payment.kind,
+      escrowWallet: payment.vault,
+      counterparty: payment.payer.wallet.address,
+      direction: 1,
+      lamports: payment.lamports,
+      signature: payment.signature,
+      dareId: payment.dareId,
+      userId: payment.payer.id,
+      now,
+    });
+    await tx
+      .update(dares)
+      .set({ totalPool: sql`${dares.totalPool} + ${amount}` })
+      .where(eq(dares.id, payment.dareId));
+    await tx
+      .update(dareWallets)
+      .set({ balance: sql`${dareWallets.balance} + ${amount}` })
+      .where(eq(dareWallets.publicKey, payment.vault));
+  });
+}
+
+let derivationIndex = 1_000_000;
+
+/**
+ * A dare created through the program (create_vault signed by the creator's wallet, the platform as
+ * rent payer, our moderator) and recorded as step 7 records it, without the HTTP flow.
+ */
+export async function createProgramDare(
+  ctx: TestContext,
+  creator: Actor,
+  stake: string,
+  options: { kind?: DareKind; deadline?: Date; refundAfter?: Date } = {},
+): Promise<ProgramDare> {
+  const deadline = options.deadline ?? new Date(ctx.clock.now.getTime() + 7 * 24 * 3600 * 1000);
+  const refundAfter = options.refundAfter ?? new Date(deadline.getTime() + 7 * 24 * 3600 * 1000);
+  const lamports = solToLamports(stake);
+  const built = await buildCreateVaultTransaction(ctx.chain.rpc, {
+    programId: ctx.escrowProgramId,
+    creator: address(creator.wallet.address),
+    rentPayer: await ctx.escrowKeys.feePayer(),
+    dareId: crypto.getRandomValues(new Uint8Array(32)),
+    moderator: (await ctx.escrowKeys.moderator()).address,
+    deadline: BigInt(Math.floor(deadline.getTime() / 1000)),
+    refundAfter: BigInt(Math.floor(refundAfter.getTime() / 1000)),
+    amount: lamports,
+    kind: options.kind ?? 'community',
+  });
+  const signature = await signAndSend(ctx, creator.wallet, built.base64);
+  const isMajor = options.kind === 'major';
+  const dare = await createDare(ctx.database.db, {
+    creatorId: creator.id,
+    stakeAmount: '0',
+    totalPool: '0',
+    isMajor,
+    category: isMajor ? 'Major' : 'creative',
+    deadline,
+    escrowWallet: built.vault,
+    transactionSignature: signature,
+  });
+  await ctx.database.db.insert(dareWallets).values({
+    dareId: dare.id,
+    publicKey: built.vault,
+    derivationIndex: derivationIndex++,
+    reservedBy: creator.id,
+    status: 'active',
+  });
+  await ctx.database.db.update(dares).set({ stakeAmount: stake }).where(eq(dares.id, dare.id));
+  await bookCredit(ctx, {
+    dareId: dare.id,
+    vault: built.vault,
+    payer: creator,
+    kind: 'stake',
+    lamports,
+    signature,
+  });
+  return { id: dare.id, escrowWallet: built.vault, vault: built.vault };
+}
+
+/** A contribution deposited into the vault and credited. */
+export async function contributeOnChain(ctx: TestContext, payer: Actor, dare: ProgramDare, amount: string) {
+  const lamports = solToLamports(amount);
+  const built = await buildDepositTransaction(ctx.chain.rpc, {
+    programId: ctx.escrowProgramId,
+    vault: dare.vault,
+    payer: address(payer.wallet.address),
+    rentPayer: await ctx.escrowKeys.feePayer(),
+    amount: lamports,
+  });
+  const signature = await signAndSend(ctx, payer.wallet, built.base64);
+  await bookCredit(ctx, {
+    dareId: dare.id,
+    vault: dare.vault,
+    payer,
+    kind: 'contribution',
+    lamports,
+    signature,
+  });
+  return signature;
+}
+
+/** The entrant's wallet signs `enter` (the platform pays fee and rent), as the submission flow does. */
+export async function enterOnChain(ctx: TestContext, entrant: Actor, dare: { escrowWallet: string }) {
+  const built = await buildEnterTransaction(ctx.chain.rpc, {
+    programId: ctx.escrowProgramId,
+    vault: address(dare.escrowWallet),
+    entrant: address(entrant.wallet.address),
+    feePayer: await ctx.escrowKeys.feePayer(),
+  });
+  return signAndSend(ctx, entrant.wallet, built.base64);
+}
+
+/** Every receipt and entry of the vault still on chain, and whether the vault itself is. */
+export async function vaultOnChain(ctx: TestContext, vault: Address) {
+  const account = await fetchVault(ctx.chain.rpc, ctx.escrowProgramId, vault);
+  const records = await listVaultRecords(ctx.chain.rpc, ctx.escrowProgramId, vault);
+  return { vault: account, receipts: records.receipts.length, entries: records.entries.length };
 }

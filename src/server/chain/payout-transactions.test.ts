@@ -1,55 +1,201 @@
-import { randomBytes } from 'node:crypto';
+/**
+ * Reading back what a landed escrow transaction paid, on the embedded chain with the program
+ * deployed: settles (community, major, stray lamports), the server's cancel + refunds, and a
+ * payer's own 'Refund me' (the payer pays its fee: the amount read is still the receipt's).
+ */
 import {
-  address,
-  blockhash,
-  getBase58Decoder,
-  getCompiledTransactionMessageDecoder,
-  getTransactionDecoder,
-  type Rpc,
-  type SolanaRpcApi,
+  type Address,
+  appendTransactionMessageInstructions,
+  createTransactionMessage,
+  getBase64EncodedWireTransaction,
+  getSignatureFromTransaction,
+  type KeyPairSigner,
+  pipe,
+  setTransactionMessageFeePayerSigner,
+  setTransactionMessageLifetimeUsingBlockhash,
+  signTransactionMessageWithSigners,
 } from '@solana/kit';
-import { describe, expect, it } from 'vitest';
-import { createEscrowKeys } from './escrow-keys';
-import { signPayoutTransaction } from './payout-transactions';
+import { getTransferSolInstruction } from '@solana-program/system';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitForConfirmation } from './confirmation';
+import {
+  buildCancelAndRefundTransactions,
+  buildCreateVaultTransaction,
+  buildDepositTransaction,
+  buildEnterTransaction,
+  buildRefundTransaction,
+  buildSettleTransactions,
+} from './escrow-program/app-transactions';
+import { EmbeddedEscrowChain, walletSigns } from './escrow-program/embedded-test-chain';
+import { getCancelInstruction } from './escrow-program/instructions';
+import type { DareKind } from './escrow-program/layout';
+import { majorShares, readVaultTransaction } from './payout-transactions';
 
-const fakeRpc = {
-  getLatestBlockhash: () => ({
-    send: async () => ({
-      value: { blockhash: blockhash(getBase58Decoder().decode(randomBytes(32))), lastValidBlockHeight: 150n },
-    }),
-  }),
-} as unknown as Rpc<SolanaRpcApi>;
+let t: EmbeddedEscrowChain;
+beforeAll(async () => {
+  t = await EmbeddedEscrowChain.start();
+});
+afterAll(() => t.close());
 
-describe('payout transactions', () => {
-  const keys = createEscrowKeys(randomBytes(64));
+async function dare(stake: bigint, kind: DareKind = 'community') {
+  const creator = await t.wallet();
+  const built = await buildCreateVaultTransaction(t.rpc, {
+    programId: t.programId,
+    creator: creator.address,
+    rentPayer: t.platform,
+    dareId: crypto.getRandomValues(new Uint8Array(32)),
+    moderator: t.moderator.address,
+    deadline: t.now() + 3600n,
+    refundAfter: t.now() + 7200n,
+    amount: stake,
+    kind,
+  });
+  await t.sendWire(await walletSigns(built.base64, creator));
+  return { vault: built.vault, creator };
+}
 
-  it('derives a fee payer that no escrow index produces', async () => {
-    const feePayer = await keys.feePayer();
-    expect((await keys.feePayer()).address).toBe(feePayer.address);
-    for (let index = 0; index < 40; index++)
-      expect((await keys.signerFor(index)).address).not.toBe(feePayer.address);
+async function deposit(vault: Address, payer: KeyPairSigner, amount: bigint) {
+  const built = await buildDepositTransaction(t.rpc, {
+    programId: t.programId,
+    vault,
+    payer: payer.address,
+    rentPayer: t.platform,
+    amount,
+  });
+  await t.sendWire(await walletSigns(built.base64, payer));
+}
+
+async function enter(vault: Address, entrant: KeyPairSigner) {
+  const built = await buildEnterTransaction(t.rpc, {
+    programId: t.programId,
+    vault,
+    entrant: entrant.address,
+    feePayer: t.platform,
+  });
+  await t.sendWire(await walletSigns(built.base64, entrant));
+}
+
+const read = (signature: string, vault: Address) =>
+  readVaultTransaction(t.rpc, signature, { programId: t.programId, vault });
+
+describe('readVaultTransaction', () => {
+  it('reads a community settle: the winner, and everything above rent including stray lamports', async () => {
+    const { vault } = await dare(100_000_000n);
+    const backer = await t.wallet();
+    await deposit(vault, backer, 23_000_000n);
+    const winner = await t.wallet(0n);
+    await enter(vault, winner);
+    await t.send([getTransferSolInstruction({ source: backer, destination: vault, amount: 7n })], backer);
+    const [settle, ...rest] = await buildSettleTransactions(t.rpc, {
+      programId: t.programId,
+      vault,
+      moderator: t.moderator,
+      feePayer: t.platform,
+      winners: [winner.address],
+    });
+    expect(rest).toEqual([]);
+    const signature = await t.sendWire(settle!.base64);
+    const effects = await read(signature, vault);
+    expect(effects).toMatchObject({
+      failed: false,
+      settle: { winners: [winner.address] },
+      cancelled: false,
+      refunds: [],
+    });
+    expect(effects!.closedRecords).toHaveLength(3); // two receipts, one entry
+    expect(effects!.paid).toEqual(new Map([[winner.address, 123_000_007n]]));
+    expect(await t.balance(winner.address)).toBe(123_000_007n);
+    // Another vault's transaction reads as nothing done to this one.
+    const other = await dare(10_000_000n);
+    expect(await read(signature, other.vault)).toMatchObject({ settle: null, refunds: [], paid: new Map() });
   });
 
-  it('is paid for by the fee payer, moves exactly the amount from the escrow, and knows its signature before sending', async () => {
-    const escrow = await keys.signerFor(3);
-    const feePayer = await keys.feePayer();
-    const recipient = address(getBase58Decoder().decode(randomBytes(32)));
-    const signed = await signPayoutTransaction(fakeRpc, {
-      escrow,
-      feePayer,
-      recipient,
-      lamports: 123_456_789n,
+  it('reads a major settle paying two wallets 70/30, the odd lamport to the first', async () => {
+    const { vault } = await dare(100_000_003n, 'major');
+    const [first, second] = [await t.wallet(0n), await t.wallet(0n)];
+    await enter(vault, first);
+    await enter(vault, second);
+    const [settle] = await buildSettleTransactions(t.rpc, {
+      programId: t.programId,
+      vault,
+      moderator: t.moderator,
+      feePayer: t.platform,
+      winners: [first.address, second.address],
     });
-    expect(signed.lastValidBlockHeight).toBe(150n);
-    const tx = getTransactionDecoder().decode(Buffer.from(signed.wire, 'base64'));
-    const message = getCompiledTransactionMessageDecoder().decode(tx.messageBytes);
-    expect(message.staticAccounts.slice(0, 3)).toEqual([feePayer.address, escrow.address, recipient]);
-    expect(message.header.numSignerAccounts).toBe(2);
-    // The transaction's id is the fee payer's signature.
-    expect(getBase58Decoder().decode(tx.signatures[feePayer.address]!)).toBe(signed.signature);
-    expect(tx.signatures[escrow.address]).toBeTruthy();
-    // A version-0 message: its one instruction is the System transfer (u32 tag, u64 lamports).
-    const data = (message as unknown as { instructions: { data: Uint8Array }[] }).instructions[0]!.data;
-    expect(Buffer.from(data.slice(4)).readBigUInt64LE()).toBe(123_456_789n);
+    const effects = await read(await t.sendWire(settle!.base64), vault);
+    const [a, b] = majorShares(100_000_003n);
+    expect([a, b]).toEqual([70_000_003n, 30_000_000n]);
+    expect(effects!.settle).toEqual({ winners: [first.address, second.address] });
+    expect(effects!.paid).toEqual(
+      new Map([
+        [first.address, a],
+        [second.address, b],
+      ]),
+    );
+    expect(majorShares(101n)).toEqual([71n, 30n]);
+    expect(majorShares(99n)).toEqual([70n, 29n]);
+  });
+
+  it('reads the server cancel + refunds, and a payer refunding itself (its fee added back)', async () => {
+    const { vault, creator } = await dare(50_000_000n);
+    const backer = await t.wallet();
+    await deposit(vault, backer, 20_000_000n);
+    await deposit(vault, backer, 11_000_000n);
+    const entrant = await t.wallet(0n);
+    await enter(vault, entrant);
+    const [cancel] = await buildCancelAndRefundTransactions(t.rpc, {
+      programId: t.programId,
+      vault,
+      moderator: t.moderator,
+      feePayer: t.platform,
+    });
+    // Only the cancel and the creator's refund: the backer refunds itself.
+    const own = await buildRefundTransaction(t.rpc, { programId: t.programId, vault, payer: backer.address });
+    const cancelOnly = await t.send([
+      getCancelInstruction({ programId: t.programId, vault, moderator: t.moderator }),
+    ]);
+    expect(cancel).toBeDefined();
+    expect((await read(cancelOnly, vault))!.cancelled).toBe(true);
+    const before = await t.balance(backer.address);
+    const ownSignature = await t.sendWire(await walletSigns(own.base64, backer));
+    const ownEffects = await read(ownSignature, vault);
+    expect(ownEffects!.refunds).toEqual([{ receipt: expect.any(String), payer: backer.address }]);
+    expect(ownEffects!.paid).toEqual(new Map([[backer.address, 31_000_000n]]));
+    expect((await t.balance(backer.address)) - before).toBe(31_000_000n - 5_000n);
+    const rest = await buildCancelAndRefundTransactions(t.rpc, {
+      programId: t.programId,
+      vault,
+      moderator: t.moderator,
+      feePayer: t.platform,
+    });
+    expect(rest).toHaveLength(1);
+    const effects = await read(await t.sendWire(rest[0]!.base64), vault);
+    expect(effects!.refunds.map((r) => r.payer)).toEqual([creator.address]);
+    expect(effects!.paid).toEqual(new Map([[creator.address, 50_000_000n]]));
+    expect(effects!.closedRecords).toHaveLength(1); // the entry
+    expect(await t.exists(vault)).toBe(false);
+  });
+
+  it('reads a failed transaction as failed, and an unknown signature as null', async () => {
+    const { vault } = await dare(10_000_000n);
+    const impostor = await t.wallet();
+    const { value: lifetime } = await t.rpc.getLatestBlockhash().send();
+    const message = pipe(
+      createTransactionMessage({ version: 0 }),
+      (m) => setTransactionMessageFeePayerSigner(impostor, m),
+      (m) => setTransactionMessageLifetimeUsingBlockhash(lifetime, m),
+      (m) =>
+        appendTransactionMessageInstructions(
+          [getCancelInstruction({ programId: t.programId, vault, moderator: impostor })],
+          m,
+        ),
+    );
+    const signed = await signTransactionMessageWithSigners(message);
+    const signature = await t.rpc
+      .sendTransaction(getBase64EncodedWireTransaction(signed), { encoding: 'base64', skipPreflight: true })
+      .send();
+    await waitForConfirmation(t.rpc, signature, { intervalMs: 5, timeoutMs: 10_000 }).catch(() => undefined);
+    expect(await read(signature, vault)).toMatchObject({ failed: true, cancelled: false, paid: new Map() });
+    expect(await read(getSignatureFromTransaction(signed).replace(/.$/, '1'), vault)).toBeNull();
   });
 });

@@ -8,7 +8,6 @@ import {
   integer,
   jsonb,
   numeric,
-  pgSequence,
   pgTable,
   text,
   timestamp,
@@ -151,6 +150,41 @@ export const submissionVotes = pgTable(
   ],
 );
 
+/**
+ * The program transactions DarePool built for a user's wallet to sign (docs/decisions/025-entering-and-refund-me.md): an
+ * `enter` (the platform fee payer's signature already in place) or a 'Refund me' `refund` (the
+ * payer's own). The relay sends only these exact messages for their user. One per kind, vault and
+ * wallet: while it can still land the same one is handed out again, and a new one replaces it only
+ * once its blockhash expired, so at most one entry of a wallet can ever cost the fee payer a fee.
+ */
+export const preparedTransactions = pgTable(
+  'prepared_transactions',
+  {
+    id: id(),
+    kind: text('kind').$type<'enter' | 'refund'>().notNull(),
+    dareId: integer('dare_id')
+      .notNull()
+      .references(() => dares.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    /** The user's wallet: the entrant, or the payer refunded. */
+    wallet: text('wallet').notNull(),
+    vault: text('vault').notNull(),
+    /** SHA-256 (hex) of the message bytes the server built: the relay sends nothing else. */
+    messageHash: text('message_hash').notNull(),
+    /** The wire transaction handed out (the server's signatures in place, the wallet's slot empty). */
+    wireTransaction: text('wire_transaction').notNull(),
+    lastValidBlockHeight: bigint('last_valid_block_height', { mode: 'bigint' }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('prepared_transactions_one_per_wallet').on(t.kind, t.vault, t.wallet),
+    index('prepared_transactions_dare_idx').on(t.dareId),
+    check('prepared_transactions_kind_valid', inList('kind', ['enter', 'refund'])),
+  ],
+);
+
 export const claims = pgTable(
   'claims',
   {
@@ -170,7 +204,8 @@ export const claims = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    uniqueIndex('claims_transaction_hash_unique').on(t.transactionHash),
+    // A major dare's one settle pays both its winners: both claims record its signature.
+    uniqueIndex('claims_transaction_hash_type_unique').on(t.transactionHash, t.claimType),
     uniqueIndex('claims_one_per_submission_type').on(t.submissionId, t.claimType),
     // One winner of each kind per dare: a second mark-winner loses the race at the database.
     uniqueIndex('claims_one_per_dare_type').on(t.dareId, t.claimType),
@@ -198,12 +233,11 @@ export const chatMessages = pgTable(
   ],
 );
 
-/** Hands out escrow derivation indexes: never reused, safe under concurrent reservations. */
-export const escrowIndexSequence = pgSequence('escrow_derivation_index_seq', { startWith: 0, minValue: 0 });
-
 /**
- * One escrow per dare. The keypair is derived from the master seed at `derivationIndex`; the
- * `privateKey` column (docs/product.md#records-and-fields) is kept for shape but only ever holds the derivation path, never a key.
+ * One escrow per dare: the dare's vault of the escrow program (docs/program.md), the PDA
+ * ["vault", vaultSeed] at its canonical bump, `publicKey` being that address (decision 021). No key
+ * exists for it. Rows from before the program kept `derivationIndex` (a custodial key derived from
+ * the master seed) and `privateKey` (its derivation path, never a key); new rows leave both null.
  */
 export const dareWallets = pgTable(
   'dare_wallets',
@@ -212,7 +246,9 @@ export const dareWallets = pgTable(
     dareId: integer('dare_id').references(() => dares.id, { onDelete: 'set null' }),
     publicKey: text('public_key').notNull(),
     privateKey: text('private_key'),
-    derivationIndex: integer('derivation_index').notNull(),
+    derivationIndex: integer('derivation_index'),
+    /** The vault's 32-byte seed (the program's dare_id), hex; null only on pre-program rows. */
+    vaultSeed: text('vault_seed'),
     reservedBy: integer('reserved_by').references(() => users.id),
     balance: sol('balance').notNull().default('0'),
     status: text('status').notNull().default('active'),
@@ -223,11 +259,14 @@ export const dareWallets = pgTable(
   (t) => [
     uniqueIndex('dare_wallets_public_key_unique').on(t.publicKey),
     uniqueIndex('dare_wallets_derivation_index_unique').on(t.derivationIndex),
+    uniqueIndex('dare_wallets_vault_seed_unique').on(t.vaultSeed),
     uniqueIndex('dare_wallets_dare_unique').on(t.dareId),
     check('dare_wallets_status_valid', inList('status', ['reserved', 'active', 'expired', 'closed'])),
     check('dare_wallets_balance_non_negative', sql`${t.balance} >= 0`),
     check('dare_wallets_index_non_negative', sql`${t.derivationIndex} >= 0`),
     check('dare_wallets_no_raw_key', sql`${t.privateKey} is null or ${t.privateKey} like 'm/%'`),
+    check('dare_wallets_vault_seed_hex', sql`${t.vaultSeed} is null or ${t.vaultSeed} ~ '^[0-9a-f]{64}$'`),
+    check('dare_wallets_vault_or_key', sql`${t.vaultSeed} is not null or ${t.derivationIndex} is not null`),
     index('dare_wallets_reserved_by_idx').on(t.reservedBy, t.status),
   ],
 );
@@ -333,7 +372,7 @@ export const registrationTokens = pgTable(
   (t) => [index('registration_tokens_expires_idx').on(t.expiresAt)],
 );
 
-/** What the server expects a user to pay before it credits anything (reference-key pattern). */
+/** What the server expects a user to pay before it credits anything: the exact message it built (decision 021). */
 export const paymentIntents = pgTable(
   'payment_intents',
   {
@@ -346,9 +385,20 @@ export const paymentIntents = pgTable(
     fromWallet: text('from_wallet').notNull(),
     escrowWallet: text('escrow_wallet').notNull(),
     amount: sol('amount').notNull(),
+    /**
+     * A random key tying one transaction to one intent: in a program transaction, the text of its
+     * memo (every message the server builds is its own); in a pre-program transfer, a read-only account.
+     */
     reference: text('reference').notNull(),
-    /** The slot the intent was issued at; an older transaction cannot pay it. */
+    /** Pre-program transfers: the slot the intent was issued at. Program payments: 0 (their message hash binds them). */
     minSlot: bigint('min_slot', { mode: 'bigint' }).notNull(),
+    /** The escrow program instruction the server built: create_vault or deposit (null: a pre-program transfer). */
+    programInstruction: text('program_instruction'),
+    /** create_vault: the deadline (whole seconds) and kind the vault was built with. */
+    vaultDeadline: timestamp('vault_deadline', { withTimezone: true }),
+    vaultKind: text('vault_kind'),
+    /** create_vault: the client sent that deadline (step 7 then wants the form's deadline equal to it). */
+    deadlineRequested: boolean('deadline_requested').notNull().default(false),
     /** The transfer that paid it: set when the server first saw it confirmed (`paidAt`). */
     signature: text('signature'),
     /** SHA-256 (hex) of the message bytes the server built: the relay sends nothing else. */
@@ -379,6 +429,18 @@ export const paymentIntents = pgTable(
       sql`used_for is null or used_for in ('credit', 'refund', 'lapsed')`,
     ),
     check('payment_intents_amount_positive', sql`${t.amount} > 0`),
+    check(
+      'payment_intents_program_instruction_valid',
+      sql`program_instruction is null or program_instruction in ('create_vault', 'deposit')`,
+    ),
+    check(
+      'payment_intents_vault_kind_valid',
+      sql`vault_kind is null or vault_kind in ('community', 'major')`,
+    ),
+    check(
+      'payment_intents_create_vault_terms',
+      sql`program_instruction is distinct from 'create_vault' or (vault_deadline is not null and vault_kind is not null)`,
+    ),
     index('payment_intents_user_escrow_idx').on(t.userId, t.escrowWallet),
   ],
 );
@@ -467,9 +529,12 @@ export const poolContributions = pgTable(
 );
 
 /**
- * Every transfer out of an escrow (a prize payout or a refund), recorded with its signed bytes
- * BEFORE it is sent: after a crash the signature tells whether it landed, and while its blockhash
- * is valid the same bytes can be re-sent without any risk of a second payment.
+ * Every program transaction that moves a vault's pool out (a `settle` paying a prize, `refund`s
+ * returning receipts), recorded with its signed bytes BEFORE it is sent: after a crash the
+ * signature tells whether it landed, and while its blockhash is valid the same bytes can be re-sent
+ * without any risk of a second payment. What it moved is booked from the landed transaction itself
+ * (`amount` and `surplus` then hold what the chain moved). Rows from before issue 16 are custodial
+ * transfers (contribution, intent and stray payment refunds).
  */
 export const payoutTransfers = pgTable(
   'payout_transfers',
@@ -514,6 +579,8 @@ export const payoutTransfers = pgTable(
     uniqueIndex('payout_transfers_one_live_per_stray_payment')
       .on(t.strayPaymentId)
       .where(sql`status in ('sending', 'confirmed')`),
+    // One transaction on its way per vault: settle, cancel and refunds of a vault go one at a time.
+    uniqueIndex('payout_transfers_one_sending_per_escrow').on(t.escrowWallet).where(sql`status = 'sending'`),
     index('payout_transfers_escrow_idx').on(t.escrowWallet, t.status),
     index('payout_transfers_status_idx').on(t.status),
     check('payout_transfers_purpose_valid', inList('purpose', ['claim', 'refund'])),

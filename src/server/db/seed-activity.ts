@@ -1,4 +1,10 @@
 import { createReadStream } from 'node:fs';
+import {
+  type Address,
+  getBase64EncodedWireTransaction,
+  getTransactionDecoder,
+  partiallySignTransaction,
+} from '@solana/kit';
 import { UPLOADED_VIDEO_PREFIX } from '#contract/submissions';
 import type { Clock } from '#server/deps';
 import type { UserRow } from '#server/features/auth/user';
@@ -22,7 +28,8 @@ import type { Db } from './client';
 export type DemoVideo = 'cold-shower' | 'rubiks-cube' | 'summit-sunrise' | 'push-ups';
 
 export interface DemoProof {
-  author: UserRow;
+  /** The author, and their demo wallet's keys: they sign the entry, as the author's wallet would. */
+  author: { row: UserRow; keys: CryptoKeyPair };
   dareId: number;
   video: DemoVideo;
   description: string;
@@ -44,7 +51,14 @@ export interface DemoChat {
  * calls for it, so the rows, the ledger and the chain agree exactly as after real use.
  */
 export async function seedActivity(
-  deps: { db: Db; chain: ChainPort; escrowKeys: EscrowKeys; clock: Clock; storage: StoragePort },
+  deps: {
+    db: Db;
+    chain: ChainPort;
+    escrowKeys: EscrowKeys;
+    clock: Clock;
+    storage: StoragePort;
+    escrowProgramId: Address;
+  },
   { proofs, chat: messages }: { proofs: DemoProof[]; chat: DemoChat[] },
 ): Promise<void> {
   const { db, clock, storage } = deps;
@@ -63,20 +77,28 @@ export async function seedActivity(
   const refunds = createRefundsService({ ...deps, payouts });
   const admin = createAdminService({ db, clock, refunds, claims, announce });
   const videoAccess = createVideoAccess({ secret: deps.escrowKeys.secretFor('video-links'), clock });
-  const submissions = createSubmissionsService({ db, clock, storage, videoAccess });
+  const submissions = createSubmissionsService({ ...deps, videoAccess, limiter });
 
   for (const proof of proofs) {
     const file = new URL(`./demo-videos/${proof.video}.mp4`, import.meta.url);
     const stored = await storage.put(createReadStream(file), 'video/mp4');
-    const submission = await submissions.submit(proof.author, proof.dareId, {
+    // As Submit Video does: the entry built by the server, signed by the author's wallet, relayed.
+    const author = proof.author.row;
+    const { transaction } = await submissions.enterTransaction(author, proof.dareId);
+    const decoded = getTransactionDecoder().decode(Buffer.from(transaction, 'base64'));
+    const signedEntryTransaction = getBase64EncodedWireTransaction(
+      await partiallySignTransaction([proof.author.keys], decoded),
+    );
+    const submission = await submissions.submit(author, proof.dareId, {
       videoUrl: `${UPLOADED_VIDEO_PREFIX}${stored.key}`,
       description: proof.description,
+      signedEntryTransaction,
     });
     await admin.updateSubmission(submission.id, { status: 'approved', is_featured: proof.featured ?? false });
     for (const voter of proof.voters ?? []) await submissions.vote(voter, submission.id);
     if (proof.wins) {
       await admin.markWinner(submission.id, proof.dareId);
-      const claim = await claims.claimPrize(proof.author, submission.id);
+      const claim = await claims.claimPrize(author, submission.id);
       if (claim.status !== 'paid') throw new Error(`Demo prize not paid: ${claim.status}`);
     }
   }

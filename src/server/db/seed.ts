@@ -35,6 +35,8 @@ export interface SeedDeps {
   db: Db;
   chain: ChainPort;
   escrowKeys: EscrowKeys;
+  /** The escrow program every demo dare's vault belongs to. */
+  escrowProgramId: Address;
   clock: Clock;
   /** Where the demo proofs' videos are stored, as uploads are. */
   storage: StoragePort;
@@ -193,7 +195,7 @@ export async function seedDemoData(deps: SeedDeps): Promise<SeedResult> {
   await seedActivity(deps, {
     proofs: [
       {
-        author: bob.row,
+        author: bob,
         dareId: coldShower,
         video: 'cold-shower',
         description: 'Day 1 and day 7, no warm water in between.',
@@ -201,7 +203,7 @@ export async function seedDemoData(deps: SeedDeps): Promise<SeedResult> {
         voters: [alice.row, carol.row],
       },
       {
-        author: carol.row,
+        author: carol,
         dareId: dareId('Solve a Rubik’s cube blindfolded'),
         video: 'rubiks-cube',
         description: 'One take, 2 minutes 41 under the blindfold.',
@@ -209,7 +211,7 @@ export async function seedDemoData(deps: SeedDeps): Promise<SeedResult> {
         voters: [bob.row],
       },
       {
-        author: carol.row,
+        author: carol,
         dareId: dareId('Sunrise summit hike'),
         video: 'summit-sunrise',
         description: 'First light from the top at 6:12.',
@@ -217,7 +219,7 @@ export async function seedDemoData(deps: SeedDeps): Promise<SeedResult> {
         wins: true,
       },
       {
-        author: bob.row,
+        author: bob,
         dareId: dareId(MAJOR_TITLE),
         video: 'push-ups',
         description: '100 push-ups on the market square in 8 minutes.',
@@ -243,39 +245,90 @@ export async function seedDemoData(deps: SeedDeps): Promise<SeedResult> {
   };
 }
 
-/** The client side of the money path, run in-process with the demo wallets' keys. */
+/**
+ * The client side of the money path, run in-process with the demo wallets' keys: each payment is
+ * the escrow program transaction the server builds (create_vault for a new dare, deposit for a
+ * pool), signed by the demo wallet next to the platform's rent-payer signature, relayed, verified
+ * and credited at step 7 as any user's.
+ */
 function createPayer(deps: SeedDeps) {
   const limiter = new MemoryRateLimiter(() => deps.clock().getTime());
-  const payments = createPaymentsService({ ...deps, limiter });
-  const daresService = createDaresService(deps);
+  const payments = createPaymentsService({
+    ...deps,
+    limiter,
+    // Every demo payment is credited as it was built: the seed never refuses a vault.
+    refusedVaults: {
+      async cancelAndRefund(vault) {
+        throw new Error(`the demo seed refused its own vault ${vault}`);
+      },
+    },
+  });
+  const daresService = createDaresService({ ...deps, credit: payments.credit });
 
-  async function transfer(user: DemoUser, toWallet: string, amount: string): Promise<string> {
+  async function pay(
+    user: DemoUser,
+    toWallet: string,
+    amount: string,
+    vault?: { deadline: string; kind: 'community' | 'major' },
+  ): Promise<string> {
     const wallet = user.row.walletAddress as Address;
     const { transaction } = await payments.createTransaction(user.row, {
       fromWallet: wallet,
       toWallet,
       amount,
+      ...vault,
     });
-    const unsigned = getTransactionDecoder().decode(Buffer.from(transaction, 'base64'));
-    const signed = getBase64EncodedWireTransaction(await signTransaction([user.keys], unsigned));
+    const partiallySigned = getTransactionDecoder().decode(Buffer.from(transaction, 'base64'));
+    const signed = getBase64EncodedWireTransaction(await signTransaction([user.keys], partiallySigned));
     return payments.sendTransaction(user.row, signed);
   }
 
   return {
     async createDare(demo: DemoDare): Promise<number> {
       const { publicKey } = await payments.reserveEscrow(demo.creator.row);
-      const signature = await transfer(demo.creator, publicKey, demo.stake);
+      const deadline = new Date(deps.clock().getTime() + demo.days * DAY).toISOString();
+      const isMajor = demo.afterwards?.isMajor === true;
+      const signature = await pay(demo.creator, publicKey, demo.stake, {
+        deadline,
+        kind: isMajor ? 'major' : 'community',
+      });
+      const wallet = demo.creator.row.walletAddress!;
+      if (isMajor) {
+        // The Major Dare's vault pays 70/30: opened as the admin's Create Major Dare opens one.
+        const { dareId } = await payments.credit({
+          payer: demo.creator.row,
+          wallet,
+          signature,
+          escrowWallet: publicKey,
+          lamports: solToLamports(demo.stake),
+          amountMismatch: 'The demo prize does not match its payment',
+          credit: {
+            kind: 'stake',
+            dare: {
+              title: demo.title,
+              description: demo.description,
+              difficulty: demo.difficulty,
+              category: demo.category,
+              deadline: new Date(deadline),
+              maxParticipants: 10,
+              isMajor: true,
+            },
+            ifEscrowFunded: 'refuse',
+          },
+        });
+        return dareId;
+      }
       const { dare } = await daresService.createDare(demo.creator.row, {
         title: demo.title,
         description: demo.description,
         stakeAmount: demo.stake,
         difficulty: demo.difficulty,
         category: demo.category,
-        deadline: new Date(deps.clock().getTime() + demo.days * DAY).toISOString(),
+        deadline,
         maxParticipants: 10,
         isPublic: true,
         tags: [],
-        userWallet: demo.creator.row.walletAddress!,
+        userWallet: wallet,
         transactionSignature: signature,
         escrowWalletAddress: publicKey,
       });
@@ -284,7 +337,7 @@ function createPayer(deps: SeedDeps) {
 
     async addToPool(user: DemoUser, dareId: number, amount: string): Promise<void> {
       const dare = await daresService.getDare(dareId);
-      const signature = await transfer(user, dare.escrowWallet!, amount);
+      const signature = await pay(user, dare.escrowWallet!, amount);
       await daresService.addToPool(user.row, dareId, {
         amount,
         userWallet: user.row.walletAddress!,

@@ -1,4 +1,5 @@
-import { address, type Rpc, type SolanaRpcApi } from '@solana/kit';
+import { type Address, address, getBase64Encoder, type Rpc, type SolanaRpcApi } from '@solana/kit';
+import { decodeVault } from '#server/chain/escrow-program/layout';
 import type { DbOrTx } from '#server/db/client';
 import { dareWallets } from '#server/db/schema';
 import { ledgerBalances } from './entries';
@@ -6,6 +7,7 @@ import { ledgerBalances } from './entries';
 export interface EscrowDifference {
   escrowWallet: string;
   ledger: bigint;
+  /** What the vault holds above its rent (its whole balance when no vault is there). */
   onChain: bigint;
   /** onChain - ledger: positive means SOL arrived that the ledger does not know about. */
   difference: bigint;
@@ -16,23 +18,58 @@ export interface ReconcileReport {
   differences: EscrowDifference[];
 }
 
+/** The most getMultipleAccounts takes per call. */
+const ACCOUNTS_PER_CALL = 100;
+const SYSTEM_PROGRAM = '11111111111111111111111111111111';
+
 /**
- * Compares every escrow's on-chain balance with the sum of its ledger entries. Every escrow we
- * ever handed out is checked, so SOL sent to an escrow without being credited shows up too.
+ * What an escrow address holds for the books: a vault of the escrow program holds its pool above
+ * its rent (the rent is the platform's, never a ledger line), so `lamports - rent`; a closed
+ * vault (or a reservation whose vault was never created) holds its plain balance, 0 unless
+ * someone sent SOL there.
  */
-export async function reconcileEscrows(db: DbOrTx, rpc: Rpc<SolanaRpcApi>): Promise<ReconcileReport> {
+function heldFor(
+  account: { lamports: bigint; owner: string; data: readonly [string, string] } | null,
+  programId: Address | undefined,
+): bigint {
+  if (!account) return 0n;
+  const lamports = BigInt(account.lamports);
+  if (account.owner === SYSTEM_PROGRAM || (programId !== undefined && account.owner !== programId))
+    return lamports;
+  const vault = decodeVault(new Uint8Array(getBase64Encoder().encode(account.data[0])));
+  if (!vault) return lamports;
+  return lamports > vault.rent ? lamports - vault.rent : 0n;
+}
+
+/**
+ * Compares every vault with the sum of its ledger lines: what the vault holds above its rent on
+ * chain (vault.total plus any stray lamports) against the ledger's balance; a closed vault must be
+ * zero on both sides. Every escrow address ever handed out is checked, so SOL that reached one
+ * without being booked shows up too. `programId`, when given, is the only owner a vault may have.
+ */
+export async function reconcileEscrows(
+  db: DbOrTx,
+  rpc: Rpc<SolanaRpcApi>,
+  programId?: Address,
+): Promise<ReconcileReport> {
   const ledger = await ledgerBalances(db);
   const wallets = await db.select({ publicKey: dareWallets.publicKey }).from(dareWallets);
-  const escrows = new Set([...ledger.keys(), ...wallets.map((wallet) => wallet.publicKey)]);
+  const escrows = [...new Set([...ledger.keys(), ...wallets.map((wallet) => wallet.publicKey)])].sort();
   const differences: EscrowDifference[] = [];
-  for (const escrowWallet of [...escrows].sort()) {
-    const { value: onChain } = await rpc
-      .getBalance(address(escrowWallet), { commitment: 'confirmed' })
+  for (let start = 0; start < escrows.length; start += ACCOUNTS_PER_CALL) {
+    const batch = escrows.slice(start, start + ACCOUNTS_PER_CALL);
+    const { value } = await rpc
+      .getMultipleAccounts(
+        batch.map((key) => address(key)),
+        { encoding: 'base64', commitment: 'confirmed' },
+      )
       .send();
-    const expected = ledger.get(escrowWallet) ?? 0n;
-    if (onChain !== expected) {
-      differences.push({ escrowWallet, ledger: expected, onChain, difference: onChain - expected });
+    for (const [index, escrowWallet] of batch.entries()) {
+      const onChain = heldFor(value[index] ?? null, programId);
+      const expected = ledger.get(escrowWallet) ?? 0n;
+      if (onChain !== expected)
+        differences.push({ escrowWallet, ledger: expected, onChain, difference: onChain - expected });
     }
   }
-  return { checked: escrows.size, differences };
+  return { checked: escrows.length, differences };
 }

@@ -38,7 +38,7 @@ import {
   getSettleInstruction,
 } from './instructions';
 import type { DareKind, Vault } from './layout';
-import { findEntryAddress, findReceiptAddress, findVaultAddress } from './pda';
+import { findEntryAddress, findReceiptAddress } from './pda';
 import { listVaultRecords, type VaultRecords } from './vault-records';
 import {
   type AppTransaction,
@@ -93,8 +93,9 @@ export async function buildCreateVaultTransaction(
 ): Promise<AppTransaction & { vault: Address; receipt: Address }> {
   const creator = createNoopSigner(input.creator);
   const instruction = await getCreateVaultInstruction({ ...input, creator });
-  const vault = (await findVaultAddress(input.programId, input.dareId)).address;
-  const receipt = (await findReceiptAddress(input.programId, vault, input.creator)).address;
+  // The instruction's accounts: creator, rent payer, vault, receipt (its PDAs derived once).
+  const vault = instruction.accounts![2]!.address;
+  const receipt = instruction.accounts![3]!.address;
   const built = await partiallySigned({
     feePayer: creator,
     lifetime: await lifetimeOf(rpc),

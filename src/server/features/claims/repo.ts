@@ -86,8 +86,41 @@ export async function listWinningSubmissions(db: DbOrTx, userId: number): Promis
 }
 
 /**
+ * A major dare's two claims, pending -> processing together (its one settle pays both): 'missing'
+ * while a winner is not picked yet, 'busy' when they are not both pending (being paid, or paid).
+ * Of concurrent claimers exactly one gets them. Admin's pick first (the program's 70% share).
+ */
+export async function startProcessingMajor(
+  db: DbOrTx,
+  dareId: number,
+  now: Date,
+): Promise<ClaimRow[] | 'missing' | 'busy'> {
+  const both = await db
+    .select({ id: claims.id })
+    .from(claims)
+    .where(and(eq(claims.dareId, dareId), inArray(claims.claimType, ['major_admin', 'major_community'])));
+  if (both.length < 2) return 'missing';
+  const taken = await db
+    .update(claims)
+    .set({ status: 'processing', failureReason: null, updatedAt: now })
+    .where(
+      and(
+        eq(claims.dareId, dareId),
+        inArray(claims.claimType, ['major_admin', 'major_community']),
+        eq(claims.status, 'pending'),
+        // Both or none: the update runs only while neither is taken.
+        sql`not exists (select 1 from ${claims} c2 where c2.dare_id = ${dareId} and c2.claim_type in ('major_admin', 'major_community') and c2.status <> 'pending')`,
+      ),
+    )
+    .returning();
+  if (taken.length < 2) return 'busy';
+  return taken.sort((a, b) => (a.claimType === 'major_admin' ? -1 : b.claimType === 'major_admin' ? 1 : 0));
+}
+
+/**
  * Start-up only: claims left 'processing' by a crash before their transfer was recorded have no
- * transfer to recover; nothing was sent for them, so they become claimable again.
+ * transfer to recover; nothing was sent for them, so they become claimable again. (A major dare's
+ * second claim is paid by the transfer its signature names.)
  */
 export async function releaseOrphanedClaims(db: DbOrTx, now: Date): Promise<number[]> {
   const rows = await db
@@ -100,24 +133,29 @@ export async function releaseOrphanedClaims(db: DbOrTx, now: Date): Promise<numb
     .where(
       and(
         eq(claims.status, 'processing'),
-        sql`not exists (select 1 from payout_transfers t where t.claim_id = ${claims.id} and t.status in ('sending', 'confirmed'))`,
+        sql`not exists (select 1 from payout_transfers t where (t.claim_id = ${claims.id} or t.signature = ${claims.transactionHash}) and t.status in ('sending', 'confirmed'))`,
       ),
     )
     .returning({ id: claims.id });
   return rows.map((row) => row.id);
 }
 
-/** A claim whose transfer was never sent is claimable again, with the reason shown. */
-export async function releaseClaim(db: DbOrTx, claimId: number, reason: string, now: Date): Promise<void> {
+/** Claims whose transaction was never sent are claimable again, with the reason shown. */
+export async function releaseClaims(
+  db: DbOrTx,
+  claimIds: number[],
+  reason: string,
+  now: Date,
+): Promise<void> {
   await db
     .update(claims)
     .set({ status: 'pending', failureReason: reason, transactionHash: null, updatedAt: now })
-    .where(eq(claims.id, claimId));
+    .where(and(inArray(claims.id, claimIds), eq(claims.status, 'processing')));
 }
 
-/** The signature of the transfer paying the claim, recorded with the transfer itself. */
-export async function setClaimTransaction(db: DbOrTx, claimId: number, signature: string): Promise<void> {
-  await db.update(claims).set({ transactionHash: signature }).where(eq(claims.id, claimId));
+/** The signature of the settle paying the claims, recorded with the transaction itself. */
+export async function setClaimsTransaction(db: DbOrTx, claimIds: number[], signature: string): Promise<void> {
+  await db.update(claims).set({ transactionHash: signature }).where(inArray(claims.id, claimIds));
 }
 
 /** Where a claim is paid to: the winner's registered wallet. */
@@ -129,10 +167,10 @@ export async function findPayeeWallet(db: DbOrTx, userId: number): Promise<strin
   return row?.walletAddress;
 }
 
-/** Where a claim is paid from: the dare's escrow. */
+/** Where a claim is paid from: the dare's vault. */
 export async function findDareEscrow(db: DbOrTx, dareId: number) {
   const [row] = await db
-    .select({ id: dares.id, escrowWallet: dares.escrowWallet })
+    .select({ id: dares.id, escrowWallet: dares.escrowWallet, isMajor: dares.isMajor })
     .from(dares)
     .where(eq(dares.id, dareId));
   return row;

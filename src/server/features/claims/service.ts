@@ -1,9 +1,14 @@
 import { CLAIM_MESSAGES, type Claim, type ClaimType } from '#contract/claims';
-import { lamportsToSol, solToLamports } from '#contract/money';
+import { lamportsToSol } from '#contract/money';
 import { violatedConstraint } from '#server/db/errors';
 import type { UserRow } from '#server/features/auth/user';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../errors';
-import { type PayingServiceDeps, type PayoutsService, TransferAlreadyLive } from '../payouts/service';
+import {
+  type PayingServiceDeps,
+  type PayoutOutcome,
+  TransferAlreadyLive,
+  VaultStateError,
+} from '../payouts/service';
 import {
   type ClaimRow,
   completeDare,
@@ -15,10 +20,11 @@ import {
   listUserClaims,
   listWinningSubmissions,
   markSubmissionWinner,
-  releaseClaim,
+  releaseClaims,
   releaseOrphanedClaims,
-  setClaimTransaction,
+  setClaimsTransaction,
   startProcessing,
+  startProcessingMajor,
   submissionExists,
   toClaim,
 } from './repo';
@@ -47,41 +53,62 @@ export function createClaimsService({ db, chain, clock, payouts }: PayingService
       : new AppError('ALREADY_PROCESSED', CLAIM_MESSAGES.processing);
   }
 
-  async function releaseUnsent(claimId: number, reason: string) {
-    await releaseClaim(db, claimId, reason, clock());
+  /**
+   * The claims one settle pays, taken from pending to processing (one winner among concurrent
+   * callers): the claim itself, or both claims of a major dare once both winners are picked.
+   */
+  async function takeClaims(claimId: number): Promise<ClaimRow[]> {
+    const found = await findClaim(db, claimId);
+    if (!found) throw notFound(CLAIM_MESSAGES.noClaim);
+    const { claim } = found;
+    if (claim.claimType === 'dare_winner' || claim.dareId === null) {
+      const taken = await startProcessing(db, claimId, clock());
+      if (!taken) throw notClaimable((await findClaim(db, claimId))!.claim);
+      return [taken];
+    }
+    const taken = await startProcessingMajor(db, claim.dareId, clock());
+    if (taken === 'missing') throw conflict(CLAIM_MESSAGES.majorNeedsBothWinners);
+    if (taken === 'busy') throw notClaimable((await findClaim(db, claimId))!.claim);
+    return taken;
   }
 
   /**
-   * Pays one claim: pending -> processing (one winner among concurrent callers), then a transfer
-   * from the dare's escrow to the winner's registered wallet for the claim's amount.
+   * Pays one claim: pending -> processing, then the dare's `settle` paying the winner's registered
+   * wallet everything the vault holds (a major dare: both winners, 70/30, in one settle whose
+   * signature both claims record).
    */
   async function payClaim(claimId: number): Promise<Claim> {
-    const claim = await startProcessing(db, claimId, clock());
-    if (!claim) throw notClaimable((await findClaim(db, claimId))!.claim);
-    let outcome: Awaited<ReturnType<PayoutsService['pay']>>;
+    const taken = await takeClaims(claimId);
+    const ids = taken.map((claim) => claim.id);
+    let outcome: PayoutOutcome;
     try {
-      const wallet = await findPayeeWallet(db, claim.userId);
-      const dare = claim.dareId ? await findDareEscrow(db, claim.dareId) : undefined;
-      if (!wallet) throw badRequest(CLAIM_MESSAGES.noWallet);
+      const winners: string[] = [];
+      for (const claim of taken) {
+        const wallet = await findPayeeWallet(db, claim.userId);
+        if (!wallet) throw badRequest(CLAIM_MESSAGES.noWallet);
+        winners.push(wallet);
+      }
+      const dare = taken[0]!.dareId ? await findDareEscrow(db, taken[0]!.dareId) : undefined;
       if (!dare?.escrowWallet) throw notFound('Dare escrow wallet not found');
-      outcome = await payouts.pay(
-        {
-          target: { purpose: 'claim', claimId },
-          dareId: dare.id,
-          escrowWallet: dare.escrowWallet,
-          recipient: wallet,
-          lamports: solToLamports(claim.amount),
-        },
-        (tx, signature) => setClaimTransaction(tx, claimId, signature),
+      outcome = await payouts.settle(
+        { claimId, dareId: dare.id, escrowWallet: dare.escrowWallet, winners },
+        (tx, signature) => setClaimsTransaction(tx, ids, signature),
       );
     } catch (error) {
-      if (error instanceof TransferAlreadyLive)
+      if (error instanceof TransferAlreadyLive && error.sameClaim)
         throw new AppError('ALREADY_PROCESSED', CLAIM_MESSAGES.processing);
-      // Nothing was recorded or sent: the claim is claimable again.
-      await releaseUnsent(
-        claimId,
-        error instanceof AppError ? error.message : 'The payout could not be prepared',
-      );
+      const reason =
+        error instanceof TransferAlreadyLive
+          ? CLAIM_MESSAGES.vaultBusy
+          : error instanceof VaultStateError
+            ? CLAIM_MESSAGES.vaultRefused(error.message)
+            : error instanceof AppError
+              ? error.message
+              : 'The payout could not be prepared';
+      // Nothing was recorded or sent: the claims are claimable again.
+      await releaseClaims(db, ids, reason, clock());
+      if (error instanceof TransferAlreadyLive) throw new AppError('ALREADY_PROCESSED', reason);
+      if (error instanceof VaultStateError) throw conflict(reason);
       throw error;
     }
     if (outcome.status === 'failed')

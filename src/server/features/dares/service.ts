@@ -1,4 +1,3 @@
-import { deadlineProblem } from '#contract/dare-rules';
 import { type CreateDareRequest, DARE_MESSAGES, type Dare, type DareListQuery } from '#contract/dares';
 import { lamportsToSol, solToLamports } from '#contract/money';
 import { networkLabel } from '#contract/network';
@@ -9,9 +8,8 @@ import type { Clock } from '#server/deps';
 import { badRequest, notFound } from '#server/errors';
 import { requireWallet, type UserRow } from '#server/features/auth/user';
 import { type Announce, noAnnouncements } from '#server/features/chat/announce';
-import { creditPayment } from '#server/features/payments/credit-payment';
+import type { CreditPayment } from '#server/features/payments/credit-payment';
 import { holdRefusedPayment } from '#server/features/payments/refused-payments';
-import { requireDareCreationEnabled } from '#server/features/settings/switches';
 import { findDare, toDare } from './dare-view';
 import { findDareRow, listDares } from './repo';
 
@@ -30,11 +28,14 @@ export function createDaresService({
   db,
   chain,
   clock,
+  credit,
   announce = noAnnouncements,
 }: {
   db: Db;
   chain: ChainPort;
   clock: Clock;
+  /** Step 7 (the payments feature): a verified payment credited to a new dare or a pool. */
+  credit: CreditPayment;
   announce?: Announce;
 }) {
   return {
@@ -69,40 +70,36 @@ export function createDaresService({
 
   async function createDare(user: UserRow, body: CreateDareBody): Promise<{ dare: Dare; created: boolean }> {
     const wallet = requireWallet(user, body.userWallet);
-    await requireDareCreationEnabled(db);
-    const deadline = new Date(body.deadline);
-    const problem = deadlineProblem(deadline, clock());
-    if (problem) throw badRequest(problem, { fields: { deadline: problem } });
     if (body.network && body.network !== chain.cluster && body.network !== networkLabel(chain.cluster)) {
       throw badRequest(DARE_MESSAGES.networkMismatch(networkLabel(chain.cluster)));
     }
-    const { dareId, created } = await creditPayment(
-      { db, chain, clock },
-      {
-        payer: user,
-        wallet,
-        signature: body.transactionSignature,
-        escrowWallet: body.escrowWalletAddress,
-        lamports: solToLamports(body.stakeAmount),
-        amountMismatch: DARE_MESSAGES.stakeMismatch,
-        credit: {
-          kind: 'stake',
-          dare: {
-            title: body.title,
-            description: body.description,
-            difficulty: body.difficulty,
-            category: body.category,
-            deadline,
-            maxParticipants: body.maxParticipants,
-            isMajor: false,
-            isPublic: body.isPublic,
-            tags: body.tags,
-            imageUrl: body.imageUrl || null,
-          },
-          ifEscrowFunded: 'join',
+    // The deadline, and whether dares may be created now, are checked against the paid vault
+    // (creditPayment): a vault that can never fund this dare is refunded at once.
+    const deadline = new Date(body.deadline);
+    const { dareId, created } = await credit({
+      payer: user,
+      wallet,
+      signature: body.transactionSignature,
+      escrowWallet: body.escrowWalletAddress,
+      lamports: solToLamports(body.stakeAmount),
+      amountMismatch: DARE_MESSAGES.stakeMismatch,
+      credit: {
+        kind: 'stake',
+        dare: {
+          title: body.title,
+          description: body.description,
+          difficulty: body.difficulty,
+          category: body.category,
+          deadline,
+          maxParticipants: body.maxParticipants,
+          isMajor: false,
+          isPublic: body.isPublic,
+          tags: body.tags,
+          imageUrl: body.imageUrl || null,
         },
+        ifEscrowFunded: 'join',
       },
-    );
+    });
     return { dare: (await findDare(db, dareId))!, created };
   }
 
@@ -116,18 +113,15 @@ export function createDaresService({
     if (!dare) throw notFound(DARE_MESSAGES.dareNotFound);
     if (!dare.escrowWallet) throw notFound(PAYMENT_MESSAGES.escrowNotFound);
     const lamports = solToLamports(body.amount);
-    const { created } = await creditPayment(
-      { db, chain, clock },
-      {
-        payer: user,
-        wallet,
-        signature: body.transactionSignature,
-        escrowWallet: dare.escrowWallet,
-        lamports,
-        amountMismatch: DARE_MESSAGES.contributionMismatch,
-        credit: { kind: 'contribution', dareId },
-      },
-    );
+    const { created } = await credit({
+      payer: user,
+      wallet,
+      signature: body.transactionSignature,
+      escrowWallet: dare.escrowWallet,
+      lamports,
+      amountMismatch: DARE_MESSAGES.contributionMismatch,
+      credit: { kind: 'contribution', dareId },
+    });
     if (created) announce(dareId, `${user.username} added ${lamportsToSol(lamports)} SOL to the pool`);
     return (await findDare(db, dareId))!;
   }

@@ -1,5 +1,4 @@
 import type { Claim } from '#contract/claims';
-import { deadlineProblem } from '#contract/dare-rules';
 import type { Dare } from '#contract/dares';
 import { MAJOR_PRIZE_MAX_SOL_DEFAULT } from '#contract/limits';
 import {
@@ -10,7 +9,6 @@ import {
   type WinnerType,
 } from '#contract/major-dare';
 import { solToLamports } from '#contract/money';
-import type { ChainPort } from '#server/chain/port';
 import type { Db } from '#server/db/client';
 import type { Clock } from '#server/deps';
 import { badRequest, conflict, notFound } from '#server/errors';
@@ -18,7 +16,7 @@ import { requireWallet, type UserRow } from '#server/features/auth/user';
 import { type Announce, announceAboutUser, noAnnouncements } from '#server/features/chat/announce';
 import type { ClaimsService } from '#server/features/claims/service';
 import { findDare } from '#server/features/dares/dare-view';
-import { creditPayment } from '#server/features/payments/credit-payment';
+import type { CreditPayment } from '#server/features/payments/credit-payment';
 import { holdRefusedPayment } from '#server/features/payments/refused-payments';
 import { currentMajorDare } from './current';
 import { findDarePool, findSubmissionEntry, topVotedSubmission } from './repo';
@@ -28,16 +26,17 @@ type CreateBody = Required<Pick<CreateMajorDareRequest, 'difficulty' | 'maxParti
 
 export function createMajorDareService({
   db,
-  chain,
   clock,
   claims,
+  credit,
   announce = noAnnouncements,
   majorPrizeMaxSol = MAJOR_PRIZE_MAX_SOL_DEFAULT,
 }: {
   db: Db;
-  chain: ChainPort;
   clock: Clock;
   claims: ClaimsService;
+  /** Step 7 (the payments feature): the prize's verified payment opens the dare. */
+  credit: CreditPayment;
   announce?: Announce;
   /** MAJOR_PRIZE_MAX_SOL: the largest prize, in SOL. */
   majorPrizeMaxSol?: string;
@@ -94,33 +93,30 @@ export function createMajorDareService({
     const wallet = requireWallet(admin, body.userWallet);
     if (solToLamports(body.prizeAmount) > solToLamports(majorPrizeMaxSol))
       throw badRequest(MAJOR_DARE_MESSAGES.prizeMax(majorPrizeMaxSol));
+    // The deadline is checked against the paid vault (creditPayment): a vault that can never fund
+    // this dare is refunded at once.
     const deadline = new Date(body.deadline);
-    const problem = deadlineProblem(deadline, clock());
-    if (problem) throw badRequest(problem, { fields: { deadline: problem } });
-    const { dareId, created } = await creditPayment(
-      { db, chain, clock },
-      {
-        payer: admin,
-        wallet,
-        signature: body.transactionSignature,
-        escrowWallet: body.escrowWalletAddress,
-        lamports: solToLamports(body.prizeAmount),
-        amountMismatch: MAJOR_DARE_MESSAGES.prizeMismatch,
-        credit: {
-          kind: 'stake',
-          dare: {
-            title: body.title,
-            description: body.description,
-            difficulty: body.difficulty,
-            category: body.category,
-            deadline,
-            maxParticipants: body.maxParticipants,
-            isMajor: true,
-          },
-          ifEscrowFunded: 'refuse',
+    const { dareId, created } = await credit({
+      payer: admin,
+      wallet,
+      signature: body.transactionSignature,
+      escrowWallet: body.escrowWalletAddress,
+      lamports: solToLamports(body.prizeAmount),
+      amountMismatch: MAJOR_DARE_MESSAGES.prizeMismatch,
+      credit: {
+        kind: 'stake',
+        dare: {
+          title: body.title,
+          description: body.description,
+          difficulty: body.difficulty,
+          category: body.category,
+          deadline,
+          maxParticipants: body.maxParticipants,
+          isMajor: true,
         },
+        ifEscrowFunded: 'refuse',
       },
-    );
+    });
     return { dare: (await findDare(db, dareId))!, created };
   }
 }

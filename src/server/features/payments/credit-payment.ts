@@ -1,6 +1,7 @@
-import { effectiveStatus } from '#contract/dare-rules';
+import type { Address } from '@solana/kit';
+import { deadlineProblem } from '#contract/dare-rules';
 import type { Difficulty } from '#contract/limits';
-import { lamportsToSol } from '#contract/money';
+import { lamportsToSol, solToLamports } from '#contract/money';
 import { PAYMENT_MESSAGES } from '#contract/payments';
 import type { ChainPort } from '#server/chain/port';
 import type { Db, Tx } from '#server/db/client';
@@ -8,8 +9,11 @@ import { violatedConstraint } from '#server/db/errors';
 import type { Clock } from '#server/deps';
 import { AppError, badRequest, conflict } from '#server/errors';
 import type { UserRow } from '#server/features/auth/user';
+import { requireDareCreationEnabled } from '#server/features/settings/switches';
 import { attachLedgerDare } from '#server/ledger/entries';
 import { bookPayment } from './book-payment';
+import type { PaymentIntentRow } from './payment-intents';
+import { type RefusedVaults, refuseVault } from './refused-vaults';
 import {
   addToDarePool,
   findContributionBySignature,
@@ -18,8 +22,9 @@ import {
   insertStakedDare,
   lockDareStanding,
 } from './repo/credits';
-import { assignEscrowToDare, lockEscrowWallet } from './repo/escrow-wallets';
+import { assignEscrowToDare, findEscrowWallet, lockEscrowWallet } from './repo/escrow-wallets';
 import { consumeIntent } from './repo/payment-intents';
+import { type PlatformKeys, wholeSeconds } from './vault-terms';
 import { type VerifiedPayment, verifyPayment } from './verify-payment';
 
 /** The dare a stake opens, as the request describes it; the money columns come from the payment. */
@@ -73,6 +78,18 @@ export interface CreditDeps {
   db: Db;
   chain: ChainPort;
   clock: Clock;
+  /** The escrow program every vault belongs to. */
+  programId: Address;
+  platform: () => Promise<PlatformKeys>;
+  /** Cancels and refunds a vault the server refuses (the refunds feature). */
+  refusedVaults: RefusedVaults;
+}
+
+/** Step 7 as the dare features call it: creditPayment with the app's dependencies. */
+export type CreditPayment = (request: PaymentToCredit) => Promise<CreditedPayment>;
+
+export function createPaymentCredits(deps: CreditDeps): CreditPayment {
+  return (request) => creditPayment(deps, request);
 }
 
 /** Thrown inside a credit transaction when another request consumed the payment first. */
@@ -87,11 +104,16 @@ const CREDITED_SIGNATURE_CONSTRAINTS = new Set([
 
 /**
  * Step 7 of every payment (a stake, a pool addition, a major prize): the one place a payment
- * becomes money on a dare. Verified on chain first (reads only); then, in one database
+ * becomes money on a dare. Verified on chain first (reads only: the landed transaction is the
+ * server-built one, the vault and the payer's receipt hold it); then, in one database
  * transaction, the payment is booked if the server had not seen it yet (ledger line, escrow
  * balance), its intent consumed, and the dare opened or its pool increased, with the pool row
  * and the ledger line linked to the dare. A signature credits once: the same request again
  * answers the same dare (`created: false`), any other use of it 409.
+ *
+ * A stake whose vault can never fund this dare (its deadline or kind differ from the vault's, the
+ * deadline it was built with has passed, dare creation is off) is refused and its vault cancelled
+ * and refunded at once (decision 021); other refusals (a form to correct) leave the payment held.
  */
 export async function creditPayment(deps: CreditDeps, request: PaymentToCredit): Promise<CreditedPayment> {
   const { db, chain, clock } = deps;
@@ -101,8 +123,14 @@ export async function creditPayment(deps: CreditDeps, request: PaymentToCredit):
 
   let payment: VerifiedPayment;
   try {
+    const platform = await deps.platform();
     payment = await verifyPayment(
-      { db, rpc: chain.rpc },
+      {
+        db,
+        rpc: chain.rpc,
+        programId: deps.programId,
+        platform: { moderator: platform.moderator, rentPayer: platform.rentPayer.address },
+      },
       {
         userId: request.payer.id,
         wallet: request.wallet,
@@ -121,6 +149,7 @@ export async function creditPayment(deps: CreditDeps, request: PaymentToCredit):
     throw error;
   }
   if (payment.lamports !== request.lamports) throw badRequest(request.amountMismatch);
+  if (request.credit.kind === 'stake') await checkNewDareTerms(deps, payment, request, request.credit.dare);
 
   try {
     const dareId = await db.transaction((tx) => writeCredit(tx, deps, payment, request, now));
@@ -135,6 +164,55 @@ export async function creditPayment(deps: CreditDeps, request: PaymentToCredit):
     if (replay) return replay;
     throw conflict(PAYMENT_MESSAGES.alreadyUsed);
   }
+}
+
+/**
+ * A stake opening a dare: the dare must fit the vault the chain holds. What the vault fixed (its
+ * kind; the deadline the client chose when it was built) cannot change, so a dare that does not
+ * fit it, or a deadline that passed while the wallet signed, refuses the vault for good: it is
+ * cancelled and refunded now. A deadline the vault did not fix only has to fall before the vault's.
+ * A stake into a vault that already funds a dare joins it (writeCredit) and is not checked here.
+ */
+async function checkNewDareTerms(
+  deps: CreditDeps,
+  payment: VerifiedPayment,
+  request: PaymentToCredit,
+  dare: NewDare,
+): Promise<void> {
+  const escrow = await findEscrowWallet(deps.db, payment.intent.escrowWallet);
+  if (!escrow || escrow.dareId !== null) return;
+  const fixedDeadline =
+    payment.intent.programInstruction === 'create_vault' && payment.intent.deadlineRequested;
+  const vaultDeadline = new Date(Number(payment.vault.deadline) * 1000);
+  let final: AppError | undefined;
+  let held: AppError | undefined;
+  try {
+    if (!dare.isMajor) await requireDareCreationEnabled(deps.db);
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    final = error;
+  }
+  const problem = deadlineProblem(dare.deadline, deps.clock());
+  const deadlineError = (message: string) => badRequest(message, { fields: { deadline: message } });
+  if (final) {
+    // Dare creation is off: nothing can open a dare from this vault.
+  } else if (payment.vault.kind !== (dare.isMajor ? 'major' : 'community')) {
+    final = badRequest(PAYMENT_MESSAGES.kindMismatch);
+  } else if (problem) {
+    if (fixedDeadline) final = deadlineError(problem);
+    else held = deadlineError(problem);
+  } else if (fixedDeadline && wholeSeconds(dare.deadline).getTime() !== vaultDeadline.getTime()) {
+    final = deadlineError(PAYMENT_MESSAGES.deadlineMismatch);
+  } else if (wholeSeconds(dare.deadline) > vaultDeadline) {
+    held = deadlineError(PAYMENT_MESSAGES.deadlineMismatch);
+  }
+  if (held) throw held;
+  if (!final) return;
+  await refuseVault(deps, payment.intent.escrowWallet, {
+    intent: payment.intent,
+    signature: request.signature,
+  });
+  throw final;
 }
 
 /** What a signature already on our books answers: this same request's dare again, or 409. */
@@ -173,13 +251,12 @@ async function writeCredit(
 ): Promise<number> {
   const { credit } = request;
   if (credit.kind === 'contribution') {
-    // Once a winner is picked (or the dare is cancelled or past its deadline) the payout is
-    // fixed: money credited now would never be paid out or refunded. Refused, it is refunded
-    // to the payer after the hold (holdRefusedPayment).
+    // A deposit that landed is in the vault's pool on chain (verifyPayment: the vault is still
+    // open), whatever the dare's row says now: it goes to the winner as every receipt does, or
+    // back to its payer with every other one if the dare is cancelled (decision 021). The dare's
+    // row is locked so a winner pick or a cancellation waits for this credit.
     const dare = await lockDareStanding(tx, credit.dareId);
-    if (!dare || effectiveStatus(dare, clock()) !== 'active') {
-      throw new AppError('CONFLICT', PAYMENT_MESSAGES.dareNotActive);
-    }
+    if (!dare) throw new AppError('CONFLICT', PAYMENT_MESSAGES.dareNotActive);
     await recordPayment(tx, clock, payment, request, credit.dareId, 'contribution');
     await addToDarePool(tx, credit.dareId, payment.lamports, clock());
     return credit.dareId;
@@ -215,22 +292,54 @@ async function recordPayment(
   tx: Tx,
   clock: Clock,
   payment: VerifiedPayment,
-  { payer, signature }: PaymentToCredit,
+  { signature }: PaymentToCredit,
   dareId: number,
   kind: 'stake' | 'contribution',
 ): Promise<void> {
   const now = clock();
   if ((await bookPayment(tx, payment.intent, signature, now)) === 'paid-by-another')
     throw new AlreadyCredited();
-  if (!(await consumeIntent(tx, payment.intent.id, signature, now))) throw new AlreadyCredited();
-  await attachLedgerDare(tx, { signature, escrowWallet: payment.intent.escrowWallet }, dareId);
+  if (!(await takeIntoDare(tx, payment.intent, signature, dareId, kind, now))) throw new AlreadyCredited();
+}
+
+/** Consumes a booked intent for the dare: the ledger line linked to it, and its pool row. */
+async function takeIntoDare(
+  tx: Tx,
+  intent: PaymentIntentRow,
+  signature: string,
+  dareId: number,
+  kind: 'stake' | 'contribution',
+  now: Date,
+): Promise<boolean> {
+  if (!(await consumeIntent(tx, intent.id, signature, now))) return false;
+  await attachLedgerDare(tx, { signature, escrowWallet: intent.escrowWallet }, dareId);
   await insertContribution(tx, {
     dareId,
-    userId: payer.id,
-    walletAddress: payment.intent.fromWallet,
+    userId: intent.userId,
+    walletAddress: intent.fromWallet,
     kind,
-    lamports: payment.lamports,
+    lamports: solToLamports(intent.amount),
     signature,
     now,
+  });
+  return true;
+}
+
+/**
+ * A landed, booked payment nobody brought to step 7 in time, into a vault that funds a dare: the
+ * chain holds it in the dare's pool (the payer's receipt), so the books follow: credited as a
+ * contribution. False when a credit or a refund took it first.
+ */
+export async function creditLapsedPayment(
+  db: Db,
+  intent: PaymentIntentRow & { signature: string },
+  dareId: number,
+  now: Date,
+): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    await lockDareStanding(tx, dareId);
+    if (!(await takeIntoDare(tx, intent, intent.signature, dareId, 'contribution', now))) return false;
+    await addToDarePool(tx, dareId, solToLamports(intent.amount), now);
+    return true;
   });
 }

@@ -1,36 +1,41 @@
-import type { EscrowKeys } from '#server/chain/escrow-keys';
-import { escrowDerivationPath } from '#server/chain/escrow-keys';
+import { randomBytes } from 'node:crypto';
+import type { Address } from '@solana/kit';
+import { findVaultAddress } from '#server/chain/escrow-program/pda';
 import type { DbOrTx } from '#server/db/client';
 import {
   type EscrowWalletRow,
   insertReservation,
   markLapsedReservationsExpired,
-  nextEscrowIndex,
 } from './repo/escrow-wallets';
 
 /** An unused reservation lapses after this long (issue 4). */
 export const ESCROW_RESERVATION_MS = 30 * 60 * 1000;
 
 /**
- * Reserves a fresh escrow for a user: the next derivation index, its address, and nothing secret
- * (the `privateKey` column only records the derivation path, the key is re-derived when needed).
+ * Reserves a fresh dare vault for a user (decision 021): a random 32-byte seed (the program's
+ * dare_id) and the vault's address, the PDA ["vault", seed] of the escrow program. No key exists
+ * for it: only the program moves what it will hold.
  */
 export async function reserveEscrowWallet(
   db: DbOrTx,
-  keys: EscrowKeys,
+  programId: Address,
   userId: number,
   now: Date,
 ): Promise<EscrowWalletRow> {
   await expireReservations(db, now);
-  const derivationIndex = await nextEscrowIndex(db);
-  const signer = await keys.signerFor(derivationIndex);
+  const seed = randomBytes(32);
+  const vault = await findVaultAddress(programId, seed);
   return insertReservation(db, {
-    publicKey: signer.address,
-    derivationPath: escrowDerivationPath(derivationIndex),
-    derivationIndex,
+    publicKey: vault.address,
+    vaultSeed: seed.toString('hex'),
     userId,
     expiresAt: new Date(now.getTime() + ESCROW_RESERVATION_MS),
   });
+}
+
+/** The vault's seed (dare_id) as the program takes it. */
+export function vaultSeedBytes(row: Pick<EscrowWalletRow, 'vaultSeed'>): Uint8Array | null {
+  return row.vaultSeed === null ? null : new Uint8Array(Buffer.from(row.vaultSeed, 'hex'));
 }
 
 /** Marks lapsed reservations, so a stale address can no longer be paid into through us. */

@@ -22,9 +22,14 @@ export function messageHash(messageBytes: Uint8Array): string {
 }
 
 export type PaymentPurpose = 'stake' | 'contribution';
+/** The escrow program instruction a payment intent's transaction carries. */
+export type ProgramInstruction = 'create_vault' | 'deposit';
 export type PaymentIntentRow = typeof paymentIntents.$inferSelect;
 
-/** A fresh random public key: it exists only to tie one transaction to one intent. */
+/**
+ * A fresh random key (base58 of 32 random bytes): the text of the memo that makes the intent's
+ * transaction its own, so no two intents ever share a message or a signature.
+ */
 export function newReferenceKey(): string {
   return getAddressDecoder().decode(randomBytes(32));
 }

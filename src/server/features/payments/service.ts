@@ -2,14 +2,16 @@ import {
   type Address,
   address,
   getBase58Decoder,
+  getBase64EncodedWireTransaction,
   getCompiledTransactionMessageDecoder,
   getPublicKeyFromAddress,
   getTransactionDecoder,
   type Signature,
   type SignatureBytes,
+  signBytes,
   verifySignature,
 } from '@solana/kit';
-import { effectiveStatus } from '#contract/dare-rules';
+import { deadlineProblem, effectiveStatus } from '#contract/dare-rules';
 import { DARE_MESSAGES } from '#contract/dares';
 import {
   AIRDROP_MAX_SOL,
@@ -20,43 +22,59 @@ import {
 } from '#contract/limits';
 import { MAJOR_DARE_MESSAGES } from '#contract/major-dare';
 import { solToLamports } from '#contract/money';
-import { PAYMENT_MESSAGES } from '#contract/payments';
+import { PAYMENT_MESSAGES, type VaultKind } from '#contract/payments';
+import { fetchVault } from '#server/chain/escrow-program/accounts';
+import {
+  buildCreateVaultTransaction,
+  buildDepositTransaction,
+} from '#server/chain/escrow-program/app-transactions';
+import { MEMO_PROGRAM } from '#server/chain/memo';
 import type { Clock } from '#server/deps';
 import { requireWallet, type UserRow } from '#server/features/auth/user';
 import { requireDareCreationEnabled } from '#server/features/settings/switches';
 import { ConfirmationError, waitForConfirmation } from '../../chain/confirmation';
 import type { EscrowKeys } from '../../chain/escrow-keys';
 import type { ChainPort } from '../../chain/port';
-import { buildDepositTransaction, describeTransactionError } from '../../chain/transfers';
 import type { Db } from '../../db/client';
-import { AppError, badRequest, conflict, notFound } from '../../errors';
+import { AppError, badRequest, conflict, forbidden, notFound } from '../../errors';
 import { type RateLimit, type RateLimiter, tooManyRequests } from '../../rate-limit/port';
 import { RATE_LIMITS } from '../../rate-limits';
 import { bookPayment } from './book-payment';
-import { reserveEscrowWallet } from './escrow-wallets';
+import { createPaymentCredits } from './credit-payment';
+import { reserveEscrowWallet, vaultSeedBytes } from './escrow-wallets';
+import { createLapsedPayments } from './lapsed-payments';
 import {
   messageHash,
   newReferenceKey,
   PAYMENT_INTENT_TTL_MS,
   type PaymentIntentRow,
+  type ProgramInstruction,
 } from './payment-intents';
+import type { RefusedVaults } from './refused-vaults';
 import { findDareStanding } from './repo/credits';
-import { findEscrowWallet } from './repo/escrow-wallets';
+import { type EscrowWalletRow, findEscrowWallet } from './repo/escrow-wallets';
 import {
   claimRelay,
   findIntent,
-  findOpenIntents,
+  findOpenIntentByMessage,
+  findOpenIntentsByReference,
   insertPaymentIntent,
   releaseRelay,
 } from './repo/payment-intents';
+import { describeTransactionError } from './transaction-errors';
 import { createTransactionLookup } from './transaction-lookup';
+import { platformKeys, REFUND_GRACE_MS, unixSeconds, type VaultTerms, vaultTerms } from './vault-terms';
 
 export interface PaymentsDeps {
   db: Db;
   chain: ChainPort;
   escrowKeys: EscrowKeys;
+  /** The escrow program every dare's vault belongs to (docs/program.md). */
+  escrowProgramId: Address;
   clock: Clock;
   limiter: RateLimiter;
+  /** Cancels and refunds a vault the server refuses: the refunds feature (wired in routes.ts). */
+  refusedVaults: RefusedVaults;
   /** The largest Major Dare prize (SOL), from MAJOR_PRIZE_MAX_SOL: an admin's stake may go this high. */
   majorPrizeMaxSol?: string;
 }
@@ -64,17 +82,33 @@ export interface PaymentsDeps {
 /** Confirmation wait for a relayed transaction; a blockhash lives about a minute. */
 const CONFIRM_TIMEOUT_MS = 90_000;
 
+/** The memo texts of a transaction message: a server-built one carries its intent's reference. */
+function memoTexts(messageBytes: Uint8Array): string[] {
+  const message = getCompiledTransactionMessageDecoder().decode(messageBytes);
+  const texts: string[] = [];
+  if (!('instructions' in message)) return texts;
+  for (const instruction of message.instructions) {
+    if (message.staticAccounts[instruction.programAddressIndex] !== MEMO_PROGRAM || !instruction.data)
+      continue;
+    texts.push(new TextDecoder().decode(instruction.data));
+  }
+  return texts;
+}
+
 export function createPaymentsService({
   db,
   chain,
   escrowKeys,
+  escrowProgramId,
   clock,
   limiter,
+  refusedVaults,
   majorPrizeMaxSol = MAJOR_PRIZE_MAX_SOL_DEFAULT,
 }: PaymentsDeps) {
   const { rpc } = chain;
   const stakeMax = solToLamports(STAKE_MAX_SOL);
   const prizeMax = solToLamports(majorPrizeMaxSol);
+  const platform = platformKeys(escrowKeys);
 
   async function limit(key: string, rule: RateLimit, message: string) {
     const result = await limiter.hit(key, rule);
@@ -104,12 +138,75 @@ export function createPaymentsService({
   }
 
   /**
-   * The relayed message is the server's own transfer of exactly the intent's lamports with its
-   * reference, and it landed without error: it paid the intent. Booked now, as money held for the
-   * payer, whatever step 7 later makes of it.
+   * The relayed message is one the server built for this intent, and it landed without error: it
+   * paid the intent. Booked now, as money held for the payer, whatever step 7 later makes of it.
    */
   async function see(intent: PaymentIntentRow, signature: Signature): Promise<void> {
     await db.transaction((tx) => bookPayment(tx, intent, signature, clock()));
+  }
+
+  /** The amount limits of a new dare's vault: a stake, or an admin's Major Dare prize. */
+  function checkStake(user: UserRow, kind: VaultKind, lamports: bigint, amount: string) {
+    if (kind === 'major') {
+      if (!user.isAdmin) throw forbidden(PAYMENT_MESSAGES.majorForAdmins);
+      if (lamports > prizeMax) throw badRequest(MAJOR_DARE_MESSAGES.prizeMax(majorPrizeMaxSol));
+    } else if (lamports > stakeMax) {
+      throw badRequest(DARE_MESSAGES.stakeMax(amount));
+    }
+    if (lamports < solToLamports(STAKE_MIN_SOL)) throw badRequest(DARE_MESSAGES.stakeMin);
+  }
+
+  /** The program transaction paying `lamports` from `from` into the escrow's vault. */
+  async function buildPayment(
+    escrow: EscrowWalletRow,
+    from: Address,
+    lamports: bigint,
+    terms: VaultTerms | null,
+    reference: string,
+  ) {
+    const keys = await platform();
+    const vault = address(escrow.publicKey);
+    if (terms) {
+      const seed = vaultSeedBytes(escrow);
+      if (!seed) throw new AppError('CONFLICT', PAYMENT_MESSAGES.escrowExpired);
+      const deadline = unixSeconds(terms.deadline);
+      const built = await buildCreateVaultTransaction(rpc, {
+        programId: escrowProgramId,
+        creator: from,
+        rentPayer: keys.rentPayer,
+        dareId: seed,
+        moderator: keys.moderator,
+        deadline,
+        refundAfter: deadline + BigInt(REFUND_GRACE_MS / 1000),
+        amount: lamports,
+        kind: terms.kind,
+        memo: reference,
+      });
+      return { ...built, instruction: 'create_vault' as const };
+    }
+    const built = await buildDepositTransaction(rpc, {
+      programId: escrowProgramId,
+      vault,
+      payer: from,
+      rentPayer: keys.rentPayer,
+      amount: lamports,
+      memo: reference,
+    });
+    return { ...built, instruction: 'deposit' as const };
+  }
+
+  /**
+   * Whether the escrow's vault takes a deposit now: null when it does not exist yet (a stake then
+   * creates it); refused when it is not one of ours or no longer open.
+   */
+  async function openVault(escrow: EscrowWalletRow): Promise<'open' | null> {
+    const vault = await fetchVault(rpc, escrowProgramId, address(escrow.publicKey));
+    if (!vault) return null;
+    const keys = await platform();
+    if (vault.moderator !== keys.moderator || vault.rentPayer !== keys.rentPayer.address)
+      throw new AppError('CONFLICT', PAYMENT_MESSAGES.escrowExpired);
+    if (vault.status !== 'open') throw new AppError('CONFLICT', PAYMENT_MESSAGES.vaultNotOpen);
+    return 'open';
   }
 
   return {
@@ -119,7 +216,7 @@ export function createPaymentsService({
       return value;
     },
 
-    /** Create Dare step 3: an escrow only this user can fund for the next 30 minutes. */
+    /** Create Dare step 3: a dare vault's address only this user can fund for the next 30 minutes. */
     async reserveEscrow(user: UserRow) {
       requireWallet(user);
       await requireDareCreationEnabled(db);
@@ -128,16 +225,21 @@ export function createPaymentsService({
         RATE_LIMITS.escrowWallets,
         'Too many escrow wallets requested; wait a minute',
       );
-      const row = await reserveEscrowWallet(db, escrowKeys, user.id, clock());
+      const row = await reserveEscrowWallet(db, escrowProgramId, user.id, clock());
       return { publicKey: row.publicKey, expiresAt: row.expiresAt!.toISOString() };
     },
 
     /**
-     * Builds the unsigned transfer and records the payment intent it must satisfy. The escrow
-     * decides the purpose: the caller's own reservation is a stake, an active dare's escrow a
-     * contribution to its pool.
+     * Builds the program transaction of a payment and records the payment intent it must satisfy
+     * (decision 021). The escrow decides the purpose: the caller's own reservation is a stake
+     * (`create_vault`, with the deadline and kind asked for, while its vault does not exist;
+     * `deposit` after), an active dare's vault a contribution to its pool (`deposit`). DarePool's
+     * fee payer signs as the rent payer of what the transaction creates; the wallet signs the rest.
      */
-    async createTransaction(user: UserRow, body: { fromWallet: string; toWallet: string; amount: string }) {
+    async createTransaction(
+      user: UserRow,
+      body: { fromWallet: string; toWallet: string; amount: string; deadline?: string; kind?: VaultKind },
+    ) {
       const from = requireWallet(user, body.fromWallet);
       await limit(
         `intent:${user.id}`,
@@ -151,36 +253,36 @@ export function createPaymentsService({
 
       let purpose: 'stake' | 'contribution';
       let dareId: number | null = null;
+      let terms: VaultTerms | null = null;
       if (escrow.dareId === null) {
         if (escrow.reservedBy !== user.id) throw notFound(PAYMENT_MESSAGES.escrowNotFound);
         if (escrow.status !== 'reserved' || !escrow.expiresAt || escrow.expiresAt <= now) {
           throw new AppError('CONFLICT', PAYMENT_MESSAGES.escrowExpired);
         }
         await requireDareCreationEnabled(db);
-        // An admin's escrow may fund a Major Dare, whose prize has its own maximum.
-        if (user.isAdmin && lamports > stakeMax && lamports > prizeMax)
-          throw badRequest(MAJOR_DARE_MESSAGES.prizeMax(majorPrizeMaxSol));
-        if (!user.isAdmin && lamports > stakeMax) throw badRequest(DARE_MESSAGES.stakeMax(body.amount));
-        if (lamports < solToLamports(STAKE_MIN_SOL)) throw badRequest(DARE_MESSAGES.stakeMin);
+        terms = vaultTerms(body, now);
+        checkStake(user, terms.kind, lamports, body.amount);
+        if (terms.deadlineRequested) {
+          const problem = deadlineProblem(terms.deadline, now);
+          if (problem) throw badRequest(problem, { fields: { deadline: problem } });
+        }
         purpose = 'stake';
+        // A vault created already (a stake paid, not yet recorded as a dare) takes a deposit.
+        if ((await openVault(escrow)) === 'open') terms = null;
       } else {
         if (lamports < solToLamports(POOL_ADD_MIN_SOL)) throw badRequest(PAYMENT_MESSAGES.invalidAmount);
         const dare = await findDareStanding(db, escrow.dareId);
         if (!dare || effectiveStatus(dare, now) !== 'active') {
           throw new AppError('CONFLICT', PAYMENT_MESSAGES.dareNotActive);
         }
+        if ((await openVault(escrow)) === null)
+          throw new AppError('CONFLICT', PAYMENT_MESSAGES.dareNotActive);
         purpose = 'contribution';
         dareId = dare.id;
       }
 
-      const minSlot = await rpc.getSlot({ commitment: 'confirmed' }).send();
       const reference = newReferenceKey();
-      const built = await buildDepositTransaction(rpc, {
-        from: address(from),
-        to: address(escrow.publicKey),
-        lamports,
-        reference: address(reference),
-      });
+      const built = await buildPayment(escrow, address(from), lamports, terms, reference);
       await insertPaymentIntent(db, {
         purpose,
         userId: user.id,
@@ -189,7 +291,8 @@ export function createPaymentsService({
         escrowWallet: escrow.publicKey,
         lamports,
         reference,
-        minSlot,
+        instruction: built.instruction satisfies ProgramInstruction,
+        terms,
         messageHash: messageHash(built.messageBytes),
         expiresAt: new Date(now.getTime() + PAYMENT_INTENT_TTL_MS),
         now,
@@ -205,35 +308,56 @@ export function createPaymentsService({
     /**
      * Relays a transaction the user's wallet signed and waits until it is confirmed, then books it
      * as money held for the payer. Only the exact message the server built for one of the caller's
-     * open payment intents is relayed (the wallet's signature is the only change), once per intent:
-     * the server is not a relay for anything else.
+     * open payment intents is relayed, once per intent: the wallet's signature must verify, and
+     * DarePool's own signatures (the rent payer's) are put back as the server made them. The
+     * server is not a relay for anything else.
      */
     async sendTransaction(user: UserRow, signedTransaction: string): Promise<Signature> {
       await limit(`send:${user.id}`, RATE_LIMITS.relayedTransactions, 'Too many transactions; wait a minute');
       let decoded: ReturnType<ReturnType<typeof getTransactionDecoder>['decode']>;
-      let accounts: readonly Address[];
+      let references: string[];
       try {
         decoded = getTransactionDecoder().decode(Buffer.from(signedTransaction, 'base64'));
-        accounts = getCompiledTransactionMessageDecoder().decode(decoded.messageBytes).staticAccounts;
+        references = memoTexts(new Uint8Array(decoded.messageBytes));
       } catch {
         throw badRequest(PAYMENT_MESSAGES.invalidTransaction);
       }
-      const intents = await findOpenIntents(db, { userId: user.id, references: [...accounts], now: clock() });
-      if (intents.length === 0) throw badRequest(PAYMENT_MESSAGES.notPrepared);
-      const hash = messageHash(new Uint8Array(decoded.messageBytes));
-      const intent = intents.find((candidate) => candidate.messageHash === hash);
-      if (!intent) throw badRequest(PAYMENT_MESSAGES.notAsPrepared);
+      const messageBytes = new Uint8Array(decoded.messageBytes);
+      const now = clock();
+      const intent = await findOpenIntentByMessage(db, {
+        userId: user.id,
+        messageHash: messageHash(messageBytes),
+        now,
+      });
+      if (!intent) {
+        const related = await findOpenIntentsByReference(db, { userId: user.id, references, now });
+        throw badRequest(related.length > 0 ? PAYMENT_MESSAGES.notAsPrepared : PAYMENT_MESSAGES.notPrepared);
+      }
       const signatureBytes = decoded.signatures[intent.fromWallet as Address];
       const valid =
         signatureBytes &&
         (await verifySignature(
           await getPublicKeyFromAddress(intent.fromWallet as Address),
           signatureBytes as SignatureBytes,
-          new Uint8Array(decoded.messageBytes),
+          messageBytes,
         ));
       if (!valid) throw badRequest(PAYMENT_MESSAGES.badSignature);
-      // The fee payer's signature is the transaction's id; the payer pays the fee.
+      // The wallet is the fee payer: its signature is the transaction's id.
       const signature = getBase58Decoder().decode(signatureBytes) as Signature;
+      const { rentPayer } = await platform();
+      const wire =
+        rentPayer.address in decoded.signatures
+          ? getBase64EncodedWireTransaction({
+              ...decoded,
+              signatures: {
+                ...decoded.signatures,
+                [rentPayer.address]: (await signBytes(
+                  rentPayer.keyPair.privateKey,
+                  messageBytes,
+                )) as SignatureBytes,
+              },
+            })
+          : getBase64EncodedWireTransaction(decoded);
 
       if (!(await claimRelay(db, intent.id, signature, clock()))) {
         // Ed25519 signatures are deterministic: the same message signed again is the same
@@ -245,12 +369,7 @@ export function createPaymentsService({
         return signature;
       }
       try {
-        await rpc
-          .sendTransaction(signedTransaction as never, {
-            encoding: 'base64',
-            preflightCommitment: 'confirmed',
-          })
-          .send();
+        await rpc.sendTransaction(wire, { encoding: 'base64', preflightCommitment: 'confirmed' }).send();
       } catch (error) {
         // Refused before it was forwarded: nothing was sent, so the payer may send it again.
         await releaseRelay(db, intent.id, signature);
@@ -260,6 +379,12 @@ export function createPaymentsService({
       await see(intent, signature);
       return signature;
     },
+
+    /** Step 7: a verified payment credited to a new dare or a pool (creditPayment). */
+    credit: createPaymentCredits({ db, chain, clock, programId: escrowProgramId, platform, refusedVaults }),
+
+    /** One run of the lapsed-payments job (lifecycle.ts): credit, refund or look up what nobody finished. */
+    settleLapsed: createLapsedPayments({ db, chain, clock, programId: escrowProgramId, refusedVaults }).run,
 
     /** Test SOL on the embedded chain only: a real cluster's SOL is never minted by us. */
     async airdrop(walletAddress: string, amount: string, ip: string) {

@@ -1,5 +1,5 @@
 import type { TransactionView } from '#contract/payments';
-import { describeTransactionError } from '../../chain/transfers';
+import { describeTransactionError } from './transaction-errors';
 
 type ParsedInstruction = {
   program?: string;

@@ -1,33 +1,69 @@
-import type { Rpc, Signature, SolanaRpcApi } from '@solana/kit';
+import type { Address, Rpc, SolanaRpcApi } from '@solana/kit';
 import { solToLamports } from '#contract/money';
-import {
-  checkDeposit,
-  DEPOSIT_FAILURE_MESSAGES,
-  type DepositFailure,
-  fetchParsedTransaction,
-  type ParsedTransactionView,
-} from '../../chain/verify-deposit';
-import type { DbOrTx } from '../../db/client';
-import { AppError } from '../../errors';
+import { PAYMENT_MESSAGES } from '#contract/payments';
+import { fetchReceipt, fetchVault } from '#server/chain/escrow-program/accounts';
+import type { Receipt, Vault } from '#server/chain/escrow-program/layout';
+import { findReceiptAddress } from '#server/chain/escrow-program/pda';
+import type { DbOrTx } from '#server/db/client';
+import { AppError } from '#server/errors';
+import { fetchLandedTransaction } from './landed-transactions';
 import type { PaymentIntentRow, PaymentPurpose } from './payment-intents';
-import { findOpenIntents } from './repo/payment-intents';
+import { findIntentByMessage, findIntentBySignature } from './repo/payment-intents';
+import { unixSeconds } from './vault-terms';
+
+export type PaymentFailure =
+  | 'not-found'
+  | 'failed-on-chain'
+  | 'not-this-request'
+  | 'other-escrow'
+  | 'wrong-payer'
+  | 'vault-missing'
+  | 'vault-not-ours'
+  | 'not-in-vault';
+
+export const PAYMENT_FAILURE_MESSAGES: Record<PaymentFailure, string> = {
+  'not-found': 'The transaction was not found or is not confirmed yet on this network',
+  'failed-on-chain': 'The transaction failed on chain',
+  'not-this-request': 'The transaction does not belong to this payment request',
+  'other-escrow': 'The transaction does not transfer SOL to the escrow wallet',
+  'wrong-payer': 'The transfer does not come from your wallet',
+  'vault-missing': "The dare's vault is not on chain",
+  'vault-not-ours': "The vault is not a DarePool vault with this payment's terms",
+  'not-in-vault': "The payment is not in the dare's vault",
+};
+
+export function paymentNotVerified(failure: PaymentFailure): AppError {
+  return new AppError('PAYMENT_NOT_VERIFIED', PAYMENT_FAILURE_MESSAGES[failure], { reason: failure });
+}
 
 export interface VerifiedPayment {
   intent: PaymentIntentRow;
+  /** What the server-built message deposits: the amount credited. */
   lamports: bigint;
-  slot: bigint;
+  vault: Vault & { address: Address };
+  receipt: Receipt & { address: Address };
 }
 
-function notVerified(failure: DepositFailure): AppError {
-  return new AppError('PAYMENT_NOT_VERIFIED', DEPOSIT_FAILURE_MESSAGES[failure], { reason: failure });
+export interface VerifyDeps {
+  db: DbOrTx;
+  rpc: Rpc<SolanaRpcApi>;
+  programId: Address;
+  /** The moderator and rent payer every DarePool vault names. */
+  platform: { moderator: Address; rentPayer: Address };
 }
 
 /**
- * Checks on chain that `signature` pays one of the caller's open payment intents (notes, section
- * 2). Reads only: the caller consumes the intent and credits in one database transaction.
+ * Step 7's check that `signature` is a payment of the caller (decision 021), reads only: the
+ * caller credits in one database transaction.
+ * 1. The transaction landed without error and is exactly a message the server built for one of
+ *    the caller's open payment intents (its SHA-256), paying into the escrow the request names.
+ *    A payment the relay (or the job) already booked was checked so when it landed.
+ * 2. The chain holds what it did: the vault is the program's, names our moderator and rent payer,
+ *    still takes money, and (for the intent that created it) has the kind and deadline built; the
+ *    caller's receipt in it is theirs and holds at least the amount credited.
  */
 export async function verifyPayment(
-  deps: { db: DbOrTx; rpc: Rpc<SolanaRpcApi> },
+  deps: VerifyDeps,
   request: {
     userId: number;
     wallet: string;
@@ -38,42 +74,55 @@ export async function verifyPayment(
     now: Date;
   },
 ): Promise<VerifiedPayment> {
-  let tx: ParsedTransactionView | null;
-  try {
-    tx = await fetchParsedTransaction(deps.rpc, request.signature as Signature);
-  } catch {
-    // A malformed or unknown signature is the same answer as one that never landed.
-    tx = null;
-  }
-  if (!tx) throw notVerified('not-found');
+  const { intent, failed } = await landedIntent(deps, request.signature);
+  if (intent.userId !== request.userId) throw paymentNotVerified('not-this-request');
+  if (failed) throw paymentNotVerified('failed-on-chain');
+  if (intent.usedAt !== null || intent.expiresAt <= request.now) throw paymentNotVerified('not-this-request');
+  if (intent.purpose !== request.purpose) throw paymentNotVerified('not-this-request');
+  if (request.dareId !== undefined && intent.dareId !== request.dareId)
+    throw paymentNotVerified(
+      intent.escrowWallet === request.escrowWallet ? 'not-this-request' : 'other-escrow',
+    );
+  if (intent.escrowWallet !== request.escrowWallet) throw paymentNotVerified('other-escrow');
+  if (intent.fromWallet !== request.wallet) throw paymentNotVerified('wrong-payer');
 
-  const intents = (
-    await findOpenIntents(deps.db, {
-      userId: request.userId,
-      references: tx.accountKeys.map((key) => key.pubkey),
-      purpose: request.purpose,
-      escrowWallet: request.escrowWallet,
-      now: request.now,
-    })
-  ).filter((intent) => request.dareId === undefined || intent.dareId === request.dareId);
-  if (intents.length === 0) throw notVerified('missing-reference');
+  const lamports = solToLamports(intent.amount);
+  const vaultAddress = intent.escrowWallet as Address;
+  const receiptAddress = (
+    await findReceiptAddress(deps.programId, vaultAddress, intent.fromWallet as Address)
+  ).address;
+  const [vault, receipt] = await Promise.all([
+    fetchVault(deps.rpc, deps.programId, vaultAddress),
+    fetchReceipt(deps.rpc, deps.programId, receiptAddress),
+  ]);
+  if (!vault) throw paymentNotVerified('vault-missing');
+  if (
+    vault.moderator !== deps.platform.moderator ||
+    vault.rentPayer !== deps.platform.rentPayer ||
+    (intent.programInstruction === 'create_vault' &&
+      (vault.kind !== intent.vaultKind || vault.deadline !== unixSeconds(intent.vaultDeadline!)))
+  )
+    throw paymentNotVerified('vault-not-ours');
+  if (vault.status !== 'open')
+    throw new AppError('CONFLICT', PAYMENT_MESSAGES.vaultNotOpen, { reason: 'vault-not-open' });
+  if (!receipt || receipt.payer !== intent.fromWallet || receipt.amount < lamports)
+    throw paymentNotVerified('not-in-vault');
+  return { intent, lamports, vault, receipt };
+}
 
-  let failure: DepositFailure = 'missing-reference';
-  for (const intent of intents) {
-    if (intent.fromWallet !== request.wallet) {
-      failure = 'wrong-payer';
-      continue;
-    }
-    const lamports = solToLamports(intent.amount);
-    const result = checkDeposit(tx, {
-      from: intent.fromWallet,
-      escrow: intent.escrowWallet,
-      lamports,
-      reference: intent.reference,
-      minSlot: intent.minSlot,
-    });
-    if (result === null) return { intent, lamports, slot: tx.slot };
-    failure = result;
-  }
-  throw notVerified(failure);
+/**
+ * The intent `signature` paid. Booked already (the relay saw it land without error, as the job
+ * does): that intent. Otherwise the chain is asked: the landed transaction's message names it.
+ */
+async function landedIntent(
+  deps: VerifyDeps,
+  signature: string,
+): Promise<{ intent: PaymentIntentRow; failed: boolean }> {
+  const known = await findIntentBySignature(deps.db, signature);
+  if (known?.signature === signature && known.paidAt !== null) return { intent: known, failed: false };
+  const landed = await fetchLandedTransaction(deps.rpc, signature);
+  if (!landed) throw paymentNotVerified('not-found');
+  const intent = await findIntentByMessage(deps.db, landed.messageHash);
+  if (!intent) throw paymentNotVerified('not-this-request');
+  return { intent, failed: landed.err !== null && landed.err !== undefined };
 }

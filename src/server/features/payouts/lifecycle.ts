@@ -18,10 +18,10 @@ export interface ClaimsRecovery {
 
 /** What the job needs of the refunds feature (see ClaimsRecovery). */
 export interface RefundsJob {
-  refundDue(): Promise<{ held: { failureReasons: string[] }; stray: { failureReasons: string[] } }>;
+  refundDue(): Promise<{ finished: { failureReasons: string[] } }>;
 }
 
-/** How often the in-process job refunds expired dares and settles unconfirmed transfers. */
+/** How often the in-process job refunds expired dares, settles unconfirmed transactions and closes ended vaults. */
 export const PAYOUT_JOB_INTERVAL_MS = 60_000;
 
 export interface PayoutLifecycleOptions {
@@ -74,16 +74,14 @@ async function recoverAtStart(app: FastifyInstance, options: PayoutLifecycleOpti
   }
 }
 
-/** Settles unconfirmed transfers, then refunds what is due (expired dares, held and stray payments). */
+/** Settles unconfirmed transactions, then refunds what is due (expired and cancelled dares) and finishes ended vaults. */
 async function refundRun(app: FastifyInstance, options: PayoutLifecycleOptions): Promise<void> {
   try {
     // Each part on its own: a chain error while recovering must not hold up the refunds.
     await options.payouts.recover().catch((error) => app.log.error({ err: error }, 'payout recovery failed'));
     const run = await options.refunds.refundDue();
-    if (run.held.failureReasons.length > 0)
-      app.log.warn({ reasons: run.held.failureReasons }, 'some held payments could not be refunded yet');
-    if (run.stray.failureReasons.length > 0)
-      app.log.warn({ reasons: run.stray.failureReasons }, 'some stray payments could not be refunded yet');
+    if (run.finished.failureReasons.length > 0)
+      app.log.warn({ reasons: run.finished.failureReasons }, 'some ended dares could not be finished yet');
   } catch (error) {
     app.log.error({ err: error }, 'refund job failed');
   }

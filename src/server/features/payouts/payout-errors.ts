@@ -1,13 +1,25 @@
-import { describeTransactionError } from '../../chain/transfers';
+import { escrowErrorMessage } from '#server/chain/escrow-program/errors';
+
+function textOf(error: unknown): string {
+  // kit wraps the node's error: the readable part is often in `cause`, the logs in `context`.
+  const parts: string[] = [];
+  for (let current: unknown = error, depth = 0; current && depth < 5; depth += 1) {
+    parts.push((current as Error).message ?? String(current));
+    parts.push(
+      JSON.stringify(current, (_key, value) => (typeof value === 'bigint' ? value.toString() : value)) ?? '',
+    );
+    current = (current as { cause?: unknown }).cause;
+  }
+  return parts.join(' ');
+}
 
 /**
- * A payout's failure in words for the winner and the admin. The generic wording speaks of "your
- * wallet", which is wrong here: the platform's wallets pay, so name the one that fell short.
+ * A payout's or refund's failure in words for the winner and the admin. The platform's keys sign
+ * and pay these transactions, so an empty wallet is the platform's fee payer; a refusal of the
+ * escrow program says which of its rules stopped it.
  */
 export function describePayoutError(error: unknown): string {
-  const text =
-    JSON.stringify(error, (_key, value) => (typeof value === 'bigint' ? value.toString() : value)) ?? '';
-  const all = `${(error as Error)?.message ?? ''} ${text} ${String((error as { cause?: unknown })?.cause ?? '')}`;
+  const all = textOf(error);
   // The fee payer is the first account: an empty one does not exist (AccountNotFound).
   if (
     /InsufficientFundsForFee|insufficient funds for fee|AccountNotFound|no record of a prior credit/i.test(
@@ -15,10 +27,13 @@ export function describePayoutError(error: unknown): string {
     )
   )
     return 'The platform fee wallet cannot pay the network fee right now';
+  const custom = /"Custom":\s*"?(\d+)|custom program error: 0x([0-9a-f]+)/i.exec(all);
+  if (custom)
+    return `The escrow program refused it: ${escrowErrorMessage(custom[1] ? Number(custom[1]) : Number.parseInt(custom[2]!, 16))}`;
   if (/InsufficientFundsForRent|insufficient funds for rent/i.test(all))
-    return 'The transfer would leave the escrow or the receiving wallet below the rent-exempt minimum (0.00089088 SOL)';
-  const generic = describeTransactionError(error);
-  if (generic.startsWith('Insufficient funds'))
-    return 'The escrow does not hold enough SOL for this transfer';
-  return generic;
+    return 'The platform fee wallet cannot pay the rent right now';
+  if (/BlockhashNotFound|blockhash not found/i.test(all))
+    return 'The transaction expired before it was sent. Please try again.';
+  if (/AlreadyProcessed|already been processed/i.test(all)) return 'This transaction was already sent';
+  return 'The network rejected the transaction';
 }

@@ -1,41 +1,24 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import {
   claims,
   dareWallets,
+  ledgerEntries,
   paymentIntents,
   payoutTransfers,
   poolContributions,
-  strayPayments,
   users,
 } from '../../db/schema';
 
 export type PayoutTransferRow = typeof payoutTransfers.$inferSelect;
 export type PayoutPurpose = 'claim' | 'refund';
 
-/**
- * What a transfer pays: a prize claim, a contribution's refund, money held for a payer, or SOL
- * sent straight to an escrow that never became a dare.
- */
-export type PayoutTarget =
-  | { purpose: 'claim'; claimId: number }
-  | { purpose: 'refund'; contributionId: number }
-  | { purpose: 'refund'; intentId: number }
-  | { purpose: 'refund'; strayPaymentId: number };
-
-function targetColumn(target: PayoutTarget) {
-  if ('claimId' in target) return eq(payoutTransfers.claimId, target.claimId);
-  if ('contributionId' in target) return eq(payoutTransfers.contributionId, target.contributionId);
-  if ('intentId' in target) return eq(payoutTransfers.intentId, target.intentId);
-  return eq(payoutTransfers.strayPaymentId, target.strayPaymentId);
+/** How many transactions were ever recorded for this vault (every failed attempt included). */
+export async function countVaultAttempts(db: DbOrTx, escrowWallet: string): Promise<number> {
+  return db.$count(payoutTransfers, eq(payoutTransfers.escrowWallet, escrowWallet));
 }
 
-/** How many transfers were ever recorded for this target (every failed attempt included). */
-export async function countAttempts(db: DbOrTx, target: PayoutTarget): Promise<number> {
-  return db.$count(payoutTransfers, targetColumn(target));
-}
-
-/** Whether a transfer out of this escrow is on its way (recorded, not settled). */
+/** Whether a transaction out of this vault is on its way (recorded, not settled). */
 export async function hasSendingTransfer(db: DbOrTx, escrowWallet: string): Promise<boolean> {
   const [row] = await db
     .select({ id: payoutTransfers.id })
@@ -51,6 +34,14 @@ export async function insertPayoutTransfer(
 ): Promise<PayoutTransferRow> {
   const [inserted] = await db.insert(payoutTransfers).values(row).returning();
   return inserted!;
+}
+
+export async function findTransferBySignature(
+  db: DbOrTx,
+  signature: string,
+): Promise<PayoutTransferRow | undefined> {
+  const [row] = await db.select().from(payoutTransfers).where(eq(payoutTransfers.signature, signature));
+  return row;
 }
 
 /** Moves a transfer out of 'sending' once: false when another path already settled it. */
@@ -69,6 +60,18 @@ export async function closeSendingTransfer(
   return updated.length === 1;
 }
 
+/** What the chain moved, once the transaction is booked: everything paid, and the stray part of it. */
+export async function setTransferMoved(
+  db: DbOrTx,
+  id: number,
+  moved: { amount: string; surplus: string; now: Date },
+): Promise<void> {
+  await db
+    .update(payoutTransfers)
+    .set({ amount: moved.amount, surplus: moved.surplus, updatedAt: moved.now })
+    .where(eq(payoutTransfers.id, id));
+}
+
 export async function findSendingTransfers(db: DbOrTx): Promise<PayoutTransferRow[]> {
   return db
     .select()
@@ -77,39 +80,70 @@ export async function findSendingTransfers(db: DbOrTx): Promise<PayoutTransferRo
     .orderBy(payoutTransfers.id);
 }
 
-/** The latest failure of a contribution's refund, shown to the admin. */
-export async function lastRefundError(db: DbOrTx, contributionId: number): Promise<string | null> {
+/** The latest failure of a refund out of this vault, shown to the admin. */
+export async function lastVaultError(db: DbOrTx, escrowWallet: string): Promise<string | null> {
   const [row] = await db
     .select({ error: payoutTransfers.error })
     .from(payoutTransfers)
-    .where(and(eq(payoutTransfers.contributionId, contributionId), sql`${payoutTransfers.error} is not null`))
+    .where(and(eq(payoutTransfers.escrowWallet, escrowWallet), isNotNull(payoutTransfers.error)))
     .orderBy(sql`${payoutTransfers.id} desc`)
     .limit(1);
   return row?.error ?? null;
 }
 
-/** Which key signs for an escrow: its derivation index. */
-export async function findEscrowDerivationIndex(db: DbOrTx, publicKey: string): Promise<number | undefined> {
-  const [row] = await db
-    .select({ derivationIndex: dareWallets.derivationIndex })
+/**
+ * Locks the vault's row until the transaction ends: bookings of one vault happen one at a time,
+ * so a transaction found twice (its sender and the job that notices refunds) is booked once.
+ */
+export async function lockEscrow(db: DbOrTx, escrowWallet: string): Promise<void> {
+  await db
+    .select({ id: dareWallets.id })
     .from(dareWallets)
-    .where(eq(dareWallets.publicKey, publicKey));
-  return row?.derivationIndex;
+    .where(eq(dareWallets.publicKey, escrowWallet))
+    .for('update');
 }
 
-/** The claim is paid by this transfer; returns its winner. */
+/** Whether the ledger already books money leaving this vault in this transaction. */
+export async function isBookedOut(db: DbOrTx, signature: string, escrowWallet: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: ledgerEntries.id })
+    .from(ledgerEntries)
+    .where(
+      and(
+        eq(ledgerEntries.signature, signature),
+        eq(ledgerEntries.escrowWallet, escrowWallet),
+        eq(ledgerEntries.direction, -1),
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
+}
+
+/** Every transaction the ledger books a movement of this vault for (in or out). */
+export async function bookedSignatures(db: DbOrTx, escrowWallet: string): Promise<Set<string>> {
+  const rows = await db
+    .selectDistinct({ signature: ledgerEntries.signature })
+    .from(ledgerEntries)
+    .where(eq(ledgerEntries.escrowWallet, escrowWallet));
+  return new Set(rows.map((row) => row.signature));
+}
+
+/** The claims a settle pays: those that recorded its signature (a major dare's two). */
+export async function findClaimsPaidBy(db: DbOrTx, signature: string) {
+  return db.select().from(claims).where(eq(claims.transactionHash, signature)).orderBy(claims.id);
+}
+
+/** The claim is paid by this settle. */
 export async function markClaimPaid(
   db: DbOrTx,
   claimId: number,
   signature: string,
   now: Date,
-): Promise<number | undefined> {
-  const [claim] = await db
+): Promise<void> {
+  await db
     .update(claims)
     .set({ status: 'paid', transactionHash: signature, failureReason: null, updatedAt: now })
-    .where(eq(claims.id, claimId))
-    .returning({ userId: claims.userId });
-  return claim?.userId;
+    .where(eq(claims.id, claimId));
 }
 
 /** A paid prize counts on the winner's record: one more win, the earnings and the reputation. */
@@ -129,47 +163,61 @@ export async function creditWinner(
     .where(eq(users.id, userId));
 }
 
-/** A failed or expired transfer of a claim being processed: claimable again, with the reason. */
-export async function releaseProcessingClaim(
+/** A settle that did not land: the claims it would have paid are claimable again, with the reason. */
+export async function releaseClaimsOf(
   db: DbOrTx,
-  claimId: number,
+  signature: string,
   reason: string,
   now: Date,
 ): Promise<void> {
   await db
     .update(claims)
     .set({ status: 'pending', transactionHash: null, failureReason: reason, updatedAt: now })
-    .where(and(eq(claims.id, claimId), eq(claims.status, 'processing')));
+    .where(and(eq(claims.transactionHash, signature), eq(claims.status, 'processing')));
 }
 
-/** The contribution is refunded by this transfer (once); returns who had made it. */
-export async function markContributionRefunded(
+/**
+ * A receipt of `payer` was refunded by this transaction: every unrefunded contribution it made to
+ * the dare, and every payment held for it in this vault (paid, never credited), is refunded by it.
+ * Returns the user the refund belongs to, when the books know one.
+ */
+export async function markPayerRefunded(
   db: DbOrTx,
-  contributionId: number,
-  signature: string,
-  now: Date,
-): Promise<number | undefined> {
-  const [contribution] = await db
-    .update(poolContributions)
-    .set({ refundSignature: signature, refundedAt: now })
-    .where(and(eq(poolContributions.id, contributionId), isNull(poolContributions.refundedAt)))
-    .returning({ userId: poolContributions.userId });
-  return contribution?.userId;
-}
-
-/** The held payment is refunded by this transfer (once); returns its payer. */
-export async function markIntentRefunded(
-  db: DbOrTx,
-  intentId: number,
-  signature: string,
-  now: Date,
-): Promise<number | undefined> {
-  const [intent] = await db
+  refund: { dareId: number | null; escrowWallet: string; payer: string; signature: string; now: Date },
+): Promise<number | null> {
+  const contributions =
+    refund.dareId === null
+      ? []
+      : await db
+          .update(poolContributions)
+          .set({ refundSignature: refund.signature, refundedAt: refund.now })
+          .where(
+            and(
+              eq(poolContributions.dareId, refund.dareId),
+              eq(poolContributions.walletAddress, refund.payer),
+              isNull(poolContributions.refundedAt),
+            ),
+          )
+          .returning({ userId: poolContributions.userId });
+  const intents = await db
     .update(paymentIntents)
-    .set({ refundedAt: now, refundSignature: signature })
-    .where(and(eq(paymentIntents.id, intentId), isNull(paymentIntents.refundedAt)))
+    .set({
+      usedAt: sql`coalesce(${paymentIntents.usedAt}, ${refund.now.toISOString()}::timestamptz)`,
+      usedFor: 'refund',
+      refundedAt: refund.now,
+      refundSignature: refund.signature,
+    })
+    .where(
+      and(
+        eq(paymentIntents.escrowWallet, refund.escrowWallet),
+        eq(paymentIntents.fromWallet, refund.payer),
+        isNotNull(paymentIntents.paidAt),
+        isNull(paymentIntents.refundedAt),
+        or(isNull(paymentIntents.usedFor), eq(paymentIntents.usedFor, 'refund')),
+      ),
+    )
     .returning({ userId: paymentIntents.userId });
-  return intent?.userId;
+  return contributions[0]?.userId ?? intents[0]?.userId ?? null;
 }
 
 export async function subtractFromEscrowBalance(
@@ -184,22 +232,10 @@ export async function subtractFromEscrowBalance(
     .where(eq(dareWallets.publicKey, publicKey));
 }
 
-/**
- * A stray refund landed: its row is refunded; when it emptied the escrow (`strayPaymentId` null)
- * every row still open there went out with it (dust swept along).
- */
-export async function markStrayPaymentsRefunded(
-  db: DbOrTx,
-  refund: { escrowWallet: string; strayPaymentId: number | null; signature: string; now: Date },
-): Promise<void> {
+/** The vault is gone from the chain (every record closed, its rent back with the platform). */
+export async function markEscrowClosed(db: DbOrTx, publicKey: string, now: Date): Promise<void> {
   await db
-    .update(strayPayments)
-    .set({ refundedAt: refund.now, refundSignature: refund.signature })
-    .where(
-      and(
-        eq(strayPayments.escrowWallet, refund.escrowWallet),
-        isNull(strayPayments.refundedAt),
-        refund.strayPaymentId === null ? undefined : eq(strayPayments.id, refund.strayPaymentId),
-      ),
-    );
+    .update(dareWallets)
+    .set({ status: 'closed', updatedAt: now })
+    .where(and(eq(dareWallets.publicKey, publicKey), sql`${dareWallets.status} <> 'closed'`));
 }

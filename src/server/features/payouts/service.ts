@@ -1,4 +1,5 @@
 import {
+  type Address,
   address,
   type Base64EncodedWireTransaction,
   isSolanaError,
@@ -7,40 +8,45 @@ import {
 } from '@solana/kit';
 import { lamportsToSol } from '#contract/money';
 import type { Clock } from '#server/deps';
-import { ledgerBalanceOf } from '#server/ledger/entries';
 import { ConfirmationError, waitForConfirmation } from '../../chain/confirmation';
 import type { EscrowKeys } from '../../chain/escrow-keys';
-import { sendSignedTransaction, signPayoutTransaction } from '../../chain/payout-transactions';
+import { fetchVault } from '../../chain/escrow-program/accounts';
+import {
+  buildCancelAndRefundTransactions,
+  buildCloseRecordsTransactions,
+  buildSettleTransactions,
+  VaultStateError,
+  type VaultTransaction,
+} from '../../chain/escrow-program/app-transactions';
+import { fetchChainTime } from '../../chain/escrow-program/chain-clock';
+import {
+  readVaultTransaction,
+  sendSignedTransaction,
+  type VaultTransactionEffects,
+} from '../../chain/payout-transactions';
 import type { ChainPort } from '../../chain/port';
 import type { Db, Tx } from '../../db/client';
 import { violatedConstraint } from '../../db/errors';
-import { AppError } from '../../errors';
 import { describePayoutError } from './payout-errors';
 import {
+  bookedSignatures,
   closeSendingTransfer,
-  countAttempts,
-  findEscrowDerivationIndex,
+  countVaultAttempts,
   findSendingTransfers,
+  findTransferBySignature,
   hasSendingTransfer,
   insertPayoutTransfer,
-  type PayoutTarget,
+  markEscrowClosed,
+  type PayoutPurpose,
   type PayoutTransferRow,
 } from './repo';
-import { bookLandedTransfer, releaseFailedTransfer } from './settle';
+import { type BookedPayment, bookVaultTransaction, releaseFailedTransfer } from './settle';
 
-export type { PayoutTarget } from './repo';
+export type { BookedPayment } from './settle';
 
-export interface PayoutRequest {
-  target: PayoutTarget;
-  dareId: number | null;
-  escrowWallet: string;
-  recipient: string;
-  lamports: bigint;
-}
-
-/** What became of one transfer. 'unknown': sent, not yet confirmed; recovery settles it later. */
+/** What became of one transaction. 'unknown': sent, not yet confirmed; recovery settles it later. */
 export type PayoutOutcome =
-  | { status: 'confirmed'; signature: string }
+  | { status: 'confirmed'; signature: string; booked: BookedPayment[] }
   | { status: 'failed'; reason: string }
   | { status: 'unknown'; signature: string };
 
@@ -48,47 +54,96 @@ export interface PayoutsDeps {
   db: Db;
   chain: ChainPort;
   escrowKeys: EscrowKeys;
+  /** The escrow program holding every dare's SOL. */
+  escrowProgramId: Address;
   clock: Clock;
-  /** How long to wait for a confirmation before leaving the transfer to recovery. */
+  /** How long to wait for a confirmation before leaving the transaction to recovery. */
   confirmTimeoutMs?: number;
 }
 
-/** Thrown when the claim or contribution already has a live transfer (the unique index said so). */
-export class TransferAlreadyLive extends Error {}
+/**
+ * Thrown when a transaction is already on its way (a unique index said so): for this very claim
+ * (`sameClaim`), or out of this vault (one transaction of a vault at a time).
+ */
+export class TransferAlreadyLive extends Error {
+  constructor(readonly sameClaim: boolean) {
+    super(sameClaim ? 'A payout of this claim is on its way' : 'A transaction of this vault is on its way');
+  }
+}
+
+/** The vault cannot take this step now (closed, settled, a winner never entered...). */
+export { VaultStateError };
 
 const EXPIRED_REASON = 'The payout transaction expired before it reached the network';
 
-function memoFor(target: PayoutTarget, attempt: number): string {
-  const what =
-    'claimId' in target
-      ? `prize claim ${target.claimId}`
-      : 'contributionId' in target
-        ? `refund of contribution ${target.contributionId}`
-        : 'intentId' in target
-          ? `refund of payment ${target.intentId}`
-          : `refund of stray payment ${target.strayPaymentId}`;
-  return `DarePool ${what}, attempt ${attempt}`;
+/** What a recorded transaction is for; `claimIds` are the claims a settle pays. */
+export interface VaultPayout {
+  purpose: PayoutPurpose;
+  /** The claim whose request sends a settle (a major dare's settle pays its other claim too). */
+  claimId: number | null;
+  dareId: number | null;
+  escrowWallet: string;
 }
 
+/** How a vault stands on chain, for the jobs that finish dares. */
+export type VaultState = 'closed' | 'open' | 'settled' | 'refunding' | 'refundable';
+
 /**
- * Moves SOL out of escrows, each transfer exactly once: it is signed, stored with its signature
- * and bytes ('sending'), then sent; a landed transfer is booked, a failed one released. Nothing
- * else in the app signs with an escrow key.
+ * Every lamport that leaves a dare's vault leaves through the escrow program, in transactions the
+ * moderator key and the platform fee payer sign (no key can move a vault's SOL otherwise): `settle`
+ * to the winners, `cancel` and a `refund` per receipt to the payers, then the closes that return
+ * the records' rent to the fee payer. Each transaction that pays is signed, stored with its
+ * signature and bytes ('sending'), then sent; a landed one is booked from what the chain says it
+ * moved, a failed one released. Refunds sent by anyone else are found and booked the same way.
  */
 export function createPayoutsService({
   db,
   chain,
   escrowKeys,
+  escrowProgramId,
   clock,
   confirmTimeoutMs = 60_000,
 }: PayoutsDeps) {
   const { rpc } = chain;
 
-  async function settleLanded(transfer: PayoutTransferRow): Promise<void> {
-    await db.transaction(async (tx) => {
+  async function signers() {
+    return { moderator: await escrowKeys.moderator(), feePayer: await escrowKeys.feePayer() };
+  }
+
+  /** The chain's record of a landed transaction; a node may need a moment to serve it. */
+  async function effectsOf(signature: string, escrowWallet: string): Promise<VaultTransactionEffects | null> {
+    for (let attempt = 0; attempt < 10; attempt++) {
+      const effects = await readVaultTransaction(rpc, signature, {
+        programId: escrowProgramId,
+        vault: address(escrowWallet),
+      });
+      if (effects) return effects;
+      await new Promise((resolve) => setTimeout(resolve, 100 * (attempt + 1)));
+    }
+    return null;
+  }
+
+  /**
+   * Books a landed transaction of this vault once: ours (its row moves from 'sending' to
+   * 'confirmed' in the same database transaction) or anyone's.
+   */
+  async function bookLanded(
+    signature: string,
+    target: { escrowWallet: string; dareId: number | null },
+  ): Promise<BookedPayment[] | null> {
+    const effects = await effectsOf(signature, target.escrowWallet);
+    if (!effects) return null;
+    return db.transaction(async (tx) => {
       const now = clock();
-      if (await closeSendingTransfer(tx, transfer.id, 'confirmed', now))
-        await bookLandedTransfer(tx, transfer, now);
+      const transfer = await findTransferBySignature(tx, signature);
+      if (transfer?.status === 'sending') await closeSendingTransfer(tx, transfer.id, 'confirmed', now);
+      return bookVaultTransaction(tx, {
+        effects,
+        escrowWallet: target.escrowWallet,
+        dareId: transfer?.dareId ?? target.dareId,
+        transfer,
+        now,
+      });
     });
   }
 
@@ -104,7 +159,7 @@ export function createPayoutsService({
     });
   }
 
-  /** Waits for a sent transfer and settles it. */
+  /** Waits for a sent transaction and settles it. */
   async function confirm(transfer: PayoutTransferRow): Promise<PayoutOutcome> {
     try {
       await waitForConfirmation(rpc, transfer.signature as Signature, {
@@ -125,8 +180,9 @@ export function createPayoutsService({
       }
       return { status: 'unknown', signature: transfer.signature };
     }
-    await settleLanded(transfer);
-    return { status: 'confirmed', signature: transfer.signature };
+    const booked = await bookLanded(transfer.signature, transfer);
+    if (booked === null) return { status: 'unknown', signature: transfer.signature };
+    return { status: 'confirmed', signature: transfer.signature, booked };
   }
 
   /** Sends stored bytes (again: the same bytes can never pay twice) and settles the outcome. */
@@ -149,83 +205,237 @@ export function createPayoutsService({
   }
 
   /**
-   * SOL in the escrow beyond the books (sent from outside DarePool, say 1 lamport) that the
-   * transfer emptying the escrow's books must take along: leaving it behind would leave the
-   * escrow below the rent-exempt minimum, and the transfer would fail. Only when nothing else is
-   * on its way out of the escrow; then the next emptying transfer sweeps it.
+   * Records a signed transaction before anything is sent, in one database transaction with
+   * `beforeRecord` (a claim records the signature that pays it). One per vault at a time.
    */
-  async function surplusToSweep(request: PayoutRequest): Promise<bigint> {
-    if (await hasSendingTransfer(db, request.escrowWallet)) return 0n;
-    const booked = await ledgerBalanceOf(db, request.escrowWallet);
-    if (booked !== request.lamports) return 0n;
-    const { value: onChain } = await rpc
-      .getBalance(address(request.escrowWallet), { commitment: 'confirmed' })
-      .send();
-    return onChain > booked ? onChain - booked : 0n;
+  async function record(
+    payout: VaultPayout,
+    transaction: VaultTransaction,
+    expected: { recipient: string; lamports: bigint },
+    beforeRecord?: (tx: Tx, signature: string) => Promise<void>,
+  ): Promise<PayoutTransferRow> {
+    try {
+      return await db.transaction(async (tx) => {
+        await beforeRecord?.(tx, transaction.signature);
+        return insertPayoutTransfer(tx, {
+          purpose: payout.purpose,
+          claimId: payout.claimId,
+          contributionId: null,
+          intentId: null,
+          strayPaymentId: null,
+          dareId: payout.dareId,
+          escrowWallet: payout.escrowWallet,
+          recipient: expected.recipient,
+          // What the vault held for it when signed; the booking writes what the chain moved.
+          amount: lamportsToSol(expected.lamports > 0n ? expected.lamports : 1n),
+          surplus: '0',
+          signature: transaction.signature,
+          wireTransaction: transaction.base64,
+          lastValidBlockHeight: transaction.lastValidBlockHeight,
+          createdAt: clock(),
+          updatedAt: clock(),
+        });
+      });
+    } catch (error) {
+      const constraint = violatedConstraint(error);
+      if (constraint === 'payout_transfers_one_live_per_claim') throw new TransferAlreadyLive(true);
+      if (constraint === 'payout_transfers_one_sending_per_escrow') throw new TransferAlreadyLive(false);
+      throw error;
+    }
+  }
+
+  /** Sends a transaction that moves no pool money (closes of records), and waits for it. */
+  async function sendAndConfirm(transaction: VaultTransaction): Promise<boolean> {
+    try {
+      await sendSignedTransaction(rpc, transaction.base64);
+      await waitForConfirmation(rpc, transaction.signature, {
+        commitment: 'confirmed',
+        timeoutMs: confirmTimeoutMs,
+        intervalMs: 200,
+        lastValidBlockHeight: transaction.lastValidBlockHeight,
+      });
+      return true;
+    } catch {
+      // Closes are retried by the job: anyone may send them, and nothing is lost meanwhile.
+      return false;
+    }
+  }
+
+  const memo = (payout: VaultPayout, what: string, attempt: number) =>
+    `DarePool ${what}${payout.dareId === null ? '' : ` of dare ${payout.dareId}`}, attempt ${attempt}`;
+
+  /** Records, sends and books each paying transaction in order; stops at the first that does not land. */
+  async function sendInOrder(
+    payout: VaultPayout,
+    transactions: VaultTransaction[],
+    beforeRecord?: (tx: Tx, signature: string) => Promise<void>,
+    recipientOf: (transaction: VaultTransaction) => { recipient: string; lamports: bigint } | null = () =>
+      null,
+  ): Promise<PayoutOutcome[]> {
+    const outcomes: PayoutOutcome[] = [];
+    for (const [index, transaction] of transactions.entries()) {
+      const expected = recipientOf(transaction);
+      if (!expected) {
+        if (!(await sendAndConfirm(transaction))) break;
+        continue;
+      }
+      const row = await record(payout, transaction, expected, index === 0 ? beforeRecord : undefined);
+      const outcome = await sendStored(row);
+      outcomes.push(outcome);
+      if (outcome.status !== 'confirmed') break;
+    }
+    return outcomes;
   }
 
   const service = {
-    /**
-     * Signs and records the transfer (and, for a claim, its signature on the claim) in one
-     * database transaction, before anything is sent. `beforeRecord` runs inside that transaction.
-     */
-    async prepare(request: PayoutRequest, beforeRecord?: (tx: Tx, signature: string) => Promise<void>) {
-      const derivationIndex = await findEscrowDerivationIndex(db, request.escrowWallet);
-      if (derivationIndex === undefined) throw new AppError('INTERNAL', 'The escrow of this dare is unknown');
-      const attempt = (await countAttempts(db, request.target)) + 1;
-      const surplus = await surplusToSweep(request);
-      const signed = await signPayoutTransaction(rpc, {
-        escrow: await escrowKeys.signerFor(derivationIndex),
-        feePayer: await escrowKeys.feePayer(),
-        recipient: address(request.recipient),
-        lamports: request.lamports + surplus,
-        memo: memoFor(request.target, attempt),
-      });
-      try {
-        return await db.transaction(async (tx) => {
-          await beforeRecord?.(tx, signed.signature);
-          return insertPayoutTransfer(tx, {
-            purpose: request.target.purpose,
-            claimId: 'claimId' in request.target ? request.target.claimId : null,
-            contributionId: 'contributionId' in request.target ? request.target.contributionId : null,
-            intentId: 'intentId' in request.target ? request.target.intentId : null,
-            strayPaymentId: 'strayPaymentId' in request.target ? request.target.strayPaymentId : null,
-            dareId: request.dareId,
-            escrowWallet: request.escrowWallet,
-            recipient: request.recipient,
-            amount: lamportsToSol(request.lamports),
-            surplus: lamportsToSol(surplus),
-            signature: signed.signature,
-            wireTransaction: signed.wire,
-            lastValidBlockHeight: signed.lastValidBlockHeight,
-            createdAt: clock(),
-            updatedAt: clock(),
-          });
-        });
-      } catch (error) {
-        const constraint = violatedConstraint(error);
-        if (
-          constraint === 'payout_transfers_one_live_per_claim' ||
-          constraint === 'payout_transfers_one_live_per_contribution' ||
-          constraint === 'payout_transfers_one_live_per_intent' ||
-          constraint === 'payout_transfers_one_live_per_stray_payment'
-        )
-          throw new TransferAlreadyLive();
-        throw error;
-      }
-    },
-
     sendStored,
 
-    /** Whether a transfer out of this escrow is on its way (recorded, not settled). */
+    /** Whether a transaction out of this vault is on its way (recorded, not settled). */
     hasTransferOnItsWay: (escrowWallet: string) => hasSendingTransfer(db, escrowWallet),
 
-    async pay(request: PayoutRequest, beforeRecord?: (tx: Tx, signature: string) => Promise<void>) {
-      return sendStored(await service.prepare(request, beforeRecord));
+    /**
+     * Signs a dare's `settle` (the moderator signs; everything the vault holds above its rent goes
+     * to the winners, 70/30 for a major dare) with as many record closes as fit, and records it
+     * with `beforeRecord` before anything is sent. Throws VaultStateError when the vault cannot
+     * be settled (closed, not open, a winner never entered). Returns the record and the closes
+     * left for later transactions.
+     */
+    async prepareSettle(
+      payout: Omit<VaultPayout, 'purpose'> & { winners: readonly string[] },
+      beforeRecord?: (tx: Tx, signature: string) => Promise<void>,
+    ): Promise<{ transfer: PayoutTransferRow; closes: VaultTransaction[] }> {
+      const vault = await fetchVault(rpc, escrowProgramId, address(payout.escrowWallet));
+      if (!vault) throw new VaultStateError('The vault of this dare is closed');
+      const attempt = (await countVaultAttempts(db, payout.escrowWallet)) + 1;
+      const [settle, ...closes] = await buildSettleTransactions(rpc, {
+        programId: escrowProgramId,
+        vault: address(payout.escrowWallet),
+        ...(await signers()),
+        winners: payout.winners.map((winner) => address(winner)),
+        memo: memo({ ...payout, purpose: 'claim' }, 'prize payout', attempt),
+      });
+      const transfer = await record(
+        { ...payout, purpose: 'claim' },
+        settle!,
+        { recipient: payout.winners[0]!, lamports: vault.lamports - vault.rent },
+        beforeRecord,
+      );
+      return { transfer, closes };
     },
 
     /**
-     * Start-up recovery: every transfer still 'sending' (the process stopped between recording
+     * Pays a dare's winners (prepareSettle, then sends it); once it landed, the closes that did
+     * not fit in it follow, so every record's rent returns to the fee payer (the job retries them).
+     */
+    async settle(
+      payout: Omit<VaultPayout, 'purpose'> & { winners: readonly string[] },
+      beforeRecord?: (tx: Tx, signature: string) => Promise<void>,
+    ): Promise<PayoutOutcome> {
+      const { transfer, closes } = await service.prepareSettle(payout, beforeRecord);
+      const outcome = await sendStored(transfer);
+      if (outcome.status !== 'confirmed') return outcome;
+      for (const close of closes) if (!(await sendAndConfirm(close))) break;
+      await service.vaultState(payout.escrowWallet);
+      return outcome;
+    },
+
+    /**
+     * Refunds every receipt of a vault: `cancel` while it is open (the moderator signs), then a
+     * `refund` per receipt (each pays its payer exactly what they put in; the last also carries
+     * any stray lamports) and `close_entry` per entry, so the vault closes and its rent returns.
+     * Each transaction that refunds is recorded before it is sent and booked from the chain.
+     */
+    async refundVault(payout: { dareId: number | null; escrowWallet: string }): Promise<{
+      state: VaultState;
+      outcomes: PayoutOutcome[];
+    }> {
+      const vault = await fetchVault(rpc, escrowProgramId, address(payout.escrowWallet));
+      if (!vault) return { state: await service.vaultState(payout.escrowWallet), outcomes: [] };
+      if (vault.status === 'settled') return { state: 'settled', outcomes: [] };
+      const attempt = (await countVaultAttempts(db, payout.escrowWallet)) + 1;
+      const refund: VaultPayout = { ...payout, purpose: 'refund', claimId: null };
+      const transactions = await buildCancelAndRefundTransactions(rpc, {
+        programId: escrowProgramId,
+        vault: address(payout.escrowWallet),
+        ...(await signers()),
+        memo: memo(refund, 'refund', attempt),
+      });
+      const outcomes = await sendInOrder(refund, transactions, undefined, (transaction) => {
+        const refunds = transaction.closes.flatMap((close) => (close.kind === 'refund' ? [close] : []));
+        if (refunds.length === 0) return null;
+        return { recipient: refunds[0]!.payer, lamports: refunds.reduce((sum, r) => sum + r.amount, 0n) };
+      });
+      return { state: await service.vaultState(payout.escrowWallet), outcomes };
+    },
+
+    /**
+     * Closes what a settled vault still holds (receipts and entries created or left after the
+     * payout), so their rent and the vault's return to the fee payer. Moves no pool money.
+     */
+    async closeSettledRecords(escrowWallet: string): Promise<VaultState> {
+      const state = await service.vaultState(escrowWallet);
+      if (state !== 'settled') return state;
+      const transactions = await buildCloseRecordsTransactions(rpc, {
+        programId: escrowProgramId,
+        vault: address(escrowWallet),
+        feePayer: await escrowKeys.feePayer(),
+      });
+      for (const transaction of transactions) if (!(await sendAndConfirm(transaction))) break;
+      return service.vaultState(escrowWallet);
+    },
+
+    /**
+     * Where a vault stands: closed (then marked closed in the books), open, settled, refunding, or
+     * open but past its refund_after by the chain's clock (anyone may refund it).
+     */
+    async vaultState(escrowWallet: string): Promise<VaultState> {
+      const vault = await fetchVault(rpc, escrowProgramId, address(escrowWallet));
+      if (!vault) {
+        await markEscrowClosed(db, escrowWallet, clock());
+        return 'closed';
+      }
+      if (vault.status !== 'open') return vault.status;
+      return (await fetchChainTime(rpc)) >= vault.refundAfter ? 'refundable' : 'open';
+    },
+
+    /**
+     * The ledger follows the chain: every landed transaction of this vault that paid something out
+     * and is not booked yet (a payer's own 'Refund me', `npm run refund-dare`, a transaction of
+     * ours whose booking was interrupted) is booked now. Returns what was booked.
+     */
+    async noticeVaultPayments(target: {
+      escrowWallet: string;
+      dareId: number | null;
+    }): Promise<BookedPayment[]> {
+      // Payments in are booked under their own signatures; entries and closes move nothing of the pool.
+      const booked = await bookedSignatures(db, target.escrowWallet);
+      const found: BookedPayment[] = [];
+      const unbooked: string[] = [];
+      let before: Signature | undefined;
+      for (;;) {
+        const page = await rpc
+          .getSignaturesForAddress(address(target.escrowWallet), {
+            limit: 1000,
+            commitment: 'confirmed',
+            ...(before ? { before } : {}),
+          })
+          .send();
+        for (const entry of page)
+          if (!entry.err && !booked.has(entry.signature)) unbooked.push(entry.signature);
+        if (page.length < 1000) break;
+        before = page[page.length - 1]!.signature;
+      }
+      // Oldest first, as the chain ran them.
+      for (const signature of unbooked.reverse()) {
+        const effects = await effectsOf(signature, target.escrowWallet);
+        if (!effects || (effects.refunds.length === 0 && !effects.settle)) continue;
+        found.push(...((await bookLanded(signature, target)) ?? []));
+      }
+      return found;
+    },
+
+    /**
+     * Start-up recovery: every transaction still 'sending' (the process stopped between recording
      * and settling) is decided by its signature. Landed: booked. Failed on chain: released. Not
      * seen and its blockhash expired: looked up once more (it may have landed after the first
      * look, or the node lagged), and only then released as expired (the caller pays again with a

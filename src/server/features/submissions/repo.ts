@@ -137,10 +137,24 @@ export async function winnersOf(db: DbOrTx, dareId: number): Promise<DareOutcome
 /** What submitting and voting need of a dare: whether it is open, and whether it is major. */
 export async function findDareEntry(db: DbOrTx, id: number) {
   const [row] = await db
-    .select({ id: dares.id, status: dares.status, deadline: dares.deadline, isMajor: dares.isMajor })
+    .select({
+      id: dares.id,
+      status: dares.status,
+      deadline: dares.deadline,
+      isMajor: dares.isMajor,
+      escrowWallet: dares.escrowWallet,
+    })
     .from(dares)
     .where(eq(dares.id, id));
   return row;
+}
+
+export async function hasSubmitted(db: DbOrTx, dareId: number, userId: number): Promise<boolean> {
+  const [row] = await db
+    .select({ id: dareSubmissions.id })
+    .from(dareSubmissions)
+    .where(and(eq(dareSubmissions.dareId, dareId), eq(dareSubmissions.userId, userId)));
+  return row !== undefined;
 }
 
 /** The new submission's id; the one-per-user index refuses a second (dare_submissions_one_per_user). */

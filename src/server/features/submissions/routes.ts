@@ -3,6 +3,7 @@ import { dareIdParamsSchema } from '#contract/dares';
 import {
   dareOutcomeSchema,
   dareSubmissionsParamsSchema,
+  enterTransactionResponseSchema,
   submissionIdParamsSchema,
   submissionListSchema,
   submissionSchema,
@@ -17,6 +18,7 @@ import { requireUser } from '../../plugins/authenticate';
 import type { SubmissionsService } from './service';
 
 const errors = errorResponses(400, 401, 403, 404, 409);
+const chainErrors = errorResponses(400, 401, 403, 404, 409, 429, 503);
 
 export const submissionRoutes: FastifyPluginAsyncZod<{ submissions: SubmissionsService }> = async (
   app,
@@ -25,14 +27,30 @@ export const submissionRoutes: FastifyPluginAsyncZod<{ submissions: SubmissionsS
   const list = { response: { 200: submissionListSchema, ...errors }, tags: ['submissions'] };
 
   app.post(
+    '/api/dares/:id/enter-transaction',
+    {
+      schema: {
+        tags: ['submissions'],
+        summary:
+          "The caller's `enter` transaction for the dare's vault, signed by the platform fee payer (it pays fee and rent): the wallet signs it and Submit Video sends it",
+        security: [{ bearerAuth: [] }],
+        params: dareIdParamsSchema,
+        response: { 200: enterTransactionResponseSchema, ...chainErrors },
+      },
+    },
+    async (request) => submissions.enterTransaction(requireUser(request), request.params.id),
+  );
+
+  app.post(
     '/api/dares/:id/submit',
     {
       schema: {
         tags: ['submissions'],
-        summary: 'Submit a video proof: pending until an admin approves it',
+        summary:
+          "Submit a video proof: the signed entry is relayed and confirmed on chain first (left out only when the caller's entry exists); pending until an admin approves it",
         params: dareIdParamsSchema,
         body: submitVideoRequestSchema,
-        response: { 201: submissionSchema, ...errors },
+        response: { 201: submissionSchema, ...chainErrors },
       },
     },
     async (request, reply) => {

@@ -1,3 +1,4 @@
+import type { Address } from '@solana/kit';
 import { effectiveStatus } from '#contract/dare-rules';
 import { SUBMISSION_LIMITS } from '#contract/limits';
 import {
@@ -8,13 +9,17 @@ import {
   type VoteResponse,
 } from '#contract/submissions';
 import type { VotingRights } from '#contract/voting';
+import type { EscrowKeys } from '#server/chain/escrow-keys';
+import type { ChainPort } from '#server/chain/port';
 import type { Db, DbOrTx } from '#server/db/client';
 import { violatedConstraint } from '#server/db/errors';
 import type { Clock } from '#server/deps';
 import { AppError, badRequest, conflict, notFound } from '#server/errors';
 import type { UserRow } from '#server/features/auth/user';
 import { currentMajorDare } from '#server/features/major-dare/current';
+import type { RateLimiter } from '#server/rate-limit/port';
 import type { StoragePort } from '#server/storage/port';
+import { createEntries } from './entries';
 import {
   countVotes,
   findDareEntry,
@@ -22,6 +27,7 @@ import {
   findSubmissionRecord,
   findVotingState,
   hasBackedADare,
+  hasSubmitted,
   hasVoted,
   insertSubmission,
   insertVote,
@@ -54,23 +60,32 @@ async function votingClosedReason(db: DbOrTx, dareId: number): Promise<string | 
     : SUBMISSION_MESSAGES.votingClosedWinner;
 }
 
-export function createSubmissionsService({
-  db,
-  clock,
-  storage,
-  videoAccess,
-}: {
+export interface SubmissionsDeps {
   db: Db;
   clock: Clock;
   storage: StoragePort;
   videoAccess: VideoSources;
-}) {
+  chain: ChainPort;
+  escrowKeys: EscrowKeys;
+  escrowProgramId: Address;
+  limiter: RateLimiter;
+}
+
+export function createSubmissionsService(deps: SubmissionsDeps) {
+  const { db, clock, storage, videoAccess } = deps;
+  const entries = createEntries(deps);
   /** Every list only holds what its viewer may see, so each gets the source it may play. */
   const withSource = (record: SubmissionRecord): Submission => ({
     ...record,
     videoSrc: videoAccess.sourceFor(record),
   });
   const withSources = (records: SubmissionRecord[]) => records.map(withSource);
+
+  /** Only a registered wallet can enter, and only an entrant can be paid. */
+  function requireEntrantWallet(user: UserRow): string {
+    if (!user.walletAddress) throw badRequest(SUBMISSION_MESSAGES.noWalletToEnter);
+    return user.walletAddress;
+  }
 
   /** The dare, if it takes submissions now; 404 or 409 'Submissions Closed' otherwise. */
   async function requireOpenDare(dareId: number) {
@@ -94,8 +109,28 @@ export function createSubmissionsService({
   return {
     requireOpenDare,
 
-    async submit(user: UserRow, dareId: number, body: { videoUrl: string; description: string }) {
-      await requireOpenDare(dareId);
+    /**
+     * POST /api/dares/{id}/enter-transaction: the caller's `enter` for the dare's vault, for a
+     * user with a registered wallet who has no proof on this open dare and has not entered.
+     */
+    async enterTransaction(user: UserRow, dareId: number) {
+      const wallet = requireEntrantWallet(user);
+      const dare = await requireOpenDare(dareId);
+      if (await hasSubmitted(db, dareId, user.id)) throw conflict(SUBMISSION_MESSAGES.alreadySubmitted);
+      return entries.transaction(user, wallet, dare);
+    },
+
+    /**
+     * A proof, recorded once its author entered the dare on chain: the signed entry is relayed and
+     * confirmed first in the same request (docs/product.md#submit-video-rules).
+     */
+    async submit(
+      user: UserRow,
+      dareId: number,
+      body: { videoUrl: string; description: string; signedEntryTransaction?: string },
+    ) {
+      const wallet = requireEntrantWallet(user);
+      const dare = await requireOpenDare(dareId);
       // The schema let through only our upload paths and https links; an upload must exist.
       const key = uploadedKey(body.videoUrl);
       if (body.videoUrl.startsWith(UPLOADED_VIDEO_PREFIX) && !(key && (await storage.stat(key)))) {
@@ -103,6 +138,9 @@ export function createSubmissionsService({
           fields: { videoUrl: SUBMISSION_MESSAGES.videoUrl },
         });
       }
+      // Nothing is relayed for a proof that could not be recorded anyway.
+      if (await hasSubmitted(db, dareId, user.id)) throw conflict(SUBMISSION_MESSAGES.alreadySubmitted);
+      await entries.ensureEntered(user, wallet, dare, body.signedEntryTransaction);
       try {
         const id = await insertSubmission(db, {
           dareId,

@@ -26,6 +26,11 @@ export interface DareSubmissionSlots {
   renderSubmissions?: (dareId: number) => ReactNode;
 }
 
+/** What the refund-me feature adds: 'Refund me' for a payer of a refunding or overdue dare. */
+export interface DareRefundSlot {
+  renderRefund?: (dare: { id: number; status: string; deadline: string | null }) => ReactNode;
+}
+
 /**
  * /dare/:id. The chat and the submissions come from the route (`renderChat`, `renderSubmit`,
  * `renderSubmissions`), so this feature imports neither.
@@ -34,7 +39,8 @@ export default function DareDetailsPage({
   renderChat,
   renderSubmit,
   renderSubmissions,
-}: { renderChat?: (dareId: number) => ReactNode } & DareSubmissionSlots) {
+  renderRefund,
+}: { renderChat?: (dareId: number) => ReactNode } & DareSubmissionSlots & DareRefundSlot) {
   const { id: rawId } = useParams();
   const id = parseDareId(rawId);
   const { data: dare, isPending, error } = useDare(id);
@@ -78,6 +84,7 @@ export default function DareDetailsPage({
           {renderSubmit?.({ id: dare.id, title: dare.title, closed: !isOpen })}
           <AddToPoolDialog dare={dare} disabled={!isOpen} />
           <ShareButton title={dare.title} description={dare.description} path={`/dare/${dare.id}`} />
+          {renderRefund?.({ id: dare.id, status: dare.status, deadline: dare.deadline })}
         </>
       }
       submissions={renderSubmissions?.(dare.id)}

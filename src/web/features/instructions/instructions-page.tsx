@@ -1,5 +1,5 @@
 import type { LucideIcon } from 'lucide-react';
-import { AlertTriangle, Crown, Flame, Video } from 'lucide-react';
+import { AlertTriangle, Crown, Flame, Landmark, Video } from 'lucide-react';
 import type { ReactNode } from 'react';
 import {
   MAJOR_DARE_SPLIT,
@@ -10,6 +10,7 @@ import {
 } from '#contract/limits';
 import { PageHeader } from '#web/components/common/page-header';
 import { Card, CardContent, CardHeader, CardTitle } from '#web/components/ui/card';
+import { useConfig } from '#web/lib/config';
 
 const MAX_VIDEO_MB = SUBMISSION_LIMITS.videoMaxBytes / (1024 * 1024);
 
@@ -17,18 +18,18 @@ const CREATE_STEPS = [
   'Connect your Solana wallet (Phantom or any Wallet Standard wallet) and sign the sign-in message. Signing in costs nothing.',
   'Open Create Dare and describe the dare: title, description, difficulty, category and a deadline.',
   `Choose your stake, between ${STAKE_MIN_SOL} and ${STAKE_MAX_SOL} SOL. DarePool checks your balance first: it must cover the stake plus the ${NETWORK_FEE_SOL} SOL network fee.`,
-  'DarePool creates an escrow wallet for your dare and prepares the transfer of your stake into it.',
-  'Your wallet asks you to sign the transfer. Check the amount, then approve.',
+  "DarePool prepares the transaction that creates your dare's vault on the escrow program and puts your stake in it. DarePool pays the vault's rent.",
+  'Your wallet asks you to sign the transaction. Check the amount, then approve.',
   'The transaction is sent to the network, and your dare goes live with your stake as its first pool.',
 ];
 
 const TAKE_PART_STEPS = [
   'Browse Community Dares or the Major Dare and open a dare.',
-  `Submit your proof: one video per dare, as a link or an MP4, WebM or OGG file under ${MAX_VIDEO_MB} MB, with a description. It waits for an admin's approval.`,
+  `Submit your proof: one video per dare, as a link or an MP4, WebM or OGG file under ${MAX_VIDEO_MB} MB, with a description. Your wallet signs your entry of the dare on chain first (DarePool pays its fee): only entrants can be paid. The proof waits for an admin's approval.`,
   "Add SOL to a dare's pool to raise the prize.",
   `Vote for the best approved videos: up to ${SUBMISSION_LIMITS.votesPerDare} votes per dare.`,
   'An admin approves or rejects each submission and picks the winners.',
-  "Winners claim their prize from their Profile; it is paid from the dare's escrow to their wallet.",
+  "Winners claim their prize from their Profile; the escrow program pays it from the dare's vault to their wallet.",
 ];
 
 function Section({ icon: Icon, title, children }: { icon: LucideIcon; title: string; children: ReactNode }) {
@@ -55,7 +56,32 @@ function Steps({ steps }: { steps: readonly string[] }) {
   );
 }
 
-/** /instructions: the static guide to both flows, and the disclaimer (docs/product.md#instructions). */
+/** Where the SOL is, and the program anyone can check it with. */
+function WhereTheMoneyIs() {
+  const { data: config } = useConfig();
+  return (
+    <div className="space-y-2">
+      <p>
+        Every dare's SOL sits in its own vault, an account of DarePool's escrow program on Solana. The program
+        pays a vault only to a wallet that entered the dare, once, and refunds every payer if the dare is
+        cancelled or not settled within 7 days of its deadline: no DarePool key can take it. Each dare's page
+        links its vault on the explorer.
+      </p>
+      <p>
+        If a cancelled or overdue dare still holds your SOL, its page shows 'Refund me': your wallet signs the
+        refund and gets it back, even if DarePool cannot pay the fees.
+      </p>
+      {config && (
+        <p className="text-sm text-muted-foreground">
+          Escrow program:{' '}
+          <span className="font-mono break-all text-foreground">{config.escrowProgramId}</span>
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** /instructions: the guide to both flows, where the money is, and the disclaimer (docs/product.md#instructions). */
 export default function InstructionsPage() {
   return (
     <div className="max-w-3xl space-y-6">
@@ -75,6 +101,9 @@ export default function InstructionsPage() {
             with the most votes.
           </p>
         </div>
+      </Section>
+      <Section icon={Landmark} title="Where the money is">
+        <WhereTheMoneyIs />
       </Section>
       <section
         aria-labelledby="disclaimer"

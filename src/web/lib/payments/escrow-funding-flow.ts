@@ -6,12 +6,30 @@ import { PaymentError } from './payment-errors';
 import type { PaymentSigner } from './payment-wallet';
 import { signBase64Transaction } from './sign-transaction';
 
+/**
+ * What the program fixes when a stake creates the dare's vault (docs/decisions/021): the dare's
+ * deadline (ISO; refunds open 7 days after it) and its kind (a major dare pays 70/30).
+ */
+export interface VaultTerms {
+  deadline: string | null;
+  kind: 'community' | 'major';
+}
+
 /** A stake that reached a new escrow but whose record was not written yet (the last step failed). */
-export interface PaidStake {
+export interface PaidStake extends VaultTerms {
   walletAddress: string;
   stakeAmount: string;
   escrowWalletAddress: string;
   signature: string;
+}
+
+/** POST /api/create-transaction's body: `deadline` and `kind` are read only for a new vault. */
+export interface CreateTransactionRequest {
+  fromWallet: string;
+  toWallet: string;
+  amount: string;
+  deadline?: string;
+  kind?: VaultTerms['kind'];
 }
 
 /** The payment calls of the flow; hooks pass the real ones, tests pass fakes. */
@@ -19,11 +37,7 @@ export interface EscrowFundingDeps {
   connectWallet(walletAddress: string): Promise<PaymentSigner>;
   checkBalance(walletAddress: string): Promise<bigint>;
   createEscrowWallet(): Promise<{ publicKey: string }>;
-  createTransaction(request: {
-    fromWallet: string;
-    toWallet: string;
-    amount: string;
-  }): Promise<CreateTransactionResponse>;
+  createTransaction(request: CreateTransactionRequest): Promise<CreateTransactionResponse>;
   sendTransaction(signedTransaction: string): Promise<string>;
 }
 
@@ -43,12 +57,19 @@ const PAID_STEPS: readonly CreateDareStepId[] = ['connect', 'balance', 'escrow',
  * step: the server answers a repeated signature with the same record, so this never pays twice.
  */
 export async function runEscrowFunding<T>(
-  input: { amount: string; walletAddress: string; cluster: Cluster; paid?: PaidStake | null },
+  input: {
+    amount: string;
+    walletAddress: string;
+    cluster: Cluster;
+    /** The vault the stake creates: its deadline and kind. */
+    vault: VaultTerms;
+    paid?: PaidStake | null;
+  },
   deps: EscrowFundingDeps,
   events: EscrowFundingEvents,
   record: (paid: PaidStake) => Promise<T>,
 ): Promise<{ result: T; signature: string }> {
-  const { amount, walletAddress, cluster } = input;
+  const { amount, walletAddress, cluster, vault } = input;
   let current: CreateDareStepId | null = null;
   async function step<R>(id: CreateDareStepId, work: () => Promise<R>): Promise<R> {
     current = id;
@@ -59,8 +80,15 @@ export async function runEscrowFunding<T>(
   }
 
   try {
+    // A vault fixes its deadline and kind: a stake paid under other terms cannot be reused.
+    const same = input.paid;
     let paid =
-      input.paid?.walletAddress === walletAddress && input.paid.stakeAmount === amount ? input.paid : null;
+      same?.walletAddress === walletAddress &&
+      same.stakeAmount === amount &&
+      same.deadline === vault.deadline &&
+      same.kind === vault.kind
+        ? same
+        : null;
     if (paid) {
       for (const id of PAID_STEPS) events.onStep(id, 'done');
     } else {
@@ -74,11 +102,23 @@ export async function runEscrowFunding<T>(
       });
       const escrow = await step('escrow', () => deps.createEscrowWallet());
       const built = await step('build', () =>
-        deps.createTransaction({ fromWallet: walletAddress, toWallet: escrow.publicKey, amount }),
+        deps.createTransaction({
+          fromWallet: walletAddress,
+          toWallet: escrow.publicKey,
+          amount,
+          ...(vault.deadline === null ? {} : { deadline: vault.deadline }),
+          kind: vault.kind,
+        }),
       );
       const signed = await step('sign', () => signBase64Transaction(signer, built.transaction));
       const signature = await step('send', () => deps.sendTransaction(signed));
-      paid = { walletAddress, stakeAmount: amount, escrowWalletAddress: escrow.publicKey, signature };
+      paid = {
+        walletAddress,
+        stakeAmount: amount,
+        escrowWalletAddress: escrow.publicKey,
+        signature,
+        ...vault,
+      };
       events.onPaid(paid);
     }
     const stake = paid;

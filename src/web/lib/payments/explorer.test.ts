@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isExternalUrl, solanaExplorerLink, transactionUrl } from './explorer';
+import { accountUrl, isExternalUrl, solanaExplorerLink, transactionUrl } from './explorer';
 
 describe('transactionUrl', () => {
   it("fills the server's template: the local page or a public explorer", () => {
@@ -29,5 +29,26 @@ describe('solanaExplorerLink', () => {
     expect(solanaExplorerLink({ explorerUrl: '/tx/{signature}', solanaExplorerUrl: null }, 'abc')).toBeNull();
     const devnet = 'https://explorer.solana.com/tx/{signature}?cluster=devnet';
     expect(solanaExplorerLink({ explorerUrl: devnet, solanaExplorerUrl: devnet }, 'abc')).toBeNull();
+  });
+});
+
+describe('accountUrl', () => {
+  it("links an account on Solana Explorer with the transaction link's cluster", () => {
+    expect(
+      accountUrl(
+        'https://explorer.solana.com/tx/{signature}?cluster=custom&customUrl=http%3A%2F%2F127.0.0.1%3A8899',
+        'Vau1t',
+      ),
+    ).toBe(
+      'https://explorer.solana.com/address/Vau1t?cluster=custom&customUrl=http%3A%2F%2F127.0.0.1%3A8899',
+    );
+    expect(accountUrl('https://explorer.solana.com/tx/{signature}', 'Vau1t')).toBe(
+      'https://explorer.solana.com/address/Vau1t',
+    );
+  });
+
+  it('has no link when Solana Explorer cannot read the chain', () => {
+    expect(accountUrl(null, 'Vau1t')).toBeNull();
+    expect(accountUrl('/tx/{signature}', 'Vau1t')).toBeNull();
   });
 });

@@ -23,3 +23,15 @@ export function solanaExplorerLink(
   if (config.solanaExplorerUrl === null || config.solanaExplorerUrl === config.explorerUrl) return null;
   return transactionUrl(config.solanaExplorerUrl, signature);
 }
+
+/**
+ * Solana Explorer's page of an account (a dare's vault), made from its transaction link
+ * (`solanaExplorerUrl`, same cluster parameters); null when Solana Explorer cannot read this chain.
+ * On the embedded chain that is the custom cluster at the chain's served RPC, read from this
+ * machine's browser (docs/decisions/025-entering-and-refund-me.md).
+ */
+export function accountUrl(solanaExplorerUrl: string | null, address: string): string | null {
+  if (solanaExplorerUrl === null || !isExternalUrl(solanaExplorerUrl)) return null;
+  if (!solanaExplorerUrl.includes('/tx/{signature}')) return null;
+  return solanaExplorerUrl.replace('/tx/{signature}', `/address/${encodeURIComponent(address)}`);
+}

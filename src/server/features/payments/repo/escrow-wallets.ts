@@ -1,22 +1,15 @@
-import { and, eq, lt, sql } from 'drizzle-orm';
+import { and, eq, isNull, lt, sql } from 'drizzle-orm';
 import { lamportsToSol } from '#contract/money';
 import type { DbOrTx } from '#server/db/client';
-import { dareWallets, escrowIndexSequence } from '#server/db/schema';
+import { dareWallets } from '#server/db/schema';
 
 export type EscrowWalletRow = typeof dareWallets.$inferSelect;
-
-/** The next unused derivation index: every escrow has its own key. */
-export async function nextEscrowIndex(db: DbOrTx): Promise<number> {
-  const result = await db.execute(sql`select nextval(${escrowIndexSequence.seqName}) as index`);
-  return Number((result as unknown as { rows: { index: string | number }[] }).rows[0]!.index);
-}
 
 export async function insertReservation(
   db: DbOrTx,
   reservation: {
     publicKey: string;
-    derivationPath: string;
-    derivationIndex: number;
+    vaultSeed: string;
     userId: number;
     expiresAt: Date;
   },
@@ -25,8 +18,7 @@ export async function insertReservation(
     .insert(dareWallets)
     .values({
       publicKey: reservation.publicKey,
-      privateKey: reservation.derivationPath,
-      derivationIndex: reservation.derivationIndex,
+      vaultSeed: reservation.vaultSeed,
       reservedBy: reservation.userId,
       status: 'reserved',
       expiresAt: reservation.expiresAt,
@@ -76,4 +68,12 @@ export async function assignEscrowToDare(
     .update(dareWallets)
     .set({ dareId, status: 'active', expiresAt: null, updatedAt: now })
     .where(eq(dareWallets.publicKey, publicKey));
+}
+
+/** A reservation whose vault was refused: it takes no further payment and never funds a dare. */
+export async function closeReservation(db: DbOrTx, publicKey: string, now: Date): Promise<void> {
+  await db
+    .update(dareWallets)
+    .set({ status: 'closed', updatedAt: now })
+    .where(and(eq(dareWallets.publicKey, publicKey), isNull(dareWallets.dareId)));
 }

@@ -1,8 +1,9 @@
-import { and, eq, gt, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNotNull, isNull, lte, or, sql } from 'drizzle-orm';
 import { lamportsToSol } from '#contract/money';
 import type { DbOrTx } from '#server/db/client';
 import { paymentIntents } from '#server/db/schema';
-import type { PaymentIntentRow, PaymentPurpose } from '../payment-intents';
+import type { PaymentIntentRow, PaymentPurpose, ProgramInstruction } from '../payment-intents';
+import type { VaultTerms } from '../vault-terms';
 
 export async function insertPaymentIntent(
   db: DbOrTx,
@@ -14,7 +15,9 @@ export async function insertPaymentIntent(
     escrowWallet: string;
     lamports: bigint;
     reference: string;
-    minSlot: bigint;
+    instruction: ProgramInstruction;
+    /** create_vault: the vault's terms. */
+    terms: VaultTerms | null;
     messageHash: string;
     expiresAt: Date;
     now: Date;
@@ -30,7 +33,11 @@ export async function insertPaymentIntent(
       escrowWallet: intent.escrowWallet,
       amount: lamportsToSol(intent.lamports),
       reference: intent.reference,
-      minSlot: intent.minSlot,
+      minSlot: 0n,
+      programInstruction: intent.instruction,
+      vaultDeadline: intent.terms?.deadline ?? null,
+      vaultKind: intent.terms?.kind ?? null,
+      deadlineRequested: intent.terms?.deadlineRequested ?? false,
       messageHash: intent.messageHash,
       expiresAt: intent.expiresAt,
       createdAt: intent.now,
@@ -39,16 +46,30 @@ export async function insertPaymentIntent(
   return row!;
 }
 
-/** The caller's open intents whose reference is one of `accountKeys` (the transaction's accounts). */
-export async function findOpenIntents(
+const open = (now: Date) => and(isNull(paymentIntents.usedAt), gt(paymentIntents.expiresAt, now));
+
+/** The caller's open intent the server built exactly this message for. */
+export async function findOpenIntentByMessage(
   db: DbOrTx,
-  filter: {
-    userId: number;
-    references: string[];
-    now: Date;
-    purpose?: PaymentPurpose;
-    escrowWallet?: string;
-  },
+  filter: { userId: number; messageHash: string; now: Date },
+): Promise<PaymentIntentRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(paymentIntents)
+    .where(
+      and(
+        eq(paymentIntents.userId, filter.userId),
+        eq(paymentIntents.messageHash, filter.messageHash),
+        open(filter.now),
+      ),
+    );
+  return row;
+}
+
+/** The caller's open intents with one of these references (the memo texts of a message). */
+export async function findOpenIntentsByReference(
+  db: DbOrTx,
+  filter: { userId: number; references: string[]; now: Date },
 ): Promise<PaymentIntentRow[]> {
   if (filter.references.length === 0) return [];
   return db
@@ -58,12 +79,30 @@ export async function findOpenIntents(
       and(
         eq(paymentIntents.userId, filter.userId),
         inArray(paymentIntents.reference, filter.references),
-        isNull(paymentIntents.usedAt),
-        gt(paymentIntents.expiresAt, filter.now),
-        filter.purpose ? eq(paymentIntents.purpose, filter.purpose) : undefined,
-        filter.escrowWallet ? eq(paymentIntents.escrowWallet, filter.escrowWallet) : undefined,
+        open(filter.now),
       ),
     );
+}
+
+/** The intent whose message this is (whoever's, open or not): a landed transaction's intent. */
+export async function findIntentByMessage(db: DbOrTx, hash: string): Promise<PaymentIntentRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(paymentIntents)
+    .where(and(eq(paymentIntents.messageHash, hash), isNotNull(paymentIntents.programInstruction)));
+  return row;
+}
+
+/** The intent this signature paid (booked), or was relayed for. */
+export async function findIntentBySignature(
+  db: DbOrTx,
+  signature: string,
+): Promise<PaymentIntentRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(paymentIntents)
+    .where(or(eq(paymentIntents.signature, signature), eq(paymentIntents.relaySignature, signature)));
+  return row;
 }
 
 /**
@@ -151,4 +190,105 @@ export async function shortenHold(db: DbOrTx, userId: number, signature: string,
         isNotNull(paymentIntents.paidAt),
       ),
     );
+}
+
+/**
+ * Every paid payment into a vault that will never fund a dare, not yet credited: taken for a
+ * refund (the same conditional update as a credit, so a credit racing it takes none of them).
+ */
+export async function takeVaultIntentsForRefund(db: DbOrTx, vault: string, now: Date): Promise<number[]> {
+  const rows = await db
+    .update(paymentIntents)
+    .set({ usedAt: now, usedFor: 'refund' })
+    .where(
+      and(
+        eq(paymentIntents.escrowWallet, vault),
+        isNull(paymentIntents.usedAt),
+        isNotNull(paymentIntents.paidAt),
+      ),
+    )
+    .returning({ id: paymentIntents.id });
+  return rows.map((row) => row.id);
+}
+
+/** The vault's receipts were refunded: its intents taken for a refund are settled. */
+export async function markVaultRefundsDone(db: DbOrTx, vault: string, now: Date): Promise<void> {
+  await db
+    .update(paymentIntents)
+    .set({ refundedAt: now })
+    .where(
+      and(
+        eq(paymentIntents.escrowWallet, vault),
+        eq(paymentIntents.usedFor, 'refund'),
+        isNull(paymentIntents.refundedAt),
+      ),
+    );
+}
+
+/** Lapsed program payments nobody reported paying: the job looks each up on chain once. */
+export async function lapsedUncheckedIntents(
+  db: DbOrTx,
+  now: Date,
+  limit = 100,
+): Promise<PaymentIntentRow[]> {
+  return db
+    .select()
+    .from(paymentIntents)
+    .where(
+      and(
+        lte(paymentIntents.expiresAt, now),
+        isNull(paymentIntents.usedAt),
+        isNull(paymentIntents.paidAt),
+        isNull(paymentIntents.checkedAt),
+        isNotNull(paymentIntents.programInstruction),
+      ),
+    )
+    .orderBy(asc(paymentIntents.id))
+    .limit(limit);
+}
+
+export async function markIntentChecked(db: DbOrTx, intentId: number, now: Date): Promise<void> {
+  await db.update(paymentIntents).set({ checkedAt: now }).where(eq(paymentIntents.id, intentId));
+}
+
+/** Lapsed program payments that landed (booked) and were never credited nor refunded. */
+export async function lapsedPaidIntents(db: DbOrTx, now: Date, limit = 100): Promise<PaymentIntentRow[]> {
+  return db
+    .select()
+    .from(paymentIntents)
+    .where(
+      and(
+        lte(paymentIntents.expiresAt, now),
+        isNull(paymentIntents.usedAt),
+        isNotNull(paymentIntents.paidAt),
+        isNotNull(paymentIntents.programInstruction),
+      ),
+    )
+    .orderBy(asc(paymentIntents.id))
+    .limit(limit);
+}
+
+/** Vaults whose payments were taken for a refund that has not been done yet. */
+export async function vaultsOwingRefunds(db: DbOrTx): Promise<string[]> {
+  const rows = await db
+    .selectDistinct({ vault: paymentIntents.escrowWallet })
+    .from(paymentIntents)
+    .where(
+      and(
+        eq(paymentIntents.usedFor, 'refund'),
+        isNull(paymentIntents.refundedAt),
+        isNotNull(paymentIntents.programInstruction),
+      ),
+    );
+  return rows.map((row) => row.vault);
+}
+
+/** A payment its vault already returned (the dare was cancelled and refunded): settled as refunded. */
+export async function markIntentRefundedWithVault(db: DbOrTx, intentId: number, now: Date): Promise<boolean> {
+  const rows = await db
+    .update(paymentIntents)
+    .set({ usedAt: now, usedFor: 'refund', refundedAt: now })
+    .where(and(eq(paymentIntents.id, intentId), isNull(paymentIntents.usedAt)))
+    .returning({ id: paymentIntents.id });
+  return rows.length === 1;
 }

@@ -1,25 +1,26 @@
-import { and, asc, eq, isNull, lt, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '#server/db/client';
-import { claims, dares, poolContributions } from '#server/db/schema';
+import { claims, dares, dareWallets, poolContributions } from '#server/db/schema';
 
-export type ContributionRow = typeof poolContributions.$inferSelect;
-
-/**
- * What a dare still owes its contributors, in refund order: pool additions first, the stake last.
- * The stake (at least 0.01 SOL) is then what remains in the escrow until the final transfer, so
- * no refund leaves the escrow between 0 and the rent-exempt minimum.
- */
-export async function unrefundedContributions(db: DbOrTx, dareId: number): Promise<ContributionRow[]> {
-  return db
-    .select()
-    .from(poolContributions)
-    .where(and(eq(poolContributions.dareId, dareId), isNull(poolContributions.refundedAt)))
-    .orderBy(
-      sql`(${poolContributions.kind} = 'stake')`,
-      asc(poolContributions.amount),
-      asc(poolContributions.id),
-    );
+/** How many contributions of a dare are not refunded yet. */
+export async function countUnrefundedContributions(db: DbOrTx, dareId: number): Promise<number> {
+  return db.$count(
+    poolContributions,
+    and(eq(poolContributions.dareId, dareId), isNull(poolContributions.refundedAt)),
+  );
 }
+
+/** How many contributions of a dare these transactions refunded. */
+export async function countRefundedBy(db: DbOrTx, dareId: number, signatures: string[]): Promise<number> {
+  if (signatures.length === 0) return 0;
+  return db.$count(
+    poolContributions,
+    and(eq(poolContributions.dareId, dareId), inArray(poolContributions.refundSignature, signatures)),
+  );
+}
+
+const vaultOpenOnChain = (escrowWallet: typeof dares.escrowWallet) =>
+  sql`exists (select 1 from ${dareWallets} where ${dareWallets.publicKey} = ${escrowWallet} and ${dareWallets.status} <> 'closed')`;
 
 const hasClaims = (dareId: typeof dares.id) =>
   sql`exists (select 1 from ${claims} where ${claims.dareId} = ${dareId})`;
@@ -38,24 +39,72 @@ export async function cancelExpiredDares(db: DbOrTx, cutoff: Date, now: Date): P
   return rows.map((row) => row.id);
 }
 
-/** Cancelled dares (by an admin or by expiry) that still hold unrefunded contributions. */
+/**
+ * Cancelled dares (by an admin or by expiry) that still hold unrefunded contributions, or whose
+ * vault is not closed yet (receipts or entries left on chain).
+ */
 export async function daresOwingRefunds(db: DbOrTx): Promise<number[]> {
   const rows = await db
-    .selectDistinct({ id: dares.id })
+    .select({ id: dares.id })
     .from(dares)
-    .innerJoin(poolContributions, eq(poolContributions.dareId, dares.id))
     .where(
       and(
         eq(dares.status, 'cancelled'),
-        isNull(poolContributions.refundedAt),
         sql`not ${hasClaims(dares.id)}`,
+        or(
+          sql`exists (select 1 from ${poolContributions} where ${poolContributions.dareId} = ${dares.id} and ${poolContributions.refundedAt} is null)`,
+          vaultOpenOnChain(dares.escrowWallet),
+        ),
       ),
-    );
+    )
+    .orderBy(dares.id);
   return rows.map((row) => row.id);
+}
+
+/** Completed dares whose every prize is paid and whose vault is not closed yet: records to close. */
+export async function paidDaresWithOpenVaults(db: DbOrTx): Promise<{ id: number; escrowWallet: string }[]> {
+  const rows = await db
+    .select({ id: dares.id, escrowWallet: dares.escrowWallet })
+    .from(dares)
+    .where(
+      and(
+        eq(dares.status, 'completed'),
+        sql`${hasClaims(dares.id)}`,
+        sql`not exists (select 1 from ${claims} where ${claims.dareId} = ${dares.id} and ${claims.status} <> 'paid')`,
+        vaultOpenOnChain(dares.escrowWallet),
+      ),
+    )
+    .orderBy(dares.id);
+  return rows.flatMap((row) => (row.escrowWallet ? [{ id: row.id, escrowWallet: row.escrowWallet }] : []));
+}
+
+/**
+ * Dares past deadline + grace whose vault is not closed, whatever their status: from its
+ * refund_after anyone may refund such a vault, and the ledger must notice it.
+ */
+export async function overdueDaresWithOpenVaults(
+  db: DbOrTx,
+  cutoff: Date,
+): Promise<{ id: number; escrowWallet: string }[]> {
+  const rows = await db
+    .select({ id: dares.id, escrowWallet: dares.escrowWallet })
+    .from(dares)
+    .where(and(lt(dares.deadline, cutoff), vaultOpenOnChain(dares.escrowWallet)))
+    .orderBy(dares.id);
+  return rows.flatMap((row) => (row.escrowWallet ? [{ id: row.id, escrowWallet: row.escrowWallet }] : []));
 }
 
 /** Where a dare's refunds are paid from. */
 export async function findDareEscrow(db: DbOrTx, dareId: number): Promise<string | null | undefined> {
   const [row] = await db.select({ escrowWallet: dares.escrowWallet }).from(dares).where(eq(dares.id, dareId));
   return row?.escrowWallet;
+}
+
+/** The dare a vault funds, if any: a refunded vault's lines are booked to it. */
+export async function findEscrowDareId(db: DbOrTx, escrowWallet: string): Promise<number | null | undefined> {
+  const [row] = await db
+    .select({ dareId: dareWallets.dareId })
+    .from(dareWallets)
+    .where(eq(dareWallets.publicKey, escrowWallet));
+  return row?.dareId;
 }

@@ -99,6 +99,8 @@ describe('runCreateMajorDare', () => {
       fromWallet: WALLET,
       toWallet: ESCROW,
       amount: '0.1',
+      deadline: form.deadline,
+      kind: 'major',
     });
     expect(calls.createMajorDare).toHaveBeenCalledWith({
       ...form,
@@ -115,6 +117,8 @@ describe('runCreateMajorDare', () => {
       stakeAmount: '0.1',
       escrowWalletAddress: ESCROW,
       signature: SIGNATURE,
+      deadline: form.deadline,
+      kind: 'major' as const,
     };
     await runCreateMajorDare({ form, walletAddress: WALLET, cluster: 'localnet', paid }, calls, events);
     expect(calls.sendTransaction).not.toHaveBeenCalled();

@@ -54,7 +54,13 @@ export async function runCreateMajorDare(
 ): Promise<{ dare: Dare; signature: string }> {
   const { form, walletAddress, cluster } = input;
   const { result, signature } = await runEscrowFunding(
-    { amount: form.prizeAmount, walletAddress, cluster, paid: input.paid },
+    {
+      amount: form.prizeAmount,
+      walletAddress,
+      cluster,
+      vault: { deadline: form.deadline, kind: 'major' },
+      paid: input.paid,
+    },
     deps,
     events,
     (paid) =>

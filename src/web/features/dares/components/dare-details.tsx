@@ -6,6 +6,7 @@ import { EmptyState } from '#web/components/common/empty-state';
 import { StatTile } from '#web/components/common/stat-tile';
 import { daysLeft, timeLeftLabel } from '#web/lib/dates';
 import { formatSol } from '#web/lib/utils';
+import { VaultLink } from './vault-link';
 
 /**
  * A dare's page body (docs/product.md#dare-details). The action dialogs, the approved
@@ -44,6 +45,7 @@ export function DareDetails({
             <StatTile label="Days Left" value={left ?? 'No deadline'} icon={CalendarClock} />
           )}
         </div>
+        <VaultLink vault={dare.escrowWallet} />
         {actions && <div className="flex flex-wrap gap-2">{actions}</div>}
         <section aria-labelledby="approved-submissions" className="space-y-3">
           <h2 id="approved-submissions" className="text-xl font-semibold">

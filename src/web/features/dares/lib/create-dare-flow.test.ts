@@ -59,10 +59,13 @@ describe('runCreateDare', () => {
 
     expect(log).toEqual(ALL_DONE);
     expect(result.signature).toBe(SIGNATURE);
+    // The new vault takes the dare's deadline and kind (docs/decisions/021).
     expect(deps.createTransaction).toHaveBeenCalledWith({
       fromWallet: WALLET,
       toWallet: ESCROW,
       amount: '0.5',
+      deadline: form.deadline,
+      kind: 'community',
     });
     // The wallet signed the server's bytes; the signed bytes went to send, base64.
     expect(deps.sendTransaction).toHaveBeenCalledWith(Buffer.from([1, 2, 3, 9]).toString('base64'));
@@ -78,7 +81,14 @@ describe('runCreateDare', () => {
       escrowWalletAddress: ESCROW,
     });
     expect(paid).toEqual([
-      { walletAddress: WALLET, stakeAmount: '0.5', escrowWalletAddress: ESCROW, signature: SIGNATURE },
+      {
+        walletAddress: WALLET,
+        stakeAmount: '0.5',
+        escrowWalletAddress: ESCROW,
+        signature: SIGNATURE,
+        deadline: form.deadline,
+        kind: 'community',
+      },
     ]);
   });
 
@@ -134,6 +144,8 @@ describe('runCreateDare', () => {
       stakeAmount: '0.5',
       escrowWalletAddress: ESCROW,
       signature: SIGNATURE,
+      deadline: form.deadline,
+      kind: 'community' as const,
     };
     await runCreateDare({ form, walletAddress: WALLET, cluster: 'localnet', paid }, deps, events);
     expect(deps.connectWallet).not.toHaveBeenCalled();
@@ -142,15 +154,16 @@ describe('runCreateDare', () => {
     expect(vi.mocked(deps.createDare).mock.calls[0]![0].transactionSignature).toBe(SIGNATURE);
   });
 
-  it('pays again when the stake changed since the paid attempt', async () => {
-    const { deps, events, log } = setup();
-    const paid = {
-      walletAddress: WALLET,
-      stakeAmount: '0.25',
-      escrowWalletAddress: ESCROW,
-      signature: SIGNATURE,
-    };
-    await runCreateDare({ form, walletAddress: WALLET, cluster: 'localnet', paid }, deps, events);
-    expect(log).toEqual(ALL_DONE);
+  it('pays again when the stake or the deadline changed since the paid attempt', async () => {
+    const paidFor = { walletAddress: WALLET, escrowWalletAddress: ESCROW, signature: SIGNATURE };
+    for (const paid of [
+      { ...paidFor, stakeAmount: '0.25', deadline: form.deadline, kind: 'community' as const },
+      // The paid vault's deadline is fixed on chain: another one needs another vault.
+      { ...paidFor, stakeAmount: '0.5', deadline: '2026-06-01T10:00:00.000Z', kind: 'community' as const },
+    ]) {
+      const { deps, events, log } = setup();
+      await runCreateDare({ form, walletAddress: WALLET, cluster: 'localnet', paid }, deps, events);
+      expect(log).toEqual(ALL_DONE);
+    }
   });
 });

@@ -23,7 +23,13 @@ export async function runCreateDare(
 ): Promise<{ dare: Dare; signature: string }> {
   const { form, walletAddress, cluster } = input;
   const { result, signature } = await runEscrowFunding(
-    { amount: form.stakeAmount, walletAddress, cluster, paid: input.paid },
+    {
+      amount: form.stakeAmount,
+      walletAddress,
+      cluster,
+      vault: { deadline: form.deadline, kind: 'community' },
+      paid: input.paid,
+    },
     deps,
     events,
     (paid) =>

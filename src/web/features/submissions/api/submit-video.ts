@@ -1,7 +1,14 @@
 import type { Submission } from '#contract/submissions';
 import { apiRequest } from '#web/lib/api-client';
 
-/** POST /api/dares/{id}/submit {videoUrl, description} → 201 the pending submission. */
-export function submitVideo(dareId: number, body: { videoUrl: string; description: string }) {
+/**
+ * POST /api/dares/{id}/submit {videoUrl, description, signedEntryTransaction} → 201 the pending
+ * submission, once the server relayed the entry and saw it on chain. Without the signed entry
+ * only when the user's entry exists already.
+ */
+export function submitVideo(
+  dareId: number,
+  body: { videoUrl: string; description: string; signedEntryTransaction?: string },
+) {
   return apiRequest<Submission>('POST', `/api/dares/${dareId}/submit`, body);
 }

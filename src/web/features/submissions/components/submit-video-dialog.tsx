@@ -65,10 +65,12 @@ export function SubmitVideoDialog({
       </Button>
     );
   }
-  const form = (
+  const walletAddress = user.walletAddress;
+  const form = walletAddress && (
     <Suspense fallback={<Spinner label="Loading" className="p-4" />}>
       <SubmitVideoForm
         dareId={dareId}
+        walletAddress={walletAddress}
         onBusyChange={setBusy}
         onSubmitted={() => {
           setJustSubmitted(true);
@@ -89,21 +91,18 @@ export function SubmitVideoDialog({
         <DialogHeader>
           <DialogTitle>Submit Video</DialogTitle>
           <DialogDescription>
-            Your proof for "{dareTitle}". An admin approves it before the community can vote.
+            Your proof for "{dareTitle}". Your wallet enters the dare on chain, so it can be paid; an admin
+            approves the proof before the community can vote.
           </DialogDescription>
         </DialogHeader>
-        {user.walletAddress === null ? (
-          // An account without a wallet has nothing to connect; the server takes its proof as before.
-          form
-        ) : (
-          <PaymentWalletGate
-            walletAddress={user.walletAddress}
-            intro="Proofs are submitted from your account's wallet"
-            action="submit a video"
-          >
-            {form}
-          </PaymentWalletGate>
-        )}
+        {/* The account's wallet enters the dare on chain: without one there is no form. */}
+        <PaymentWalletGate
+          walletAddress={walletAddress}
+          intro="Proofs are submitted from your account's wallet"
+          action="submit a video"
+        >
+          {form}
+        </PaymentWalletGate>
       </DialogContent>
     </Dialog>
   );

@@ -1,15 +1,26 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { Upload } from 'lucide-react';
 import { type FormEvent, useId, useRef, useState } from 'react';
-import type { Submission } from '#contract/submissions';
+import { SUBMISSION_MESSAGES, type Submission } from '#contract/submissions';
 import { Button } from '#web/components/ui/button';
 import { Input } from '#web/components/ui/input';
 import { FieldError, Label } from '#web/components/ui/label';
 import { Textarea } from '#web/components/ui/textarea';
 import { toast } from '#web/components/ui/use-toast';
+import { configQueryOptions } from '#web/lib/config';
+import { lazyConnectPaymentWallet } from '#web/lib/payments/lazy-payment-wallet';
+import { describePaymentError } from '#web/lib/payments/payment-errors';
+import { requestEntryTransaction } from '../api/enter-transaction';
 import { submitVideo } from '../api/submit-video';
 import { uploadVideo } from '../api/upload-video';
+import { type EnterStage, enterAndSubmit } from '../lib/enter-and-submit';
 import { VIDEO_ACCEPT, validateSubmission } from '../lib/validate-submission';
+
+const STAGE_LABELS: Record<EnterStage, string> = {
+  entering: 'Preparing your entry…',
+  signing: 'Sign in your wallet…',
+  submitting: 'Submitting…',
+};
 
 export const SUBMIT_TOASTS = {
   success: 'Video submitted successfully! Wait for admin approval.',
@@ -19,14 +30,18 @@ export const SUBMIT_TOASTS = {
 
 /**
  * The Submit Video form (docs/product.md#submit-video-rules): a URL or a file, never both (choosing one disables the
- * other), and a description. A file is uploaded first, with its progress shown, then submitted.
+ * other), and a description. A file is uploaded first, with its progress shown; then the wallet
+ * signs the user's entry of the dare on chain and the proof is submitted with it.
  */
 export default function SubmitVideoForm({
   dareId,
+  walletAddress,
   onBusyChange,
   onSubmitted,
 }: {
   dareId: number;
+  /** The account's wallet: it enters the dare, and only an entrant can be paid. */
+  walletAddress: string;
   onBusyChange: (busy: boolean) => void;
   onSubmitted: (submission: Submission) => void;
 }) {
@@ -38,6 +53,7 @@ export default function SubmitVideoForm({
   const [description, setDescription] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
+  const [stage, setStage] = useState<EnterStage | null>(null);
   const [busy, setBusy] = useState(false);
 
   const setWorking = (value: boolean) => {
@@ -64,18 +80,29 @@ export default function SubmitVideoForm({
           return;
         }
       }
-      const submission = await submitVideo(dareId, { videoUrl: url, description: description.trim() });
+      setProgress(null);
+      const config = await queryClient.ensureQueryData(configQueryOptions());
+      const submission = await enterAndSubmit(
+        { dareId, walletAddress, videoUrl: url, description: description.trim() },
+        {
+          requestEntry: requestEntryTransaction,
+          connectWallet: lazyConnectPaymentWallet({ embeddedChain: config.embeddedChain }),
+          submit: submitVideo,
+        },
+        setStage,
+      );
       toast({ title: SUBMIT_TOASTS.success });
       // The dare's counters and its submission lists now include this one.
       void queryClient.invalidateQueries({ queryKey: ['/api/submissions', dareId] });
       void queryClient.invalidateQueries({ queryKey: ['/api/dares', dareId] });
       onSubmitted(submission);
     } catch (submitError) {
-      const message = submitError instanceof Error ? submitError.message : SUBMIT_TOASTS.submitFailed;
+      const message = describePaymentError(submitError);
       setError(message);
       toast({ title: SUBMIT_TOASTS.submitFailed, description: message, variant: 'destructive' });
     } finally {
       setProgress(null);
+      setStage(null);
       setWorking(false);
     }
   }
@@ -152,10 +179,11 @@ export default function SubmitVideoForm({
           <p className="text-xs text-muted-foreground">Uploading… {percent}%</p>
         </div>
       )}
+      <p className="text-sm text-muted-foreground">{SUBMISSION_MESSAGES.entryPrompt}</p>
       <FieldError id={ids.error} message={error ?? undefined} />
       <Button type="submit" className="w-full" disabled={busy}>
         <Upload aria-hidden />
-        {busy ? (file ? 'Uploading…' : 'Submitting…') : 'Submit Video'}
+        {busy ? (stage ? STAGE_LABELS[stage] : file ? 'Uploading…' : 'Submitting…') : 'Submit Video'}
       </Button>
     </form>
   );

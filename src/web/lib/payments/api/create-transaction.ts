@@ -1,12 +1,13 @@
-import type { z } from 'zod';
-import type { CreateTransactionResponse, createTransactionRequestSchema } from '#contract/payments';
+import type { CreateTransactionResponse } from '#contract/payments';
 import { apiRequest } from '#web/lib/api-client';
+import type { CreateTransactionRequest } from '../escrow-funding-flow';
 
-export type CreateTransactionRequest = z.infer<typeof createTransactionRequestSchema>;
+export type { CreateTransactionRequest } from '../escrow-funding-flow';
 
 /**
- * POST /api/create-transaction: the unsigned transfer (base64, fee payer `fromWallet`) of a stake
- * to a reserved escrow or of a contribution to a dare's escrow.
+ * POST /api/create-transaction: the program transaction (base64, fee payer `fromWallet`) of a
+ * stake creating a dare's vault (`create_vault`, with the dare's `deadline` and `kind`) or of a
+ * contribution to a dare's vault (`deposit`).
  */
 export function createTransaction(request: CreateTransactionRequest): Promise<CreateTransactionResponse> {
   return apiRequest<CreateTransactionResponse>('POST', '/api/create-transaction', request);

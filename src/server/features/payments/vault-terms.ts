@@ -1,0 +1,59 @@
+import type { Address } from '@solana/kit';
+import { DARE_LIMITS } from '#contract/dares';
+import type { VaultKind } from '#contract/payments';
+import type { EscrowKeys } from '#server/chain/escrow-keys';
+
+const DAY_MS = 24 * 3600 * 1000;
+
+/**
+ * Refunds of a vault open this long after its deadline (decision 021): the moderation time in
+ * which the admin picks a winner; after it, with no payout, anyone may refund every payer.
+ */
+export const REFUND_GRACE_MS = 7 * DAY_MS;
+
+/** What a new vault is created with (decision 021). */
+export interface VaultTerms {
+  kind: VaultKind;
+  /** Whole seconds, as the program keeps it. */
+  deadline: Date;
+  /** The client chose the deadline: the dare's must then be exactly this one. */
+  deadlineRequested: boolean;
+}
+
+/**
+ * The terms of a new vault from create-transaction's optional fields: without a deadline, the
+ * longest a dare may run (the dare's deadline may then be anything up to it); without a kind,
+ * community.
+ */
+export function vaultTerms(body: { deadline?: string; kind?: VaultKind }, now: Date): VaultTerms {
+  const requested = body.deadline === undefined ? null : new Date(body.deadline);
+  const deadline = requested ?? new Date(now.getTime() + DARE_LIMITS.deadlineMaxDays * DAY_MS);
+  return { kind: body.kind ?? 'community', deadline: wholeSeconds(deadline), deadlineRequested: !!requested };
+}
+
+/** The program keeps unix seconds; a deadline is compared at that precision. */
+export function wholeSeconds(date: Date): Date {
+  return new Date(Math.floor(date.getTime() / 1000) * 1000);
+}
+
+export function unixSeconds(date: Date): bigint {
+  return BigInt(Math.floor(date.getTime() / 1000));
+}
+
+/** The platform's two program keys: the moderator every vault names, the rent payer of every account. */
+export interface PlatformKeys {
+  moderator: Address;
+  rentPayer: Awaited<ReturnType<EscrowKeys['feePayer']>>;
+}
+
+/** Derived once per process: each derivation imports a key. */
+export function platformKeys(escrowKeys: EscrowKeys): () => Promise<PlatformKeys> {
+  let keys: Promise<PlatformKeys> | undefined;
+  return () => {
+    keys ??= Promise.all([escrowKeys.moderator(), escrowKeys.feePayer()]).then(([moderator, rentPayer]) => ({
+      moderator: moderator.address,
+      rentPayer,
+    }));
+    return keys;
+  };
+}

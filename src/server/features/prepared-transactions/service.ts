@@ -1,0 +1,202 @@
+/**
+ * Program transactions DarePool builds for a user's wallet to sign and then relays for them: the
+ * entry of a dare (`enter`, the platform fee payer pays) and 'Refund me' (`refund`, the payer
+ * pays). docs/decisions/025-entering-and-refund-me.md.
+ *
+ * - One per kind, vault and wallet at a time: asked again while it can still land, the same bytes
+ *   come back; a new one replaces it only once its blockhash expired. Two copies of one
+ *   transaction have one id, so the chain runs it at most once, however often it is sent.
+ * - The relay sends only the exact message prepared for this user (its hash is kept), signed by
+ *   the user's wallet (checked here) with the server's signatures untouched, and waits for it.
+ */
+import { createHash } from 'node:crypto';
+import {
+  type Address,
+  type Base64EncodedWireTransaction,
+  getBase58Decoder,
+  getPublicKeyFromAddress,
+  getTransactionDecoder,
+  isSolanaError,
+  type Rpc,
+  type Signature,
+  type SignatureBytes,
+  SOLANA_ERROR__INSTRUCTION_ERROR__CUSTOM,
+  SOLANA_ERROR__JSON_RPC__SERVER_ERROR_SEND_TRANSACTION_PREFLIGHT_FAILURE,
+  SOLANA_ERROR__JSON_RPC__SERVER_ERROR_TRANSACTION_SIGNATURE_VERIFICATION_FAILURE,
+  SOLANA_ERROR__TRANSACTION_ERROR__ALREADY_PROCESSED,
+  SOLANA_ERROR__TRANSACTION_ERROR__BLOCKHASH_NOT_FOUND,
+  SOLANA_ERROR__TRANSACTION_ERROR__INSUFFICIENT_FUNDS_FOR_FEE,
+  type SolanaRpcApi,
+  verifySignature,
+} from '@solana/kit';
+import { ConfirmationError, waitForConfirmation } from '#server/chain/confirmation';
+import { customErrorCode, escrowErrorMessage } from '#server/chain/escrow-program/errors';
+import type { AppTransaction } from '#server/chain/escrow-program/wire-transactions';
+import type { Db } from '#server/db/client';
+import type { Clock } from '#server/deps';
+import { AppError, badRequest } from '#server/errors';
+import {
+  findPrepared,
+  insertPrepared,
+  type PreparedKey,
+  type PreparedTransactionRow,
+  replacePrepared,
+} from './repo';
+
+export type { PreparedKind, PreparedTransactionRow } from './repo';
+
+/** The relay's refusals and failures, in the words of the feature that uses it. */
+export interface RelayMessages {
+  unreadable: string;
+  notPrepared: string;
+  notAsPrepared: string;
+  badSignature: string;
+  expired: string;
+  failed: (reason: string) => string;
+  unconfirmed: string;
+  /** The fee payer cannot pay the network fee (the platform's for an entry, the wallet's for a refund). */
+  noFee: string;
+}
+
+/** How long the relay waits for a confirmation; a blockhash lives about a minute on a cluster. */
+const CONFIRM_TIMEOUT_MS = 90_000;
+
+export function messageHash(messageBytes: Uint8Array): string {
+  return createHash('sha256').update(messageBytes).digest('hex');
+}
+
+export function createPreparedTransactions({
+  db,
+  rpc,
+  clock,
+}: {
+  db: Db;
+  rpc: Rpc<SolanaRpcApi>;
+  clock: Clock;
+}) {
+  const blockHeight = () => rpc.getBlockHeight({ commitment: 'confirmed' }).send();
+
+  /**
+   * The transaction of `key` for `userId`: the live one if there is one, else `build()`'s, stored.
+   * `stillNeeded` runs after the previous one is known to be expired (it can no longer land), so
+   * what it reads on chain cannot change because of that one; it throws to refuse.
+   */
+  async function prepare(
+    key: PreparedKey & { dareId: number; userId: number },
+    build: () => Promise<AppTransaction>,
+    stillNeeded: () => Promise<void>,
+  ): Promise<PreparedTransactionRow> {
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      const current = await findPrepared(db, key);
+      if (current && current.lastValidBlockHeight >= (await blockHeight())) {
+        // Only its own user may have it (a wallet belongs to one account).
+        if (current.userId !== key.userId) break;
+        return current;
+      }
+      await stillNeeded();
+      const built = await build();
+      const row = {
+        ...key,
+        messageHash: messageHash(built.messageBytes),
+        wireTransaction: built.base64,
+        lastValidBlockHeight: built.lastValidBlockHeight,
+        now: clock(),
+      };
+      const stored = current
+        ? await replacePrepared(db, current.messageHash, row)
+        : await insertPrepared(db, row);
+      if (stored) return stored;
+      // Another request stored one first: hand out that one (next turn) rather than a second.
+    }
+    throw new AppError('CONFLICT', 'This transaction is being prepared elsewhere; try again in a moment');
+  }
+
+  /**
+   * Checks `signedBase64` is the transaction prepared for this user under `key`, signed by their
+   * wallet; sends it (a copy already sent is fine: same id) and waits until it is confirmed.
+   */
+  async function relay(
+    key: PreparedKey & { userId: number },
+    signedBase64: string,
+    messages: RelayMessages,
+  ): Promise<Signature> {
+    let decoded: ReturnType<ReturnType<typeof getTransactionDecoder>['decode']>;
+    try {
+      decoded = getTransactionDecoder().decode(Buffer.from(signedBase64, 'base64'));
+    } catch {
+      throw badRequest(messages.unreadable);
+    }
+    const prepared = await findPrepared(db, key);
+    if (!prepared || prepared.userId !== key.userId) throw badRequest(messages.notPrepared);
+    const messageBytes = new Uint8Array(decoded.messageBytes);
+    if (messageHash(messageBytes) !== prepared.messageHash) throw badRequest(messages.notAsPrepared);
+    // Every signer's signature must be valid: the wallet's, and the server's left as they were.
+    const signers = Object.entries(decoded.signatures);
+    for (const [signer, signature] of signers) {
+      const valid =
+        signature !== null &&
+        (await verifySignature(
+          await getPublicKeyFromAddress(signer as Address),
+          signature as SignatureBytes,
+          messageBytes,
+        ));
+      if (!valid) throw badRequest(messages.badSignature);
+    }
+    // The transaction's id is its fee payer's signature, the first one.
+    const signature = getBase58Decoder().decode(signers[0]![1]!) as Signature;
+    try {
+      await rpc
+        .sendTransaction(signedBase64 as Base64EncodedWireTransaction, {
+          encoding: 'base64',
+          preflightCommitment: 'confirmed',
+        })
+        .send();
+    } catch (error) {
+      const cause = (error as { cause?: unknown }).cause;
+      // Sent before (a retry, or the wallet sent it itself): the chain runs one copy; wait for it.
+      if (!isSolanaError(cause, SOLANA_ERROR__TRANSACTION_ERROR__ALREADY_PROCESSED))
+        throw sendFailure(error, messages);
+    }
+    try {
+      await waitForConfirmation(rpc, signature, {
+        commitment: 'confirmed',
+        timeoutMs: CONFIRM_TIMEOUT_MS,
+        lastValidBlockHeight: prepared.lastValidBlockHeight,
+      });
+    } catch (error) {
+      if (error instanceof ConfirmationError && error.reason === 'failed') {
+        const code = customErrorCode(error.transactionError);
+        throw new AppError(
+          'TRANSACTION_FAILED',
+          messages.failed(code === null ? 'the network refused it' : escrowErrorMessage(code)),
+          { signature },
+        );
+      }
+      if (error instanceof ConfirmationError && error.reason === 'expired')
+        throw new AppError('TRANSACTION_FAILED', messages.expired);
+      throw new AppError('CHAIN_UNAVAILABLE', messages.unconfirmed, { signature });
+    }
+    return signature;
+  }
+
+  return { prepare, relay };
+}
+
+/** A send refused before anything ran (preflight, signatures): nothing landed, nothing was paid. */
+function sendFailure(error: unknown, messages: RelayMessages): AppError {
+  if (isSolanaError(error, SOLANA_ERROR__JSON_RPC__SERVER_ERROR_TRANSACTION_SIGNATURE_VERIFICATION_FAILURE))
+    return badRequest(messages.badSignature);
+  if (isSolanaError(error, SOLANA_ERROR__JSON_RPC__SERVER_ERROR_SEND_TRANSACTION_PREFLIGHT_FAILURE)) {
+    const cause = (error as { cause?: unknown }).cause;
+    if (isSolanaError(cause, SOLANA_ERROR__TRANSACTION_ERROR__BLOCKHASH_NOT_FOUND))
+      return new AppError('TRANSACTION_FAILED', messages.expired);
+    if (isSolanaError(cause, SOLANA_ERROR__TRANSACTION_ERROR__INSUFFICIENT_FUNDS_FOR_FEE))
+      return new AppError('TRANSACTION_FAILED', messages.noFee);
+    if (isSolanaError(cause, SOLANA_ERROR__INSTRUCTION_ERROR__CUSTOM))
+      return new AppError('TRANSACTION_FAILED', messages.failed(escrowErrorMessage(cause.context.code)));
+    return new AppError('TRANSACTION_FAILED', messages.failed('the network refused it'));
+  }
+  return new AppError('CHAIN_UNAVAILABLE', messages.unconfirmed);
+}
+
+export type PreparedTransactions = ReturnType<typeof createPreparedTransactions>;

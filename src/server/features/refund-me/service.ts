@@ -1,0 +1,191 @@
+/**
+ * 'Refund me' (docs/decisions/025-entering-and-refund-me.md): a payer of a refunding or overdue dare takes their receipt back
+ * from the dare's vault with their own wallet. The server builds the `refund` (the payer's wallet
+ * is the fee payer; no DarePool key signs), relays exactly that message for that user, and has the
+ * refund booked. The program alone decides whether a refund is due and where it goes.
+ */
+import { type Address, address, type Signature } from '@solana/kit';
+import { REFUND_ME_MESSAGES, type RefundStatus } from '#contract/refund-me';
+import { fetchReceipt, fetchVault } from '#server/chain/escrow-program/accounts';
+import { buildRefundTransaction } from '#server/chain/escrow-program/app-transactions';
+import { fetchChainTime } from '#server/chain/escrow-program/chain-clock';
+import { findReceiptAddress } from '#server/chain/escrow-program/pda';
+import type { ChainPort } from '#server/chain/port';
+import type { Db } from '#server/db/client';
+import type { Clock } from '#server/deps';
+import { AppError, badRequest, conflict, notFound } from '#server/errors';
+import type { UserRow } from '#server/features/auth/user';
+import {
+  createPreparedTransactions,
+  type RelayMessages,
+} from '#server/features/prepared-transactions/service';
+import { type RateLimit, type RateLimiter, tooManyRequests } from '#server/rate-limit/port';
+import { RATE_LIMITS } from '#server/rate-limits';
+import { findDareVault } from './repo';
+
+/**
+ * Books a refund the chain made outside the server's own refund job: the money-out features
+ * notice the vault's payments sent by others and book each once (wired in routes.ts).
+ */
+export interface RefundBooking {
+  bookOutsideRefunds(target: { escrowWallet: string; dareId: number }): Promise<void>;
+}
+
+export interface RefundMeDeps {
+  db: Db;
+  chain: ChainPort;
+  clock: Clock;
+  escrowProgramId: Address;
+  limiter: RateLimiter;
+  booking: RefundBooking;
+  /** Where a booking that failed is reported; the refunds job books it later anyway. */
+  onBookingFailed?: (error: unknown) => void;
+}
+
+const RELAY_MESSAGES: RelayMessages = {
+  unreadable: REFUND_ME_MESSAGES.unreadable,
+  notPrepared: REFUND_ME_MESSAGES.notPrepared,
+  notAsPrepared: REFUND_ME_MESSAGES.notAsPrepared,
+  badSignature: REFUND_ME_MESSAGES.badSignature,
+  expired: REFUND_ME_MESSAGES.expired,
+  failed: REFUND_ME_MESSAGES.failed,
+  unconfirmed: REFUND_ME_MESSAGES.unconfirmed,
+  noFee: REFUND_ME_MESSAGES.noFee,
+};
+
+type Assessment =
+  | { refundable: true; amount: bigint; reason: null }
+  | { refundable: false; amount: bigint | null; reason: string };
+
+export function createRefundMeService({
+  db,
+  chain,
+  clock,
+  escrowProgramId,
+  limiter,
+  booking,
+  onBookingFailed = () => {},
+}: RefundMeDeps) {
+  const { rpc } = chain;
+  const prepared = createPreparedTransactions({ db, rpc, clock });
+
+  async function limit(key: string, rule: RateLimit) {
+    const verdict = await limiter.hit(key, rule);
+    if (!verdict.allowed)
+      throw tooManyRequests('Too many refund requests; wait a minute', verdict.retryAfterSeconds);
+  }
+
+  function walletOf(user: UserRow): Address {
+    if (!user.walletAddress) throw badRequest(REFUND_ME_MESSAGES.noWallet);
+    return address(user.walletAddress);
+  }
+
+  async function vaultOf(dareId: number): Promise<Address | null> {
+    const dare = await findDareVault(db, dareId);
+    if (!dare) throw notFound('Dare not found');
+    return dare.escrowWallet ? address(dare.escrowWallet) : null;
+  }
+
+  /**
+   * Whether `wallet` can be refunded from `vault` now, as the program would judge it: the vault
+   * is refunding, or open past its refund_after (by the chain's clock, or the app's when an idle
+   * chain has not moved its own yet), and the wallet has a receipt.
+   */
+  async function assess(vault: Address | null, wallet: Address): Promise<Assessment> {
+    const found = vault && (await fetchVault(rpc, escrowProgramId, vault));
+    if (!vault || !found) return { refundable: false, amount: null, reason: REFUND_ME_MESSAGES.noVault };
+    const at = (await findReceiptAddress(escrowProgramId, vault, wallet)).address;
+    const receipt = await fetchReceipt(rpc, escrowProgramId, at);
+    const amount = receipt?.amount ?? null;
+    if (found.status === 'settled') return { refundable: false, amount, reason: REFUND_ME_MESSAGES.paidOut };
+    if (found.status === 'open') {
+      const chainNow = await fetchChainTime(rpc);
+      const appNow = BigInt(Math.floor(clock().getTime() / 1000));
+      if ((chainNow > appNow ? chainNow : appNow) < found.refundAfter) {
+        const when = new Date(Number(found.refundAfter) * 1000).toISOString();
+        return { refundable: false, amount, reason: REFUND_ME_MESSAGES.notDue(when) };
+      }
+    }
+    if (amount === null) return { refundable: false, amount, reason: REFUND_ME_MESSAGES.nothingToRefund };
+    return { refundable: true, amount, reason: null };
+  }
+
+  /** What the landed refund gave its payer (the fee payer): its balance change plus the fee. */
+  async function refundedAmount(signature: Signature, payer: Address): Promise<bigint> {
+    const landed = await rpc
+      .getTransaction(signature, {
+        commitment: 'confirmed',
+        encoding: 'json',
+        maxSupportedTransactionVersion: 0,
+      })
+      .send();
+    const meta = landed?.meta;
+    // The payer is the fee payer: the first account.
+    const index = 0;
+    if (!meta || landed.transaction.message.accountKeys[index] !== payer) return 0n;
+    return BigInt(meta.postBalances[index]!) - BigInt(meta.preBalances[index]!) + BigInt(meta.fee);
+  }
+
+  return {
+    async status(user: UserRow, dareId: number): Promise<RefundStatus> {
+      const wallet = walletOf(user);
+      await limit(`refund-status:${user.id}`, RATE_LIMITS.transactionLookups);
+      const assessed = await assess(await vaultOf(dareId), wallet);
+      return {
+        refundable: assessed.refundable,
+        amount: assessed.amount === null ? null : assessed.amount.toString(),
+        reason: assessed.reason,
+      };
+    },
+
+    /** POST /api/dares/{id}/refund-transaction: the caller's `refund`, for their wallet to sign and pay. */
+    async transaction(user: UserRow, dareId: number) {
+      const wallet = walletOf(user);
+      await limit(`refund:${user.id}`, RATE_LIMITS.walletTransactions);
+      const vault = await vaultOf(dareId);
+      const assessed = await assess(vault, wallet);
+      if (!assessed.refundable || !vault) throw conflict(assessed.reason ?? REFUND_ME_MESSAGES.noVault);
+      const row = await prepared.prepare(
+        { kind: 'refund', vault, wallet, dareId, userId: user.id },
+        () => buildRefundTransaction(rpc, { programId: escrowProgramId, vault, payer: wallet }),
+        async () => {
+          const again = await assess(vault, wallet);
+          if (!again.refundable) throw conflict(again.reason);
+        },
+      );
+      return {
+        transaction: row.wireTransaction,
+        amount: assessed.amount.toString(),
+        lastValidBlockHeight: row.lastValidBlockHeight.toString(),
+      };
+    },
+
+    /**
+     * POST /api/dares/{id}/refund: relays the caller's signed refund (only the one prepared for
+     * them, signed by their wallet; the server adds nothing), waits for it, then books it.
+     */
+    async refund(user: UserRow, dareId: number, signedTransaction: string) {
+      const wallet = walletOf(user);
+      await limit(`refund-relay:${user.id}`, RATE_LIMITS.relayedWalletTransactions);
+      const vault = await vaultOf(dareId);
+      if (!vault) throw conflict(REFUND_ME_MESSAGES.noVault);
+      const signature = await prepared.relay(
+        { kind: 'refund', vault, wallet, userId: user.id },
+        signedTransaction,
+        RELAY_MESSAGES,
+      );
+      try {
+        await booking.bookOutsideRefunds({ escrowWallet: vault, dareId });
+      } catch (error) {
+        // The refund is on chain whatever the books say; the refunds job notices it again.
+        onBookingFailed(error);
+      }
+      const amount = await refundedAmount(signature, wallet);
+      if (amount <= 0n)
+        throw new AppError('TRANSACTION_FAILED', REFUND_ME_MESSAGES.failed('nothing was refunded'));
+      return { signature, amount: amount.toString() };
+    },
+  };
+}
+
+export type RefundMeService = ReturnType<typeof createRefundMeService>;

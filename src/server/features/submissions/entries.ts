@@ -1,0 +1,151 @@
+/**
+ * Entering a dare on chain: the escrow program pays only wallets that signed `enter` for the
+ * dare's vault (docs/program.md), so a proof is recorded only once its author's entry exists.
+ * The platform fee payer pays the entry's fee and rent (docs/decisions/025-entering-and-refund-me.md): an entry transaction
+ * goes only to a signed-in user with a registered wallet who has not entered, on an active dare
+ * whose vault is open and before its deadline, and never two that could both land.
+ */
+import { type Address, address, type Signature } from '@solana/kit';
+import { SUBMISSION_MESSAGES } from '#contract/submissions';
+import type { EscrowKeys } from '#server/chain/escrow-keys';
+import { fetchEntry, fetchVault } from '#server/chain/escrow-program/accounts';
+import { buildEnterTransaction } from '#server/chain/escrow-program/app-transactions';
+import { fetchChainTime } from '#server/chain/escrow-program/chain-clock';
+import { findEntryAddress } from '#server/chain/escrow-program/pda';
+import type { ChainPort } from '#server/chain/port';
+import type { Db } from '#server/db/client';
+import type { Clock } from '#server/deps';
+import { AppError, badRequest, conflict } from '#server/errors';
+import {
+  createPreparedTransactions,
+  type RelayMessages,
+} from '#server/features/prepared-transactions/service';
+import { type RateLimiter, tooManyRequests } from '#server/rate-limit/port';
+import { RATE_LIMITS } from '#server/rate-limits';
+
+export interface EntriesDeps {
+  db: Db;
+  chain: ChainPort;
+  clock: Clock;
+  escrowKeys: EscrowKeys;
+  escrowProgramId: Address;
+  limiter: RateLimiter;
+}
+
+/** The dare as entering needs it: its vault is `escrowWallet` (docs/decisions/021). */
+export interface EnterableDare {
+  id: number;
+  escrowWallet: string | null;
+}
+
+const RELAY_MESSAGES: RelayMessages = {
+  unreadable: SUBMISSION_MESSAGES.entryUnreadable,
+  notPrepared: SUBMISSION_MESSAGES.entryNotPrepared,
+  notAsPrepared: SUBMISSION_MESSAGES.entryNotAsPrepared,
+  badSignature: SUBMISSION_MESSAGES.entryBadSignature,
+  expired: SUBMISSION_MESSAGES.entryExpired,
+  failed: SUBMISSION_MESSAGES.entryFailed,
+  unconfirmed: SUBMISSION_MESSAGES.entryUnconfirmed,
+  noFee: SUBMISSION_MESSAGES.entryFailed('DarePool cannot pay entry fees right now; try again later'),
+};
+
+export function createEntries({ db, chain, clock, escrowKeys, escrowProgramId, limiter }: EntriesDeps) {
+  const { rpc } = chain;
+  const prepared = createPreparedTransactions({ db, rpc, clock });
+
+  async function limit(key: string, rule: (typeof RATE_LIMITS)[keyof typeof RATE_LIMITS]) {
+    const verdict = await limiter.hit(key, rule);
+    if (!verdict.allowed)
+      throw tooManyRequests('Too many entry requests; wait a minute', verdict.retryAfterSeconds);
+  }
+
+  function vaultOf(dare: EnterableDare): Address {
+    if (!dare.escrowWallet) throw conflict(SUBMISSION_MESSAGES.noVault);
+    return address(dare.escrowWallet);
+  }
+
+  /** The caller's entry account, and whether the program holds it for this vault and wallet. */
+  async function entryOf(vault: Address, wallet: Address) {
+    const at = (await findEntryAddress(escrowProgramId, vault, wallet)).address;
+    const entry = await fetchEntry(rpc, escrowProgramId, at);
+    return { address: at, exists: entry !== null && entry.vault === vault && entry.entrant === wallet };
+  }
+
+  /**
+   * The vault takes entries: it exists, is open, and its deadline is ahead by the chain's clock
+   * (what the program checks) and by the app's: an entry that would fail still costs its fee.
+   */
+  async function requireOpenVault(vault: Address) {
+    const [found, chainNow] = await Promise.all([
+      fetchVault(rpc, escrowProgramId, vault),
+      fetchChainTime(rpc),
+    ]);
+    if (!found) throw conflict(SUBMISSION_MESSAGES.noVault);
+    const appNow = BigInt(Math.floor(clock().getTime() / 1000));
+    const now = chainNow > appNow ? chainNow : appNow;
+    if (found.status !== 'open' || now >= found.deadline)
+      throw conflict(SUBMISSION_MESSAGES.submissionsClosed);
+  }
+
+  return {
+    /**
+     * POST /api/dares/{id}/enter-transaction: the caller's `enter`, signed by the fee payer. The
+     * dare was checked active by the caller; `wallet` is the caller's registered wallet.
+     */
+    async transaction(user: { id: number }, wallet: string, dare: EnterableDare) {
+      await limit(`enter:${user.id}`, RATE_LIMITS.walletTransactions);
+      const vault = vaultOf(dare);
+      const entrant = address(wallet);
+      const entry = await entryOf(vault, entrant);
+      if (entry.exists) throw conflict(SUBMISSION_MESSAGES.alreadyEntered);
+      await requireOpenVault(vault);
+      const row = await prepared.prepare(
+        { kind: 'enter', vault, wallet: entrant, dareId: dare.id, userId: user.id },
+        async () =>
+          buildEnterTransaction(rpc, {
+            programId: escrowProgramId,
+            vault,
+            entrant,
+            feePayer: await escrowKeys.feePayer(),
+          }),
+        // The previous one can no longer land: if the wallet entered, it was with that one.
+        async () => {
+          if ((await entryOf(vault, entrant)).exists) throw conflict(SUBMISSION_MESSAGES.alreadyEntered);
+        },
+      );
+      return {
+        transaction: row.wireTransaction,
+        entry: entry.address,
+        lastValidBlockHeight: row.lastValidBlockHeight.toString(),
+      };
+    },
+
+    /**
+     * Makes sure the caller's entry exists before their proof is recorded: relays their signed
+     * entry when they send one and it is not on chain yet. Without one, only an existing entry
+     * will do (400 'Sign your entry to submit').
+     */
+    async ensureEntered(
+      user: { id: number },
+      wallet: string,
+      dare: EnterableDare,
+      signedEntryTransaction: string | undefined,
+    ): Promise<Signature | null> {
+      const vault = vaultOf(dare);
+      const entrant = address(wallet);
+      if ((await entryOf(vault, entrant)).exists) return null;
+      if (signedEntryTransaction === undefined) throw badRequest(SUBMISSION_MESSAGES.signEntry);
+      await limit(`enter-relay:${user.id}`, RATE_LIMITS.relayedWalletTransactions);
+      const signature = await prepared.relay(
+        { kind: 'enter', vault, wallet: entrant, userId: user.id },
+        signedEntryTransaction,
+        RELAY_MESSAGES,
+      );
+      if (!(await entryOf(vault, entrant)).exists)
+        throw new AppError('TRANSACTION_FAILED', SUBMISSION_MESSAGES.entryFailed('no entry was made'));
+      return signature;
+    },
+  };
+}
+
+export type Entries = ReturnType<typeof createEntries>;

@@ -1,0 +1,120 @@
+import { randomBytes } from 'node:crypto';
+import {
+  type Address,
+  address,
+  type Base64EncodedWireTransaction,
+  getBase64EncodedWireTransaction,
+  getTransactionDecoder,
+  partiallySignTransaction,
+} from '@solana/kit';
+import { eq } from 'drizzle-orm';
+import { expect } from 'vitest';
+import { waitForConfirmation } from '#server/chain/confirmation';
+import { fetchEntry, fetchVault } from '#server/chain/escrow-program/accounts';
+import { buildCreateVaultTransaction } from '#server/chain/escrow-program/app-transactions';
+import { findEntryAddress } from '#server/chain/escrow-program/pda';
+import { dares } from '#server/db/schema';
+import type { TestContext } from './app';
+import { bearer, type TestWallet } from './wallet';
+
+/** What a test needs of a user: a session and the wallet registered to it. */
+export interface Entrant {
+  wallet: TestWallet;
+  token: string;
+}
+
+const post = (ctx: TestContext, url: string, payload: unknown, token?: string) =>
+  ctx.app.inject({
+    method: 'POST',
+    url,
+    ...(payload === undefined ? {} : { payload: payload as object }),
+    headers: token ? bearer(token) : {},
+  });
+
+/** What the wallet does with a server-built transaction: adds its signature, keeps the others. */
+export async function walletSigns(wallet: TestWallet, base64: string): Promise<string> {
+  const transaction = getTransactionDecoder().decode(Buffer.from(base64, 'base64'));
+  return getBase64EncodedWireTransaction(await partiallySignTransaction([wallet.keys], transaction));
+}
+
+export function requestEntry(ctx: TestContext, user: Entrant, dareId: number) {
+  return post(ctx, `/api/dares/${dareId}/enter-transaction`, undefined, user.token);
+}
+
+/** POST enter-transaction, then the wallet signs it: the `signedEntryTransaction` of a submit. */
+export async function signedEntry(ctx: TestContext, user: Entrant, dareId: number): Promise<string> {
+  const res = await requestEntry(ctx, user, dareId);
+  if (res.statusCode !== 200) throw new Error(`enter-transaction failed: ${res.body}`);
+  return walletSigns(user.wallet, (res.json() as { transaction: string }).transaction);
+}
+
+export function postSubmit(ctx: TestContext, user: Entrant, dareId: number, body: object) {
+  return post(ctx, `/api/dares/${dareId}/submit`, body, user.token);
+}
+
+/** Submit Video as the web does it: the entry signed by the wallet, sent with the proof. */
+export async function enterAndSubmit(
+  ctx: TestContext,
+  user: Entrant & { username?: string },
+  dareId: number,
+  body: { videoUrl?: string; description?: string } = {},
+) {
+  const res = await postSubmit(ctx, user, dareId, {
+    videoUrl: body.videoUrl ?? `https://videos.example/${user.username ?? 'proof'}.mp4`,
+    description: body.description ?? 'My proof',
+    signedEntryTransaction: await signedEntry(ctx, user, dareId),
+  });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json() as { id: number; dareId: number; userId: number };
+}
+
+/** The entry account of `wallet` in `vault`, as the program holds it (null when absent). */
+export async function entryOnChain(ctx: TestContext, vault: string, wallet: string) {
+  const at = (await findEntryAddress(ctx.escrowProgramId, address(vault), address(wallet))).address;
+  return fetchEntry(ctx.chain.rpc, ctx.escrowProgramId, at);
+}
+
+export async function dareVault(ctx: TestContext, dareId: number): Promise<string | null> {
+  const [row] = await ctx.database.db
+    .select({ escrowWallet: dares.escrowWallet })
+    .from(dares)
+    .where(eq(dares.id, dareId));
+  return row!.escrowWallet;
+}
+
+/**
+ * Until the payments part creates each dare's vault through the API, a test dare gets one here:
+ * a program vault with the dare's deadline, created by `creator`'s wallet (the platform pays the
+ * rent), and the dare's `escrowWallet` pointed at it. A dare that already has its vault is left.
+ */
+export async function ensureVault(
+  ctx: TestContext,
+  creator: { wallet: TestWallet },
+  dareId: number,
+  options: { deadline?: Date; kind?: 'community' | 'major' } = {},
+): Promise<Address> {
+  const current = await dareVault(ctx, dareId);
+  if (current && (await fetchVault(ctx.chain.rpc, ctx.escrowProgramId, address(current))))
+    return address(current);
+  const [dare] = await ctx.database.db.select().from(dares).where(eq(dares.id, dareId));
+  const deadlineAt = options.deadline ?? dare!.deadline ?? new Date(Date.now() + 365 * 24 * 3600 * 1000);
+  const deadline = BigInt(Math.floor(deadlineAt.getTime() / 1000));
+  const built = await buildCreateVaultTransaction(ctx.chain.rpc, {
+    programId: ctx.escrowProgramId,
+    creator: address(creator.wallet.address),
+    rentPayer: await ctx.escrowKeys.feePayer(),
+    dareId: new Uint8Array(randomBytes(32)),
+    moderator: (await ctx.escrowKeys.moderator()).address,
+    deadline,
+    refundAfter: deadline + 7n * 24n * 3600n,
+    amount: 10_000_000n,
+    kind: options.kind ?? (dare!.isMajor ? 'major' : 'community'),
+  });
+  const signed = await walletSigns(creator.wallet, built.base64);
+  const signature = await ctx.chain.rpc
+    .sendTransaction(signed as Base64EncodedWireTransaction, { encoding: 'base64' })
+    .send();
+  await waitForConfirmation(ctx.chain.rpc, signature, { commitment: 'confirmed' });
+  await ctx.database.db.update(dares).set({ escrowWallet: built.vault }).where(eq(dares.id, dareId));
+  return built.vault;
+}
