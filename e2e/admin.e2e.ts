@@ -6,7 +6,7 @@ import type { Dare } from '#contract/dares';
 import type { MajorDare } from '#contract/major-dare';
 import type { SystemSettings } from '#contract/settings';
 import { setupApp } from './fixtures/app';
-import { call, createDareOverHttp, newClient, request } from './fixtures/http-client';
+import { call, createDareOverHttp, newClient, request, submitOverHttp } from './fixtures/http-client';
 import { openAsDemoAdmin, registerWithWallet, toast } from './fixtures/users';
 import { walletAddressOf } from './fixtures/wallet-address';
 
@@ -97,12 +97,10 @@ describe('the Admin panel', () => {
     )!;
     const server = { baseUrl: app.baseUrl };
     const participant = await newClient(server, 10);
-    await call(
-      server,
-      `/api/dares/${withSubmissions.id}/submit`,
-      { videoUrl: 'https://videos.example/take.mp4', description: 'Done on camera' },
-      participant.token,
-    );
+    await submitOverHttp(server, participant, withSubmissions.id, {
+      videoUrl: 'https://videos.example/take.mp4',
+      description: 'Done on camera',
+    });
     await list
       .getByRole('listitem', { name: withSubmissions.title, exact: true })
       .getByRole('button', { name: 'View Submissions' })

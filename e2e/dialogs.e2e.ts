@@ -2,7 +2,7 @@ import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { setupApp } from './fixtures/app';
 import { DEMO_USER_PASSWORD } from './fixtures/demo-accounts';
-import { call, newClient, request, submitOverHttp } from './fixtures/http-client';
+import { newClient, request, submitOverHttp } from './fixtures/http-client';
 import { openAsDemoAdmin, openSignedIn, registerWithWallet, toast } from './fixtures/users';
 
 const app = setupApp();

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { lamportsToSol, solToLamports } from '#contract/money';
 import { setupApp } from './fixtures/app';
 import { newClient, request, submitOverHttp } from './fixtures/http-client';
-import { loginAsDemoAdmin, loginAsDemoUser } from './fixtures/users';
+import { loginAsDemoAdmin } from './fixtures/users';
 
 const app = setupApp();
 
