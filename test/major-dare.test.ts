@@ -1,17 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { claims, dares, ledgerEntries, users } from '#server/db/schema';
+import { enterAndSubmit } from './helpers/entries';
 import { payStake } from './helpers/money';
-import {
-  type Actor,
-  castVote,
-  contribute,
-  enterOnChain,
-  expectReconciled,
-  lamportsOf,
-  newActor,
-  submitVideo,
-} from './helpers/payouts';
+import { type Actor, castVote, contribute, expectReconciled, lamportsOf, newActor } from './helpers/payouts';
 import { setupApiSuite } from './helpers/suite';
 
 const {
@@ -144,11 +136,10 @@ describe('major dare', () => {
       participantCount: 0,
     });
 
-    // Each entrant's wallet signs `enter`: only entrants can be paid.
-    for (const entrant of [picked, popular, latecomer]) await enterOnChain(ctx, entrant, dare);
-    const a = await submitVideo(ctx, picked, dare.id);
-    const b = await submitVideo(ctx, popular, dare.id);
-    const c = await submitVideo(ctx, latecomer, dare.id);
+    // Submit Video: each entrant's wallet signs `enter` with its proof (only entrants can be paid).
+    const a = await enterAndSubmit(ctx, picked, dare.id);
+    const b = await enterAndSubmit(ctx, popular, dare.id);
+    const c = await enterAndSubmit(ctx, latecomer, dare.id);
     for (const s of [a, b, c])
       await http.put(`/api/admin/submissions/${s.id}`, { status: 'approved' }, admin.token);
     expect((await http.get('/api/major-dare')).json()).toMatchObject({

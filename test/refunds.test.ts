@@ -9,6 +9,7 @@ import {
 import { claims, dares, dareWallets, ledgerEntries, poolContributions } from '#server/db/schema';
 import { createRefundsService, REFUND_GRACE_MS } from '#server/features/refunds/service';
 import { reconcileEscrows } from '#server/ledger/reconcile';
+import { enterAndSubmit } from './helpers/entries';
 import { sendOwnTransfer, signBase64 } from './helpers/money';
 import {
   type Actor,
@@ -149,8 +150,7 @@ describe('deadline passed with no winner', () => {
     const dare = await createFundedDare(ctx, alice, '0.1', { deadline: deadline.toISOString() });
     await contribute(ctx, carol, dare, '0.02');
     const won = await createFundedDare(ctx, bob, '0.1', { deadline: deadline.toISOString() });
-    await enterOnChain(ctx, carol, won);
-    const submission = await submitVideo(ctx, carol, won.id);
+    const submission = await enterAndSubmit(ctx, carol, won.id);
     await http.put(`/api/admin/submissions/${submission.id}`, { status: 'approved' }, admin.token);
     const marked = await http.post(
       `/api/admin/submissions/${submission.id}/mark-winner`,
