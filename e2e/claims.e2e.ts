@@ -12,7 +12,6 @@ describe('claiming a prize in the browser', () => {
   it("pays the winner the dare's whole pool when they click Claim Prize", async () => {
     const { page } = await app.newPage({ wallet: true });
     await registerWithWallet(page, app.baseUrl, 'e2e_winner');
-    const token = await page.evaluate(() => localStorage.getItem('token'));
 
     const dares = await api<{ id: number; title: string; totalPool: string; status: string }[]>(
       'GET',
@@ -20,10 +19,14 @@ describe('claiming a prize in the browser', () => {
       null,
     );
     const dare = dares[0]!;
-    await api('POST', `/api/dares/${dare.id}/submit`, token, {
-      videoUrl: 'https://videos.example/winner.mp4',
-      description: 'Done, on camera',
-    });
+    // The proof goes in from the dare's page: the wallet signs the entry (only entrants are paid).
+    await page.goto(app.url(`/dare/${dare.id}`));
+    await page.getByRole('button', { name: 'Submit Video' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Submit Video' });
+    await dialog.getByLabel('Video URL').fill('https://videos.example/winner.mp4');
+    await dialog.getByLabel('Description').fill('Done, on camera');
+    await dialog.getByRole('button', { name: 'Submit Video' }).click();
+    await toast(page, 'Video submitted successfully! Wait for admin approval.');
     // The admin's part, in the Admin panel (the demo admin, signed in by password).
     const { page: panel } = await openAsDemoAdmin(app);
     await panel.getByRole('tab', { name: 'Submissions Management' }).click();

@@ -2,7 +2,7 @@ import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { setupApp } from './fixtures/app';
 import { DEMO_USER_PASSWORD } from './fixtures/demo-accounts';
-import { call, newClient, request } from './fixtures/http-client';
+import { newClient, request, submitOverHttp } from './fixtures/http-client';
 import { openAsDemoAdmin, openSignedIn, registerWithWallet, toast } from './fixtures/users';
 
 const app = setupApp();
@@ -171,12 +171,10 @@ describe('every dialog on a 375 px phone', () => {
     // An approved submission on an active community dare, for Mark Winner's question.
     const dare = await activeCommunityDare();
     const player = await newClient(app, 1);
-    const submission = await call<{ id: number }>(
-      app,
-      `/api/dares/${dare.id}/submit`,
-      { videoUrl: 'https://videos.example/phone-check.mp4', description: 'phone-check' },
-      player.token,
-    );
+    const submission = await submitOverHttp(app, player, dare.id, {
+      videoUrl: 'https://videos.example/phone-check.mp4',
+      description: 'phone-check',
+    });
     const { page, token } = await openAsDemoAdmin(app, '/admin', { viewport: phone });
     await request(app, 'PUT', `/api/admin/submissions/${submission.id}`, token, { status: 'approved' });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { setupApp } from './fixtures/app';
 import { DEMO_USER_PASSWORD } from './fixtures/demo-accounts';
-import { request } from './fixtures/http-client';
+import { newClient, request, submitOverHttp } from './fixtures/http-client';
 import { loginAsDemoAdmin } from './fixtures/users';
 
 const app = setupApp();
@@ -85,7 +85,15 @@ describe('the edges at 1366 px', () => {
   });
 
   it("asks a password user for the account's wallet before Submit Video and before Claim Prize", async () => {
-    const bob = await loginAsBob();
+    // A password user whose wallet is elsewhere (the test holds its keys, to enter the dare later).
+    const client = await newClient(app, 1);
+    const { user } = await request<{ user: { walletAddress: string } }>(
+      app,
+      'GET',
+      '/api/auth/me',
+      client.token,
+    );
+    const bob = { token: client.token, user: JSON.stringify(user), walletAddress: user.walletAddress };
     const dares = await request<
       { id: number; title: string; isMajor: boolean; submissionCount: number; status: string }[]
     >(app, 'GET', '/api/dares?filter=active');
@@ -113,8 +121,8 @@ describe('the edges at 1366 px', () => {
     await page.keyboard.press('Escape');
     await expect.poll(() => submit.count()).toBe(0);
 
-    // Claim Prize: bob wins that dare (sent and decided over the API), then opens his profile.
-    const proof = await request<{ id: number }>(app, 'POST', `/api/dares/${dare.id}/submit`, bob.token, {
+    // Claim Prize: the user wins that dare (entered, sent and decided over the API), then opens the profile.
+    const proof = await submitOverHttp(app, client, dare.id, {
       videoUrl: 'https://videos.example/bob-wins.mp4',
       description: 'Bob did it',
     });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { setupApp } from './fixtures/app';
 import { DEMO_USER_PASSWORD } from './fixtures/demo-accounts';
-import { newClient, request } from './fixtures/http-client';
+import { newClient, request, submitOverHttp } from './fixtures/http-client';
 import {
   loginAsDemoAdmin,
   loginAsDemoUser,
@@ -72,17 +72,18 @@ describe('dares that ended', () => {
 describe('proofs waiting for review and links that cannot play', () => {
   it('shows the author their own pending proof, and nobody else', async () => {
     const id = await demoDare('Paint a mural in one afternoon');
-    const { token } = await loginAsDemoUser(app, 'alice');
-    await api('POST', `/api/dares/${id}/submit`, token, {
+    // A password user whose wallet's keys the test holds: it enters the dare with the proof.
+    const author = await newClient(app, 2);
+    await submitOverHttp(app, author, id, {
       videoUrl: 'https://videos.example/mural.mp4',
       description: 'My mural, time-lapsed',
     });
     const { page } = await openSignedIn(
       app,
-      { username: 'alice', password: DEMO_USER_PASSWORD },
+      { username: author.username, password: 'bench-password-1' },
       `/dare/${id}`,
     );
-    const mine = page.getByRole('article', { name: 'Submission by alice' });
+    const mine = page.getByRole('article', { name: `Submission by ${author.username}` });
     await mine.getByText('Pending review').waitFor();
     await page.getByText("Your proof arrived and waits for an admin's review.").waitFor();
 
@@ -94,20 +95,17 @@ describe('proofs waiting for review and links that cannot play', () => {
 
   it('says so when a video cannot play and offers the original link', { timeout: 60_000 }, async () => {
     const id = await demoDare('Compliment 20 strangers');
-    const { token } = await loginAsDemoUser(app, 'bob');
+    const author = await newClient(app, 3);
     // Nothing listens on port 9: the link fails at once, as a dead link does (the tests run offline).
     const link = 'https://127.0.0.1:9/gone.mp4';
-    const proof = await api<{ id: number }>('POST', `/api/dares/${id}/submit`, token, {
-      videoUrl: link,
-      description: 'Twenty smiles',
-    });
+    const proof = await submitOverHttp(app, author, id, { videoUrl: link, description: 'Twenty smiles' });
     const admin = await loginAsDemoAdmin(app);
     await api('PUT', `/api/admin/submissions/${proof.id}`, admin.token, { status: 'approved' });
 
     const { page } = await app.newPage();
     await page.goto(app.url(`/dare/${id}`));
     await page
-      .getByRole('article', { name: 'Submission by bob' })
+      .getByRole('article', { name: `Submission by ${author.username}` })
       .getByRole('button', { name: 'Watch Video' })
       .click();
     const dialog = page.getByRole('dialog');
@@ -120,7 +118,7 @@ describe('proofs waiting for review and links that cannot play', () => {
     const player = await newClient(app, 1);
     // Approved, so the admin's preview plays it through the proxy, which sends it to the dead link.
     const link = 'https://127.0.0.1:9/admin-preview.mp4';
-    const proof = await api<{ id: number }>('POST', `/api/dares/${id}/submit`, player.token, {
+    const proof = await submitOverHttp(app, player, id, {
       videoUrl: link,
       description: 'Preview that cannot play',
     });

@@ -2,14 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { MajorDare } from '#contract/major-dare';
 import { MAJOR_VOTE_NEEDS_PAYMENT } from '#contract/voting';
 import { setupApp } from './fixtures/app';
-import { request } from './fixtures/http-client';
-import {
-  loginAsDemoAdmin,
-  loginAsDemoUser,
-  openAsDemoAdmin,
-  registerWithWallet,
-  toast,
-} from './fixtures/users';
+import { newClient, request, submitOverHttp } from './fixtures/http-client';
+import { loginAsDemoAdmin, openAsDemoAdmin, registerWithWallet, toast } from './fixtures/users';
 
 const app = setupApp();
 
@@ -46,8 +40,8 @@ describe('Major Dare page in the browser', () => {
   it("disables the vote on the Major Dare's proofs for a user who never paid in, saying how to qualify", async () => {
     const major = (await (await fetch(app.url('/api/major-dare'))).json()) as MajorDare;
     if (!major.isActive) throw new Error('the demo data has an active major dare');
-    const alice = await loginAsDemoUser(app, 'alice');
-    const proof = await request<{ id: number }>(app, 'POST', `/api/dares/${major.id}/submit`, alice.token, {
+    const author = await newClient(app, 1);
+    const proof = await submitOverHttp(app, author, major.id!, {
       videoUrl: 'https://videos.example/major-proof.mp4',
       description: 'Major proof',
     });
@@ -75,16 +69,13 @@ describe('Major Dare page in the browser', () => {
     const major = (await (await fetch(app.url('/api/major-dare'))).json()) as MajorDare;
     if (!major.isActive) throw new Error('the demo data has an active major dare');
     const admin = await loginAsDemoAdmin(app);
-    const submit = async (username: string) => {
-      const { token } = await loginAsDemoUser(app, username);
-      const submission = await api<{ id: number }>('POST', `/api/dares/${major.id}/submit`, token, {
-        videoUrl: `https://videos.example/${username}-major.mp4`,
-        description: `${username}'s hundred push-ups`,
-      });
-      await api('PUT', `/api/admin/submissions/${submission.id}`, admin.token, { status: 'approved' });
-      return submission;
-    };
-    const winning = await submit('carol');
+    // The author's wallet enters the major dare with its proof (only entrants can be paid).
+    const author = await newClient(app, 2);
+    const winning = await submitOverHttp(app, author, major.id!, {
+      videoUrl: `https://videos.example/${author.username}-major.mp4`,
+      description: `${author.username}'s hundred push-ups`,
+    });
+    await api('PUT', `/api/admin/submissions/${winning.id}`, admin.token, { status: 'approved' });
     // Bob's approved proof comes with the demo data.
     await api('POST', `/api/admin/major-dare/${major.id}/winner`, admin.token, {
       submissionId: winning.id,
@@ -108,7 +99,7 @@ describe('Major Dare page in the browser', () => {
     await page.getByRole('button', { name: 'Challenge Closed' }).waitFor();
     expect(await page.getByText('LIVE', { exact: true }).count()).toBe(0);
     // The winner wears its badge and takes no vote; the other approved proof still does.
-    const winner = page.getByRole('article', { name: 'Submission by carol' });
+    const winner = page.getByRole('article', { name: `Submission by ${author.username}` });
     await winner.getByText('Winner', { exact: true }).waitFor();
     expect(await winner.getByText('Approved', { exact: true }).count()).toBe(0);
     expect(await winner.getByRole('button', { name: /^Vote/ }).isDisabled()).toBe(true);

@@ -1,20 +1,10 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { setupApp } from './fixtures/app';
-import { DEMO_USERS } from './fixtures/demo-accounts';
-import { request } from './fixtures/http-client';
-import {
-  loginAsDemoAdmin,
-  loginAsDemoUser,
-  openAsDemoAdmin,
-  registerWithWallet,
-  toast,
-} from './fixtures/users';
+import { newClient, request, submitOverHttp } from './fixtures/http-client';
+import { loginAsDemoAdmin, openAsDemoAdmin, registerWithWallet, toast } from './fixtures/users';
 
 const app = setupApp();
-
-/** The seeded demo users who post the other proofs. */
-const DEMO_SUBMITTERS = DEMO_USERS;
 
 const api = <T>(method: string, path: string, token?: string | null, body?: unknown) =>
   request<T>(app, method, path, token, body);
@@ -144,12 +134,12 @@ describe('video proofs and votes in the browser', () => {
       .toEqual([true, 64]);
     expect((await fetch(app.url(signedSrc.split('?')[0]!))).status).toBe(404);
 
-    // Three demo users post link proofs; the admin approves all four through the API.
-    for (const username of DEMO_SUBMITTERS) {
-      const { token } = await loginAsDemoUser(app, username);
-      await api('POST', `/api/dares/${dare.id}/submit`, token, {
-        videoUrl: `https://videos.example/${username}.mp4`,
-        description: `${username} did it too`,
+    // Three more users post link proofs, each wallet entering the dare; the admin approves all four.
+    const [first, second, third] = await Promise.all([1, 2, 3].map((index) => newClient(app, index)));
+    for (const client of [first!, second!, third!]) {
+      await submitOverHttp(app, client, dare.id, {
+        videoUrl: `https://videos.example/${client.username}.mp4`,
+        description: `${client.username} did it too`,
       });
     }
     const admin = await loginAsDemoAdmin(app);
@@ -185,22 +175,22 @@ describe('video proofs and votes in the browser', () => {
     await voter.page.keyboard.press('Escape');
 
     // Three votes across submissions count; the fourth is refused with the server's message.
-    const targets = ['e2e_prover', 'alice', 'bob'];
+    const targets = ['e2e_prover', first!.username, second!.username];
     for (const [index, author] of targets.entries()) {
       await card(voter.page, author).getByRole('button', { name: /^Vote/ }).click();
       await toast(voter.page, 'Vote added!');
       await expect.poll(() => votesUsed(voter.page)).toBe(`${index + 1}/3 votes used`);
       await card(voter.page, author).getByRole('button', { name: 'Vote (1 vote)' }).waitFor();
     }
-    await card(voter.page, 'carol').getByRole('button', { name: /^Vote/ }).click();
+    await card(voter.page, third!.username).getByRole('button', { name: /^Vote/ }).click();
     await toast(voter.page, 'Error voting');
     await toast(voter.page, 'You have used all 3 votes for this dare');
     expect(await votesUsed(voter.page)).toBe('3/3 votes used');
-    await card(voter.page, 'carol').getByRole('button', { name: 'Vote (0 votes)' }).waitFor();
+    await card(voter.page, third!.username).getByRole('button', { name: 'Vote (0 votes)' }).waitFor();
 
     // The counts are the server's: a reload shows the same.
     await voter.page.reload();
-    await card(voter.page, 'bob').getByRole('button', { name: 'Vote (1 vote)' }).waitFor();
+    await card(voter.page, second!.username).getByRole('button', { name: 'Vote (1 vote)' }).waitFor();
     await expect.poll(() => votesUsed(voter.page)).toBe('3/3 votes used');
   }, 60_000);
 });

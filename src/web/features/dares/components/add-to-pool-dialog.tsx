@@ -49,7 +49,7 @@ export function AddToPoolDialog({ dare, disabled }: { dare: Dare; disabled?: boo
         <DialogHeader>
           <DialogTitle>Add to Pool</DialogTitle>
           <DialogDescription>
-            Add SOL to the pool of "{dare.title}". It goes straight to the dare's escrow wallet.
+            Add SOL to the pool of "{dare.title}". It goes straight to the dare's vault on the escrow program.
           </DialogDescription>
         </DialogHeader>
         {user ? (
