@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { enterAndSubmit } from './helpers/entries';
 import { type Actor, castVote, contribute, createFundedDare, newActor, submitVideo } from './helpers/payouts';
 import { setupApiSuite } from './helpers/suite';
 
@@ -19,7 +20,8 @@ const {
 
 async function winAndClaim(author: Actor, stake: string) {
   const dare = await createFundedDare(ctx, busy, stake);
-  const submission = await submitVideo(ctx, author, dare.id);
+  // Submit Video signs the entry on chain: only entrants can be paid.
+  const submission = await enterAndSubmit(ctx, author, dare.id);
   await http.put(`/api/admin/submissions/${submission.id}`, { status: 'approved' }, admin.token);
   await http.post(`/api/admin/submissions/${submission.id}/mark-winner`, { dareId: dare.id }, admin.token);
   const paid = await http.post('/api/claims/prize', { submissionId: submission.id }, author.token);

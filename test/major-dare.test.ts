@@ -1,16 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { claims, dares, ledgerEntries, users } from '#server/db/schema';
+import { enterAndSubmit } from './helpers/entries';
 import { payStake } from './helpers/money';
-import {
-  type Actor,
-  castVote,
-  contribute,
-  expectReconciled,
-  lamportsOf,
-  newActor,
-  submitVideo,
-} from './helpers/payouts';
+import { type Actor, castVote, contribute, expectReconciled, lamportsOf, newActor } from './helpers/payouts';
 import { setupApiSuite } from './helpers/suite';
 
 const {
@@ -39,7 +32,11 @@ const alice = () => voters[0]!.token;
 const deadline = () => new Date(ctx.clock.now.getTime() + 7 * 24 * 3600 * 1000).toISOString();
 
 async function createMajor(prizeAmount: string, overrides: object = {}) {
-  const paid = await payStake(ctx.app, admin.token, admin.wallet, prizeAmount);
+  const until = deadline();
+  const paid = await payStake(ctx.app, admin.token, admin.wallet, prizeAmount, {
+    kind: 'major',
+    deadline: until,
+  });
   return http.post(
     '/api/admin/major-dare',
     {
@@ -48,7 +45,7 @@ async function createMajor(prizeAmount: string, overrides: object = {}) {
       category: 'endurance',
       difficulty: 'hard',
       prizeAmount,
-      deadline: deadline(),
+      deadline: until,
       maxParticipants: 100,
       transactionSignature: paid.signature,
       escrowWalletAddress: paid.escrow,
@@ -78,7 +75,7 @@ describe('major dare', () => {
     );
     expect(unpaid.statusCode).toBe(400);
     expect(unpaid.json().code).toBe('PAYMENT_NOT_VERIFIED');
-    const paid = await payStake(ctx.app, admin.token, admin.wallet, '0.2');
+    const paid = await payStake(ctx.app, admin.token, admin.wallet, '0.2', { kind: 'major' });
     const body = {
       title: 'x',
       description: 'y',
@@ -139,9 +136,10 @@ describe('major dare', () => {
       participantCount: 0,
     });
 
-    const a = await submitVideo(ctx, picked, dare.id);
-    const b = await submitVideo(ctx, popular, dare.id);
-    const c = await submitVideo(ctx, latecomer, dare.id);
+    // Submit Video: each entrant's wallet signs `enter` with its proof (only entrants can be paid).
+    const a = await enterAndSubmit(ctx, picked, dare.id);
+    const b = await enterAndSubmit(ctx, popular, dare.id);
+    const c = await enterAndSubmit(ctx, latecomer, dare.id);
     for (const s of [a, b, c])
       await http.put(`/api/admin/submissions/${s.id}`, { status: 'approved' }, admin.token);
     expect((await http.get('/api/major-dare')).json()).toMatchObject({
@@ -214,10 +212,17 @@ describe('major dare', () => {
 
     const pickedBefore = await lamportsOf(ctx, picked.wallet.address);
     const popularBefore = await lamportsOf(ctx, popular.wallet.address);
+    // One settle pays both winners: the first claim sends it, both claims record its signature.
     const paidA = await http.post('/api/claims/prize', { submissionId: a.id }, picked.token);
-    const paidB = await http.post('/api/claims/prize', { submissionId: b.id }, popular.token);
     expect(paidA.statusCode, paidA.body).toBe(200);
-    expect(paidB.statusCode, paidB.body).toBe(200);
+    const paidB = await http.post('/api/claims/prize', { submissionId: b.id }, popular.token);
+    expect(paidB.statusCode, paidB.body).toBe(409);
+    expect(paidB.json().error).toBe('This prize has already been paid');
+    const both = await ctx.database.db.select().from(claims).where(eq(claims.dareId, dare.id));
+    expect(both.map((claim) => claim.transactionHash)).toEqual([
+      paidA.json().transactionHash,
+      paidA.json().transactionHash,
+    ]);
     expect((await lamportsOf(ctx, picked.wallet.address)) - pickedBefore).toBe(70_000_005n);
     expect((await lamportsOf(ctx, popular.wallet.address)) - popularBefore).toBe(30_000_002n);
     expect(await lamportsOf(ctx, dare.escrowWallet)).toBe(0n);
@@ -233,7 +238,7 @@ describe('major dare', () => {
   });
 
   it('replays the same creation request with the same dare and refuses the signature for another', async () => {
-    const paid = await payStake(ctx.app, admin.token, admin.wallet, '0.05');
+    const paid = await payStake(ctx.app, admin.token, admin.wallet, '0.05', { kind: 'major' });
     const body = {
       title: 'Weekly: handstand',
       description: 'One minute.',
@@ -268,7 +273,11 @@ describe('major dare', () => {
     const before = await count();
     const escrow = (await http.post('/api/create-escrow-wallet', undefined, admin.token)).json().publicKey;
     const build = (amount: string, token = admin.token, from = admin.wallet.address) =>
-      http.post('/api/create-transaction', { fromWallet: from, toWallet: escrow, amount }, token);
+      http.post(
+        '/api/create-transaction',
+        { fromWallet: from, toWallet: escrow, amount, kind: 'major' },
+        token,
+      );
     const tooMuch = await build('7.000000001');
     expect(tooMuch.statusCode).toBe(400);
     expect(tooMuch.json().error).toBe('The prize can be at most 7 SOL');

@@ -134,25 +134,28 @@ async function intentOf(signature: string) {
 }
 
 /**
- * A vault the server refused: its payment is taken for a refund, and once the refunds ran (at once
- * in the app when the refunds feature is wired; the payments job asks again otherwise) the vault
- * is cancelled and closed and the books show nothing held in it. Callers check the payer's wallet.
+ * A vault the server refused, done: its payment taken for a refund and refunded, its reservation
+ * closed, the vault cancelled and closed on chain, and the books showing nothing held in it.
+ * Callers check the payer's wallet.
  */
 async function expectVaultRefunded(escrow: string, signature: string) {
   expect(await intentOf(signature)).toMatchObject({ usedFor: 'refund' });
+  expect((await intentOf(signature)).refundedAt).not.toBeNull();
   const [reservation] = await ctx.database.db
     .select()
     .from(dareWallets)
     .where(eq(dareWallets.publicKey, escrow));
   expect(reservation).toMatchObject({ status: 'closed', dareId: null });
-  const run = await lapsedPaymentsJob(ctx).run();
-  expect(run.failureReasons).toEqual([]);
   expect(await vaultOf(escrow)).toBeNull();
   expect(await balanceOf(escrow)).toBe(0n);
   expect(await expectVaultBooked(ctx, escrow)).toBe(0n);
-  expect((await intentOf(signature)).refundedAt).not.toBeNull();
-  // Refunded once: the next run moves nothing.
-  expect(await lapsedPaymentsJob(ctx).run()).toMatchObject({ found: 0, credited: 0, refused: 0 });
+  // Refunded once: the payments job finds nothing left to do.
+  expect(await lapsedPaymentsJob(ctx).run()).toMatchObject({
+    found: 0,
+    credited: 0,
+    refused: 0,
+    failureReasons: [],
+  });
 }
 
 describe('create a dare with a verified stake', () => {
@@ -331,7 +334,7 @@ describe('create a dare with a verified stake', () => {
     } finally {
       await setSetting(ctx.database.db, SETTING_KEYS.dareCreationEnabled, true);
     }
-    // The vault can never fund a dare now: it is cancelled and the stake goes back to the wallet.
+    // The vault can never fund a dare now: it was cancelled at once and the stake went back.
     await expectVaultRefunded(paid.escrow, paid.signature);
     expect(before - (await balanceOf(alice.wallet.address))).toBe(2n * SIGNATURE_FEE);
     const again = await post('/api/dares', dareBody(alice.wallet, paid, '0.1'), alice.token);

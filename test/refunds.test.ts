@@ -9,17 +9,19 @@ import {
 import { claims, dares, dareWallets, ledgerEntries, poolContributions } from '#server/db/schema';
 import { createRefundsService, REFUND_GRACE_MS } from '#server/features/refunds/service';
 import { reconcileEscrows } from '#server/ledger/reconcile';
+import { enterAndSubmit } from './helpers/entries';
 import { sendOwnTransfer, signBase64 } from './helpers/money';
 import {
   type Actor,
   castVote,
+  contribute,
   contributeOnChain,
+  createFundedDare,
   createProgramDare,
   enterOnChain,
   expectReconciled,
   lamportsOf,
   newActor,
-  type ProgramDare,
   payoutsService,
   refundJob,
   submitVideo,
@@ -47,17 +49,17 @@ async function expectClosed(dare: { vault: Address }) {
   expect(await lamportsOf(ctx, dare.vault)).toBe(0n);
 }
 
-async function unbooked(dare: ProgramDare) {
+async function unbooked(dare: { escrowWallet: string }) {
   const report = await reconcileEscrows(ctx.database.db, ctx.chain.rpc, ctx.escrowProgramId);
   return report.differences.filter((d) => d.escrowWallet === dare.escrowWallet);
 }
 
 describe('admin cancel', () => {
   it('refunds every payer exactly what they put in, once, and closes the vault with its entry', async () => {
-    const dare = await createProgramDare(ctx, alice, '0.2');
-    await contributeOnChain(ctx, bob, dare, '0.05');
-    await contributeOnChain(ctx, carol, dare, '0.03');
-    await contributeOnChain(ctx, bob, dare, '0.011');
+    const dare = await createFundedDare(ctx, alice, '0.2');
+    await contribute(ctx, bob, dare, '0.05');
+    await contribute(ctx, carol, dare, '0.03');
+    await contribute(ctx, bob, dare, '0.011');
     await enterOnChain(ctx, dan, dare);
     expect(await vaultOnChain(ctx, dare.vault)).toMatchObject({ receipts: 3, entries: 1 });
     const [a0, b0, c0] = await balances(alice, bob, carol);
@@ -129,8 +131,8 @@ describe('admin cancel', () => {
   });
 
   it('deletes a dare only after its vault refunded everyone', async () => {
-    const dare = await createProgramDare(ctx, alice, '0.1');
-    await contributeOnChain(ctx, carol, dare, '0.02');
+    const dare = await createFundedDare(ctx, alice, '0.1');
+    await contribute(ctx, carol, dare, '0.02');
     const [a0, c0] = await balances(alice, carol);
     const res = await http.del(`/api/admin/dares/${dare.id}`, admin.token);
     expect(res.statusCode, res.body).toBe(200);
@@ -145,11 +147,10 @@ describe('admin cancel', () => {
 describe('deadline passed with no winner', () => {
   it('is cancelled and refunded by the job after the 7-day grace, not before, and never a dare with a winner', async () => {
     const deadline = new Date(ctx.clock.now.getTime() + DAY);
-    const dare = await createProgramDare(ctx, alice, '0.1', { deadline });
-    await contributeOnChain(ctx, carol, dare, '0.02');
-    const won = await createProgramDare(ctx, bob, '0.1', { deadline });
-    await enterOnChain(ctx, carol, won);
-    const submission = await submitVideo(ctx, carol, won.id);
+    const dare = await createFundedDare(ctx, alice, '0.1', { deadline: deadline.toISOString() });
+    await contribute(ctx, carol, dare, '0.02');
+    const won = await createFundedDare(ctx, bob, '0.1', { deadline: deadline.toISOString() });
+    const submission = await enterAndSubmit(ctx, carol, won.id);
     await http.put(`/api/admin/submissions/${submission.id}`, { status: 'approved' }, admin.token);
     const marked = await http.post(
       `/api/admin/submissions/${submission.id}/mark-winner`,
@@ -265,9 +266,9 @@ describe('a dare past refund_after, refunded by strangers straight on the chain'
 describe('a refund that cannot be sent blocks no other dare', () => {
   it('refunds the next dare; the failed one is retried on its own', async () => {
     const deadline = new Date(ctx.clock.now.getTime() + DAY);
-    const stuck = await createProgramDare(ctx, alice, '0.1', { deadline });
-    await contributeOnChain(ctx, bob, stuck, '0.02');
-    const next = await createProgramDare(ctx, carol, '0.1', { deadline });
+    const stuck = await createFundedDare(ctx, alice, '0.1', { deadline: deadline.toISOString() });
+    await contribute(ctx, bob, stuck, '0.02');
+    const next = await createFundedDare(ctx, carol, '0.1', { deadline: deadline.toISOString() });
     const [a0, b0, c0] = await balances(alice, bob, carol);
     const payouts = payoutsService(ctx);
     const flaky = createRefundsService({
@@ -309,8 +310,8 @@ describe('a refund that cannot be sent blocks no other dare', () => {
 
 describe('lamports sent to a vault from outside', () => {
   it('do not freeze a cancel: the last refund carries them, booked as surplus, and the vault closes', async () => {
-    const dare = await createProgramDare(ctx, alice, '0.1');
-    await contributeOnChain(ctx, bob, dare, '0.02');
+    const dare = await createFundedDare(ctx, alice, '0.1');
+    await contribute(ctx, bob, dare, '0.02');
     await sendOwnTransfer(ctx.chain, carol.wallet, { to: dare.escrowWallet, sol: '0.000000001' });
     const [a0, b0] = await balances(alice, bob);
     const res = await http.patch(`/api/admin/dares/${dare.id}/status`, { status: 'cancelled' }, admin.token);
@@ -333,7 +334,7 @@ describe('lamports sent to a vault from outside', () => {
 
 describe('records left after a payout', () => {
   it('are closed by the job: a late entry and a late deposit, their rent back to the fee payer', async () => {
-    const dare = await createProgramDare(ctx, alice, '0.1');
+    const dare = await createFundedDare(ctx, alice, '0.1');
     await enterOnChain(ctx, dan, dare);
     const submission = await submitVideo(ctx, dan, dare.id);
     await http.put(`/api/admin/submissions/${submission.id}`, { status: 'approved' }, admin.token);

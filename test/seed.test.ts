@@ -1,7 +1,9 @@
+import type { Address } from '@solana/kit';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { CATEGORIES } from '#contract/limits';
 import { solToLamports } from '#contract/money';
+import { fetchVault } from '#server/chain/escrow-program/accounts';
 import {
   chatMessages,
   claims,
@@ -50,8 +52,17 @@ describe('demo data', () => {
     for (const dare of all) {
       expect(dare.transactionSignature).toMatch(/^[1-9A-HJ-NP-Za-km-z]{64,88}$/);
       const { value } = await ctx.chain.rpc.getBalance(dare.escrowWallet as never).send();
-      // A dare whose winner was paid has an empty escrow; every other one holds its pool.
-      expect(value).toBe(paidOut.has(dare.id) ? 0n : solToLamports(dare.totalPool));
+      const vault = await fetchVault(ctx.chain.rpc, ctx.escrowProgramId, dare.escrowWallet as Address);
+      // A dare whose winner was paid has its vault closed; every other vault holds its pool above
+      // the vault's rent (the platform's, returned when the vault closes).
+      if (paidOut.has(dare.id)) expect(value).toBe(0n);
+      else {
+        expect(vault).toMatchObject({
+          total: solToLamports(dare.totalPool),
+          kind: dare.isMajor ? 'major' : 'community',
+        });
+        expect(value).toBe(vault!.rent + solToLamports(dare.totalPool));
+      }
     }
     expect(await reconcileEscrows(ctx.database.db, ctx.chain.rpc)).toEqual({
       checked: all.length,

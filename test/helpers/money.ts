@@ -19,15 +19,12 @@ import { expect } from 'vitest';
 import { solToLamports } from '#contract/money';
 import type { VaultKind } from '#contract/payments';
 import { fetchVault } from '#server/chain/escrow-program/accounts';
-import {
-  buildCancelAndRefundTransactions,
-  VaultStateError,
-} from '#server/chain/escrow-program/app-transactions';
 import { memoInstruction } from '#server/chain/memo';
 import type { ChainPort } from '#server/chain/port';
 import { createLapsedPayments } from '#server/features/payments/lapsed-payments';
-import type { RefusedVaults } from '#server/features/payments/refused-vaults';
-import { appendLedgerEntry, ledgerBalanceOf } from '#server/ledger/entries';
+import { createPayoutsService } from '#server/features/payouts/service';
+import { createRefundsService } from '#server/features/refunds/service';
+import { ledgerBalanceOf } from '#server/ledger/entries';
 import type { TestContext } from './app';
 import { bearer, type TestWallet } from './wallet';
 
@@ -188,55 +185,24 @@ export async function waitUntilLanded(chain: ChainPort, signature: string): Prom
 }
 
 /**
- * Cancels a vault and refunds each receipt, booking every refund on the ledger: the refunds
- * feature's work for a vault the server refuses (RefusedVaults), done here with the program's own
- * transactions (moderator and fee payer sign) while that feature is not wired to the app yet.
+ * The payments job (lapsed payments) the server runs every minute, driven with the test clock:
+ * refused vaults go to the refunds feature, as routes.ts wires it.
  */
-export function vaultRefunder(ctx: TestContext): RefusedVaults {
-  return {
-    async cancelAndRefund(vault) {
-      const { db } = ctx.database;
-      let transactions: Awaited<ReturnType<typeof buildCancelAndRefundTransactions>>;
-      try {
-        transactions = await buildCancelAndRefundTransactions(ctx.chain.rpc, {
-          programId: ctx.escrowProgramId,
-          vault: address(vault),
-          moderator: await ctx.escrowKeys.moderator(),
-          feePayer: await ctx.escrowKeys.feePayer(),
-        });
-      } catch (error) {
-        // Closed already: every receipt was refunded.
-        if (error instanceof VaultStateError && /closed or never created/.test(error.message)) return;
-        throw error;
-      }
-      for (const transaction of transactions) {
-        await sendStraight(ctx.chain, transaction.base64);
-        await waitUntilLanded(ctx.chain, transaction.signature);
-        for (const close of transaction.closes) {
-          if (close.kind !== 'refund') continue;
-          await appendLedgerEntry(db, {
-            kind: 'refund',
-            escrowWallet: vault,
-            counterparty: close.payer,
-            direction: -1,
-            lamports: close.amount,
-            signature: transaction.signature,
-            now: ctx.clock.now,
-          });
-        }
-      }
-    },
-  };
-}
-
-/** The payments job (lapsed payments), driven with the test clock, refunding through `refusedVaults`. */
-export function lapsedPaymentsJob(ctx: TestContext, refusedVaults: RefusedVaults = vaultRefunder(ctx)) {
+export function lapsedPaymentsJob(ctx: TestContext) {
+  const clock = () => ctx.clock.now;
+  const payouts = createPayoutsService({
+    db: ctx.database.db,
+    chain: ctx.chain,
+    escrowKeys: ctx.escrowKeys,
+    escrowProgramId: ctx.escrowProgramId,
+    clock,
+  });
   return createLapsedPayments({
     db: ctx.database.db,
     chain: ctx.chain,
-    clock: () => ctx.clock.now,
+    clock,
     programId: ctx.escrowProgramId,
-    refusedVaults,
+    refusedVaults: createRefundsService({ db: ctx.database.db, chain: ctx.chain, clock, payouts }),
   });
 }
 

@@ -69,9 +69,13 @@ export function api(ctx: TestContext) {
 /** Create dare steps 3 to 7 over HTTP. */
 export async function createFundedDare(ctx: TestContext, user: Actor, stake: string, overrides: object = {}) {
   const paid = await payStake(ctx.app, user.token, user.wallet, stake);
-  const res = await api(ctx).post('/api/dares', dareBody(user.wallet, paid, stake, overrides), user.token);
+  // A week ahead of the app's clock (tests move it), unless the test names a deadline.
+  const deadline = new Date(ctx.clock.now.getTime() + 7 * 24 * 3600 * 1000).toISOString();
+  const body = dareBody(user.wallet, paid, stake, { deadline, ...overrides });
+  const res = await api(ctx).post('/api/dares', body, user.token);
   expect(res.statusCode, res.body).toBe(201);
-  return res.json() as { id: number; escrowWallet: string; totalPool: string };
+  const dare = res.json() as { id: number; escrowWallet: string; totalPool: string };
+  return { ...dare, vault: address(dare.escrowWallet) };
 }
 
 export async function contribute(
@@ -285,10 +289,10 @@ export async function contributeOnChain(ctx: TestContext, payer: Actor, dare: Pr
 }
 
 /** The entrant's wallet signs `enter` (the platform pays fee and rent), as the submission flow does. */
-export async function enterOnChain(ctx: TestContext, entrant: Actor, dare: ProgramDare) {
+export async function enterOnChain(ctx: TestContext, entrant: Actor, dare: { escrowWallet: string }) {
   const built = await buildEnterTransaction(ctx.chain.rpc, {
     programId: ctx.escrowProgramId,
-    vault: dare.vault,
+    vault: address(dare.escrowWallet),
     entrant: address(entrant.wallet.address),
     feePayer: await ctx.escrowKeys.feePayer(),
   });

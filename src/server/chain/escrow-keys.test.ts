@@ -1,12 +1,7 @@
 import { getAddressDecoder } from '@solana/kit';
 import { HDKey } from 'micro-key-producer/slip10.js';
 import { describe, expect, it } from 'vitest';
-import {
-  createEscrowKeys,
-  escrowDerivationPath,
-  FEE_PAYER_DERIVATION_PATH,
-  MODERATOR_DERIVATION_PATH,
-} from './escrow-keys';
+import { createEscrowKeys, FEE_PAYER_DERIVATION_PATH, MODERATOR_DERIVATION_PATH } from './escrow-keys';
 
 const hex = (text: string) => Uint8Array.from(Buffer.from(text, 'hex'));
 
@@ -21,29 +16,24 @@ describe('escrow key derivation', () => {
     );
   });
 
-  it('uses the Solana wallet path per escrow index', () => {
-    expect(escrowDerivationPath(0)).toBe("m/44'/501'/0'/0'");
-    expect(escrowDerivationPath(42)).toBe("m/44'/501'/42'/0'");
-    expect(() => escrowDerivationPath(-1)).toThrow();
-    expect(() => escrowDerivationPath(2 ** 31)).toThrow();
+  it('derives the fee payer at its path: the same for the same seed, another for another seed', async () => {
+    const seed = hex('ab'.repeat(64));
+    const [feePayer, again, other] = await Promise.all([
+      createEscrowKeys(seed).feePayer(),
+      createEscrowKeys(seed).feePayer(),
+      createEscrowKeys(hex('cd'.repeat(64))).feePayer(),
+    ]);
+    expect(again.address).toBe(feePayer.address);
+    expect(other.address).not.toBe(feePayer.address);
+    // The ed25519 public key of the SLIP-0010 key at that path (what Phantom would import).
+    expect(feePayer.address).toBe(
+      getAddressDecoder().decode(HDKey.fromMasterSeed(seed).derive(FEE_PAYER_DERIVATION_PATH).publicKeyRaw),
+    );
   });
 
-  it('derives the same address for the same seed and index, and distinct ones otherwise', async () => {
-    const seed = hex('ab'.repeat(64));
-    const keys = createEscrowKeys(seed);
-    const again = createEscrowKeys(seed);
-    const other = createEscrowKeys(hex('cd'.repeat(64)));
-    const [a0, a0again, a1, b0] = await Promise.all([
-      keys.signerFor(0),
-      again.signerFor(0),
-      keys.signerFor(1),
-      other.signerFor(0),
-    ]);
-    expect(a0.address).toBe(a0again.address);
-    expect(new Set([a0.address, a1.address, b0.address]).size).toBe(3);
-    // The address is the ed25519 public key of the SLIP-0010 key at that path (what Phantom would import).
-    const expected = HDKey.fromMasterSeed(seed).derive("m/44'/501'/0'/0'").publicKeyRaw;
-    expect(a0.address).toBe(getAddressDecoder().decode(expected));
+  it('holds no key for a dare: only the fee payer, the moderator and non-money secrets', () => {
+    const keys = createEscrowKeys(hex('ab'.repeat(64)));
+    expect(Object.keys(keys).sort()).toEqual(['feePayer', 'moderator', 'secretFor']);
   });
 
   it('derives other secrets one-way, per purpose and per seed', () => {
@@ -61,11 +51,11 @@ describe('escrow key derivation', () => {
   });
 
   it('keeps key bytes out of reach', async () => {
-    const signer = await createEscrowKeys(hex('ab'.repeat(64))).signerFor(3);
+    const signer = await createEscrowKeys(hex('ab'.repeat(64))).feePayer();
     expect(signer.keyPair.privateKey.extractable).toBe(false);
   });
 
-  it('derives the moderator at its own path: stable, apart from the fee payer and from every escrow', async () => {
+  it('derives the moderator at its own path: stable, apart from the fee payer', async () => {
     const seed = hex('ab'.repeat(64));
     const keys = createEscrowKeys(seed);
     const [moderator, again, feePayer] = await Promise.all([
@@ -80,12 +70,5 @@ describe('escrow key derivation', () => {
       getAddressDecoder().decode(HDKey.fromMasterSeed(seed).derive(MODERATOR_DERIVATION_PATH).publicKeyRaw),
     );
     expect(moderator.keyPair.privateKey.extractable).toBe(false);
-    // Every escrow path ends in /0' (change level 0); the fee payer's ends in /1', the moderator's in /2'.
-    const escrowPath = /^m\/44'\/501'\/\d+'\/0'$/;
-    for (const index of [0, 1, 2, 2 ** 31 - 1]) expect(escrowDerivationPath(index)).toMatch(escrowPath);
-    expect(MODERATOR_DERIVATION_PATH).not.toMatch(escrowPath);
-    expect(FEE_PAYER_DERIVATION_PATH).not.toMatch(escrowPath);
-    const escrows = await Promise.all([0, 1, 2].map((index) => keys.signerFor(index)));
-    for (const escrow of escrows) expect(escrow.address).not.toBe(moderator.address);
   });
 });

@@ -2,16 +2,12 @@ import { createHmac } from 'node:crypto';
 import { createKeyPairSignerFromPrivateKeyBytes, type KeyPairSigner } from '@solana/kit';
 import { HDKey } from 'micro-key-producer/slip10.js';
 
-/** The BIP-44 path Solana wallets use; one hardened account index per escrow. */
-export function escrowDerivationPath(index: number): string {
-  if (!Number.isInteger(index) || index < 0 || index >= 2 ** 31)
-    throw new Error(`Invalid escrow index: ${index}`);
-  return `m/44'/501'/${index}'/0'`;
-}
-
 /**
  * The only code that turns the master seed into keys. Nothing outside src/server/chain reads the
- * seed; callers get signers for a given escrow index and never see key bytes.
+ * seed; callers get the platform's two signers and never see key bytes. No key exists for a
+ * dare's money: each dare's SOL sits in its escrow program vault, a PDA no key can sign for
+ * (docs/program.md). What these keys can do there: the moderator settles (pays entrants) and
+ * cancels (everyone is refunded); the fee payer pays fees and rent and gets the rent back.
  */
 export function createEscrowKeys(masterSeed: Uint8Array) {
   if (masterSeed.length < 16 || masterSeed.length > 64)
@@ -27,10 +23,6 @@ export function createEscrowKeys(masterSeed: Uint8Array) {
     }
   }
   return {
-    /** Derives the escrow's signer. */
-    signerFor(index: number): Promise<KeyPairSigner> {
-      return signerAt(escrowDerivationPath(index));
-    },
     /**
      * A 32-byte secret for something other than money (signing video links), derived one-way from
      * the seed: every instance sharing the seed shares it, and it reveals nothing of the seed.
@@ -39,16 +31,16 @@ export function createEscrowKeys(masterSeed: Uint8Array) {
       return createHmac('sha256', masterSeed).update(`darepool:${purpose}`).digest();
     },
     /**
-     * The platform fee payer: pays the network fee of every payout and refund, so an escrow sends
-     * exactly its pool and can drain to 0. Its path ends in 1' where every escrow's ends in 0',
-     * so no escrow index can ever derive it.
+     * The platform fee payer: pays the network fee of the transactions the server sends (entries,
+     * settles, cancels, refunds, closes) and the rent of every program account, which comes back
+     * to it when the account closes. It can move no vault's SOL.
      */
     feePayer(): Promise<KeyPairSigner> {
       return signerAt(FEE_PAYER_DERIVATION_PATH);
     },
     /**
      * The escrow program's moderator: the only key that may settle (pay entrants) or cancel a
-     * vault. Its own path, so the fee payer's key cannot settle and no escrow index reaches it.
+     * vault. Its own path, so the fee payer's key cannot settle.
      */
     moderator(): Promise<KeyPairSigner> {
       return signerAt(MODERATOR_DERIVATION_PATH);
@@ -56,9 +48,11 @@ export function createEscrowKeys(masterSeed: Uint8Array) {
   };
 }
 
-/** Outside the escrow paths (`m/44'/501'/{index}'/0'`): the change level differs. */
+/**
+ * Paths of the Solana wallet tree (`m/44'/501'/…`), change levels 1' and 2'. Before the escrow
+ * program, custodial escrows used `m/44'/501'/{index}'/0'`; none is derived any more.
+ */
 export const FEE_PAYER_DERIVATION_PATH = "m/44'/501'/0'/1'";
-/** Outside the escrow paths too (change level 2'), and apart from the fee payer's. */
 export const MODERATOR_DERIVATION_PATH = "m/44'/501'/0'/2'";
 
 export type EscrowKeys = ReturnType<typeof createEscrowKeys>;

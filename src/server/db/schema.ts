@@ -372,7 +372,7 @@ export const registrationTokens = pgTable(
   (t) => [index('registration_tokens_expires_idx').on(t.expiresAt)],
 );
 
-/** What the server expects a user to pay before it credits anything (reference-key pattern). */
+/** What the server expects a user to pay before it credits anything: the exact message it built (decision 021). */
 export const paymentIntents = pgTable(
   'payment_intents',
   {

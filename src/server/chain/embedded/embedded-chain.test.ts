@@ -40,9 +40,9 @@ import {
 } from '@solana/kit';
 import { getTransferSolInstruction } from '@solana-program/system';
 import { afterEach, describe, expect, it } from 'vitest';
+import { describeTransactionError } from '#server/features/payments/transaction-errors';
 import { ConfirmationError, waitForConfirmation } from '../confirmation';
 import type { ChainPort } from '../port';
-import { describeTransactionError } from '../transfers';
 import { ChainStateError, createEmbeddedChain } from '.';
 
 const SOL = 1_000_000_000n;
