@@ -446,9 +446,10 @@ export const paymentIntents = pgTable(
 );
 
 /**
- * SOL a wallet sent straight to an escrow that never became a dare, outside any payment intent
- * (another amount, another escrow, no reference): booked as a `surplus` line from its sender when
- * the refund job finds it, then refunded to the sender (decision 011, stray SOL).
+ * History: SOL a wallet sent straight to a custodial escrow that never became a dare, found,
+ * booked and refunded by the sweep of decision 011 (stray SOL). Nothing writes it any more: with
+ * the escrow program no key can move such SOL, and a vault's stray lamports leave with its settle
+ * or last refund, booked as `surplus` (decision 021).
  */
 export const strayPayments = pgTable(
   'stray_payments',
