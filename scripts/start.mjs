@@ -30,13 +30,20 @@ function newestMtime(entry) {
   return newest;
 }
 
-function isServerBuildStale() {
+/** The newest modification time among the server's sources. */
+function newestSource() {
+  return Math.max(...SOURCES.map((source) => newestMtime(path.join(ROOT, source))));
+}
+
+/**
+ * The stamp records the checkout the output was compiled in and the newest source it saw before
+ * compiling (a file saved during a compile makes the next start compile again).
+ */
+function isServerBuildStale(sources) {
   if (!existsSync(STAMP)) return true;
   // Paths of the checkout are compiled in (below): a moved checkout compiles again.
   const stamp = JSON.parse(readFileSync(STAMP, 'utf8'));
-  if (stamp.root !== ROOT) return true;
-  const built = statSync(STAMP).mtimeMs;
-  return SOURCES.some((source) => newestMtime(path.join(ROOT, source)) > built);
+  return stamp.root !== ROOT || !(sources <= stamp.sources);
 }
 
 /**
@@ -60,16 +67,15 @@ const sourceLocations = {
   },
 };
 
-async function buildServer() {
-  const started = performance.now();
+/** Compiles `entries` into dist/server; the web build's check first, alone, so vite starts at once. */
+async function compile(entries, { splitting }) {
   const { build } = await import('esbuild');
-  rmSync(OUT_DIR, { recursive: true, force: true });
   await build({
-    entryPoints: ENTRIES,
+    entryPoints: entries,
     outdir: OUT_DIR,
     bundle: true,
     // Code only imported on demand (Redis, S3) stays in chunks of its own, loaded when asked for.
-    splitting: true,
+    splitting,
     chunkNames: 'chunks/[name]-[hash]',
     format: 'esm',
     platform: 'node',
@@ -79,21 +85,30 @@ async function buildServer() {
     plugins: [sourceLocations],
     logLevel: 'warning',
   });
-  writeFileSync(STAMP, JSON.stringify({ root: ROOT }));
-  console.log(
-    `compiled the server into dist/server in ${((performance.now() - started) / 1000).toFixed(1)} s`,
-  );
 }
 
 const compiled = (name) => pathToFileURL(path.join(OUT_DIR, `${name}.js`)).href;
 
-if (isServerBuildStale()) await buildServer();
+const started = performance.now();
+const sources = newestSource();
+const stale = isServerBuildStale(sources);
+if (stale) {
+  rmSync(OUT_DIR, { recursive: true, force: true });
+  await compile({ 'web-build': ENTRIES['web-build'] }, { splitting: false });
+}
 // Stack traces in the log name the TypeScript sources.
 process.setSourceMapsEnabled(true);
 // The web app is rebuilt when its sources changed since the last build, in a child process, while
-// this one opens the database and the chain and loads the demo data.
+// this one compiles the server, opens the database and the chain and loads the demo data.
 const { buildWebIfStale } = await import(compiled('web-build'));
 const webBuild = buildWebIfStale();
 webBuild.catch(() => {}); // reported by startServer, which waits for it before the routes
+if (stale) {
+  await compile({ start: ENTRIES.start }, { splitting: true });
+  writeFileSync(STAMP, JSON.stringify({ root: ROOT, sources }));
+  console.log(
+    `compiled the server into dist/server in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
+}
 const { startServer, failedToStart } = await import(compiled('start'));
 startServer({ webBuild }).catch(failedToStart);

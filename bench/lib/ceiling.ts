@@ -23,7 +23,7 @@ server.listen(0, '127.0.0.1', () => process.stdout.write(String(server.address()
 export async function startCeiling(
   body: Buffer,
   headers: Record<string, string>,
-): Promise<{ baseUrl: string; close(): Promise<void> }> {
+): Promise<{ baseUrl: string; pid: number; close(): Promise<void> }> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'darepool-ceiling-'));
   const file = path.join(dir, 'body');
   writeFileSync(file, body);
@@ -36,6 +36,7 @@ export async function startCeiling(
   });
   return {
     baseUrl: `http://127.0.0.1:${port}`,
+    pid: child.pid!,
     close: async () => {
       child.kill();
       await new Promise((resolve) => child.once('exit', resolve));

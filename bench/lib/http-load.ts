@@ -34,19 +34,23 @@ export async function measureLoad(context: BenchContext, options: LoadOptions): 
  */
 export async function measurePaired(
   context: BenchContext,
-  a: LoadOptions & { baseUrl: string },
-  b: LoadOptions & { baseUrl: string },
+  a: PairedSide,
+  b: PairedSide,
   rounds = 4,
-): Promise<[LoadResult, LoadResult]> {
+): Promise<[PairedResult, PairedResult]> {
   const seconds = Math.max(1, Math.round(context.durationSeconds / rounds));
   const runs: [LoadResult[], LoadResult[]] = [[], []];
+  const cpuMs = [0, 0];
   for (let round = 0; round < rounds; round++) {
     const order = round % 2 === 0 ? [0, 1] : [1, 0];
     for (const side of order) {
       const options = side === 0 ? a : b;
+      const before = options.cpuMs?.() ?? null;
       runs[side]!.push(
         await measureLoad({ ...context, baseUrl: options.baseUrl, durationSeconds: seconds }, options),
       );
+      const after = options.cpuMs?.() ?? null;
+      cpuMs[side] = before === null || after === null ? Number.NaN : cpuMs[side]! + (after - before);
     }
   }
   const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)]!;
@@ -68,7 +72,22 @@ export async function measurePaired(
       requests,
     };
   };
-  return [combine(a.name, runs[0]), combine(b.name, runs[1])];
+  const withCpu = (side: 0 | 1, result: LoadResult): PairedResult => ({
+    ...result,
+    cpuMicrosPerRequest: Number.isNaN(cpuMs[side]!) ? null : (cpuMs[side]! * 1000) / result.requests,
+  });
+  return [withCpu(0, combine(a.name, runs[0])), withCpu(1, combine(b.name, runs[1]))];
+}
+
+export interface PairedSide extends LoadOptions {
+  baseUrl: string;
+  /** The server's CPU so far (ms), read around each round: its cost per request. */
+  cpuMs?: () => number | null;
+}
+
+export interface PairedResult extends LoadResult {
+  /** The server's CPU per answered request, in µs; null when its CPU could not be read. */
+  cpuMicrosPerRequest: number | null;
 }
 
 /** What a browser sends, so the server answers as it would to a user (e.g. compressed). */

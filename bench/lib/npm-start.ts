@@ -1,7 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { closeSync, openSync, readdirSync, readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { getFreePort } from '../../e2e/fixtures/server';
+import { processGroupCpuMs } from './proc-cpu';
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -29,6 +30,8 @@ export interface NpmStarted {
    * it shows the work apart from the wait for a core.
    */
   cpuMs: number | null;
+  /** CPU ms the `npm start` process tree has used so far (null where /proc cannot tell). */
+  usedCpuMs(): number | null;
   /** Lines the server has written to `logFile` so far. */
   logLines(): number;
   stop(): Promise<void>;
@@ -92,39 +95,17 @@ export async function npmStart(
     throw error;
   }
   const startedInMs = performance.now() - started;
-  const cpuMs = processGroupCpuMs(child.pid!);
+  const group = child.pid!;
+  const cpuMs = processGroupCpuMs(group);
   return {
     baseUrl,
     port,
     startedInMs,
     cpuMs,
+    usedCpuMs: () => processGroupCpuMs(group),
     logLines: () => (options.logFile ? countLines(options.logFile) : 0),
     stop,
   };
-}
-
-/** utime + stime of every live process of the group, with what their reaped children used. */
-function processGroupCpuMs(group: number): number | null {
-  try {
-    const ticksPerSecond = 100;
-    let ticks = 0;
-    for (const entry of readdirSync('/proc')) {
-      if (!/^\d+$/.test(entry)) continue;
-      let stat: string;
-      try {
-        stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      } catch {
-        continue;
-      }
-      // Fields after the command name (which may hold spaces): state is field 3.
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(fields[2]) !== group) continue;
-      ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
-    }
-    return Math.round((ticks / ticksPerSecond) * 1000);
-  } catch {
-    return null;
-  }
 }
 
 function countLines(file: string): number {

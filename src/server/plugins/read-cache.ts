@@ -145,16 +145,35 @@ export const readCache = fp(async (app: FastifyInstance, { maxAgeMs, now, bus }:
         if (keysByUrl.size >= MAX_ENTRIES) keysByUrl.clear();
         keysByUrl.set(request.url, key);
       }
-      let entry = bus.isListening() ? entries.get(key) : undefined;
-      if (!entry || entry.version !== version || now() - entry.storedAt > maxAgeMs) {
-        entry = await computeOnce(key, compute);
-      }
-      if (request.headers['if-none-match'] === entry.etag) {
-        return reply.code(304).headers(entry.notModifiedHeaders).send();
-      }
-      return reply.headers(entry.okHeaders).send(entry.body);
+      const entry = freshEntry(key) ?? (await computeOnce(key, compute));
+      return answer(request, reply, entry);
     },
   };
+
+  /** The stored copy under `key` while it may be served: nothing written since, not too old. */
+  function freshEntry(key: string): Entry | undefined {
+    const entry = bus.isListening() ? entries.get(key) : undefined;
+    if (!entry || entry.version !== version || now() - entry.storedAt > maxAgeMs) return undefined;
+    return entry;
+  }
+
+  function answer(request: FastifyRequest, reply: FastifyReply, entry: Entry): FastifyReply {
+    if (request.headers['if-none-match'] === entry.etag) {
+      return reply.code(304).headers(entry.notModifiedHeaders).send();
+    }
+    return reply.headers(entry.okHeaders).send(entry.body);
+  }
+
+  // A poll of a page already stored is answered as soon as its route is known, without parsing
+  // its query again: only URLs a cached route accepted are in keysByUrl, and a URL always parses
+  // to the same key. The hooks before this one (security headers, the session) have run; the
+  // rest of the request (its answer's hooks, the request log) goes as for any answer.
+  app.addHook('onRequest', (request, reply, done) => {
+    const key = request.method === 'GET' ? keysByUrl.get(request.url) : undefined;
+    const entry = key === undefined ? undefined : freshEntry(key);
+    if (!entry) return done();
+    answer(request, reply, entry);
+  });
   app.decorate('readCache', cache);
   // Before the answer leaves: a client reading anywhere once it has the answer finds the write.
   // A callback hook: reads, nearly every request, pass straight through without a promise.
