@@ -51,7 +51,7 @@ const feePayer = async () => (await ctx.escrowKeys.feePayer()).address;
 
 beforeAll(async () => {
   dare = await createFundedDare(ctx, owner, '0.1');
-  vault = await ensureVault(ctx, owner, dare.id);
+  vault = (await dareVault(ctx, dare.id))!;
 });
 
 /** A dare row with a vault made here, for chain states the API cannot produce (no ledger lines). */
@@ -104,7 +104,6 @@ describe('POST /api/dares/{id}/enter-transaction', () => {
     expect([missing.statusCode, missing.json().error]).toEqual([404, 'Dare not found']);
 
     const cancelled = await createFundedDare(ctx, owner, '0.1', { title: 'Called off' });
-    await ensureVault(ctx, owner, cancelled.id);
     await ctx.database.db.update(dares).set({ status: 'cancelled' }).where(eq(dares.id, cancelled.id));
     const onCancelled = await requestEntry(ctx, bob, cancelled.id);
     expect([onCancelled.statusCode, onCancelled.json().error]).toEqual([409, 'Submissions Closed']);

@@ -2,8 +2,8 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SUBMISSION_MESSAGES } from '#contract/submissions';
 import { dareSubmissions, dares, submissionVotes } from '#server/db/schema';
-import { ensureVault, postSubmit, signedEntry } from './helpers/entries';
-import { type Actor, api, createFundedDare as createDare, newActor } from './helpers/payouts';
+import { postSubmit, signedEntry } from './helpers/entries';
+import { type Actor, api, createFundedDare, newActor } from './helpers/payouts';
 import { setupApiSuite } from './helpers/suite';
 
 const {
@@ -19,12 +19,6 @@ beforeAll(async () => {
   dareId = (await createFundedDare(ctx, owner, '0.1')).id;
 });
 
-/** A dare with its vault on chain, so proofs can enter it. */
-async function createFundedDare(...args: Parameters<typeof createDare>) {
-  const dare = await createDare(...args);
-  await ensureVault(ctx, args[1], dare.id);
-  return dare;
-}
 /** Submit Video as the web sends it: with the author's signed entry. */
 const submit = async (user: Actor, id: number, body: object) =>
   postSubmit(ctx, user, id, { ...body, signedEntryTransaction: await signedEntry(ctx, user, id) });

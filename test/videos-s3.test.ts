@@ -7,7 +7,7 @@ import { SUBMISSION_LIMITS } from '#contract/limits';
 import { dareSubmissions } from '#server/db/schema';
 import { startTestS3Server, type TestS3Server } from '#server/storage/testing/s3-server';
 import { createTestContext, type TestContext } from './helpers/app';
-import { ensureVault, signedEntry } from './helpers/entries';
+import { signedEntry } from './helpers/entries';
 import { type Actor, api, createFundedDare, newActor } from './helpers/payouts';
 import { bearer } from './helpers/wallet';
 
@@ -29,7 +29,6 @@ beforeAll(async () => {
   });
   user = await newActor(ctx, 'cloudfilmer');
   dareId = (await createFundedDare(ctx, user, '0.1')).id;
-  await ensureVault(ctx, user, dareId);
 });
 afterAll(async () => {
   await ctx?.close();

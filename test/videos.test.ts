@@ -6,7 +6,7 @@ import { SUBMISSION_LIMITS, type SubmissionStatus } from '#contract/limits';
 import { dareSubmissions } from '#server/db/schema';
 import { createLocalDiskStorage } from '#server/storage/local-disk';
 import { createTestContext, type TestContext } from './helpers/app';
-import { ensureVault, signedEntry } from './helpers/entries';
+import { signedEntry } from './helpers/entries';
 import { type Actor, api, createFundedDare, newActor } from './helpers/payouts';
 import { setupApiSuite } from './helpers/suite';
 import { bearer } from './helpers/wallet';
@@ -19,7 +19,6 @@ let dareId: number;
 
 beforeAll(async () => {
   dareId = (await createFundedDare(ctx, user, '0.1')).id;
-  await ensureVault(ctx, user, dareId);
 });
 
 /** An MP4 header ('ftyp' box) followed by filler up to `size` bytes. */
@@ -420,7 +419,6 @@ describe('uploads that go wrong, the clean-up job and the disk cap', () => {
   it('deletes uploads no submission points at after an hour, which frees their space', async () => {
     const darer = await newActor(small, 'darer');
     const dare = await createFundedDare(small, darer, '0.1');
-    await ensureVault(small, darer, dare.id);
     const kept = (await sendVideo(mp4(2000))).json().url as string;
     const submitted = await api(small).post(
       `/api/dares/${dare.id}/submit`,

@@ -83,9 +83,10 @@ export async function dareVault(ctx: TestContext, dareId: number): Promise<strin
 }
 
 /**
- * Until the payments part creates each dare's vault through the API, a test dare gets one here:
- * a program vault with the dare's deadline, created by `creator`'s wallet (the platform pays the
- * rent), and the dare's `escrowWallet` pointed at it. A dare that already has its vault is left.
+ * A dare made without the API (a factory row) gets a vault here, for chain states the API cannot
+ * make (a vault whose deadline passes in seconds): a program vault created by `creator`'s wallet
+ * (the platform pays the rent), and the dare's `escrowWallet` pointed at it. A dare that has its
+ * vault already (every dare made through the API) is left as it is.
  */
 export async function ensureVault(
   ctx: TestContext,
