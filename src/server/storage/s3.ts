@@ -211,7 +211,9 @@ export function createS3Storage({
             ContentLength: size,
             ContentType: contentType,
           }),
-          { abortSignal: signal },
+          // Not cancelled by an abort: a cancelled request may still complete on the service
+          // after the delete that follows it (measured with s3rver under load), leaving an object
+          // behind. It runs to its end (the file is at most the upload cap) and is deleted then.
         );
         return;
       } catch (error) {
@@ -228,8 +230,8 @@ export function createS3Storage({
       const { signal } = options;
       const key = randomBytes(16).toString('hex');
       const typeNow = () => (typeof contentTypeOf === 'function' ? contentTypeOf() : contentTypeOf);
-      // Destroying the body ends the spooling at its next read; a PutObject under way is cancelled
-      // by the same signal.
+      // Destroying the body ends the spooling at its next read; a PutObject under way finishes and
+      // its object is deleted (putFile).
       const stop = () => body.destroy(signal?.reason);
       if (signal?.aborted) stop();
       signal?.addEventListener('abort', stop, { once: true });
