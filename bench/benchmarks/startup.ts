@@ -28,6 +28,7 @@ function detail(run: { cpuMs: number | null }, load: number): string {
 /**
  * `npm start` on a fresh clone of the committed tree (no web build, no data: the web app is built
  * and the demo data created), then a restart of that clone on the data it made.
+ * BENCH_STARTUP_COMMIT=<commit> measures that commit instead, for a before/after on one machine.
  */
 export const startup: Benchmark = {
   name: 'startup',
@@ -39,6 +40,9 @@ export const startup: Benchmark = {
     try {
       const clone = path.join(work, 'clone');
       execFileSync('git', ['clone', '--quiet', '--local', REPO_ROOT, clone]);
+      // BENCH_STARTUP_COMMIT: the same measure of an older commit, on this machine as it is now.
+      const commit = process.env.BENCH_STARTUP_COMMIT;
+      if (commit) execFileSync('git', ['-C', clone, 'checkout', '--quiet', commit]);
       // Installing packages is `npm install`'s time, not the start's.
       symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(clone, 'node_modules'));
       const dataDir = path.join(work, 'data');

@@ -29,7 +29,7 @@ export async function measureLoad(context: BenchContext, options: LoadOptions): 
 /**
  * Two servers under the same load in alternating rounds (A then B, B then A, ...), so a change in
  * the machine's load during the run (other processes on a shared machine) weighs on both alike.
- * Each result covers its rounds together: requests/s over its whole time, the median round's p50
+ * Both are warmed up first. Each result covers its rounds together: requests/s over its whole time, the median round's p50
  * and p90, the worst round's p99. `context.durationSeconds` is each side's total.
  */
 export async function measurePaired(
@@ -39,6 +39,10 @@ export async function measurePaired(
   rounds = 4,
 ): Promise<[PairedResult, PairedResult]> {
   const seconds = Math.max(1, Math.round(context.durationSeconds / rounds));
+  // Not counted: a second of the same load on each, so both answer with optimised code.
+  for (const side of [a, b]) {
+    await measureLoad({ ...context, baseUrl: side.baseUrl, durationSeconds: 1 }, side);
+  }
   const runs: [LoadResult[], LoadResult[]] = [[], []];
   const cpuMs = [0, 0];
   for (let round = 0; round < rounds; round++) {
