@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { type Address, generateKeyPair, getAddressFromPublicKey, type Signature } from '@solana/kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { solToLamports } from '#contract/money';
-import { call, createDareOverHttp, request } from '../e2e/fixtures/http-client';
+import { call, createDareOverHttp, request, submitOverHttp } from '../e2e/fixtures/http-client';
 import { connectChat, isChat, isPresence } from './helpers/chat';
 import {
   type Instance,
@@ -73,12 +73,11 @@ function mp4(size: number): Buffer {
 
 /** A proof with an https link, approved by the moderator and marked winner: the dare's prize claim. */
 async function winningSubmission(dare: { id: number }, winner: WalletUser) {
-  const submission = await call<{ id: number }>(
-    a,
-    `/api/dares/${dare.id}/submit`,
-    { videoUrl: 'https://videos.example/proof.mp4', description: 'Done, on camera' },
-    winner.token,
-  );
+  // The winner's wallet signs the entry with the proof: the program pays only entrants.
+  const submission = await submitOverHttp(a, winner, dare.id, {
+    videoUrl: 'https://videos.example/proof.mp4',
+    description: 'Done, on camera',
+  });
   await request(b, 'PUT', `/api/admin/submissions/${submission.id}`, moderator.token, { status: 'approved' });
   const claim = await call<{ id: number; amount: string; status: string }>(
     b,
@@ -108,12 +107,10 @@ describe('two server processes on one PostgreSQL, Redis, S3 server and chain', (
     const { url } = (await uploaded.json()) as { url: string };
     const key = url.split('/').at(-1)!;
     expect(await cluster.s3.contents('videos/')).toEqual([`object:videos/${key}`]);
-    const submission = await call<{ id: number }>(
-      a,
-      `/api/dares/${dare.id}/submit`,
-      { videoUrl: url, description: 'Uploaded through A' },
-      filmer.token,
-    );
+    const submission = await submitOverHttp(a, filmer, dare.id, {
+      videoUrl: url,
+      description: 'Uploaded through A',
+    });
 
     // Pending: its author plays it, through the other instance.
     const play = (range: string) =>
@@ -303,7 +300,21 @@ describe('two server processes on one PostgreSQL, Redis, S3 server and chain', (
     const received = await cluster.localnet.rpc
       .getSignaturesForAddress(winner.address as Address, { commitment: 'confirmed' })
       .send();
-    expect(received.map(({ signature }) => signature)).toEqual([payout.signature as Signature]);
+    // The winner's wallet is in two transactions, its entry and the payout: only the payout paid it.
+    const paidIt: string[] = [];
+    for (const { signature } of received) {
+      const tx = await cluster.localnet.rpc
+        .getTransaction(signature, {
+          commitment: 'confirmed',
+          encoding: 'json',
+          maxSupportedTransactionVersion: 0,
+        })
+        .send();
+      const index = tx!.transaction.message.accountKeys.indexOf(winner.address as Address);
+      if (tx!.meta!.postBalances[index]! > tx!.meta!.preBalances[index]!) paidIt.push(signature);
+    }
+    expect(received).toHaveLength(2);
+    expect(paidIt).toEqual([payout.signature as Signature]);
 
     const again = await fetch(new URL('/api/claims/prize', b.baseUrl), {
       method: 'POST',
