@@ -3,11 +3,10 @@
  * from (src/server/db/pglite-template.ts), made once per installed PGlite. Never fails the install:
  * without it, a first start runs initdb itself, only slower.
  */
-import { existsSync } from 'node:fs';
-import { clusterTemplatePath, writeClusterTemplate } from '#server/db/pglite-template';
+import { hasClusterTemplate, writeClusterTemplate } from '#server/db/pglite-template';
 
 try {
-  if (!existsSync(clusterTemplatePath())) {
+  if (!hasClusterTemplate()) {
     const started = performance.now();
     const file = await writeClusterTemplate();
     console.log(

@@ -433,7 +433,12 @@ describe('create a dare with a verified stake', () => {
 
   it('expires an unused escrow reservation after 30 minutes', async () => {
     const escrow = await reserveEscrow(alice);
-    ctx.clock.advance(31 * 60 * 1000);
+    const status = async () =>
+      (await ctx.database.db.select().from(dareWallets).where(eq(dareWallets.publicKey, escrow)))[0]?.status;
+    ctx.clock.advance(29 * 60 * 1000);
+    await lapsedPaymentsJob(ctx).run();
+    expect(await status()).toBe('reserved');
+    ctx.clock.advance(2 * 60 * 1000);
     await expectRefused(
       () =>
         post(
@@ -444,6 +449,9 @@ describe('create a dare with a verified stake', () => {
       409,
       /reservation has expired/,
     );
+    // The payments job books the lapse.
+    await lapsedPaymentsJob(ctx).run();
+    expect(await status()).toBe('expired');
   });
 });
 

@@ -9,7 +9,8 @@ import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
-import { readClusterTemplate } from './pglite-template';
+import { drizzleClientFor } from './pglite-drizzle-client';
+import { copyClusterTemplate, readClusterTemplate } from './pglite-template';
 import * as schema from './schema';
 
 export type Schema = typeof schema;
@@ -39,6 +40,14 @@ export function describePostgresUrl(url: string): string {
   return `postgresql://${parsed.hostname}:${parsed.port || 5432}${parsed.pathname}`;
 }
 
+/**
+ * PGlite's buffer pool. Its default, 128 MB, took ~0.5 s of every start to set up (the whole pool
+ * is initialised in WebAssembly memory), twice what a start of PGlite costs otherwise; the embedded
+ * database is ~10 MB, catalogs included, and pages beyond the pool are read back from the OS's file
+ * cache. Operators with more data run PostgreSQL (DATABASE_URL). Decision 024.
+ */
+const PGLITE_SHARED_BUFFERS = '16MB';
+
 export async function openPglite(options: {
   dataDir?: string;
   loadDataDir?: Blob | File;
@@ -47,10 +56,16 @@ export async function openPglite(options: {
   // A new database (in memory, or a new data folder) starts from the empty cluster `npm install`
   // made, when there is one.
   const isNew = options.dataDir === undefined || !existsSync(path.join(options.dataDir, 'PG_VERSION'));
-  const loadDataDir = options.loadDataDir ?? (isNew ? readClusterTemplate() : undefined);
-  const pglite = new PGlite({ dataDir: options.dataDir, loadDataDir });
+  const copied =
+    isNew && !options.loadDataDir && options.dataDir !== undefined && copyClusterTemplate(options.dataDir);
+  const loadDataDir = options.loadDataDir ?? (isNew && !copied ? readClusterTemplate() : undefined);
+  const pglite = new PGlite({
+    dataDir: options.dataDir,
+    loadDataDir,
+    startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
+  });
   await pglite.waitReady;
-  const db = drizzlePglite(pglite, { schema }) as unknown as Db;
+  const db = drizzlePglite({ client: drizzleClientFor(pglite), schema }) as unknown as Db;
   return {
     db,
     kind: 'pglite',

@@ -44,6 +44,7 @@ import { describeTransactionError } from '#server/features/payments/transaction-
 import { ConfirmationError, waitForConfirmation } from '../confirmation';
 import type { ChainPort } from '../port';
 import { ChainStateError, createEmbeddedChain } from '.';
+import { SNAPSHOT_EVERY } from './ledger';
 
 const SOL = 1_000_000_000n;
 const RENT_EXEMPT_MINIMUM = 890_880n;
@@ -650,13 +651,13 @@ describe('embedded chain state on disk', () => {
     await chain.close();
   });
 
-  it('drops a history record whose save never completed', async () => {
+  it('drops a history record cut off halfway: it was never answered for', async () => {
     const stateDir = tempDir();
     const chain = await createEmbeddedChain({ stateDir });
     const wallet = (await generateKeyPairSigner()).address;
     await chain.airdrop(wallet, SOL);
     await chain.close();
-    // A crash between appending a record and replacing state.bin leaves this behind.
+    // A crash in the middle of an append leaves this behind.
     const history = path.join(stateDir, 'history.jsonl');
     const saved = readFileSync(history);
     appendFileSync(history, '{"signature":"half-writ');
@@ -667,6 +668,51 @@ describe('embedded chain state on disk', () => {
     await reopened.airdrop(wallet, SOL);
     expect(await balance(reopened, wallet)).toBe(2n * SOL);
     await reopened.close();
+  });
+
+  it('snapshots every SNAPSHOT_EVERY transactions and replays the log past the snapshot', async () => {
+    const stateDir = tempDir();
+    const chain = await createEmbeddedChain({ stateDir });
+    const wallet = (await generateKeyPairSigner()).address;
+    const extra = 3;
+    const signatures = [];
+    for (let i = 0; i < SNAPSHOT_EVERY + extra; i++) signatures.push(await chain.airdrop(wallet, SOL));
+    const slot = await chain.rpc.getSlot().send();
+    const header = (file: string) => JSON.parse(readFileSync(file, 'utf8').split('\n')[0]!);
+    // Not closed (a crash): the snapshot covers the first SNAPSHOT_EVERY, the log the rest.
+    expect(header(path.join(stateDir, 'state.bin')).historyCount).toBe(SNAPSHOT_EVERY);
+    expect(readFileSync(path.join(stateDir, 'history.jsonl'), 'utf8').split('\n')).toHaveLength(
+      SNAPSHOT_EVERY + extra + 1,
+    );
+
+    const copy = await createEmbeddedChain({ stateDir });
+    expect(await balance(copy, wallet)).toBe(BigInt(SNAPSHOT_EVERY + extra) * SOL);
+    expect(await copy.rpc.getSlot().send()).toBe(slot);
+    expect((await copy.rpc.getSignatureStatuses([signatures.at(-1)!]).send()).value[0]?.slot).toBe(slot);
+    // The replayed state is snapshotted at once, so the next start replays nothing.
+    expect(header(path.join(stateDir, 'state.bin')).historyCount).toBe(SNAPSHOT_EVERY + extra);
+    await copy.airdrop(wallet, SOL);
+    expect(await balance(copy, wallet)).toBe(BigInt(SNAPSHOT_EVERY + extra + 1) * SOL);
+    await copy.close();
+    await chain.close().catch(() => {});
+  });
+
+  it('refuses to start when a logged transaction replays differently', async () => {
+    const stateDir = tempDir();
+    const chain = await createEmbeddedChain({ stateDir });
+    const wallet = (await generateKeyPairSigner()).address;
+    await chain.airdrop(wallet, SOL);
+    const history = path.join(stateDir, 'history.jsonl');
+    const [line] = readFileSync(history, 'utf8').split('\n');
+    const record = JSON.parse(line!);
+    record.postBalances[1] = String(2n * SOL);
+    writeFileSync(history, `${JSON.stringify(record)}\n`);
+
+    const error = await createEmbeddedChain({ stateDir }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ChainStateError);
+    expect((error as Error).message).toContain(`transaction ${record.signature}`);
+    expect((error as Error).message).toMatch(/ends differently when replayed/);
+    await chain.close();
   });
 
   it('refuses to start on damaged state with one clear line', async () => {

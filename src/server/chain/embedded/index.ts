@@ -15,8 +15,9 @@ export { ChainStateError } from './state-files';
  * kit transport that calls the handler directly. Requests and responses still pass through kit's
  * JSON codec, so the app sees exactly what it would see from a cluster over HTTP.
  *
- * `stateDir` null keeps the chain in memory (tests); otherwise it is saved there after each change
- * and restored on the next start. Throws ChainStateError when the saved state is damaged.
+ * `stateDir` null keeps the chain in memory (tests); otherwise each change is logged there before
+ * it is answered, and restored on the next start (state-files.ts). Throws ChainStateError when
+ * the saved state is damaged.
  */
 export async function createEmbeddedChain(options: {
   stateDir: string | null;

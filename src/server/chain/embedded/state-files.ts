@@ -50,25 +50,33 @@ const HISTORY_FILE = 'history.jsonl';
 const CHAIN_FILES = [HISTORY_FILE, 'svm.bin', 'meta.json'];
 
 /**
- * The embedded chain on disk: `state.bin` holds a JSON header line (slot, blockhash window, how
- * much of the history it covers, a checksum) followed by the LiteSVM snapshot, replaced atomically
- * (temp file, fsync, rename); `history.jsonl` holds one transaction record per line. Records are
- * written first and only count once a state.bin referencing them is in place, so a crash at any
- * point leaves the last complete state, and a record without its state is cut off on the next start.
+ * The embedded chain on disk, as a write-ahead log: `history.jsonl` holds one transaction record
+ * per line, appended and fsynced before the chain answers for them; `state.bin` holds a JSON header
+ * line (slot, blockhash window, how much of the history it covers, a checksum) followed by a
+ * LiteSVM snapshot, replaced atomically (temp file, fsync, rename) now and then. A start loads the
+ * snapshot and executes the records past it again, so a crash at any point loses nothing that was
+ * answered; a record cut off halfway (the crash came mid-append) was never answered and is dropped.
  */
 export class ChainStateFiles {
   private readonly statePath: string;
   private readonly historyPath: string;
+  /** What history.jsonl holds (complete records only). */
   private historyBytes = 0;
   private historyCount = 0;
+  /** How many records the snapshot in state.bin covers. */
+  private snapshotCount = 0;
 
   constructor(readonly dir: string) {
     this.statePath = path.join(dir, STATE_FILE);
     this.historyPath = path.join(dir, HISTORY_FILE);
   }
 
-  /** The saved chain, or null when there is none yet; throws ChainStateError when it is damaged. */
-  load(): { snapshot: ChainSnapshot; records: TransactionRecord[] } | null {
+  /**
+   * The saved chain, or null when there is none yet; throws ChainStateError when it is damaged.
+   * `records` are the ones the snapshot covers; `replay` the complete ones appended after it, whose
+   * effects the snapshot does not hold yet.
+   */
+  load(): { snapshot: ChainSnapshot; records: TransactionRecord[]; replay: TransactionRecord[] } | null {
     if (!existsSync(this.statePath)) {
       const leftovers = CHAIN_FILES.filter((name) => existsSync(path.join(this.dir, name)));
       if (leftovers.length > 0) {
@@ -81,9 +89,7 @@ export class ChainStateFiles {
       return null;
     }
     const header = this.readState();
-    const records = this.readHistory(header);
-    this.historyBytes = header.historyBytes;
-    this.historyCount = header.historyCount;
+    const { records, replay } = this.readHistory(header);
     return {
       snapshot: {
         slot: header.slot,
@@ -91,25 +97,34 @@ export class ChainStateFiles {
         svm: header.svm,
       },
       records,
+      replay,
     };
   }
 
-  /** Durably appends the new records, then atomically replaces the state that covers them. */
-  save(snapshot: ChainSnapshot, newRecords: readonly TransactionRecord[]): void {
-    if (newRecords.length > 0) {
-      const lines = Buffer.from(newRecords.map((record) => `${JSON.stringify(record)}\n`).join(''));
-      const fd = openSync(this.historyPath, constants.O_WRONLY | constants.O_CREAT);
-      try {
-        // Writing at the covered length (not appending) overwrites a tail left by a failed save.
-        ftruncateSync(fd, this.historyBytes);
-        writeSync(fd, lines, 0, lines.length, this.historyBytes);
-        fsyncSync(fd);
-      } finally {
-        closeSync(fd);
-      }
-      this.historyBytes += lines.length;
-      this.historyCount += newRecords.length;
+  /** Durably appends records (the log); a failed append's tail is overwritten by the next one. */
+  append(newRecords: readonly TransactionRecord[]): void {
+    if (newRecords.length === 0) return;
+    const lines = Buffer.from(newRecords.map((record) => `${JSON.stringify(record)}\n`).join(''));
+    const fd = openSync(this.historyPath, constants.O_WRONLY | constants.O_CREAT);
+    try {
+      // Writing at the logged length (not appending) overwrites a tail left by a failed append.
+      ftruncateSync(fd, this.historyBytes);
+      writeSync(fd, lines, 0, lines.length, this.historyBytes);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
     }
+    this.historyBytes += lines.length;
+    this.historyCount += newRecords.length;
+  }
+
+  /** How many appended records the last snapshot does not cover (replayed on the next start). */
+  get recordsSinceSnapshot(): number {
+    return this.historyCount - this.snapshotCount;
+  }
+
+  /** Atomically replaces the snapshot with one covering every record appended so far. */
+  writeSnapshot(snapshot: ChainSnapshot): void {
     const header: StateHeader = {
       format: 1,
       slot: snapshot.slot,
@@ -130,6 +145,7 @@ export class ChainStateFiles {
     }
     renameSync(tmp, this.statePath);
     syncDirectory(this.dir);
+    this.snapshotCount = this.historyCount;
   }
 
   private readState(): StateHeader & { svm: Uint8Array } {
@@ -167,14 +183,13 @@ export class ChainStateFiles {
     return { ...header, svm: new Uint8Array(svm) };
   }
 
-  private readHistory(header: StateHeader): TransactionRecord[] {
-    if (header.historyBytes === 0) {
-      if (existsSync(this.historyPath)) truncateSync(this.historyPath, 0);
-      return [];
-    }
+  private readHistory(header: StateHeader): { records: TransactionRecord[]; replay: TransactionRecord[] } {
     let bytes: Buffer;
     try {
-      bytes = readFileSync(this.historyPath);
+      bytes =
+        existsSync(this.historyPath) || header.historyBytes > 0
+          ? readFileSync(this.historyPath)
+          : Buffer.alloc(0);
     } catch (error) {
       throw chainStateError(this.dir, `${HISTORY_FILE}: ${(error as Error).message}`);
     }
@@ -184,30 +199,51 @@ export class ChainStateFiles {
         `${HISTORY_FILE} holds ${bytes.length} bytes but the saved state covers ${header.historyBytes}`,
       );
     }
-    const lines = bytes.subarray(0, header.historyBytes).toString('utf8').split('\n');
-    lines.pop(); // the text ends with a newline
-    const records: TransactionRecord[] = [];
-    for (const [index, line] of lines.entries()) {
-      try {
-        const record = JSON.parse(line) as TransactionRecord;
-        if (typeof record.signature !== 'string' || typeof record.transaction !== 'string') {
-          throw new Error('not a transaction record');
-        }
-        records.push(record);
-      } catch (error) {
-        throw chainStateError(this.dir, `${HISTORY_FILE} line ${index + 1}: ${(error as Error).message}`);
-      }
-    }
+    const records = this.parseLines(bytes.subarray(0, header.historyBytes));
     if (records.length !== header.historyCount) {
       throw chainStateError(
         this.dir,
         `${HISTORY_FILE} holds ${records.length} records but the saved state expects ${header.historyCount}`,
       );
     }
-    // Records past the saved state belong to a save that never completed: their effects are not
-    // in the snapshot and nobody was told they landed.
-    if (bytes.length > header.historyBytes) truncateSync(this.historyPath, header.historyBytes);
-    return records;
+    // The log past the snapshot: complete lines are records answered for; the first line that is
+    // not (cut off by a crash mid-append, never answered for) ends the log, and is cut off.
+    const replay: TransactionRecord[] = [];
+    let end = header.historyBytes;
+    while (end < bytes.length) {
+      const newline = bytes.indexOf(0x0a, end);
+      if (newline < 0) break;
+      const record = parseRecord(bytes.subarray(end, newline).toString('utf8'));
+      if (!record) break;
+      replay.push(record);
+      end = newline + 1;
+    }
+    if (bytes.length > end) truncateSync(this.historyPath, end);
+    this.historyBytes = end;
+    this.historyCount = records.length + replay.length;
+    this.snapshotCount = records.length;
+    return { records, replay };
+  }
+
+  private parseLines(bytes: Buffer): TransactionRecord[] {
+    const lines = bytes.toString('utf8').split('\n');
+    lines.pop(); // the text ends with a newline
+    return lines.map((line, index) => {
+      const record = parseRecord(line);
+      if (!record) {
+        throw chainStateError(this.dir, `${HISTORY_FILE} line ${index + 1}: not a transaction record`);
+      }
+      return record;
+    });
+  }
+}
+
+function parseRecord(line: string): TransactionRecord | null {
+  try {
+    const record = JSON.parse(line) as TransactionRecord;
+    return typeof record?.signature === 'string' && typeof record.transaction === 'string' ? record : null;
+  } catch {
+    return null;
   }
 }
 

@@ -67,22 +67,38 @@ export async function insertSession(
   await db.insert(authSessions).values({ userId, tokenHash, expiresAt });
 }
 
-export async function findSessionUser(
-  db: DbOrTx,
-  tokenHash: string,
-  now: Date,
-): Promise<UserRow | undefined> {
-  const [row] = await db
+/**
+ * Built once per database: every signed-in request asks it, and drizzle building the statement
+ * cost about as much as PGlite answering it (docs/decisions/026-embedded-write-path.md).
+ */
+const sessionUserQueries = new WeakMap<DbOrTx, ReturnType<typeof prepareSessionUser>>();
+
+function prepareSessionUser(db: DbOrTx) {
+  return db
     .select({ user: users })
     .from(authSessions)
     .innerJoin(users, eq(users.id, authSessions.userId))
     .where(
       and(
-        eq(authSessions.tokenHash, tokenHash),
+        eq(authSessions.tokenHash, sql.placeholder('tokenHash')),
         isNull(authSessions.revokedAt),
-        gt(authSessions.expiresAt, now),
+        gt(authSessions.expiresAt, sql.placeholder('now')),
       ),
-    );
+    )
+    .prepare('find_session_user');
+}
+
+export async function findSessionUser(
+  db: DbOrTx,
+  tokenHash: string,
+  now: Date,
+): Promise<UserRow | undefined> {
+  let query = sessionUserQueries.get(db);
+  if (!query) {
+    query = prepareSessionUser(db);
+    sessionUserQueries.set(db, query);
+  }
+  const [row] = await query.execute({ tokenHash, now });
   return row?.user;
 }
 

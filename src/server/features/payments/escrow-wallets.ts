@@ -22,7 +22,6 @@ export async function reserveEscrowWallet(
   userId: number,
   now: Date,
 ): Promise<EscrowWalletRow> {
-  await expireReservations(db, now);
   const seed = randomBytes(32);
   const vault = await findVaultAddress(programId, seed);
   return insertReservation(db, {
@@ -38,7 +37,10 @@ export function vaultSeedBytes(row: Pick<EscrowWalletRow, 'vaultSeed'>): Uint8Ar
   return row.vaultSeed === null ? null : new Uint8Array(Buffer.from(row.vaultSeed, 'hex'));
 }
 
-/** Marks lapsed reservations, so a stale address can no longer be paid into through us. */
+/**
+ * Marks lapsed reservations 'expired' (the payments job, each run). Bookkeeping only: building a
+ * payment already refuses a reservation past its `expiresAt`, whatever its status says.
+ */
 export async function expireReservations(db: DbOrTx, now: Date): Promise<void> {
   await markLapsedReservationsExpired(db, now);
 }

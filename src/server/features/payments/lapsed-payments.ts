@@ -7,6 +7,7 @@ import { violatedConstraint } from '#server/db/errors';
 import type { Clock } from '#server/deps';
 import { bookPayment } from './book-payment';
 import { creditLapsedPayment } from './credit-payment';
+import { expireReservations } from './escrow-wallets';
 import { fetchLandedTransaction } from './landed-transactions';
 import type { PaymentIntentRow } from './payment-intents';
 import { type RefusedVaults, refundVault, takeRefusedVault } from './refused-vaults';
@@ -102,6 +103,7 @@ export function createLapsedPayments(deps: LapsedPaymentsDeps) {
   return {
     async run(): Promise<LapsedPaymentsRun> {
       const run: LapsedPaymentsRun = { found: 0, credited: 0, refused: 0, failureReasons: [] };
+      await expireReservations(db, clock());
       for (const intent of await lapsedUncheckedIntents(db, clock())) {
         try {
           const signature = await findLanded(intent);
