@@ -3,13 +3,14 @@ import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { TrustProxy } from './config';
 import type { AppDeps } from './deps';
+import { type FrontDoorSlot, serverWithFrontDoor } from './http-server';
 import { openInstanceBus } from './instance-bus';
 import { authenticate } from './plugins/authenticate';
 import { errorHandler } from './plugins/error-handler';
 import { openApi } from './plugins/openapi';
 import { READ_CACHE_MAX_AGE_MS, readCache } from './plugins/read-cache';
 import { createRequestLog } from './plugins/request-log';
-import { securityHeaders } from './plugins/security-headers';
+import { appSecurityHeaders, securityHeaders } from './plugins/security-headers';
 import { staticWeb } from './plugins/static-web';
 import { registerRoutes } from './routes';
 
@@ -33,7 +34,10 @@ function proxyTrust(trust: TrustProxy): boolean | string[] | ((address: string, 
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { logger = false, webRoot, answerTime, ...deps } = options;
   const requestLog = createRequestLog({ slowMs: deps.config.slowRequestMs, answerTime });
+  // The read cache puts its front door here once the app is ready.
+  const frontDoor: FrontDoorSlot = { door: null };
   const app = Fastify({
+    serverFactory: serverWithFrontDoor(frontDoor),
     logger,
     // Failures and slow answers only (docs/decisions/023-request-logging.md).
     logController: requestLog.controller,
@@ -59,7 +63,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     app.log.warn({ err: error }, 'instance bus listener reconnecting'),
   );
   app.addHook('onClose', () => bus.close());
-  await app.register(readCache, { maxAgeMs: READ_CACHE_MAX_AGE_MS, now: () => Date.now(), bus });
+  await app.register(readCache, {
+    maxAgeMs: READ_CACHE_MAX_AGE_MS,
+    now: () => Date.now(),
+    bus,
+    frontDoor: { slot: frontDoor, headersFor: appSecurityHeaders },
+  });
 
   await registerRoutes(app, deps, { webRoot, bus });
   // Last: the web app answers every path no route took.

@@ -1,6 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import type { FrontDoorSlot } from '../http-server';
 import type { InstanceBus } from '../instance-bus';
 
 type Compute = () => Promise<{ body: unknown; headers?: Record<string, string> }>;
@@ -14,6 +16,8 @@ interface Entry {
   /** Everything a 200 with this copy says besides its body, and what a 304 says. */
   okHeaders: Record<string, string>;
   notModifiedHeaders: Record<string, string>;
+  /** For the front door: every header of each answer, the security headers for a Host included. */
+  byHost: Map<string, { ok: OutgoingHttpHeaders; notModified: OutgoingHttpHeaders }>;
 }
 
 export interface ReadCache {
@@ -40,6 +44,8 @@ declare module 'fastify' {
 }
 
 const MAX_ENTRIES = 500;
+/** Hosts whose full headers an entry keeps; others (odd Host headers) are put together per answer. */
+const MAX_HOSTS_PER_ENTRY = 8;
 /** The longest a cached page may trail time-driven changes: half the fastest poll (5 s). */
 export const READ_CACHE_MAX_AGE_MS = 2500;
 
@@ -65,6 +71,11 @@ export interface ReadCacheOptions {
   now: () => number;
   /** Carries invalidations to the other instances and theirs to this one. */
   bus: InstanceBus;
+  /**
+   * Where to put the front door that answers fresh copies before Fastify routes the request
+   * (http-server.ts), with the headers every answer carries for a Host (the security headers).
+   */
+  frontDoor?: { slot: FrontDoorSlot; headersFor(host: string | undefined): Record<string, string> };
 }
 
 /**
@@ -76,7 +87,8 @@ export interface ReadCacheOptions {
  * (a deadline passing, a background refund). While the bus's listener is down, invalidations from
  * other instances could be missed, so nothing is served from the cache until it is back.
  */
-export const readCache = fp(async (app: FastifyInstance, { maxAgeMs, now, bus }: ReadCacheOptions) => {
+export const readCache = fp(async (app: FastifyInstance, options: ReadCacheOptions) => {
+  const { maxAgeMs, now, bus, frontDoor } = options;
   const instance = randomUUID();
   const entries = new Map<string, Entry>();
   const inFlight = new Map<string, { version: number; promise: Promise<Entry> }>();
@@ -95,6 +107,7 @@ export const readCache = fp(async (app: FastifyInstance, { maxAgeMs, now, bus }:
       etag,
       okHeaders: { ...notModifiedHeaders, 'content-type': 'application/json; charset=utf-8' },
       notModifiedHeaders,
+      byHost: new Map(),
     };
     // A write during the computation may have changed the answer: serve it, keep it not.
     if (started === version && bus.isListening()) {
@@ -162,6 +175,52 @@ export const readCache = fp(async (app: FastifyInstance, { maxAgeMs, now, bus }:
       return reply.code(304).headers(entry.notModifiedHeaders).send();
     }
     return reply.headers(entry.okHeaders).send(entry.body);
+  }
+
+  /** The whole header block of each answer for `host`, as the Fastify path would send it. */
+  function headersForHost(
+    entry: Entry,
+    host: string | undefined,
+    headersFor: (host?: string) => Record<string, string>,
+  ) {
+    let headers = entry.byHost.get(host ?? '');
+    if (headers) return headers;
+    const security = headersFor(host);
+    headers = {
+      ok: { ...security, ...entry.okHeaders, 'content-length': entry.body.length },
+      notModified: { ...security, ...entry.notModifiedHeaders },
+    };
+    if (entry.byHost.size < MAX_HOSTS_PER_ENTRY) entry.byHost.set(host ?? '', headers);
+    return headers;
+  }
+
+  // The front door: a GET of a URL whose fresh copy is stored is answered before Fastify parses,
+  // routes or logs it, the same bytes the onRequest hook below would send. Such an answer is
+  // never slow and never fails, so the request log would not have a line for it either; while
+  // every request is logged (debug), the door stays shut and the hook answers instead.
+  if (frontDoor) {
+    const { slot, headersFor } = frontDoor;
+    const answerBeforeRouting = (request: IncomingMessage, response: ServerResponse): boolean => {
+      if (request.method !== 'GET') return false;
+      const key = keysByUrl.get(request.url ?? '');
+      const entry = key === undefined ? undefined : freshEntry(key);
+      if (!entry) return false;
+      const headers = headersForHost(entry, request.headers.host, headersFor);
+      if (request.headers['if-none-match'] === entry.etag) {
+        response.writeHead(304, headers.notModified).end();
+      } else {
+        response.writeHead(200, headers.ok).end(entry.body);
+      }
+      return true;
+    };
+    app.addHook('onReady', async () => {
+      const everyRequestLogged = app.log.level === 'debug' || app.log.level === 'trace';
+      if (!everyRequestLogged) slot.door = answerBeforeRouting;
+    });
+    // From the start of a close, every request goes through Fastify, which answers it as closing.
+    app.addHook('preClose', async () => {
+      slot.door = null;
+    });
   }
 
   // A poll of a page already stored is answered as soon as its route is known, without parsing

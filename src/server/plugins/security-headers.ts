@@ -98,23 +98,25 @@ function policyHeaders(options: HelmetOptions): (host: string | undefined) => He
   };
 }
 
+/** The web app's security headers for a Host: what every answer but the docs' carries. */
+export const appSecurityHeaders = policyHeaders({
+  ...common,
+  contentSecurityPolicy: { useDefaults: false, directives: appDirectives },
+});
+
 /**
  * Security headers on every answer (helmet): nosniff, the CSP above, frame-ancestors 'none' and
  * X-Frame-Options DENY, a Referrer-Policy. `upgrade-insecure-requests` is left out: a plain-http
  * start (`npm start` on localhost) must keep loading its own assets.
  */
 export const securityHeaders = fp(async (app: FastifyInstance) => {
-  const appHeaders = policyHeaders({
-    ...common,
-    contentSecurityPolicy: { useDefaults: false, directives: appDirectives },
-  });
   const docsHeaders = policyHeaders({
     ...common,
     contentSecurityPolicy: { useDefaults: false, directives: docsDirectives },
   });
   // Every answer, the 404s and errors too, starts with the app's headers.
   app.addHook('onRequest', (request, reply, done) => {
-    reply.headers(appHeaders(request.headers.host));
+    reply.headers(appSecurityHeaders(request.headers.host));
     done();
   });
   // Before the docs routes exist: they get their own policy on top.
