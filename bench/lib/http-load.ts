@@ -26,10 +26,12 @@ export async function measureLoad(context: BenchContext, options: LoadOptions): 
   };
 }
 
+const WARM_UP_SECONDS = 3;
+
 /**
  * Two servers under the same load in alternating rounds (A then B, B then A, ...), so a change in
  * the machine's load during the run (other processes on a shared machine) weighs on both alike.
- * Both are warmed up first. Each result covers its rounds together: requests/s over its whole time, the median round's p50
+ * Both are warmed up first (WARM_UP_SECONDS). Each result covers its rounds together: requests/s over its whole time, the median round's p50
  * and p90, the worst round's p99. `context.durationSeconds` is each side's total.
  */
 export async function measurePaired(
@@ -39,9 +41,11 @@ export async function measurePaired(
   rounds = 4,
 ): Promise<[PairedResult, PairedResult]> {
   const seconds = Math.max(1, Math.round(context.durationSeconds / rounds));
-  // Not counted: a second of the same load on each, so both answer with optimised code.
+  // Not counted: the same load on each first, so both answer with optimised code. A server just
+  // started spent ~60% more CPU per request in its first 3 s under load than later (V8 still
+  // compiling its path); one second left the first read measured after a start a few points low.
   for (const side of [a, b]) {
-    await measureLoad({ ...context, baseUrl: side.baseUrl, durationSeconds: 1 }, side);
+    await measureLoad({ ...context, baseUrl: side.baseUrl, durationSeconds: WARM_UP_SECONDS }, side);
   }
   const runs: [LoadResult[], LoadResult[]] = [[], []];
   const cpuMs = [0, 0];
