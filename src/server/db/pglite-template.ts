@@ -95,13 +95,14 @@ export async function writeClusterTemplate(): Promise<string> {
   for (const name of readdirSync(dir)) {
     if (name.startsWith(PREFIX)) rmSync(path.join(dir, name), { recursive: true, force: true });
   }
-  const partialDir = `${clusterTemplateDir()}.${process.pid}.partial`;
+  const templateDir = clusterTemplateDir();
+  const partialDir = `${templateDir}.${process.pid}.partial`;
   const pglite = new PGlite({ dataDir: partialDir });
   await pglite.waitReady;
   const dump = await pglite.dumpDataDir('gzip');
   await migrate(drizzle(pglite), { migrationsFolder: MIGRATIONS_FOLDER });
   await pglite.close();
-  renameSync(partialDir, clusterTemplateDir());
+  renameSync(partialDir, templateDir);
   const partial = `${file}.${process.pid}.partial`;
   writeFileSync(partial, Buffer.from(await dump.arrayBuffer()));
   renameSync(partial, file);

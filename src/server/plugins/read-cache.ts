@@ -177,35 +177,30 @@ export const readCache = fp(async (app: FastifyInstance, options: ReadCacheOptio
     return reply.headers(entry.okHeaders).send(entry.body);
   }
 
-  /** The whole header block of each answer for `host`, as the Fastify path would send it. */
-  function headersForHost(
-    entry: Entry,
-    host: string | undefined,
-    headersFor: (host?: string) => Record<string, string>,
-  ) {
-    let headers = entry.byHost.get(host ?? '');
-    if (headers) return headers;
-    const security = headersFor(host);
-    headers = {
-      ok: { ...security, ...entry.okHeaders, 'content-length': entry.body.length },
-      notModified: { ...security, ...entry.notModifiedHeaders },
-    };
-    if (entry.byHost.size < MAX_HOSTS_PER_ENTRY) entry.byHost.set(host ?? '', headers);
-    return headers;
-  }
-
   // The front door: a GET of a URL whose fresh copy is stored is answered before Fastify parses,
   // routes or logs it, the same bytes the onRequest hook below would send. Such an answer is
   // never slow and never fails, so the request log would not have a line for it either; while
   // every request is logged (debug), the door stays shut and the hook answers instead.
   if (frontDoor) {
     const { slot, headersFor } = frontDoor;
+    /** The whole header block of each answer for `host`, as the Fastify path would send it. */
+    const headersForHost = (entry: Entry, host: string | undefined) => {
+      let headers = entry.byHost.get(host ?? '');
+      if (headers) return headers;
+      const security = headersFor(host);
+      headers = {
+        ok: { ...security, ...entry.okHeaders, 'content-length': entry.body.length },
+        notModified: { ...security, ...entry.notModifiedHeaders },
+      };
+      if (entry.byHost.size < MAX_HOSTS_PER_ENTRY) entry.byHost.set(host ?? '', headers);
+      return headers;
+    };
     const answerBeforeRouting = (request: IncomingMessage, response: ServerResponse): boolean => {
       if (request.method !== 'GET') return false;
       const key = keysByUrl.get(request.url ?? '');
       const entry = key === undefined ? undefined : freshEntry(key);
       if (!entry) return false;
-      const headers = headersForHost(entry, request.headers.host, headersFor);
+      const headers = headersForHost(entry, request.headers.host);
       if (request.headers['if-none-match'] === entry.etag) {
         response.writeHead(304, headers.notModified).end();
       } else {
