@@ -222,12 +222,13 @@ describe('escrow v2 attacks: the server keys', () => {
     const s = await scene();
     const fresh = await chain.wallet(1n);
     for (const signers of [[chain.canceller], [chain.platform], [chain.canceller, chain.platform]])
-      await expectRefused(
-        [await enter(s, fresh), await propose(s, [fresh.address], signers)],
-        E.NotAJudge,
-        [...watchOf(s), fresh.address],
-        chain.platform,
-      );
+      for (const winner of [fresh, ...signers])
+        await expectRefused(
+          [await enter(s, winner), await propose(s, [winner.address], signers)],
+          E.NotAJudge,
+          [...watchOf(s), fresh.address, chain.canceller.address],
+          chain.platform,
+        );
     // Nor pay out what nobody proposed, nor veto.
     await expectRefused(
       [await execute(s, [chain.canceller.address])],
@@ -800,4 +801,42 @@ it('the guardian veto and the window are what stand between M judges and a pool'
     (await chain.vault(s.dare.vault))!.rent + s.dare.stake + SOL,
   );
   expect(DAY).toBe(86_400n);
+});
+
+it('accepts another rent payer for an entry, and its close returns the rent there, not to the entrant', async () => {
+  const s = await scene();
+  const entrant = await chain.wallet(0n);
+  const sponsor = await chain.wallet(1n);
+  await chain.must(
+    [
+      await getEnterV2Instruction({
+        programId: chain.programId,
+        vault: s.dare.vault,
+        entrant,
+        rentPayer: sponsor,
+        proofHash: proof,
+      }),
+    ],
+    sponsor,
+  );
+  const entry = (await findEntryAddress(chain.programId, s.dare.vault, entrant.address)).address;
+  const recorded = (await chain.entry(entry))!;
+  expect(recorded).toMatchObject({ entrant: entrant.address, rentPayer: sponsor.address });
+  await chain.must([await cancel(s)]);
+  const close = (rentPayer: Address) =>
+    getCloseEntryV2Instruction({
+      programId: chain.programId,
+      vault: s.dare.vault,
+      entrant: entrant.address,
+      entryRentPayer: rentPayer,
+      vaultRentPayer: chain.platform.address,
+    });
+  await expectRefused([await close(entrant.address)], E.WrongRentPayer, [
+    ...watchOf(s),
+    entry,
+    sponsor.address,
+  ]);
+  const before = await chain.balance(sponsor.address);
+  await chain.must([await close(sponsor.address)]);
+  expect(await chain.balance(sponsor.address)).toBe(before + recorded.rent);
 });
