@@ -1,4 +1,6 @@
 /**
+ * Every form takes --v2 to act on escrow v2 (program/build/darepool_escrow_v2.so, default program
+ * keypair program/build/program-v2-keypair.json) instead of v1.
  * npm run program:deploy -- --keypair <file> [--program-keypair <file>] [--final]
  *   Deploys program/build/darepool_escrow.so to the cluster of SOLANA_RPC_URL through the
  *   upgradeable loader (buffer, chunked writes, DeployWithMaxDataLen). --keypair (a solana-keygen
@@ -21,6 +23,7 @@ import {
 } from '#server/chain/escrow-program/deploy';
 import { readKeypairFile, writeNewKeypairFile } from '#server/chain/escrow-program/keypair-file';
 import { readEscrowProgram, sha256Hex } from '#server/chain/escrow-program/program';
+import { readEscrowProgramV2 } from '#server/chain/escrow-program/v2/program';
 import { loadDotEnv } from '#server/config';
 
 function fail(message: string): never {
@@ -43,19 +46,21 @@ const { values } = parseArgs({
     final: { type: 'boolean', default: false },
     verify: { type: 'string' },
     'make-immutable': { type: 'string' },
+    v2: { type: 'boolean', default: false },
   },
 });
 loadDotEnv();
 const rpcUrl = process.env.SOLANA_RPC_URL;
 if (!rpcUrl) fail('set SOLANA_RPC_URL to the cluster to deploy to');
 const rpc = createSolanaRpc(rpcUrl);
-const local = readEscrowProgram();
+const local = values.v2 ? readEscrowProgramV2() : readEscrowProgram();
+const localFile = values.v2 ? 'program/build/darepool_escrow_v2.so' : 'program/build/darepool_escrow.so';
 
 if (values.verify) {
   const check = await checkDeployedProgram(rpc, address(values.verify), local);
   if (!check.deployedSha256) fail(`${values.verify} is not an upgradeable-loader program on ${rpcUrl}`);
   console.log(`deployed  ${check.deployedSha256} (${values.verify})`);
-  console.log(`committed ${check.expectedSha256} (program/build/darepool_escrow.so)`);
+  console.log(`committed ${check.expectedSha256} (${localFile})`);
   console.log(check.upgradeAuthority ? `Upgradeable by ${check.upgradeAuthority}.` : 'Immutable.');
   console.log(
     check.same
@@ -74,7 +79,9 @@ if (values['make-immutable']) {
   console.log(`${programId} is now immutable: no key can change it.`);
   process.exit(0);
 }
-const programKeypairPath = values['program-keypair'] ?? 'program/build/program-keypair.json';
+const programKeypairPath =
+  values['program-keypair'] ??
+  (values.v2 ? 'program/build/program-v2-keypair.json' : 'program/build/program-keypair.json');
 if (!existsSync(programKeypairPath)) {
   writeNewKeypairFile(programKeypairPath);
   console.log(`Wrote a new program keypair to ${programKeypairPath}: keep it, it is the program id.`);

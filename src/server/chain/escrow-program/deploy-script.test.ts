@@ -17,6 +17,7 @@ import { EmbeddedLedger } from '../embedded/ledger';
 import { createRpcHandler } from '../embedded/rpc-handler';
 import { readKeypairFile, writeNewKeypairFile } from './keypair-file';
 import { readEscrowProgram, sha256Hex } from './program';
+import { readEscrowProgramV2 } from './v2/program';
 
 const root = path.resolve(import.meta.dirname, '../../../..');
 const run = promisify(execFile);
@@ -98,3 +99,29 @@ it('deploys the committed program immutable with --final, and --verify ties the 
     stderr: expect.stringContaining('is not an upgradeable-loader program'),
   });
 }, 60_000);
+
+it('deploys escrow v2 with --v2, and --verify tells v2 from v1', async () => {
+  const authorityFile = path.join(work, 'authority-v2.json');
+  const programFile = path.join(work, 'program-v2.json');
+  writeNewKeypairFile(authorityFile);
+  const authority = await readKeypairFile(authorityFile);
+  createRpcHandler(ledger)('requestAirdrop', [authority.address, Number(lamports(10_000_000_000n))]);
+  const deployed = await deployScript([
+    '--v2',
+    '--keypair',
+    authorityFile,
+    '--program-keypair',
+    programFile,
+    '--final',
+  ]);
+  const programId = (await readKeypairFile(programFile)).address;
+  expect(deployed.stdout).toContain(`sha256 ${sha256Hex(readEscrowProgramV2())}`);
+  const verified = await deployScript(['--v2', '--verify', programId]);
+  expect(verified.stdout).toContain('committed');
+  expect(verified.stdout).toContain('(program/build/darepool_escrow_v2.so)');
+  expect(verified.stdout).toContain('The deployed program is this source.');
+  await expect(deployScript(['--verify', programId])).rejects.toMatchObject({
+    code: 1,
+    stdout: expect.stringContaining('DIFFERENT'),
+  });
+}, 180_000);
