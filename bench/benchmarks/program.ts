@@ -12,6 +12,7 @@ import { ENTRY_SIZE, RECEIPT_SIZE, VAULT_SIZE } from '#server/chain/escrow-progr
 import { findVaultAddress } from '#server/chain/escrow-program/pda';
 import { EscrowTestChain, SOL } from '#server/chain/escrow-program/test-chain';
 import type { Benchmark, MeasureResult } from '../types';
+import { measureProgramV2 } from './program-v2';
 
 /** The issue's goal for every instruction of the escrow program. */
 const CU_BUDGET = 10_000;
@@ -23,7 +24,7 @@ const CU_BUDGET = 10_000;
  */
 export const program: Benchmark = {
   name: 'program',
-  description: 'escrow program: compute units per instruction, rent per account',
+  description: 'escrow programs v1 and v2: compute units per instruction, rent per account',
   inProcess: true,
   run: async () => {
     const chain = await EscrowTestChain.start();
@@ -225,6 +226,7 @@ export const program: Benchmark = {
         detail: 'paid by the platform, returned when it closes',
       });
     }
+    results.push(...(await measureProgramV2()));
     return results;
   },
 };
