@@ -25,7 +25,7 @@ const CU_BUDGET = 10_000;
  * leaves behind (execute and each record close sent on their own, as the client does).
  */
 export async function measureProgramV2(): Promise<MeasureResult[]> {
-  const runtime = liteSvmRuntime();
+  const runtime = await liteSvmRuntime();
   const chain = await EscrowV2Chain.start(runtime);
   const judges = [...chain.judges, await chain.wallet(1n), await chain.wallet(1n)];
   const results: MeasureResult[] = [];

@@ -24,11 +24,12 @@ import {
 } from './instructions';
 import { DAY, EscrowV2Chain, HOUR, SOL, START_TIME, type TestDareV2 } from './testing/chain';
 import { type LiteSvmRuntime, liteSvmRuntime } from './testing/litesvm-runtime';
+import { deployPrograms } from './testing/runtime';
 
 let chain: EscrowV2Chain<LiteSvmRuntime>;
 let attacker: KeyPairSigner;
 beforeAll(async () => {
-  chain = await EscrowV2Chain.start(liteSvmRuntime());
+  chain = await EscrowV2Chain.start(await liteSvmRuntime());
   attacker = await chain.wallet(100n);
 });
 
@@ -214,7 +215,7 @@ async function makeExecutable(wallet: KeyPairSigner) {
       [getTransferSolInstruction({ source: wallet, destination: attacker.address, amount: balance })],
       chain.platform,
     );
-  await chain.runtime.deploy({ bytes: readEscrowProgram(), program: wallet, payer: chain.platform });
+  await deployPrograms(chain.runtime, [{ bytes: readEscrowProgram(), program: wallet }], { invoked: false });
 }
 
 describe('escrow v2 attacks: the server keys', () => {

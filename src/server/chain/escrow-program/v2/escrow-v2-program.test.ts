@@ -7,7 +7,7 @@ import { escrowV2HappyPaths, type UnpayableCloseOutcome } from './testing/happy-
 import { liteSvmRuntime } from './testing/litesvm-runtime';
 
 const seen: UnpayableCloseOutcome[] = [];
-escrowV2HappyPaths('LiteSVM', async () => liteSvmRuntime(), {
+escrowV2HappyPaths('LiteSVM', () => liteSvmRuntime(), {
   onUnpayableClose: (outcome) => seen.push(outcome),
 });
 

@@ -43,7 +43,7 @@ let chain: EscrowV2Chain;
 const outcomes: string[] = [];
 const actionsSeen = new Set<string>();
 beforeAll(async () => {
-  chain = await EscrowV2Chain.start(liteSvmRuntime());
+  chain = await EscrowV2Chain.start(await liteSvmRuntime());
 });
 
 type Status = 'open' | 'proposed' | 'settled' | 'refunding' | 'closed';

@@ -17,10 +17,11 @@ import { planPayoutV2, planRecordClosesV2 } from './payout-plan';
 import { addProposeSignatures, compileProposeTransaction, missingSignatures } from './propose-transaction';
 import { EscrowV2Chain, type TestDareV2 } from './testing/chain';
 import { type LiteSvmRuntime, liteSvmRuntime } from './testing/litesvm-runtime';
+import { blockhashLifetime } from './testing/runtime';
 
 let chain: EscrowV2Chain<LiteSvmRuntime>;
 beforeAll(async () => {
-  chain = await EscrowV2Chain.start(liteSvmRuntime());
+  chain = await EscrowV2Chain.start(await liteSvmRuntime());
 });
 
 /** What travels between judges: the wire bytes, decoded again by the next one. */
@@ -48,7 +49,7 @@ describe('escrow v2: a propose signed by several judges in turn', () => {
   it('collects each judge signature on the same message and is accepted once the threshold signed', async () => {
     const { dare, winner } = await dareWithEntrant();
     const [first, second] = chain.judges;
-    const lifetime = await chain.runtime.latestBlockhash();
+    const lifetime = await blockhashLifetime(chain.runtime);
     const unsigned = await compileProposeTransaction({
       programId: chain.programId,
       vault: dare.vault,
@@ -65,7 +66,7 @@ describe('escrow v2: a propose signed by several judges in turn', () => {
     const bySecond = overTheWire(await addProposeSignatures(byFirst, [second!.keyPair]));
     const relayed = await addProposeSignatures(bySecond, [chain.platform.keyPair]);
     expect(missingSignatures(relayed)).toEqual([]);
-    const result = await chain.runtime.send(relayed);
+    const result = await chain.runtime.sendTransaction(relayed);
     expect(result.ok, result.ok ? '' : result.error).toBe(true);
     expect((await chain.vault(dare.vault))!.proposal!.winners).toEqual([winner]);
   });
@@ -73,7 +74,7 @@ describe('escrow v2: a propose signed by several judges in turn', () => {
   it('cannot be sent while a judge has not signed, and by the program below the threshold', async () => {
     const { dare, winner } = await dareWithEntrant();
     const [first, second] = chain.judges;
-    const lifetime = await chain.runtime.latestBlockhash();
+    const lifetime = await blockhashLifetime(chain.runtime);
     const input = {
       programId: chain.programId,
       vault: dare.vault,
@@ -83,9 +84,9 @@ describe('escrow v2: a propose signed by several judges in turn', () => {
     };
     const both = await compileProposeTransaction({ ...input, judges: [first!.address, second!.address] });
     const missingOne = await addProposeSignatures(both, [first!.keyPair, chain.platform.keyPair]);
-    await expect(chain.runtime.send(missingOne)).rejects.toThrow(/missing signatures/);
+    await expect(chain.runtime.sendTransaction(missingOne)).rejects.toThrow(/missing signatures/);
     const one = await compileProposeTransaction({ ...input, judges: [first!.address] });
-    const result = await chain.runtime.send(
+    const result = await chain.runtime.sendTransaction(
       await addProposeSignatures(one, [first!.keyPair, chain.platform.keyPair]),
     );
     expect(result.ok ? null : result.code).toBe(E.NotEnoughJudges);

@@ -28,7 +28,7 @@ import {
   type VaultV2,
 } from '../layout';
 import { readEscrowProgramV2 } from '../program';
-import type { ProgramRuntime, RuntimeSendResult } from './runtime';
+import { blockhashLifetime, deployPrograms, type ProgramRuntime, type RuntimeResult } from './runtime';
 
 export const SOL = 1_000_000_000n;
 export const HOUR = 3600n;
@@ -61,12 +61,8 @@ export class EscrowV2Chain<R extends ProgramRuntime = ProgramRuntime> {
     bytes = readEscrowProgramV2(),
   ): Promise<EscrowV2Chain<R>> {
     const platform = await generateKeyPairSigner();
-    await runtime.airdrop(platform.address, 1_000n * SOL);
-    const programId = await runtime.deploy({
-      bytes,
-      program: await generateKeyPairSigner(),
-      payer: platform,
-    });
+    await runtime.fund(platform.address, 1_000n * SOL);
+    const programId = (await deployPrograms(runtime, [{ bytes }]))[0]!;
     const judges = [
       await generateKeyPairSigner(),
       await generateKeyPairSigner(),
@@ -81,14 +77,14 @@ export class EscrowV2Chain<R extends ProgramRuntime = ProgramRuntime> {
       await generateKeyPairSigner(),
     );
     // The keys that sign alone pay their own fees, as they would on a cluster.
-    for (const key of [chain.canceller, chain.guardian, ...judges]) await runtime.airdrop(key.address, SOL);
+    for (const key of [chain.canceller, chain.guardian, ...judges]) await runtime.fund(key.address, SOL);
     await runtime.setTime(START_TIME);
     return chain;
   }
 
   async wallet(sol = 10n): Promise<KeyPairSigner> {
     const signer = await generateKeyPairSigner();
-    if (sol > 0n) await this.runtime.airdrop(signer.address, sol * SOL);
+    if (sol > 0n) await this.runtime.fund(signer.address, sol * SOL);
     return signer;
   }
 
@@ -100,8 +96,8 @@ export class EscrowV2Chain<R extends ProgramRuntime = ProgramRuntime> {
     return this.runtime.setTime(unixTimestamp);
   }
 
-  async balance(address: Address): Promise<bigint> {
-    return (await this.runtime.getAccount(address))?.lamports ?? 0n;
+  balance(address: Address): Promise<bigint> {
+    return this.runtime.getBalance(address);
   }
 
   feesPaidBy(address: Address): bigint {
@@ -130,11 +126,8 @@ export class EscrowV2Chain<R extends ProgramRuntime = ProgramRuntime> {
   }
 
   /** One transaction; `feePayer` (default the platform) signs and pays the fee. */
-  async send(
-    instructions: Instruction[],
-    feePayer: KeyPairSigner = this.platform,
-  ): Promise<RuntimeSendResult> {
-    const lifetime = await this.runtime.latestBlockhash();
+  async send(instructions: Instruction[], feePayer: KeyPairSigner = this.platform): Promise<RuntimeResult> {
+    const lifetime = await blockhashLifetime(this.runtime);
     const message = pipe(
       createTransactionMessage({ version: 0 }),
       (m) => setTransactionMessageFeePayerSigner(feePayer, m),
@@ -143,7 +136,7 @@ export class EscrowV2Chain<R extends ProgramRuntime = ProgramRuntime> {
     );
     const transaction = await signTransactionMessageWithSigners(message);
     const fee = 5000n * BigInt(Object.keys(transaction.signatures).length);
-    const result = await this.runtime.send(transaction);
+    const result = await this.runtime.sendTransaction(transaction);
     this.fees.set(feePayer.address, this.feesPaidBy(feePayer.address) + fee);
     return result;
   }

@@ -20,7 +20,7 @@ import {
 } from '../instructions';
 import { type PlannedTransaction, planRecordClosesV2 } from '../payout-plan';
 import { DAY, EscrowV2Chain, SOL, type TestDareV2 } from './chain';
-import type { ProgramRuntime } from './runtime';
+import { deployPrograms, type ProgramRuntime } from './runtime';
 
 /** What the freezing case saw on this runtime: a close refused because its rent payer is executable, or paid to it. */
 export type UnpayableCloseOutcome = 'refused' | 'credited';
@@ -310,7 +310,9 @@ export function escrowV2HappyPaths(
         ],
         chain.platform,
       );
-      await chain.runtime.deploy({ bytes: readEscrowProgram(), program: frozen, payer: chain.platform });
+      await deployPrograms(chain.runtime, [{ bytes: readEscrowProgram(), program: frozen }], {
+        invoked: false,
+      });
       expect((await chain.runtime.getAccount(frozen.address))!.executable).toBe(true);
 
       const proposedAt = await chain.now();

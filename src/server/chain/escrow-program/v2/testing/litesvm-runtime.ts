@@ -1,8 +1,7 @@
-/** ProgramRuntime on LiteSVM (the SBF runtime in-process), with the program deployed through the real loader. */
-import { type Blockhash, lamports } from '@solana/kit';
+/** ProgramRuntime on LiteSVM (the SBF runtime in-process, what the embedded chain runs). */
+import { generateKeyPairSigner, lamports } from '@solana/kit';
 import { FailedTransactionMetadata, LiteSVM } from 'litesvm';
 import { describeRpcTransactionError, toRpcTransactionError } from '../../../embedded/transaction-errors';
-import { deployProgram, liteSvmDeployTarget } from '../../deploy';
 import { customErrorCode } from '../../errors';
 import type { ProgramRuntime } from './runtime';
 
@@ -11,21 +10,19 @@ export interface LiteSvmRuntime extends ProgramRuntime {
   readonly svm: LiteSVM;
 }
 
-export function liteSvmRuntime(svm = new LiteSVM()): LiteSvmRuntime {
+export async function liteSvmRuntime(svm = new LiteSVM()): Promise<LiteSvmRuntime> {
+  const payer = await generateKeyPairSigner();
+  svm.airdrop(payer.address, lamports(1_000_000_000_000n));
   return {
-    name: 'LiteSVM',
+    name: 'litesvm',
     svm,
-    async deploy({ bytes, program, payer }) {
-      return (await deployProgram({ target: liteSvmDeployTarget(svm), payer, program, bytes })).programId;
-    },
-    async airdrop(address, amount) {
-      svm.airdrop(address, lamports(amount));
-    },
+    payer,
     async latestBlockhash() {
+      // A new blockhash for each transaction keeps identical transactions distinct.
       svm.expireBlockhash();
-      return { blockhash: svm.latestBlockhash() as Blockhash, lastValidBlockHeight: 0n };
+      return { blockhash: svm.latestBlockhash(), lastValidBlockHeight: 0n };
     },
-    async send(transaction) {
+    async sendTransaction(transaction) {
       const result = svm.sendTransaction(transaction);
       if (result instanceof FailedTransactionMetadata) {
         const err = toRpcTransactionError(result.err());
@@ -48,6 +45,15 @@ export function liteSvmRuntime(svm = new LiteSVM()): LiteSvmRuntime {
         executable: account.executable,
       };
     },
+    async getBalance(address) {
+      return svm.getBalance(address) ?? 0n;
+    },
+    async minimumBalanceForRentExemption(size) {
+      return svm.minimumBalanceForRentExemption(BigInt(size));
+    },
+    async fund(address, amount) {
+      svm.airdrop(address, lamports(amount));
+    },
     async now() {
       return svm.getClock().unixTimestamp;
     },
@@ -56,5 +62,9 @@ export function liteSvmRuntime(svm = new LiteSVM()): LiteSvmRuntime {
       clock.unixTimestamp = unixTimestamp;
       svm.setClock(clock);
     },
+    async nextSlot() {
+      svm.warpToSlot(svm.getClock().slot + 1n);
+    },
+    async close() {},
   };
 }
