@@ -28,6 +28,7 @@ export const SUBMISSION_MESSAGES = {
   ownSubmission: 'You cannot vote for your own submission',
   alreadyVoted: 'You already voted for this submission',
   outOfVotes: `You have used all ${SUBMISSION_LIMITS.votesPerDare} votes for this dare`,
+  votesNotYours: 'You can only see the votes you have used yourself',
   votingClosedCancelled: 'Voting is closed: this dare was cancelled',
   votingClosedWinner: 'Voting is closed: this dare already has its winner',
   votingClosedCommunityWinner: 'Voting is closed: the community winner has been picked',

@@ -14,7 +14,7 @@ import type { ChainPort } from '#server/chain/port';
 import type { Db, DbOrTx } from '#server/db/client';
 import { violatedConstraint } from '#server/db/errors';
 import type { Clock } from '#server/deps';
-import { AppError, badRequest, conflict, notFound } from '#server/errors';
+import { AppError, badRequest, conflict, forbidden, notFound } from '#server/errors';
 import type { UserRow } from '#server/features/auth/user';
 import { currentMajorDare } from '#server/features/major-dare/current';
 import type { RateLimiter } from '#server/rate-limit/port';
@@ -211,7 +211,11 @@ export function createSubmissionsService(deps: SubmissionsDeps) {
       }
     },
 
-    votesUsed: (userId: number, dareId: number) => countVotes(db, userId, dareId),
+    /** How many votes a user has used on a dare: nobody's business but their own. */
+    async votesUsed(viewer: UserRow, userId: number, dareId: number): Promise<number> {
+      if (viewer.id !== userId) throw forbidden(SUBMISSION_MESSAGES.votesNotYours);
+      return countVotes(db, userId, dareId);
+    },
 
     async outcome(dareId: number): Promise<DareOutcome> {
       if (!(await findDareEntry(db, dareId))) throw notFound(SUBMISSION_MESSAGES.dareNotFound);
