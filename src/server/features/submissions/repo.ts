@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
 import { normalizeSol } from '#contract/money';
 import type { DareOutcome, Submission } from '#contract/submissions';
 import type { DbOrTx } from '../../db/client';
@@ -177,15 +177,22 @@ export async function insertSubmission(
 }
 
 /**
- * Whether the user ever backed a dare: a stake or contribution credited to one (a pool row). A
- * payment only booked on the ledger may yet be refused and refunded, so it does not count; a
- * credited one still does after its dare is refunded or deleted (the money was put at stake).
+ * Whether the user has money in this dare's pool now: a stake or contribution credited to it (a
+ * pool row) and not refunded. A payment only booked on the ledger may yet be refused and refunded,
+ * so it does not count; a stake in some other dare does not either (a vote on the Major Dare must
+ * cost a share of its own pool, not 0.01 SOL anywhere).
  */
-export async function hasBackedADare(db: DbOrTx, userId: number): Promise<boolean> {
+export async function hasMoneyInPool(db: DbOrTx, userId: number, dareId: number): Promise<boolean> {
   const [row] = await db
     .select({ id: poolContributions.id })
     .from(poolContributions)
-    .where(eq(poolContributions.userId, userId))
+    .where(
+      and(
+        eq(poolContributions.userId, userId),
+        eq(poolContributions.dareId, dareId),
+        isNull(poolContributions.refundedAt),
+      ),
+    )
     .limit(1);
   return row !== undefined;
 }

@@ -26,7 +26,7 @@ import {
   findSubmission,
   findSubmissionRecord,
   findVotingState,
-  hasBackedADare,
+  hasMoneyInPool,
   hasSubmitted,
   hasVoted,
   insertSubmission,
@@ -189,9 +189,9 @@ export function createSubmissionsService(deps: SubmissionsDeps) {
           if (submission.status !== 'approved') throw badRequest(SUBMISSION_MESSAGES.notApproved);
           if (submission.userId === user.id)
             throw new AppError('FORBIDDEN', SUBMISSION_MESSAGES.ownSubmission);
-          // The Major Dare's community prize follows the votes: fresh accounts must not decide it.
+          // The Major Dare's community prize follows the votes: only its own backers decide it.
           const dare = await findDareEntry(tx, submission.dareId);
-          if (dare?.isMajor && !(await hasBackedADare(tx, user.id)))
+          if (dare?.isMajor && !(await hasMoneyInPool(tx, user.id, submission.dareId)))
             throw new AppError('FORBIDDEN', SUBMISSION_MESSAGES.majorVoteNeedsPayment);
           if (await hasVoted(tx, submissionId, user.id)) throw conflict(SUBMISSION_MESSAGES.alreadyVoted);
           const used = await countVotes(tx, user.id, submission.dareId);
@@ -223,7 +223,8 @@ export function createSubmissionsService(deps: SubmissionsDeps) {
     },
 
     async votingRights(user: UserRow): Promise<VotingRights> {
-      return { majorDare: await hasBackedADare(db, user.id) };
+      const majorId = await majorDareId();
+      return { majorDare: majorId !== null && (await hasMoneyInPool(db, user.id, majorId)) };
     },
   };
 }
