@@ -64,7 +64,10 @@ describe("votes on the Major Dare's submissions", () => {
     await contribute(ctx, cheap, community, '0.01');
     expect((await rights(cheap)).json()).toEqual({ majorDare: false });
     const refused = await vote(cheap, majorEntry);
-    expect([refused.statusCode, refused.json().error]).toEqual([403, SUBMISSION_MESSAGES.majorVoteNeedsPayment]);
+    expect([refused.statusCode, refused.json().error]).toEqual([
+      403,
+      SUBMISSION_MESSAGES.majorVoteNeedsPayment,
+    ]);
   });
 
   it("are accepted from a contribution to the Major Dare's own pool, and no longer once it is refunded", async () => {
@@ -85,7 +88,10 @@ describe("votes on the Major Dare's submissions", () => {
       .where(eq(poolContributions.userId, refundedBacker.id));
     expect((await rights(refundedBacker)).json()).toEqual({ majorDare: false });
     const refused = await vote(refundedBacker, majorEntry);
-    expect([refused.statusCode, refused.json().error]).toEqual([403, SUBMISSION_MESSAGES.majorVoteNeedsPayment]);
+    expect([refused.statusCode, refused.json().error]).toEqual([
+      403,
+      SUBMISSION_MESSAGES.majorVoteNeedsPayment,
+    ]);
   });
 
   it("count the Major Dare's own stake too", async () => {

@@ -218,7 +218,7 @@ describe('voting', () => {
     expect((await api(ctx).get(votesUrl, owner.token)).json()).toEqual({ voteCount: 3 });
   });
 
-  it("tells only the signed-in user how many votes they used: 401 without a session, 403 about someone else", async () => {
+  it('tells only the signed-in user how many votes they used: 401 without a session, 403 about someone else', async () => {
     const dare = await createFundedDare(ctx, owner, '0.1');
     const votesUrl = `/api/user/${owner.id}/votes/dare/${dare.id}`;
     expect((await api(ctx).get(votesUrl, owner.token)).json()).toEqual({ voteCount: 0 });

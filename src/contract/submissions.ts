@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CLAIM_TYPES } from './claims';
 import { idParam } from './ids';
 import { CLAIM_STATUSES, SUBMISSION_LIMITS, SUBMISSION_STATUSES } from './limits';
+import { text } from './text';
 import { MAJOR_VOTE_NEEDS_PAYMENT, type VotingRights } from './voting';
 
 export const VIDEO_TYPES = ['video/mp4', 'video/webm', 'video/ogg'] as const;
@@ -77,8 +78,7 @@ function isVideoFileUrl(value: string): boolean {
  * A submission's video: one of our uploads, or an https link (an http one could never play on
  * an https page). The form checks typed links with it, so the user reads the server's message.
  */
-export const videoLinkSchema = z
-  .string({ error: SUBMISSION_MESSAGES.videoAndDescription })
+export const videoLinkSchema = text({ error: SUBMISSION_MESSAGES.videoAndDescription })
   .trim()
   .min(1, SUBMISSION_MESSAGES.videoAndDescription)
   .max(2048, SUBMISSION_MESSAGES.videoUrl)
@@ -109,8 +109,7 @@ export const submitVideoRequestSchema = z
      * only when the caller's entry already exists (a retry); else 400 'Sign your entry to submit'.
      */
     signedEntryTransaction: signedTransactionSchema(SUBMISSION_MESSAGES.entryUnreadable).optional(),
-    description: z
-      .string({ error: SUBMISSION_MESSAGES.videoAndDescription })
+    description: text({ error: SUBMISSION_MESSAGES.videoAndDescription })
       .trim()
       .min(1, SUBMISSION_MESSAGES.videoAndDescription)
       .max(SUBMISSION_LIMITS.descriptionMax, SUBMISSION_MESSAGES.descriptionMax),

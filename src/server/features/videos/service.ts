@@ -59,6 +59,8 @@ export function createVideosService({
 
     /** An upload's own address plays only once a public submission points at it. */
     async publicUpload(key: string): Promise<Playback> {
+      // Only our own key shape reaches the database (a %00 in the path cannot become a 500).
+      if (!uploadedKey(`${UPLOADED_VIDEO_PREFIX}${key}`)) throw notFound('Video not found');
       const owners = await findSubmissionsByVideoUrl(db, `${UPLOADED_VIDEO_PREFIX}${key}`);
       if (!owners.some((owner) => isPublicStatus(owner.status))) throw notFound('Video not found');
       return { kind: 'stored', key, visibility: 'public' };
