@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Address } from '@solana/kit';
 import { createChain } from './chain';
+import { requireSameChain } from './chain-identity';
 import { createEscrowKeys, type EscrowKeys } from './chain/escrow-keys';
 import { deployOnEmbeddedChain, requireDeployedProgram } from './chain/escrow-program/app-program';
 import { loadMasterSeed } from './chain/master-seed';
@@ -69,6 +70,7 @@ export async function openRuntime(
             programId: await requireDeployedProgram(chain, config.chain.escrowProgramId),
             action: 'checked',
           };
+      await requireSameChain(database.db, chain, escrowKeys, escrowProgram.programId);
     } catch (error) {
       await chain.close();
       throw error;
