@@ -45,7 +45,12 @@ async function sharedDatabaseUrl(): Promise<string | null> {
 }
 
 const configFor = (dataDir: string, databaseUrl: string | null) =>
-  loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'test', SEED_DEMO_DATA: 'false', DATABASE_URL: databaseUrl ?? '' });
+  loadConfig({
+    DATA_DIR: dataDir,
+    NODE_ENV: 'test',
+    SEED_DEMO_DATA: 'false',
+    DATABASE_URL: databaseUrl ?? '',
+  });
 
 async function startAndStop(dataDir: string, databaseUrl: string | null) {
   const runtime = await openRuntime(configFor(dataDir, databaseUrl));

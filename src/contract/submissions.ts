@@ -13,6 +13,8 @@ export const SUBMISSION_MESSAGES = {
   videoType: 'Only MP4, WebM and OGG videos are accepted',
   videoMissing: 'Attach a video file in the "video" field',
   uploadParts: 'Send only the video file and the dare id',
+  uploadNeedsDare: 'Name the dare this video is for (the "dareId" field, before the file)',
+  ownUpload: 'Upload your own video',
   uploadMalformed: 'The upload is not a valid multipart form',
   uploadTimedOut: 'The upload took too long; please try again',
   storageFull:

@@ -2,7 +2,15 @@ import { and, asc, count, desc, eq, inArray, isNull, or, type SQL, sql } from 'd
 import { normalizeSol } from '#contract/money';
 import type { DareOutcome, Submission } from '#contract/submissions';
 import type { DbOrTx } from '../../db/client';
-import { claims, dareSubmissions, dares, poolContributions, submissionVotes, users } from '../../db/schema';
+import {
+  claims,
+  dareSubmissions,
+  dares,
+  poolContributions,
+  submissionVotes,
+  users,
+  videoUploads,
+} from '../../db/schema';
 import { PUBLIC_STATUSES } from './visibility';
 
 export type SubmissionRow = typeof dareSubmissions.$inferSelect;
@@ -235,4 +243,46 @@ export async function insertVote(
     .where(eq(dareSubmissions.id, vote.submissionId))
     .returning({ votes: dareSubmissions.votes });
   return updated!.votes;
+}
+
+/** Whether this stored upload is the user's own, for this dare, and no submission took it yet. */
+export async function isOwnPendingUpload(
+  db: DbOrTx,
+  upload: { key: string; userId: number; dareId: number },
+): Promise<boolean> {
+  const [row] = await db
+    .select({ key: videoUploads.key })
+    .from(videoUploads)
+    .where(
+      and(
+        eq(videoUploads.key, upload.key),
+        eq(videoUploads.userId, upload.userId),
+        eq(videoUploads.dareId, upload.dareId),
+        isNull(videoUploads.submissionId),
+      ),
+    );
+  return row !== undefined;
+}
+
+/**
+ * Hands the user's pending upload to their new submission, once: answers its size, or null when it
+ * is not (or no longer) theirs to use, e.g. another submission took it a moment before.
+ */
+export async function attachUpload(
+  db: DbOrTx,
+  upload: { key: string; userId: number; dareId: number; submissionId: number },
+): Promise<number | null> {
+  const [row] = await db
+    .update(videoUploads)
+    .set({ submissionId: upload.submissionId })
+    .where(
+      and(
+        eq(videoUploads.key, upload.key),
+        eq(videoUploads.userId, upload.userId),
+        eq(videoUploads.dareId, upload.dareId),
+        isNull(videoUploads.submissionId),
+      ),
+    )
+    .returning({ size: videoUploads.size });
+  return row ? row.size : null;
 }

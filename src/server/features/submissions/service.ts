@@ -21,6 +21,7 @@ import type { RateLimiter } from '#server/rate-limit/port';
 import type { StoragePort } from '#server/storage/port';
 import { createEntries } from './entries';
 import {
+  attachUpload,
   countVotes,
   findDareEntry,
   findSubmission,
@@ -31,6 +32,7 @@ import {
   hasVoted,
   insertSubmission,
   insertVote,
+  isOwnPendingUpload,
   listApprovedSubmissions,
   listFeaturedSubmissions,
   listVisibleSubmissions,
@@ -39,6 +41,9 @@ import {
   winnersOf,
 } from './repo';
 import { uploadedKey } from './video-url';
+
+const notYourUpload = () =>
+  badRequest(SUBMISSION_MESSAGES.ownUpload, { fields: { videoUrl: SUBMISSION_MESSAGES.ownUpload } });
 
 /** Where a viewer plays a submission's video (the videos feature signs the links). */
 export interface VideoSources {
@@ -69,6 +74,8 @@ export interface SubmissionsDeps {
   escrowKeys: EscrowKeys;
   escrowProgramId: Address;
   limiter: RateLimiter;
+  /** Told when a pending upload becomes a submission's video (the storage quota counts it). */
+  onUploadAttached?: (bytes: number) => void;
 }
 
 export function createSubmissionsService(deps: SubmissionsDeps) {
@@ -109,6 +116,13 @@ export function createSubmissionsService(deps: SubmissionsDeps) {
   return {
     requireOpenDare,
 
+    /** An upload is for an open dare its uploader has not submitted to yet (404, 409 otherwise). */
+    async requireUploadableDare(user: UserRow, dareId: number) {
+      const dare = await requireOpenDare(dareId);
+      if (await hasSubmitted(db, dareId, user.id)) throw conflict(SUBMISSION_MESSAGES.alreadySubmitted);
+      return dare;
+    },
+
     /**
      * POST /api/dares/{id}/enter-transaction: the caller's `enter` for the dare's vault, for a
      * user with a registered wallet who has no proof on this open dare and has not entered.
@@ -138,17 +152,28 @@ export function createSubmissionsService(deps: SubmissionsDeps) {
           fields: { videoUrl: SUBMISSION_MESSAGES.videoUrl },
         });
       }
+      // Only the author's own upload for this dare, not taken by a submission yet: never another's proof.
+      const upload = key && { key, userId: user.id, dareId };
+      if (upload && !(await isOwnPendingUpload(db, upload))) throw notYourUpload();
       // Nothing is relayed for a proof that could not be recorded anyway.
       if (await hasSubmitted(db, dareId, user.id)) throw conflict(SUBMISSION_MESSAGES.alreadySubmitted);
       await entries.ensureEntered(user, wallet, dare, body.signedEntryTransaction);
       try {
-        const id = await insertSubmission(db, {
-          dareId,
-          userId: user.id,
-          videoUrl: body.videoUrl,
-          description: body.description,
-          now: clock(),
+        const { id, attachedBytes } = await db.transaction(async (tx) => {
+          const id = await insertSubmission(tx, {
+            dareId,
+            userId: user.id,
+            videoUrl: body.videoUrl,
+            description: body.description,
+            now: clock(),
+          });
+          if (!upload) return { id, attachedBytes: null };
+          // Taken by another submission since the check above: nothing is recorded.
+          const attachedBytes = await attachUpload(tx, { ...upload, submissionId: id });
+          if (attachedBytes === null) throw notYourUpload();
+          return { id, attachedBytes };
         });
+        if (attachedBytes !== null) deps.onUploadAttached?.(attachedBytes);
         return show(id);
       } catch (error) {
         if (violatedConstraint(error) === 'dare_submissions_one_per_user')
