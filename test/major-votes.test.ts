@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SUBMISSION_MESSAGES } from '#contract/submissions';
-import { dareSubmissions, dares } from '#server/db/schema';
+import { dareSubmissions, dares, poolContributions } from '#server/db/schema';
 import { dareBody, lapsedPaymentsJob, payStake } from './helpers/money';
 import {
   type Actor,
@@ -58,16 +58,43 @@ describe("votes on the Major Dare's submissions", () => {
     expect((await vote(fresh, communityEntry)).statusCode).toBe(200);
   });
 
-  it('are accepted once the account has added to any pool', async () => {
+  it("give no vote for a stake or contribution anywhere else: a fresh account's 0.01 SOL stake in its own dare", async () => {
+    const cheap = await newActor(ctx, 'cheapvoter', { sol: '1' });
+    await createFundedDare(ctx, cheap, '0.01');
+    await contribute(ctx, cheap, community, '0.01');
+    expect((await rights(cheap)).json()).toEqual({ majorDare: false });
+    const refused = await vote(cheap, majorEntry);
+    expect([refused.statusCode, refused.json().error]).toEqual([
+      403,
+      SUBMISSION_MESSAGES.majorVoteNeedsPayment,
+    ]);
+  });
+
+  it("are accepted from a contribution to the Major Dare's own pool, and no longer once it is refunded", async () => {
     const backer = await newActor(ctx, 'backer', { sol: '1' });
-    await contribute(ctx, backer, community, '0.01');
+    await contribute(ctx, backer, major, '0.01');
     expect((await rights(backer)).json()).toEqual({ majorDare: true });
     const accepted = await vote(backer, majorEntry);
     expect(accepted.statusCode, accepted.body).toBe(200);
     expect(accepted.json()).toEqual({ votes: 1, voteCount: 1 });
+
+    const refundedBacker = await newActor(ctx, 'refundedbacker', { sol: '1' });
+    await contribute(ctx, refundedBacker, major, '0.01');
+    expect((await rights(refundedBacker)).json()).toEqual({ majorDare: true });
+    // What a refund records on the backer's pool row (payouts/repo.ts): the SOL went back to them.
+    await ctx.database.db
+      .update(poolContributions)
+      .set({ refundedAt: ctx.clock.now, refundSignature: 'refunded-in-test' })
+      .where(eq(poolContributions.userId, refundedBacker.id));
+    expect((await rights(refundedBacker)).json()).toEqual({ majorDare: false });
+    const refused = await vote(refundedBacker, majorEntry);
+    expect([refused.statusCode, refused.json().error]).toEqual([
+      403,
+      SUBMISSION_MESSAGES.majorVoteNeedsPayment,
+    ]);
   });
 
-  it('count a stake as a payment too', async () => {
+  it("count the Major Dare's own stake too", async () => {
     expect((await rights(creator)).json()).toEqual({ majorDare: true });
     expect((await vote(creator, majorEntry)).statusCode).toBe(200);
   });

@@ -45,7 +45,7 @@ describe('demo data', () => {
     const regular = all.filter((dare) => !dare.isMajor);
     expect(new Set(regular.map((dare) => dare.category))).toEqual(new Set(CATEGORIES));
     const major = all.filter((dare) => dare.isMajor);
-    expect(major).toMatchObject([{ status: 'active', totalPool: '0.800000000' }]);
+    expect(major).toMatchObject([{ status: 'active', totalPool: '0.900000000' }]);
     const paidOut = new Set(
       (await ctx.database.db.select().from(claims)).filter((c) => c.status === 'paid').map((c) => c.dareId),
     );

@@ -214,8 +214,20 @@ describe('voting', () => {
       409,
       'You have used all 3 votes for this dare',
     ]);
-    expect((await api(ctx).get(`/api/user/${owner.id}/votes/dare/${dare.id}`)).json()).toEqual({
-      voteCount: 3,
+    const votesUrl = `/api/user/${owner.id}/votes/dare/${dare.id}`;
+    expect((await api(ctx).get(votesUrl, owner.token)).json()).toEqual({ voteCount: 3 });
+  });
+
+  it('tells only the signed-in user how many votes they used: 401 without a session, 403 about someone else', async () => {
+    const dare = await createFundedDare(ctx, owner, '0.1');
+    const votesUrl = `/api/user/${owner.id}/votes/dare/${dare.id}`;
+    expect((await api(ctx).get(votesUrl, owner.token)).json()).toEqual({ voteCount: 0 });
+    const anonymous = await api(ctx).get(votesUrl);
+    expect([anonymous.statusCode, typeof anonymous.json().error]).toEqual([401, 'string']);
+    const other = await api(ctx).get(votesUrl, alice.token);
+    expect([other.statusCode, other.json().error]).toEqual([403, SUBMISSION_MESSAGES.votesNotYours]);
+    expect((await api(ctx).get(`/api/user/${alice.id}/votes/dare/${dare.id}`, alice.token)).json()).toEqual({
+      voteCount: 0,
     });
   });
 

@@ -42,7 +42,7 @@ function mp4(size: number): Buffer {
   return file;
 }
 
-async function upload(content: Buffer) {
+async function upload(content: Buffer, as: Actor = user) {
   const form = new FormData();
   form.append('dareId', String(dareId));
   form.append('video', new Blob([new Uint8Array(content)], { type: 'video/mp4' }), 'proof.mp4');
@@ -51,7 +51,7 @@ async function upload(content: Buffer) {
     method: 'POST',
     url: '/api/upload-video',
     payload: Buffer.from(await request.arrayBuffer()),
-    headers: { 'content-type': request.headers.get('content-type')!, ...bearer(user.token) },
+    headers: { 'content-type': request.headers.get('content-type')!, ...bearer(as.token) },
   });
 }
 
@@ -84,7 +84,8 @@ describe('VIDEO_STORAGE=s3', () => {
   it('stores an upload in the bucket and plays it with ranges through the video proxy', async () => {
     // Over S3's 5 MiB part size: still one PutObject, from the spool file.
     video = mp4(6 * MiB);
-    const uploaded = await upload(video);
+    const author = await newActor(ctx, 'cloudauthor', { sol: '0' });
+    const uploaded = await upload(video, author);
     expect(uploaded.statusCode, uploaded.body).toBe(200);
     attached = uploaded.json().url;
     expect(await bucket()).toEqual([`object:${keyOf(attached)}`]);
@@ -92,7 +93,6 @@ describe('VIDEO_STORAGE=s3', () => {
     const videoDir = ctx.config.storage.videoDir;
     expect(existsSync(videoDir) ? readdirSync(videoDir) : []).toEqual([]);
 
-    const author = await newActor(ctx, 'cloudauthor', { sol: '0' });
     const submitted = await api(ctx).post(
       `/api/dares/${dareId}/submit`,
       {

@@ -3,6 +3,7 @@ import net from 'node:net';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SUBMISSION_LIMITS, type SubmissionStatus } from '#contract/limits';
+import { SUBMISSION_MESSAGES } from '#contract/submissions';
 import { dareSubmissions } from '#server/db/schema';
 import { createLocalDiskStorage } from '#server/storage/local-disk';
 import { createTestContext, type TestContext } from './helpers/app';
@@ -102,14 +103,20 @@ describe('POST /api/upload-video', () => {
     expect((await sendForm(bigFields)).statusCode).toBe(400);
 
     const twoFiles = new FormData();
+    twoFiles.append('dareId', String(dareId));
     twoFiles.append('video', videoBlob(mp4(100)), 'a.mp4');
     twoFiles.append('video', videoBlob(mp4(100)), 'b.mp4');
     expect((await sendForm(twoFiles)).statusCode).toBe(413);
 
+    // The dare comes first: a file before it, or with no dare at all, is refused before it is stored.
     const fieldAfterFile = new FormData();
     fieldAfterFile.append('video', videoBlob(mp4(100)), 'a.mp4');
     fieldAfterFile.append('dareId', String(dareId));
-    expect((await sendForm(fieldAfterFile)).statusCode).toBe(413);
+    const fileFirst = await sendForm(fieldAfterFile);
+    expect([fileFirst.statusCode, fileFirst.json().error]).toEqual([
+      400,
+      SUBMISSION_MESSAGES.uploadNeedsDare,
+    ]);
 
     const otherField = new FormData();
     otherField.append('title', 'hello');
@@ -164,8 +171,8 @@ describe('GET /api/video-proxy/{submissionId}', () => {
 
   it('streams an approved upload with ranges, and redirects only to approved https links', async () => {
     const content = mp4(1000);
-    const { url } = (await upload(content)).json();
     const author = await newActor(ctx, 'ranger', { sol: '0' });
+    const { url } = (await upload(content, { token: author.token })).json();
     const submitted = await api(ctx).post(
       `/api/dares/${dareId}/submit`,
       {
@@ -211,8 +218,8 @@ describe('GET /api/video-proxy/{submissionId}', () => {
 
   it('plays a pending or rejected upload only for its author and admins, through a short-lived signed link', async () => {
     const content = mp4(2000);
-    const { url } = (await upload(content)).json();
     const author = await newActor(ctx, 'pendingfilmer', { sol: '0' });
+    const { url } = (await upload(content, { token: author.token })).json();
     const stranger = await newActor(ctx, 'stranger', { sol: '0' });
     const admin = await newActor(ctx, 'moderator', { sol: '0', admin: true });
     const submitted = await api(ctx).post(
@@ -314,16 +321,24 @@ describe('GET /api/video-proxy/{submissionId}', () => {
 describe('uploads that go wrong, the clean-up job and the disk cap', () => {
   let small: TestContext;
   let filmer: Actor;
+  let darer: Actor;
   let port: number;
+  let openDare: number;
+  let proofDare: number;
   const CAP_BYTES = Math.floor(0.002 * 1024 ** 3);
+  const KB = 1024;
 
   beforeAll(async () => {
     small = await createTestContext({
       RATE_LIMIT_AUTH_PER_MINUTE: '1000',
       UPLOAD_BODY_TIMEOUT_SECONDS: '2',
       VIDEO_STORAGE_MAX_GB: '0.002',
+      VIDEO_PENDING_POOL_GB: '0.001',
     });
     filmer = await newActor(small, 'slowpoke', { sol: '0' });
+    darer = await newActor(small, 'darer');
+    openDare = (await createFundedDare(small, darer, '0.1')).id;
+    proofDare = (await createFundedDare(small, darer, '0.1')).id;
     await small.app.listen({ host: '127.0.0.1', port: 0 });
     port = (small.app.server.address() as net.AddressInfo).port;
   });
@@ -336,17 +351,27 @@ describe('uploads that go wrong, the clean-up job and the disk cap', () => {
       return [];
     }
   };
+  const videoKeys = () => filesIn().filter((name) => !name.endsWith('.json'));
   const openFds = () => readdirSync('/proc/self/fd').length;
-  const sendVideo = (content: Buffer) => {
+  const sendVideo = (content: Buffer, as: Actor = filmer, dare = openDare) => {
     const form = new FormData();
+    form.append('dareId', String(dare));
     form.append('video', videoBlob(content), 'a.mp4');
-    return sendForm(form, filmer.token, small);
+    return sendForm(form, as.token, small);
   };
+  const submitUpload = async (as: Actor, dare: number, url: string) =>
+    api(small).post(
+      `/api/dares/${dare}/submit`,
+      { videoUrl: url, description: 'Proof', signedEntryTransaction: await signedEntry(small, as, dare) },
+      as.token,
+    );
 
   /** A raw upload over a socket that declares `total` file bytes and sends only `sent` of them. */
   function startUpload(sent: Buffer, total: number) {
     const boundary = 'dp-boundary';
-    const head = `--${boundary}\r\nContent-Disposition: form-data; name="video"; filename="a.mp4"\r\nContent-Type: video/mp4\r\n\r\n`;
+    const head =
+      `--${boundary}\r\nContent-Disposition: form-data; name="dareId"\r\n\r\n${openDare}\r\n` +
+      `--${boundary}\r\nContent-Disposition: form-data; name="video"; filename="a.mp4"\r\nContent-Type: video/mp4\r\n\r\n`;
     const tail = `\r\n--${boundary}--\r\n`;
     const socket = net.connect(port, '127.0.0.1');
     let answer = '';
@@ -400,46 +425,56 @@ describe('uploads that go wrong, the clean-up job and the disk cap', () => {
     expect(filesIn()).toEqual(before);
   });
 
-  it('refuses uploads past VIDEO_STORAGE_MAX_GB with 507, writing nothing', async () => {
+  it("a flood of pending uploads does not make a real proof's upload fail with 507", async () => {
+    // Eight fresh accounts each leave a 300 KB upload they never submit: more than the whole cap.
+    const flooders: Actor[] = [];
+    for (let i = 0; i < 8; i++) flooders.push(await newActor(small, `flooder${i}`, { sol: '0' }));
+    for (const flooder of flooders) expect((await sendVideo(mp4(300 * KB), flooder)).statusCode).toBe(200);
+    // They only pushed each other out: the waiting uploads stay within their pool (1 MiB here).
+    expect(videoKeys().length).toBeLessThanOrEqual(4);
+
+    const proof = await sendVideo(mp4(400 * KB), filmer, proofDare);
+    expect(proof.statusCode, proof.body).toBe(200);
+    const submitted = await submitUpload(filmer, proofDare, proof.json().url);
+    expect(submitted.statusCode, submitted.body).toBe(201);
+  });
+
+  it('refuses uploads with 507 only once attached videos fill VIDEO_STORAGE_MAX_GB, writing nothing', async () => {
+    // Two more proofs of 800 KB: with the 400 KB one, attached videos take 2,048,000 of 2,147,483 bytes.
+    for (const name of ['attached1', 'attached2']) {
+      const author = await newActor(small, name, { sol: '0' });
+      const { url } = (await sendVideo(mp4(800 * KB), author, proofDare)).json();
+      expect((await submitUpload(author, proofDare, url)).statusCode).toBe(201);
+    }
     const before = filesIn();
-    const first = await sendVideo(mp4(1024 * 1024));
-    expect(first.statusCode, first.body).toBe(200);
-    // What is left is less than this upload: refused part-way, and its partial file deleted.
-    const second = await sendVideo(mp4(CAP_BYTES - 1024 * 1024));
-    expect(second.statusCode).toBe(507);
-    expect(second.json()).toMatchObject({
+    const full = await sendVideo(mp4(CAP_BYTES - 2_048_000 + 1));
+    expect(full.statusCode).toBe(507);
+    expect(full.json()).toMatchObject({
       error:
         'Video storage is full, so uploads are paused. Please try again later or use an https:// video link.',
       code: 'INSUFFICIENT_STORAGE',
     });
-    expect(filesIn()).toEqual(expect.arrayContaining(before));
-    expect(filesIn()).toHaveLength(before.length + 2);
+    // Nothing was written for it (pending uploads may have made way for it first).
+    expect(filesIn().every((name) => before.includes(name))).toBe(true);
+    expect((await sendVideo(mp4(CAP_BYTES - 2_048_000 - 4 * KB))).statusCode).toBe(200);
   });
 
   it('deletes uploads no submission points at after an hour, which frees their space', async () => {
-    const darer = await newActor(small, 'darer');
-    const dare = await createFundedDare(small, darer, '0.1');
-    const kept = (await sendVideo(mp4(2000))).json().url as string;
-    const submitted = await api(small).post(
-      `/api/dares/${dare.id}/submit`,
-      {
-        videoUrl: kept,
-        description: 'Attached',
-        signedEntryTransaction: await signedEntry(small, filmer, dare.id),
-      },
-      filmer.token,
-    );
-    expect(submitted.statusCode, submitted.body).toBe(201);
-    // The uploads of the previous test leave less than 1.5 MB under the cap.
-    expect((await sendVideo(mp4(1536 * 1024))).statusCode).toBe(507);
-
+    const attached = new Set(videoKeys());
+    const pending = (await sendVideo(mp4(2000))).json().url as string;
+    const pendingKey = pending.split('/').at(-1)!;
     // 59 minutes later nothing is old enough; at 61 minutes the unattached uploads go.
     small.clock.advance(59 * 60_000);
     await small.restart();
-    expect(filesIn().length).toBeGreaterThan(2);
+    expect(videoKeys()).toContain(pendingKey);
     small.clock.advance(2 * 60_000);
     await small.restart();
-    expect(filesIn().sort()).toEqual([kept.split('/').at(-1)!, `${kept.split('/').at(-1)!}.json`].sort());
-    expect((await sendVideo(mp4(1536 * 1024))).statusCode).toBe(200);
+    const left = videoKeys();
+    expect(left).not.toContain(pendingKey);
+    expect(left.length).toBe(3);
+    for (const key of left) expect(attached.has(key)).toBe(true);
+    // Forgotten with its bytes: it cannot be submitted any more.
+    const late = await submitUpload(filmer, openDare, pending);
+    expect(late.statusCode).toBe(400);
   });
 });

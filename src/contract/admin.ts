@@ -3,6 +3,7 @@ import { dareSchema } from './dares';
 import { idParam } from './ids';
 import { DARE_STATUSES, SUBMISSION_STATUSES } from './limits';
 import { submissionSchema } from './submissions';
+import { text } from './text';
 import { solAmountSchema } from './users';
 
 export const ADMIN_MESSAGES = {
@@ -55,7 +56,7 @@ export const ADMIN_LIST_LIMIT = 200;
  * and description; (addition) major=true lists only major dares, major=false only community ones.
  */
 export const adminDareListQuerySchema = z.object({
-  q: z.string().trim().max(100).optional(),
+  q: text().trim().max(100).optional(),
   major: z
     .enum(['true', 'false'], { error: 'major must be true or false' })
     .transform((value) => value === 'true')
@@ -85,7 +86,7 @@ export const adminSubmissionListQuerySchema = z.object({
 });
 
 /** GET /api/admin/users?q=: q searches username and wallet address. */
-export const adminUserListQuerySchema = z.object({ q: z.string().trim().max(100).optional() });
+export const adminUserListQuerySchema = z.object({ q: text().trim().max(100).optional() });
 
 export const updateDareStatusRequestSchema = z
   .object({ status: z.enum(['active', 'cancelled'], { error: 'Status must be active or cancelled' }) })

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PASSWORD_MIN, USERNAME_MIN } from './limits';
+import { text } from './text';
 import { publicUserSchema } from './users';
 
 export const AUTH_MESSAGES = {
@@ -45,15 +46,13 @@ export const walletAddressSchema = z
   .regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, AUTH_MESSAGES.invalidWallet)
   .refine((text) => base58ByteLength(text) === 32, AUTH_MESSAGES.invalidWallet);
 
-export const usernameSchema = z
-  .string({ error: AUTH_MESSAGES.usernameMin })
+export const usernameSchema = text({ error: AUTH_MESSAGES.usernameMin })
   .trim()
   .min(USERNAME_MIN, AUTH_MESSAGES.usernameMin)
   .max(32, AUTH_MESSAGES.usernameMax)
   .regex(/^[A-Za-z0-9_.-]+$/, AUTH_MESSAGES.usernameChars);
 
-export const passwordSchema = z
-  .string({ error: AUTH_MESSAGES.passwordMin })
+export const passwordSchema = text({ error: AUTH_MESSAGES.passwordMin })
   .min(PASSWORD_MIN, AUTH_MESSAGES.passwordMin)
   .max(128, AUTH_MESSAGES.passwordMax);
 
@@ -119,8 +118,8 @@ export const registerRequestSchema = z
 export const loginRequestSchema = z
   .object({
     // Any shape of wrong input is simply a failed login: never hint which part was wrong.
-    username: z.string().max(200),
-    password: z.string().max(1024),
+    username: text().max(200),
+    password: text().max(1024),
   })
   .meta({ id: 'LoginRequest' });
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { walletAddressSchema } from './auth';
+import { DARE_LIMITS, DARE_TEXT_MESSAGES, descriptionSchema, titleSchema } from './dare-text';
 import { idParam, isRecordId } from './ids';
 import {
   CATEGORIES,
@@ -11,24 +12,13 @@ import {
 } from './limits';
 import { isSolAmount, solToLamports } from './money';
 import { poolAmountInputSchema, signatureSchema } from './payments';
+import { text } from './text';
 import { solAmountSchema } from './users';
 
-export const DARE_LIMITS = {
-  titleMax: 100,
-  descriptionMax: 2000,
-  maxParticipantsMax: 1000,
-  tagsMax: 10,
-  tagMax: 30,
-  urlMax: 2048,
-  /** How far ahead a deadline may be set. */
-  deadlineMaxDays: 365,
-} as const;
+export { DARE_LIMITS, descriptionSchema, titleSchema };
 
 export const DARE_MESSAGES = {
-  titleRequired: 'Title is required',
-  titleMax: `Title must be at most ${DARE_LIMITS.titleMax} characters`,
-  descriptionRequired: 'Description is required',
-  descriptionMax: `Description must be at most ${DARE_LIMITS.descriptionMax} characters`,
+  ...DARE_TEXT_MESSAGES,
   stakeRequired: 'Stake amount is required',
   stakeFormat: 'Stake amount must be a number of SOL with at most 9 decimals',
   stakeMin: `The minimum stake is ${STAKE_MIN_SOL} SOL`,
@@ -68,16 +58,6 @@ export const stakeAmountSchema = z
       ctx.addIssue({ code: 'custom', message: DARE_MESSAGES.stakeMin });
   });
 
-const titleSchema = z
-  .string({ error: DARE_MESSAGES.titleRequired })
-  .trim()
-  .min(1, DARE_MESSAGES.titleRequired)
-  .max(DARE_LIMITS.titleMax, DARE_MESSAGES.titleMax);
-const descriptionSchema = z
-  .string({ error: DARE_MESSAGES.descriptionRequired })
-  .trim()
-  .min(1, DARE_MESSAGES.descriptionRequired)
-  .max(DARE_LIMITS.descriptionMax, DARE_MESSAGES.descriptionMax);
 const difficultySchema = z.enum(DIFFICULTIES, { error: DARE_MESSAGES.difficulty });
 const categorySchema = z.enum(CATEGORIES, {
   error: (issue) =>
@@ -89,12 +69,11 @@ const maxParticipantsSchema = z
   .min(1, DARE_MESSAGES.maxParticipants)
   .max(DARE_LIMITS.maxParticipantsMax, DARE_MESSAGES.maxParticipants);
 const tagsSchema = z
-  .array(z.string().trim().min(1, DARE_MESSAGES.tags).max(DARE_LIMITS.tagMax, DARE_MESSAGES.tags), {
+  .array(text().trim().min(1, DARE_MESSAGES.tags).max(DARE_LIMITS.tagMax, DARE_MESSAGES.tags), {
     error: DARE_MESSAGES.tags,
   })
   .max(DARE_LIMITS.tagsMax, DARE_MESSAGES.tags);
-const imageUrlSchema = z
-  .string({ error: DARE_MESSAGES.imageUrl })
+const imageUrlSchema = text({ error: DARE_MESSAGES.imageUrl })
   .trim()
   .max(DARE_LIMITS.urlMax, DARE_MESSAGES.imageUrl)
   .refine((value) => value === '' || /^https?:\/\/[^\s]+$/i.test(value), DARE_MESSAGES.imageUrl);
@@ -109,7 +88,7 @@ export const createDareFormSchema = z.object({
   stakeAmount: stakeAmountSchema,
   difficulty: difficultySchema,
   category: categorySchema,
-  deadline: z.string({ error: DARE_MESSAGES.deadlineRequired }).trim().min(1, DARE_MESSAGES.deadlineRequired),
+  deadline: text({ error: DARE_MESSAGES.deadlineRequired }).trim().min(1, DARE_MESSAGES.deadlineRequired),
 });
 
 export type CreateDareForm = z.infer<typeof createDareFormSchema>;
@@ -142,7 +121,7 @@ export const createDareRequestSchema = z
     userWallet: walletAddressSchema,
     transactionSignature: signatureSchema,
     /** The network the client believes it paid on; must be this server's cluster when given. */
-    network: z.string().max(40).nullish(),
+    network: text().max(40).nullish(),
     escrowWalletAddress: walletAddressSchema,
   })
   .meta({ id: 'CreateDareRequest' });
@@ -207,8 +186,8 @@ export const dareListQuerySchema = z.object({
   filter: z.enum(['all', 'active', 'completed']).default('all'),
   limit: z.coerce.number().int().min(1).max(DARE_LIST_LIMITS.maxLimit).default(DARE_LIST_LIMITS.defaultLimit),
   cursor: z.string().refine(isRecordId, 'Invalid cursor').optional(),
-  q: z.string().trim().max(DARE_LIST_LIMITS.searchMax).optional(),
-  category: z.string().trim().max(50).optional(),
+  q: text().trim().max(DARE_LIST_LIMITS.searchMax).optional(),
+  category: text().trim().max(50).optional(),
   difficulty: z.enum(DIFFICULTIES).optional(),
 });
 export type DareListQuery = z.infer<typeof dareListQuerySchema>;

@@ -11,6 +11,7 @@ import {
 } from './limits';
 import { isSolAmount, solToLamports } from './money';
 import { PAYMENT_MESSAGES, signatureSchema } from './payments';
+import { text } from './text';
 import { solAmountSchema } from './users';
 
 export const MAJOR_DARE_MESSAGES = {
@@ -75,17 +76,12 @@ export const prizeAmountSchema = z
 
 /** The admin's create dialog (docs/product.md#major-dare-form-rules): no required-field check is shown, the server has them. */
 export const majorDareFormSchema = z.object({
-  title: z
-    .string()
-    .trim()
-    .min(1, DARE_MESSAGES.titleRequired)
-    .max(DARE_LIMITS.titleMax, DARE_MESSAGES.titleMax),
-  description: z
-    .string()
+  title: text().trim().min(1, DARE_MESSAGES.titleRequired).max(DARE_LIMITS.titleMax, DARE_MESSAGES.titleMax),
+  description: text()
     .trim()
     .min(1, DARE_MESSAGES.descriptionRequired)
     .max(DARE_LIMITS.descriptionMax, DARE_MESSAGES.descriptionMax),
-  category: z.string().trim().min(1, MAJOR_DARE_MESSAGES.categoryRequired).max(40),
+  category: text().trim().min(1, MAJOR_DARE_MESSAGES.categoryRequired).max(40),
   difficulty: z.enum(DIFFICULTIES, { error: DARE_MESSAGES.difficulty }),
   /** The admin's wallet pays it into the escrow. */
   prizeAmount: prizeAmountSchema,
@@ -94,7 +90,7 @@ export const majorDareFormSchema = z.object({
     .int(DARE_MESSAGES.maxParticipants)
     .min(1, DARE_MESSAGES.maxParticipants)
     .max(DARE_LIMITS.maxParticipantsMax, DARE_MESSAGES.maxParticipants),
-  deadline: z.string({ error: DARE_MESSAGES.deadlineRequired }).trim().min(1, DARE_MESSAGES.deadlineRequired),
+  deadline: text({ error: DARE_MESSAGES.deadlineRequired }).trim().min(1, DARE_MESSAGES.deadlineRequired),
 });
 
 export type MajorDareForm = z.infer<typeof majorDareFormSchema>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { walletAddressSchema } from './auth';
+import { descriptionSchema, titleSchema } from './dare-text';
 import { AIRDROP_MAX_SOL, POOL_ADD_MIN_SOL } from './limits';
 import { isSolAmount, SOL_DECIMAL_PATTERN, solToLamports } from './money';
 
@@ -82,6 +83,13 @@ export const createTransactionRequestSchema = z
     deadline: z.iso.datetime({ offset: true, error: PAYMENT_MESSAGES.deadlineFormat }).optional(),
     /** A new dare's vault only: 'major' pays 70/30 to two winners (admins only). Default 'community'. */
     kind: z.enum(VAULT_KINDS).optional(),
+    /**
+     * A new dare's title and description, when the client sends them (the web app does): checked
+     * with the dare's own rules here, so a dare that could not be recorded is refused (400) before
+     * any SOL moves rather than after.
+     */
+    title: titleSchema.optional(),
+    description: descriptionSchema.optional(),
   })
   .meta({ id: 'CreateTransactionRequest' });
 export const createTransactionResponseSchema = z

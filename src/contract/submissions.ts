@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CLAIM_TYPES } from './claims';
 import { idParam } from './ids';
 import { CLAIM_STATUSES, SUBMISSION_LIMITS, SUBMISSION_STATUSES } from './limits';
+import { text } from './text';
 import { MAJOR_VOTE_NEEDS_PAYMENT, type VotingRights } from './voting';
 
 export const VIDEO_TYPES = ['video/mp4', 'video/webm', 'video/ogg'] as const;
@@ -12,6 +13,8 @@ export const SUBMISSION_MESSAGES = {
   videoType: 'Only MP4, WebM and OGG videos are accepted',
   videoMissing: 'Attach a video file in the "video" field',
   uploadParts: 'Send only the video file and the dare id',
+  uploadNeedsDare: 'Name the dare this video is for (the "dareId" field, before the file)',
+  ownUpload: 'Upload your own video',
   uploadMalformed: 'The upload is not a valid multipart form',
   uploadTimedOut: 'The upload took too long; please try again',
   storageFull:
@@ -28,6 +31,7 @@ export const SUBMISSION_MESSAGES = {
   ownSubmission: 'You cannot vote for your own submission',
   alreadyVoted: 'You already voted for this submission',
   outOfVotes: `You have used all ${SUBMISSION_LIMITS.votesPerDare} votes for this dare`,
+  votesNotYours: 'You can only see the votes you have used yourself',
   votingClosedCancelled: 'Voting is closed: this dare was cancelled',
   votingClosedWinner: 'Voting is closed: this dare already has its winner',
   votingClosedCommunityWinner: 'Voting is closed: the community winner has been picked',
@@ -76,8 +80,7 @@ function isVideoFileUrl(value: string): boolean {
  * A submission's video: one of our uploads, or an https link (an http one could never play on
  * an https page). The form checks typed links with it, so the user reads the server's message.
  */
-export const videoLinkSchema = z
-  .string({ error: SUBMISSION_MESSAGES.videoAndDescription })
+export const videoLinkSchema = text({ error: SUBMISSION_MESSAGES.videoAndDescription })
   .trim()
   .min(1, SUBMISSION_MESSAGES.videoAndDescription)
   .max(2048, SUBMISSION_MESSAGES.videoUrl)
@@ -108,8 +111,7 @@ export const submitVideoRequestSchema = z
      * only when the caller's entry already exists (a retry); else 400 'Sign your entry to submit'.
      */
     signedEntryTransaction: signedTransactionSchema(SUBMISSION_MESSAGES.entryUnreadable).optional(),
-    description: z
-      .string({ error: SUBMISSION_MESSAGES.videoAndDescription })
+    description: text({ error: SUBMISSION_MESSAGES.videoAndDescription })
       .trim()
       .min(1, SUBMISSION_MESSAGES.videoAndDescription)
       .max(SUBMISSION_LIMITS.descriptionMax, SUBMISSION_MESSAGES.descriptionMax),

@@ -149,6 +149,7 @@ const envSchema = z.object({
   UPLOAD_BODY_TIMEOUT_SECONDS: positiveInt(300),
   /** Disk all stored videos may take together (GB of 1024³ bytes; fractions allowed). */
   VIDEO_STORAGE_MAX_GB: z.coerce.number().positive().finite().default(5),
+  VIDEO_PENDING_POOL_GB: z.coerce.number().positive().finite().default(0.5),
   /** Where videos live: `local` (DATA_DIR/videos) or `s3` (an S3-compatible bucket, S3_*). */
   VIDEO_STORAGE: z.enum(['local', 's3']).default('local'),
   S3_BUCKET: optionalText.pipe(
@@ -234,6 +235,11 @@ export interface AppConfig {
     tmpDir: string;
     /** Past this many bytes of videos, uploads are refused (507). */
     maxBytes: number;
+    /**
+     * The part of `maxBytes` uploads no submission took yet may use together; past it the oldest
+     * waiting upload is deleted to make room (decision 028). At most `maxBytes`.
+     */
+    pendingPoolBytes: number;
     /** VIDEO_STORAGE=s3: the bucket that holds the videos instead of `videoDir`. */
     s3: S3Settings | null;
   };
@@ -359,6 +365,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       videoDir: path.join(dataDir, 'videos'),
       tmpDir: path.join(dataDir, 'tmp'),
       maxBytes: Math.floor(env.VIDEO_STORAGE_MAX_GB * 1024 ** 3),
+      pendingPoolBytes: Math.floor(Math.min(env.VIDEO_PENDING_POOL_GB, env.VIDEO_STORAGE_MAX_GB) * 1024 ** 3),
       s3,
     },
     uploadBodyTimeoutMs: env.UPLOAD_BODY_TIMEOUT_SECONDS * 1000,

@@ -40,6 +40,8 @@ export const RATE_LIMITS = {
   transactionLookups: { limit: 30, windowMs: MINUTE, ifStoreDown: 'count-locally' },
   /** Per user. */
   videoUploads: { limit: 20, windowMs: 10 * MINUTE, ifStoreDown: 'count-locally' },
+  /** Per IP address, over every account: one address cannot multiply free accounts' uploads. */
+  videoUploadsPerAddress: { limit: 30, windowMs: 10 * MINUTE, ifStoreDown: 'count-locally' },
   /** Per user, across every socket. */
   chatMessages: {
     limit: CHAT_LIMITS.ratePerWindow,

@@ -36,9 +36,8 @@ import { createVideoAccess } from './features/submissions/video-access';
 import { userAdminRoutes } from './features/users/routes';
 import { createUsersService } from './features/users/service';
 import { videoJanitor } from './features/videos/janitor';
-import { createVideoQuota } from './features/videos/quota';
 import { videoRoutes } from './features/videos/routes';
-import { createVideosService } from './features/videos/service';
+import { createUploadQuota, createVideosService } from './features/videos/service';
 import type { InstanceBus } from './instance-bus';
 import { createJobLock } from './jobs/job-lock';
 import { openRateLimiter } from './rate-limit/open';
@@ -121,9 +120,20 @@ export async function registerRoutes(
 
   // Proofs: submissions and votes, uploads and who may play them, the clean-up of unused uploads.
   const videoAccess = createVideoAccess({ secret: escrowKeys.secretFor('video-links'), clock });
-  const submissions = createSubmissionsService({ ...deps, db, videoAccess, limiter });
+  const videoQuota = createUploadQuota({
+    db,
+    storage,
+    capBytes: config.storage.maxBytes,
+    pendingPoolBytes: config.storage.pendingPoolBytes,
+  });
+  const submissions = createSubmissionsService({
+    ...deps,
+    db,
+    videoAccess,
+    limiter,
+    onUploadAttached: videoQuota.attached,
+  });
   await app.register(submissionRoutes, { submissions });
-  const videoQuota = createVideoQuota({ storage, capBytes: config.storage.maxBytes });
   const videos = createVideosService({
     db,
     storage,
@@ -132,6 +142,7 @@ export async function registerRoutes(
     quota: videoQuota,
     videoAccess,
     bodyTimeoutMs: config.uploadBodyTimeoutMs,
+    clock,
   });
   await app.register(videoRoutes, { videos });
   await app.register(videoJanitor, { db, storage, quota: videoQuota, clock, jobLock });

@@ -10,6 +10,7 @@ import {
 } from './chain/escrow-program/app-program';
 import { loadMasterSeed } from './chain/master-seed';
 import type { ChainPort } from './chain/port';
+import { requireSameChain } from './chain-identity';
 import type { AppConfig } from './config';
 import { lockDataDir } from './data-dir-lock';
 import type { Database } from './db/client';
@@ -75,6 +76,7 @@ export async function openRuntime(
             path.join(config.chain.stateDir, 'escrow-program-keypair.json'),
           )
         : await checkOnCluster(chain, config.chain);
+      await requireSameChain(database.db, chain, escrowKeys, escrowProgram.programId);
     } catch (error) {
       await chain.close();
       throw error;

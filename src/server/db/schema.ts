@@ -590,3 +590,51 @@ export const payoutTransfers = pgTable(
     check('payout_transfers_surplus_non_negative', sql`${t.surplus} >= 0`),
   ],
 );
+
+/**
+ * The chain this database's money lives on, recorded at the first start (one row): its genesis
+ * hash, the escrow program id and the platform fee payer's address. Every later start compares
+ * and refuses to run on another chain, program or seed, whose vaults these rows do not describe
+ * (docs/decisions/028).
+ */
+export const chainIdentity = pgTable(
+  'chain_identity',
+  {
+    id: integer('id').primaryKey().default(1),
+    genesisHash: text('genesis_hash').notNull(),
+    escrowProgramId: text('escrow_program_id').notNull(),
+    feePayer: text('fee_payer').notNull(),
+    recordedAt: createdAt(),
+  },
+  (t) => [check('chain_identity_one_row', sql`${t.id} = 1`)],
+);
+
+/**
+ * Every video uploaded here: who uploaded it, for which dare, and the submission it became. A
+ * submission takes only its author's own upload for that dare, once; an upload no submission took
+ * yet is pending, at most one per account and dare (a new one replaces it). docs/decisions/028.
+ */
+export const videoUploads = pgTable(
+  'video_uploads',
+  {
+    /** The storage key (32 hex characters), as in `/uploads/videos/<key>`. */
+    key: text('key').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    dareId: integer('dare_id')
+      .notNull()
+      .references(() => dares.id, { onDelete: 'cascade' }),
+    size: bigint('size', { mode: 'number' }).notNull(),
+    submissionId: integer('submission_id').references(() => dareSubmissions.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('video_uploads_one_pending_per_dare')
+      .on(t.userId, t.dareId)
+      .where(sql`submission_id is null`),
+    uniqueIndex('video_uploads_submission_unique').on(t.submissionId),
+    index('video_uploads_pending_idx').on(t.createdAt).where(sql`submission_id is null`),
+    check('video_uploads_size_non_negative', sql`${t.size} >= 0`),
+  ],
+);

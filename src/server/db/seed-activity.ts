@@ -20,6 +20,7 @@ import { createPayoutsService } from '../features/payouts/service';
 import { createRefundsService } from '../features/refunds/service';
 import { createSubmissionsService } from '../features/submissions/service';
 import { createVideoAccess } from '../features/submissions/video-access';
+import { replacePendingUpload } from '../features/videos/repo';
 import { MemoryRateLimiter } from '../rate-limit/memory';
 import type { StoragePort } from '../storage/port';
 import type { Db } from './client';
@@ -82,6 +83,14 @@ export async function seedActivity(
   for (const proof of proofs) {
     const file = new URL(`./demo-videos/${proof.video}.mp4`, import.meta.url);
     const stored = await storage.put(createReadStream(file), 'video/mp4');
+    // Uploaded by its author for this dare, as POST /api/upload-video records it.
+    await replacePendingUpload(db, {
+      key: stored.key,
+      userId: proof.author.row.id,
+      dareId: proof.dareId,
+      size: stored.size,
+      now: clock(),
+    });
     // As Submit Video does: the entry built by the server, signed by the author's wallet, relayed.
     const author = proof.author.row;
     const { transaction } = await submissions.enterTransaction(author, proof.dareId);

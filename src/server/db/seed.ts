@@ -173,9 +173,11 @@ export async function seedDemoData(deps: SeedDeps): Promise<SeedResult> {
       difficulty: 'medium',
       stake: '0.1',
       days: 6,
+      // Its voters back its own pool: only that gives a Major Dare vote (decision 028).
       contributions: [
         [alice, '0.5'],
         [bob, '0.2'],
+        [carol, '0.1'],
       ],
       // Major dares take a free-text category (docs/product.md#major-dare-form-rules).
       afterwards: { isMajor: true, maxParticipants: 100, category: 'fitness' },

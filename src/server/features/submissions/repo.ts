@@ -1,8 +1,16 @@
-import { and, asc, count, desc, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
 import { normalizeSol } from '#contract/money';
 import type { DareOutcome, Submission } from '#contract/submissions';
 import type { DbOrTx } from '../../db/client';
-import { claims, dareSubmissions, dares, poolContributions, submissionVotes, users } from '../../db/schema';
+import {
+  claims,
+  dareSubmissions,
+  dares,
+  poolContributions,
+  submissionVotes,
+  users,
+  videoUploads,
+} from '../../db/schema';
 import { PUBLIC_STATUSES } from './visibility';
 
 export type SubmissionRow = typeof dareSubmissions.$inferSelect;
@@ -177,15 +185,22 @@ export async function insertSubmission(
 }
 
 /**
- * Whether the user ever backed a dare: a stake or contribution credited to one (a pool row). A
- * payment only booked on the ledger may yet be refused and refunded, so it does not count; a
- * credited one still does after its dare is refunded or deleted (the money was put at stake).
+ * Whether the user has money in this dare's pool now: a stake or contribution credited to it (a
+ * pool row) and not refunded. A payment only booked on the ledger may yet be refused and refunded,
+ * so it does not count; a stake in some other dare does not either (a vote on the Major Dare must
+ * cost a share of its own pool, not 0.01 SOL anywhere).
  */
-export async function hasBackedADare(db: DbOrTx, userId: number): Promise<boolean> {
+export async function hasMoneyInPool(db: DbOrTx, userId: number, dareId: number): Promise<boolean> {
   const [row] = await db
     .select({ id: poolContributions.id })
     .from(poolContributions)
-    .where(eq(poolContributions.userId, userId))
+    .where(
+      and(
+        eq(poolContributions.userId, userId),
+        eq(poolContributions.dareId, dareId),
+        isNull(poolContributions.refundedAt),
+      ),
+    )
     .limit(1);
   return row !== undefined;
 }
@@ -228,4 +243,46 @@ export async function insertVote(
     .where(eq(dareSubmissions.id, vote.submissionId))
     .returning({ votes: dareSubmissions.votes });
   return updated!.votes;
+}
+
+/** Whether this stored upload is the user's own, for this dare, and no submission took it yet. */
+export async function isOwnPendingUpload(
+  db: DbOrTx,
+  upload: { key: string; userId: number; dareId: number },
+): Promise<boolean> {
+  const [row] = await db
+    .select({ key: videoUploads.key })
+    .from(videoUploads)
+    .where(
+      and(
+        eq(videoUploads.key, upload.key),
+        eq(videoUploads.userId, upload.userId),
+        eq(videoUploads.dareId, upload.dareId),
+        isNull(videoUploads.submissionId),
+      ),
+    );
+  return row !== undefined;
+}
+
+/**
+ * Hands the user's pending upload to their new submission, once: answers its size, or null when it
+ * is not (or no longer) theirs to use, e.g. another submission took it a moment before.
+ */
+export async function attachUpload(
+  db: DbOrTx,
+  upload: { key: string; userId: number; dareId: number; submissionId: number },
+): Promise<number | null> {
+  const [row] = await db
+    .update(videoUploads)
+    .set({ submissionId: upload.submissionId })
+    .where(
+      and(
+        eq(videoUploads.key, upload.key),
+        eq(videoUploads.userId, upload.userId),
+        eq(videoUploads.dareId, upload.dareId),
+        isNull(videoUploads.submissionId),
+      ),
+    )
+    .returning({ size: videoUploads.size });
+  return row ? row.size : null;
 }

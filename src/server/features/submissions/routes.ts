@@ -127,13 +127,18 @@ export const submissionRoutes: FastifyPluginAsyncZod<{ submissions: SubmissionsS
     {
       schema: {
         tags: ['submissions'],
-        summary: 'How many of their 3 votes a user has used on a dare',
+        summary: 'How many of your 3 votes you have used on a dare (only for yourself: 403 for anyone else)',
+        security: [{ bearerAuth: [] }],
         params: userVotesParamsSchema,
-        response: { 200: voteInfoSchema },
+        response: { 200: voteInfoSchema, ...errorResponses(400, 401, 403) },
       },
     },
     async (request) => ({
-      voteCount: await submissions.votesUsed(request.params.userId, request.params.dareId),
+      voteCount: await submissions.votesUsed(
+        requireUser(request),
+        request.params.userId,
+        request.params.dareId,
+      ),
     }),
   );
 

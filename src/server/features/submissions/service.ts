@@ -14,23 +14,25 @@ import type { ChainPort } from '#server/chain/port';
 import type { Db, DbOrTx } from '#server/db/client';
 import { violatedConstraint } from '#server/db/errors';
 import type { Clock } from '#server/deps';
-import { AppError, badRequest, conflict, notFound } from '#server/errors';
+import { AppError, badRequest, conflict, forbidden, notFound } from '#server/errors';
 import type { UserRow } from '#server/features/auth/user';
 import { currentMajorDare } from '#server/features/major-dare/current';
 import type { RateLimiter } from '#server/rate-limit/port';
 import type { StoragePort } from '#server/storage/port';
 import { createEntries } from './entries';
 import {
+  attachUpload,
   countVotes,
   findDareEntry,
   findSubmission,
   findSubmissionRecord,
   findVotingState,
-  hasBackedADare,
+  hasMoneyInPool,
   hasSubmitted,
   hasVoted,
   insertSubmission,
   insertVote,
+  isOwnPendingUpload,
   listApprovedSubmissions,
   listFeaturedSubmissions,
   listVisibleSubmissions,
@@ -39,6 +41,9 @@ import {
   winnersOf,
 } from './repo';
 import { uploadedKey } from './video-url';
+
+const notYourUpload = () =>
+  badRequest(SUBMISSION_MESSAGES.ownUpload, { fields: { videoUrl: SUBMISSION_MESSAGES.ownUpload } });
 
 /** Where a viewer plays a submission's video (the videos feature signs the links). */
 export interface VideoSources {
@@ -69,6 +74,8 @@ export interface SubmissionsDeps {
   escrowKeys: EscrowKeys;
   escrowProgramId: Address;
   limiter: RateLimiter;
+  /** Told when a pending upload becomes a submission's video (the storage quota counts it). */
+  onUploadAttached?: (bytes: number) => void;
 }
 
 export function createSubmissionsService(deps: SubmissionsDeps) {
@@ -109,6 +116,13 @@ export function createSubmissionsService(deps: SubmissionsDeps) {
   return {
     requireOpenDare,
 
+    /** An upload is for an open dare its uploader has not submitted to yet (404, 409 otherwise). */
+    async requireUploadableDare(user: UserRow, dareId: number) {
+      const dare = await requireOpenDare(dareId);
+      if (await hasSubmitted(db, dareId, user.id)) throw conflict(SUBMISSION_MESSAGES.alreadySubmitted);
+      return dare;
+    },
+
     /**
      * POST /api/dares/{id}/enter-transaction: the caller's `enter` for the dare's vault, for a
      * user with a registered wallet who has no proof on this open dare and has not entered.
@@ -138,17 +152,28 @@ export function createSubmissionsService(deps: SubmissionsDeps) {
           fields: { videoUrl: SUBMISSION_MESSAGES.videoUrl },
         });
       }
+      // Only the author's own upload for this dare, not taken by a submission yet: never another's proof.
+      const upload = key && { key, userId: user.id, dareId };
+      if (upload && !(await isOwnPendingUpload(db, upload))) throw notYourUpload();
       // Nothing is relayed for a proof that could not be recorded anyway.
       if (await hasSubmitted(db, dareId, user.id)) throw conflict(SUBMISSION_MESSAGES.alreadySubmitted);
       await entries.ensureEntered(user, wallet, dare, body.signedEntryTransaction);
       try {
-        const id = await insertSubmission(db, {
-          dareId,
-          userId: user.id,
-          videoUrl: body.videoUrl,
-          description: body.description,
-          now: clock(),
+        const { id, attachedBytes } = await db.transaction(async (tx) => {
+          const id = await insertSubmission(tx, {
+            dareId,
+            userId: user.id,
+            videoUrl: body.videoUrl,
+            description: body.description,
+            now: clock(),
+          });
+          if (!upload) return { id, attachedBytes: null };
+          // Taken by another submission since the check above: nothing is recorded.
+          const attachedBytes = await attachUpload(tx, { ...upload, submissionId: id });
+          if (attachedBytes === null) throw notYourUpload();
+          return { id, attachedBytes };
         });
+        if (attachedBytes !== null) deps.onUploadAttached?.(attachedBytes);
         return show(id);
       } catch (error) {
         if (violatedConstraint(error) === 'dare_submissions_one_per_user')
@@ -189,9 +214,9 @@ export function createSubmissionsService(deps: SubmissionsDeps) {
           if (submission.status !== 'approved') throw badRequest(SUBMISSION_MESSAGES.notApproved);
           if (submission.userId === user.id)
             throw new AppError('FORBIDDEN', SUBMISSION_MESSAGES.ownSubmission);
-          // The Major Dare's community prize follows the votes: fresh accounts must not decide it.
+          // The Major Dare's community prize follows the votes: only its own backers decide it.
           const dare = await findDareEntry(tx, submission.dareId);
-          if (dare?.isMajor && !(await hasBackedADare(tx, user.id)))
+          if (dare?.isMajor && !(await hasMoneyInPool(tx, user.id, submission.dareId)))
             throw new AppError('FORBIDDEN', SUBMISSION_MESSAGES.majorVoteNeedsPayment);
           if (await hasVoted(tx, submissionId, user.id)) throw conflict(SUBMISSION_MESSAGES.alreadyVoted);
           const used = await countVotes(tx, user.id, submission.dareId);
@@ -211,7 +236,11 @@ export function createSubmissionsService(deps: SubmissionsDeps) {
       }
     },
 
-    votesUsed: (userId: number, dareId: number) => countVotes(db, userId, dareId),
+    /** How many votes a user has used on a dare: nobody's business but their own. */
+    async votesUsed(viewer: UserRow, userId: number, dareId: number): Promise<number> {
+      if (viewer.id !== userId) throw forbidden(SUBMISSION_MESSAGES.votesNotYours);
+      return countVotes(db, userId, dareId);
+    },
 
     async outcome(dareId: number): Promise<DareOutcome> {
       if (!(await findDareEntry(db, dareId))) throw notFound(SUBMISSION_MESSAGES.dareNotFound);
@@ -219,7 +248,8 @@ export function createSubmissionsService(deps: SubmissionsDeps) {
     },
 
     async votingRights(user: UserRow): Promise<VotingRights> {
-      return { majorDare: await hasBackedADare(db, user.id) };
+      const majorId = await majorDareId();
+      return { majorDare: majorId !== null && (await hasMoneyInPool(db, user.id, majorId)) };
     },
   };
 }

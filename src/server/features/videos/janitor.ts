@@ -7,7 +7,7 @@ import { type PeriodicJob, periodicJob } from '../../jobs/periodic-job';
 import type { StoragePort } from '../../storage/port';
 import { uploadedKey } from '../submissions/video-url';
 import type { VideoQuota } from './quota';
-import { uploadedVideoUrls } from './repo';
+import { forgetPendingUploads, uploadedVideoUrls } from './repo';
 
 /** An upload no submission points at is deleted once it is this old (by the app's clock). */
 export const UNATTACHED_UPLOAD_MAX_AGE_MS = 60 * 60_000;
@@ -47,8 +47,13 @@ export async function deleteUnattachedUploads({
   // Read after the listing: a submission made meanwhile is seen, so its file is kept.
   const attached = new Set((await uploadedVideoUrls(db)).map(uploadedKey));
   const deleted: string[] = [];
-  for (const object of old) {
-    if (attached.has(object.key)) continue;
+  const unattached = old.filter((object) => !attached.has(object.key));
+  // Forgotten first: a submit arriving now is refused rather than pointed at deleted bytes.
+  await forgetPendingUploads(
+    db,
+    unattached.map((object) => object.key),
+  );
+  for (const object of unattached) {
     await storage.remove(object.key);
     quota.freed(object.size);
     deleted.push(object.key);

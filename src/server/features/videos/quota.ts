@@ -1,3 +1,4 @@
+import { SUBMISSION_LIMITS } from '#contract/limits';
 import { SUBMISSION_MESSAGES } from '#contract/submissions';
 import { AppError } from '../../errors';
 import type { StoragePort } from '../../storage/port';
@@ -8,45 +9,91 @@ export const storageFull = () => new AppError('INSUFFICIENT_STORAGE', SUBMISSION
 export interface Reservation {
   /** Claims `bytes` more; false when they would take the videos past the cap (nothing is claimed). */
   add(bytes: number): boolean;
-  /** The upload was stored: its bytes stay counted. */
+  /** The upload was stored: its bytes stay counted, as a pending upload. */
   keep(): void;
   /** The upload failed or was deleted: its bytes are free again. */
   release(): void;
 }
 
+export interface VideoQuotaOptions {
+  storage: StoragePort;
+  /** All videos together (`VIDEO_STORAGE_MAX_GB`). */
+  capBytes: number;
+  /** Uploads no submission took yet, together (`VIDEO_PENDING_POOL_GB`), inside the cap. */
+  pendingPoolBytes: number;
+  /** The stored keys submissions point at, read once when the storage is first measured. */
+  attachedKeys(): Promise<Set<string>>;
+  /** Deletes the oldest pending upload (its row and its bytes); its size, or null when none is left. */
+  evictOldestPending(): Promise<number | null>;
+}
+
 /**
- * The cap on the disk all videos take together (`VIDEO_STORAGE_MAX_GB`). What is stored is
- * measured once from the storage, then kept up to date by this process (the data folder has a
- * single writer); bytes of uploads in progress count from the moment they arrive, so concurrent
- * uploads cannot overshoot the cap together.
+ * The cap on the disk videos take (`VIDEO_STORAGE_MAX_GB`), split in two: videos submissions point
+ * at (attached), and uploads waiting for their submission (pending), which together may take only
+ * `pendingPoolBytes`. When a new upload finds no room, the oldest pending uploads are deleted to
+ * make it: free accounts flooding uploads they never submit only push each other out, and a real
+ * proof is refused (507) only when attached videos themselves fill the cap (decision 028).
+ *
+ * What is stored is measured once from the storage, then kept up to date by this process; bytes
+ * of uploads in progress count from the moment they arrive, so concurrent uploads cannot overshoot.
  */
-export function createVideoQuota({ storage, capBytes }: { storage: StoragePort; capBytes: number }) {
-  let stored: number | null = null;
-  let measuring: Promise<number> | null = null;
+export function createVideoQuota(options: VideoQuotaOptions) {
+  const { storage, capBytes } = options;
+  const poolBytes = Math.min(options.pendingPoolBytes, capBytes);
+  let counts: { attached: number; pending: number } | null = null;
+  let measuring: Promise<{ attached: number; pending: number }> | null = null;
   let inFlight = 0;
-  const measured = async (): Promise<number> => {
-    if (stored !== null) return stored;
-    measuring ??= storage.list().then((objects) => objects.reduce((sum, object) => sum + object.size, 0));
+  const measured = async () => {
+    if (counts) return counts;
+    measuring ??= (async () => {
+      const objects = await storage.list();
+      const attachedKeys = await options.attachedKeys();
+      let attached = 0;
+      let pending = 0;
+      for (const object of objects) {
+        if (attachedKeys.has(object.key)) attached += object.size;
+        else pending += object.size;
+      }
+      return { attached, pending };
+    })();
     const total = await measuring;
-    stored ??= total;
-    return stored;
+    counts ??= total;
+    return counts;
+  };
+  const fits = (bytes: number) =>
+    counts !== null &&
+    counts.pending + inFlight + bytes <= poolBytes &&
+    counts.attached + counts.pending + inFlight + bytes <= capBytes;
+  const freePending = (bytes: number) => {
+    if (counts) counts.pending = Math.max(0, counts.pending - bytes);
   };
 
   return {
-    /** A reservation for a new upload; 507 when the videos already fill the cap. */
-    async open(): Promise<Reservation> {
-      if ((await measured()) + inFlight >= capBytes) throw storageFull();
+    /**
+     * A reservation for a new upload of about `expectedBytes` (its declared length; a whole video
+     * when unknown). Room for it is made first, deleting the oldest pending uploads while there is
+     * none; 507 when even then nothing fits.
+     */
+    async open(expectedBytes: number = SUBMISSION_LIMITS.videoMaxBytes): Promise<Reservation> {
+      await measured();
+      const room = Math.min(Math.max(expectedBytes, 1), SUBMISSION_LIMITS.videoMaxBytes);
+      while (!fits(room)) {
+        const freed = await options.evictOldestPending();
+        if (freed === null) break;
+        freePending(freed);
+      }
+      if (!fits(1)) throw storageFull();
       let claimed = 0;
       let settled = false;
       const settle = (keep: boolean) => {
         if (settled) return;
         settled = true;
         inFlight -= claimed;
-        if (keep) stored! += claimed;
+        if (keep && counts) counts.pending += claimed;
       };
       return {
         add(bytes) {
-          if (stored! + inFlight + bytes > capBytes) return false;
+          if (!fits(bytes)) return false;
           claimed += bytes;
           inFlight += bytes;
           return true;
@@ -55,10 +102,14 @@ export function createVideoQuota({ storage, capBytes }: { storage: StoragePort; 
         release: () => settle(false),
       };
     },
-    /** An object of `bytes` was deleted (the clean-up job); before the first measure, nothing to do. */
-    freed(bytes: number) {
-      if (stored !== null) stored = Math.max(0, stored - bytes);
+    /** A pending upload of `bytes` became a submission's video. */
+    attached(bytes: number) {
+      if (!counts) return;
+      freePending(bytes);
+      counts.attached += bytes;
     },
+    /** A pending upload of `bytes` was deleted (replaced, or by the clean-up job); before the first measure, nothing to do. */
+    freed: freePending,
   };
 }
 

@@ -37,7 +37,7 @@ export interface ReceiveUploadDeps {
   storage: StoragePort;
   quota: VideoQuota;
   bodyTimeoutMs: number;
-  /** Refuses a dare that takes no submissions, before anything is stored. */
+  /** Refuses a dare the uploader cannot submit to, before anything is stored. */
   checkDare(dareId: number): Promise<unknown>;
 }
 
@@ -64,7 +64,7 @@ function parseDareId(value: unknown): number {
 }
 
 /**
- * Reads POST /api/upload-video's body: the dare id (checked first when it comes first), then the
+ * Reads POST /api/upload-video's body: the dare id (required, and checked before the file), then the
  * video streamed through the guard into storage. Anything else in the form is refused at once.
  * The whole body must arrive within `bodyTimeoutMs`, whatever the answer: past it the connection
  * is closed. A client that goes away or stalls leaves no file and no open handle behind: every
@@ -76,7 +76,7 @@ export async function receiveUpload(
   request: FastifyRequest,
   reply: FastifyReply,
   deps: ReceiveUploadDeps,
-): Promise<StoredObject> {
+): Promise<StoredObject & { dareId: number }> {
   const raw = request.raw;
   let bodyEnded = false;
   const controller = new AbortController();
@@ -101,7 +101,12 @@ export async function receiveUpload(
   });
   aborted.catch(() => {});
 
-  async function read(reservation: Reservation): Promise<StoredObject> {
+  let dareId = 0;
+  let dareChecked = false;
+  // Opened once the dare is checked: a refused request makes no room by deleting others' uploads.
+  let reservation: Reservation | null = null;
+  const declared = Number(request.headers['content-length']);
+  async function read(): Promise<StoredObject & { dareId: number }> {
     let stored: StoredObject | null = null;
     try {
       for await (const part of request.parts({ limits: PART_LIMITS })) {
@@ -109,10 +114,16 @@ export async function receiveUpload(
         if (part.type === 'field') {
           if (part.fieldname !== 'dareId' || part.valueTruncated)
             throw badRequest(SUBMISSION_MESSAGES.uploadParts);
-          await deps.checkDare(parseDareId(part.value));
+          dareId = parseDareId(part.value);
+          await deps.checkDare(dareId);
+          dareChecked = true;
           continue;
         }
         if (part.fieldname !== 'video') throw badRequest(SUBMISSION_MESSAGES.videoMissing);
+        // Every upload is for one open dare, named before the file: nothing is stored otherwise.
+        if (!dareChecked) throw badRequest(SUBMISSION_MESSAGES.uploadNeedsDare);
+        const claim = await deps.quota.open(Number.isFinite(declared) && declared > 0 ? declared : undefined);
+        reservation = claim;
         // The parser destroys a part the body cut short, possibly before we get to it.
         if (part.file.destroyed) throw badRequest(SUBMISSION_MESSAGES.uploadMalformed);
         let type = 'application/octet-stream';
@@ -121,7 +132,7 @@ export async function receiveUpload(
           (sniffed) => {
             type = sniffed;
           },
-          (bytes) => reservation.add(bytes),
+          (bytes) => claim.add(bytes),
         );
         // Joined both ways: the part ending early destroys the guard, the store failing destroys the part.
         const guarded = pipeline(part.file, guard, () => {});
@@ -129,11 +140,11 @@ export async function receiveUpload(
       }
       if (controller.signal.aborted) throw controller.signal.reason;
       if (!stored) throw badRequest(SUBMISSION_MESSAGES.videoMissing);
-      reservation.keep();
-      return stored;
+      reservation?.keep();
+      return { ...stored, dareId };
     } catch (error) {
       if (stored) await deps.storage.remove(stored.key);
-      reservation.release();
+      reservation?.release();
       throw controller.signal.aborted ? controller.signal.reason : error;
     }
   }
@@ -147,7 +158,7 @@ export async function receiveUpload(
       SUBMISSION_LIMITS.videoMaxBytes + MULTIPART_OVERHEAD_BYTES
     )
       throw new AppError('PAYLOAD_TOO_LARGE', SUBMISSION_MESSAGES.videoTooLarge, {}, { connection: 'close' });
-    const reading = read(await deps.quota.open());
+    const reading = read();
     try {
       return await Promise.race([reading, aborted]);
     } catch (error) {

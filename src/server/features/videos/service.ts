@@ -9,9 +9,45 @@ import type { UserRow } from '../auth/user';
 import type { SubmissionsService } from '../submissions/service';
 import { isPublicStatus, type VideoAccess } from '../submissions/video-access';
 import { uploadedKey } from '../submissions/video-url';
-import type { VideoQuota } from './quota';
+import { createVideoQuota, type VideoQuota } from './quota';
 import { receiveUpload } from './receive-upload';
-import { findSubmissionsByVideoUrl, findSubmissionVideo } from './repo';
+import {
+  findSubmissionsByVideoUrl,
+  findSubmissionVideo,
+  replacePendingUpload,
+  takeOldestPendingUpload,
+  uploadedVideoUrls,
+} from './repo';
+
+/**
+ * The storage cap over this deployment's videos: attached ones counted from the submissions,
+ * pending ones in their bounded pool, the oldest pending upload deleted when a new one needs room.
+ */
+export function createUploadQuota({
+  db,
+  storage,
+  capBytes,
+  pendingPoolBytes,
+}: {
+  db: Db;
+  storage: StoragePort;
+  capBytes: number;
+  pendingPoolBytes: number;
+}): VideoQuota {
+  return createVideoQuota({
+    storage,
+    capBytes,
+    pendingPoolBytes,
+    attachedKeys: async () =>
+      new Set((await uploadedVideoUrls(db)).map(uploadedKey).filter((key) => key !== null)),
+    async evictOldestPending() {
+      const oldest = await takeOldestPendingUpload(db);
+      if (!oldest) return null;
+      await storage.remove(oldest.key);
+      return oldest.size;
+    },
+  });
+}
 
 /** What a video address plays: stored bytes (shared caches may keep public ones), or an approved link. */
 export type Playback =
@@ -21,11 +57,12 @@ export type Playback =
 export interface VideosDeps {
   db: Db;
   storage: StoragePort;
-  submissions: Pick<SubmissionsService, 'requireOpenDare'>;
+  submissions: Pick<SubmissionsService, 'requireUploadableDare'>;
   limiter: RateLimiter;
   quota: VideoQuota;
   videoAccess: VideoAccess;
   bodyTimeoutMs: number;
+  clock: () => Date;
 }
 
 /** Uploading proof videos, and who may play which one. */
@@ -37,6 +74,7 @@ export function createVideosService({
   quota,
   videoAccess,
   bodyTimeoutMs,
+  clock,
 }: VideosDeps) {
   return {
     /**
@@ -45,20 +83,47 @@ export function createVideosService({
      * is stored, and a body that stalls or overruns is cut off (receive-upload.ts).
      */
     async upload(user: UserRow, request: FastifyRequest, reply: FastifyReply): Promise<string> {
-      const hit = await limiter.hit(`upload:${user.id}`, RATE_LIMITS.videoUploads);
-      if (!hit.allowed) throw tooManyRequests('Too many uploads; wait a few minutes', hit.retryAfterSeconds);
+      for (const [key, limit] of [
+        [`upload:${user.id}`, RATE_LIMITS.videoUploads],
+        [`upload-address:${request.ip}`, RATE_LIMITS.videoUploadsPerAddress],
+      ] as const) {
+        const hit = await limiter.hit(key, limit);
+        if (!hit.allowed)
+          throw tooManyRequests('Too many uploads; wait a few minutes', hit.retryAfterSeconds);
+      }
       if (!request.isMultipart()) throw badRequest(SUBMISSION_MESSAGES.videoMissing);
       const stored = await receiveUpload(request, reply, {
         storage,
         quota,
         bodyTimeoutMs,
-        checkDare: (dareId) => submissions.requireOpenDare(dareId),
+        checkDare: (dareId) => submissions.requireUploadableDare(user, dareId),
       });
+      let replaced: { key: string; size: number }[];
+      try {
+        replaced = await replacePendingUpload(db, {
+          key: stored.key,
+          userId: user.id,
+          dareId: stored.dareId,
+          size: stored.size,
+          now: clock(),
+        });
+      } catch (error) {
+        await storage.remove(stored.key);
+        quota.freed(stored.size);
+        throw error;
+      }
+      // One upload waits per account and dare: the one it replaces goes, bytes and all.
+      for (const old of replaced) {
+        await storage.remove(old.key);
+        quota.freed(old.size);
+      }
       return `${UPLOADED_VIDEO_PREFIX}${stored.key}`;
     },
 
     /** An upload's own address plays only once a public submission points at it. */
     async publicUpload(key: string): Promise<Playback> {
+      // Only our own key shape reaches the database (a %00 in the path cannot become a 500).
+      if (!uploadedKey(`${UPLOADED_VIDEO_PREFIX}${key}`)) throw notFound('Video not found');
       const owners = await findSubmissionsByVideoUrl(db, `${UPLOADED_VIDEO_PREFIX}${key}`);
       if (!owners.some((owner) => isPublicStatus(owner.status))) throw notFound('Video not found');
       return { kind: 'stored', key, visibility: 'public' };

@@ -30,6 +30,9 @@ export interface CreateTransactionRequest {
   amount: string;
   deadline?: string;
   kind?: VaultTerms['kind'];
+  /** The new dare's texts: the server refuses ones the dare could not be recorded with before SOL moves. */
+  title?: string;
+  description?: string;
 }
 
 /** The payment calls of the flow; hooks pass the real ones, tests pass fakes. */
@@ -63,6 +66,8 @@ export async function runEscrowFunding<T>(
     cluster: Cluster;
     /** The vault the stake creates: its deadline and kind. */
     vault: VaultTerms;
+    /** The dare the stake is for, checked by the server when it builds the transaction. */
+    dare?: { title: string; description: string };
     paid?: PaidStake | null;
   },
   deps: EscrowFundingDeps,
@@ -108,6 +113,7 @@ export async function runEscrowFunding<T>(
           amount,
           ...(vault.deadline === null ? {} : { deadline: vault.deadline }),
           kind: vault.kind,
+          ...input.dare,
         }),
       );
       const signed = await step('sign', () => signBase64Transaction(signer, built.transaction));

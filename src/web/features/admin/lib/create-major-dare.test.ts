@@ -101,6 +101,8 @@ describe('runCreateMajorDare', () => {
       amount: '0.1',
       deadline: form.deadline,
       kind: 'major',
+      title: form.title,
+      description: form.description,
     });
     expect(calls.createMajorDare).toHaveBeenCalledWith({
       ...form,

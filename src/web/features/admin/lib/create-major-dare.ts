@@ -59,6 +59,7 @@ export async function runCreateMajorDare(
       walletAddress,
       cluster,
       vault: { deadline: form.deadline, kind: 'major' },
+      dare: { title: form.title, description: form.description },
       paid: input.paid,
     },
     deps,

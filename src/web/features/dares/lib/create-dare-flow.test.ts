@@ -66,6 +66,8 @@ describe('runCreateDare', () => {
       amount: '0.5',
       deadline: form.deadline,
       kind: 'community',
+      title: form.title,
+      description: form.description,
     });
     // The wallet signed the server's bytes; the signed bytes went to send, base64.
     expect(deps.sendTransaction).toHaveBeenCalledWith(Buffer.from([1, 2, 3, 9]).toString('base64'));

@@ -28,6 +28,7 @@ export async function runCreateDare(
       walletAddress,
       cluster,
       vault: { deadline: form.deadline, kind: 'community' },
+      dare: { title: form.title, description: form.description },
       paid: input.paid,
     },
     deps,

@@ -1,0 +1,45 @@
+import type { Address } from '@solana/kit';
+import type { EscrowKeys } from './chain/escrow-keys';
+import type { ChainPort } from './chain/port';
+import { type ChainIdentity, recordChainIdentity } from './db/chain-identity-repo';
+import type { DbOrTx } from './db/client';
+
+/** A database that belongs to another chain, program or seed: the start stops with this one line. */
+export class ChainIdentityError extends Error {}
+
+const SEVERAL_INSTANCES =
+  'to run several instances on one database, serve one chain with `npm run localnet` and point every instance at it ' +
+  '(the same SOLANA_RPC_URL, ESCROW_PROGRAM_ID and ESCROW_MASTER_SEED); otherwise give this instance its own database (DATABASE_URL)';
+
+function mismatch(recorded: ChainIdentity, current: ChainIdentity): string | null {
+  if (recorded.genesisHash !== current.genesisHash)
+    return `This database belongs to another chain: it was set up on the chain with genesis hash ${recorded.genesisHash}, but this instance's chain has ${current.genesisHash}. Point SOLANA_RPC_URL at the chain its dares live on; ${SEVERAL_INSTANCES}.`;
+  if (recorded.escrowProgramId !== current.escrowProgramId)
+    return `This database belongs to another chain: its dares' SOL is held by escrow program ${recorded.escrowProgramId}, but this instance's chain runs ${current.escrowProgramId} (each embedded chain is its own). Use that chain and ESCROW_PROGRAM_ID; ${SEVERAL_INSTANCES}.`;
+  if (recorded.feePayer !== current.feePayer)
+    return `This database belongs to another escrow master seed: its fee payer is ${recorded.feePayer}, but this instance's seed derives ${current.feePayer}. Use the same ESCROW_MASTER_SEED as the instance that set it up; ${SEVERAL_INSTANCES}.`;
+  return null;
+}
+
+/**
+ * The first start records which chain the database's money lives on (genesis hash, escrow program,
+ * fee payer); every later start, of any instance, must run on that same one. Two instances each
+ * with its own embedded chain on one PostgreSQL database once started silently: a dare created on
+ * one was dead on the other, and a cancel on one marked the other's dare refunded while its SOL
+ * stayed in the vault (docs/decisions/028). Throws a ChainIdentityError saying what differs.
+ */
+export async function requireSameChain(
+  db: DbOrTx,
+  chain: ChainPort,
+  escrowKeys: EscrowKeys,
+  escrowProgramId: Address,
+): Promise<void> {
+  const current: ChainIdentity = {
+    genesisHash: await chain.rpc.getGenesisHash().send(),
+    escrowProgramId,
+    feePayer: (await escrowKeys.feePayer()).address,
+  };
+  const recorded = await recordChainIdentity(db, current);
+  const problem = mismatch(recorded, current);
+  if (problem) throw new ChainIdentityError(problem);
+}
