@@ -197,7 +197,10 @@ export async function createRedisRateLimiter(options: RedisLimiterOptions): Prom
       if (holders.length === 0) return;
       await local.renewSlots(key, holders, rule);
       try {
-        await client.eval(RENEW_SLOTS, { keys: [slotsKey(key)], arguments: [String(rule.leaseMs), ...holders] });
+        await client.eval(RENEW_SLOTS, {
+          keys: [slotsKey(key)],
+          arguments: [String(rule.leaseMs), ...holders],
+        });
         markUp();
       } catch (error) {
         markDown(error);

@@ -1,7 +1,7 @@
 import fastifyWebsocket from '@fastify/websocket';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { WebSocket } from 'ws';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { WebSocket } from 'ws';
 import { CHAT_LIMITS, chatHistoryQuerySchema, chatHistoryResponseSchema } from '#contract/chat';
 import { CHAT_MESSAGES, SERVICE_RESTART_CLOSE_CODE } from '#contract/chat-limits';
 import type { Db } from '../../db/client';

@@ -90,7 +90,9 @@ export function describeRateLimiter(name: string, open: () => Promise<RateLimite
     it('gives exactly `limit` of many concurrent takers a slot', async () => {
       const limiter = await open();
       const taken = await Promise.all(
-        Array.from({ length: 40 }, (_, i) => limiter.takeSlot('crowd', `h${i}`, { limit: 10, leaseMs: 60_000 })),
+        Array.from({ length: 40 }, (_, i) =>
+          limiter.takeSlot('crowd', `h${i}`, { limit: 10, leaseMs: 60_000 }),
+        ),
       );
       expect(taken.filter(Boolean)).toHaveLength(10);
     });
