@@ -24,7 +24,7 @@ export interface MeasureResult {
   kind: 'measure';
   name: string;
   value: number;
-  unit: 'ms' | 'bytes' | 'CU' | 'lamports' | '%';
+  unit: 'ms' | 'bytes' | 'CU' | 'lamports' | '%' | 'deliveries';
   /** The limit `value` must stay within: at most, or at least when `atLeast` says so. */
   budget: number;
   atLeast?: boolean;

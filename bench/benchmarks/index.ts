@@ -1,4 +1,5 @@
 import type { Benchmark } from '../types';
+import { chatCluster } from './chat-cluster';
 import { chatFanout } from './chat-fanout';
 import { createDareBench } from './create-dare';
 import { daresRead } from './dares-read';
@@ -20,6 +21,7 @@ export const BENCHMARKS: Benchmark[] = [
   daresRead,
   payoutReads,
   chatFanout,
+  chatCluster,
   startup,
   uploadMemory,
   videoStorage,

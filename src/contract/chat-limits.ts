@@ -15,6 +15,14 @@ export const CHAT_LIMITS = {
   /** Per connection: auth and join frames (each a database lookup) in a window; more closes it (1008). */
   lookupsPerWindow: 20,
   lookupWindowMs: 10_000,
+  /**
+   * Per client address, across every instance: open sockets (more are closed with 1013 at once),
+   * and joins in a window (more answer an error event). A browser tab holds one socket and joins a
+   * few rooms; these leave room for a household or an office behind one address.
+   */
+  socketsPerAddress: 50,
+  joinsPerAddress: 300,
+  joinWindowMs: 60_000,
 } as const;
 
 export const CHAT_MESSAGES = {
@@ -27,7 +35,13 @@ export const CHAT_MESSAGES = {
   invalidFrame: 'Unreadable message',
   tooManyRequests: 'Too many requests on this connection',
   serverRestarting: 'The server is restarting; reconnect',
+  nulCharacter: 'Messages cannot contain NUL characters (\\u0000)',
+  tooManySockets: 'Too many chat connections from your network; close some tabs and try again',
+  tooManyJoins: 'Too many chat rooms opened from your network; try again in a minute',
 } as const;
+
+/** RFC 6455 'Try Again Later': the socket an address opened past its allowance. */
+export const TRY_AGAIN_LATER_CLOSE_CODE = 1013;
 
 /**
  * The close code a chat socket gets when its server shuts down (RFC 6455 'Service Restart'): the

@@ -24,9 +24,13 @@ export const chatHistoryQuerySchema = z.object({
 });
 export const chatHistoryResponseSchema = z.array(chatMessageSchema).meta({ id: 'ChatHistory' });
 
-/** The text a user may send: trimmed, 1 to 500 characters. */
+/**
+ * The text a user may send: trimmed, 1 to 500 characters, without NUL (a PostgreSQL text cannot hold
+ * one: refused here, before anything is stored or counted).
+ */
 export const chatTextSchema = z
   .string()
+  .refine((text) => !text.includes('\u0000'), CHAT_MESSAGES.nulCharacter)
   .trim()
   .min(1, CHAT_MESSAGES.empty)
   .max(CHAT_LIMITS.messageMax, CHAT_MESSAGES.tooLong);

@@ -8,6 +8,11 @@ import type { Database } from './db/client';
  */
 export const BUS_CHANNELS = ['darepool_chat', 'darepool_reads'] as const;
 export type BusChannel = (typeof BUS_CHANNELS)[number];
+/**
+ * "A write happened on some instance" (any successful non-GET API request, plugins/read-cache.ts):
+ * whoever caches what writes change forgets it on this news.
+ */
+export const WRITES_CHANNEL: BusChannel = 'darepool_reads';
 
 /**
  * Carries events to every server instance, this one included. Embedded (PGlite, one process) it is

@@ -57,4 +57,16 @@ export const RATE_LIMITS = {
     windowMs: CHAT_LIMITS.lookupWindowMs,
     ifStoreDown: 'count-locally',
   },
+  /** Per client address, across its sockets: room joins (each may cost a lookup and a presence update). */
+  chatJoinsPerAddress: {
+    limit: CHAT_LIMITS.joinsPerAddress,
+    windowMs: CHAT_LIMITS.joinWindowMs,
+    ifStoreDown: 'count-locally',
+  },
 } as const satisfies Record<string, RateLimit>;
+
+/**
+ * Per client address: chat sockets open at once, on every instance together (a slot each, see
+ * RateLimiter.takeSlot); past it a new socket is closed with 1013 at once.
+ */
+export const CHAT_SOCKETS_PER_ADDRESS = CHAT_LIMITS.socketsPerAddress;

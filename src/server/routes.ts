@@ -109,6 +109,7 @@ export async function registerRoutes(
     chat: liveChat.chat,
     hub: liveChat.hub,
     bus: liveChat.bus,
+    limiter,
     heartbeatMs: config.chatHeartbeatMs,
   });
   auth.onSessionEnded(liveChat.endSession);

@@ -22,9 +22,12 @@ export async function listen(app: FastifyInstance): Promise<string> {
 
 export async function connectChat(
   baseWsUrl: string,
-  options: { autoPong?: boolean } = {},
+  options: { autoPong?: boolean; headers?: Record<string, string> } = {},
 ): Promise<ChatClient> {
-  const socket = new WebSocket(`${baseWsUrl}/ws`, { autoPong: options.autoPong ?? true });
+  const socket = new WebSocket(`${baseWsUrl}/ws`, {
+    autoPong: options.autoPong ?? true,
+    headers: options.headers,
+  });
   const frames: ServerFrame[] = [];
   const waiters: { match: (frame: ServerFrame) => boolean; resolve: (frame: ServerFrame) => void }[] = [];
   socket.on('message', (data) => {

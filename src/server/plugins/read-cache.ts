@@ -3,7 +3,7 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { FrontDoorSlot } from '../http-server';
-import type { InstanceBus } from '../instance-bus';
+import { type InstanceBus, WRITES_CHANNEL } from '../instance-bus';
 
 type Compute = () => Promise<{ body: unknown; headers?: Record<string, string> }>;
 
@@ -49,7 +49,7 @@ const MAX_HOSTS_PER_ENTRY = 8;
 /** The longest a cached page may trail time-driven changes: half the fastest poll (5 s). */
 export const READ_CACHE_MAX_AGE_MS = 2500;
 
-const CHANNEL = 'darepool_reads';
+const CHANNEL = WRITES_CHANNEL;
 
 /**
  * One entry per distinct answer: the path and the query as the route's schema parsed it (defaults

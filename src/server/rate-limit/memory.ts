@@ -5,6 +5,7 @@ import {
   type RateLimit,
   type RateLimiter,
   retryAfterSeconds,
+  type SlotLimit,
 } from './port';
 
 interface Window {
@@ -22,6 +23,8 @@ interface Window {
  */
 export class MemoryRateLimiter implements RateLimiter {
   private readonly windows = new Map<string, Window>();
+  /** Per key: each holder's slot and when its lease ends. */
+  private readonly slots = new Map<string, Map<string, number>>();
   private sweepAt = 0;
 
   constructor(private readonly now: () => number = Date.now) {}
@@ -38,12 +41,51 @@ export class MemoryRateLimiter implements RateLimiter {
     this.releaseNow(key);
   }
 
+  async takeSlot(key: string, holder: string, rule: SlotLimit): Promise<boolean> {
+    return this.takeSlotNow(key, holder, rule);
+  }
+
+  async renewSlots(key: string, holders: readonly string[], rule: SlotLimit): Promise<void> {
+    const now = this.now();
+    let held = this.slots.get(key);
+    if (!held) {
+      held = new Map();
+      this.slots.set(key, held);
+    }
+    for (const holder of holders) held.set(holder, now + rule.leaseMs);
+  }
+
+  async freeSlot(key: string, holder: string): Promise<void> {
+    this.freeSlotNow(key, holder);
+  }
+
   state() {
     return { store: 'memory', ok: true } as const;
   }
 
   async close(): Promise<void> {
     this.windows.clear();
+    this.slots.clear();
+  }
+
+  takeSlotNow(key: string, holder: string, { limit, leaseMs }: SlotLimit): boolean {
+    const now = this.now();
+    let held = this.slots.get(key);
+    if (!held) {
+      held = new Map();
+      this.slots.set(key, held);
+    }
+    for (const [other, until] of held) if (until <= now) held.delete(other);
+    if (!held.has(holder) && held.size >= limit) return false;
+    held.set(holder, now + leaseMs);
+    return true;
+  }
+
+  freeSlotNow(key: string, holder: string): void {
+    const held = this.slots.get(key);
+    if (!held) return;
+    held.delete(holder);
+    if (held.size === 0) this.slots.delete(key);
   }
 
   hitNow(key: string, { limit, windowMs }: RateLimit): HitVerdict {

@@ -16,6 +16,15 @@ export interface LimitRule extends RateLimit {
   key: string;
 }
 
+/**
+ * At most `limit` slots held at once per key (the sockets one address holds open). A slot lives
+ * `leaseMs` unless renewed, so the slots of an instance that died free themselves.
+ */
+export interface SlotLimit {
+  limit: number;
+  leaseMs: number;
+}
+
 export type HitVerdict = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 export type HitAllVerdict = { allowed: true } | { allowed: false; key: string; retryAfterSeconds: number };
 
@@ -39,6 +48,15 @@ export interface RateLimiter {
   hitAll(rules: readonly LimitRule[]): Promise<HitAllVerdict>;
   /** Gives back one counted event, e.g. a sign-in attempt that turned out to be the owner's. */
   release(key: string): Promise<void>;
+  /**
+   * Takes a slot under `key` for `holder` (unique per holder, e.g. instance and socket); false when
+   * `limit` other holders have one. While the store does not answer, slots count in this process.
+   */
+  takeSlot(key: string, holder: string, rule: SlotLimit): Promise<boolean>;
+  /** Extends the lease of held slots (re-taking any the store forgot, e.g. after its restart). */
+  renewSlots(key: string, holders: readonly string[], rule: SlotLimit): Promise<void>;
+  /** Frees a slot (a socket closed). */
+  freeSlot(key: string, holder: string): Promise<void>;
   state(): LimiterState;
   close(): Promise<void>;
 }

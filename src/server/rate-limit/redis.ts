@@ -9,6 +9,7 @@ import {
   type RateLimit,
   type RateLimiter,
   retryAfterSeconds,
+  type SlotLimit,
 } from './port';
 import { describeRedisUrl } from './redis-url';
 
@@ -37,6 +38,32 @@ return {1, 0, 0}
 /** Gives back one event of a live window; an expired or absent key stays absent. */
 const RELEASE = `
 if tonumber(redis.call('GET', KEYS[1]) or '0') > 0 then redis.call('DECR', KEYS[1]) end
+return 0
+`;
+
+/**
+ * Slots as a sorted set: each holder scored by the end of its lease, on Redis's own clock (every
+ * instance agrees on it). Expired holders are dropped first, then a new holder gets a slot while
+ * fewer than `limit` hold one. KEYS: the set; ARGV: holder, limit, leaseMs. Returns 1 if taken.
+ */
+const TAKE_SLOT = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+if not redis.call('ZSCORE', KEYS[1], ARGV[1]) and redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then
+  return 0
+end
+redis.call('ZADD', KEYS[1], now + tonumber(ARGV[3]), ARGV[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+return 1
+`;
+
+/** New lease ends for held slots. KEYS: the set; ARGV: leaseMs, then the holders. */
+const RENEW_SLOTS = `
+local t = redis.call('TIME')
+local until_ = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) + tonumber(ARGV[1])
+for i = 2, #ARGV do redis.call('ZADD', KEYS[1], until_, ARGV[i]) end
+redis.call('PEXPIRE', KEYS[1], ARGV[1])
 return 0
 `;
 
@@ -113,6 +140,7 @@ export async function createRedisRateLimiter(options: RedisLimiterOptions): Prom
   await firstAttempt;
 
   const counterKey = (key: string) => `${keyPrefix}rate:${key}`;
+  const slotsKey = (key: string) => `${keyPrefix}slots:${key}`;
 
   async function hitAll(rules: readonly LimitRule[]): Promise<HitAllVerdict> {
     let reply: unknown;
@@ -148,6 +176,45 @@ export async function createRedisRateLimiter(options: RedisLimiterOptions): Prom
       } catch (error) {
         markDown(error);
         local.releaseNow(key);
+      }
+    },
+
+    async takeSlot(key: string, holder: string, rule: SlotLimit): Promise<boolean> {
+      try {
+        const taken = await client.eval(TAKE_SLOT, {
+          keys: [slotsKey(key)],
+          arguments: [holder, String(rule.limit), String(rule.leaseMs)],
+        });
+        markUp();
+        return taken === 1;
+      } catch (error) {
+        markDown(error);
+        return local.takeSlotNow(key, holder, rule);
+      }
+    },
+
+    async renewSlots(key: string, holders: readonly string[], rule: SlotLimit): Promise<void> {
+      if (holders.length === 0) return;
+      await local.renewSlots(key, holders, rule);
+      try {
+        await client.eval(RENEW_SLOTS, {
+          keys: [slotsKey(key)],
+          arguments: [String(rule.leaseMs), ...holders],
+        });
+        markUp();
+      } catch (error) {
+        markDown(error);
+      }
+    },
+
+    async freeSlot(key: string, holder: string): Promise<void> {
+      // Taken here or in Redis, depending on whether Redis answered then: freed in both.
+      local.freeSlotNow(key, holder);
+      try {
+        await client.zRem(slotsKey(key), holder);
+        markUp();
+      } catch (error) {
+        markDown(error);
       }
     },
 

@@ -10,6 +10,8 @@ const dareIdOf = (room: string): number | null => (room === GLOBAL_ROOM ? null :
 /** One open socket as the hub sees it. */
 export interface ChatSocketHandle {
   send(frame: ServerFrame): void;
+  /** A frame already serialized: one room-wide frame is serialized once, not once per socket. */
+  sendText(text: string): void;
   rooms: Set<string>;
 }
 
@@ -22,6 +24,8 @@ export function createChatHub(bus: ChatBus, options: { presenceTtlMs: number; no
   const instance = randomUUID();
   const rooms = new Map<string, Set<ChatSocketHandle>>();
   const remote = new Map<string, { rooms: Record<string, number>; seenAt: number }>();
+  /** What this instance's sockets in each room were last told; a room whose total did not change hears nothing. */
+  const announced = new Map<string, number>();
   let presenceTimer: NodeJS.Timeout | null = null;
 
   const localCounts = (): Record<string, number> =>
@@ -41,12 +45,23 @@ export function createChatHub(bus: ChatBus, options: { presenceTtlMs: number; no
   }
 
   function broadcast(room: string, frame: ServerFrame) {
-    for (const socket of rooms.get(room) ?? []) socket.send(frame);
+    const members = rooms.get(room);
+    if (!members || members.size === 0) return;
+    const text = JSON.stringify(frame);
+    for (const socket of members) socket.sendText(text);
   }
 
+  /**
+   * Only rooms whose total changed: a join in a dare's room must not re-send the global room's
+   * unchanged count to every socket (with many sockets, that was most of a join's cost).
+   */
   function announcePresence() {
+    for (const room of announced.keys()) if (!rooms.has(room)) announced.delete(room);
     for (const room of rooms.keys()) {
-      broadcast(room, { type: 'presence', dareId: dareIdOf(room), online: online(room) });
+      const count = online(room);
+      if (announced.get(room) === count) continue;
+      announced.set(room, count);
+      broadcast(room, { type: 'presence', dareId: dareIdOf(room), online: count });
     }
   }
 

@@ -6,6 +6,8 @@ import type { RateLimiter } from '../../rate-limit/port';
 import type { Announce } from './announce';
 import { type ChatBus, chatBusOn } from './bus';
 import { type ChatHub, createChatHub } from './hub';
+import { createKnownDares } from './known-dares';
+import { dareExists } from './repo';
 import { type ChatService, createChatService } from './service';
 
 export interface LiveChat {
@@ -45,7 +47,8 @@ export function openLiveChat({
     presenceTtlMs: heartbeatMs * 3,
     now: () => Date.now(),
   });
-  const chat = createChatService({ db: database.db, bus, clock, limiter });
+  const knownDares = createKnownDares(instanceBus, (dareId) => dareExists(database.db, dareId));
+  const chat = createChatService({ db: database.db, bus, clock, limiter, knownDares });
   return {
     chat,
     hub,

@@ -1,10 +1,12 @@
 import fastifyWebsocket from '@fastify/websocket';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { WebSocket } from 'ws';
 import { CHAT_LIMITS, chatHistoryQuerySchema, chatHistoryResponseSchema } from '#contract/chat';
 import { CHAT_MESSAGES, SERVICE_RESTART_CLOSE_CODE } from '#contract/chat-limits';
 import type { Db } from '../../db/client';
 import type { Clock } from '../../deps';
+import type { RateLimiter } from '../../rate-limit/port';
 import type { ChatBus } from './bus';
 import type { ChatHub } from './hub';
 import type { ChatService } from './service';
@@ -12,7 +14,15 @@ import { chatSocket } from './socket';
 
 export async function chatRoutes(
   app: FastifyInstance,
-  options: { db: Db; clock: Clock; chat: ChatService; hub: ChatHub; bus: ChatBus; heartbeatMs: number },
+  options: {
+    db: Db;
+    clock: Clock;
+    chat: ChatService;
+    hub: ChatHub;
+    bus: ChatBus;
+    limiter: RateLimiter;
+    heartbeatMs: number;
+  },
 ) {
   const { chat } = options;
   app.withTypeProvider<ZodTypeProvider>().get(
@@ -30,6 +40,7 @@ export async function chatRoutes(
 
   await app.register(fastifyWebsocket, {
     options: { maxPayload: CHAT_LIMITS.maxFrameBytes },
+    errorHandler: socketErrorHandler,
     // Shutting down: every socket hears 'restarting' and reconnects, to another instance if any.
     async preClose(this: FastifyInstance) {
       for (const socket of this.websocketServer.clients)
@@ -38,4 +49,17 @@ export async function chatRoutes(
     },
   });
   await app.register(chatSocket, options);
+}
+
+/**
+ * What a client did wrong on the wire (a frame over the size limit, a bad opcode: `ws` names these
+ * WS_ERR_*) closes only its socket and is not the server's error: logged at info, without a stack.
+ * Anything else is a bug here, logged as an error.
+ */
+function socketErrorHandler(error: Error, socket: WebSocket, request: FastifyRequest) {
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && code.startsWith('WS_ERR_'))
+    request.log.info({ code, reason: error.message }, 'chat socket closed: the client broke the protocol');
+  else request.log.error(error);
+  socket.terminate();
 }

@@ -6,6 +6,7 @@ import { AppError, badRequest, notFound } from '../../errors';
 import type { RateLimiter } from '../../rate-limit/port';
 import { RATE_LIMITS } from '../../rate-limits';
 import type { ChatBus } from './bus';
+import type { KnownDares } from './known-dares';
 import { dareExists, insertChatMessage, listChatMessages } from './repo';
 
 export function createChatService({
@@ -13,11 +14,14 @@ export function createChatService({
   bus,
   clock,
   limiter,
+  // Without one (the demo seed, which never joins a room), every question goes to the database.
+  knownDares = { exists: (dareId) => dareExists(db, dareId) },
 }: {
   db: Db;
   bus: ChatBus;
   clock: Clock;
   limiter: RateLimiter;
+  knownDares?: Pick<KnownDares, 'exists'>;
 }) {
   async function requireDare(dareId: number) {
     if (!(await dareExists(db, dareId))) throw notFound(CHAT_MESSAGES.dareNotFound);
@@ -35,13 +39,20 @@ export function createChatService({
       return listChatMessages(db, { ...room, limit: CHAT_LIMITS.historyPage });
     },
 
-    requireDare,
+    /**
+     * A room to join must be a dare's: answered from memory (known-dares.ts), since every page
+     * opening a dare's chat asks, and a crowd (or a flood) asks at once.
+     */
+    async requireDareToJoin(dareId: number) {
+      if (!(await knownDares.exists(dareId))) throw notFound(CHAT_MESSAGES.dareNotFound);
+    },
 
     async postUserMessage(user: UserRow, input: { message: string; dareId: number | null }) {
       const parsed = chatTextSchema.safeParse(input.message);
       if (!parsed.success) throw badRequest(parsed.error.issues[0]!.message);
       const hit = await limiter.hit(`chat:${user.id}`, RATE_LIMITS.chatMessages);
       if (!hit.allowed) throw new AppError('RATE_LIMITED', CHAT_MESSAGES.rateLimited);
+      // From the database itself: a message names its dare (a foreign key), which may just have been deleted.
       if (input.dareId !== null) await requireDare(input.dareId);
       return store({
         dareId: input.dareId,

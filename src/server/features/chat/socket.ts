@@ -1,11 +1,14 @@
+import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
 import { CHAT_MESSAGES, clientFrameSchema, type ServerFrame } from '#contract/chat';
+import { TRY_AGAIN_LATER_CLOSE_CODE } from '#contract/chat-limits';
 import type { Clock } from '#server/deps';
 import { sessionUser } from '#server/features/auth/sessions';
 import type { Db } from '../../db/client';
 import { AppError } from '../../errors';
-import { RATE_LIMITS } from '../../rate-limits';
+import type { RateLimiter } from '../../rate-limit/port';
+import { CHAT_SOCKETS_PER_ADDRESS, RATE_LIMITS } from '../../rate-limits';
 import { hashToken } from '../auth/tokens';
 import type { ChatBus } from './bus';
 import { type ChatHub, GLOBAL_ROOM, roomOf } from './hub';
@@ -20,6 +23,7 @@ interface Options {
   chat: ChatService;
   hub: ChatHub;
   bus: ChatBus;
+  limiter: RateLimiter;
   heartbeatMs: number;
 }
 
@@ -42,9 +46,22 @@ function lookupBudget(now: () => number) {
  * `/ws`: every socket is in the global room; `join`/`leave` follow a dare's room. Only an
  * authenticated socket may send, and who it is comes from the session token, never from the frame.
  */
-export async function chatSocket(app: FastifyInstance, { db, clock, chat, hub, bus, heartbeatMs }: Options) {
+export async function chatSocket(
+  app: FastifyInstance,
+  { db, clock, chat, hub, bus, limiter, heartbeatMs }: Options,
+) {
   const alive = new WeakMap<WebSocket, boolean>();
   const sockets = new Set<WebSocket>();
+  /**
+   * The slots this instance's sockets hold, per client address: each counts against the address's
+   * allowance on every instance (rate-limit/, shared with REDIS_URL), renewed on every heartbeat so
+   * a crashed instance's sockets stop counting after three heartbeats.
+   */
+  const instance = randomUUID();
+  let socketSeq = 0;
+  const slotsByAddress = new Map<string, Set<string>>();
+  const socketSlots = { limit: CHAT_SOCKETS_PER_ADDRESS, leaseMs: heartbeatMs * 3 };
+  const slotKey = (address: string) => `chat-sockets:${address}`;
   /** Each session's sockets on this instance, to sign them out when the session is logged out. */
   const bySession = new Map<string, Set<() => void>>();
   bus.subscribe((event) => {
@@ -64,6 +81,8 @@ export async function chatSocket(app: FastifyInstance, { db, clock, chat, hub, b
       socket.ping();
     }
     hub.refreshPresence();
+    for (const [address, holders] of slotsByAddress)
+      void limiter.renewSlots(slotKey(address), [...holders], socketSlots).catch(() => {});
   }, heartbeatMs);
   heartbeat.unref();
   app.addHook('onClose', async () => {
@@ -71,14 +90,20 @@ export async function chatSocket(app: FastifyInstance, { db, clock, chat, hub, b
     for (const socket of sockets) socket.terminate();
   });
 
-  app.get('/ws', { websocket: true, schema: { hide: true } }, (socket) => {
+  app.get('/ws', { websocket: true, schema: { hide: true } }, (socket, request) => {
+    // The address as the proxies in TRUST_PROXY report it, like every per-address limit.
+    const address = request.ip;
+    const holder = `${instance}:${++socketSeq}`;
     /** Who speaks: the session the socket authenticated with, until it ends. */
     let session: { tokenHash: string } | null = null;
     const withinBudget = lookupBudget(() => clock().getTime());
     const handle = {
       rooms: new Set<string>(),
       send(frame: ServerFrame) {
-        if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(frame));
+        handle.sendText(JSON.stringify(frame));
+      },
+      sendText(text: string) {
+        if (socket.readyState === socket.OPEN) socket.send(text);
       },
     };
     const fail = (error: unknown) => {
@@ -114,6 +139,32 @@ export async function chatSocket(app: FastifyInstance, { db, clock, chat, hub, b
       handle.send({ type: 'auth', ok: false });
     }
 
+    // Past the address's allowance the socket is closed before it costs anything; its frames wait
+    // for the answer (the queue below starts with it).
+    const slot = limiter.takeSlot(slotKey(address), holder, socketSlots).then(
+      (taken) => {
+        if (!taken) {
+          socket.close(TRY_AGAIN_LATER_CLOSE_CODE, CHAT_MESSAGES.tooManySockets);
+          return false;
+        }
+        if (socket.readyState !== socket.OPEN) {
+          void limiter.freeSlot(slotKey(address), holder).catch(() => {});
+          return false;
+        }
+        let holders = slotsByAddress.get(address);
+        if (!holders) {
+          holders = new Set();
+          slotsByAddress.set(address, holders);
+        }
+        holders.add(holder);
+        return true;
+      },
+      (error) => {
+        app.log.warn({ err: error }, 'chat socket allowance not checked');
+        return true;
+      },
+    );
+
     sockets.add(socket);
     alive.set(socket, true);
     socket.on('pong', () => alive.set(socket, true));
@@ -121,9 +172,14 @@ export async function chatSocket(app: FastifyInstance, { db, clock, chat, hub, b
       sockets.delete(socket);
       setSession(null);
       hub.leaveAll(handle);
+      const holders = slotsByAddress.get(address);
+      if (holders?.delete(holder)) {
+        if (holders.size === 0) slotsByAddress.delete(address);
+        void limiter.freeSlot(slotKey(address), holder).catch(() => {});
+      }
     });
     // Frames are handled one at a time, so a join is in place before the message after it.
-    let queue = Promise.resolve();
+    let queue: Promise<unknown> = slot;
     socket.on('message', (data, isBinary) => {
       if (socket.readyState !== socket.OPEN) return;
       let raw: unknown;
@@ -142,9 +198,13 @@ export async function chatSocket(app: FastifyInstance, { db, clock, chat, hub, b
       }
       queue = queue.then(() => handle_(raw)).catch(fail);
     });
-    hub.join(handle, GLOBAL_ROOM);
+    void slot.then((taken) => {
+      if (taken && socket.readyState === socket.OPEN) hub.join(handle, GLOBAL_ROOM);
+    });
 
     async function handle_(raw: unknown) {
+      // A closed socket's queued frames cost nothing more (and must not put it back in a room).
+      if (socket.readyState !== socket.OPEN) return;
       const parsed = clientFrameSchema.safeParse(raw);
       if (!parsed.success) {
         handle.send({ type: 'error', error: CHAT_MESSAGES.invalidFrame });
@@ -175,11 +235,18 @@ export async function chatSocket(app: FastifyInstance, { db, clock, chat, hub, b
           await chat.postUserMessage(user, { message: frame.message, dareId: frame.dareId ?? null });
           return;
         }
-        case 'join':
+        case 'join': {
           if (handle.rooms.has(roomOf(frame.dareId))) return;
-          await chat.requireDare(frame.dareId);
-          hub.join(handle, roomOf(frame.dareId));
+          // Per address, across its sockets and the instances: many sockets cannot multiply joins.
+          const hit = await limiter.hit(`chat-joins:${address}`, RATE_LIMITS.chatJoinsPerAddress);
+          if (!hit.allowed) {
+            handle.send({ type: 'error', error: CHAT_MESSAGES.tooManyJoins });
+            return;
+          }
+          await chat.requireDareToJoin(frame.dareId);
+          if (socket.readyState === socket.OPEN) hub.join(handle, roomOf(frame.dareId));
           return;
+        }
         case 'leave':
           hub.leave(handle, roomOf(frame.dareId));
           return;

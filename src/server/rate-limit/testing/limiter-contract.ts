@@ -63,5 +63,38 @@ export function describeRateLimiter(name: string, open: () => Promise<RateLimite
       );
       expect(verdicts.filter((verdict) => verdict.allowed)).toHaveLength(10);
     });
+
+    it('holds at most `limit` slots per key; a freed or expired slot can be taken again', async () => {
+      const limiter = await open();
+      const two = { limit: 2, leaseMs: 60_000 };
+      expect(await limiter.takeSlot('addr', 'a', two)).toBe(true);
+      expect(await limiter.takeSlot('addr', 'b', two)).toBe(true);
+      expect(await limiter.takeSlot('addr', 'c', two)).toBe(false);
+      // A holder asking again keeps its one slot; another key has its own.
+      expect(await limiter.takeSlot('addr', 'a', two)).toBe(true);
+      expect(await limiter.takeSlot('other', 'c', two)).toBe(true);
+      await limiter.freeSlot('addr', 'a');
+      expect(await limiter.takeSlot('addr', 'c', two)).toBe(true);
+
+      const short = { limit: 1, leaseMs: 300 };
+      expect(await limiter.takeSlot('lease', 'a', short)).toBe(true);
+      await sleep(200);
+      await limiter.renewSlots('lease', ['a'], short);
+      await sleep(200);
+      // Renewed: still held 400 ms after it was taken.
+      expect(await limiter.takeSlot('lease', 'b', short)).toBe(false);
+      await sleep(350);
+      expect(await limiter.takeSlot('lease', 'b', short)).toBe(true);
+    });
+
+    it('gives exactly `limit` of many concurrent takers a slot', async () => {
+      const limiter = await open();
+      const taken = await Promise.all(
+        Array.from({ length: 40 }, (_, i) =>
+          limiter.takeSlot('crowd', `h${i}`, { limit: 10, leaseMs: 60_000 }),
+        ),
+      );
+      expect(taken.filter(Boolean)).toHaveLength(10);
+    });
   });
 }
