@@ -4,6 +4,7 @@ import type { Address } from '@solana/kit';
 import { createChain } from './chain';
 import { createEscrowKeys, type EscrowKeys } from './chain/escrow-keys';
 import { deployOnEmbeddedChain, requireDeployedProgram } from './chain/escrow-program/app-program';
+import { liteSvm } from './chain/litesvm-native';
 import { loadMasterSeed } from './chain/master-seed';
 import type { ChainPort } from './chain/port';
 import type { AppConfig } from './config';
@@ -31,6 +32,8 @@ export async function openRuntime(
     serveChainRpc?: boolean;
   } = {},
 ): Promise<Runtime> {
+  // Before anything is created: where LiteSVM has no binary, the start stops at once with one line.
+  if (config.chain.embedded) liteSvm();
   mkdirSync(config.dataDir, { recursive: true });
   const unlock = config.database.embedded || config.chain.embedded ? lockDataDir(config.dataDir) : () => {};
   let database: Database;

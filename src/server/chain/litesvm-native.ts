@@ -9,6 +9,8 @@
 import { createRequire } from 'node:module';
 
 export type LiteSvmModule = typeof import('litesvm');
+/** The native classes index.js does not re-export (transaction and instruction errors). */
+export type LiteSvmInternals = typeof import('litesvm/dist/internal.js');
 
 /** Where `npm install` brings a LiteSVM binary (litesvm's optionalDependencies; glibc or musl on Linux). */
 export const EMBEDDED_CHAIN_PLATFORMS = ['darwin-arm64', 'darwin-x64', 'linux-x64', 'linux-arm64'] as const;
@@ -29,6 +31,7 @@ export function embeddedChainUnavailable(platform: string, arch: string): Embedd
 
 const requireFromHere = createRequire(import.meta.url);
 let loaded: LiteSvmModule | null = null;
+let internals: LiteSvmInternals | null = null;
 
 /** LiteSVM's module, loaded on first use; throws EmbeddedChainUnavailableError (one line). */
 export function liteSvm(): LiteSvmModule {
@@ -36,11 +39,14 @@ export function liteSvm(): LiteSvmModule {
   return loaded;
 }
 
+/** LiteSVM's native classes module, loaded on first use, failing as liteSvm() does. */
+export function liteSvmInternals(): LiteSvmInternals {
+  internals ??= loadLiteSvm(() => requireFromHere('litesvm/dist/internal.js') as LiteSvmInternals, process);
+  return internals;
+}
+
 /** `load`, with its failure told in one line; tests pass a `load` that fails as on such a platform. */
-export function loadLiteSvm(
-  load: () => LiteSvmModule,
-  where: { platform: string; arch: string },
-): LiteSvmModule {
+export function loadLiteSvm<Module>(load: () => Module, where: { platform: string; arch: string }): Module {
   try {
     return load();
   } catch {
