@@ -16,7 +16,7 @@ import { Faucet } from './faucet';
 import { TransactionHistory, type TransactionRecord } from './history';
 import { JsonRpcError, RPC_ERROR } from './json-rpc';
 import { type ChainStateFiles, chainStateError } from './state-files';
-import { captureSvmState, decodeSvmState, encodeSvmState, restoreSvmState } from './svm-state';
+import { decodeSvmState, restoreSvmState, SvmSnapshots } from './svm-state';
 import {
   describeRpcTransactionError,
   type RpcTransactionError,
@@ -102,8 +102,6 @@ export class EmbeddedLedger {
   private failure: JsonRpcError | null = null;
   private closed = false;
   private readonly listeners = new Set<(executed: ExecutedTransaction) => void>();
-  /** Every account a recorded transaction named, and the faucet: what a snapshot saves (svm-state.ts). */
-  private readonly named = new Set<string>();
 
   private constructor(
     private readonly svm: LiteSVM,
@@ -115,9 +113,9 @@ export class EmbeddedLedger {
     private readonly clock: () => Date,
     /** Times the blockhash was expired since the fresh LiteSVM (a snapshot restores it so). */
     private blockhashesExpired: number,
-  ) {
-    this.named.add(this.faucet.address);
-  }
+    /** What a snapshot saves: every account recorded transactions wrote (svm-state.ts). */
+    private readonly snapshots: SvmSnapshots,
+  ) {}
 
   static open(files: ChainStateFiles | null, clock: () => Date): EmbeddedLedger {
     const saved = files?.load() ?? null;
@@ -132,20 +130,28 @@ export class EmbeddedLedger {
     if (saved) {
       const svm = configure(new (liteSvm().LiteSVM)());
       let blockhashesExpired: number;
-      let named: string[];
+      let snapshots: SvmSnapshots;
       try {
         const state = decodeSvmState(saved.snapshot.svm);
         restoreSvmState(svm, state);
         blockhashesExpired = state.blockhashesExpired;
-        named = state.accounts.map((account) => account.address);
+        snapshots = new SvmSnapshots(state);
       } catch (error) {
         throw chainStateError(files!.dir, `state.bin: ${(error as Error).message}`);
       }
       const history = new TransactionHistory();
       for (const record of saved.records) history.add(record);
       const { slot, blockhashes } = saved.snapshot;
-      const ledger = new EmbeddedLedger(svm, slot, blockhashes, history, files, clock, blockhashesExpired);
-      for (const address of named) ledger.named.add(address);
+      const ledger = new EmbeddedLedger(
+        svm,
+        slot,
+        blockhashes,
+        history,
+        files,
+        clock,
+        blockhashesExpired,
+        snapshots,
+      );
       for (const record of saved.replay) ledger.replay(record);
       // Replayed once: the next start begins from here.
       if (saved.replay.length > 0) ledger.saveNow({ snapshot: true });
@@ -170,6 +176,7 @@ export class EmbeddedLedger {
       files,
       clock,
       0,
+      new SvmSnapshots(),
     );
     ledger.setClock(slot);
     ledger.fundFaucet();
@@ -432,12 +439,8 @@ export class EmbeddedLedger {
       this.files.append(this.unsaved);
       this.unsaved = [];
       if (options.snapshot || this.files.recordsSinceSnapshot >= SNAPSHOT_EVERY) {
-        const state = captureSvmState(this.svm, this.named, this.blockhashesExpired);
-        this.files.writeSnapshot({
-          slot: this.slot,
-          blockhashes: this.blockhashes,
-          svm: encodeSvmState(state),
-        });
+        const svm = this.snapshots.snapshot(this.svm, this.blockhashesExpired);
+        this.files.writeSnapshot({ slot: this.slot, blockhashes: this.blockhashes, svm });
       }
     } catch (error) {
       // Memory is now ahead of the disk; answering anything more would promise what a restart loses.
@@ -530,7 +533,6 @@ export class EmbeddedLedger {
     // signatures, while an older blockhash stays accepted through the window.
     this.svm.expireBlockhash();
     this.blockhashesExpired += 1;
-    for (const key of accountKeys) this.named.add(key);
     this.blockhashes = [
       ...this.blockhashes.filter((entry) => entry.slot + MAX_PROCESSING_AGE >= slot),
       { blockhash: this.svm.latestBlockhash(), slot },
@@ -554,6 +556,7 @@ export class EmbeddedLedger {
       returnData: returnDataRecordOf(meta),
     };
     const written = failed ? [accountKeys[0]!] : writableKeys(tx.message, keys);
+    this.snapshots.markWritten(written);
     return { recorded: true, record, written };
   }
 
@@ -567,6 +570,7 @@ export class EmbeddedLedger {
   }
 
   private fundFaucet(): void {
+    this.snapshots.markWritten([this.faucet.address]);
     this.svm.setAccount({
       address: this.faucet.address,
       lamports: lamports(FAUCET_LAMPORTS),
