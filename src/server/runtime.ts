@@ -8,6 +8,7 @@ import {
   escrowProgramRequirement,
   requireDeployedProgram,
 } from './chain/escrow-program/app-program';
+import { liteSvm } from './chain/litesvm-native';
 import { loadMasterSeed } from './chain/master-seed';
 import type { ChainPort } from './chain/port';
 import { requireSameChain } from './chain-identity';
@@ -41,6 +42,8 @@ export async function openRuntime(
     serveChainRpc?: boolean;
   } = {},
 ): Promise<Runtime> {
+  // Before anything is created: where LiteSVM has no binary, the start stops at once with one line.
+  if (config.chain.embedded) liteSvm();
   mkdirSync(config.dataDir, { recursive: true });
   const unlock = config.database.embedded || config.chain.embedded ? lockDataDir(config.dataDir) : () => {};
   let database: Database;

@@ -10,11 +10,13 @@ import {
   type MaybeEncodedAccount,
   type Transaction,
 } from '@solana/kit';
-import { FailedTransactionMetadata, LiteSVM, type TransactionMetadata } from 'litesvm';
+import type { FailedTransactionMetadata, LiteSVM, TransactionMetadata } from 'litesvm';
+import { liteSvm } from '../litesvm-native';
 import { Faucet } from './faucet';
 import { TransactionHistory, type TransactionRecord } from './history';
 import { JsonRpcError, RPC_ERROR } from './json-rpc';
 import { type ChainStateFiles, chainStateError } from './state-files';
+import { decodeSvmState, restoreSvmState, SvmSnapshots } from './svm-state';
 import {
   describeRpcTransactionError,
   type RpcTransactionError,
@@ -109,27 +111,61 @@ export class EmbeddedLedger {
     private readonly history: TransactionHistory,
     private readonly files: ChainStateFiles | null,
     private readonly clock: () => Date,
+    /** Times the blockhash was expired since the fresh LiteSVM (a snapshot restores it so). */
+    private blockhashesExpired: number,
+    /** What a snapshot saves: every account recorded transactions wrote (svm-state.ts). */
+    private readonly snapshots: SvmSnapshots,
   ) {}
 
   static open(files: ChainStateFiles | null, clock: () => Date): EmbeddedLedger {
     const saved = files?.load() ?? null;
+    if (saved?.snapshot.svm === null) {
+      // Written by litesvm 1.5, whose snapshots 1.4.1 cannot read: the log holds every transaction
+      // since the fresh chain, so executing it again rebuilds the same state.
+      const ledger = EmbeddedLedger.genesis(files, clock);
+      for (const record of [...saved.records, ...saved.replay]) ledger.replay(record);
+      ledger.saveNow({ snapshot: true });
+      return ledger;
+    }
     if (saved) {
-      let svm: LiteSVM;
+      const svm = configure(new (liteSvm().LiteSVM)());
+      let blockhashesExpired: number;
+      let snapshots: SvmSnapshots;
       try {
-        svm = LiteSVM.fromBytes(saved.snapshot.svm);
+        const state = decodeSvmState(saved.snapshot.svm);
+        restoreSvmState(svm, state);
+        blockhashesExpired = state.blockhashesExpired;
+        snapshots = new SvmSnapshots(state);
       } catch (error) {
         throw chainStateError(files!.dir, `state.bin: ${(error as Error).message}`);
       }
       const history = new TransactionHistory();
       for (const record of saved.records) history.add(record);
       const { slot, blockhashes } = saved.snapshot;
-      const ledger = new EmbeddedLedger(configure(svm), slot, blockhashes, history, files, clock);
+      const ledger = new EmbeddedLedger(
+        svm,
+        slot,
+        blockhashes,
+        history,
+        files,
+        clock,
+        blockhashesExpired,
+        snapshots,
+      );
       for (const record of saved.replay) ledger.replay(record);
       // Replayed once: the next start begins from here.
       if (saved.replay.length > 0) ledger.saveNow({ snapshot: true });
       return ledger;
     }
-    const svm = configure(new LiteSVM());
+    const ledger = EmbeddedLedger.genesis(files, clock);
+    // Saved at once: blockhashes handed out before the first transaction must survive a restart.
+    ledger.saveNow({ snapshot: true });
+    return ledger;
+  }
+
+  /** A fresh chain: LiteSVM as it starts, at the app's time, with the faucet funded. */
+  private static genesis(files: ChainStateFiles | null, clock: () => Date): EmbeddedLedger {
+    const svm = configure(new (liteSvm().LiteSVM)());
     // Start where LiteSVM's clock starts (a mainnet-like slot), at the app's time, not at 1970.
     const slot = Number(svm.getClock().slot);
     const ledger = new EmbeddedLedger(
@@ -139,11 +175,11 @@ export class EmbeddedLedger {
       new TransactionHistory(),
       files,
       clock,
+      0,
+      new SvmSnapshots(),
     );
     ledger.setClock(slot);
     ledger.fundFaucet();
-    // Saved at once: blockhashes handed out before the first transaction must survive a restart.
-    ledger.saveNow({ snapshot: true });
     return ledger;
   }
 
@@ -263,7 +299,7 @@ export class EmbeddedLedger {
       return { ...empty, err: 'BlockhashNotFound', postAccounts: new Map() };
     }
     const result = this.runSimulation(tx.transaction, options.sigVerify);
-    if (result instanceof FailedTransactionMetadata) {
+    if (isFailed(result)) {
       const err = toRpcTransactionError(result.err());
       if (err === 'SignatureFailure') throw signatureVerificationFailure();
       const meta = result.meta();
@@ -333,7 +369,7 @@ export class EmbeddedLedger {
     if (this.history.get(tx.signature)) return refuse('AlreadyProcessed');
     if (!options.skipPreflight) {
       const simulation = this.simulateAtNextSlot(tx.transaction);
-      if (simulation instanceof FailedTransactionMetadata) {
+      if (isFailed(simulation)) {
         const err = toRpcTransactionError(simulation.err());
         if (err === 'SignatureFailure') throw signatureVerificationFailure();
         const meta = simulation.meta();
@@ -403,7 +439,8 @@ export class EmbeddedLedger {
       this.files.append(this.unsaved);
       this.unsaved = [];
       if (options.snapshot || this.files.recordsSinceSnapshot >= SNAPSHOT_EVERY) {
-        this.files.writeSnapshot({ slot: this.slot, blockhashes: this.blockhashes, svm: this.svm.toBytes() });
+        const svm = this.snapshots.snapshot(this.svm, this.blockhashesExpired);
+        this.files.writeSnapshot({ slot: this.slot, blockhashes: this.blockhashes, svm });
       }
     } catch (error) {
       // Memory is now ahead of the disk; answering anything more would promise what a restart loses.
@@ -485,7 +522,7 @@ export class EmbeddedLedger {
     // Lamports only leave the transaction's accounts as the fee, so the difference is the fee,
     // priority fees and precompile signatures included, without re-deriving LiteSVM's fee rules.
     const fee = sum(preBalances) - sum(postBalances);
-    const failed = result instanceof FailedTransactionMetadata;
+    const failed = isFailed(result);
     if (failed && fee === 0n) {
       this.svm.setClock(previousClock);
       return { recorded: false, err: toRpcTransactionError(result.err()), logs: result.meta().logs() };
@@ -495,6 +532,7 @@ export class EmbeddedLedger {
     // A new blockhash per slot: two identical transfers built after one another get different
     // signatures, while an older blockhash stays accepted through the window.
     this.svm.expireBlockhash();
+    this.blockhashesExpired += 1;
     this.blockhashes = [
       ...this.blockhashes.filter((entry) => entry.slot + MAX_PROCESSING_AGE >= slot),
       { blockhash: this.svm.latestBlockhash(), slot },
@@ -518,6 +556,7 @@ export class EmbeddedLedger {
       returnData: returnDataRecordOf(meta),
     };
     const written = failed ? [accountKeys[0]!] : writableKeys(tx.message, keys);
+    this.snapshots.markWritten(written);
     return { recorded: true, record, written };
   }
 
@@ -531,6 +570,7 @@ export class EmbeddedLedger {
   }
 
   private fundFaucet(): void {
+    this.snapshots.markWritten([this.faucet.address]);
     this.svm.setAccount({
       address: this.faucet.address,
       lamports: lamports(FAUCET_LAMPORTS),
@@ -580,6 +620,10 @@ function configure(svm: LiteSVM): LiteSVM {
   // Its capped signature history would be a second, silently diverging replay guard next to the
   // ledger's own, which never forgets and is saved with the chain.
   return svm.withBlockhashCheck(false).withTransactionHistory(0n);
+}
+
+function isFailed(result: object): result is FailedTransactionMetadata {
+  return result instanceof liteSvm().FailedTransactionMetadata;
 }
 
 function writableKeys(message: LegacyOrV0Message, loaded: { writable: string[] } | null): string[] {

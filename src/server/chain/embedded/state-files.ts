@@ -34,8 +34,14 @@ export interface ChainSnapshot {
   svm: Uint8Array;
 }
 
+/**
+ * 2: the snapshot is svm-state.ts's encoding. 1: LiteSVM 1.5's own snapshot, which the LiteSVM used
+ * now cannot read; such a chain is rebuilt from its log (ledger.ts).
+ */
+const FORMAT = 2;
+
 interface StateHeader {
-  format: 1;
+  format: 1 | 2;
   slot: number;
   blockhashes: [string, number][];
   historyBytes: number;
@@ -76,7 +82,12 @@ export class ChainStateFiles {
    * `records` are the ones the snapshot covers; `replay` the complete ones appended after it, whose
    * effects the snapshot does not hold yet.
    */
-  load(): { snapshot: ChainSnapshot; records: TransactionRecord[]; replay: TransactionRecord[] } | null {
+  load(): {
+    /** `svm` is null for a format 1 file: only the records can rebuild that state. */
+    snapshot: Omit<ChainSnapshot, 'svm'> & { svm: Uint8Array | null };
+    records: TransactionRecord[];
+    replay: TransactionRecord[];
+  } | null {
     if (!existsSync(this.statePath)) {
       const leftovers = CHAIN_FILES.filter((name) => existsSync(path.join(this.dir, name)));
       if (leftovers.length > 0) {
@@ -94,7 +105,7 @@ export class ChainStateFiles {
       snapshot: {
         slot: header.slot,
         blockhashes: header.blockhashes.map(([blockhash, slot]) => ({ blockhash, slot })),
-        svm: header.svm,
+        svm: header.format === FORMAT ? header.svm : null,
       },
       records,
       replay,
@@ -126,7 +137,7 @@ export class ChainStateFiles {
   /** Atomically replaces the snapshot with one covering every record appended so far. */
   writeSnapshot(snapshot: ChainSnapshot): void {
     const header: StateHeader = {
-      format: 1,
+      format: FORMAT,
       slot: snapshot.slot,
       blockhashes: snapshot.blockhashes.map(({ blockhash, slot }) => [blockhash, slot]),
       historyBytes: this.historyBytes,
@@ -161,7 +172,7 @@ export class ChainStateFiles {
       if (newline < 0) throw new Error('no header line');
       header = JSON.parse(bytes.subarray(0, newline).toString('utf8')) as StateHeader;
       if (
-        header.format !== 1 ||
+        (header.format !== FORMAT && header.format !== 1) ||
         !Number.isSafeInteger(header.slot) ||
         !Array.isArray(header.blockhashes) ||
         header.blockhashes.length === 0 ||

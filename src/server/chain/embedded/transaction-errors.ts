@@ -1,12 +1,6 @@
 import type { FailedTransactionMetadata } from 'litesvm';
-import {
-  InstructionErrorBorshIo,
-  InstructionErrorCustom,
-  TransactionErrorDuplicateInstruction,
-  TransactionErrorInstructionError,
-  TransactionErrorInsufficientFundsForRent,
-  TransactionErrorProgramExecutionTemporarilyRestricted,
-} from 'litesvm/dist/internal.js';
+import type { TransactionErrorInstructionError } from 'litesvm/dist/internal.js';
+import { liteSvmInternals } from '../litesvm-native';
 
 /**
  * LiteSVM reports errors as native enums and classes; real nodes as JSON such as
@@ -114,12 +108,19 @@ type LiteSvmError = ReturnType<FailedTransactionMetadata['err']>;
 type LiteSvmInstructionError = ReturnType<TransactionErrorInstructionError['err']>;
 
 function toRpcInstructionError(err: LiteSvmInstructionError): unknown {
+  const { InstructionErrorBorshIo, InstructionErrorCustom } = liteSvmInternals();
   if (err instanceof InstructionErrorCustom) return { Custom: err.code };
   if (err instanceof InstructionErrorBorshIo) return { BorshIoError: err.msg };
   return INSTRUCTION_ERRORS[err as number] ?? 'GenericError';
 }
 
 export function toRpcTransactionError(err: LiteSvmError): RpcTransactionError {
+  const {
+    TransactionErrorDuplicateInstruction,
+    TransactionErrorInstructionError,
+    TransactionErrorInsufficientFundsForRent,
+    TransactionErrorProgramExecutionTemporarilyRestricted,
+  } = liteSvmInternals();
   if (err instanceof TransactionErrorInstructionError) {
     return { InstructionError: [err.index, toRpcInstructionError(err.err())] };
   }

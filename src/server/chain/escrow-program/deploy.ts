@@ -27,7 +27,8 @@ import {
   type TransactionSigner,
 } from '@solana/kit';
 import { getCreateAccountInstruction } from '@solana-program/system';
-import { FailedTransactionMetadata, type LiteSVM } from 'litesvm';
+import type { LiteSVM } from 'litesvm';
+import { liteSvm } from '../litesvm-native';
 import { readKeypairFile, writeNewKeypairFile } from './keypair-file';
 import {
   BUFFER_METADATA_SIZE,
@@ -277,7 +278,7 @@ export function liteSvmDeployTarget(svm: LiteSVM): DeployTarget {
     },
     async send(transaction) {
       const result = svm.sendTransaction(transaction);
-      if (result instanceof FailedTransactionMetadata) {
+      if (result instanceof liteSvm().FailedTransactionMetadata) {
         throw new DeployError(`${result.err().toString()}\n${result.meta().logs().join('\n')}`);
       }
     },
