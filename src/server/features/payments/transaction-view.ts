@@ -136,6 +136,7 @@ export function describeTransaction(view: TransactionView, names: ExplorerNames)
     return gained > 0n ? lamportsToSol(gained) : null;
   };
   const lines: TransactionView['summary'] = [];
+  let cancelled: TransactionView['summary'][number] | null = null;
   for (const ix of view.instructions) {
     if (ix.program !== ESCROW_PROGRAM_NAME || !ix.info) continue;
     const info = ix.info;
@@ -172,10 +173,12 @@ export function describeTransaction(view: TransactionView, names: ExplorerNames)
         break;
       case 'cancel': {
         const text = `${dareText(info.vault)} was cancelled: every payer can take their SOL back`;
-        lines.push({ text: text[0]!.toUpperCase() + text.slice(1), dareId });
+        cancelled = { text: text[0]!.toUpperCase() + text.slice(1), dareId };
         break;
       }
     }
   }
+  // A cancel sent with its refunds is said by the refunds themselves.
+  if (cancelled && lines.length === 0) lines.push(cancelled);
   return lines;
 }
