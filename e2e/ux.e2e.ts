@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import { getBase64EncodedWireTransaction, getTransactionDecoder, signTransaction } from '@solana/kit';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -147,10 +148,20 @@ describe('where the money went (375 px)', () => {
       'GET',
       `/api/dares/${hike.id}/outcome`,
     );
+    const signature = outcome.winners[0]!.transactionSignature!;
+    const view = await request<{ summary: { text: string }[]; instructions: unknown[] }>(
+      app,
+      'GET',
+      `/api/transactions/${signature}`,
+    );
+    expect(view.summary.map((line) => line.text).join(' | '), JSON.stringify(view.instructions)).toMatch(
+      /^carol was paid [\d.]+ SOL from dare "Sunrise summit hike"$/,
+    );
     const { page } = await app.newPage({ viewport: PHONE });
-    await page.goto(app.url(`/tx/${outcome.winners[0]!.transactionSignature}`));
+    page.setDefaultTimeout(10_000);
+    await page.goto(app.url(`/tx/${signature}`));
     const summary = page.getByRole('region', { name: 'What happened' });
-    await summary.getByText(/^carol was paid [\d.]+ SOL from dare "Sunrise summit hike"$/).waitFor();
+    await summary.getByText(/^carol was paid [\d.]+ SOL from dare "Sunrise summit hike" · Open dare$/).waitFor();
     await page.getByText(/#\d DarePool escrow · settle/).waitFor();
     expect(await page.getByText(/unknown/).count()).toBe(0);
     await expectNoSideScroll(page);
@@ -230,6 +241,7 @@ describe('rules before the form, phones', () => {
     const dare = await stakeDare(creator, 'Check my link', '0.05');
     const opened = await app.newPage({ wallet: true, viewport: PHONE });
     const { page } = opened;
+    page.setDefaultTimeout(8_000);
     await registerWithWallet(page, app.baseUrl, 'e2e_phone_prover');
     // The balance chip is in the phone's top bar, not only in the menu.
     const header = page.locator('header');
@@ -243,11 +255,9 @@ describe('rules before the form, phones', () => {
     await dialog.getByLabel('Video URL').fill('https://www.youtube.com/watch?v=abc');
     await dialog.getByText(/^Links must point to a video file/).waitFor();
     await dialog.getByLabel('Video URL').fill('');
-    await dialog.getByLabel('Video File').setInputFiles({
-      name: 'big.mp4',
-      mimeType: 'video/mp4',
-      buffer: Buffer.alloc(11 * 1024 * 1024),
-    });
+    // 11 MB: the picker takes it, the field refuses it at once.
+    writeFileSync('/tmp/ux-big.mp4', Buffer.alloc(11 * 1024 * 1024));
+    await dialog.getByLabel('Video File').setInputFiles('/tmp/ux-big.mp4', { timeout: 60_000 });
     await dialog.getByText('Video file must be under 10MB').waitFor();
     await page.keyboard.press('Escape');
 
