@@ -161,7 +161,9 @@ describe('where the money went (375 px)', () => {
     page.setDefaultTimeout(10_000);
     await page.goto(app.url(`/tx/${signature}`));
     const summary = page.getByRole('region', { name: 'What happened' });
-    await summary.getByText(/^carol was paid [\d.]+ SOL from dare "Sunrise summit hike" · Open dare$/).waitFor();
+    await summary
+      .getByText(/^carol was paid [\d.]+ SOL from dare "Sunrise summit hike" · Open dare$/)
+      .waitFor();
     await page.getByText(/#\d DarePool escrow · settle/).waitFor();
     expect(await page.getByText(/unknown/).count()).toBe(0);
     await expectNoSideScroll(page);
