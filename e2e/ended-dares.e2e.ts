@@ -24,7 +24,7 @@ async function demoDare(title: string): Promise<number> {
 }
 
 describe('dares that ended', () => {
-  it('names the paid winner with the payout transaction, reads Ended, and takes no more votes', async () => {
+  it('names the paid winner with the payout transaction, reads Completed, and takes no more votes', async () => {
     const id = await demoDare('Sunrise summit hike');
     const { page } = await openSignedIn(
       app,
@@ -36,7 +36,8 @@ describe('dares that ended', () => {
     expect(await banner.textContent()).toContain('won this dare');
     const payout = banner.getByRole('link', { name: 'View payout transaction' });
     expect(await payout.getAttribute('href')).toMatch(/^\/tx\/[1-9A-HJ-NP-Za-km-z]{64,88}$/);
-    await page.getByText('Ended', { exact: true }).first().waitFor();
+    // A dare with a winner reads Completed; 'Ended' is for one nobody won (issue 26).
+    await page.getByText('Completed', { exact: true }).first().waitFor();
     expect(await page.getByText('Days Left').count()).toBe(0);
     const card = page.getByRole('article', { name: 'Submission by carol' });
     await card.getByText('Winner', { exact: true }).waitFor();

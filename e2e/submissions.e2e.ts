@@ -160,7 +160,7 @@ describe('video proofs and votes in the browser', () => {
     await card(voter.page, 'e2e_prover').waitFor();
     await expect.poll(() => voter.page.getByRole('article').count()).toBe(4);
     await card(voter.page, 'e2e_prover').getByText('Approved').waitFor();
-    expect(await votesUsed(voter.page)).toBe('0/3 votes used');
+    expect(await votesUsed(voter.page)).toBe('3 of 3 votes left · 4 proofs you can still vote for');
 
     await card(voter.page, 'e2e_prover').getByRole('button', { name: 'Watch Video' }).click();
     const player = voter.page.getByRole('dialog').locator('video');
@@ -176,21 +176,26 @@ describe('video proofs and votes in the browser', () => {
 
     // Three votes across submissions count; the fourth is refused with the server's message.
     const targets = ['e2e_prover', first!.username, second!.username];
+    const left = ['2 of 3 votes left · 3 proofs', '1 of 3 votes left · 2 proofs'];
     for (const [index, author] of targets.entries()) {
       await card(voter.page, author).getByRole('button', { name: /^Vote/ }).click();
       await toast(voter.page, 'Vote added!');
-      await expect.poll(() => votesUsed(voter.page)).toBe(`${index + 1}/3 votes used`);
-      await card(voter.page, author).getByRole('button', { name: 'Vote (1 vote)' }).waitFor();
+      await expect
+        .poll(() => votesUsed(voter.page))
+        .toBe(index < 2 ? `${left[index]} you can still vote for` : 'All 3 votes used on this dare');
+      // Voted: filled and not live, so no second click can be refused.
+      const voted = card(voter.page, author).getByRole('button', { name: 'Voted (1 vote)' });
+      await voted.waitFor();
+      expect(await voted.isDisabled()).toBe(true);
     }
-    await card(voter.page, third!.username).getByRole('button', { name: /^Vote/ }).click();
-    await toast(voter.page, 'Error voting');
-    await toast(voter.page, 'You have used all 3 votes for this dare');
-    expect(await votesUsed(voter.page)).toBe('3/3 votes used');
-    await card(voter.page, third!.username).getByRole('button', { name: 'Vote (0 votes)' }).waitFor();
+    // Out of votes: the fourth proof's vote is not offered, and says why.
+    const fourth = card(voter.page, third!.username);
+    expect(await fourth.getByRole('button', { name: 'Vote (0 votes)' }).isDisabled()).toBe(true);
+    await fourth.getByText('No votes left').waitFor();
 
     // The counts are the server's: a reload shows the same.
     await voter.page.reload();
-    await card(voter.page, second!.username).getByRole('button', { name: 'Vote (1 vote)' }).waitFor();
-    await expect.poll(() => votesUsed(voter.page)).toBe('3/3 votes used');
+    await card(voter.page, second!.username).getByRole('button', { name: 'Voted (1 vote)' }).waitFor();
+    await expect.poll(() => votesUsed(voter.page)).toBe('All 3 votes used on this dare');
   }, 60_000);
 });

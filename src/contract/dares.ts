@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { walletAddressSchema } from './auth';
 import { DARE_LIMITS, DARE_TEXT_MESSAGES, descriptionSchema, titleSchema } from './dare-text';
+import { DARE_PHASES } from './dare-status';
 import { idParam, isRecordId } from './ids';
 import {
   CATEGORIES,
@@ -158,6 +159,13 @@ export const dareSchema = z
     isPublic: z.boolean(),
     isMajor: z.boolean(),
     status: z.enum(DARE_STATUSES),
+    /** (Addition) what the dare is, in the words every screen uses (dare-status.ts). */
+    phase: z.enum(DARE_PHASES),
+    /** (Addition) the SOL that went back to the wallets that paid it, once any did. */
+    refundTotal: z
+      .object({ amount: solAmountSchema, backers: z.number().int() })
+      .nullable()
+      .meta({ id: 'DareRefunded' }),
     escrowWallet: z.string().nullable(),
     transactionSignature: z.string().nullable(),
     network: z.string().nullable(),

@@ -155,6 +155,11 @@ export const transactionViewSchema = z
       }),
     ),
     logs: z.array(z.string()),
+    /**
+     * (Addition) What the transaction did for DarePool's users, one sentence per movement of the
+     * escrow program ('alice put 0.2 SOL into dare "…"'), with the dare it concerns; empty for others.
+     */
+    summary: z.array(z.object({ text: z.string(), dareId: z.number().int().nullable() })),
   })
   .meta({ id: 'TransactionView' });
 

@@ -18,6 +18,8 @@ export const activityItemSchema = z
     status: z.string().nullable(),
     /** The on-chain signature (contribution payment or claim payout), when there is one. */
     transactionSignature: z.string().nullable(),
+    /** (Addition) a refunded contribution's refund transaction, else null. */
+    refundSignature: z.string().nullable(),
   })
   .meta({ id: 'ActivityItem' });
 

@@ -182,6 +182,16 @@ export type VoteResponse = z.infer<typeof voteResponseSchema>;
 export const voteInfoSchema = z.object({ voteCount: z.number().int() }).meta({ id: 'VoteInfo' });
 
 /**
+ * (Addition) GET /api/dares/{dareId}/my-votes: the session user's votes on a dare, so a voted
+ * proof can read 'Voted' and the counter can say where the votes left can still go. Only the
+ * caller's own: who voted for what is not public.
+ */
+export const myVotesSchema = z
+  .object({ voteCount: z.number().int(), submissionIds: z.array(z.number().int()) })
+  .meta({ id: 'MyVotes' });
+export type MyVotes = z.infer<typeof myVotesSchema>;
+
+/**
  * GET /api/voting-rights: what the session user may vote on. The Major Dare's votes decide money,
  * so they need one verified payment into DarePool (a stake or a pool contribution) first.
  */
@@ -217,6 +227,15 @@ export const dareOutcomeSchema = z
         status: z.enum(CLAIM_STATUSES),
         /** The payout transaction, once paid. */
         transactionSignature: z.string().nullable(),
+      }),
+    ),
+    /** (Addition) the refunds that landed, oldest first: who got how much back, and the transaction. */
+    refunds: z.array(
+      z.object({
+        signature: z.string(),
+        amount: z.string(),
+        walletAddress: z.string(),
+        username: z.string().nullable(),
       }),
     ),
   })

@@ -1,3 +1,5 @@
+import { DARE_PHASE_WORDS, type DarePhase } from '#contract/dare-status';
+
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** docs/product.md#limits-and-constants: days left until a deadline, rounded up, 0 once it has passed; null without a deadline. */
@@ -9,13 +11,15 @@ export function daysLeft(deadline: string | Date | null | undefined, now: Date =
 }
 
 /**
- * What a dare shows where its days left would be: 'Cancelled' or 'Ended' once it is over (a
- * completed dare, or one past its deadline), else 'N days left'; null without a deadline.
+ * What a dare shows where its days left would be: its status word once it is over (the server's
+ * `phase` when it sends one: Ended, Completed, Refunded, Cancelled), else 'N days left'; null
+ * without a deadline.
  */
 export function timeLeftLabel(
-  dare: { status: string; deadline: string | Date | null | undefined },
+  dare: { status: string; deadline: string | Date | null | undefined; phase?: DarePhase },
   now: Date = new Date(),
 ): string | null {
+  if (dare.phase !== undefined && dare.phase !== 'active') return DARE_PHASE_WORDS[dare.phase];
   if (dare.status === 'cancelled') return 'Cancelled';
   if (dare.status === 'completed') return 'Ended';
   const left = daysLeft(dare.deadline, now);

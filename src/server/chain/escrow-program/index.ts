@@ -2,6 +2,7 @@
 export * from './accounts';
 export * from './app-transactions';
 export * from './chain-clock';
+export * from './decode';
 export * from './deploy';
 export * from './errors';
 export * from './instructions';

@@ -9,6 +9,7 @@ import type { DareStatus, SubmissionStatus } from '#contract/limits';
 import { lamportsToSol, solToLamports } from '#contract/money';
 import { likePattern } from '#server/db/like';
 import type { DbOrTx } from '../../db/client';
+import { refundedColumns } from '../../db/refunded-columns';
 import { claims, dareSubmissions, dares, poolContributions, users } from '../../db/schema';
 
 const sumSol = async (query: Promise<{ total: string | null }[]>) => {
@@ -51,6 +52,7 @@ export async function listAdminDares(db: DbOrTx, { q, major }: AdminDareListQuer
       creator: { id: users.id, username: users.username, walletAddress: users.walletAddress },
       submissionCount: sql<number>`(select count(*)::int from ${dareSubmissions} where ${dareSubmissions.dareId} = ${dares.id})`,
       participantCount: sql<number>`(select count(distinct ${dareSubmissions.userId})::int from ${dareSubmissions} where ${dareSubmissions.dareId} = ${dares.id})`,
+      ...refundedColumns,
     })
     .from(dares)
     .leftJoin(users, eq(users.id, dares.creatorId))

@@ -1,4 +1,5 @@
 import { effectiveStatus } from '#contract/dare-rules';
+import { darePhase } from '#contract/dare-status';
 import type { Dare } from '#contract/dares';
 import type { DareStatus, Difficulty } from '#contract/limits';
 import { normalizeSol } from '#contract/money';
@@ -10,9 +11,10 @@ import { type DareSelection, selectDare } from './repo';
  * status is the one users see (effectiveStatus); without, the stored one.
  */
 export function toDare(
-  { dare, creator, submissionCount, participantCount }: DareSelection,
+  { dare, creator, submissionCount, participantCount, refundedAmount, refundedBackers }: DareSelection,
   now?: Date,
 ): Dare {
+  const backers = Number(refundedBackers);
   const stakeAmount = normalizeSol(dare.stakeAmount);
   const totalPool = normalizeSol(dare.totalPool);
   const status = dare.status as DareStatus;
@@ -30,6 +32,9 @@ export function toDare(
     isPublic: dare.isPublic,
     isMajor: dare.isMajor,
     status: now ? effectiveStatus({ status, deadline: dare.deadline }, now) : status,
+    // The admin list reads stored statuses but still shows the words users see.
+    phase: darePhase({ status, deadline: dare.deadline, refundedBackers: backers }, now ?? new Date()),
+    refundTotal: backers > 0 ? { amount: normalizeSol(refundedAmount), backers } : null,
     escrowWallet: dare.escrowWallet,
     transactionSignature: dare.transactionSignature,
     network: dare.network,

@@ -2,6 +2,7 @@ import { and, desc, eq, gt, ilike, isNull, lt, lte, or, sql } from 'drizzle-orm'
 import { DARE_LIST_LIMITS, type DareListQuery } from '#contract/dares';
 import { likePattern } from '#server/db/like';
 import type { DbOrTx } from '../../db/client';
+import { refundedColumns } from '../../db/refunded-columns';
 import { dareSubmissions, dares, users } from '../../db/schema';
 
 export type DareRow = typeof dares.$inferSelect;
@@ -16,6 +17,7 @@ const dareColumns = {
   creator: { id: users.id, username: users.username, walletAddress: users.walletAddress },
   submissionCount: sql<number>`(select count(*)::int from ${dareSubmissions} where ${dareSubmissions.dareId} = ${dares.id})`,
   participantCount: sql<number>`(select count(distinct ${dareSubmissions.userId})::int from ${dareSubmissions} where ${dareSubmissions.dareId} = ${dares.id})`,
+  ...refundedColumns,
 };
 
 export type DareSelection = {
@@ -23,6 +25,9 @@ export type DareSelection = {
   creator: { id: number; username: string; walletAddress: string | null } | null;
   submissionCount: number;
   participantCount: number;
+  /** SOL (decimal) of the contributions that went back, and to how many wallets. */
+  refundedAmount: string;
+  refundedBackers: number;
 };
 
 /** One dare with its creator and counts, as toDare (dare-view.ts) shows it. */

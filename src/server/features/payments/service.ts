@@ -28,6 +28,7 @@ import {
   buildCreateVaultTransaction,
   buildDepositTransaction,
 } from '#server/chain/escrow-program/app-transactions';
+import { escrowProgramDecoder } from '#server/chain/escrow-program/decode';
 import { MEMO_PROGRAM } from '#server/chain/memo';
 import type { Clock } from '#server/deps';
 import { requireWallet, type UserRow } from '#server/features/auth/user';
@@ -53,6 +54,7 @@ import {
 import type { RefusedVaults } from './refused-vaults';
 import { findDareStanding } from './repo/credits';
 import { type EscrowWalletRow, findEscrowWallet } from './repo/escrow-wallets';
+import { findExplorerNames } from './repo/explorer-names';
 import {
   claimRelay,
   findIntent,
@@ -400,7 +402,12 @@ export function createPaymentsService({
     },
 
     /** One transaction for the local explorer page: cached, and limited per address. */
-    transaction: createTransactionLookup({ rpc, limiter }),
+    transaction: createTransactionLookup({
+      rpc,
+      limiter,
+      decode: escrowProgramDecoder(escrowProgramId),
+      names: (addresses) => findExplorerNames(db, addresses),
+    }),
   };
 }
 

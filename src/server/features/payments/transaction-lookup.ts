@@ -1,10 +1,12 @@
 import type { Signature } from '@solana/kit';
 import type { TransactionView } from '#contract/payments';
+import type { InstructionDecoder } from '#server/chain/escrow-program/decode';
 import type { ChainPort } from '../../chain/port';
 import { notFound } from '../../errors';
 import { type RateLimiter, tooManyRequests } from '../../rate-limit/port';
 import { RATE_LIMITS } from '../../rate-limits';
-import { toTransactionView } from './transaction-view';
+import type { ExplorerNames } from './repo/explorer-names';
+import { addressesOf, describeTransaction, toTransactionView } from './transaction-view';
 
 /** Confirmed transactions kept in memory; the oldest-used goes first. */
 const CACHE_ENTRIES = 1000;
@@ -14,7 +16,18 @@ const CACHE_ENTRIES = 1000;
  * chain once and then served from memory; only lookups that reach the chain count against the
  * caller's limit. A signature not found is not cached: it may land a moment later.
  */
-export function createTransactionLookup({ rpc, limiter }: { rpc: ChainPort['rpc']; limiter: RateLimiter }) {
+export function createTransactionLookup({
+  rpc,
+  limiter,
+  decode,
+  names,
+}: {
+  rpc: ChainPort['rpc'];
+  limiter: RateLimiter;
+  decode: InstructionDecoder;
+  /** Users' names of wallets and dares of vaults, for the summary. */
+  names: (addresses: readonly string[]) => Promise<ExplorerNames>;
+}) {
   const cache = new Map<string, TransactionView>();
 
   return async function lookUp(signature: string, ip: string): Promise<TransactionView> {
@@ -37,11 +50,12 @@ export function createTransactionLookup({ rpc, limiter }: { rpc: ChainPort['rpc'
           maxSupportedTransactionVersion: 0,
         })
         .send();
-      view = tx ? toTransactionView(signature, tx) : null;
+      view = tx ? toTransactionView(signature, tx, decode) : null;
     } catch {
       view = null;
     }
     if (!view) throw notFound('Transaction not found');
+    view.summary = describeTransaction(view, await names(addressesOf(view)));
     cache.set(signature, view);
     if (cache.size > CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
     return view;

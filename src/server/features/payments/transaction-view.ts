@@ -1,11 +1,21 @@
+import { getBase58Encoder } from '@solana/kit';
+import { lamportsToSol } from '#contract/money';
 import type { TransactionView } from '#contract/payments';
+import type { InstructionDecoder } from '#server/chain/escrow-program/decode';
+import type { ExplorerNames } from './repo/explorer-names';
 import { describeTransactionError } from './transaction-errors';
 
 type ParsedInstruction = {
   program?: string;
   programId: string;
   parsed?: { type?: string; info?: Record<string, unknown> } | string;
+  /** Programs the node cannot parse: their accounts and base58 data. */
+  accounts?: readonly string[];
+  data?: string;
 };
+
+/** The program name escrow instructions are shown under, and the summary looks for. */
+export const ESCROW_PROGRAM_NAME = 'DarePool escrow';
 
 /** The subset of a jsonParsed getTransaction answer the explorer page shows. */
 interface JsonParsedTransaction {
@@ -29,7 +39,49 @@ interface JsonParsedTransaction {
 const json = (value: unknown) =>
   JSON.parse(JSON.stringify(value, (_key, inner) => (typeof inner === 'bigint' ? inner.toString() : inner)));
 
-export function toTransactionView(signature: string, answer: unknown): TransactionView | null {
+function decodeRaw(ix: ParsedInstruction, decode: InstructionDecoder | undefined) {
+  if (!decode || ix.parsed !== undefined || ix.data === undefined || !ix.accounts) return null;
+  let bytes: Uint8Array;
+  try {
+    bytes = new Uint8Array(getBase58Encoder().encode(ix.data));
+  } catch {
+    return null;
+  }
+  return decode(String(ix.programId), ix.accounts.map(String), bytes);
+}
+
+function viewOfInstruction(ix: ParsedInstruction, decode: InstructionDecoder | undefined) {
+  const decoded = decodeRaw(ix, decode);
+  if (decoded) {
+    const { amount, kind } = decoded.data;
+    return {
+      program: decoded.program,
+      programId: String(ix.programId),
+      type: decoded.name,
+      info: {
+        ...decoded.accounts,
+        ...(amount === undefined ? {} : { amount: `${lamportsToSol(amount)} SOL` }),
+        ...(kind === undefined ? {} : { kind }),
+      },
+    };
+  }
+  return {
+    program: ix.program ?? 'unknown',
+    programId: String(ix.programId),
+    type: typeof ix.parsed === 'object' ? (ix.parsed.type ?? null) : null,
+    info: typeof ix.parsed === 'object' && ix.parsed.info ? json(ix.parsed.info) : null,
+  };
+}
+
+/**
+ * `decode` names the instructions of the programs it knows (the escrow program's); the summary is
+ * left empty here and written by describeTransaction once the addresses' names are known.
+ */
+export function toTransactionView(
+  signature: string,
+  answer: unknown,
+  decode?: InstructionDecoder,
+): TransactionView | null {
   const tx = answer as JsonParsedTransaction;
   if (!tx.meta) return null;
   const { meta } = tx;
@@ -47,12 +99,86 @@ export function toTransactionView(signature: string, answer: unknown): Transacti
       preBalance: (meta.preBalances[index] ?? 0n).toString(),
       postBalance: (meta.postBalances[index] ?? 0n).toString(),
     })),
-    instructions: tx.transaction.message.instructions.map((ix) => ({
-      program: ix.program ?? 'unknown',
-      programId: String(ix.programId),
-      type: typeof ix.parsed === 'object' ? (ix.parsed.type ?? null) : null,
-      info: typeof ix.parsed === 'object' && ix.parsed.info ? json(ix.parsed.info) : null,
-    })),
+    instructions: tx.transaction.message.instructions.map((ix) => viewOfInstruction(ix, decode)),
     logs: [...(meta.logMessages ?? [])],
+    summary: [],
   };
+}
+
+/** Every address a view names: what describeTransaction needs names for. */
+export function addressesOf(view: TransactionView): string[] {
+  return view.accounts.map((account) => account.address);
+}
+
+const shortAddress = (address: string) => `${address.slice(0, 4)}…${address.slice(-4)}`;
+
+/**
+ * The sentences that lead the explorer page, one per money movement of the escrow program:
+ * 'walker1 was paid 0.35 SOL from dare "Juggle five balls"', 'alice put 0.2 SOL into dare "…"',
+ * 'Refunded 0.05 SOL to bob from dare "…"'. Paid and refunded amounts are what the recipient's
+ * balance gained (plus the fee when the recipient paid it), so they are what really arrived.
+ */
+export function describeTransaction(view: TransactionView, names: ExplorerNames): TransactionView['summary'] {
+  const index = new Map(view.accounts.map((account, at) => [account.address, at]));
+  const who = (address: unknown) =>
+    typeof address === 'string' ? (names.users.get(address) ?? shortAddress(address)) : 'someone';
+  const dareOf = (vault: unknown) => (typeof vault === 'string' ? names.dares.get(vault) : undefined);
+  const dareText = (vault: unknown) => {
+    const dare = dareOf(vault);
+    return dare ? `dare "${dare.title}"` : 'a dare';
+  };
+  const received = (address: unknown): string | null => {
+    const at = typeof address === 'string' ? index.get(address) : undefined;
+    if (at === undefined) return null;
+    const account = view.accounts[at]!;
+    let gained = BigInt(account.postBalance) - BigInt(account.preBalance);
+    if (at === 0) gained += BigInt(view.fee);
+    return gained > 0n ? lamportsToSol(gained) : null;
+  };
+  const lines: TransactionView['summary'] = [];
+  let cancelled: TransactionView['summary'][number] | null = null;
+  for (const ix of view.instructions) {
+    if (ix.program !== ESCROW_PROGRAM_NAME || !ix.info) continue;
+    const info = ix.info;
+    const dareId = dareOf(info.vault)?.id ?? null;
+    switch (ix.type) {
+      case 'create vault':
+      case 'deposit': {
+        const amount = String(info.amount ?? '').replace(/ SOL$/, '');
+        lines.push({ text: `${who(info.payer)} put ${amount} SOL into ${dareText(info.vault)}`, dareId });
+        break;
+      }
+      case 'settle':
+        for (const [role, address] of Object.entries(info)) {
+          if (!/^winner\d+$/.test(role)) continue;
+          const amount = received(address);
+          if (amount)
+            lines.push({
+              text: `${who(address)} was paid ${amount} SOL from ${dareText(info.vault)}`,
+              dareId,
+            });
+        }
+        break;
+      case 'refund': {
+        const amount = received(info.payer);
+        if (amount)
+          lines.push({
+            text: `Refunded ${amount} SOL to ${who(info.payer)} from ${dareText(info.vault)}`,
+            dareId,
+          });
+        break;
+      }
+      case 'enter':
+        lines.push({ text: `${who(info.entrant)} entered ${dareText(info.vault)} with a proof`, dareId });
+        break;
+      case 'cancel': {
+        const text = `${dareText(info.vault)} was cancelled: every payer can take their SOL back`;
+        cancelled = { text: text[0]!.toUpperCase() + text.slice(1), dareId };
+        break;
+      }
+    }
+  }
+  // A cancel sent with its refunds is said by the refunds themselves.
+  if (cancelled && lines.length === 0) lines.push(cancelled);
+  return lines;
 }

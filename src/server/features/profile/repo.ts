@@ -73,6 +73,7 @@ export async function profileActivity(db: DbOrTx, userId: number): Promise<Omit<
       amount: null,
       status: s.status,
       transactionSignature: null,
+      refundSignature: null,
     })),
     ...voteRows.map(({ v, title }) => ({
       key: `vote:${v.id}`,
@@ -83,6 +84,7 @@ export async function profileActivity(db: DbOrTx, userId: number): Promise<Omit<
       amount: null,
       status: null,
       transactionSignature: null,
+      refundSignature: null,
     })),
     ...contributions.map(({ c, title }) => ({
       key: `contribution:${c.id}`,
@@ -93,6 +95,7 @@ export async function profileActivity(db: DbOrTx, userId: number): Promise<Omit<
       amount: normalizeSol(c.amount),
       status: c.refundedAt ? 'refunded' : c.kind,
       transactionSignature: c.transactionSignature,
+      refundSignature: c.refundedAt ? c.refundSignature : null,
     })),
     ...claimRows.map(({ c, title }) => ({
       key: `claim:${c.id}`,
@@ -103,6 +106,7 @@ export async function profileActivity(db: DbOrTx, userId: number): Promise<Omit<
       amount: normalizeSol(c.amount),
       status: c.status,
       transactionSignature: c.status === 'paid' ? c.transactionHash : null,
+      refundSignature: null,
     })),
   ];
   items.sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : a.key.localeCompare(b.key)));

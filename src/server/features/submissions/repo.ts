@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNotNull, isNull, or, type SQL, sql } from 'drizzle-orm';
 import { normalizeSol } from '#contract/money';
 import type { DareOutcome, Submission } from '#contract/submissions';
 import type { DbOrTx } from '../../db/client';
@@ -140,6 +140,43 @@ export async function winnersOf(db: DbOrTx, dareId: number): Promise<DareOutcome
     status: row.status,
     transactionSignature: row.status === 'paid' ? row.transactionHash : null,
   }));
+}
+
+/** The refunds that landed for a dare, oldest first: each payment back to the wallet that paid it. */
+export async function refundsOf(db: DbOrTx, dareId: number): Promise<DareOutcome['refunds']> {
+  const rows = await db
+    .select({
+      signature: poolContributions.refundSignature,
+      amount: poolContributions.amount,
+      walletAddress: poolContributions.walletAddress,
+      username: users.username,
+    })
+    .from(poolContributions)
+    .leftJoin(users, eq(users.id, poolContributions.userId))
+    .where(
+      and(
+        eq(poolContributions.dareId, dareId),
+        isNotNull(poolContributions.refundedAt),
+        isNotNull(poolContributions.refundSignature),
+      ),
+    )
+    .orderBy(asc(poolContributions.refundedAt), asc(poolContributions.id));
+  return rows.map((row) => ({
+    signature: row.signature!,
+    amount: normalizeSol(row.amount),
+    walletAddress: row.walletAddress,
+    username: row.username,
+  }));
+}
+
+/** The submissions of a dare a user voted for. */
+export async function votedSubmissionIds(db: DbOrTx, userId: number, dareId: number): Promise<number[]> {
+  const rows = await db
+    .select({ id: submissionVotes.submissionId })
+    .from(submissionVotes)
+    .where(and(eq(submissionVotes.userId, userId), eq(submissionVotes.dareId, dareId)))
+    .orderBy(asc(submissionVotes.submissionId));
+  return rows.map((row) => row.id);
 }
 
 /** What submitting and voting need of a dare: whether it is open, and whether it is major. */

@@ -4,6 +4,7 @@ import {
   dareOutcomeSchema,
   dareSubmissionsParamsSchema,
   enterTransactionResponseSchema,
+  myVotesSchema,
   submissionIdParamsSchema,
   submissionListSchema,
   submissionSchema,
@@ -121,6 +122,18 @@ export const submissionRoutes: FastifyPluginAsyncZod<{ submissions: SubmissionsS
       },
     },
     async (request) => submissions.votingRights(requireUser(request)),
+  );
+  app.get(
+    '/api/dares/:dareId/my-votes',
+    {
+      schema: {
+        tags: ['submissions'],
+        summary: "The session user's votes on a dare: how many, and for which submissions",
+        params: dareSubmissionsParamsSchema,
+        response: { 200: myVotesSchema, ...errorResponses(401, 404) },
+      },
+    },
+    async (request) => submissions.myVotes(requireUser(request), request.params.dareId),
   );
   app.get(
     '/api/user/:userId/votes/dare/:dareId',

@@ -3,6 +3,7 @@ import { effectiveStatus } from '#contract/dare-rules';
 import { SUBMISSION_LIMITS } from '#contract/limits';
 import {
   type DareOutcome,
+  type MyVotes,
   SUBMISSION_MESSAGES,
   type Submission,
   UPLOADED_VIDEO_PREFIX,
@@ -37,7 +38,9 @@ import {
   listFeaturedSubmissions,
   listVisibleSubmissions,
   lockVoter,
+  refundsOf,
   type SubmissionRecord,
+  votedSubmissionIds,
   winnersOf,
 } from './repo';
 import { uploadedKey } from './video-url';
@@ -242,9 +245,19 @@ export function createSubmissionsService(deps: SubmissionsDeps) {
       return countVotes(db, userId, dareId);
     },
 
+    async myVotes(user: UserRow, dareId: number): Promise<MyVotes> {
+      if (!(await findDareEntry(db, dareId))) throw notFound(SUBMISSION_MESSAGES.dareNotFound);
+      const submissionIds = await votedSubmissionIds(db, user.id, dareId);
+      return { voteCount: submissionIds.length, submissionIds };
+    },
+
     async outcome(dareId: number): Promise<DareOutcome> {
       if (!(await findDareEntry(db, dareId))) throw notFound(SUBMISSION_MESSAGES.dareNotFound);
-      return { votingClosed: await votingClosedReason(db, dareId), winners: await winnersOf(db, dareId) };
+      return {
+        votingClosed: await votingClosedReason(db, dareId),
+        winners: await winnersOf(db, dareId),
+        refunds: await refundsOf(db, dareId),
+      };
     },
 
     async votingRights(user: UserRow): Promise<VotingRights> {

@@ -1,13 +1,29 @@
+import { DARE_PHASE_WORDS, type DarePhase } from '#contract/dare-status';
 import type { Dare } from '#contract/dares';
 import { Badge } from '#web/components/ui/badge';
 
-const VARIANT = { active: 'success', completed: 'secondary', cancelled: 'destructive' } as const;
+const VARIANT = {
+  active: 'success',
+  ended: 'secondary',
+  completed: 'secondary',
+  refunded: 'outline',
+  cancelled: 'destructive',
+} as const;
 
-/** A dare's status: active green, completed grey, cancelled red. */
-export function DareStatusBadge({ status, className }: { status: Dare['status']; className?: string }) {
+/** A dare's status in the words every screen uses (#contract/dare-status): active green, cancelled red. */
+export function DareStatusBadge({ phase, className }: { phase: DarePhase; className?: string }) {
   return (
-    <Badge variant={VARIANT[status]} className={className}>
-      {status}
+    <Badge variant={VARIANT[phase]} className={className} data-phase={phase}>
+      {DARE_PHASE_WORDS[phase]}
+    </Badge>
+  );
+}
+
+/** Whether the dare is shown to everyone, as the spec's isPublic says it. */
+export function VisibilityBadge({ isPublic, className }: { isPublic: boolean; className?: string }) {
+  return (
+    <Badge variant="outline" className={className}>
+      {isPublic ? 'Public' : 'Private'}
     </Badge>
   );
 }
@@ -20,12 +36,12 @@ const DIFFICULTY_CLASS: Record<Dare['difficulty'], string> = {
   extreme: 'border-transparent bg-destructive text-destructive-foreground',
 };
 
-/** The badge row of a dare's card and page: difficulty, status, category. */
+/** The badge row of a dare's card and page: difficulty, status, category, Public or Private. */
 export function DareBadges({
   dare,
   className,
 }: {
-  dare: Pick<Dare, 'difficulty' | 'status' | 'category'>;
+  dare: Pick<Dare, 'difficulty' | 'phase' | 'category' | 'isPublic'>;
   className?: string;
 }) {
   return (
@@ -33,10 +49,11 @@ export function DareBadges({
       <Badge className={`uppercase ${DIFFICULTY_CLASS[dare.difficulty]}`} data-difficulty={dare.difficulty}>
         {dare.difficulty}
       </Badge>
-      <DareStatusBadge status={dare.status} className="uppercase" />
+      <DareStatusBadge phase={dare.phase} className="uppercase" />
       <Badge variant="outline" className="uppercase">
         {dare.category}
       </Badge>
+      <VisibilityBadge isPublic={dare.isPublic} className="uppercase" />
     </div>
   );
 }

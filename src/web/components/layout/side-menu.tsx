@@ -16,8 +16,9 @@ export function SideMenu({ onNavigate }: { onNavigate?: () => void }) {
   return (
     <div className="flex min-h-0 flex-1 flex-col">
       {onNavigate && user?.walletAddress && (
-        // The top bar has no room for the balance below `sm`: the phone's menu carries it.
-        <section aria-label="Wallet" className="mx-3 mt-3 rounded-lg border p-2">
+        // A phone's top bar keeps only the balance chip: the menu carries the name and Get test SOL.
+        <section aria-label="Wallet" className="mx-3 mt-3 space-y-1 rounded-lg border p-2">
+          <p className="truncate px-1 text-sm font-medium">{user.username}</p>
           <WalletBalanceSlot className="flex flex-wrap items-center gap-1" testSolLabel="" />
         </section>
       )}

@@ -36,9 +36,10 @@ export function TopBar({ onOpenMenu }: { onOpenMenu: () => void }) {
       <div className="ml-auto flex min-w-0 items-center gap-2">
         {user ? (
           <>
-            <WalletBalanceSlot />
+            {/* On a phone: the balance chip stays, Get test SOL and the name move to the menu. */}
+            <WalletBalanceSlot testSolClassName="hidden sm:inline-flex" />
             <span
-              className="max-w-20 truncate text-sm font-medium sm:max-w-32"
+              className="hidden max-w-20 truncate text-sm font-medium sm:inline sm:max-w-32"
               data-testid="current-username"
             >
               {user.username}
@@ -67,7 +68,8 @@ function Brand() {
     <Link to="/" className="flex shrink-0 items-center gap-2 rounded-md" aria-label="DarePool home">
       <Flame className="size-7 text-primary" aria-hidden />
       <span className="flex flex-col leading-tight">
-        <span className="text-lg font-extrabold tracking-tight">DarePool</span>
+        {/* Icon-only on the narrowest phones: the top bar's room goes to the wallet balance. */}
+        <span className="hidden text-lg font-extrabold tracking-tight min-[400px]:block">DarePool</span>
         <span className="hidden text-xs text-muted-foreground sm:block">The dare platform on Solana</span>
       </span>
     </Link>

@@ -10,7 +10,8 @@ const INSUFFICIENT = /^Insufficient balance/;
 
 /**
  * A failed payment, inline under its form and wrapped (a toast cut the wallet address off on a
- * phone), titled by whether anything left the wallet, with what to do next when SOL is short.
+ * phone): headed by the spec's 'Transaction Failed', then whether anything left the wallet, with
+ * what to do next when SOL is short.
  */
 export function PaymentFailure({
   error,
@@ -29,8 +30,9 @@ export function PaymentFailure({
       role="alert"
       className="grid gap-2 rounded-md border border-destructive/60 bg-destructive/10 p-3 text-sm break-words"
     >
-      <p className="font-semibold">
-        {short ? 'Not enough SOL' : sent ? 'Transaction failed' : 'Nothing was sent'}
+      <p className="font-semibold">Transaction Failed</p>
+      <p className="font-medium">
+        {short ? 'Not enough SOL' : sent ? 'The transaction failed on chain' : 'Nothing was sent'}
       </p>
       <p className="wrap-anywhere">{message}</p>
       {short && walletAddress && <ShortOfSol walletAddress={walletAddress} />}

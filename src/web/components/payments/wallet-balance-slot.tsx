@@ -8,15 +8,22 @@ const WalletBalance = lazy(() => import('./wallet-balance'));
 export function WalletBalanceSlot({
   className,
   testSolLabel,
+  testSolClassName,
 }: {
   className?: string;
   testSolLabel?: string;
+  testSolClassName?: string;
 }) {
   const { user } = useAuth();
   if (!user?.walletAddress) return null;
   return (
     <Suspense fallback={null}>
-      <WalletBalance walletAddress={user.walletAddress} className={className} testSolLabel={testSolLabel} />
+      <WalletBalance
+        walletAddress={user.walletAddress}
+        className={className}
+        testSolLabel={testSolLabel}
+        testSolClassName={testSolClassName}
+      />
     </Suspense>
   );
 }

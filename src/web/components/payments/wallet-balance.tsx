@@ -14,17 +14,20 @@ export const TEST_SOL_AMOUNT = '2';
 
 /**
  * The signed-in wallet's balance on the configured cluster, exact to the lamport, and on the
- * embedded chain a 'Get test SOL' action. Hidden below `sm`, where the top bar has no room.
+ * embedded chain a 'Get test SOL' action. On a phone the top bar keeps the balance chip (a new
+ * user sees what they have before a payment fails) and leaves Get test SOL to the menu.
  */
 export default function WalletBalance({
   walletAddress,
-  className = 'hidden items-center gap-1 sm:flex',
+  className = 'flex items-center gap-1',
   testSolLabel,
+  testSolClassName,
 }: {
   walletAddress: string;
   /** Classes of the 'Get test SOL' words (icon-only in the top bar below `lg`). */
   testSolLabel?: string;
-  /** Hidden below `sm` in the top bar; the phone menu shows it always. */
+  /** Classes of the whole 'Get test SOL' button (the top bar hides it on a phone). */
+  testSolClassName?: string;
   className?: string;
 }) {
   const { data: config } = useConfig();
@@ -36,7 +39,7 @@ export default function WalletBalance({
   return (
     <div className={className}>
       <span
-        className="flex max-w-36 items-center gap-1.5 truncate rounded-md border px-2 py-1.5 text-sm tabular-nums"
+        className="flex max-w-32 items-center gap-1.5 truncate rounded-md border px-2 py-1.5 text-sm tabular-nums sm:max-w-36"
         title={
           balance.isError
             ? `Balance unavailable: ${describePaymentError(balance.error)}`
@@ -47,7 +50,9 @@ export default function WalletBalance({
         <span className="sr-only">Wallet balance:</span>
         <span data-testid="wallet-balance">{text}</span>
       </span>
-      {config?.embeddedChain && <TestSolButton testSol={testSol} label={testSolLabel} />}
+      {config?.embeddedChain && (
+        <TestSolButton testSol={testSol} label={testSolLabel} className={testSolClassName} />
+      )}
     </div>
   );
 }
@@ -69,13 +74,16 @@ export function useTestSol(walletAddress: string) {
 export function TestSolButton({
   testSol,
   label = 'sr-only lg:not-sr-only',
+  className,
 }: {
   testSol: ReturnType<typeof useTestSol>;
   /** Where the words show: icon-only in a narrow top bar, spelled out elsewhere. */
   label?: string;
+  className?: string;
 }) {
   return (
     <Button
+      className={className}
       type="button"
       variant="ghost"
       size="sm"

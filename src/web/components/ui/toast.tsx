@@ -23,7 +23,9 @@ export function ToastViewport({ className, ...props }: ComponentProps<typeof Toa
     <ToastPrimitive.Viewport
       hotkey={[...TOAST.hotkey]}
       className={cn(
-        'fixed top-0 right-0 z-[100] flex max-h-screen w-full flex-col-reverse gap-2 p-4 outline-none sm:top-auto sm:bottom-0 sm:flex-col md:max-w-[420px]',
+        // At the bottom at every width: at the top of a phone they hid the header and what a page
+        // shows first (a new dare's badges, the registration dialog's head) for their 5 s.
+        'fixed right-0 bottom-0 z-[100] flex max-h-screen w-full flex-col gap-2 p-4 outline-none md:max-w-[420px]',
         className,
       )}
       {...props}

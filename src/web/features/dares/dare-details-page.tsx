@@ -1,6 +1,7 @@
 import { AlertTriangle, SearchX } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
+import type { DarePhase } from '#contract/dare-status';
 import { EmptyState } from '#web/components/common/empty-state';
 import { ShareButton } from '#web/components/common/share-button';
 import { Button } from '#web/components/ui/button';
@@ -28,7 +29,7 @@ export interface DareSubmissionSlots {
 
 /** What the refund-me feature adds: 'Refund me' for a payer of a refunding or overdue dare. */
 export interface DareRefundSlot {
-  renderRefund?: (dare: { id: number; status: string; deadline: string | null }) => ReactNode;
+  renderRefund?: (dare: { id: number; phase: DarePhase }) => ReactNode;
 }
 
 /**
@@ -84,7 +85,7 @@ export default function DareDetailsPage({
           {renderSubmit?.({ id: dare.id, title: dare.title, closed: !isOpen })}
           <AddToPoolDialog dare={dare} disabled={!isOpen} />
           <ShareButton title={dare.title} description={dare.description} path={`/dare/${dare.id}`} />
-          {renderRefund?.({ id: dare.id, status: dare.status, deadline: dare.deadline })}
+          {renderRefund?.({ id: dare.id, phase: dare.phase })}
         </>
       }
       submissions={renderSubmissions?.(dare.id)}

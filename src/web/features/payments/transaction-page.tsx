@@ -1,6 +1,6 @@
 import { AlertTriangle, ExternalLink, SearchX } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { useParams } from 'react-router';
+import { Link, useParams } from 'react-router';
 import { lamportsToSol } from '#contract/money';
 import { EmptyState } from '#web/components/common/empty-state';
 import { PageHeader } from '#web/components/common/page-header';
@@ -82,6 +82,28 @@ export default function TransactionPage() {
           )
         }
       />
+      {tx.summary.length > 0 && (
+        // What the transaction did for people, before any address or byte.
+        <section
+          aria-label="What happened"
+          className="space-y-1 rounded-lg border border-primary/50 bg-primary/10 p-4"
+        >
+          {tx.summary.map((line, index) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: the sentences are fixed once loaded
+            <p key={index} className="font-medium break-words">
+              {line.text}
+              {line.dareId !== null && (
+                <>
+                  {' · '}
+                  <Link className="text-primary underline" to={`/dare/${line.dareId}`}>
+                    Open dare
+                  </Link>
+                </>
+              )}
+            </p>
+          ))}
+        </section>
+      )}
       <dl className="grid gap-4 rounded-lg border bg-card p-4 sm:grid-cols-2">
         <div className="sm:col-span-2">
           <Field label="Signature">

@@ -98,27 +98,20 @@ export function AuthProvider({
   }, []);
 
   const register = useCallback(
+    // A failure is not toasted: the dialog shows the server's reason beside the form ('Username
+    // already taken'), one message, the real one, where the user is looking.
     async ({ username, password }: { username: string; password: string }) => {
-      try {
-        if (!pendingRegistration) throw new Error('No wallet is waiting for registration');
-        const session = await createAccount({
-          username,
-          password,
-          walletAddress: pendingRegistration.walletAddress,
-          registrationToken: pendingRegistration.registrationToken,
-        });
-        setSession(session.user, session.token);
-        setPendingRegistration(null);
-        toast({ title: 'Registration Successful', description: 'Account created successfully!' });
-        return session.user;
-      } catch (error) {
-        toast({
-          title: 'Registration Failed',
-          description: 'Failed to create account',
-          variant: 'destructive',
-        });
-        throw error;
-      }
+      if (!pendingRegistration) throw new Error('No wallet is waiting for registration');
+      const session = await createAccount({
+        username,
+        password,
+        walletAddress: pendingRegistration.walletAddress,
+        registrationToken: pendingRegistration.registrationToken,
+      });
+      setSession(session.user, session.token);
+      setPendingRegistration(null);
+      toast({ title: 'Registration Successful', description: 'Account created successfully!' });
+      return session.user;
     },
     [pendingRegistration, setSession],
   );

@@ -87,8 +87,7 @@ function DareRow({ dare, onViewSubmissions }: { dare: AdminDare; onViewSubmissio
             {dare.title}
           </Link>
           {dare.isMajor && <Badge>MAJOR</Badge>}
-          <DareStatusBadge status={dare.status} />
-          {dare.refunded && <Badge variant="secondary">Refunded</Badge>}
+          <DareStatusBadge phase={dare.phase} />
         </div>
         <p className="text-muted-foreground">
           {formatSol(dare.totalPool)} pool · {dare.participantCount} participants · {dare.submissionCount}{' '}

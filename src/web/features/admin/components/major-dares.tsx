@@ -47,7 +47,7 @@ function MajorDareRow({ dare }: { dare: Dare }) {
       <div className="min-w-0 space-y-1">
         <div className="flex flex-wrap items-center gap-2">
           <span className="font-medium">{dare.title}</span>
-          <DareStatusBadge status={dare.status} />
+          <DareStatusBadge phase={dare.phase} />
         </div>
         <p className="text-muted-foreground">
           {formatSol(dare.totalPool)} prize pool · {dare.participantCount}/{dare.maxParticipants} participants

@@ -1,4 +1,4 @@
-import { Wallet } from 'lucide-react';
+import { ExternalLink, Wallet } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import type { PublicUser } from '#contract/users';
 import { Button } from '#web/components/ui/button';
@@ -12,8 +12,10 @@ import {
 import { toast } from '#web/components/ui/use-toast';
 import { useConfig } from '#web/lib/config';
 import { useAuth } from '#web/lib/session/auth-provider';
+import { useSystemSwitches } from '#web/lib/settings';
 import { disconnectWallet } from '#web/lib/wallet/connected-wallet';
 import { createLocalDevWallet } from '#web/lib/wallet/dev-wallet';
+import { looksLikeAPhone, phantomBrowseLink } from '#web/lib/wallet/phantom-link';
 import { listWallets, onWalletsChanged, type SigningWallet } from '#web/lib/wallet/wallets';
 import { signInWithWallet } from '../lib/sign-in';
 import { PasswordLoginForm } from './password-login-form';
@@ -40,6 +42,8 @@ export function ConnectWalletDialog() {
   const auth = useAuth();
   const wallets = useInstalledWallets();
   const { data: config } = useConfig();
+  const switches = useSystemSwitches();
+  const registrationOpen = switches.data?.registrationEnabled !== false;
   const [busy, setBusy] = useState<string | null>(null);
 
   async function connect(getWallet: () => Promise<SigningWallet> | SigningWallet, name: string) {
@@ -59,7 +63,9 @@ export function ConnectWalletDialog() {
           walletAddress: result.walletAddress,
           registrationToken: result.registrationToken,
         });
-        toast({ title: 'New Wallet Detected', description: 'Please complete registration to continue.' });
+        // With registration off, the dialog that opens says so first: no toast promising a form.
+        if (registrationOpen)
+          toast({ title: 'New Wallet Detected', description: 'Please complete registration to continue.' });
       }
     } catch (error) {
       await disconnectWallet().catch(() => undefined);
@@ -95,6 +101,16 @@ export function ConnectWalletDialog() {
               {busy === wallet.name ? 'Connecting...' : wallet.name}
             </Button>
           ))}
+          {wallets.length === 0 && looksLikeAPhone() && (
+            // A phone browser has no wallet extension: Phantom's app opens this very page in its own
+            // browser, where the wallet is there.
+            <Button asChild variant="outline" className="justify-start">
+              <a href={phantomBrowseLink(window.location.href, window.location.origin)}>
+                <ExternalLink aria-hidden />
+                Open in Phantom
+              </a>
+            </Button>
+          )}
           {wallets.length === 0 && (
             <p className="text-sm text-muted-foreground">
               No Solana wallet found in this browser.{' '}

@@ -1,5 +1,5 @@
 import { type FormEvent, useState } from 'react';
-import { registrationFormSchema } from '#contract/auth';
+import { AUTH_MESSAGES, registrationFormSchema } from '#contract/auth';
 import { Button } from '#web/components/ui/button';
 import {
   Dialog,
@@ -13,6 +13,7 @@ import { Input } from '#web/components/ui/input';
 import { FieldError, Label } from '#web/components/ui/label';
 import { ApiError } from '#web/lib/api-client';
 import { type PendingRegistration, useAuth } from '#web/lib/session/auth-provider';
+import { useSystemSwitches } from '#web/lib/settings';
 import { disconnectWallet } from '#web/lib/wallet/connected-wallet';
 
 type Field = 'username' | 'password' | 'confirmPassword';
@@ -29,6 +30,8 @@ export function RegistrationDialog({ pending }: { pending: PendingRegistration }
   /** The server's reason when it is about no one field (e.g. 'Username already taken'). */
   const [formError, setFormError] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
+  // Switched off by an admin: said before the form, not after Submit (the server refuses anyway).
+  const closed = useSystemSwitches().data?.registrationEnabled === false;
 
   const edit = (field: Field, value: string) => {
     setForm((current) => ({ ...current, [field]: value }));
@@ -86,42 +89,52 @@ export function RegistrationDialog({ pending }: { pending: PendingRegistration }
         onOpenAutoFocus={(event) => {
           // Radix would focus the first input, the read-only address: start where the user types.
           event.preventDefault();
-          document.getElementById('register-username')?.focus();
+          (document.getElementById('register-username') ?? undefined)?.focus();
         }}
       >
         <DialogHeader>
           <DialogTitle>Complete Registration</DialogTitle>
           <DialogDescription>
-            Your wallet is connected. Please complete your profile to continue.
+            {closed
+              ? `${AUTH_MESSAGES.registrationDisabled}: this wallet has no account yet, and new accounts cannot be created right now. An existing account can still sign in.`
+              : 'Your wallet is connected. Please complete your profile to continue.'}
           </DialogDescription>
         </DialogHeader>
-        <form onSubmit={submit} className="grid gap-4" noValidate>
-          <div className="grid gap-1.5">
-            <Label htmlFor="register-wallet">Wallet Address</Label>
-            <Input
-              id="register-wallet"
-              value={pending.walletAddress}
-              readOnly
-              className="font-mono text-xs"
-            />
-          </div>
-          {field('username', 'Username', 'text', 'username')}
-          {field('password', 'Password', 'password', 'new-password')}
-          {field('confirmPassword', 'Confirm Password', 'password', 'new-password')}
-          {formError && (
-            <p role="alert" className="text-sm text-destructive">
-              {formError}
-            </p>
-          )}
+        {closed ? (
           <DialogFooter>
             <Button type="button" variant="outline" onClick={() => void cancel()}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={submitting}>
-              {submitting ? 'Creating Account...' : 'Complete Registration'}
+              Close
             </Button>
           </DialogFooter>
-        </form>
+        ) : (
+          <form onSubmit={submit} className="grid gap-4" noValidate>
+            <div className="grid gap-1.5">
+              <Label htmlFor="register-wallet">Wallet Address</Label>
+              <Input
+                id="register-wallet"
+                value={pending.walletAddress}
+                readOnly
+                className="font-mono text-xs"
+              />
+            </div>
+            {field('username', 'Username', 'text', 'username')}
+            {field('password', 'Password', 'password', 'new-password')}
+            {field('confirmPassword', 'Confirm Password', 'password', 'new-password')}
+            {formError && (
+              <p role="alert" className="text-sm text-destructive">
+                {formError}
+              </p>
+            )}
+            <DialogFooter>
+              <Button type="button" variant="outline" onClick={() => void cancel()}>
+                Cancel
+              </Button>
+              <Button type="submit" disabled={submitting}>
+                {submitting ? 'Creating Account...' : 'Complete Registration'}
+              </Button>
+            </DialogFooter>
+          </form>
+        )}
       </DialogContent>
     </Dialog>
   );

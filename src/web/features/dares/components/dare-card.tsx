@@ -1,5 +1,6 @@
-import { CalendarClock, Coins, Users } from 'lucide-react';
+import { CalendarClock, Coins, Undo2, Users } from 'lucide-react';
 import { Link } from 'react-router';
+import { refundedLine } from '#contract/dare-status';
 import type { Dare } from '#contract/dares';
 import { DareBadges } from '#web/components/common/dare-badges';
 import { timeLeftLabel } from '#web/lib/dates';
@@ -19,10 +20,17 @@ export function DareCard({ dare }: { dare: Dare }) {
         <p className="mt-1 line-clamp-2 text-sm break-words text-muted-foreground">{dare.description}</p>
       </div>
       <div className="mt-auto flex flex-wrap items-center gap-x-4 gap-y-1 text-sm">
-        <span className="flex items-center gap-1 font-medium text-primary">
-          <Coins className="size-4" aria-hidden />
-          {formatSol(dare.totalPool || dare.stakeAmount)}
-        </span>
+        {dare.refundTotal ? (
+          <span className="flex items-center gap-1 font-medium" data-testid="dare-refunded">
+            <Undo2 className="size-4" aria-hidden />
+            {refundedLine(dare.refundTotal.amount, dare.refundTotal.backers)}
+          </span>
+        ) : (
+          <span className="flex items-center gap-1 font-medium text-primary">
+            <Coins className="size-4" aria-hidden />
+            {formatSol(dare.totalPool || dare.stakeAmount)}
+          </span>
+        )}
         <span className="flex items-center gap-1 text-muted-foreground" title="Participants">
           <Users className="size-4" aria-hidden />
           <span data-testid="participant-count">{dare.participantCount}</span>

@@ -1,4 +1,4 @@
-import { CalendarClock, Coins, Video } from 'lucide-react';
+import { CalendarClock, Coins, Undo2, Video } from 'lucide-react';
 import type { ReactNode } from 'react';
 import type { Dare } from '#contract/dares';
 import { DareBadges } from '#web/components/common/dare-badges';
@@ -6,6 +6,7 @@ import { EmptyState } from '#web/components/common/empty-state';
 import { StatTile } from '#web/components/common/stat-tile';
 import { daysLeft, timeLeftLabel } from '#web/lib/dates';
 import { formatSol } from '#web/lib/utils';
+import { DareMoneyNote } from './dare-money-note';
 import { VaultLink } from './vault-link';
 
 /**
@@ -25,7 +26,7 @@ export function DareDetails({
 }) {
   const label = timeLeftLabel(dare);
   // A finished dare says so instead of counting days.
-  const over = label === 'Ended' || label === 'Cancelled';
+  const over = dare.phase !== 'active';
   const left = daysLeft(dare.deadline);
   return (
     <div className="grid gap-6 xl:grid-cols-[minmax(0,1fr)_22rem]">
@@ -36,8 +37,17 @@ export function DareDetails({
           <p className="mt-2 whitespace-pre-line break-words text-muted-foreground">{dare.description}</p>
         </div>
         <div className="grid gap-3 sm:grid-cols-3">
-          {/* docs/product.md#dare-details: the total pool falls back to the stake amount. */}
-          <StatTile label="Total Pool" value={formatSol(dare.totalPool || dare.stakeAmount)} icon={Coins} />
+          {/* docs/product.md#dare-details: the total pool falls back to the stake amount; a refunded pool says where it went. */}
+          {dare.refundTotal ? (
+            <StatTile
+              label="Refunded"
+              value={formatSol(dare.refundTotal.amount)}
+              hint={`to ${dare.refundTotal.backers} ${dare.refundTotal.backers === 1 ? 'backer' : 'backers'}`}
+              icon={Undo2}
+            />
+          ) : (
+            <StatTile label="Total Pool" value={formatSol(dare.totalPool || dare.stakeAmount)} icon={Coins} />
+          )}
           <StatTile label="Submissions" value={dare.submissionCount} icon={Video} />
           {over ? (
             <StatTile label="Status" value={label} icon={CalendarClock} />
@@ -45,6 +55,7 @@ export function DareDetails({
             <StatTile label="Days Left" value={left ?? 'No deadline'} icon={CalendarClock} />
           )}
         </div>
+        <DareMoneyNote dare={dare} />
         <VaultLink vault={dare.escrowWallet} />
         {actions && <div className="flex flex-wrap gap-2">{actions}</div>}
         <section aria-labelledby="approved-submissions" className="space-y-3">

@@ -21,7 +21,7 @@ export function TransactionInstructions({ instructions }: { instructions: Transa
         // Instructions have no identity of their own: their position is what names them.
         // biome-ignore lint/suspicious/noArrayIndexKey: the list is fixed once loaded
         <li key={index} className="rounded-lg border p-3">
-          <p className="text-sm font-medium">
+          <p className="text-sm font-medium break-words">
             #{index + 1} {instruction.program}
             {instruction.type && <span className="text-muted-foreground"> · {instruction.type}</span>}
           </p>

@@ -11,9 +11,10 @@ function describe(item: ActivityItem): string {
     case 'vote':
       return `Voted on a submission to ${dare}`;
     case 'contribution':
+      if (item.status === 'refunded') return `Refunded ${formatSol(item.amount ?? '0')} from ${dare}`;
       return item.status === 'stake'
         ? `Staked ${formatSol(item.amount ?? '0')} on ${dare}`
-        : `Added ${formatSol(item.amount ?? '0')} to ${dare}${item.status === 'refunded' ? ' (refunded)' : ''}`;
+        : `Added ${formatSol(item.amount ?? '0')} to ${dare}`;
     case 'claim':
       return `Prize of ${formatSol(item.amount ?? '0')} for ${dare} (${item.status ?? 'pending'})`;
   }
@@ -27,8 +28,16 @@ export function RecentActivity({ items }: { items: ActivityItem[] | undefined })
     <ul className="divide-y text-sm" aria-label="Recent activity">
       {items.map((item) => (
         <li key={item.key} className="flex items-center justify-between gap-3 py-2">
-          <span className="min-w-0">
+          <span className="min-w-0 break-words">
             {item.dareId ? <Link to={`/dare/${item.dareId}`}>{describe(item)}</Link> : describe(item)}
+            {item.refundSignature && (
+              <>
+                {' · '}
+                <Link className="font-medium text-primary underline" to={`/tx/${item.refundSignature}`}>
+                  View refund transaction
+                </Link>
+              </>
+            )}
           </span>
           <time className="shrink-0 text-xs text-muted-foreground" dateTime={item.at}>
             {new Date(item.at).toLocaleDateString()}

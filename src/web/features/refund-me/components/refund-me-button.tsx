@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Undo2 } from 'lucide-react';
 import { useState } from 'react';
+import type { DarePhase } from '#contract/dare-status';
 import { lamportsToSol } from '#contract/money';
 import { REFUND_ME_MESSAGES } from '#contract/refund-me';
 import { TransactionLink } from '#web/components/payments/transaction-link';
@@ -20,13 +21,13 @@ import { runRefundMe } from '../lib/refund-me-flow';
  * payer whose wallet still has a receipt in the dare's vault, the wallet signs a `refund` and the
  * SOL goes back to it. A payer whose refund is not due yet reads when it will be.
  */
-export function RefundMeButton({ dare }: { dare: { id: number; status: string; deadline: string | null } }) {
+export function RefundMeButton({ dare }: { dare: { id: number; phase: DarePhase } }) {
   const { user } = useAuth();
   const queryClient = useQueryClient();
   const [busy, setBusy] = useState(false);
-  const ended =
-    dare.status === 'cancelled' ||
-    (dare.status === 'active' && dare.deadline !== null && new Date(dare.deadline).getTime() <= Date.now());
+  // The API's `status` reads 'completed' for any dare past its deadline, won or not: the phase tells
+  // a dare that ended without a winner (its payers' refund opens a week later) from one that was won.
+  const ended = dare.phase === 'ended' || dare.phase === 'cancelled' || dare.phase === 'refunded';
   const walletAddress = user?.walletAddress ?? null;
   const status = useQuery({
     ...refundStatusQueryOptions(dare.id, user?.id ?? 0),

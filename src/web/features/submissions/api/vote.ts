@@ -1,7 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { Submission, VoteResponse } from '#contract/submissions';
+import type { MyVotes, Submission, VoteResponse } from '#contract/submissions';
 import { toast } from '#web/components/ui/use-toast';
 import { apiRequest } from '#web/lib/api-client';
+import { myVotesKey } from './get-my-votes';
 import { voteCountKey } from './get-vote-count';
 import { approvedSubmissionsKey } from './list-approved-submissions';
 import { featuredSubmissionsKey } from './list-featured-submissions';
@@ -32,12 +33,21 @@ export function useVote(userId: number | null) {
         list?.map((item) => (item.id === submission.id ? { ...item, votes } : item));
       queryClient.setQueryData(approvedSubmissionsKey(submission.dareId), setVotes);
       queryClient.setQueryData(featuredSubmissionsKey, setVotes);
-      if (userId !== null) queryClient.setQueryData(voteCountKey(userId, submission.dareId), { voteCount });
+      if (userId !== null) {
+        queryClient.setQueryData(voteCountKey(userId, submission.dareId), { voteCount });
+        queryClient.setQueryData(myVotesKey(userId, submission.dareId), (mine: MyVotes | undefined) => ({
+          voteCount,
+          submissionIds: [...new Set([...(mine?.submissionIds ?? []), submission.id])],
+        }));
+      }
       void queryClient.invalidateQueries({ queryKey: approvedSubmissionsKey(submission.dareId) });
       void queryClient.invalidateQueries({ queryKey: featuredSubmissionsKey });
       toast({ title: VOTE_TOASTS.successTitle, description: VOTE_TOASTS.successText });
     },
-    onError: (error) => {
+    onError: (error, submission) => {
+      // A refused vote (cast in another tab, votes used up) means this page's picture is stale.
+      if (userId !== null)
+        void queryClient.invalidateQueries({ queryKey: myVotesKey(userId, submission.dareId) });
       toast({
         title: VOTE_TOASTS.failureTitle,
         description: error instanceof Error && error.message ? error.message : VOTE_TOASTS.failureFallback,

@@ -1,15 +1,18 @@
 import { Clock, Trophy } from 'lucide-react';
 import { Link } from 'react-router';
+import { SUBMISSION_LIMITS } from '#contract/limits';
 import type { DareOutcome } from '#contract/submissions';
 import { EmptyState } from '#web/components/common/empty-state';
 import { Spinner } from '#web/components/ui/spinner';
+import { useDareOutcome } from '#web/lib/dare-outcome';
 import { useAuth } from '#web/lib/session/auth-provider';
 import { formatSol } from '#web/lib/utils';
-import { useDareOutcome } from '../api/get-dare-outcome';
+import { useMyVotes } from '../api/get-my-votes';
+import { useVotingRights } from '../api/get-voting-rights';
 import { useApprovedSubmissions } from '../api/list-approved-submissions';
 import { useDareSubmissions } from '../api/list-dare-submissions';
 import { SubmissionCard } from './submission-card';
-import { VotesUsed } from './votes-used';
+import { VotesLeft } from './votes-used';
 
 const WON: Record<DareOutcome['winners'][number]['claimType'], string> = {
   dare_winner: 'won this dare',
@@ -46,7 +49,7 @@ function WinnerBanner({ winners }: { winners: DareOutcome['winners'] }) {
 }
 
 /**
- * A dare's approved proofs (polled every 5 s) with the user's 'n/3 votes used', the winner banner
+ * A dare's approved proofs (polled every 5 s) with the user's votes left, the winner banner
  * once a winner is picked, the author's own proof while it waits for review, and why voting is
  * closed once votes can change nothing.
  */
@@ -57,6 +60,12 @@ export function ApprovedSubmissions({ dareId }: { dareId: number }) {
   const mine = useDareSubmissions(dareId, user?.id ?? null, user !== null).data ?? [];
   // The API already returns the caller's own proofs; only those not yet public are added here.
   const pendingOwn = mine.filter((s) => s.userId === user?.id && s.status === 'pending');
+  const myVotes = useMyVotes(user?.id ?? null, dareId).data;
+  const voted = myVotes ? new Set(myVotes.submissionIds) : undefined;
+  const major = data?.some((s) => s.dares?.is_major === true) ?? false;
+  const rights = useVotingRights(user?.id ?? null, major);
+  const notBacker = major && rights.data?.majorDare === false;
+  const outOfVotes = voted !== undefined && voted.size >= SUBMISSION_LIMITS.votesPerDare;
   if (isPending) return <Spinner label="Loading submissions" />;
   if (error && !data)
     return <EmptyState title="Submissions could not be loaded" description={error.message} />;
@@ -67,7 +76,8 @@ export function ApprovedSubmissions({ dareId }: { dareId: number }) {
       {votingClosed ? (
         <p className="text-sm text-muted-foreground">{votingClosed}</p>
       ) : (
-        <VotesUsed dareId={dareId} />
+        // No proof, nothing to vote on: no counter either.
+        data.length > 0 && <VotesLeft submissions={data} voted={voted} notBacker={notBacker} />
       )}
       {pendingOwn.length > 0 && (
         <div className="space-y-2">
@@ -84,7 +94,13 @@ export function ApprovedSubmissions({ dareId }: { dareId: number }) {
       ) : (
         <div className="grid gap-3 sm:grid-cols-2">
           {data.map((submission) => (
-            <SubmissionCard key={submission.id} submission={submission} votingClosed={votingClosed} />
+            <SubmissionCard
+              key={submission.id}
+              submission={submission}
+              votingClosed={votingClosed}
+              voted={voted?.has(submission.id) ?? false}
+              outOfVotes={outOfVotes}
+            />
           ))}
         </div>
       )}

@@ -14,11 +14,15 @@ export function SubmissionCard({
   submission,
   heading,
   votingClosed = null,
+  voted = false,
+  outOfVotes = false,
 }: {
   submission: Submission;
   heading?: ReactNode;
   /** Why votes no longer count on this dare, shown on the disabled button. */
   votingClosed?: string | null;
+  voted?: boolean;
+  outOfVotes?: boolean;
 }) {
   const author = authorName(submission);
   return (
@@ -46,7 +50,12 @@ export function SubmissionCard({
       )}
       <div className="mt-auto flex flex-wrap items-center gap-2">
         {submission.status !== 'pending' && (
-          <VoteButton submission={submission} closedReason={votingClosed} />
+          <VoteButton
+            submission={submission}
+            closedReason={votingClosed}
+            voted={voted}
+            outOfVotes={outOfVotes}
+          />
         )}
         <WatchVideoDialog submission={submission} />
       </div>

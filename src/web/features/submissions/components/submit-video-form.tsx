@@ -14,7 +14,14 @@ import { requestEntryTransaction } from '../api/enter-transaction';
 import { submitVideo } from '../api/submit-video';
 import { uploadVideo } from '../api/upload-video';
 import { type EnterStage, enterAndSubmit } from '../lib/enter-and-submit';
-import { VIDEO_ACCEPT, validateSubmission } from '../lib/validate-submission';
+import {
+  fileProblem,
+  linkProblem,
+  VIDEO_ACCEPT,
+  VIDEO_FILE_RULE,
+  VIDEO_LINK_RULE,
+  validateSubmission,
+} from '../lib/validate-submission';
 
 const STAGE_LABELS: Record<EnterStage, string> = {
   entering: 'Preparing your entry…',
@@ -46,7 +53,14 @@ export default function SubmitVideoForm({
   onSubmitted: (submission: Submission) => void;
 }) {
   const queryClient = useQueryClient();
-  const ids = { url: useId(), file: useId(), description: useId(), error: useId() };
+  const ids = {
+    url: useId(),
+    urlRule: useId(),
+    file: useId(),
+    fileRule: useId(),
+    description: useId(),
+    error: useId(),
+  };
   const fileInput = useRef<HTMLInputElement>(null);
   const [videoUrl, setVideoUrl] = useState('');
   const [file, setFile] = useState<File | null>(null);
@@ -55,6 +69,9 @@ export default function SubmitVideoForm({
   const [progress, setProgress] = useState<number | null>(null);
   const [stage, setStage] = useState<EnterStage | null>(null);
   const [busy, setBusy] = useState(false);
+  // Judged as typed and as picked (docs/product.md#submit-video-rules), not only after Submit.
+  const urlProblem = linkProblem(videoUrl);
+  const pickedProblem = file ? fileProblem(file) : null;
 
   const setWorking = (value: boolean) => {
     setBusy(value);
@@ -119,11 +136,20 @@ export default function SubmitVideoForm({
           placeholder="https://…"
           value={videoUrl}
           disabled={busy || file !== null}
+          aria-invalid={urlProblem !== null}
+          aria-describedby={ids.urlRule}
           onChange={(event) => {
             setVideoUrl(event.target.value);
             setError(null);
           }}
         />
+        {urlProblem ? (
+          <FieldError id={ids.urlRule} message={urlProblem} />
+        ) : (
+          <p id={ids.urlRule} className="text-xs text-muted-foreground">
+            {VIDEO_LINK_RULE}
+          </p>
+        )}
       </div>
       <p className="text-center text-xs uppercase text-muted-foreground">or</p>
       <div className="space-y-2">
@@ -134,12 +160,20 @@ export default function SubmitVideoForm({
           type="file"
           accept={VIDEO_ACCEPT}
           disabled={busy || videoUrl.trim() !== ''}
+          aria-invalid={pickedProblem !== null}
+          aria-describedby={ids.fileRule}
           onChange={(event) => {
             setFile(event.target.files?.[0] ?? null);
             setError(null);
           }}
         />
-        <p className="text-xs text-muted-foreground">MP4, WebM or OGG, under 10MB.</p>
+        {pickedProblem ? (
+          <FieldError id={ids.fileRule} message={pickedProblem} />
+        ) : (
+          <p id={ids.fileRule} className="text-xs text-muted-foreground">
+            {VIDEO_FILE_RULE}
+          </p>
+        )}
         {file && !busy && (
           <Button
             type="button"
@@ -180,7 +214,11 @@ export default function SubmitVideoForm({
         </div>
       )}
       <p className="text-sm text-muted-foreground">{SUBMISSION_MESSAGES.entryPrompt}</p>
-      <FieldError id={ids.error} message={error ?? undefined} />
+      {/* A field's own problem already shows under it: not repeated here. */}
+      <FieldError
+        id={ids.error}
+        message={error !== null && error !== urlProblem && error !== pickedProblem ? error : undefined}
+      />
       <Button type="submit" className="w-full" disabled={busy}>
         <Upload aria-hidden />
         {busy ? (stage ? STAGE_LABELS[stage] : file ? 'Uploading…' : 'Submitting…') : 'Submit Video'}

@@ -1,0 +1,300 @@
+import { writeFileSync } from 'node:fs';
+import { getBase64EncodedWireTransaction, getTransactionDecoder, signTransaction } from '@solana/kit';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { MAJOR_VOTE_NEEDS_PAYMENT } from '#contract/voting';
+import { setupApp } from './fixtures/app';
+import { call, type HttpClient, newClient, request, submitOverHttp } from './fixtures/http-client';
+import { loginAsDemoAdmin, openSignedIn, registerWithWallet, toast } from './fixtures/users';
+
+/**
+ * Issue 26, at the widths where users tripped: where a finished dare's money went, votes that show,
+ * reasons as text, rules before Submit, the phone header and toasts, the transaction page.
+ * Screenshots go to /tmp/ux-*.png (not committed) for the closing note.
+ */
+const app = setupApp();
+const PHONE = { width: 375, height: 740 };
+const PASSWORD = 'bench-password-1';
+
+/** Stakes a dare over HTTP as the web app does; `deadlineMs` from now (the vault's too). */
+async function stakeDare(client: HttpClient, title: string, stake: string, deadlineMs = 7 * 24 * 3600_000) {
+  const deadline = new Date(Date.now() + deadlineMs).toISOString();
+  const { publicKey: escrow } = await call<{ publicKey: string }>(
+    app,
+    '/api/create-escrow-wallet',
+    undefined,
+    client.token,
+  );
+  const signature = await pay(client, escrow, stake, deadline);
+  return call<{ id: number; escrowWallet: string }>(
+    app,
+    '/api/dares',
+    {
+      title,
+      description: 'Made over HTTP the way the web app makes one.',
+      stakeAmount: stake,
+      difficulty: 'easy',
+      category: 'skill',
+      deadline,
+      userWallet: client.address,
+      transactionSignature: signature,
+      network: 'localnet',
+      escrowWalletAddress: escrow,
+    },
+    client.token,
+  );
+}
+
+async function pay(client: HttpClient, toWallet: string, amount: string, deadline?: string) {
+  const { transaction } = await call<{ transaction: string }>(
+    app,
+    '/api/create-transaction',
+    { fromWallet: client.address, toWallet, amount, ...(deadline ? { deadline } : {}) },
+    client.token,
+  );
+  const unsigned = getTransactionDecoder().decode(Buffer.from(transaction, 'base64'));
+  const signed = getBase64EncodedWireTransaction(await signTransaction([client.keys], unsigned));
+  const { signature } = await call<{ signature: string }>(
+    app,
+    '/api/send-transaction',
+    { signedTransaction: signed },
+    client.token,
+  );
+  return signature;
+}
+
+/** Nothing on the page is wider than the phone. */
+async function expectNoSideScroll(page: Page) {
+  await expect
+    .poll(() => page.evaluate(() => document.scrollingElement!.scrollWidth))
+    .toBeLessThanOrEqual(PHONE.width);
+}
+
+describe('where the money went (375 px)', () => {
+  it('a dare that ended without a winner says when its stake comes back, and tells its payer', async () => {
+    const creator = await newClient(app, 1);
+    const dare = await stakeDare(creator, 'Nobody took this one', '0.1', 4000);
+    await new Promise((resolve) => setTimeout(resolve, 4500));
+    const { page } = await openSignedIn(
+      app,
+      { username: creator.username, password: PASSWORD },
+      `/dare/${dare.id}`,
+      { viewport: PHONE },
+    );
+    const note = page.getByRole('status', { name: 'Where the money goes' });
+    await note.getByText(/^No winner: the stake is refunded on /).waitFor();
+    // One set of words: Ended, never 'Completed' for a dare nobody won.
+    expect(await page.locator('[data-phase]').first().textContent()).toBe('Ended');
+    expect(await page.getByText('Completed', { exact: true }).count()).toBe(0);
+    // The payer learns about Refund me now: when it opens (the vault's refund_after).
+    await page.getByText(/^Refunds of this dare open on /).waitFor();
+    // No entries: no vote counter either.
+    expect(await page.getByTestId('votes-used').count()).toBe(0);
+    await expectNoSideScroll(page);
+    await page.screenshot({ path: '/tmp/ux-no-winner.png', fullPage: true });
+  });
+
+  it('a refunded dare says how much went back to how many backers, with the transactions, on its page, card and Profile', async () => {
+    const creator = await newClient(app, 2);
+    const backer = await newClient(app, 3);
+    const dare = await stakeDare(creator, 'Refund me properly', '0.15');
+    const paid = await pay(backer, dare.escrowWallet, '0.05');
+    await request(app, 'POST', `/api/dares/${dare.id}/add-pool`, backer.token, {
+      amount: '0.05',
+      userWallet: backer.address,
+      transactionSignature: paid,
+    });
+    const admin = await loginAsDemoAdmin(app);
+    await request(app, 'PATCH', `/api/admin/dares/${dare.id}/status`, admin.token, { status: 'cancelled' });
+
+    const { page } = await openSignedIn(
+      app,
+      { username: backer.username, password: PASSWORD },
+      `/dare/${dare.id}`,
+      { viewport: PHONE },
+    );
+    const note = page.getByRole('status', { name: 'Where the money went' });
+    await note.getByText('Refunded 0.2 SOL to 2 backers').waitFor();
+    await expect.poll(() => note.getByRole('link', { name: 'View refund transaction' }).count()).toBe(2);
+    expect(await page.locator('[data-phase]').first().textContent()).toBe('Refunded');
+    expect(await page.getByText('Total Pool').count()).toBe(0);
+    await expectNoSideScroll(page);
+    await page.screenshot({ path: '/tmp/ux-refunded.png', fullPage: true });
+
+    // The refund's transaction page speaks DarePool and fits the phone.
+    await note.getByRole('link', { name: 'View refund transaction' }).first().click();
+    const summary = page.getByRole('region', { name: 'What happened' });
+    await summary
+      .getByText(`Refunded 0.05 SOL to ${backer.username} from dare "Refund me properly"`)
+      .waitFor();
+    await expectNoSideScroll(page);
+
+    // The card in the list, and the backer's Profile.
+    await page.goto(app.url('/community-dares'));
+    await page.getByRole('button', { name: 'All', exact: true }).click();
+    const card = page.getByRole('link', { name: /Refund me properly/ });
+    await card.getByText('Refunded 0.2 SOL to 2 backers').waitFor();
+    await page.goto(app.url('/profile'));
+    const activity = page.getByRole('list', { name: 'Recent activity' });
+    await activity.getByText('Refunded 0.05 SOL from Refund me properly').waitFor();
+    await activity.getByRole('link', { name: 'View refund transaction' }).waitFor();
+  });
+
+  it("a payout's transaction page leads with who was paid, and its balance table fits", async () => {
+    const all = await request<{ id: number; title: string }[]>(app, 'GET', '/api/dares?filter=all&limit=50');
+    const hike = all.find((d) => d.title === 'Sunrise summit hike')!;
+    const outcome = await request<{ winners: { transactionSignature: string | null }[] }>(
+      app,
+      'GET',
+      `/api/dares/${hike.id}/outcome`,
+    );
+    const signature = outcome.winners[0]!.transactionSignature!;
+    const view = await request<{ summary: { text: string }[]; instructions: unknown[] }>(
+      app,
+      'GET',
+      `/api/transactions/${signature}`,
+    );
+    expect(view.summary.map((line) => line.text).join(' | '), JSON.stringify(view.instructions)).toMatch(
+      /^carol was paid [\d.]+ SOL from dare "Sunrise summit hike"$/,
+    );
+    const { page } = await app.newPage({ viewport: PHONE });
+    page.setDefaultTimeout(10_000);
+    await page.goto(app.url(`/tx/${signature}`));
+    const summary = page.getByRole('region', { name: 'What happened' });
+    await summary
+      .getByText(/^carol was paid [\d.]+ SOL from dare "Sunrise summit hike" · Open dare$/)
+      .waitFor();
+    await page.getByText(/#\d DarePool escrow · settle/).waitFor();
+    expect(await page.getByText(/unknown/).count()).toBe(0);
+    await expectNoSideScroll(page);
+    await page.screenshot({ path: '/tmp/ux-payout-tx.png', fullPage: true });
+  });
+});
+
+describe('votes (375 px)', () => {
+  it("a cast vote reads Voted, the counter says what is left and where, and a vote that can't be cast says why", async () => {
+    const creator = await newClient(app, 4);
+    const prover = await newClient(app, 5);
+    const dare = await stakeDare(creator, 'Vote on me', '0.05');
+    const proof = await submitOverHttp<{ id: number }>(app, prover, dare.id, {
+      videoUrl: 'https://videos.example/vote-on-me.mp4',
+      description: 'Done',
+    });
+    const admin = await loginAsDemoAdmin(app);
+    await request(app, 'PUT', `/api/admin/submissions/${proof.id}`, admin.token, { status: 'approved' });
+
+    const voter = await app.newPage({ wallet: true, viewport: PHONE });
+    await registerWithWallet(voter.page, app.baseUrl, 'e2e_phone_voter');
+    const { page } = voter;
+    await page.goto(app.url(`/dare/${dare.id}`));
+    const counter = page.getByTestId('votes-used');
+    await expect.poll(() => counter.textContent()).toBe('3 of 3 votes left · 1 proof you can still vote for');
+    await page.getByRole('button', { name: 'Vote (0 votes)' }).click();
+    await toast(page, 'Vote added!');
+    const voted = page.getByRole('button', { name: 'Voted (1 vote)' });
+    await voted.waitFor();
+    expect(await voted.isDisabled()).toBe(true);
+    await expect.poll(() => counter.textContent()).toBe('2 of 3 votes left · no other proof to vote for yet');
+    // After a reload too: the server says which proofs got this user's votes.
+    await page.reload();
+    await voted.waitFor();
+    await page.waitForTimeout(5500); // the vote toast has gone: the screenshot shows the page
+    await page.screenshot({ path: '/tmp/ux-voted-phone.png', fullPage: true });
+
+    // The Major Dare's vote for a user who never paid in: the reason is text, not a tooltip.
+    await page.goto(app.url('/major-dare'));
+    await page.getByText(MAJOR_VOTE_NEEDS_PAYMENT, { exact: true }).waitFor();
+    expect(await page.getByText(MAJOR_VOTE_NEEDS_PAYMENT, { exact: true }).isVisible()).toBe(true);
+    await page.getByTestId('vote-reason').getByText('Backers only').first().waitFor();
+    await expectNoSideScroll(page);
+  });
+});
+
+describe('rules before the form, phones', () => {
+  it('says registration is off before the form, and offers Open in Phantom on a phone without a wallet', async () => {
+    const admin = await loginAsDemoAdmin(app);
+    await request(app, 'PUT', '/api/admin/settings', admin.token, { registrationEnabled: false });
+    try {
+      const { page } = await app.newPage({ wallet: true, viewport: PHONE });
+      await page.goto(app.url('/'));
+      await page.getByRole('button', { name: 'Connect Wallet' }).first().click();
+      await page.getByRole('button', { name: 'E2E Test Wallet' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Complete Registration' });
+      await dialog.getByText(/^Registration is currently disabled/).waitFor();
+      expect(await dialog.getByLabel('Username').count()).toBe(0);
+      expect(await page.getByText('New Wallet Detected').count()).toBe(0);
+    } finally {
+      await request(app, 'PUT', '/api/admin/settings', admin.token, { registrationEnabled: true });
+    }
+
+    const { page } = await app.newPage({ viewport: PHONE });
+    await page.goto(app.url('/community-dares'));
+    await page.getByRole('button', { name: 'Connect Wallet' }).first().click();
+    const phantom = page
+      .getByRole('dialog', { name: 'Connect Wallet' })
+      .getByRole('link', { name: 'Open in Phantom' });
+    expect(await phantom.getAttribute('href')).toBe(
+      `https://phantom.app/ul/browse/${encodeURIComponent(app.url('/community-dares'))}?ref=${encodeURIComponent(new URL(app.baseUrl).origin)}`,
+    );
+  });
+
+  it('checks a video link as it is typed and a file as it is picked; the phone header shows the balance and toasts hide no header', async () => {
+    const creator = await newClient(app, 6);
+    const dare = await stakeDare(creator, 'Check my link', '0.05');
+    const opened = await app.newPage({ wallet: true, viewport: PHONE });
+    const { page } = opened;
+    page.setDefaultTimeout(8_000);
+    await registerWithWallet(page, app.baseUrl, 'e2e_phone_prover');
+    // The balance chip is in the phone's top bar, not only in the menu.
+    const header = page.locator('header');
+    await expect.poll(() => header.getByTestId('wallet-balance').isVisible()).toBe(true);
+    await expectNoSideScroll(page);
+
+    await page.goto(app.url(`/dare/${dare.id}`));
+    await page.getByRole('button', { name: 'Submit Video' }).click();
+    const dialog = page.getByRole('dialog', { name: /Submit/ });
+    await dialog.getByText('A direct https:// link to a video file: .mp4, .webm or .ogv').waitFor();
+    await dialog.getByLabel('Video URL').fill('https://www.youtube.com/watch?v=abc');
+    await dialog.getByText(/^Links must point to a video file/).waitFor();
+    await dialog.getByLabel('Video URL').fill('');
+    // 11 MB: the picker takes it, the field refuses it at once.
+    writeFileSync('/tmp/ux-big.mp4', Buffer.alloc(11 * 1024 * 1024));
+    await dialog.getByLabel('Video File').setInputFiles('/tmp/ux-big.mp4', { timeout: 60_000 });
+    await dialog.getByText('Video file must be under 10MB').waitFor();
+    await page.keyboard.press('Escape');
+
+    // A toast sits at the bottom: it covers neither the header nor the top of the page.
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    await page.getByRole('dialog', { name: 'Menu' }).getByRole('button', { name: 'Get test SOL' }).click();
+    await page.keyboard.press('Escape');
+    const shown = page.locator('li[data-state="open"]').first();
+    await shown.waitFor();
+    const box = await shown.boundingBox();
+    const headerBox = await header.boundingBox();
+    expect(box!.y).toBeGreaterThan(headerBox!.y + headerBox!.height + 200);
+  });
+});
+
+describe('Public or Private, and Transaction Failed', () => {
+  it('shows Public on the card and the page, and heads a failed Add to Pool with Transaction Failed', async () => {
+    const creator = await newClient(app, 7);
+    const dare = await stakeDare(creator, 'Public for all', '0.05');
+    const opened = await app.newPage({ wallet: true, viewport: PHONE });
+    const { page } = opened;
+    await registerWithWallet(page, app.baseUrl, 'e2e_broke');
+    await page.goto(app.url(`/dare/${dare.id}`));
+    await page.getByText('Public', { exact: true }).first().waitFor();
+    await page.getByRole('button', { name: 'Add to Pool' }).click();
+    const pool = page.getByRole('dialog', { name: 'Add to Pool' });
+    await pool.getByText('Available: 0 SOL').waitFor();
+    await pool.getByLabel('Amount (SOL)').fill('0.05');
+    await pool.getByRole('button', { name: 'Add to Pool' }).click();
+    const failure = pool.getByRole('alert').filter({ hasText: 'Not enough SOL' });
+    await failure.getByText('Transaction Failed', { exact: true }).waitFor();
+    await failure.getByText('Not enough SOL').waitFor();
+    await page.keyboard.press('Escape');
+    await page.goto(app.url('/community-dares'));
+    const card = page.getByRole('link', { name: /Public for all/ });
+    await card.getByText('Public', { exact: true }).waitFor();
+  });
+});

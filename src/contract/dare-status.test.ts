@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { darePhase, refundedLine, refundsOpenAt } from './dare-status';
+
+const now = new Date('2026-05-10T12:00:00Z');
+const past = '2026-05-01T12:00:00Z';
+const ahead = '2026-06-01T12:00:00Z';
+
+describe('darePhase', () => {
+  it('tells a dare nobody won (Ended) from one with a winner (Completed)', () => {
+    expect(darePhase({ status: 'active', deadline: past, refundedBackers: 0 }, now)).toBe('ended');
+    expect(darePhase({ status: 'completed', deadline: past, refundedBackers: 0 }, now)).toBe('completed');
+    expect(darePhase({ status: 'active', deadline: ahead, refundedBackers: 0 }, now)).toBe('active');
+    expect(darePhase({ status: 'active', deadline: null, refundedBackers: 0 }, now)).toBe('active');
+  });
+
+  it('reads Refunded once SOL went back, whether cancelled or refunded by its payers', () => {
+    expect(darePhase({ status: 'cancelled', deadline: ahead, refundedBackers: 2 }, now)).toBe('refunded');
+    expect(darePhase({ status: 'active', deadline: past, refundedBackers: 1 }, now)).toBe('refunded');
+    expect(darePhase({ status: 'cancelled', deadline: ahead, refundedBackers: 0 }, now)).toBe('cancelled');
+  });
+});
+
+describe('the words', () => {
+  it('counts backers and dates the refund a week after the deadline', () => {
+    expect(refundedLine('0.2', 2)).toBe('Refunded 0.2 SOL to 2 backers');
+    expect(refundedLine('0.05', 1)).toBe('Refunded 0.05 SOL to 1 backer');
+    expect(refundsOpenAt(past).toISOString()).toBe('2026-05-08T12:00:00.000Z');
+  });
+});

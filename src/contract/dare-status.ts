@@ -1,0 +1,47 @@
+import type { DareStatus } from './limits';
+
+/**
+ * What a dare is, as every screen says it (badges, tiles, cards, the admin list): one rule and
+ * one set of words, computed by the server and shown by the web. The stored status alone cannot
+ * say it: an active row past its deadline has ended, and a cancelled one may have given its SOL
+ * back.
+ */
+export const DARE_PHASES = ['active', 'ended', 'completed', 'refunded', 'cancelled'] as const;
+export type DarePhase = (typeof DARE_PHASES)[number];
+
+export const DARE_PHASE_WORDS: Record<DarePhase, string> = {
+  active: 'Active',
+  /** Past its deadline with no winner (yet): no 'Completed' for a dare nobody won. */
+  ended: 'Ended',
+  /** A winner was picked. */
+  completed: 'Completed',
+  /** Its SOL went back to the wallets that paid it. */
+  refunded: 'Refunded',
+  cancelled: 'Cancelled',
+};
+
+/** Days after the deadline when a dare without a winner refunds its payers (the vault's refund_after). */
+export const REFUND_GRACE_DAYS = 7;
+const DAY_MS = 24 * 3600 * 1000;
+
+/** When the refund of a dare that ends without a winner opens: its deadline plus the grace. */
+export function refundsOpenAt(deadline: Date | string): Date {
+  return new Date(new Date(deadline).getTime() + REFUND_GRACE_DAYS * DAY_MS);
+}
+
+export function darePhase(
+  dare: { status: DareStatus; deadline: Date | string | null; refundedBackers: number },
+  now: Date,
+): DarePhase {
+  if (dare.status === 'completed') return 'completed';
+  // Refunds land on cancelled dares and, through 'Refund me', on overdue ones still stored active.
+  if (dare.refundedBackers > 0) return 'refunded';
+  if (dare.status === 'cancelled') return 'cancelled';
+  if (dare.deadline !== null && new Date(dare.deadline) <= now) return 'ended';
+  return 'active';
+}
+
+/** 'Refunded 0.2 SOL to 2 backers': the line a refunded dare shows on its page, card and admin row. */
+export function refundedLine(amountSol: string, backers: number): string {
+  return `Refunded ${amountSol} SOL to ${backers} ${backers === 1 ? 'backer' : 'backers'}`;
+}

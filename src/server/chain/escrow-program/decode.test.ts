@@ -1,0 +1,84 @@
+import { generateKeyPairSigner } from '@solana/kit';
+import { describe, expect, it } from 'vitest';
+import { createInstructionDecoder, ESCROW_V1_INSTRUCTIONS, escrowProgramDecoder } from './decode';
+import { getDepositInstruction, getSettleInstruction, INSTRUCTION } from './instructions';
+
+const PROGRAM: string = (await generateKeyPairSigner()).address;
+
+describe('the instruction decoder', () => {
+  it('names every v1 instruction', () => {
+    expect([...ESCROW_V1_INSTRUCTIONS.values()].map((spec) => spec.name)).toEqual([
+      'create vault',
+      'deposit',
+      'enter',
+      'settle',
+      'cancel',
+      'refund',
+      'close entry',
+      'close receipt',
+    ]);
+  });
+
+  it("reads a deposit's accounts by role and its amount from the data the builder wrote", async () => {
+    const payer = await generateKeyPairSigner();
+    const rentPayer = await generateKeyPairSigner();
+    const vault = (await generateKeyPairSigner()).address;
+    const ix = await getDepositInstruction({
+      programId: PROGRAM as never,
+      vault,
+      payer,
+      rentPayer,
+      amount: 50_000_000n,
+    });
+    const decoded = escrowProgramDecoder(PROGRAM)(
+      PROGRAM,
+      ix.accounts!.map((a) => a.address),
+      new Uint8Array(ix.data!),
+    );
+    expect(decoded).toMatchObject({
+      program: 'DarePool escrow',
+      name: 'deposit',
+      accounts: { payer: payer.address, rentPayer: rentPayer.address, vault },
+      data: { amount: 50_000_000n },
+    });
+  });
+
+  it("numbers settle's winners and leaves other programs, unknown tags and short data alone", async () => {
+    const moderator = await generateKeyPairSigner();
+    const vault = (await generateKeyPairSigner()).address;
+    const [w1, w2] = [(await generateKeyPairSigner()).address, (await generateKeyPairSigner()).address];
+    const ix = await getSettleInstruction({
+      programId: PROGRAM as never,
+      vault,
+      moderator,
+      winners: [w1, w2],
+    });
+    const decode = escrowProgramDecoder(PROGRAM);
+    const decoded = decode(
+      PROGRAM,
+      ix.accounts!.map((a) => a.address),
+      new Uint8Array(ix.data!),
+    );
+    expect(decoded?.name).toBe('settle');
+    expect(decoded?.accounts).toMatchObject({
+      moderator: moderator.address,
+      vault,
+      winner1: w1,
+      winner2: w2,
+    });
+    expect(decode('11111111111111111111111111111111', [], new Uint8Array([INSTRUCTION.deposit]))).toBeNull();
+    expect(decode(PROGRAM, [], new Uint8Array([99]))).toBeNull();
+    expect(decode(PROGRAM, [], new Uint8Array([INSTRUCTION.deposit, 1, 2]))).toBeNull();
+  });
+
+  it('takes a later version by adding rows: a v2 tag decodes by name beside v1', () => {
+    const v2 = new Map(ESCROW_V1_INSTRUCTIONS).set(8, { name: 'propose', accounts: ['judge', 'vault'] });
+    const decode = createInstructionDecoder([
+      { programId: PROGRAM, program: 'DarePool escrow v2', instructions: v2 },
+    ]);
+    expect(decode(PROGRAM, ['J', 'V'], new Uint8Array([8]))).toMatchObject({
+      name: 'propose',
+      accounts: { judge: 'J', vault: 'V' },
+    });
+  });
+});
