@@ -6,7 +6,8 @@ import { SUBMISSION_LIMITS } from './limits';
  * The 403 of a Major Dare vote from an account with no unrefunded SOL in the Major Dare's own pool,
  * and the line above its proofs (issue 26's wording, true to issue 28's rule: only its own pool counts).
  */
-export const MAJOR_VOTE_NEEDS_PAYMENT = "Only backers can vote on the Major Dare: add to the Major Dare's pool to vote";
+export const MAJOR_VOTE_NEEDS_PAYMENT =
+  "Only backers can vote on the Major Dare: add to the Major Dare's pool to vote";
 
 /**
  * Why a vote button is disabled, short enough to sit beside it on a phone (no tooltip there).
