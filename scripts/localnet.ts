@@ -9,7 +9,9 @@
  *   --memory, nowhere (the default folder follows DATA_DIR). Flag names are solana-test-validator's.
  *   --rpc-port 0 picks free ports (printed).
  *   The committed escrow program is deployed at start, at a program id kept in the ledger folder
- *   (printed: give it to each instance as ESCROW_PROGRAM_ID), upgraded in place when rebuilt.
+ *   (printed: give it to each instance as ESCROW_PROGRAM_ID), upgraded in place when rebuilt by
+ *   the localnet's own upgrade authority (printed: each instance must accept it with
+ *   ESCROW_PROGRAM_UPGRADE_AUTHORITY, as on any cluster where the program is not immutable).
  *   Stops on SIGTERM/SIGINT, saving the state.
  */
 import { existsSync, rmSync } from 'node:fs';
@@ -82,8 +84,9 @@ async function upgradeAuthority(): Promise<KeyPairSigner> {
 }
 
 let programId: string;
+let authority: KeyPairSigner;
 try {
-  const authority = await upgradeAuthority();
+  authority = await upgradeAuthority();
   await chain.airdrop(authority.address, 2_000_000_000n);
   ({ programId } = await ensureProgramDeployed({
     rpc: chain.rpc,
@@ -100,10 +103,16 @@ try {
 console.log(`Localnet JSON-RPC: ${served.httpUrl}`);
 console.log(`Localnet PubSub:   ${served.wsUrl}`);
 console.log(`Escrow program:    ${programId} (ESCROW_PROGRAM_ID)`);
+console.log(`Upgrade authority: ${authority.address} (ESCROW_PROGRAM_UPGRADE_AUTHORITY)`);
 console.log(ledgerDir ? `State: ${ledgerDir}` : 'State: in memory only (--memory)');
 // A parent that started this with an IPC channel (the test tier) is told where it listens, and
 // its going away ends this process too.
-process.send?.({ httpUrl: served.httpUrl, wsUrl: served.wsUrl, escrowProgramId: programId });
+process.send?.({
+  httpUrl: served.httpUrl,
+  wsUrl: served.wsUrl,
+  escrowProgramId: programId,
+  upgradeAuthority: authority.address,
+});
 process.on('disconnect', () => void stop());
 
 let stopping: Promise<void> | null = null;

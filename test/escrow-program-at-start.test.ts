@@ -3,10 +3,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { generateKeyPairSigner } from '@solana/kit';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEscrowKeys } from '#server/chain/escrow-keys';
 import { deployOnEmbeddedChain } from '#server/chain/escrow-program/app-program';
-import { checkDeployedProgram } from '#server/chain/escrow-program/deploy';
+import {
+  checkDeployedProgram,
+  makeProgramImmutable,
+  rpcDeployTarget,
+} from '#server/chain/escrow-program/deploy';
 import { LOADER_V3_PROGRAM_ADDRESS } from '#server/chain/escrow-program/loader-v3';
 import { readEscrowProgram } from '#server/chain/escrow-program/program';
 import { createChain } from '#server/chain/index';
@@ -55,37 +59,95 @@ describe('the escrow program on the embedded chain', () => {
 });
 
 describe('the escrow program on a real cluster', () => {
-  it('refuses to start until the configured program runs this build there, saying how to deploy it', async () => {
-    // A cluster reached over JSON-RPC as any real one: an embedded chain serving its RPC.
-    const cluster = await createChain({ stateDir: null, rpcServer: { host: '127.0.0.1', port: 0 } });
-    const clusterDir = mkdtempSync(path.join(os.tmpdir(), 'darepool-program-cluster-'));
-    try {
-      if (!cluster.rpcServer?.serving) throw new Error('the test cluster does not serve its RPC');
-      const seed = randomBytes(64);
-      const env = {
-        DATA_DIR: clusterDir,
-        NODE_ENV: 'test',
-        SEED_DEMO_DATA: 'false',
-        DATABASE_URL: '',
-        SOLANA_RPC_URL: cluster.rpcServer.httpUrl,
-        SOLANA_CLUSTER: 'localnet',
-        ESCROW_MASTER_SEED: seed.toString('hex'),
-      };
-      const notYet = (await generateKeyPairSigner()).address;
-      await expect(openRuntime(loadConfig({ ...env, ESCROW_PROGRAM_ID: notYet }))).rejects.toThrow(
-        `The escrow program is not deployed at ${notYet} on localnet: deploy program/build/darepool_escrow.so with \`npm run program:deploy`,
-      );
+  // A cluster reached over JSON-RPC as any real one: an embedded chain serving its RPC.
+  let cluster: Awaited<ReturnType<typeof createChain>>;
+  const clusterDir = mkdtempSync(path.join(os.tmpdir(), 'darepool-program-cluster-'));
+  const seed = randomBytes(64);
+  let env: Record<string, string>;
+  beforeAll(async () => {
+    cluster = await createChain({ stateDir: null, rpcServer: { host: '127.0.0.1', port: 0 } });
+    if (!cluster.rpcServer?.serving) throw new Error('the test cluster does not serve its RPC');
+    env = {
+      DATA_DIR: clusterDir,
+      NODE_ENV: 'test',
+      SEED_DEMO_DATA: 'false',
+      DATABASE_URL: '',
+      SOLANA_RPC_URL: cluster.rpcServer.httpUrl,
+      SOLANA_CLUSTER: 'localnet',
+      ESCROW_MASTER_SEED: seed.toString('hex'),
+    };
+  });
+  afterAll(async () => {
+    await cluster?.close();
+    rmSync(clusterDir, { recursive: true, force: true });
+  });
 
-      const { programId } = await deployOnEmbeddedChain(cluster, createEscrowKeys(seed), null);
-      const runtime = await openRuntime(loadConfig({ ...env, ESCROW_PROGRAM_ID: programId }));
-      try {
-        expect(runtime.escrowProgram).toEqual({ programId, action: 'checked' });
-      } finally {
-        await runtime.close();
-      }
+  /** This build deployed at a new id, upgradeable by the platform fee payer (the seed's). */
+  async function deployUpgradeable() {
+    const { programId } = await deployOnEmbeddedChain(cluster, createEscrowKeys(seed), null);
+    return { programId, authority: (await createEscrowKeys(seed).feePayer()).address };
+  }
+
+  it('refuses to start until the configured program runs this build there, saying how to deploy it', async () => {
+    const notYet = (await generateKeyPairSigner()).address;
+    await expect(openRuntime(loadConfig({ ...env, ESCROW_PROGRAM_ID: notYet }))).rejects.toThrow(
+      `The escrow program is not deployed at ${notYet} on localnet: deploy program/build/darepool_escrow.so with \`npm run program:deploy`,
+    );
+  });
+
+  it('starts on an immutable program, saying nobody can replace its code', async () => {
+    const { programId } = await deployUpgradeable();
+    await makeProgramImmutable({
+      target: rpcDeployTarget(cluster.rpc, { pollMs: 5 }),
+      authority: await createEscrowKeys(seed).feePayer(),
+      programId,
+    });
+    const runtime = await openRuntime(loadConfig({ ...env, ESCROW_PROGRAM_ID: programId }));
+    try {
+      expect(runtime.escrowProgram).toEqual({
+        programId,
+        action: 'checked',
+        notice: `Escrow program ${programId}: immutable, no key can replace its code`,
+      });
     } finally {
-      await cluster.close();
-      rmSync(clusterDir, { recursive: true, force: true });
+      await runtime.close();
     }
+  });
+
+  it('refuses an upgradeable program unless its authority is named, and names the authority', async () => {
+    const { programId, authority } = await deployUpgradeable();
+    const config = loadConfig({ ...env, ESCROW_PROGRAM_ID: programId });
+    await expect(openRuntime(config)).rejects.toThrow(
+      `The program at ${programId} on localnet is upgradeable: ${authority} can replace its code. Either make it immutable (\`npm run program:deploy -- --keypair <authority.json> --make-immutable ${programId}\`), or accept that key (e.g. a multisig) with ESCROW_PROGRAM_UPGRADE_AUTHORITY=${authority} (docs/program.md)`,
+    );
+  });
+
+  it('starts on an upgradeable program whose authority the operator named, saying in one line who can replace it', async () => {
+    const { programId, authority } = await deployUpgradeable();
+    const runtime = await openRuntime(
+      loadConfig({ ...env, ESCROW_PROGRAM_ID: programId, ESCROW_PROGRAM_UPGRADE_AUTHORITY: authority }),
+    );
+    try {
+      expect(runtime.escrowProgram).toEqual({
+        programId,
+        action: 'checked',
+        notice: `Escrow program ${programId}: upgradeable, its code can be replaced by ${authority} (ESCROW_PROGRAM_UPGRADE_AUTHORITY)`,
+      });
+      expect(runtime.escrowProgram.notice).not.toContain('\n');
+    } finally {
+      await runtime.close();
+    }
+  });
+
+  it('refuses an upgradeable program whose authority is another key than the one named, naming both', async () => {
+    const { programId, authority } = await deployUpgradeable();
+    const named = (await generateKeyPairSigner()).address;
+    await expect(
+      openRuntime(
+        loadConfig({ ...env, ESCROW_PROGRAM_ID: programId, ESCROW_PROGRAM_UPGRADE_AUTHORITY: named }),
+      ),
+    ).rejects.toThrow(
+      `The program at ${programId} on localnet can be replaced by ${authority}, not by ESCROW_PROGRAM_UPGRADE_AUTHORITY=${named}:`,
+    );
   });
 });

@@ -90,7 +90,12 @@ describe('npm run localnet', () => {
     // The committed escrow program runs at the printed id, which a restart keeps.
     const programId = /Escrow program: +(\w+) \(ESCROW_PROGRAM_ID\)/.exec(chain.output())?.[1];
     if (!programId) throw new Error(`no program id printed: ${chain.output()}`);
-    expect((await checkDeployedProgram(rpc, address(programId), readEscrowProgram())).same).toBe(true);
+    const deployed = await checkDeployedProgram(rpc, address(programId), readEscrowProgram());
+    expect(deployed.same).toBe(true);
+    // Upgradeable (rebuilt in place): its authority is printed for ESCROW_PROGRAM_UPGRADE_AUTHORITY.
+    expect(chain.output()).toContain(
+      `Upgrade authority: ${deployed.upgradeAuthority} (ESCROW_PROGRAM_UPGRADE_AUTHORITY)`,
+    );
     const rpcSubscriptions = createSolanaRpcSubscriptions(`ws://127.0.0.1:${port + 1}`);
     const payer = await generateKeyPairSigner();
     // requestAirdrop, confirmed through signatureSubscribe.

@@ -43,8 +43,32 @@ describe('loadConfig', () => {
       cluster: 'devnet',
       rpcUrl: 'https://api.devnet.solana.com',
       escrowProgramId: PROGRAM_ID,
+      acceptedUpgradeAuthority: null,
     });
     expect(config.adminWallets).toEqual(['a', 'b']);
+  });
+
+  it('accepts an upgradeable escrow program only by its named authority, and only on a cluster', () => {
+    const cluster = {
+      SOLANA_RPC_URL: 'https://api.devnet.solana.com',
+      ESCROW_MASTER_SEED: SEED,
+      ESCROW_PROGRAM_ID: PROGRAM_ID,
+    };
+    const authority = '11111111111111111111111111111112';
+    expect(
+      loadConfig({ ...cluster, ESCROW_PROGRAM_UPGRADE_AUTHORITY: ` ${authority} ` }).chain,
+    ).toMatchObject({
+      acceptedUpgradeAuthority: authority,
+    });
+    expect(loadConfig({ ...cluster, ESCROW_PROGRAM_UPGRADE_AUTHORITY: '' }).chain).toMatchObject({
+      acceptedUpgradeAuthority: null,
+    });
+    expect(() => loadConfig({ ...cluster, ESCROW_PROGRAM_UPGRADE_AUTHORITY: 'my-multisig' })).toThrow(
+      'Invalid ESCROW_PROGRAM_UPGRADE_AUTHORITY: must be a base58 address (the key that may upgrade the escrow program) (got "my-multisig")',
+    );
+    expect(() => loadConfig({ ESCROW_PROGRAM_UPGRADE_AUTHORITY: authority })).toThrow(
+      /^Invalid ESCROW_PROGRAM_UPGRADE_AUTHORITY: only with SOLANA_RPC_URL/,
+    );
   });
 
   it('caps video storage at 5 GB and upload bodies at 300 s unless told otherwise', () => {

@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
+import { type Address, address, isAddress } from '@solana/kit';
 import { z } from 'zod';
 import { CLUSTERS, type Cluster } from '#contract/config';
 import { MAJOR_PRIZE_MAX_SOL_DEFAULT, MAJOR_PRIZE_MIN_SOL, PASSWORD_MIN } from '#contract/limits';
@@ -47,6 +48,16 @@ const envSchema = z.object({
   SOLANA_CLUSTER: optionalText.pipe(z.enum(CLUSTERS).optional()),
   /** The escrow program's id on SOLANA_RPC_URL's cluster (the embedded chain deploys its own). */
   ESCROW_PROGRAM_ID: optionalText,
+  /**
+   * The one key accepted as the escrow program's upgrade authority on a cluster (e.g. a multisig);
+   * unset, the program must be immutable (deployed `--final`).
+   */
+  ESCROW_PROGRAM_UPGRADE_AUTHORITY: optionalText.pipe(
+    z
+      .string()
+      .refine(isAddress, 'must be a base58 address (the key that may upgrade the escrow program)')
+      .optional(),
+  ),
   /** The embedded chain's JSON-RPC for wallets and tools; PubSub on the next port; 0 turns it off. */
   CHAIN_RPC_PORT: z.coerce.number().int().min(0).max(65534).default(8899),
   CHAIN_RPC_HOST: z.string().trim().min(1).default('127.0.0.1'),
@@ -208,7 +219,14 @@ export interface AppConfig {
         /** Where the chain serves JSON-RPC (PubSub on port + 1); null: not served. */
         rpcServer: { host: string; port: number } | null;
       }
-    | { embedded: false; cluster: Cluster; rpcUrl: string; escrowProgramId: string };
+    | {
+        embedded: false;
+        cluster: Cluster;
+        rpcUrl: string;
+        escrowProgramId: string;
+        /** The upgrade authority the operator accepts; null: the program must be immutable. */
+        acceptedUpgradeAuthority: Address | null;
+      };
   storage: {
     /** Where videos live on this machine's disk, unless `s3` is set. */
     videoDir: string;
@@ -306,6 +324,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       'Invalid ESCROW_PROGRAM_ID: required with SOLANA_RPC_URL (the escrow program deployed on that cluster: npm run program:deploy, docs/program.md)',
     );
   }
+  if (env.ESCROW_PROGRAM_UPGRADE_AUTHORITY && !env.SOLANA_RPC_URL) {
+    throw new ConfigError(
+      'Invalid ESCROW_PROGRAM_UPGRADE_AUTHORITY: only with SOLANA_RPC_URL (the embedded chain deploys and upgrades its own program)',
+    );
+  }
   return {
     env: env.NODE_ENV,
     host: env.HOST,
@@ -322,6 +345,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
           rpcUrl: env.SOLANA_RPC_URL,
           cluster: env.SOLANA_CLUSTER ?? clusterFromUrl(env.SOLANA_RPC_URL),
           escrowProgramId: env.ESCROW_PROGRAM_ID!,
+          acceptedUpgradeAuthority: env.ESCROW_PROGRAM_UPGRADE_AUTHORITY
+            ? address(env.ESCROW_PROGRAM_UPGRADE_AUTHORITY)
+            : null,
         }
       : {
           embedded: true,

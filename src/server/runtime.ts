@@ -3,7 +3,11 @@ import path from 'node:path';
 import type { Address } from '@solana/kit';
 import { createChain } from './chain';
 import { createEscrowKeys, type EscrowKeys } from './chain/escrow-keys';
-import { deployOnEmbeddedChain, requireDeployedProgram } from './chain/escrow-program/app-program';
+import {
+  deployOnEmbeddedChain,
+  escrowProgramRequirement,
+  requireDeployedProgram,
+} from './chain/escrow-program/app-program';
 import { loadMasterSeed } from './chain/master-seed';
 import type { ChainPort } from './chain/port';
 import type { AppConfig } from './config';
@@ -16,7 +20,12 @@ export interface Runtime {
   chain: ChainPort;
   escrowKeys: EscrowKeys;
   /** The escrow program that holds every dare's SOL; `action` says what the start did about it. */
-  escrowProgram: { programId: Address; action: 'deployed' | 'upgraded' | 'unchanged' | 'checked' };
+  escrowProgram: {
+    programId: Address;
+    action: 'deployed' | 'upgraded' | 'unchanged' | 'checked';
+    /** On a cluster: one line saying who, if anyone, can replace the program's code. */
+    notice?: string;
+  };
   close(): Promise<void>;
 }
 
@@ -65,10 +74,7 @@ export async function openRuntime(
             escrowKeys,
             path.join(config.chain.stateDir, 'escrow-program-keypair.json'),
           )
-        : {
-            programId: await requireDeployedProgram(chain, config.chain.escrowProgramId),
-            action: 'checked',
-          };
+        : await checkOnCluster(chain, config.chain);
     } catch (error) {
       await chain.close();
       throw error;
@@ -92,4 +98,16 @@ export async function openRuntime(
     unlock();
     throw error;
   }
+}
+
+async function checkOnCluster(
+  chain: ChainPort,
+  settings: Extract<AppConfig['chain'], { embedded: false }>,
+): Promise<Runtime['escrowProgram']> {
+  const { programId, notice } = await requireDeployedProgram(
+    chain,
+    escrowProgramRequirement(settings.escrowProgramId),
+    settings.acceptedUpgradeAuthority,
+  );
+  return { programId, action: 'checked', notice };
 }

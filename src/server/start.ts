@@ -79,6 +79,7 @@ export async function startServer({ webBuild }: StartOptions = {}): Promise<void
   app.log.info(
     `Escrow program: ${runtime.escrowProgram.programId} (${runtime.escrowProgram.action}; docs/program.md)`,
   );
+  if (runtime.escrowProgram.notice) app.log.info(runtime.escrowProgram.notice);
   const rpcServer = chain.rpcServer;
   if (rpcServer?.serving) {
     app.log.info(

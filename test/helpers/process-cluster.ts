@@ -113,14 +113,20 @@ async function adminQuery(adminUrl: string, text: string): Promise<void> {
 }
 
 /** `npm run localnet -- --memory --rpc-port 0`, told its URLs over IPC. */
-async function startLocalnet(): Promise<{ httpUrl: string; escrowProgramId: string; child: ChildProcess }> {
+interface ServedLocalnet {
+  httpUrl: string;
+  escrowProgramId: string;
+  upgradeAuthority: string;
+}
+
+async function startLocalnet(): Promise<ServedLocalnet & { child: ChildProcess }> {
   const child = spawn(
     process.execPath,
     ['--import', 'tsx', 'scripts/localnet.ts', '--memory', '--rpc-port', '0', '--bind-address', '127.0.0.1'],
     { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] },
   );
-  const served = await new Promise<{ httpUrl: string; escrowProgramId: string }>((resolve, reject) => {
-    child.once('message', (message) => resolve(message as { httpUrl: string; escrowProgramId: string }));
+  const served = await new Promise<ServedLocalnet>((resolve, reject) => {
+    child.once('message', (message) => resolve(message as ServedLocalnet));
     child.once('exit', (code) => reject(new Error(`npm run localnet exited (${code}) before serving`)));
     child.once('error', reject);
   });
@@ -203,6 +209,8 @@ export async function startProcessCluster(
       SOLANA_CLUSTER: 'localnet',
       ESCROW_MASTER_SEED: seed.toString('hex'),
       ESCROW_PROGRAM_ID: localnetProcess.escrowProgramId,
+      // The localnet keeps its program upgradeable (rebuilt in place): accepted by name, as on a cluster.
+      ESCROW_PROGRAM_UPGRADE_AUTHORITY: localnetProcess.upgradeAuthority,
       REDIS_URL: redisUrl,
       REDIS_KEY_PREFIX: keyPrefix,
       ...s3.env('videos/'),

@@ -30,23 +30,82 @@ export async function deployOnEmbeddedChain(
   return ensureProgramDeployed({ rpc: chain.rpc, authority, keypairFile, bytes: readEscrowProgram() });
 }
 
+/** A program the server relies on, as a cluster must run it. */
+export interface RequiredProgram {
+  programId: string;
+  /** The committed build that must run there, and its file (named in the how-to-deploy line). */
+  bytes: Uint8Array;
+  file: string;
+  /** What the start-up lines call it, capitalised: "Escrow program". */
+  label: string;
+  /** The variable that names its id. */
+  idVariable: string;
+}
+
+export interface CheckedProgram {
+  programId: Address;
+  /** Who can still replace the code (the operator accepted it), or null: immutable. */
+  upgradeAuthority: Address | null;
+  /** One line for the start-up log saying who, if anyone, can replace the code. */
+  notice: string;
+}
+
+const ESCROW_PROGRAM_FILE = 'program/build/darepool_escrow.so';
+
+/** Today's escrow program at `programId` (ESCROW_PROGRAM_ID). */
+export function escrowProgramRequirement(programId: string): RequiredProgram {
+  return {
+    programId,
+    bytes: readEscrowProgram(),
+    file: ESCROW_PROGRAM_FILE,
+    label: 'Escrow program',
+    idVariable: 'ESCROW_PROGRAM_ID',
+  };
+}
+
 /**
- * A real cluster must already run exactly the committed build at the configured id: the server
- * refuses to start otherwise, saying how to deploy it, rather than take money it cannot hold.
+ * A real cluster must already run exactly the committed build at the configured id, and nobody
+ * but the key the operator named (`acceptedUpgradeAuthority`, e.g. a multisig) may be able to
+ * replace it: the server refuses to start otherwise, saying how to fix it, rather than hold money
+ * in code a stranger could swap. One program per call: call it for each program the app uses.
  */
-export async function requireDeployedProgram(chain: ChainPort, programId: string): Promise<Address> {
+export async function requireDeployedProgram(
+  chain: ChainPort,
+  program: RequiredProgram,
+  acceptedUpgradeAuthority: Address | null,
+): Promise<CheckedProgram> {
+  const { programId, label } = program;
   if (!isAddress(programId))
-    throw new EscrowProgramError(`ESCROW_PROGRAM_ID is not an address: ${programId}`);
-  const check = await checkDeployedProgram(chain.rpc, programId, readEscrowProgram());
-  const howTo =
-    'deploy program/build/darepool_escrow.so with `npm run program:deploy -- --keypair <authority.json> --program-keypair <program.json> --final` and set ESCROW_PROGRAM_ID to its id (docs/program.md)';
+    throw new EscrowProgramError(`${program.idVariable} is not an address: ${programId}`);
+  const check = await checkDeployedProgram(chain.rpc, programId, program.bytes);
+  const howTo = `deploy ${program.file} with \`npm run program:deploy -- --keypair <authority.json> --program-keypair <program.json> --final\` and set ${program.idVariable} to its id (docs/program.md)`;
   if (check.deployedSha256 === null)
     throw new EscrowProgramError(
-      `The escrow program is not deployed at ${programId} on ${chain.cluster}: ${howTo}`,
+      `The ${label.toLowerCase()} is not deployed at ${programId} on ${chain.cluster}: ${howTo}`,
     );
   if (!check.same)
     throw new EscrowProgramError(
       `The program at ${programId} on ${chain.cluster} is not this build (sha256 ${check.deployedSha256}, expected ${check.expectedSha256}): ${howTo}`,
     );
-  return programId;
+  const authority = check.upgradeAuthority;
+  if (authority === null)
+    return {
+      programId,
+      upgradeAuthority: null,
+      notice: `${label} ${programId}: immutable, no key can replace its code`,
+    };
+  const makeImmutable = `make it immutable (\`npm run program:deploy -- --keypair <authority.json> --make-immutable ${programId}\`)`;
+  if (acceptedUpgradeAuthority === null)
+    throw new EscrowProgramError(
+      `The program at ${programId} on ${chain.cluster} is upgradeable: ${authority} can replace its code. Either ${makeImmutable}, or accept that key (e.g. a multisig) with ESCROW_PROGRAM_UPGRADE_AUTHORITY=${authority} (docs/program.md)`,
+    );
+  if (authority !== acceptedUpgradeAuthority)
+    throw new EscrowProgramError(
+      `The program at ${programId} on ${chain.cluster} can be replaced by ${authority}, not by ESCROW_PROGRAM_UPGRADE_AUTHORITY=${acceptedUpgradeAuthority}: ${makeImmutable} or name its real authority (docs/program.md)`,
+    );
+  return {
+    programId,
+    upgradeAuthority: authority,
+    notice: `${label} ${programId}: upgradeable, its code can be replaced by ${authority} (ESCROW_PROGRAM_UPGRADE_AUTHORITY)`,
+  };
 }

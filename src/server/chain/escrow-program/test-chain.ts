@@ -16,10 +16,8 @@ import {
   signTransactionMessageWithSigners,
 } from '@solana/kit';
 import { getTransferSolInstruction } from '@solana-program/system';
-import { FailedTransactionMetadata, LiteSVM } from 'litesvm';
-import { describeRpcTransactionError, toRpcTransactionError } from '../embedded/transaction-errors';
+import { LiteSVM } from 'litesvm';
 import { deployProgram, liteSvmDeployTarget } from './deploy';
-import { customErrorCode } from './errors';
 import { getCreateVaultInstruction } from './instructions';
 import {
   type DareKind,
@@ -32,6 +30,8 @@ import {
 } from './layout';
 import { findVaultAddress } from './pda';
 import { readEscrowProgram } from './program';
+import { liteSvmResult } from './runtimes/litesvm';
+import type { RuntimeResult } from './runtimes/runtime';
 
 export const SOL = 1_000_000_000n;
 
@@ -45,9 +45,7 @@ export interface TestDare {
   refundAfter: bigint;
 }
 
-export type SendResult =
-  | { ok: true; computeUnits: bigint; logs: string[] }
-  | { ok: false; code: number | null; error: string; logs: string[] };
+export type SendResult = RuntimeResult;
 
 export class EscrowTestChain {
   /** Fees each fee payer has paid so far (5000 lamports a signature on LiteSVM). */
@@ -143,16 +141,7 @@ export class EscrowTestChain {
     const fee = 5000n * BigInt(Object.keys(transaction.signatures).length);
     const result = this.svm.sendTransaction(transaction);
     this.fees.set(feePayer.address, (this.fees.get(feePayer.address) ?? 0n) + fee);
-    if (result instanceof FailedTransactionMetadata) {
-      const err = toRpcTransactionError(result.err());
-      return {
-        ok: false,
-        code: customErrorCode(err),
-        error: describeRpcTransactionError(err),
-        logs: result.meta().logs(),
-      };
-    }
-    return { ok: true, computeUnits: result.computeUnitsConsumed(), logs: result.logs() };
+    return liteSvmResult(result);
   }
 
   /** Sends and throws with the logs when it fails. */
