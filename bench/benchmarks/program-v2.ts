@@ -1,5 +1,6 @@
 import type { Address } from '@solana/kit';
 import { findVaultAddress } from '#server/chain/escrow-program/pda';
+import { startLiteSvmRuntime } from '#server/chain/escrow-program/runtimes/litesvm';
 import {
   getCancelV2Instruction,
   getCreateVaultV2Instruction,
@@ -13,7 +14,6 @@ import {
 import { ENTRY_V2_SIZE, RECEIPT_SIZE, VAULT_V2_SIZE } from '#server/chain/escrow-program/v2/layout';
 import { planRecordClosesV2 } from '#server/chain/escrow-program/v2/payout-plan';
 import { DAY, EscrowV2Chain, SOL } from '#server/chain/escrow-program/v2/testing/chain';
-import { liteSvmRuntime } from '#server/chain/escrow-program/v2/testing/litesvm-runtime';
 import type { MeasureResult } from '../types';
 
 /** The goal for every instruction of the escrow program. */
@@ -25,7 +25,7 @@ const CU_BUDGET = 10_000;
  * leaves behind (execute and each record close sent on their own, as the client does).
  */
 export async function measureProgramV2(): Promise<MeasureResult[]> {
-  const runtime = await liteSvmRuntime();
+  const runtime = await startLiteSvmRuntime();
   const chain = await EscrowV2Chain.start(runtime);
   const judges = [...chain.judges, await chain.wallet(1n), await chain.wallet(1n)];
   const results: MeasureResult[] = [];

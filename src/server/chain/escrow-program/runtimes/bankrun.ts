@@ -91,8 +91,8 @@ export async function startBankrunRuntime(bankrun: Bankrun): Promise<ProgramRunt
     name: 'bankrun',
     payer: await generateKeyPairSigner(),
     async latestBlockhash() {
-      // A new slot per transaction gives a new blockhash, so two identical transactions are both
-      // processed (BanksServer refuses the second as already processed otherwise); the time stays.
+      // One blockhash for the whole run (the bank moves on one slot at most): a transaction
+      // identical to an earlier one is refused as already processed, so tests vary theirs.
       const latest = await client.getLatestBlockhash();
       if (!latest) throw new Error('bankrun: no blockhash');
       return { blockhash: latest.blockhash, lastValidBlockHeight: latest.lastValidBlockHeight };

@@ -21,13 +21,18 @@ export function liteSvmResult(result: TransactionMetadata | FailedTransactionMet
   return { ok: true, computeUnits: result.computeUnitsConsumed(), logs: result.logs() };
 }
 
+export interface LiteSvmRuntime extends ProgramRuntime {
+  /** For what only LiteSVM can do (forged accounts in attack tests, rent without a round trip). */
+  readonly svm: LiteSVM;
+}
+
 /** LiteSVM 1.5 in process: what the embedded chain runs. */
-export async function startLiteSvmRuntime(): Promise<ProgramRuntime> {
-  const svm = new LiteSVM();
+export async function startLiteSvmRuntime(svm = new LiteSVM()): Promise<LiteSvmRuntime> {
   const payer = await generateKeyPairSigner();
   svm.airdrop(payer.address, lamports(PAYER_LAMPORTS));
   return {
     name: 'litesvm',
+    svm,
     payer,
     async latestBlockhash() {
       // A new blockhash per transaction, so two identical transactions are both processed.

@@ -28,6 +28,7 @@
 import {
   type Address,
   appendTransactionMessageInstructions,
+  type Blockhash,
   createTransactionMessage,
   generateKeyPairSigner,
   type Instruction,
@@ -70,21 +71,25 @@ export interface ProgramRuntime {
   close(): Promise<void>;
 }
 
+/** A runtime's latest blockhash as kit's transaction lifetime. */
+export async function blockhashLifetime(
+  runtime: ProgramRuntime,
+): Promise<{ blockhash: Blockhash; lastValidBlockHeight: bigint }> {
+  const { blockhash, lastValidBlockHeight } = await runtime.latestBlockhash();
+  return { blockhash: blockhash as Blockhash, lastValidBlockHeight };
+}
+
 /** One transaction of `instructions`, signed by their signers and `feePayer` (default: the runtime's). */
 export async function sendInstructions(
   runtime: ProgramRuntime,
   instructions: Instruction[],
   feePayer: TransactionSigner = runtime.payer,
 ): Promise<RuntimeResult> {
-  const lifetime = await runtime.latestBlockhash();
+  const lifetime = await blockhashLifetime(runtime);
   const message = pipe(
     createTransactionMessage({ version: 0 }),
     (m) => setTransactionMessageFeePayerSigner(feePayer, m),
-    (m) =>
-      setTransactionMessageLifetimeUsingBlockhash(
-        lifetime as Parameters<typeof setTransactionMessageLifetimeUsingBlockhash>[0],
-        m,
-      ),
+    (m) => setTransactionMessageLifetimeUsingBlockhash(lifetime, m),
     (m) => appendTransactionMessageInstructions(instructions, m),
   );
   return runtime.sendTransaction(await signTransactionMessageWithSigners(message));

@@ -2,7 +2,7 @@
  * The escrow program on two runtimes: LiteSVM 1.5 (what the embedded chain runs) and solana-bankrun
  * (solana-program-test's BanksServer, Agave 1.18). The same scenario function runs on each, through
  * the program deployed by the upgradeable loader, and every lamport it reports must be the same.
- * A scenario for another program (v2) plugs into `sameOnEveryRuntime` the same way.
+ * v2's scenarios run the same way (compare.ts) in v2/escrow-v2-program.test.ts.
  */
 import { type Address, generateKeyPairSigner, type KeyPairSigner } from '@solana/kit';
 import { getTransferSolInstruction } from '@solana-program/system';
@@ -20,47 +20,14 @@ import {
 } from '../instructions';
 import { findEntryAddress, findVaultAddress } from '../pda';
 import { readEscrowProgram } from '../program';
-import { loadBankrun, startBankrunRuntime } from './bankrun';
-import { startLiteSvmRuntime } from './litesvm';
-import {
-  deploy,
-  deployPrograms,
-  mustSend,
-  type ProgramRuntime,
-  type RuntimeResult,
-  sendInstructions,
-} from './runtime';
+import { loadBankrun } from './bankrun';
+import { balances, bankrunForTests, outcome, type Report, sameOnEveryRuntime } from './compare';
+import { deploy, deployPrograms, mustSend, type ProgramRuntime, sendInstructions } from './runtime';
 
 const SOL = 1_000_000_000n;
 const START_TIME = 1_000_000n;
 
-const bankrun = await loadBankrun();
-if (!bankrun.ok) console.warn(`solana-bankrun tests did not run: ${bankrun.reason}`);
-// Only where bankrun has no binary (its reason printed above) are the comparisons skipped.
-const onBothRuntimes = bankrun.ok ? it : it.skip;
-
-/** What a scenario reports: lamports (and outcomes) by name, never by address (keys are random). */
-type Report = Record<string, bigint | string>;
-
-/** Runs `scenario` on a fresh LiteSVM and a fresh bankrun and returns both reports. */
-async function sameOnEveryRuntime(
-  scenario: (runtime: ProgramRuntime) => Promise<Report>,
-): Promise<{ litesvm: Report; bankrun: Report }> {
-  if (!bankrun.ok) throw new Error(bankrun.reason);
-  const reports: Report[] = [];
-  for (const start of [startLiteSvmRuntime, () => startBankrunRuntime(bankrun.bankrun)]) {
-    const runtime = await start();
-    try {
-      reports.push(await scenario(runtime));
-    } finally {
-      await runtime.close();
-    }
-  }
-  const [litesvm, bankrunReport] = reports as [Report, Report];
-  return { litesvm, bankrun: bankrunReport };
-}
-
-const outcome = (result: RuntimeResult) => (result.ok ? 'ok' : `failed: ${result.error}`);
+const { bankrun: bankrunRuntime, onBothRuntimes } = await bankrunForTests();
 
 /** A chain with the v1 escrow program deployed, a platform (fee and rent payer) and a moderator. */
 async function escrowOn(runtime: ProgramRuntime) {
@@ -99,12 +66,6 @@ async function wallet(runtime: ProgramRuntime, lamports = 10n * SOL): Promise<Ke
   const signer = await generateKeyPairSigner();
   if (lamports > 0n) await runtime.fund(signer.address, lamports);
   return signer;
-}
-
-async function balances(runtime: ProgramRuntime, named: Record<string, Address>): Promise<Report> {
-  const report: Report = {};
-  for (const [name, address] of Object.entries(named)) report[name] = await runtime.getBalance(address);
-  return report;
 }
 
 /**
@@ -315,7 +276,7 @@ async function executableRentPayer(runtime: ProgramRuntime): Promise<Report> {
 // Two chains, three deploys each (about 20 loader transactions a deploy) on a shared CPU.
 describe('the escrow program on LiteSVM and on solana-bankrun', { timeout: 120_000 }, () => {
   onBothRuntimes('pays, splits 70/30 and refunds with the same lamports on both runtimes', async () => {
-    const { litesvm, bankrun } = await sameOnEveryRuntime(v1HappyPaths);
+    const { litesvm, bankrun } = await sameOnEveryRuntime(bankrunRuntime, v1HappyPaths);
     expect(bankrun).toEqual(litesvm);
     // And they are the right lamports (fees: 5,000 lamports a signature, paid by the platform).
     const pot = 123_456_789n + 2n * SOL + 1n + 10_000_000n + 10_000_000n;
@@ -344,7 +305,7 @@ describe('the escrow program on LiteSVM and on solana-bankrun', { timeout: 120_0
   onBothRuntimes(
     "an executable rent payer freezes only its own record's close on bankrun; every other transaction succeeds",
     async () => {
-      const { litesvm, bankrun } = await sameOnEveryRuntime(executableRentPayer);
+      const { litesvm, bankrun } = await sameOnEveryRuntime(bankrunRuntime, executableRentPayer);
       const frozenClose = "close the stranger's entry (rent to R)";
       const differs = [frozenClose, 'R got back', 'entry left'];
       const same = (report: Report) =>

@@ -8,6 +8,8 @@ import { getTransferSolInstruction } from '@solana-program/system';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { findEntryAddress, findReceiptAddress, findVaultAddress } from '../pda';
 import { readEscrowProgram } from '../program';
+import { type LiteSvmRuntime, startLiteSvmRuntime } from '../runtimes/litesvm';
+import { deployPrograms } from '../runtimes/runtime';
 import { ESCROW_V2_ERROR_CODE as E, escrowV2ErrorMessage } from './errors';
 import {
   type CreateVaultV2Input,
@@ -23,13 +25,11 @@ import {
   getVetoInstruction,
 } from './instructions';
 import { DAY, EscrowV2Chain, HOUR, SOL, START_TIME, type TestDareV2 } from './testing/chain';
-import { type LiteSvmRuntime, liteSvmRuntime } from './testing/litesvm-runtime';
-import { deployPrograms } from './testing/runtime';
 
 let chain: EscrowV2Chain<LiteSvmRuntime>;
 let attacker: KeyPairSigner;
 beforeAll(async () => {
-  chain = await EscrowV2Chain.start(await liteSvmRuntime());
+  chain = await EscrowV2Chain.start(await startLiteSvmRuntime());
   attacker = await chain.wallet(100n);
 });
 

@@ -7,6 +7,7 @@
 import type { Address, KeyPairSigner } from '@solana/kit';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { findEntryAddress, findReceiptAddress } from '../pda';
+import { startLiteSvmRuntime } from '../runtimes/litesvm';
 import {
   getCancelV2Instruction,
   getCloseEntryV2Instruction,
@@ -20,7 +21,6 @@ import {
 } from './instructions';
 import { type DareKind, MIN_DEPOSIT_LAMPORTS } from './layout';
 import { DAY, EscrowV2Chain, HOUR, START_TIME } from './testing/chain';
-import { liteSvmRuntime } from './testing/litesvm-runtime';
 
 /** mulberry32: small, seedable, good enough to pick actions. */
 function prng(seed: number) {
@@ -43,7 +43,7 @@ let chain: EscrowV2Chain;
 const outcomes: string[] = [];
 const actionsSeen = new Set<string>();
 beforeAll(async () => {
-  chain = await EscrowV2Chain.start(await liteSvmRuntime());
+  chain = await EscrowV2Chain.start(await startLiteSvmRuntime());
 });
 
 type Status = 'open' | 'proposed' | 'settled' | 'refunding' | 'closed';

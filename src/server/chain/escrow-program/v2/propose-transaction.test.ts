@@ -11,17 +11,17 @@ import {
   type Transaction,
 } from '@solana/kit';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { type LiteSvmRuntime, startLiteSvmRuntime } from '../runtimes/litesvm';
+import { blockhashLifetime } from '../runtimes/runtime';
 import { ESCROW_V2_ERROR_CODE as E, ESCROW_V2_ERRORS, escrowV2ErrorName } from './errors';
 import { getEnterV2Instruction, INSTRUCTION_V2 } from './instructions';
 import { planPayoutV2, planRecordClosesV2 } from './payout-plan';
 import { addProposeSignatures, compileProposeTransaction, missingSignatures } from './propose-transaction';
 import { EscrowV2Chain, type TestDareV2 } from './testing/chain';
-import { type LiteSvmRuntime, liteSvmRuntime } from './testing/litesvm-runtime';
-import { blockhashLifetime } from './testing/runtime';
 
 let chain: EscrowV2Chain<LiteSvmRuntime>;
 beforeAll(async () => {
-  chain = await EscrowV2Chain.start(await liteSvmRuntime());
+  chain = await EscrowV2Chain.start(await startLiteSvmRuntime());
 });
 
 /** What travels between judges: the wire bytes, decoded again by the next one. */

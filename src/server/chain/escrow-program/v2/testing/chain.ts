@@ -17,6 +17,12 @@ import {
 } from '@solana/kit';
 import { getTransferSolInstruction } from '@solana-program/system';
 import { findVaultAddress } from '../../pda';
+import {
+  blockhashLifetime,
+  deployPrograms,
+  type ProgramRuntime,
+  type RuntimeResult,
+} from '../../runtimes/runtime';
 import { getCreateVaultV2Instruction, type VaultTerms } from '../instructions';
 import {
   type DareKind,
@@ -28,7 +34,6 @@ import {
   type VaultV2,
 } from '../layout';
 import { readEscrowProgramV2 } from '../program';
-import { blockhashLifetime, deployPrograms, type ProgramRuntime, type RuntimeResult } from './runtime';
 
 export const SOL = 1_000_000_000n;
 export const HOUR = 3600n;
