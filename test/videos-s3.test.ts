@@ -92,7 +92,7 @@ describe('VIDEO_STORAGE=s3', () => {
     const videoDir = ctx.config.storage.videoDir;
     expect(existsSync(videoDir) ? readdirSync(videoDir) : []).toEqual([]);
 
-    const author = await newActor(ctx, 'cloudauthor', { sol: '0' });
+    const author = await newActor(ctx, 'cloudauthor', { sol: '1' });
     const submitted = await api(ctx).post(
       `/api/dares/${dareId}/submit`,
       {

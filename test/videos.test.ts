@@ -165,7 +165,7 @@ describe('GET /api/video-proxy/{submissionId}', () => {
   it('streams an approved upload with ranges, and redirects only to approved https links', async () => {
     const content = mp4(1000);
     const { url } = (await upload(content)).json();
-    const author = await newActor(ctx, 'ranger', { sol: '0' });
+    const author = await newActor(ctx, 'ranger', { sol: '1' });
     const submitted = await api(ctx).post(
       `/api/dares/${dareId}/submit`,
       {
@@ -212,9 +212,9 @@ describe('GET /api/video-proxy/{submissionId}', () => {
   it('plays a pending or rejected upload only for its author and admins, through a short-lived signed link', async () => {
     const content = mp4(2000);
     const { url } = (await upload(content)).json();
-    const author = await newActor(ctx, 'pendingfilmer', { sol: '0' });
-    const stranger = await newActor(ctx, 'stranger', { sol: '0' });
-    const admin = await newActor(ctx, 'moderator', { sol: '0', admin: true });
+    const author = await newActor(ctx, 'pendingfilmer', { sol: '1' });
+    const stranger = await newActor(ctx, 'stranger', { sol: '1' });
+    const admin = await newActor(ctx, 'moderator', { sol: '1', admin: true });
     const submitted = await api(ctx).post(
       `/api/dares/${dareId}/submit`,
       {
@@ -286,8 +286,8 @@ describe('GET /api/video-proxy/{submissionId}', () => {
   });
 
   it('never redirects to a link nobody approved, whoever asks', async () => {
-    const author = await newActor(ctx, 'linker', { sol: '0' });
-    const admin = await newActor(ctx, 'linkmod', { sol: '0', admin: true });
+    const author = await newActor(ctx, 'linker', { sol: '1' });
+    const admin = await newActor(ctx, 'linkmod', { sol: '1', admin: true });
     const submitted = await api(ctx).post(
       `/api/dares/${dareId}/submit`,
       {
@@ -323,7 +323,7 @@ describe('uploads that go wrong, the clean-up job and the disk cap', () => {
       UPLOAD_BODY_TIMEOUT_SECONDS: '2',
       VIDEO_STORAGE_MAX_GB: '0.002',
     });
-    filmer = await newActor(small, 'slowpoke', { sol: '0' });
+    filmer = await newActor(small, 'slowpoke', { sol: '1' });
     await small.app.listen({ host: '127.0.0.1', port: 0 });
     port = (small.app.server.address() as net.AddressInfo).port;
   });
