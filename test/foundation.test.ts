@@ -90,6 +90,7 @@ describe('HTTP conventions', () => {
       'database',
       'chain',
       'rateLimits',
+      'feePayer',
     ]);
     const ui = await ctx.app.inject('/api/docs');
     expect([200, 302]).toContain(ui.statusCode);
