@@ -133,6 +133,8 @@ describe('the money path on the escrow program, in the browser', () => {
     await entrant.page.getByRole('button', { name: 'Submit Video' }).click();
     const dialog = entrant.page.getByRole('dialog', { name: 'Submit Video' });
     await dialog.getByText(SUBMISSION_MESSAGES.entryPrompt).waitFor();
+    // Said before the wallet is asked: the entry's rent and fee, from the chain (decision 034).
+    await dialog.getByText('Entering costs 0.0017 SOL, returned to you when the dare ends').waitFor();
     await dialog.getByLabel('Video URL').fill('https://videos.example/lake-jump.mp4');
     await dialog.getByLabel('Description').fill('In at 5:40, out at 5:41.');
     await dialog.getByRole('button', { name: 'Submit Video' }).click();

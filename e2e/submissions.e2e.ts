@@ -60,6 +60,9 @@ describe('video proofs and votes in the browser', () => {
 
     const uploader = await app.newPage({ wallet: true });
     await registerWithWallet(uploader.page, app.baseUrl, 'e2e_prover');
+    // Entering is paid by the entrant's wallet (decision 034): the injected wallet gets test SOL.
+    await uploader.page.getByRole('button', { name: 'Get test SOL' }).click();
+    await toast(uploader.page, 'Test SOL received');
     // A completed dare takes no proofs; an unknown one is not found.
     const [completed] = await api<{ id: number }[]>('GET', '/api/dares?filter=completed');
     await uploader.page.goto(app.url(`/dare/${completed!.id}`));

@@ -133,6 +133,8 @@ describe('fee payer', () => {
       address: feePayer.address,
       balance: (await lamportsOf(ctx, feePayer.address)).toString(),
       payoutsLeft: Number((await lamportsOf(ctx, feePayer.address)) / 5_000n),
+      minBalance: '500000000',
+      low: false,
     });
     expect(BigInt(res.json().balance)).toBeGreaterThanOrEqual(100_000_000n);
   });

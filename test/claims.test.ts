@@ -1,15 +1,16 @@
 /**
  * Claims paid by the escrow program: `settle` signed by the moderator, paying the winner's
  * registered wallet everything the vault holds, then the records closed so every rent lamport
- * returns to the platform's fee payer. Dares are made directly on the program here (create_vault,
+ * returns to whoever paid it: the platform's fee payer, or the entrant for its entry. Dares are made directly on the program here (create_vault,
  * deposit, enter signed by the users' wallets), recorded as payments records them.
  */
 import { type Address, address, type Signature } from '@solana/kit';
 import { getTransferSolInstruction } from '@solana-program/system';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { FEE_PAYER_MESSAGES } from '#contract/fee-payer';
 import { claims, ledgerEntries, payoutTransfers, users } from '#server/db/schema';
-import { enterAndSubmit } from './helpers/entries';
+import { ENTRY_COST, ENTRY_FEE, ENTRY_RENT, enterAndSubmit, fundEntries } from './helpers/entries';
 import { sendOwnTransfer, waitUntilLanded } from './helpers/money';
 import {
   type Actor,
@@ -37,7 +38,7 @@ const {
     admin: { username: 'boss', admin: true },
     creator: {},
     backer: {},
-    // The winner never held SOL: entering and being paid cost it nothing.
+    // The winner holds only what its entries take (given before each): every lamport is counted.
     winner: { sol: '0' },
     voter: { sol: '0' },
   },
@@ -51,6 +52,7 @@ const {
 async function wonDare(author: Actor, stake = '0.2', added = '0.15', options: { enter?: boolean } = {}) {
   const dare = await createFundedDare(ctx, creator, stake);
   await contribute(ctx, backer, dare, added);
+  if (options.enter !== false) await fundEntries(ctx, author.wallet.address);
   const submission =
     options.enter === false
       ? await submitVideo(ctx, author, dare.id)
@@ -92,10 +94,13 @@ async function expectClosed(dare: { vault: Address }) {
 }
 
 describe('the complete story on the program: fund, contribute, enter, approve, vote, mark winner, claim', () => {
-  it('pays the winner exactly the pool, closes vault, receipts and entry, returns all rent to the fee payer', async () => {
+  it('pays the winner exactly the pool, closes vault, receipts and entry, returns every rent lamport to its payer', async () => {
     const platform = (await feePayer()).address;
     const platformBefore = await lamportsOf(ctx, platform);
+    const start = await lamportsOf(ctx, winner.wallet.address);
     const { dare, submission, claim } = await wonDare(winner, '0.2', '0.15');
+    // wonDare gave the winner exactly its entry's cost, and the entry took it all.
+    expect(await lamportsOf(ctx, winner.wallet.address)).toBe(start);
     expect(claim).toMatchObject({ amount: '0.35', status: 'pending', claimType: 'dare_winner' });
     expect(await vaultOnChain(ctx, dare.vault)).toMatchObject({ receipts: 2, entries: 1 });
 
@@ -104,12 +109,16 @@ describe('the complete story on the program: fund, contribute, enter, approve, v
     expect(res.statusCode, res.body).toBe(200);
     const paid = res.json();
     expect(paid).toMatchObject({ status: 'paid', amount: '0.35', failureReason: null });
-    expect(await lamportsOf(ctx, winner.wallet.address)).toBe(before + 350_000_000n);
+    // The pool, and its entry's rent back with it.
+    expect(await lamportsOf(ctx, winner.wallet.address)).toBe(before + 350_000_000n + ENTRY_RENT);
+    // From the SOL it was given for the entry on, the winner is richer by the pool minus the
+    // entry's network fee.
+    expect(await lamportsOf(ctx, winner.wallet.address)).toBe(start + ENTRY_COST + 350_000_000n - ENTRY_FEE);
     await expectClosed(dare);
-    // Every rent lamport came back: the platform is out only the fees of what it paid for (the
-    // entry and the settle; the wallets paid their own create_vault and deposit).
+    // Every rent lamport came back: the platform is out only the fees of what it chose to send
+    // (the settle; the wallets paid their own create_vault, deposit and entry).
     const fees = await platformFees(dare.escrowWallet);
-    expect(fees).toBe(20_000n);
+    expect(fees).toBe(10_000n);
     expect(await lamportsOf(ctx, platform)).toBe(platformBefore - fees);
 
     const ledger = await ctx.database.db
@@ -139,7 +148,7 @@ describe('the complete story on the program: fund, contribute, enter, approve, v
     const again = await http.post('/api/claims/prize', { submissionId: submission.id }, winner.token);
     expect(again.statusCode).toBe(409);
     expect(again.json().error).toBe('This prize has already been paid');
-    expect(await lamportsOf(ctx, winner.wallet.address)).toBe(before + 350_000_000n);
+    expect(await lamportsOf(ctx, winner.wallet.address)).toBe(before + 350_000_000n + ENTRY_RENT);
   });
 
   it('refuses to pay a winner whose wallet never entered the dare on chain, and keeps the claim', async () => {
@@ -151,6 +160,7 @@ describe('the complete story on the program: fund, contribute, enter, approve, v
     expect(row).toMatchObject({ status: 'pending', transactionHash: null });
     expect(await lamportsOf(ctx, dare.vault)).toBeGreaterThan(110_000_000n);
     // Entered (the dare is still open on chain), the same claim pays.
+    await fundEntries(ctx, winner.wallet.address);
     await enterOnChain(ctx, winner, dare);
     const paid = await http.post('/api/claims/prize', { submissionId: submission.id }, winner.token);
     expect(paid.statusCode, paid.body).toBe(200);
@@ -171,7 +181,7 @@ describe('exactly once', () => {
     const codes = responses.map((res) => res.statusCode);
     expect(codes.filter((code) => code === 200)).toHaveLength(1);
     expect(codes.filter((code) => code === 409)).toHaveLength(49);
-    expect(await lamportsOf(ctx, winner.wallet.address)).toBe(before + 350_000_000n);
+    expect(await lamportsOf(ctx, winner.wallet.address)).toBe(before + 350_000_000n + ENTRY_RENT);
     await expectClosed(dare);
     const transfers = await ctx.database.db
       .select()
@@ -199,14 +209,14 @@ describe('exactly once', () => {
     );
     await ctx.chain.rpc.sendTransaction(transfer.wireTransaction as never, { encoding: 'base64' }).send();
     await waitUntilLanded(ctx.chain, transfer.signature);
-    expect(await lamportsOf(ctx, winner.wallet.address)).toBe(before + 300_000_000n);
+    expect(await lamportsOf(ctx, winner.wallet.address)).toBe(before + 300_000_000n + ENTRY_RENT);
     await expect(expectReconciled(ctx)).rejects.toThrow(); // the chain moved, the books not yet
 
     await ctx.restart();
 
     const [row] = await ctx.database.db.select().from(claims).where(eq(claims.id, claim.id));
     expect(row).toMatchObject({ status: 'paid', transactionHash: transfer.signature });
-    expect(await lamportsOf(ctx, winner.wallet.address)).toBe(before + 300_000_000n);
+    expect(await lamportsOf(ctx, winner.wallet.address)).toBe(before + 300_000_000n + ENTRY_RENT);
     await expectReconciled(ctx);
     const retry = await http.post('/api/claims/prize', { submissionId: claim.submissionId }, winner.token);
     expect(retry.statusCode).toBe(409);
@@ -233,7 +243,7 @@ describe('exactly once', () => {
     await ctx.restart();
     const [row] = await ctx.database.db.select().from(claims).where(eq(claims.id, claim.id));
     expect(row).toMatchObject({ status: 'paid', transactionHash: transfer.signature });
-    expect(await lamportsOf(ctx, winner.wallet.address)).toBe(before + 120_000_000n);
+    expect(await lamportsOf(ctx, winner.wallet.address)).toBe(before + 120_000_000n + ENTRY_RENT);
     await expectReconciled(ctx);
   });
 
@@ -266,15 +276,14 @@ describe('a failed settle', () => {
       expect(res.statusCode, res.body).toBe(400);
       expect(res.json()).toMatchObject({
         code: 'TRANSACTION_FAILED',
-        error:
-          'The payout failed: The platform fee wallet cannot pay the network fee right now. You can try again.',
+        error: `The payout failed: ${FEE_PAYER_MESSAGES.low}. You can try again.`,
       });
     }
     const [row] = await ctx.database.db.select().from(claims).where(eq(claims.id, claim.id));
     expect(row).toMatchObject({
       status: 'pending',
       transactionHash: null,
-      failureReason: 'The platform fee wallet cannot pay the network fee right now',
+      failureReason: FEE_PAYER_MESSAGES.low,
     });
     const attempts = await ctx.database.db
       .select()
@@ -289,7 +298,7 @@ describe('a failed settle', () => {
     await ctx.chain.airdrop(platform.address, 1_000_000_000n);
     const retry = await http.post('/api/claims/prize', { submissionId: submission.id }, winner.token);
     expect(retry.statusCode, retry.body).toBe(200);
-    expect(await lamportsOf(ctx, winner.wallet.address)).toBe(before + 110_000_000n);
+    expect(await lamportsOf(ctx, winner.wallet.address)).toBe(before + 110_000_000n + ENTRY_RENT);
     await expectClosed(dare);
     await expectReconciled(ctx);
   });
@@ -303,7 +312,7 @@ describe('lamports sent to a vault from outside', () => {
     const res = await http.post('/api/claims/prize', { submissionId: submission.id }, winner.token);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ status: 'paid', amount: '0.12' });
-    expect((await lamportsOf(ctx, winner.wallet.address)) - before).toBe(120_000_001n);
+    expect((await lamportsOf(ctx, winner.wallet.address)) - before).toBe(120_000_001n + ENTRY_RENT);
     await expectClosed(dare);
     const lines = await ctx.database.db
       .select()

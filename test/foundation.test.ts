@@ -49,6 +49,8 @@ describe('HTTP conventions', () => {
         maxVideoBytes: 10 * 1024 * 1024,
         votesPerUserPerDare: 3,
         airdropMaxSol: '10',
+        // The entry's rent on this chain (112 bytes: 1,670,400 lamports) and one signature's fee.
+        entryCostSol: '0.0016754',
       },
     });
   });
@@ -88,6 +90,7 @@ describe('HTTP conventions', () => {
       'database',
       'chain',
       'rateLimits',
+      'feePayer',
     ]);
     const ui = await ctx.app.inject('/api/docs');
     expect([200, 302]).toContain(ui.statusCode);

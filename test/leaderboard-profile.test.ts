@@ -11,8 +11,9 @@ const {
   env: { RATE_LIMIT_AUTH_PER_MINUTE: '1000' },
   actors: {
     admin: { username: 'boss', admin: true },
-    earner: { sol: '0' },
-    winsMost: { username: 'winsmost', sol: '0' },
+    // Entrants pay their entries (rent back when each closes): a little SOL each.
+    earner: { sol: '1' },
+    winsMost: { username: 'winsmost', sol: '1' },
     busy: { username: 'busybee' },
     idle: { username: 'idler', sol: '0' },
   },

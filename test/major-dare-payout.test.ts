@@ -7,6 +7,7 @@ import { eq, inArray } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { majorShares } from '#server/chain/payout-transactions';
 import { claims, ledgerEntries, payoutTransfers, users } from '#server/db/schema';
+import { ENTRY_RENT, fundEntries } from './helpers/entries';
 import {
   type Actor,
   castVote,
@@ -41,6 +42,8 @@ async function majorWithEntries(prize: string, added: string | null, entrants: A
   if (added) await contributeOnChain(ctx, backer, dare, added);
   const submissions = [];
   for (const entrant of entrants) {
+    // Each entrant's wallet pays its own entry: exactly that much is given to it first.
+    await fundEntries(ctx, entrant.wallet.address);
     await enterOnChain(ctx, entrant, dare);
     const submission = await submitVideo(ctx, entrant, dare.id);
     const approved = await http.put(
@@ -83,8 +86,9 @@ describe('major dare payout on the program', () => {
     ];
     const paid = await http.post('/api/claims/prize', { submissionId: a.id }, picked.token);
     expect(paid.statusCode, paid.body).toBe(200);
-    expect((await lamportsOf(ctx, picked.wallet.address)) - p0).toBe(70_000_005n);
-    expect((await lamportsOf(ctx, popular.wallet.address)) - q0).toBe(30_000_002n);
+    // Each share, and each entry's rent back to the entrant who paid it.
+    expect((await lamportsOf(ctx, picked.wallet.address)) - p0).toBe(70_000_005n + ENTRY_RENT);
+    expect((await lamportsOf(ctx, popular.wallet.address)) - q0).toBe(30_000_002n + ENTRY_RENT);
     expect(await vaultOnChain(ctx, dare.vault)).toEqual({ vault: null, receipts: 0, entries: 0 });
 
     // The community winner's claim was paid by the same settle.
@@ -137,8 +141,8 @@ describe('major dare payout on the program', () => {
     expect(responses.filter((res) => res.statusCode === 200)).toHaveLength(1);
     expect(responses.filter((res) => res.statusCode === 409)).toHaveLength(9);
     const [first, second] = majorShares(333_333_333n);
-    expect(await lamportsOf(ctx, one.wallet.address)).toBe(first);
-    expect(await lamportsOf(ctx, two.wallet.address)).toBe(second);
+    expect(await lamportsOf(ctx, one.wallet.address)).toBe(first + ENTRY_RENT);
+    expect(await lamportsOf(ctx, two.wallet.address)).toBe(second + ENTRY_RENT);
     expect(first + second).toBe(333_333_333n);
     expect(
       (await ctx.database.db.select().from(payoutTransfers).where(eq(payoutTransfers.dareId, dare.id))).map(
@@ -157,7 +161,7 @@ describe('major dare payout on the program', () => {
     const before = await lamportsOf(ctx, picked.wallet.address);
     const paid = await http.post('/api/claims/prize', { submissionId: only.id }, picked.token);
     expect(paid.statusCode, paid.body).toBe(200);
-    expect((await lamportsOf(ctx, picked.wallet.address)) - before).toBe(50_000_000n);
+    expect((await lamportsOf(ctx, picked.wallet.address)) - before).toBe(50_000_000n + ENTRY_RENT);
     const rows = await ctx.database.db.select().from(claims).where(eq(claims.dareId, dare.id));
     expect(rows.map((row) => row.status)).toEqual(['paid', 'paid']);
     const lines = await ctx.database.db.select().from(ledgerEntries).where(eq(ledgerEntries.dareId, dare.id));

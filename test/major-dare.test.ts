@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { claims, dares, ledgerEntries, users } from '#server/db/schema';
-import { enterAndSubmit } from './helpers/entries';
+import { ENTRY_RENT, enterAndSubmit, fundEntries } from './helpers/entries';
 import { payStake } from './helpers/money';
 import { type Actor, castVote, contribute, expectReconciled, lamportsOf, newActor } from './helpers/payouts';
 import { setupApiSuite } from './helpers/suite';
@@ -137,6 +137,7 @@ describe('major dare', () => {
     });
 
     // Submit Video: each entrant's wallet signs `enter` with its proof (only entrants can be paid).
+    for (const entrant of [picked, popular, latecomer]) await fundEntries(ctx, entrant.wallet.address);
     const a = await enterAndSubmit(ctx, picked, dare.id);
     const b = await enterAndSubmit(ctx, popular, dare.id);
     const c = await enterAndSubmit(ctx, latecomer, dare.id);
@@ -223,8 +224,9 @@ describe('major dare', () => {
       paidA.json().transactionHash,
       paidA.json().transactionHash,
     ]);
-    expect((await lamportsOf(ctx, picked.wallet.address)) - pickedBefore).toBe(70_000_005n);
-    expect((await lamportsOf(ctx, popular.wallet.address)) - popularBefore).toBe(30_000_002n);
+    // Each share, and each winner's entry rent back (its wallet paid it when entering).
+    expect((await lamportsOf(ctx, picked.wallet.address)) - pickedBefore).toBe(70_000_005n + ENTRY_RENT);
+    expect((await lamportsOf(ctx, popular.wallet.address)) - popularBefore).toBe(30_000_002n + ENTRY_RENT);
     expect(await lamportsOf(ctx, dare.escrowWallet)).toBe(0n);
     const payouts = await ctx.database.db
       .select()

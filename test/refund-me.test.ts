@@ -189,7 +189,7 @@ describe("'Refund me'", () => {
   it('has nothing to refund on a dare paid out to its winner', async () => {
     const won = await createFundedDare(ctx, owner, '0.1', { title: 'Won' });
     await contribute(ctx, alice, won, '0.03');
-    const carol = await newActor(ctx, 'carol', { sol: '0' });
+    const carol = await newActor(ctx, 'carol', { sol: '1' });
     const proof = await enterAndSubmit(ctx, carol, won.id);
     const approved = await api(ctx).put(
       `/api/admin/submissions/${proof.id}`,

@@ -9,7 +9,7 @@ import {
 import { claims, dares, dareWallets, ledgerEntries, poolContributions } from '#server/db/schema';
 import { createRefundsService, REFUND_GRACE_MS } from '#server/features/refunds/service';
 import { reconcileEscrows } from '#server/ledger/reconcile';
-import { enterAndSubmit } from './helpers/entries';
+import { ENTRY_RENT, enterAndSubmit, fundEntries } from './helpers/entries';
 import { sendOwnTransfer, signBase64 } from './helpers/money';
 import {
   type Actor,
@@ -60,6 +60,7 @@ describe('admin cancel', () => {
     await contribute(ctx, bob, dare, '0.05');
     await contribute(ctx, carol, dare, '0.03');
     await contribute(ctx, bob, dare, '0.011');
+    await fundEntries(ctx, dan.wallet.address);
     await enterOnChain(ctx, dan, dare);
     expect(await vaultOnChain(ctx, dare.vault)).toMatchObject({ receipts: 3, entries: 1 });
     const [a0, b0, c0] = await balances(alice, bob, carol);
@@ -80,14 +81,14 @@ describe('admin cancel', () => {
     const [a1, b1, c1] = await balances(alice, bob, carol);
     expect([a1! - a0!, b1! - b0!, c1! - c0!]).toEqual([200_000_000n, 61_000_000n, 30_000_000n]);
     await expectClosed(dare);
-    // The rent of vault, receipts and entry came back; the platform paid only the fee.
+    // The rent of vault and receipts came back to the platform, which paid only the fee; the
+    // entry's rent to the entrant who paid it.
     const [signature] = new Set(refunds.transfers.map((t: { signature: string }) => t.signature));
     const landed = await ctx.chain.rpc
       .getTransaction(signature as never, { encoding: 'json', maxSupportedTransactionVersion: 0 })
       .send();
-    expect((await platformBalance()) - platformBefore).toBe(
-      1_893_120n + 3n * 1_726_080n + 1_670_400n - landed!.meta!.fee,
-    );
+    expect((await platformBalance()) - platformBefore).toBe(1_893_120n + 3n * 1_726_080n - landed!.meta!.fee);
+    expect(await lamportsOf(ctx, dan.wallet.address)).toBe(ENTRY_RENT);
     const rows = await ctx.database.db
       .select()
       .from(poolContributions)
@@ -193,6 +194,7 @@ describe('a dare past refund_after, refunded by strangers straight on the chain'
     const dare = await createProgramDare(ctx, alice, '0.1', { deadline, refundAfter: new Date(now + 3_000) });
     await contributeOnChain(ctx, bob, dare, '0.04');
     await contributeOnChain(ctx, carol, dare, '0.025');
+    await fundEntries(ctx, dan.wallet.address);
     await enterOnChain(ctx, dan, dare);
     const [a0, b0, c0] = await balances(alice, bob, carol);
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, now + 3_500 - Date.now())));
@@ -333,8 +335,9 @@ describe('lamports sent to a vault from outside', () => {
 });
 
 describe('records left after a payout', () => {
-  it('are closed by the job: a late entry and a late deposit, their rent back to the fee payer', async () => {
+  it('are closed by the job: a late entry and a late deposit, their rent back to whoever paid it', async () => {
     const dare = await createFundedDare(ctx, alice, '0.1');
+    await fundEntries(ctx, dan.wallet.address);
     await enterOnChain(ctx, dan, dare);
     const submission = await submitVideo(ctx, dan, dare.id);
     await http.put(`/api/admin/submissions/${submission.id}`, { status: 'approved' }, admin.token);
@@ -355,11 +358,13 @@ describe('records left after a payout', () => {
     );
     // Between signing and sending: another entrant, and a deposit (it goes to the winner too).
     const late = await newActor(ctx, 'late', { sol: '0' });
+    await fundEntries(ctx, late.wallet.address);
     await enterOnChain(ctx, late, dare);
     await contributeOnChain(ctx, bob, dare, '0.01');
     const before = await lamportsOf(ctx, dan.wallet.address);
     expect(await payouts.sendStored(transfer)).toMatchObject({ status: 'confirmed' });
-    expect((await lamportsOf(ctx, dan.wallet.address)) - before).toBe(110_000_000n);
+    // The pool, and the rent of the winner's own entry, closed by the same transaction.
+    expect((await lamportsOf(ctx, dan.wallet.address)) - before).toBe(110_000_000n + ENTRY_RENT);
     expect(await vaultOnChain(ctx, dare.vault)).toMatchObject({ receipts: 1, entries: 1 });
     expect((await vaultOnChain(ctx, dare.vault)).vault?.status).toBe('settled');
     await expectReconciled(ctx);
@@ -368,8 +373,9 @@ describe('records left after a payout', () => {
     const run = await refundJob(ctx).refundDue();
     expect(run.finished).toMatchObject({ closed: 1, failureReasons: [] });
     await expectClosed(dare);
-    // Receipt, entry and vault rent back, less the one fee.
-    expect((await platformBalance()) - platformBefore).toBe(1_726_080n + 1_670_400n + 1_893_120n - 5_000n);
+    // Receipt and vault rent back to the platform, less the one fee; the late entry's to its entrant.
+    expect((await platformBalance()) - platformBefore).toBe(1_726_080n + 1_893_120n - 5_000n);
+    expect(await lamportsOf(ctx, late.wallet.address)).toBe(ENTRY_RENT);
     await expectReconciled(ctx);
   });
 });

@@ -1,15 +1,18 @@
 /**
  * Entering a dare on chain before a proof is recorded (issue 16): the enter transaction, its relay
- * through submit, and what an attacker could try against the platform fee payer that pays for it.
+ * through submit, and what an attacker could try with it. The entrant's wallet pays its entry
+ * (decision 034): the platform fee payer signs nothing and pays nothing.
  */
 import {
   address,
   type Base64EncodedWireTransaction,
+  createSignerFromKeyPair,
   getBase64EncodedWireTransaction,
   getTransactionDecoder,
   getTransactionEncoder,
   type SignatureBytes,
 } from '@solana/kit';
+import { getTransferSolInstruction } from '@solana-program/system';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SUBMISSION_MESSAGES } from '#contract/submissions';
@@ -21,8 +24,11 @@ import { createDare, createUser } from '#server/db/factories';
 import { dareSubmissions, dares, preparedTransactions } from '#server/db/schema';
 import {
   dareVault,
+  ENTRY_COST,
+  ENTRY_RENT,
   ensureVault,
   entryOnChain,
+  fundEntries,
   postSubmit,
   requestEntry,
   signedEntry,
@@ -37,12 +43,9 @@ const {
   actors: { owner, alice, bob },
 } = setupApiSuite({
   env: { RATE_LIMIT_AUTH_PER_MINUTE: '1000' },
-  actors: { owner: {}, alice: { sol: '0' }, bob: { sol: '0' } },
+  actors: { owner: {}, alice: { sol: '1' }, bob: { sol: '1' } },
 });
 
-/** Two signatures (the fee payer's and the entrant's) at 5,000 lamports, and the entry's rent. */
-const ENTRY_FEE = 10_000n;
-const ENTRY_RENT = 1_670_400n;
 const proof = { videoUrl: 'https://videos.example/entry.mp4', description: 'Entered' };
 
 let dare: { id: number };
@@ -64,15 +67,13 @@ const signatureOf = (base64: string) =>
   getTransactionDecoder().decode(Buffer.from(base64, 'base64')).signatures;
 
 describe('POST /api/dares/{id}/enter-transaction', () => {
-  it('hands a signed-in wallet its enter transaction, already signed by the platform fee payer', async () => {
+  it('hands a signed-in wallet its enter transaction: the wallet pays, and is its only signer', async () => {
     const res = await requestEntry(ctx, alice, dare.id);
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json() as { transaction: string; entry: string; lastValidBlockHeight: string };
     const signatures = signatureOf(body.transaction);
-    const platform = await feePayer();
-    // The fee payer (first signer) has signed; the entrant's slot waits for the wallet.
-    expect(Object.keys(signatures)).toEqual([platform, alice.wallet.address]);
-    expect(signatures[platform]).not.toBeNull();
+    // One slot, the wallet's, empty: nothing of DarePool signs what a client may broadcast.
+    expect(Object.keys(signatures)).toEqual([alice.wallet.address]);
     expect(signatures[address(alice.wallet.address)]).toBeNull();
     const entry = await findEntryAddress(ctx.escrowProgramId, address(vault), address(alice.wallet.address));
     expect(body.entry).toBe(entry.address);
@@ -149,8 +150,66 @@ describe('POST /api/dares/{id}/enter-transaction', () => {
     expect([onClosed.statusCode, onClosed.json().error]).toEqual([409, 'Submissions Closed']);
   });
 
+  it('refuses a wallet that cannot pay its entry, in our words, preparing nothing', async () => {
+    const broke = await newActor(ctx, 'broke', { sol: '0' });
+    const prepared = (await ctx.database.db.select().from(preparedTransactions)).length;
+    const empty = await requestEntry(ctx, broke, dare.id);
+    expect([empty.statusCode, empty.json().error]).toEqual([
+      400,
+      SUBMISSION_MESSAGES.entryUnaffordable('0.0017', '0'),
+    ]);
+    // One lamport short.
+    await ctx.chain.airdrop(address(broke.wallet.address), ENTRY_COST - 1n);
+    const short = await requestEntry(ctx, broke, dare.id);
+    expect([short.statusCode, short.json().error]).toEqual([
+      400,
+      SUBMISSION_MESSAGES.entryUnaffordable('0.0017', '0.001675399'),
+    ]);
+    // A few lamports over: the wallet would be left below the chain's rent-exempt minimum.
+    await ctx.chain.airdrop(address(broke.wallet.address), 101n);
+    const dust = await requestEntry(ctx, broke, dare.id);
+    expect([dust.statusCode, dust.json().error]).toEqual([
+      400,
+      SUBMISSION_MESSAGES.entryUnaffordable('0.0026', '0.0016755'),
+    ]);
+    expect(await ctx.database.db.select().from(preparedTransactions)).toHaveLength(prepared);
+    const submitted = await postSubmit(ctx, broke, dare.id, proof);
+    expect(submitted.statusCode).toBe(400);
+    expect(await entryOnChain(ctx, vault, broke.wallet.address)).toBeNull();
+  });
+
+  it('maps a preflight that finds the wallet short to the same message, and sends nothing', async () => {
+    const spender = await newActor(ctx, 'spender', { sol: '0' });
+    await fundEntries(ctx, spender.wallet.address);
+    const signed = await signedEntry(ctx, spender, dare.id);
+    // Between preparing and submitting, the wallet spends what the entry needed.
+    const { value: lifetime } = await ctx.chain.rpc.getLatestBlockhash({ commitment: 'confirmed' }).send();
+    const source = await createSignerFromKeyPair(spender.wallet.keys);
+    const spend = await partiallySigned({
+      feePayer: source,
+      lifetime,
+      instructions: [
+        // Everything but its fee: the wallet is left empty.
+        getTransferSolInstruction({ source, destination: address(owner.wallet.address), amount: ENTRY_RENT }),
+      ],
+    });
+    await waitForConfirmation(
+      ctx.chain.rpc,
+      await ctx.chain.rpc.sendTransaction(spend.base64, { encoding: 'base64' }).send(),
+    );
+    const platform = await feePayer();
+    const before = await lamportsOf(ctx, platform);
+    const res = await postSubmit(ctx, spender, dare.id, { ...proof, signedEntryTransaction: signed });
+    expect([res.statusCode, res.json().error]).toEqual([
+      400,
+      SUBMISSION_MESSAGES.entryUnaffordable('0.0017'),
+    ]);
+    expect(await entryOnChain(ctx, vault, spender.wallet.address)).toBeNull();
+    expect(await lamportsOf(ctx, platform)).toBe(before);
+  });
+
   it('is rate-limited per user', async () => {
-    const eager = await newActor(ctx, 'eager', { sol: '0' });
+    const eager = await newActor(ctx, 'eager', { sol: '1' });
     const answers = [];
     for (let i = 0; i < 21; i += 1) answers.push((await requestEntry(ctx, eager, dare.id)).statusCode);
     expect(answers.slice(0, 20)).toEqual(Array(20).fill(200));
@@ -159,8 +218,9 @@ describe('POST /api/dares/{id}/enter-transaction', () => {
 });
 
 describe('POST /api/dares/{id}/submit with the entry', () => {
-  it('relays the signed entry, checks it on chain, then records the proof; the platform pays', async () => {
+  it("relays the signed entry, checks it on chain, then records the proof; the entrant's wallet pays", async () => {
     const carol = await newActor(ctx, 'carol', { sol: '0' });
+    await fundEntries(ctx, carol.wallet.address);
     const platform = await feePayer();
     const before = await lamportsOf(ctx, platform);
 
@@ -177,12 +237,12 @@ describe('POST /api/dares/{id}/submit with the entry', () => {
     expect(entry).toMatchObject({
       vault,
       entrant: carol.wallet.address,
-      rentPayer: platform,
+      rentPayer: carol.wallet.address,
       rent: ENTRY_RENT,
     });
-    // A wallet with no SOL at all entered: the fee payer paid the fee and the rent, once.
+    // The wallet held exactly the entry's cost and paid it all (fee and rent); the platform nothing.
     expect(await lamportsOf(ctx, carol.wallet.address)).toBe(0n);
-    expect(before - (await lamportsOf(ctx, platform))).toBe(ENTRY_FEE + ENTRY_RENT);
+    expect(await lamportsOf(ctx, platform)).toBe(before);
 
     // Entered and submitted: nothing more to hand out.
     const again = await requestEntry(ctx, carol, dare.id);
@@ -190,7 +250,7 @@ describe('POST /api/dares/{id}/submit with the entry', () => {
   });
 
   it('takes a retry without a signature once the entry exists (the wallet sent it itself)', async () => {
-    const dan = await newActor(ctx, 'dan', { sol: '0' });
+    const dan = await newActor(ctx, 'dan', { sol: '1' });
     const signed = await signedEntry(ctx, dan, dare.id);
     const sent = await ctx.chain.rpc
       .sendTransaction(signed as Base64EncodedWireTransaction, { encoding: 'base64' })
@@ -204,8 +264,8 @@ describe('POST /api/dares/{id}/submit with the entry', () => {
   });
 
   it('relays only the entry prepared for the caller, unchanged and signed by their wallet', async () => {
-    const erin = await newActor(ctx, 'erin', { sol: '0' });
-    const frank = await newActor(ctx, 'frank', { sol: '0' });
+    const erin = await newActor(ctx, 'erin', { sol: '1' });
+    const frank = await newActor(ctx, 'frank', { sol: '1' });
     const erinsEntry = await signedEntry(ctx, erin, dare.id);
     const platform = await feePayer();
     const before = await lamportsOf(ctx, platform);
@@ -233,7 +293,7 @@ describe('POST /api/dares/{id}/submit with the entry', () => {
     const changed = await postSubmit(ctx, erin, dare.id, { ...proof, signedEntryTransaction: tampered });
     expect([changed.statusCode, changed.json().error]).toEqual([400, SUBMISSION_MESSAGES.entryNotAsPrepared]);
 
-    // The wallet's signature forged, or the fee payer's removed.
+    // The wallet's signature forged or removed.
     const forge = (signer: string, signature: Uint8Array | null) =>
       getBase64EncodedWireTransaction({
         ...decoded,
@@ -242,7 +302,6 @@ describe('POST /api/dares/{id}/submit with the entry', () => {
     for (const forged of [
       forge(erin.wallet.address, new Uint8Array(64).fill(7)),
       forge(erin.wallet.address, null),
-      forge(platform, new Uint8Array(64)),
     ]) {
       const res = await postSubmit(ctx, erin, dare.id, { ...proof, signedEntryTransaction: forged });
       expect([res.statusCode, res.json().error]).toEqual([400, SUBMISSION_MESSAGES.entryBadSignature]);
@@ -260,8 +319,9 @@ describe('POST /api/dares/{id}/submit with the entry', () => {
     expect(res.statusCode, res.body).toBe(201);
   });
 
-  it('costs the fee payer one entry under bursts: parallel requests, submits and direct sends', async () => {
+  it('costs the entrant one entry and the fee payer nothing under bursts: parallel requests, submits and direct sends', async () => {
     const gina = await newActor(ctx, 'gina', { sol: '0' });
+    await fundEntries(ctx, gina.wallet.address, 2);
     const platform = await feePayer();
     const before = await lamportsOf(ctx, platform);
 
@@ -292,11 +352,12 @@ describe('POST /api/dares/{id}/submit with the entry', () => {
     );
     expect(answers.filter((res) => res.statusCode === 201)).toHaveLength(1);
     for (const res of answers) expect([201, 409]).toContain(res.statusCode);
-    expect(before - (await lamportsOf(ctx, platform))).toBe(ENTRY_FEE + ENTRY_RENT);
+    expect(await lamportsOf(ctx, platform)).toBe(before);
+    expect(await lamportsOf(ctx, gina.wallet.address)).toBe(ENTRY_COST);
   });
 
   it('replaces an entry only once it expired, and refuses the expired one', async () => {
-    const hal = await newActor(ctx, 'hal', { sol: '0' });
+    const hal = await newActor(ctx, 'hal', { sol: '1' });
     const first = (await requestEntry(ctx, hal, dare.id)).json();
     const signedFirst = await walletSigns(hal.wallet, first.transaction);
     // Every transaction is a slot on the embedded chain: move past the blockhash's last valid height.
@@ -320,7 +381,7 @@ describe('POST /api/dares/{id}/submit with the entry', () => {
   });
 
   it("answers a failed entry with the program's reason and records nothing", async () => {
-    const ivy = await newActor(ctx, 'ivy', { sol: '0' });
+    const ivy = await newActor(ctx, 'ivy', { sol: '1' });
     const closing = await dareWithOwnVault({ deadline: new Date(Date.now() + 2000) });
     const signed = await signedEntry(ctx, ivy, closing.id);
     await new Promise((resolve) => setTimeout(resolve, 2500));

@@ -11,7 +11,8 @@ const {
   actors: { owner, alice, bob },
 } = setupApiSuite({
   env: { RATE_LIMIT_AUTH_PER_MINUTE: '1000' },
-  actors: { owner: {}, alice: { sol: '0' }, bob: { sol: '0' } },
+  // Authors enter on chain, and an entry is paid by the entrant's wallet: each holds a little SOL.
+  actors: { owner: {}, alice: { sol: '1' }, bob: { sol: '1' } },
 });
 let dareId: number;
 
@@ -52,7 +53,7 @@ describe('submitting a video proof', () => {
   });
 
   it('allows one submission under concurrent requests', async () => {
-    const carol = await newActor(ctx, 'carol', { sol: '0' });
+    const carol = await newActor(ctx, 'carol', { sol: '1' });
     const signedEntryTransaction = await signedEntry(ctx, carol, dareId);
     const answers = await Promise.all(
       Array.from({ length: 10 }, (_, i) =>
@@ -177,8 +178,8 @@ describe('voting', () => {
     const authors = [
       alice,
       bob,
-      await newActor(ctx, 'dan', { sol: '0' }),
-      await newActor(ctx, 'eve', { sol: '0' }),
+      await newActor(ctx, 'dan', { sol: '1' }),
+      await newActor(ctx, 'eve', { sol: '1' }),
     ];
     const subs: number[] = [];
     for (const author of authors) {
@@ -232,8 +233,8 @@ describe('voting', () => {
   });
 
   it('stops once votes can change nothing: a cancelled dare, a dare with its winner', async () => {
-    const admin = await newActor(ctx, 'judge', { sol: '0', admin: true });
-    const voter = await newActor(ctx, 'latevoter', { sol: '0' });
+    const admin = await newActor(ctx, 'judge', { sol: '1', admin: true });
+    const voter = await newActor(ctx, 'latevoter', { sol: '1' });
     const proofOn = async (title: string) => {
       const dare = await createFundedDare(ctx, owner, '0.1', { title });
       const res = await submit(alice, dare.id, {
@@ -302,7 +303,7 @@ describe('voting', () => {
 
   it('stays exact under 100 parallel vote requests from one user', async () => {
     const dare = await createFundedDare(ctx, owner, '0.1', { title: 'Stampede' });
-    const voter = await newActor(ctx, 'stampede', { sol: '0' });
+    const voter = await newActor(ctx, 'stampede', { sol: '1' });
     const subs: number[] = [];
     for (const author of [alice, bob, owner]) {
       const res = await submit(author, dare.id, {
@@ -312,7 +313,7 @@ describe('voting', () => {
       subs.push(res.json().id);
       await approve(res.json().id);
     }
-    const extra = await newActor(ctx, 'extra', { sol: '0' });
+    const extra = await newActor(ctx, 'extra', { sol: '1' });
     const res = await submit(extra, dare.id, { videoUrl: 'https://v.example/x.mp4', description: 'Go' });
     subs.push(res.json().id);
     await approve(res.json().id);

@@ -84,7 +84,7 @@ describe('VIDEO_STORAGE=s3', () => {
   it('stores an upload in the bucket and plays it with ranges through the video proxy', async () => {
     // Over S3's 5 MiB part size: still one PutObject, from the spool file.
     video = mp4(6 * MiB);
-    const author = await newActor(ctx, 'cloudauthor', { sol: '0' });
+    const author = await newActor(ctx, 'cloudauthor', { sol: '1' });
     const uploaded = await upload(video, author);
     expect(uploaded.statusCode, uploaded.body).toBe(200);
     attached = uploaded.json().url;

@@ -171,7 +171,7 @@ describe('GET /api/video-proxy/{submissionId}', () => {
 
   it('streams an approved upload with ranges, and redirects only to approved https links', async () => {
     const content = mp4(1000);
-    const author = await newActor(ctx, 'ranger', { sol: '0' });
+    const author = await newActor(ctx, 'ranger', { sol: '1' });
     const { url } = (await upload(content, { token: author.token })).json();
     const submitted = await api(ctx).post(
       `/api/dares/${dareId}/submit`,
@@ -218,10 +218,10 @@ describe('GET /api/video-proxy/{submissionId}', () => {
 
   it('plays a pending or rejected upload only for its author and admins, through a short-lived signed link', async () => {
     const content = mp4(2000);
-    const author = await newActor(ctx, 'pendingfilmer', { sol: '0' });
+    const author = await newActor(ctx, 'pendingfilmer', { sol: '1' });
     const { url } = (await upload(content, { token: author.token })).json();
-    const stranger = await newActor(ctx, 'stranger', { sol: '0' });
-    const admin = await newActor(ctx, 'moderator', { sol: '0', admin: true });
+    const stranger = await newActor(ctx, 'stranger', { sol: '1' });
+    const admin = await newActor(ctx, 'moderator', { sol: '1', admin: true });
     const submitted = await api(ctx).post(
       `/api/dares/${dareId}/submit`,
       {
@@ -293,8 +293,8 @@ describe('GET /api/video-proxy/{submissionId}', () => {
   });
 
   it('never redirects to a link nobody approved, whoever asks', async () => {
-    const author = await newActor(ctx, 'linker', { sol: '0' });
-    const admin = await newActor(ctx, 'linkmod', { sol: '0', admin: true });
+    const author = await newActor(ctx, 'linker', { sol: '1' });
+    const admin = await newActor(ctx, 'linkmod', { sol: '1', admin: true });
     const submitted = await api(ctx).post(
       `/api/dares/${dareId}/submit`,
       {
@@ -335,7 +335,7 @@ describe('uploads that go wrong, the clean-up job and the disk cap', () => {
       VIDEO_STORAGE_MAX_GB: '0.002',
       VIDEO_PENDING_POOL_GB: '0.001',
     });
-    filmer = await newActor(small, 'slowpoke', { sol: '0' });
+    filmer = await newActor(small, 'slowpoke', { sol: '1' });
     darer = await newActor(small, 'darer');
     openDare = (await createFundedDare(small, darer, '0.1')).id;
     proofDare = (await createFundedDare(small, darer, '0.1')).id;
@@ -442,7 +442,7 @@ describe('uploads that go wrong, the clean-up job and the disk cap', () => {
   it('refuses uploads with 507 only once attached videos fill VIDEO_STORAGE_MAX_GB, writing nothing', async () => {
     // Two more proofs of 800 KB: with the 400 KB one, attached videos take 2,048,000 of 2,147,483 bytes.
     for (const name of ['attached1', 'attached2']) {
-      const author = await newActor(small, name, { sol: '0' });
+      const author = await newActor(small, name, { sol: '1' });
       const { url } = (await sendVideo(mp4(800 * KB), author, proofDare)).json();
       expect((await submitUpload(author, proofDare, url)).statusCode).toBe(201);
     }

@@ -154,6 +154,10 @@ export const feePayerStatusSchema = z
     balance: z.string(),
     /** Roughly how many more payouts it can pay (5,000 lamports each). */
     payoutsLeft: z.number().int(),
+    /** FEE_PAYER_MIN_SOL in lamports (integer string): below it the panel warns. */
+    minBalance: z.string(),
+    /** Below `minBalance`: users are told 'DarePool cannot pay network fees right now'. */
+    low: z.boolean(),
   })
   .meta({ id: 'FeePayerStatus' });
 

@@ -26,6 +26,11 @@ export const publicConfigSchema = z
       maxVideoBytes: z.number().int(),
       votesPerUserPerDare: z.number().int(),
       airdropMaxSol: z.string(),
+      /**
+       * What entering a dare takes from the entrant's wallet (the entry's rent on this chain and
+       * the network fee, exact): the rent comes back when the dare ends. Submit Video shows it.
+       */
+      entryCostSol: z.string(),
     }),
   })
   .meta({ id: 'PublicConfig' });

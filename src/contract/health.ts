@@ -17,6 +17,18 @@ export const healthSchema = z
     }),
     /** Where rate limits are counted; `ok: false` while Redis does not answer (the status stays 'ok'). */
     rateLimits: z.object({ store: z.enum(['memory', 'redis']), ok: z.boolean() }),
+    /**
+     * The platform fee payer (it pays payouts' fees and new vaults' and receipts' rent): `ok: false`
+     * below FEE_PAYER_MIN_SOL (`minBalance`), with `message` saying what users are told. Like the
+     * rate-limit store it is shared by every instance, so the status stays 'ok'. Lamports as
+     * integer strings; `balance` absent when the chain did not answer.
+     */
+    feePayer: z.object({
+      ok: z.boolean(),
+      balance: z.string().optional(),
+      minBalance: z.string(),
+      message: z.string().optional(),
+    }),
   })
   .meta({ id: 'Health' });
 

@@ -10,6 +10,8 @@ export const AIRDROP_MAX_SOL = '10';
 /** A Major Dare's prize: at least this much; the maximum is the server's MAJOR_PRIZE_MAX_SOL. */
 export const MAJOR_PRIZE_MIN_SOL = '0.01';
 export const MAJOR_PRIZE_MAX_SOL_DEFAULT = '100';
+/** FEE_PAYER_MIN_SOL's default: below it the platform fee payer is reported low. */
+export const FEE_PAYER_MIN_SOL_DEFAULT = '0.5';
 /** How long a paid stake or contribution that step 7 refused waits for a corrected request before it is refunded. */
 export const REFUSED_PAYMENT_HOLD_MINUTES = 15;
 

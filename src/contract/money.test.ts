@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lamportsToSol, normalizeSol, solToLamports } from './money';
+import { lamportsToSol, lamportsToSolRoundedUp, normalizeSol, solToLamports } from './money';
 
 describe('SOL <-> lamports', () => {
   it('converts exactly, without floating point', () => {
@@ -27,5 +27,14 @@ describe('SOL <-> lamports', () => {
 
   it.each(['', '-1', '1e3', '0.0000000001', '1.', '.5', '01', 'abc', '1,5', ' 1 2'])('rejects %j', (text) => {
     expect(() => solToLamports(text)).toThrow(/Not a SOL amount/);
+  });
+});
+
+describe('a figure shown to a user, rounded up', () => {
+  it('never says less than is taken', () => {
+    expect(lamportsToSolRoundedUp(1_675_400n, 4)).toBe('0.0017');
+    expect(lamportsToSolRoundedUp(1_600_000n, 4)).toBe('0.0016');
+    expect(lamportsToSolRoundedUp(1_600_001n, 4)).toBe('0.0017');
+    expect(lamportsToSolRoundedUp(0n, 4)).toBe('0');
   });
 });

@@ -22,6 +22,15 @@ export function lamportsToSol(lamports: bigint): string {
   return `${negative ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`;
 }
 
+/**
+ * A figure shown to a user ('Entering costs 0.0017 SOL'): rounded up to `decimals`, so what the
+ * user is told to hold is never less than what is taken.
+ */
+export function lamportsToSolRoundedUp(lamports: bigint, decimals: number): string {
+  const step = LAMPORTS_PER_SOL / 10n ** BigInt(decimals);
+  return lamportsToSol(((lamports + step - 1n) / step) * step);
+}
+
 /** Database numeric(18,9) text ('1.500000000') -> canonical API string ('1.5'). */
 export function normalizeSol(value: string): string {
   return lamportsToSol(solToLamports(value));

@@ -3,6 +3,7 @@ import { CLAIM_TYPES } from './claims';
 import { idParam } from './ids';
 import { CLAIM_STATUSES, SUBMISSION_LIMITS, SUBMISSION_STATUSES } from './limits';
 import { text } from './text';
+import { lamportsToSolRoundedUp, solToLamports } from './money';
 import { MAJOR_VOTE_NEEDS_PAYMENT, type VotingRights } from './voting';
 
 export const VIDEO_TYPES = ['video/mp4', 'video/webm', 'video/ogg'] as const;
@@ -52,7 +53,20 @@ export const SUBMISSION_MESSAGES = {
   entryExpired: 'Your entry expired before it reached the chain; please sign a new one',
   entryFailed: (reason: string) => `Your entry failed on chain: ${reason}`,
   entryUnconfirmed: 'The network did not confirm your entry in time; submit again in a moment',
+  /** Said before the wallet signs (Submit Video); `sol` is the entry cost rounded up (entryCostLabel). */
+  entryCost: (sol: string) => `Entering costs ${sol} SOL, returned to you when the dare ends`,
+  /**
+   * The wallet cannot pay its entry: `needSol` is what it must hold, `holdsSol` what it holds
+   * (left out when a preflight refused it and the balance is not known).
+   */
+  entryUnaffordable: (needSol: string, holdsSol?: string) =>
+    `Your wallet cannot pay this entry: entering needs ${needSol} SOL (the entry's rent, returned to you when the dare ends, and the network fee)${holdsSol === undefined ? '' : ` and it holds ${holdsSol} SOL`}. Add SOL to your wallet and try again`,
 } as const;
+
+/** The entry cost as the dialog and its refusals say it: rounded up to 0.0001 SOL. */
+export function entryCostLabel(entryCostSol: string): string {
+  return lamportsToSolRoundedUp(solToLamports(entryCostSol), 4);
+}
 
 /** Our own uploads are served from here; anything else must be an https URL. */
 export const UPLOADED_VIDEO_PREFIX = '/uploads/videos/';
@@ -120,12 +134,13 @@ export const submitVideoRequestSchema = z
 
 /**
  * POST /api/dares/{id}/enter-transaction: the `enter` transaction for the caller's registered
- * wallet, already signed by the platform's fee payer (it pays the fee and the entry's rent),
- * waiting for the wallet's signature. Asked again while it can still land, the same one comes back.
+ * wallet: the wallet is its fee payer, the entry's rent payer (the rent comes back when the dare
+ * ends) and its only signer; nothing of DarePool signs it. 400 `entryUnaffordable` when the wallet
+ * cannot pay it. Asked again while it can still land, the same one comes back.
  */
 export const enterTransactionResponseSchema = z
   .object({
-    /** base64 wire format: the fee payer's signature in place, the wallet's slot empty. */
+    /** base64 wire format: one signature slot, the wallet's, empty. */
     transaction: z.string(),
     /** The entry account the transaction creates: PDA ["entry", vault, wallet]. */
     entry: z.string(),

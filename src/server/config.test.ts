@@ -161,6 +161,7 @@ describe('loadConfig', () => {
       /^Invalid MAJOR_PRIZE_MAX_SOL: must be an amount of SOL of at least 0.01/,
     ],
     [{ MAJOR_PRIZE_MAX_SOL: '1e3' }, /^Invalid MAJOR_PRIZE_MAX_SOL/],
+    [{ FEE_PAYER_MIN_SOL: '-1' }, /^Invalid FEE_PAYER_MIN_SOL: must be an amount of SOL, like 0.5/],
     [{ ESCROW_MASTER_SEED: 'zz' }, /^Invalid ESCROW_MASTER_SEED: must be 64 bytes as 128 hex characters$/],
     [
       { SOLANA_RPC_URL: 'https://api.devnet.solana.com' },
@@ -202,6 +203,11 @@ describe('loadConfig', () => {
   it('reads the Major Dare prize maximum, 100 SOL unless set', () => {
     expect(loadConfig({}).majorPrizeMaxSol).toBe('100');
     expect(loadConfig({ MAJOR_PRIZE_MAX_SOL: '250.5' }).majorPrizeMaxSol).toBe('250.5');
+  });
+
+  it('reads the fee payer warning threshold, 0.5 SOL unless set, in lamports', () => {
+    expect(loadConfig({}).feePayerMinLamports).toBe(500_000_000n);
+    expect(loadConfig({ FEE_PAYER_MIN_SOL: '2.25' }).feePayerMinLamports).toBe(2_250_000_000n);
   });
 
   it('never echoes a secret in its error', () => {

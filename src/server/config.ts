@@ -3,7 +3,12 @@ import path from 'node:path';
 import { type Address, address, isAddress } from '@solana/kit';
 import { z } from 'zod';
 import { CLUSTERS, type Cluster } from '#contract/config';
-import { MAJOR_PRIZE_MAX_SOL_DEFAULT, MAJOR_PRIZE_MIN_SOL, PASSWORD_MIN } from '#contract/limits';
+import {
+  FEE_PAYER_MIN_SOL_DEFAULT,
+  MAJOR_PRIZE_MAX_SOL_DEFAULT,
+  MAJOR_PRIZE_MIN_SOL,
+  PASSWORD_MIN,
+} from '#contract/limits';
 import { isSolAmount, solToLamports } from '#contract/money';
 import { RATE_LIMITS } from './rate-limits';
 
@@ -145,6 +150,15 @@ const envSchema = z.object({
       (value) => isSolAmount(value) && solToLamports(value) >= solToLamports(MAJOR_PRIZE_MIN_SOL),
       `must be an amount of SOL of at least ${MAJOR_PRIZE_MIN_SOL}`,
     ),
+  /**
+   * Below this balance (SOL) the platform fee payer is reported low: `/api/health` says so and the
+   * admin panel warns. It pays every payout's fees and the rent of new vaults and receipts.
+   */
+  FEE_PAYER_MIN_SOL: z
+    .string()
+    .trim()
+    .default(FEE_PAYER_MIN_SOL_DEFAULT)
+    .refine(isSolAmount, 'must be an amount of SOL, like 0.5'),
   /** The whole body of an upload must arrive within this; a stalled one is cut off and deleted. */
   UPLOAD_BODY_TIMEOUT_SECONDS: positiveInt(300),
   /** Disk all stored videos may take together (GB of 1024³ bytes; fractions allowed). */
@@ -266,6 +280,8 @@ export interface AppConfig {
   shutdownTimeoutMs: number;
   /** SOL, a decimal string. */
   majorPrizeMaxSol: string;
+  /** FEE_PAYER_MIN_SOL in lamports: below it the fee payer is reported low (health, admin panel). */
+  feePayerMinLamports: bigint;
 }
 
 export class ConfigError extends Error {}
@@ -385,6 +401,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     payoutJobIntervalMs: Math.max(1, Math.round(env.PAYOUT_JOB_INTERVAL_SECONDS * 1000)),
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_SECONDS * 1000,
     majorPrizeMaxSol: env.MAJOR_PRIZE_MAX_SOL,
+    feePayerMinLamports: solToLamports(env.FEE_PAYER_MIN_SOL),
   };
 }
 

@@ -163,7 +163,7 @@ export async function registerRoutes(
   });
   await app.register(adminRoutes, {
     admin,
-    feePayerStatus: () => feePayerStatus(payouts),
+    feePayerStatus: () => feePayerStatus(payouts, config.feePayerMinLamports),
     videoAccess,
   });
   await app.register(majorDareRoutes, { majorDare });

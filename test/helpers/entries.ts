@@ -37,6 +37,19 @@ export async function walletSigns(wallet: TestWallet, base64: string): Promise<s
   return getBase64EncodedWireTransaction(await partiallySignTransaction([wallet.keys], transaction));
 }
 
+/**
+ * What an entry takes from the entrant's wallet on the test chain: the entry's rent (112 bytes,
+ * returned when the entry closes) and one signature's fee. /api/config says the same.
+ */
+export const ENTRY_RENT = 1_670_400n;
+export const ENTRY_FEE = 5_000n;
+export const ENTRY_COST = ENTRY_RENT + ENTRY_FEE;
+
+/** Gives `wallet` exactly what `entries` entries take, so a test can account for every lamport. */
+export async function fundEntries(ctx: TestContext, wallet: string, entries = 1): Promise<void> {
+  await ctx.chain.airdrop(address(wallet), ENTRY_COST * BigInt(entries));
+}
+
 export function requestEntry(ctx: TestContext, user: Entrant, dareId: number) {
   return post(ctx, `/api/dares/${dareId}/enter-transaction`, undefined, user.token);
 }

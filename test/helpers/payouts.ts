@@ -288,13 +288,15 @@ export async function contributeOnChain(ctx: TestContext, payer: Actor, dare: Pr
   return signature;
 }
 
-/** The entrant's wallet signs `enter` (the platform pays fee and rent), as the submission flow does. */
+/**
+ * The entrant's wallet signs and pays `enter` (fee and rent, the rent back when the entry closes),
+ * as the submission flow does.
+ */
 export async function enterOnChain(ctx: TestContext, entrant: Actor, dare: { escrowWallet: string }) {
   const built = await buildEnterTransaction(ctx.chain.rpc, {
     programId: ctx.escrowProgramId,
     vault: address(dare.escrowWallet),
     entrant: address(entrant.wallet.address),
-    feePayer: await ctx.escrowKeys.feePayer(),
   });
   return signAndSend(ctx, entrant.wallet, built.base64);
 }

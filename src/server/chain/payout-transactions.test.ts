@@ -1,7 +1,9 @@
 /**
  * Reading back what a landed escrow transaction paid, on the embedded chain with the program
  * deployed: settles (community, major, stray lamports), the server's cancel + refunds, and a
- * payer's own 'Refund me' (the payer pays its fee: the amount read is still the receipt's).
+ * payer's own 'Refund me' (the payer pays its fee: the amount read is still the receipt's). An
+ * entrant pays its entry's rent and gets it back when the entry closes, in the same transaction
+ * that pays it: what is read as paid is the pool or the receipt, never the rent.
  */
 import {
   type Address,
@@ -28,12 +30,14 @@ import {
 } from './escrow-program/app-transactions';
 import { EmbeddedEscrowChain, walletSigns } from './escrow-program/embedded-test-chain';
 import { getCancelInstruction } from './escrow-program/instructions';
-import type { DareKind } from './escrow-program/layout';
+import { type DareKind, ENTRY_SIZE } from './escrow-program/layout';
 import { majorShares, readVaultTransaction } from './payout-transactions';
 
 let t: EmbeddedEscrowChain;
+let entryRent: bigint;
 beforeAll(async () => {
   t = await EmbeddedEscrowChain.start();
+  entryRent = await t.rpc.getMinimumBalanceForRentExemption(BigInt(ENTRY_SIZE)).send();
 });
 afterAll(() => t.close());
 
@@ -65,13 +69,14 @@ async function deposit(vault: Address, payer: KeyPairSigner, amount: bigint) {
   await t.sendWire(await walletSigns(built.base64, payer));
 }
 
+/** The entrant's wallet pays its entry: given exactly the rent and the fee, it is left with nothing more. */
 async function enter(vault: Address, entrant: KeyPairSigner) {
   const built = await buildEnterTransaction(t.rpc, {
     programId: t.programId,
     vault,
     entrant: entrant.address,
-    feePayer: t.platform,
   });
+  await t.fund(entrant.address, entryRent + 5_000n);
   await t.sendWire(await walletSigns(built.base64, entrant));
 }
 
@@ -103,8 +108,9 @@ describe('readVaultTransaction', () => {
       refunds: [],
     });
     expect(effects!.closedRecords).toHaveLength(3); // two receipts, one entry
+    // The winner was its entry's rent payer: the rent came back in the same transaction, not paid.
     expect(effects!.paid).toEqual(new Map([[winner.address, 123_000_007n]]));
-    expect(await t.balance(winner.address)).toBe(123_000_007n);
+    expect(await t.balance(winner.address)).toBe(123_000_007n + entryRent);
     // Another vault's transaction reads as nothing done to this one.
     const other = await dare(10_000_000n);
     expect(await read(signature, other.vault)).toMatchObject({ settle: null, refunds: [], paid: new Map() });
@@ -141,8 +147,8 @@ describe('readVaultTransaction', () => {
     const backer = await t.wallet();
     await deposit(vault, backer, 20_000_000n);
     await deposit(vault, backer, 11_000_000n);
-    const entrant = await t.wallet(0n);
-    await enter(vault, entrant);
+    // The creator entered too: its refund and its entry's rent come back in one transaction.
+    await enter(vault, creator);
     const [cancel] = await buildCancelAndRefundTransactions(t.rpc, {
       programId: t.programId,
       vault,
@@ -169,9 +175,11 @@ describe('readVaultTransaction', () => {
       feePayer: t.platform,
     });
     expect(rest).toHaveLength(1);
+    const creatorBefore = await t.balance(creator.address);
     const effects = await read(await t.sendWire(rest[0]!.base64), vault);
     expect(effects!.refunds.map((r) => r.payer)).toEqual([creator.address]);
     expect(effects!.paid).toEqual(new Map([[creator.address, 50_000_000n]]));
+    expect((await t.balance(creator.address)) - creatorBefore).toBe(50_000_000n + entryRent);
     expect(effects!.closedRecords).toHaveLength(1); // the entry
     expect(await t.exists(vault)).toBe(false);
   });

@@ -152,10 +152,10 @@ export const submissionVotes = pgTable(
 
 /**
  * The program transactions DarePool built for a user's wallet to sign (docs/decisions/025-entering-and-refund-me.md): an
- * `enter` (the platform fee payer's signature already in place) or a 'Refund me' `refund` (the
- * payer's own). The relay sends only these exact messages for their user. One per kind, vault and
+ * `enter` or a 'Refund me' `refund`, each paid and signed by the user's wallet alone (decision
+ * 034). The relay sends only these exact messages for their user. One per kind, vault and
  * wallet: while it can still land the same one is handed out again, and a new one replaces it only
- * once its blockhash expired, so at most one entry of a wallet can ever cost the fee payer a fee.
+ * once its blockhash expired, so two that could both land never exist.
  */
 export const preparedTransactions = pgTable(
   'prepared_transactions',

@@ -78,16 +78,24 @@ async function deposit(vault: Address, payer: KeyPairSigner, amount: bigint) {
   return { built, signature: await t.sendWire(await walletSigns(built.base64, payer)) };
 }
 
+/**
+ * The entrant's wallet, given exactly the entry's rent and one fee, pays its entry and is the
+ * only signer: it is left with nothing, and nothing of the platform moves.
+ */
 async function enter(vault: Address, entrant: KeyPairSigner) {
   const built = await buildEnterTransaction(t.rpc, {
     programId: t.programId,
     vault,
     entrant: entrant.address,
-    feePayer: t.platform,
   });
+  expect(Object.keys(signersOf(built.base64))).toEqual([entrant.address]);
+  await t.fund(entrant.address, rent.entry + SIGNATURE_FEE);
+  const before = await t.balance(entrant.address);
+  const platformBefore = await t.balance(t.platform.address);
   const signature = await t.sendWire(await walletSigns(built.base64, entrant));
-  expect(signature).toBe(built.signature);
-  platformFees.push(signature);
+  expect((await t.costOf(signature)).fee).toBe(SIGNATURE_FEE);
+  expect(await t.balance(entrant.address)).toBe(before - rent.entry - SIGNATURE_FEE);
+  expect(await t.balance(t.platform.address)).toBe(platformBefore);
   return built;
 }
 
@@ -167,7 +175,7 @@ describe('app transactions: a community dare from stake to payout', () => {
       payerBefore - 2n * SOL - 1n - MIN_DEPOSIT_LAMPORTS - 3n * SIGNATURE_FEE,
     );
 
-    // Entrants with no SOL at all: the platform pays the fee and the entry's rent.
+    // Entrants pay their own entry (fee and rent), here exactly what they held.
     const [winner, loser] = [await t.wallet(0n), await t.wallet(0n)];
     await enter(built.vault, winner);
     await enter(built.vault, loser);
@@ -198,10 +206,13 @@ describe('app transactions: a community dare from stake to payout', () => {
       'closeEntry',
     ]);
     await sendAll(settle);
-    expect(await t.balance(winner.address)).toBe(pool);
+    // The pool, and the entry's rent back to the entrant who paid it; the loser gets its rent.
+    expect(await t.balance(winner.address)).toBe(pool + rent.entry);
+    expect(await t.balance(loser.address)).toBe(rent.entry);
     await expectAllClosed(built.vault);
     const fees = (await platformFeesSoFar()) - feesBefore;
-    expect(fees).toBe(4n * SIGNATURE_FEE + 2n * SIGNATURE_FEE); // two entries, one settle (moderator + fee payer)
+    expect(fees).toBe(2n * SIGNATURE_FEE); // one settle (moderator + fee payer); the entries were the entrants'
+
     expect(await t.balance(t.platform.address)).toBe(platformBefore - fees);
   });
 
@@ -237,8 +248,8 @@ describe('app transactions: a major dare', () => {
       }),
     );
     const pot = 1_000_000_007n;
-    expect(await t.balance(second.address)).toBe(300_000_002n); // floor(30%)
-    expect(await t.balance(first.address)).toBe(pot - 300_000_002n);
+    expect(await t.balance(second.address)).toBe(300_000_002n + rent.entry); // floor(30%), and its rent back
+    expect(await t.balance(first.address)).toBe(pot - 300_000_002n + rent.entry);
     await expectAllClosed(vault);
   });
 });
@@ -370,7 +381,7 @@ describe('app transactions: cancel and refunds', () => {
     });
     expect(closes.flatMap((tx) => tx.closes.map((c) => c.kind))).toEqual(['closeReceipt', 'closeEntry']);
     await sendAll(closes);
-    expect(await t.balance(winner.address)).toBe(SOL);
+    expect(await t.balance(winner.address)).toBe(SOL + rent.entry);
     await expectAllClosed(paid.vault);
   });
 });
@@ -400,7 +411,7 @@ describe('app transactions: a dare with many records', () => {
     for (const transaction of transactions.slice(1))
       expect(Object.keys(signersOf(transaction.base64))).toEqual([t.platform.address]);
     await sendAll(transactions);
-    expect(await t.balance(winner.address)).toBe(30n * MIN_DEPOSIT_LAMPORTS);
+    expect(await t.balance(winner.address)).toBe(30n * MIN_DEPOSIT_LAMPORTS + rent.entry);
     await expectAllClosed(dare.vault);
     expect(await t.balance(t.platform.address)).toBe(
       platformBefore - ((await platformFeesSoFar()) - feesBefore),
@@ -474,7 +485,7 @@ describe('app transactions: records another client made', () => {
         winners: [winner.address],
       }),
     );
-    expect(await t.balance(winner.address)).toBe(SOL + MIN_DEPOSIT_LAMPORTS);
+    expect(await t.balance(winner.address)).toBe(SOL + MIN_DEPOSIT_LAMPORTS + rent.entry);
     await expectAllClosed(vault);
   });
 });

@@ -3,11 +3,10 @@
  * - create_vault and deposit: the user's wallet is the fee payer (it pays its network fee and
  *   moves exactly its stake), the platform fee payer signs only as the rent payer of the new
  *   accounts, and gets that rent back when they close.
- * - enter: the platform fee payer pays both the network fee and the entry's rent, so a wallet
- *   with no SOL at all can enter (entrants are often new users); the entrant signs only its
- *   consent to be paid. The transaction's id is the platform's signature, known before the wallet
- *   signs. An entry is once per entrant and vault, so each wallet can cost the platform at most
- *   one fee that lands; the server hands the transaction only to a signed-in user not yet entered.
+ * - enter: the entrant's wallet pays the network fee and the entry's rent (returned to it when
+ *   the entry closes) and is the only signer. The platform signs no transaction it hands out that
+ *   locks none of the client's own SOL: a free account could broadcast such a transaction without
+ *   ever submitting a proof (docs/decisions/034-entrants-pay-their-entry.md).
  * - refund ('Refund me'): the refunding payer's wallet pays the fee; nothing of DarePool signs.
  * - settle, cancel and the closes after them: the platform fee payer pays, the moderator signs
  *   settle and cancel; every transaction is fully signed, its signature known before it is sent.
@@ -139,32 +138,30 @@ export async function buildDepositTransaction(
   return { ...walletTransaction(built), receipt, newReceipt };
 }
 
-/** The platform fee payer pays the fee and the entry's rent; the entrant's wallet signs later. */
+/**
+ * The entrant's wallet is the fee payer and the entry's rent payer, and the only signer: nothing of
+ * DarePool signs, so a transaction handed to a client costs the platform nothing if broadcast. The
+ * rent goes back to the entrant when the entry closes (close_entry pays its recorded rent payer).
+ */
 export async function buildEnterTransaction(
   rpc: BlockhashRpc,
-  input: {
-    programId: Address;
-    vault: Address;
-    entrant: Address;
-    feePayer: TransactionSigner;
-    memo?: string;
-  },
-): Promise<SignedAppTransaction & { entry: Address }> {
+  input: { programId: Address; vault: Address; entrant: Address; memo?: string },
+): Promise<AppTransaction & { entry: Address }> {
+  const entrant = createNoopSigner(input.entrant);
   const instruction = await getEnterInstruction({
     programId: input.programId,
     vault: input.vault,
-    entrant: createNoopSigner(input.entrant),
-    rentPayer: input.feePayer,
+    entrant,
+    rentPayer: entrant,
   });
   const entry = (await findEntryAddress(input.programId, input.vault, input.entrant)).address;
   const built = await partiallySigned({
-    feePayer: input.feePayer,
+    feePayer: entrant,
     lifetime: await lifetimeOf(rpc),
     instructions: [instruction],
     memo: input.memo,
   });
-  if (built.signature === null) throw new Error('the fee payer did not sign');
-  return { ...built, signature: built.signature, entry };
+  return { ...walletTransaction(built), entry };
 }
 
 /**

@@ -83,6 +83,11 @@ export class EmbeddedEscrowChain {
     return signer;
   }
 
+  /** Exactly `lamports` more for `address` (an entrant's entry, to the lamport). */
+  async fund(address: Address, lamports: bigint): Promise<void> {
+    await this.chain.airdrop(address, lamports);
+  }
+
   async balance(address: Address): Promise<bigint> {
     return (await this.rpc.getBalance(address, { commitment: 'confirmed' }).send()).value;
   }

@@ -17,6 +17,7 @@ import {
 import { EmbeddedEscrowChain, SIGNATURE_FEE, SOL, walletSigns } from './embedded-test-chain';
 import { getSettleInstruction } from './instructions';
 import { readKeypairFile, writeNewKeypairFile } from './keypair-file';
+import { ENTRY_SIZE } from './layout';
 import { listVaultRecords } from './vault-records';
 
 const root = path.resolve(import.meta.dirname, '../../../..');
@@ -77,13 +78,15 @@ async function dare(creator: KeyPairSigner, stake: bigint) {
   return built.vault;
 }
 
+/** The entrant's wallet pays its entry: it is given the rent and the fee first. */
 async function enter(vault: Address, entrant: KeyPairSigner) {
   const built = await buildEnterTransaction(t.rpc, {
     programId: t.programId,
     vault,
     entrant: entrant.address,
-    feePayer: t.platform,
   });
+  const rent = await t.rpc.getMinimumBalanceForRentExemption(BigInt(ENTRY_SIZE)).send();
+  await t.fund(entrant.address, rent + SIGNATURE_FEE);
   await t.sendWire(await walletSigns(built.base64, entrant));
 }
 
@@ -100,8 +103,8 @@ it("refunds every payer of a dare past refund_after, paying only fees from a str
     amount: 45_000_007n,
   });
   await t.sendWire(await walletSigns(deposit.base64, payer));
-  await enter(vault, await t.wallet(0n));
-  const platformFees = 2n * SIGNATURE_FEE; // the entry's
+  const entrant = await t.wallet(0n);
+  await enter(vault, entrant);
   await t.chain.airdrop(stranger.address, SOL);
 
   const early = refundDare(vault);
@@ -128,8 +131,12 @@ it("refunds every payer of a dare past refund_after, paying only fees from a str
   expect(await t.balance(stranger.address)).toBe(strangerBefore - SIGNATURE_FEE);
   expect(await t.exists(vault)).toBe(false);
   expect(await listVaultRecords(t.rpc, t.programId, vault)).toEqual({ receipts: [], entries: [] });
-  // Every rent lamport went back to the platform: it is down by the entry's fee only.
-  expect(await t.balance(t.platform.address)).toBe(platformBefore - platformFees);
+  // Every rent lamport went back to whoever paid it: the platform is where it started, and the
+  // entrant, who paid its entry's rent, has it back.
+  expect(await t.balance(t.platform.address)).toBe(platformBefore);
+  expect(await t.balance(entrant.address)).toBe(
+    await t.rpc.getMinimumBalanceForRentExemption(BigInt(ENTRY_SIZE)).send(),
+  );
 }, 60_000);
 
 it('says why not when the dare was paid out', async () => {

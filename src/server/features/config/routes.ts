@@ -8,10 +8,15 @@ import {
   STAKE_MIN_SOL,
   SUBMISSION_LIMITS,
 } from '#contract/limits';
+import { lamportsToSol } from '#contract/money';
+import { createEntryCost } from '#server/chain/escrow-program/entry-cost';
 import type { AppDeps } from '../../deps';
 
 export const configRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { chain, escrowProgramId }) => {
-  const publicConfig: PublicConfig = {
+  const entryCost = createEntryCost(chain.rpc);
+  const publicConfig: Omit<PublicConfig, 'limits'> & {
+    limits: Omit<PublicConfig['limits'], 'entryCostSol'>;
+  } = {
     cluster: chain.cluster,
     embeddedChain: chain.embedded,
     explorerUrl: chain.explorerUrlTemplate,
@@ -36,6 +41,11 @@ export const configRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { chain,
         response: { 200: publicConfigSchema },
       },
     },
-    async () => publicConfig,
+    // The entry's rent is the chain's: read at the first request (a chain that does not answer
+    // then fails this one request, not the start), then kept.
+    async (): Promise<PublicConfig> => ({
+      ...publicConfig,
+      limits: { ...publicConfig.limits, entryCostSol: lamportsToSol((await entryCost()).total) },
+    }),
   );
 };

@@ -1,16 +1,21 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { FEE_PAYER_MESSAGES } from '#contract/fee-payer';
 import { healthSchema } from '#contract/health';
+import { createFeePayerFunds } from '#server/chain/fee-payer-funds';
 import type { AppDeps } from '../../deps';
 import type { RateLimiter } from '../../rate-limit/port';
 
 /**
- * The rate-limit store is reported but does not make the answer 503: every instance shares it, so
- * taking instances out of a load balancer for it would help nobody (reads keep working without it).
+ * The rate-limit store and the fee payer are reported but do not make the answer 503: every
+ * instance shares them, so taking instances out of a load balancer for them would help nobody
+ * (reads keep working without them).
  */
 export const healthRoutes: FastifyPluginAsyncZod<AppDeps & { limiter: RateLimiter }> = async (
   app,
-  { database, chain, limiter },
+  { database, chain, limiter, escrowKeys, config },
 ) => {
+  const feePayerFunds = createFeePayerFunds({ rpc: chain.rpc, escrowKeys });
+  const minBalance = config.feePayerMinLamports;
   app.get(
     '/api/health',
     {
@@ -21,13 +26,18 @@ export const healthRoutes: FastifyPluginAsyncZod<AppDeps & { limiter: RateLimite
       },
     },
     async (_request, reply) => {
-      const [db, chainHealth] = await Promise.all([
+      const [db, chainHealth, feePayer] = await Promise.all([
         database
           .ping()
           .then(() => ({ ok: true }))
           .catch((error: Error) => ({ ok: false, error: error.message })),
         chain.health().catch((error: Error) => ({ ok: false as const, error: error.message })),
+        feePayerFunds.balance().then(
+          ({ lamports }) => lamports,
+          () => null,
+        ),
       ]);
+      const feePayerOk = feePayer !== null && feePayer >= minBalance;
       const ok = db.ok && chainHealth.ok;
       return reply.status(ok ? 200 : 503).send({
         status: ok ? 'ok' : 'degraded',
@@ -39,6 +49,12 @@ export const healthRoutes: FastifyPluginAsyncZod<AppDeps & { limiter: RateLimite
           ...(chainHealth.ok ? { slot: chainHealth.slot.toString() } : { error: chainHealth.error }),
         },
         rateLimits: limiter.state(),
+        feePayer: {
+          ok: feePayerOk,
+          ...(feePayer === null ? {} : { balance: feePayer.toString() }),
+          minBalance: minBalance.toString(),
+          ...(feePayerOk ? {} : { message: FEE_PAYER_MESSAGES.low }),
+        },
       });
     },
   );

@@ -29,6 +29,8 @@ import {
   buildDepositTransaction,
 } from '#server/chain/escrow-program/app-transactions';
 import { escrowProgramDecoder } from '#server/chain/escrow-program/decode';
+import { RECEIPT_SIZE, VAULT_SIZE } from '#server/chain/escrow-program/layout';
+import { createFeePayerFunds, FeePayerLowError } from '#server/chain/fee-payer-funds';
 import { MEMO_PROGRAM } from '#server/chain/memo';
 import type { Clock } from '#server/deps';
 import { requireWallet, type UserRow } from '#server/features/auth/user';
@@ -63,7 +65,7 @@ import {
   insertPaymentIntent,
   releaseRelay,
 } from './repo/payment-intents';
-import { describeTransactionError } from './transaction-errors';
+import { describeTransactionError, INSUFFICIENT_FUNDS } from './transaction-errors';
 import { createTransactionLookup } from './transaction-lookup';
 import { platformKeys, REFUND_GRACE_MS, unixSeconds, type VaultTerms, vaultTerms } from './vault-terms';
 
@@ -111,6 +113,30 @@ export function createPaymentsService({
   const stakeMax = solToLamports(STAKE_MAX_SOL);
   const prizeMax = solToLamports(majorPrizeMaxSol);
   const platform = platformKeys(escrowKeys);
+  const feePayerFunds = createFeePayerFunds({ rpc, escrowKeys });
+
+  /**
+   * The rent the platform puts up when this payment lands: a new vault and its creator's receipt,
+   * or a new receipt; nothing for a deposit into an existing receipt.
+   */
+  async function platformRent(built: { instruction: ProgramInstruction; newReceipt?: boolean }) {
+    if (built.instruction === 'create_vault')
+      return (await feePayerFunds.rent(VAULT_SIZE)) + (await feePayerFunds.rent(RECEIPT_SIZE));
+    return built.newReceipt ? feePayerFunds.rent(RECEIPT_SIZE) : 0n;
+  }
+
+  /**
+   * A relay refused for want of funds, when the platform co-signs it: if the platform cannot pay
+   * its part, that is what the user is told, not that their wallet is short.
+   */
+  async function platformShort(intent: PaymentIntentRow, platformSigns: boolean): Promise<boolean> {
+    if (!platformSigns) return false;
+    const rent = await platformRent({
+      instruction: intent.programInstruction as ProgramInstruction,
+      newReceipt: true,
+    });
+    return !(await feePayerFunds.canPay(rent).catch(() => true));
+  }
 
   async function limit(key: string, rule: RateLimit, message: string) {
     const result = await limiter.hit(key, rule);
@@ -285,6 +311,9 @@ export function createPaymentsService({
 
       const reference = newReferenceKey();
       const built = await buildPayment(escrow, address(from), lamports, terms, reference);
+      // Refused before the wallet signs: a transaction the platform cannot fund would fail anyway.
+      const rent = await platformRent(built);
+      if (rent > 0n) await feePayerFunds.requireCanPay(rent);
       await insertPaymentIntent(db, {
         purpose,
         userId: user.id,
@@ -375,7 +404,13 @@ export function createPaymentsService({
       } catch (error) {
         // Refused before it was forwarded: nothing was sent, so the payer may send it again.
         await releaseRelay(db, intent.id, signature);
-        throw new AppError('TRANSACTION_FAILED', describeTransactionError(error));
+        const reason = describeTransactionError(error);
+        if (
+          reason === INSUFFICIENT_FUNDS &&
+          (await platformShort(intent, rentPayer.address in decoded.signatures))
+        )
+          throw new FeePayerLowError();
+        throw new AppError('TRANSACTION_FAILED', reason);
       }
       await confirmRelayed(signature);
       await see(intent, signature);

@@ -1,6 +1,6 @@
 import { escrowErrorMessage } from '#server/chain/escrow-program/errors';
 
-const INSUFFICIENT_FUNDS =
+export const INSUFFICIENT_FUNDS =
   'Insufficient funds: your wallet does not hold enough SOL for this amount plus the network fee';
 
 /** Every message and serialisable field along an error's `cause` chain, as one text. */

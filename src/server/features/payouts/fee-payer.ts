@@ -24,10 +24,20 @@ export async function ensureFeePayerFunded(
   return { address, lamports: lamports + EMBEDDED_FEE_PAYER_TOP_UP, funded: true };
 }
 
-/** The fee payer as the admin panel shows it: its balance, and roughly how many payouts that still pays for. */
+/**
+ * The fee payer as the admin panel shows it: its balance, roughly how many payouts that still pays
+ * for, and whether it is below FEE_PAYER_MIN_SOL.
+ */
 export async function feePayerStatus(
   payouts: Pick<PayoutsService, 'feePayerBalance'>,
+  minLamports: bigint,
 ): Promise<FeePayerStatus> {
   const { address, lamports } = await payouts.feePayerBalance();
-  return { address, balance: lamports.toString(), payoutsLeft: Number(lamports / PAYOUT_FEE_LAMPORTS) };
+  return {
+    address,
+    balance: lamports.toString(),
+    payoutsLeft: Number(lamports / PAYOUT_FEE_LAMPORTS),
+    minBalance: minLamports.toString(),
+    low: lamports < minLamports,
+  };
 }

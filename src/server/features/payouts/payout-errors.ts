@@ -1,3 +1,4 @@
+import { FEE_PAYER_MESSAGES } from '#contract/fee-payer';
 import { escrowErrorMessage } from '#server/chain/escrow-program/errors';
 
 function textOf(error: unknown): string {
@@ -15,7 +16,8 @@ function textOf(error: unknown): string {
 
 /**
  * A payout's or refund's failure in words for the winner and the admin. The platform's keys sign
- * and pay these transactions, so an empty wallet is the platform's fee payer; a refusal of the
+ * and pay these transactions, so an empty wallet is the platform's fee payer, said in DarePool's
+ * words (FEE_PAYER_MESSAGES.low), never as the user's wallet being short; a refusal of the
  * escrow program says which of its rules stopped it.
  */
 export function describePayoutError(error: unknown): string {
@@ -26,12 +28,11 @@ export function describePayoutError(error: unknown): string {
       all,
     )
   )
-    return 'The platform fee wallet cannot pay the network fee right now';
+    return FEE_PAYER_MESSAGES.low;
   const custom = /"Custom":\s*"?(\d+)|custom program error: 0x([0-9a-f]+)/i.exec(all);
   if (custom)
     return `The escrow program refused it: ${escrowErrorMessage(custom[1] ? Number(custom[1]) : Number.parseInt(custom[2]!, 16))}`;
-  if (/InsufficientFundsForRent|insufficient funds for rent/i.test(all))
-    return 'The platform fee wallet cannot pay the rent right now';
+  if (/InsufficientFundsForRent|insufficient funds for rent/i.test(all)) return FEE_PAYER_MESSAGES.low;
   if (/BlockhashNotFound|blockhash not found/i.test(all))
     return 'The transaction expired before it was sent. Please try again.';
   if (/AlreadyProcessed|already been processed/i.test(all)) return 'This transaction was already sent';

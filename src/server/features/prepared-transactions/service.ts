@@ -1,13 +1,13 @@
 /**
  * Program transactions DarePool builds for a user's wallet to sign and then relays for them: the
- * entry of a dare (`enter`, the platform fee payer pays) and 'Refund me' (`refund`, the payer
- * pays). docs/decisions/025-entering-and-refund-me.md.
+ * entry of a dare (`enter`) and 'Refund me' (`refund`), both paid by the user's wallet and signed
+ * by nothing of DarePool. docs/decisions/025-entering-and-refund-me.md, 034.
  *
  * - One per kind, vault and wallet at a time: asked again while it can still land, the same bytes
  *   come back; a new one replaces it only once its blockhash expired. Two copies of one
  *   transaction have one id, so the chain runs it at most once, however often it is sent.
  * - The relay sends only the exact message prepared for this user (its hash is kept), signed by
- *   the user's wallet (checked here) with the server's signatures untouched, and waits for it.
+ *   the user's wallet (checked here), every other signature valid as it was, and waits for it.
  */
 import { createHash } from 'node:crypto';
 import {
@@ -23,9 +23,11 @@ import {
   SOLANA_ERROR__INSTRUCTION_ERROR__CUSTOM,
   SOLANA_ERROR__JSON_RPC__SERVER_ERROR_SEND_TRANSACTION_PREFLIGHT_FAILURE,
   SOLANA_ERROR__JSON_RPC__SERVER_ERROR_TRANSACTION_SIGNATURE_VERIFICATION_FAILURE,
+  SOLANA_ERROR__TRANSACTION_ERROR__ACCOUNT_NOT_FOUND,
   SOLANA_ERROR__TRANSACTION_ERROR__ALREADY_PROCESSED,
   SOLANA_ERROR__TRANSACTION_ERROR__BLOCKHASH_NOT_FOUND,
   SOLANA_ERROR__TRANSACTION_ERROR__INSUFFICIENT_FUNDS_FOR_FEE,
+  SOLANA_ERROR__TRANSACTION_ERROR__INSUFFICIENT_FUNDS_FOR_RENT,
   type SolanaRpcApi,
   verifySignature,
 } from '@solana/kit';
@@ -54,9 +56,16 @@ export interface RelayMessages {
   expired: string;
   failed: (reason: string) => string;
   unconfirmed: string;
-  /** The fee payer cannot pay the network fee (the platform's for an entry, the wallet's for a refund). */
+  /**
+   * The wallet (the fee payer) cannot pay: the network fee, or the rent of an account the
+   * transaction creates (the System program's Custom(1) inside the escrow program, which never
+   * answers 1 to an instruction the server built).
+   */
   noFee: string;
 }
+
+/** SystemError::ResultWithNegativeLamports: a transfer or account creation its payer cannot fund. */
+const SYSTEM_INSUFFICIENT_LAMPORTS = 1;
 
 /** How long the relay waits for a confirmation; a blockhash lives about a minute on a cluster. */
 const CONFIRM_TIMEOUT_MS = 90_000;
@@ -166,6 +175,8 @@ export function createPreparedTransactions({
     } catch (error) {
       if (error instanceof ConfirmationError && error.reason === 'failed') {
         const code = customErrorCode(error.transactionError);
+        if (code === SYSTEM_INSUFFICIENT_LAMPORTS)
+          throw new AppError('TRANSACTION_FAILED', messages.noFee, { signature });
         throw new AppError(
           'TRANSACTION_FAILED',
           messages.failed(code === null ? 'the network refused it' : escrowErrorMessage(code)),
@@ -190,7 +201,14 @@ function sendFailure(error: unknown, messages: RelayMessages): AppError {
     const cause = (error as { cause?: unknown }).cause;
     if (isSolanaError(cause, SOLANA_ERROR__TRANSACTION_ERROR__BLOCKHASH_NOT_FOUND))
       return new AppError('TRANSACTION_FAILED', messages.expired);
-    if (isSolanaError(cause, SOLANA_ERROR__TRANSACTION_ERROR__INSUFFICIENT_FUNDS_FOR_FEE))
+    if (
+      // An emptied fee payer no longer exists: the node says so instead of 'insufficient funds'.
+      isSolanaError(cause, SOLANA_ERROR__TRANSACTION_ERROR__ACCOUNT_NOT_FOUND) ||
+      isSolanaError(cause, SOLANA_ERROR__TRANSACTION_ERROR__INSUFFICIENT_FUNDS_FOR_FEE) ||
+      isSolanaError(cause, SOLANA_ERROR__TRANSACTION_ERROR__INSUFFICIENT_FUNDS_FOR_RENT) ||
+      (isSolanaError(cause, SOLANA_ERROR__INSTRUCTION_ERROR__CUSTOM) &&
+        cause.context.code === SYSTEM_INSUFFICIENT_LAMPORTS)
+    )
       return new AppError('TRANSACTION_FAILED', messages.noFee);
     if (isSolanaError(cause, SOLANA_ERROR__INSTRUCTION_ERROR__CUSTOM))
       return new AppError('TRANSACTION_FAILED', messages.failed(escrowErrorMessage(cause.context.code)));

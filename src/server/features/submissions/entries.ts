@@ -1,16 +1,19 @@
 /**
  * Entering a dare on chain: the escrow program pays only wallets that signed `enter` for the
  * dare's vault (docs/program.md), so a proof is recorded only once its author's entry exists.
- * The platform fee payer pays the entry's fee and rent (docs/decisions/025-entering-and-refund-me.md): an entry transaction
- * goes only to a signed-in user with a registered wallet who has not entered, on an active dare
- * whose vault is open and before its deadline, and never two that could both land.
+ * The entrant's wallet pays the entry's fee and rent, returned to it when the dare ends, and no
+ * DarePool key signs it (docs/decisions/034-entrants-pay-their-entry.md): a free account that
+ * broadcasts it costs the platform nothing. It goes only to a signed-in user with a registered
+ * wallet who has not entered, on an active dare whose vault is open and before its deadline,
+ * whose wallet can pay it; never two that could both land (025).
  */
 import { type Address, address, type Signature } from '@solana/kit';
-import { SUBMISSION_MESSAGES } from '#contract/submissions';
-import type { EscrowKeys } from '#server/chain/escrow-keys';
+import { lamportsToSol } from '#contract/money';
+import { entryCostLabel, SUBMISSION_MESSAGES } from '#contract/submissions';
 import { fetchEntry, fetchVault } from '#server/chain/escrow-program/accounts';
 import { buildEnterTransaction } from '#server/chain/escrow-program/app-transactions';
 import { fetchChainTime } from '#server/chain/escrow-program/chain-clock';
+import { createEntryCost, entryShortfall } from '#server/chain/escrow-program/entry-cost';
 import { findEntryAddress } from '#server/chain/escrow-program/pda';
 import type { ChainPort } from '#server/chain/port';
 import type { Db } from '#server/db/client';
@@ -27,7 +30,6 @@ export interface EntriesDeps {
   db: Db;
   chain: ChainPort;
   clock: Clock;
-  escrowKeys: EscrowKeys;
   escrowProgramId: Address;
   limiter: RateLimiter;
 }
@@ -38,7 +40,7 @@ export interface EnterableDare {
   escrowWallet: string | null;
 }
 
-const RELAY_MESSAGES: RelayMessages = {
+const RELAY_MESSAGES: Omit<RelayMessages, 'noFee'> = {
   unreadable: SUBMISSION_MESSAGES.entryUnreadable,
   notPrepared: SUBMISSION_MESSAGES.entryNotPrepared,
   notAsPrepared: SUBMISSION_MESSAGES.entryNotAsPrepared,
@@ -46,12 +48,27 @@ const RELAY_MESSAGES: RelayMessages = {
   expired: SUBMISSION_MESSAGES.entryExpired,
   failed: SUBMISSION_MESSAGES.entryFailed,
   unconfirmed: SUBMISSION_MESSAGES.entryUnconfirmed,
-  noFee: SUBMISSION_MESSAGES.entryFailed('DarePool cannot pay entry fees right now; try again later'),
 };
 
-export function createEntries({ db, chain, clock, escrowKeys, escrowProgramId, limiter }: EntriesDeps) {
+const solLabel = (lamports: bigint) => entryCostLabel(lamportsToSol(lamports));
+
+export function createEntries({ db, chain, clock, escrowProgramId, limiter }: EntriesDeps) {
   const { rpc } = chain;
   const prepared = createPreparedTransactions({ db, rpc, clock });
+  const entryCost = createEntryCost(rpc);
+
+  /** Refuses before building when the wallet cannot pay: a send would only fail at preflight. */
+  async function requireAffordable(wallet: Address) {
+    const [cost, { value: balance }] = await Promise.all([
+      entryCost(),
+      rpc.getBalance(wallet, { commitment: 'confirmed' }).send(),
+    ]);
+    const need = entryShortfall(cost, balance);
+    if (need !== null)
+      throw badRequest(SUBMISSION_MESSAGES.entryUnaffordable(solLabel(need), lamportsToSol(balance)), {
+        needLamports: need.toString(),
+      });
+  }
 
   async function limit(key: string, rule: (typeof RATE_LIMITS)[keyof typeof RATE_LIMITS]) {
     const verdict = await limiter.hit(key, rule);
@@ -89,8 +106,9 @@ export function createEntries({ db, chain, clock, escrowKeys, escrowProgramId, l
 
   return {
     /**
-     * POST /api/dares/{id}/enter-transaction: the caller's `enter`, signed by the fee payer. The
-     * dare was checked active by the caller; `wallet` is the caller's registered wallet.
+     * POST /api/dares/{id}/enter-transaction: the caller's `enter`, paid and signed by their
+     * wallet only. The dare was checked active by the caller; `wallet` is the caller's registered
+     * wallet.
      */
     async transaction(user: { id: number }, wallet: string, dare: EnterableDare) {
       await limit(`enter:${user.id}`, RATE_LIMITS.walletTransactions);
@@ -99,15 +117,10 @@ export function createEntries({ db, chain, clock, escrowKeys, escrowProgramId, l
       const entry = await entryOf(vault, entrant);
       if (entry.exists) throw conflict(SUBMISSION_MESSAGES.alreadyEntered);
       await requireOpenVault(vault);
+      await requireAffordable(entrant);
       const row = await prepared.prepare(
         { kind: 'enter', vault, wallet: entrant, dareId: dare.id, userId: user.id },
-        async () =>
-          buildEnterTransaction(rpc, {
-            programId: escrowProgramId,
-            vault,
-            entrant,
-            feePayer: await escrowKeys.feePayer(),
-          }),
+        () => buildEnterTransaction(rpc, { programId: escrowProgramId, vault, entrant }),
         // The previous one can no longer land: if the wallet entered, it was with that one.
         async () => {
           if ((await entryOf(vault, entrant)).exists) throw conflict(SUBMISSION_MESSAGES.alreadyEntered);
@@ -139,7 +152,10 @@ export function createEntries({ db, chain, clock, escrowKeys, escrowProgramId, l
       const signature = await prepared.relay(
         { kind: 'enter', vault, wallet: entrant, userId: user.id },
         signedEntryTransaction,
-        RELAY_MESSAGES,
+        {
+          ...RELAY_MESSAGES,
+          noFee: SUBMISSION_MESSAGES.entryUnaffordable(solLabel((await entryCost()).total)),
+        },
       );
       if (!(await entryOf(vault, entrant)).exists)
         throw new AppError('TRANSACTION_FAILED', SUBMISSION_MESSAGES.entryFailed('no entry was made'));

@@ -6,8 +6,10 @@ import { Card, CardContent, CardHeader, CardTitle } from '#web/components/ui/car
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '#web/components/ui/tabs';
 import { useAuth } from '#web/lib/session/auth-provider';
 import { useAdminStats } from './api/get-admin-stats';
+import { useFeePayerStatus } from './api/get-fee-payer';
 import { AdminStats } from './components/admin-stats';
 import { DaresManagement } from './components/dares-management';
+import { FeePayerStatus } from './components/fee-payer-status';
 import { MajorDares } from './components/major-dares';
 import { SubmissionsManagement } from './components/submissions-management';
 import { SystemControls } from './components/system-controls';
@@ -43,11 +45,13 @@ function AdminDashboard() {
   // 'View Submissions' in Dares Management narrows the submissions tab to one dare.
   const [submissionsOf, setSubmissionsOf] = useState<{ id: number; title: string } | null>(null);
   const stats = useAdminStats().data;
+  const feePayer = useFeePayerStatus().data;
 
   return (
     <div className="space-y-6">
       <PageHeader title="Admin Panel" description="Moderate dares and submissions, pick winners." />
       <AdminStats stats={stats} />
+      <FeePayerStatus status={feePayer} />
       <Card>
         <CardHeader>
           <CardTitle>Quick Actions</CardTitle>

@@ -1,13 +1,13 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { Upload } from 'lucide-react';
 import { type FormEvent, useId, useRef, useState } from 'react';
-import { SUBMISSION_MESSAGES, type Submission } from '#contract/submissions';
+import { entryCostLabel, SUBMISSION_MESSAGES, type Submission } from '#contract/submissions';
 import { Button } from '#web/components/ui/button';
 import { Input } from '#web/components/ui/input';
 import { FieldError, Label } from '#web/components/ui/label';
 import { Textarea } from '#web/components/ui/textarea';
 import { toast } from '#web/components/ui/use-toast';
-import { configQueryOptions } from '#web/lib/config';
+import { configQueryOptions, useConfig } from '#web/lib/config';
 import { lazyConnectPaymentWallet } from '#web/lib/payments/lazy-payment-wallet';
 import { describePaymentError } from '#web/lib/payments/payment-errors';
 import { requestEntryTransaction } from '../api/enter-transaction';
@@ -53,6 +53,7 @@ export default function SubmitVideoForm({
   onSubmitted: (submission: Submission) => void;
 }) {
   const queryClient = useQueryClient();
+  const entryCostSol = useConfig().data?.limits.entryCostSol;
   const ids = {
     url: useId(),
     urlRule: useId(),
@@ -214,6 +215,12 @@ export default function SubmitVideoForm({
         </div>
       )}
       <p className="text-sm text-muted-foreground">{SUBMISSION_MESSAGES.entryPrompt}</p>
+      {/* Said before the wallet is asked: the entry is paid by the entrant's own wallet. */}
+      {entryCostSol && (
+        <p className="text-sm text-muted-foreground">
+          {SUBMISSION_MESSAGES.entryCost(entryCostLabel(entryCostSol))}
+        </p>
+      )}
       {/* A field's own problem already shows under it: not repeated here. */}
       <FieldError
         id={ids.error}
