@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { walletAddressSchema } from './auth';
-import { DARE_LIMITS, DARE_TEXT_MESSAGES, descriptionSchema, titleSchema } from './dare-text';
 import { DARE_PHASES } from './dare-status';
+import { DARE_LIMITS, DARE_TEXT_MESSAGES, descriptionSchema, titleSchema } from './dare-text';
 import { idParam, isRecordId } from './ids';
 import {
   CATEGORIES,

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { CLAIM_TYPES } from './claims';
 import { idParam } from './ids';
 import { CLAIM_STATUSES, SUBMISSION_LIMITS, SUBMISSION_STATUSES } from './limits';
-import { text } from './text';
 import { lamportsToSolRoundedUp, solToLamports } from './money';
+import { text } from './text';
 import { MAJOR_VOTE_NEEDS_PAYMENT, type VotingRights } from './voting';
 
 export const VIDEO_TYPES = ['video/mp4', 'video/webm', 'video/ogg'] as const;
