@@ -24,6 +24,8 @@ export async function createEmbeddedChain(options: {
   clock?: () => Date;
   /** Serve the chain's JSON-RPC (and PubSub on port + 1) for wallets and tools; port 0: any free. */
   rpcServer?: { host: string; port: number } | null;
+  /** Give the port `testControls` (moving the clock); never for a normal start. */
+  testControls?: boolean;
 }): Promise<ChainPort> {
   const ledger = EmbeddedLedger.open(
     options.stateDir === null ? null : new ChainStateFiles(options.stateDir),
@@ -61,6 +63,17 @@ export async function createEmbeddedChain(options: {
     explorerUrlTemplate: '/tx/{signature}',
     solanaExplorerUrlTemplate: server ? explorerUrlTemplate('localnet', server.httpUrl) : null,
     ...(rpcServer ? { rpcServer } : {}),
+    ...(options.testControls
+      ? {
+          testControls: {
+            async warp(seconds: number) {
+              ledger.warp(seconds);
+              await ledger.whenSaved();
+              return { slot: BigInt(ledger.currentSlot), unixTimestamp: BigInt(ledger.unixTime) };
+            },
+          },
+        }
+      : {}),
     async health() {
       try {
         return { ok: true, slot: await rpc.getSlot().send() };
