@@ -90,7 +90,9 @@ export async function createTestContext(
   const config = loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'test', SEED_DEMO_DATA: 'false', ...env });
   const database = await openTestDatabase();
   const chainStateDir = options.persistentChain ? path.join(dataDir, 'chain') : null;
-  const openChain = () => options.chain ?? createChain({ stateDir: chainStateDir });
+  // With its test controls: a test moves the chain's clock (ctx.chain.testControls.warp) instead of
+  // sleeping; the server's /api/dev/warp still needs EMBEDDED_CHAIN_TEST_CONTROLS=1 in `env`.
+  const openChain = () => options.chain ?? createChain({ stateDir: chainStateDir, testControls: true });
   let chain = await openChain();
   const clock = {
     now: new Date(),

@@ -292,7 +292,10 @@ describe('embedded chain over JSON-RPC', () => {
     clock.tick(90);
     // Idle for 90 s: 225 slots passed, and the Clock sysvar says so without any transaction.
     expect(await chain.rpc.getSlot().send()).toBe(before + 225n);
-    expect(await readClock()).toEqual({ slot: before + 225n, unixTimestamp: BigInt(START.getTime() / 1000 + 90) });
+    expect(await readClock()).toEqual({
+      slot: before + 225n,
+      unixTimestamp: BigInt(START.getTime() / 1000 + 90),
+    });
     await chain.airdrop((await generateKeyPairSigner()).address, SOL);
     await chain.airdrop((await generateKeyPairSigner()).address, SOL);
     // Two transactions within one 400 ms: one slot each, as this chain holds one per slot.

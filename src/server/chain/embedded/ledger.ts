@@ -517,7 +517,10 @@ export class EmbeddedLedger {
         this.files.writeSnapshot({
           slot: this.slot,
           blockhashes: [{ blockhash: this.blockhashOf(this.slot), slot: this.slot }],
-          timing: { clock: { ...this.slotClock }, blockhashSeed: Buffer.from(this.blockhashSeed).toString('hex') },
+          timing: {
+            clock: { ...this.slotClock },
+            blockhashSeed: Buffer.from(this.blockhashSeed).toString('hex'),
+          },
           svm: this.svm.toBytes(),
         });
       }
