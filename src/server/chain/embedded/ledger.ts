@@ -269,6 +269,10 @@ export class EmbeddedLedger {
     return this.history.newest(slots).filter((record) => record.slot > current - slots);
   }
 
+  epochOf(slot: number): bigint {
+    return epochOf(this.epochSchedule(), BigInt(slot)).epoch;
+  }
+
   epochSchedule(): EpochScheduleValues {
     const { slotsPerEpoch, leaderScheduleSlotOffset, warmup, firstNormalEpoch, firstNormalSlot } =
       this.svm.getEpochSchedule();
