@@ -4,6 +4,7 @@ import type { ChainPort, ChainRpcServerStatus } from '../port';
 import { explorerUrlTemplate } from '../rpc-chain';
 import { answerJsonRpc } from './json-rpc';
 import { EmbeddedLedger } from './ledger';
+import { RPC_LIMITS } from './rpc-guard';
 import { createRpcHandler } from './rpc-handler';
 import { ChainRpcListenError, type ChainRpcServer, serveChainRpc } from './rpc-server';
 import { ChainStateFiles } from './state-files';
@@ -46,7 +47,11 @@ export async function createEmbeddedChain(options: {
   let rpcServer: ChainRpcServerStatus | undefined;
   if (options.rpcServer) {
     try {
-      server = await serveChainRpc({ ledger, handle, ...options.rpcServer });
+      server = await serveChainRpc({
+        ledger,
+        handle: createRpcHandler(ledger, { maxAccountBytes: RPC_LIMITS.maxAnswerBytes }),
+        ...options.rpcServer,
+      });
       rpcServer = { serving: true, httpUrl: server.httpUrl, wsUrl: server.wsUrl };
     } catch (error) {
       // Wallets lose their view of the chain; the app itself needs none of it, so it keeps going.

@@ -60,8 +60,31 @@ export type RpcHandler = (method: string, params: readonly unknown[]) => unknown
  * (u64 values as bigints, which the transport writes as JSON numbers). Everything is final as soon
  * as it is executed, so commitment levels are accepted and all report 'finalized'.
  */
-export function createRpcHandler(ledger: EmbeddedLedger): RpcHandler {
+export function createRpcHandler(
+  ledger: EmbeddedLedger,
+  options: {
+    /**
+     * The served RPC's cap on account data one answer may carry, checked before anything is
+     * rendered; the app's in-process handler has none (its own reads are not an attack).
+     */
+    maxAccountBytes?: number;
+  } = {},
+): RpcHandler {
   const context = () => ({ slot: BigInt(ledger.currentSlot) });
+  const checkSize = (accounts: readonly (EncodedAccount | null)[], config: Record<string, unknown>) => {
+    if (options.maxAccountBytes === undefined) return;
+    const slice = config.dataSlice as { length?: number } | undefined;
+    let bytes = 0;
+    for (const account of accounts) {
+      if (account) bytes += Math.min(account.data.length, Number(slice?.length ?? account.data.length)) + 200;
+    }
+    // base64 writes 4 characters per 3 bytes.
+    if ((bytes * 4) / 3 > options.maxAccountBytes) {
+      throw invalidParams(
+        `the answer would exceed ${options.maxAccountBytes / 1024 / 1024} MiB; narrow it with filters or dataSlice`,
+      );
+    }
+  };
   const lookup: AccountLookup = (address) => existing(ledger.account(address));
 
   const methods: Record<string, (params: readonly unknown[]) => unknown> = {
@@ -120,26 +143,26 @@ export function createRpcHandler(ledger: EmbeddedLedger): RpcHandler {
     }),
     getMinimumBalanceForRentExemption: (params) =>
       ledger.minimumBalanceForRentExemption(u64Param(params[0] ?? 0, 'data length')),
-    getAccountInfo: (params) => ({
-      context: context(),
-      value: renderAccount(existing(ledger.account(addressParam(params, 0))), configParam(params, 1), lookup),
-    }),
+    getAccountInfo: (params) => {
+      const account = existing(ledger.account(addressParam(params, 0)));
+      const config = configParam(params, 1);
+      checkSize([account], config);
+      return { context: context(), value: renderAccount(account, config, lookup) };
+    },
     getMultipleAccounts: (params) => {
       const addresses = params[0];
       if (!Array.isArray(addresses) || addresses.length > 100)
         throw invalidParams('expected up to 100 addresses');
       const config = configParam(params, 1);
-      return {
-        context: context(),
-        value: addresses.map((_, index) =>
-          renderAccount(existing(ledger.account(addressParam(addresses, index))), config, lookup),
-        ),
-      };
+      const accounts = addresses.map((_, index) => existing(ledger.account(addressParam(addresses, index))));
+      checkSize(accounts, config);
+      return { context: context(), value: accounts.map((account) => renderAccount(account, config, lookup)) };
     },
     getProgramAccounts: (params) => {
       const config = configParam(params, 1);
       const { filters, withContext } = parseProgramAccountsConfig(config);
       const accounts = selectAccounts(ledger.programAccounts(addressParam(params, 0)), filters);
+      checkSize(accounts, config);
       const value = accounts.map((account) => ({
         pubkey: account.address,
         account: renderAccount(account, config, lookup),
