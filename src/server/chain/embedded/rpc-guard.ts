@@ -47,6 +47,8 @@ export const EXPENSIVE_METHODS = new Set([
 ]);
 
 const RATE_LIMITED = -32005;
+/** Expensive requests waiting their turn, all callers together. */
+const MAX_WAITING = 200;
 
 /**
  * A shared budget of synchronous work: each expensive request's time is charged; once callers have
@@ -61,9 +63,36 @@ export class BusyBudget {
 
   constructor(private readonly now: () => number = () => performance.now()) {}
 
-  /** Runs `work` if the budget allows it, charging the time it took. */
-  run<T>(method: string, work: () => T): T {
+  private queue: Promise<void> = Promise.resolve();
+  private waiting = 0;
+
+  /**
+   * Runs `work`: a cheap method at once; an expensive one in turn, one at a time, each after a full
+   * turn of the event loop, so what waits for the app (its HTTP requests, timers) runs in between
+   * and never waits behind more than one of them. Refused when the budget or the queue is full.
+   */
+  run<T>(method: string, work: () => T): T | Promise<T> {
     if (!EXPENSIVE_METHODS.has(method)) return work();
+    if (this.waiting >= MAX_WAITING) {
+      throw new JsonRpcError(
+        RATE_LIMITED,
+        `Too many expensive requests to the embedded chain's RPC; retry in a second`,
+      );
+    }
+    this.waiting += 1;
+    const result = this.queue.then(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      this.waiting -= 1;
+      return this.charge(method, work);
+    });
+    this.queue = result.then(
+      () => undefined,
+      () => undefined,
+    );
+    return result;
+  }
+
+  private charge<T>(method: string, work: () => T): T {
     const started = this.now();
     if (started - this.windowStart >= 1000) {
       this.windowStart = started;
