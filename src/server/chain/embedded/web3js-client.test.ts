@@ -254,7 +254,8 @@ describe('@solana/web3.js 1.x against the embedded chain', () => {
     );
     const info = (clock.value!.data as { parsed: { type: string; info: Record<string, number> } }).parsed;
     expect(info.type).toBe('clock');
-    expect(info.info.slot).toBe(await connection.getSlot());
+    // Slots move every 400 ms: the Clock's slot is the one current when it was read.
+    expect(Math.abs(info.info.slot! - (await connection.getSlot()))).toBeLessThanOrEqual(2);
     expect(info.info.epoch).toBe((await connection.getEpochInfo()).epoch);
     expect(Math.abs(info.info.unixTimestamp! - Date.now() / 1000)).toBeLessThan(5);
     expect((await connection.getVersion())['solana-core']).toMatch(/^\d+\.\d+\.\d+$/);
