@@ -9,7 +9,6 @@ import {
   createTransactionMessage,
   getBase58Decoder,
   getBase64EncodedWireTransaction,
-  getSignatureFromTransaction,
   type KeyPairSigner,
   pipe,
   type Signature,
