@@ -9,6 +9,7 @@ import {
 import { claims, dares, dareWallets, ledgerEntries, poolContributions } from '#server/db/schema';
 import { createRefundsService, REFUND_GRACE_MS } from '#server/features/refunds/service';
 import { reconcileEscrows } from '#server/ledger/reconcile';
+import { chainNow, warpChain } from './helpers/chain-clock';
 import { ENTRY_RENT, enterAndSubmit, fundEntries } from './helpers/entries';
 import { sendOwnTransfer, signBase64 } from './helpers/money';
 import {
@@ -189,7 +190,7 @@ describe('deadline passed with no winner', () => {
 describe('a dare past refund_after, refunded by strangers straight on the chain', () => {
   it('is noticed and booked: the ledger follows the chain', async () => {
     // The program fixes the vault's deadline and refund_after at creation: seconds away here.
-    const now = Date.now();
+    const now = (await chainNow(ctx)).getTime();
     const deadline = new Date(now + 2_000);
     const dare = await createProgramDare(ctx, alice, '0.1', { deadline, refundAfter: new Date(now + 3_000) });
     await contributeOnChain(ctx, bob, dare, '0.04');
@@ -197,7 +198,7 @@ describe('a dare past refund_after, refunded by strangers straight on the chain'
     await fundEntries(ctx, dan.wallet.address);
     await enterOnChain(ctx, dan, dare);
     const [a0, b0, c0] = await balances(alice, bob, carol);
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, now + 3_500 - Date.now())));
+    await warpChain(ctx, 4);
 
     // Bob's 'Refund me': his own wallet signs and pays the fee; nothing of DarePool signs.
     const own = await buildRefundTransaction(ctx.chain.rpc, {

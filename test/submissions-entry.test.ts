@@ -22,6 +22,7 @@ import { findEntryAddress } from '#server/chain/escrow-program/pda';
 import { partiallySigned } from '#server/chain/escrow-program/wire-transactions';
 import { createDare, createUser } from '#server/db/factories';
 import { dareSubmissions, dares, preparedTransactions } from '#server/db/schema';
+import { chainNow, warpChain } from './helpers/chain-clock';
 import {
   dareVault,
   ENTRY_COST,
@@ -142,10 +143,8 @@ describe('POST /api/dares/{id}/enter-transaction', () => {
     expect([onCancelled.statusCode, onCancelled.json().error]).toEqual([409, 'Submissions Closed']);
 
     // The row's deadline is a week away, but the vault's (what the program checks) is past.
-    const closing = await dareWithOwnVault({ deadline: new Date(Date.now() + 2000) });
-    await new Promise((resolve) => setTimeout(resolve, 2500));
-    // An idle embedded chain's clock moves with its next transaction (a cluster's moves on its own).
-    await ctx.chain.airdrop(address(bob.wallet.address), 1_000_000n);
+    const closing = await dareWithOwnVault({ deadline: new Date((await chainNow(ctx)).getTime() + 2000) });
+    await warpChain(ctx, 3);
     const onClosed = await requestEntry(ctx, bob, closing.id);
     expect([onClosed.statusCode, onClosed.json().error]).toEqual([409, 'Submissions Closed']);
   });
@@ -382,9 +381,9 @@ describe('POST /api/dares/{id}/submit with the entry', () => {
 
   it("answers a failed entry with the program's reason and records nothing", async () => {
     const ivy = await newActor(ctx, 'ivy', { sol: '1' });
-    const closing = await dareWithOwnVault({ deadline: new Date(Date.now() + 2000) });
+    const closing = await dareWithOwnVault({ deadline: new Date((await chainNow(ctx)).getTime() + 2000) });
     const signed = await signedEntry(ctx, ivy, closing.id);
-    await new Promise((resolve) => setTimeout(resolve, 2500));
+    await warpChain(ctx, 3);
     const res = await postSubmit(ctx, ivy, closing.id, { ...proof, signedEntryTransaction: signed });
     expect([res.statusCode, res.json().error]).toEqual([
       400,

@@ -17,6 +17,8 @@ describe('loadConfig', () => {
       stateDir: path.resolve('data/chain'),
       // A localnet wallet's default address, reachable from this machine only.
       rpcServer: { host: '127.0.0.1', port: 8899 },
+      // Moving the chain's clock is for tests only, never on by default.
+      testControls: false,
     });
     expect(config.storage.videoDir).toBe(path.resolve('data/videos'));
     expect(config.storage.tmpDir).toBe(path.resolve('data/tmp'));
@@ -27,6 +29,15 @@ describe('loadConfig', () => {
       rpcServer: { host: '0.0.0.0', port: 18899 },
     });
     expect(loadConfig({ CHAIN_RPC_PORT: '0' }).chain).toMatchObject({ rpcServer: null });
+    expect(loadConfig({ EMBEDDED_CHAIN_TEST_CONTROLS: '1' }).chain).toMatchObject({ testControls: true });
+    expect(() =>
+      loadConfig({
+        EMBEDDED_CHAIN_TEST_CONTROLS: '1',
+        SOLANA_RPC_URL: 'https://api.devnet.solana.com',
+        ESCROW_MASTER_SEED: 'ab'.repeat(64),
+        ESCROW_PROGRAM_ID: 'Escrow1111111111111111111111111111111111111',
+      }),
+    ).toThrow(/^Invalid EMBEDDED_CHAIN_TEST_CONTROLS: only the embedded chain has test controls/);
   });
 
   it('switches to PostgreSQL and a real cluster from the environment', () => {

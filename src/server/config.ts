@@ -66,6 +66,8 @@ const envSchema = z.object({
   /** The embedded chain's JSON-RPC for wallets and tools; PubSub on the next port; 0 turns it off. */
   CHAIN_RPC_PORT: z.coerce.number().int().min(0).max(65534).default(8899),
   CHAIN_RPC_HOST: z.string().trim().min(1).default('127.0.0.1'),
+  /** Tests only: POST /api/dev/warp moves the embedded chain's clock. Refused with SOLANA_RPC_URL. */
+  EMBEDDED_CHAIN_TEST_CONTROLS: z.enum(['0', '1']).default('0'),
   ESCROW_MASTER_SEED: optionalText.pipe(
     z
       .string()
@@ -233,6 +235,8 @@ export interface AppConfig {
         stateDir: string;
         /** Where the chain serves JSON-RPC (PubSub on port + 1); null: not served. */
         rpcServer: { host: string; port: number } | null;
+        /** EMBEDDED_CHAIN_TEST_CONTROLS=1: tests may move the chain's clock (POST /api/dev/warp). */
+        testControls: boolean;
       }
     | {
         embedded: false;
@@ -336,6 +340,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     throw new ConfigError(`Invalid SOLANA_CLUSTER: ${env.SOLANA_CLUSTER} needs SOLANA_RPC_URL`);
   }
   const s3 = env.VIDEO_STORAGE === 's3' ? s3Settings(env) : null;
+  if (env.SOLANA_RPC_URL && env.EMBEDDED_CHAIN_TEST_CONTROLS === '1') {
+    throw new ConfigError(
+      'Invalid EMBEDDED_CHAIN_TEST_CONTROLS: only the embedded chain has test controls; unset it with SOLANA_RPC_URL',
+    );
+  }
   if (env.SOLANA_RPC_URL && !env.ESCROW_MASTER_SEED) {
     throw new ConfigError(
       'Invalid ESCROW_MASTER_SEED: required with SOLANA_RPC_URL (64 bytes as 128 hex characters, kept in a secret store)',
@@ -376,6 +385,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
           cluster: 'localnet',
           stateDir: path.join(dataDir, 'chain'),
           rpcServer: env.CHAIN_RPC_PORT === 0 ? null : { host: env.CHAIN_RPC_HOST, port: env.CHAIN_RPC_PORT },
+          testControls: env.EMBEDDED_CHAIN_TEST_CONTROLS === '1',
         },
     storage: {
       videoDir: path.join(dataDir, 'videos'),

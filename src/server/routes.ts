@@ -33,6 +33,7 @@ import { statsRoutes } from './features/stats/routes';
 import { submissionRoutes } from './features/submissions/routes';
 import { createSubmissionsService } from './features/submissions/service';
 import { createVideoAccess } from './features/submissions/video-access';
+import { testControlRoutes } from './features/test-controls/routes';
 import { userAdminRoutes } from './features/users/routes';
 import { createUsersService } from './features/users/service';
 import { videoJanitor } from './features/videos/janitor';
@@ -197,4 +198,10 @@ export async function registerRoutes(
 
   // Shared dare links: the page's social preview.
   await app.register(ogMetaRoutes, { db, clock, webRoot });
+
+  // Tests only, and only with EMBEDDED_CHAIN_TEST_CONTROLS=1 (in-process tests hold the chain's
+  // controls directly; the route is for a test that drives a started server).
+  if (config.chain.embedded && config.chain.testControls && chain.testControls) {
+    await app.register(testControlRoutes, { controls: chain.testControls });
+  }
 }

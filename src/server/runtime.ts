@@ -67,6 +67,7 @@ export async function openRuntime(
         ? {
             stateDir: config.chain.stateDir,
             rpcServer: options.serveChainRpc ? config.chain.rpcServer : null,
+            testControls: config.chain.testControls,
           }
         : { rpcUrl: config.chain.rpcUrl, cluster: config.chain.cluster, stateDir: null },
     );

@@ -77,6 +77,8 @@ export interface TestContextOptions {
    * id nothing runs at (a chain the test supplies to fail, say an unreachable node).
    */
   escrowProgramId?: Address;
+  /** Serve the embedded chain's JSON-RPC and PubSub on free loopback ports, as `npm start` does. */
+  serveChainRpc?: boolean;
   /** A logger (pino options, e.g. with a `stream` to read the lines) and a clock for answer times. */
   app?: Pick<BuildAppOptions, 'logger' | 'answerTime'>;
 }
@@ -90,7 +92,15 @@ export async function createTestContext(
   const config = loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'test', SEED_DEMO_DATA: 'false', ...env });
   const database = await openTestDatabase();
   const chainStateDir = options.persistentChain ? path.join(dataDir, 'chain') : null;
-  const openChain = () => options.chain ?? createChain({ stateDir: chainStateDir });
+  // With its test controls: a test moves the chain's clock (ctx.chain.testControls.warp) instead of
+  // sleeping; the server's /api/dev/warp still needs EMBEDDED_CHAIN_TEST_CONTROLS=1 in `env`.
+  const openChain = () =>
+    options.chain ??
+    createChain({
+      stateDir: chainStateDir,
+      testControls: true,
+      rpcServer: options.serveChainRpc ? { host: '127.0.0.1', port: 0 } : null,
+    });
   let chain = await openChain();
   const clock = {
     now: new Date(),

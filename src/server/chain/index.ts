@@ -5,7 +5,7 @@ import { createRpcChain } from './rpc-chain';
 
 export { ConfirmationError, type ConfirmationFailure, waitForConfirmation } from './confirmation';
 export { ChainStateError, createEmbeddedChain } from './embedded';
-export type { ChainHealth, ChainPort, ChainRpcServerStatus } from './port';
+export type { ChainHealth, ChainPort, ChainRpcServerStatus, ChainTestControls } from './port';
 export { createRpcChain, explorerUrlTemplate } from './rpc-chain';
 
 /**
@@ -19,6 +19,8 @@ export async function createChain(options: {
   clock?: () => Date;
   /** Embedded chain only: serve its JSON-RPC and PubSub to wallets and tools. */
   rpcServer?: { host: string; port: number } | null;
+  /** Embedded chain only: moving its clock (tests, EMBEDDED_CHAIN_TEST_CONTROLS=1). */
+  testControls?: boolean;
 }): Promise<ChainPort> {
   if (options.rpcUrl) {
     // The URL may carry an API key, so it stays out of the message.
@@ -32,5 +34,6 @@ export async function createChain(options: {
     stateDir: options.stateDir,
     clock: options.clock,
     rpcServer: options.rpcServer,
+    testControls: options.testControls,
   });
 }

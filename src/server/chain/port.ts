@@ -26,9 +26,19 @@ export interface ChainPort {
   readonly solanaExplorerUrlTemplate: string | null;
   /** The embedded chain's own RPC endpoints, when it was asked to serve them. */
   readonly rpcServer?: ChainRpcServerStatus;
+  /**
+   * The embedded chain's test controls, present only when it was created with them (tests, or a
+   * server started with EMBEDDED_CHAIN_TEST_CONTROLS=1): never on a normal start or a cluster.
+   */
+  readonly testControls?: ChainTestControls;
   health(): Promise<ChainHealth>;
   /** Test SOL; only the embedded chain (and local validators) can mint it. */
   airdrop(address: Address, lamports: bigint): Promise<Signature>;
   /** Flushes state (the embedded chain writes it to the data folder) and releases resources. */
   close(): Promise<void>;
+}
+
+export interface ChainTestControls {
+  /** Moves the chain's clock forward: slots, the Clock sysvar and blockhash expiry follow. */
+  warp(seconds: number): Promise<{ slot: bigint; unixTimestamp: bigint }>;
 }

@@ -1,6 +1,8 @@
 import { getBase64Encoder, type Transaction } from '@solana/kit';
 import { invalidParams, JsonRpcError } from './json-rpc';
-import { decodeMessage, type EpochScheduleValues, type LegacyOrV0Message } from './ledger';
+import { decodeMessage, type LegacyOrV0Message } from './ledger';
+
+export { epochOf } from './epochs';
 
 const LAMPORTS_PER_SIGNATURE = 5_000n;
 const MICRO_LAMPORTS_PER_LAMPORT = 1_000_000n;
@@ -28,7 +30,6 @@ const PRECOMPILES = new Set([
   'KeccakSecp256k11111111111111111111111111111',
   'Secp256r1SigVerify1111111111111111111111111',
 ]);
-const MINIMUM_SLOTS_PER_EPOCH = 32n;
 
 export function decodeBase64Message(encoded: string): LegacyOrV0Message {
   try {
@@ -73,26 +74,4 @@ export function feeForMessage(message: LegacyOrV0Message): bigint {
   const { price, limit } = computeBudget(message);
   const priorityFee = (price * limit + MICRO_LAMPORTS_PER_LAMPORT - 1n) / MICRO_LAMPORTS_PER_LAMPORT;
   return signatures * LAMPORTS_PER_SIGNATURE + priorityFee;
-}
-
-/** agave's EpochSchedule::get_epoch_and_slot_index, with warmup epochs of 32, 64, ... slots. */
-export function epochOf(
-  schedule: EpochScheduleValues,
-  slot: bigint,
-): { epoch: bigint; slotIndex: bigint; slotsInEpoch: bigint } {
-  if (schedule.warmup && slot < schedule.firstNormalSlot) {
-    // The epoch whose first slot is the largest power of two (minus 32) at or below slot.
-    const position = slot + MINIMUM_SLOTS_PER_EPOCH + 1n;
-    const epoch = BigInt((position - 1n).toString(2).length) - 6n;
-    const slotsInEpoch = MINIMUM_SLOTS_PER_EPOCH << epoch;
-    return { epoch, slotIndex: slot - (slotsInEpoch - MINIMUM_SLOTS_PER_EPOCH), slotsInEpoch };
-  }
-  const firstNormalSlot = schedule.warmup ? schedule.firstNormalSlot : 0n;
-  const firstNormalEpoch = schedule.warmup ? schedule.firstNormalEpoch : 0n;
-  const normalIndex = slot - firstNormalSlot;
-  return {
-    epoch: firstNormalEpoch + normalIndex / schedule.slotsPerEpoch,
-    slotIndex: normalIndex % schedule.slotsPerEpoch,
-    slotsInEpoch: schedule.slotsPerEpoch,
-  };
 }

@@ -133,9 +133,11 @@ async function funded(chain: ChainPort, amount: bigint): Promise<KeyPairSigner> 
 
 describe('embedded chain over JSON-RPC', () => {
   it('answers the read methods with the shapes kit expects', async () => {
-    const chain = await createEmbeddedChain({ stateDir: null });
+    // A clock standing still: slots follow time, and this compares slots across calls.
+    const clock = manualClock();
+    const chain = await createEmbeddedChain({ stateDir: null, clock: () => clock.now });
     expect(await chain.rpc.getHealth().send()).toBe('ok');
-    expect((await chain.rpc.getVersion().send())['solana-core']).toMatch(/^litesvm-/);
+    expect((await chain.rpc.getVersion().send())['solana-core']).toMatch(/^2\.\d+\.\d+$/);
     const slot = await chain.rpc.getSlot().send();
     expect(typeof slot).toBe('bigint');
     expect(await chain.rpc.getBlockHeight().send()).toBe(slot);
@@ -161,7 +163,7 @@ describe('embedded chain over JSON-RPC', () => {
     });
 
     const unknownMethod = (chain.rpc as unknown as Record<string, () => { send(): Promise<unknown> }>)
-      .getClusterNodes!().send();
+      .getStakeMinimumDelegation!().send();
     expect((await rpcError(unknownMethod)).context.__code).toBe(SOLANA_ERROR__JSON_RPC__METHOD_NOT_FOUND);
   });
 
@@ -276,7 +278,7 @@ describe('embedded chain over JSON-RPC', () => {
     ]);
   });
 
-  it('moves the slot and the Clock sysvar with every transaction', async () => {
+  it('moves the slot and the Clock sysvar with time (a slot per 400 ms) and with every transaction', async () => {
     const clock = manualClock();
     const chain = await createEmbeddedChain({ stateDir: null, clock: () => clock.now });
     const readClock = async () => {
@@ -288,16 +290,25 @@ describe('embedded chain over JSON-RPC', () => {
     const before = await chain.rpc.getSlot().send();
     expect(await readClock()).toEqual({ slot: before, unixTimestamp: BigInt(START.getTime() / 1000) });
     clock.tick(90);
-    await chain.airdrop((await generateKeyPairSigner()).address, SOL);
-    expect(await chain.rpc.getSlot().send()).toBe(before + 1n);
+    // Idle for 90 s: 225 slots passed, and the Clock sysvar says so without any transaction.
+    expect(await chain.rpc.getSlot().send()).toBe(before + 225n);
     expect(await readClock()).toEqual({
-      slot: before + 1n,
+      slot: before + 225n,
+      unixTimestamp: BigInt(START.getTime() / 1000 + 90),
+    });
+    await chain.airdrop((await generateKeyPairSigner()).address, SOL);
+    await chain.airdrop((await generateKeyPairSigner()).address, SOL);
+    // Two transactions within one 400 ms: one slot each, as this chain holds one per slot.
+    expect(await chain.rpc.getSlot().send()).toBe(before + 227n);
+    expect(await readClock()).toEqual({
+      slot: before + 227n,
       unixTimestamp: BigInt(START.getTime() / 1000 + 90),
     });
   });
 
   it('refuses an unaffordable transfer at preflight with a readable reason and records nothing', async () => {
-    const chain = await createEmbeddedChain({ stateDir: null });
+    const clock = manualClock();
+    const chain = await createEmbeddedChain({ stateDir: null, clock: () => clock.now });
     const payer = await funded(chain, SOL);
     const slot = await chain.rpc.getSlot().send();
     const { wire, signature, reference } = await signedTransfer(
@@ -430,7 +441,9 @@ describe('embedded chain over JSON-RPC', () => {
   });
 
   it('expires a blockhash once the block height passes its lastValidBlockHeight', async () => {
-    const chain = await createEmbeddedChain({ stateDir: null });
+    // Time stands still here: only the 150 transactions move the chain.
+    const clock = manualClock();
+    const chain = await createEmbeddedChain({ stateDir: null, clock: () => clock.now });
     const payer = await funded(chain, 3n * SOL);
     const { value: lifetime } = await chain.rpc.getLatestBlockhash().send();
     const other = (await generateKeyPairSigner()).address;
@@ -635,8 +648,51 @@ describe('embedded chain state on disk', () => {
     const signedEarlier = await signedTransfer(reopened, payer, escrow, SOL / 2n, { lifetime: pending });
     await send(reopened, signedEarlier.wire);
     expect(await balance(reopened, escrow)).toBe(SOL + SOL / 2n);
-    expect(await reopened.rpc.getSlot().send()).toBe(slot + 1n);
+    expect(await reopened.rpc.getSlot().send()).toBeGreaterThan(slot);
     await reopened.close();
+  });
+
+  it('keeps slots following time across a crash: empty slots between logged transactions, a warp saved', async () => {
+    const stateDir = tempDir();
+    const clock = manualClock();
+    const chain = await createEmbeddedChain({ stateDir, clock: () => clock.now, testControls: true });
+    const wallet = (await generateKeyPairSigner()).address;
+    const first = await chain.airdrop(wallet, SOL);
+    clock.tick(10); // 25 slots pass; the next transaction opens the slot after them
+    const second = await chain.airdrop(wallet, SOL);
+    const statuses = async (port: ChainPort) =>
+      (await port.rpc.getSignatureStatuses([first, second]).send()).value.map((status) => status?.slot);
+    const [firstSlot, secondSlot] = await statuses(chain);
+    expect(secondSlot! - firstSlot!).toBe(25n);
+    const { value: handedOut } = await chain.rpc.getLatestBlockhash().send();
+    clock.tick(4);
+    const slotBeforeCrash = await chain.rpc.getSlot().send();
+
+    // Not closed (a crash): both transactions replay from the log, each in its own slot.
+    const copy = await createEmbeddedChain({ stateDir, clock: () => clock.now, testControls: true });
+    expect(await balance(copy, wallet)).toBe(2n * SOL);
+    expect(await statuses(copy)).toEqual([firstSlot, secondSlot]);
+    expect(await copy.rpc.getSlot().send()).toBe(slotBeforeCrash);
+    expect((await copy.rpc.isBlockhashValid(handedOut.blockhash).send()).value).toBe(true);
+
+    // A warp moves slots and the Clock sysvar, expires the blockhash, and survives a restart.
+    const warped = await copy.testControls!.warp(60);
+    expect(warped.slot).toBe(slotBeforeCrash + 150n);
+    expect(warped.unixTimestamp).toBe(BigInt(START.getTime() / 1000 + 14 + 60));
+    expect((await copy.rpc.isBlockhashValid(handedOut.blockhash).send()).value).toBe(false);
+    await copy.close();
+    const restarted = await createEmbeddedChain({ stateDir, clock: () => clock.now });
+    expect(await restarted.rpc.getSlot().send()).toBe(warped.slot);
+    expect((await restarted.rpc.getEpochInfo().send()).absoluteSlot).toBe(warped.slot);
+    expect(restarted.testControls).toBeUndefined();
+    const sysvar = address('SysvarC1ock11111111111111111111111111111111');
+    const { value } = await restarted.rpc.getAccountInfo(sysvar, { encoding: 'base64' }).send();
+    const view = new DataView(new Uint8Array(getBase64Encoder().encode(value!.data[0])).buffer);
+    expect(view.getBigInt64(32, true)).toBe(warped.unixTimestamp);
+    // The Clock's epoch is the epoch getEpochInfo reports.
+    expect(view.getBigUint64(16, true)).toBe((await restarted.rpc.getEpochInfo().send()).epoch);
+    await restarted.close();
+    await chain.close();
   });
 
   it('saves each change before answering, without waiting for close()', async () => {
@@ -687,7 +743,7 @@ describe('embedded chain state on disk', () => {
 
     const copy = await createEmbeddedChain({ stateDir });
     expect(await balance(copy, wallet)).toBe(BigInt(SNAPSHOT_EVERY + extra) * SOL);
-    expect(await copy.rpc.getSlot().send()).toBe(slot);
+    expect(await copy.rpc.getSlot().send()).toBeGreaterThanOrEqual(slot);
     expect((await copy.rpc.getSignatureStatuses([signatures.at(-1)!]).send()).value[0]?.slot).toBe(slot);
     // The replayed state is snapshotted at once, so the next start replays nothing.
     expect(header(path.join(stateDir, 'state.bin')).historyCount).toBe(SNAPSHOT_EVERY + extra);

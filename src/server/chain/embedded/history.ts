@@ -53,6 +53,36 @@ export class TransactionHistory {
     }
   }
 
+  /** The transaction of a slot (one per slot here), if any. */
+  inSlot(slot: number): TransactionRecord | undefined {
+    const index = this.firstAtOrAfter(slot);
+    const record = this.ordered[index];
+    return record?.slot === slot ? record : undefined;
+  }
+
+  /** Slots in [from, to] that hold a transaction, ascending, at most `limit`. */
+  slotsBetween(from: number, to: number, limit: number): number[] {
+    const slots: number[] = [];
+    for (let index = this.firstAtOrAfter(from); index < this.ordered.length; index += 1) {
+      const { slot } = this.ordered[index]!;
+      if (slot > to || slots.length >= limit) break;
+      slots.push(slot);
+    }
+    return slots;
+  }
+
+  /** Binary search: records are added in slot order. */
+  private firstAtOrAfter(slot: number): number {
+    let low = 0;
+    let high = this.ordered.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (this.ordered[middle]!.slot < slot) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  }
+
   /** The newest `count` records, oldest first. */
   newest(count: number): TransactionRecord[] {
     return this.ordered.slice(-count);

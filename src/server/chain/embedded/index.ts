@@ -4,6 +4,7 @@ import type { ChainPort, ChainRpcServerStatus } from '../port';
 import { explorerUrlTemplate } from '../rpc-chain';
 import { answerJsonRpc } from './json-rpc';
 import { EmbeddedLedger } from './ledger';
+import { RPC_LIMITS } from './rpc-guard';
 import { createRpcHandler } from './rpc-handler';
 import { ChainRpcListenError, type ChainRpcServer, serveChainRpc } from './rpc-server';
 import { ChainStateFiles } from './state-files';
@@ -24,6 +25,8 @@ export async function createEmbeddedChain(options: {
   clock?: () => Date;
   /** Serve the chain's JSON-RPC (and PubSub on port + 1) for wallets and tools; port 0: any free. */
   rpcServer?: { host: string; port: number } | null;
+  /** Give the port `testControls` (moving the clock); never for a normal start. */
+  testControls?: boolean;
 }): Promise<ChainPort> {
   const ledger = EmbeddedLedger.open(
     options.stateDir === null ? null : new ChainStateFiles(options.stateDir),
@@ -44,7 +47,11 @@ export async function createEmbeddedChain(options: {
   let rpcServer: ChainRpcServerStatus | undefined;
   if (options.rpcServer) {
     try {
-      server = await serveChainRpc({ ledger, handle, ...options.rpcServer });
+      server = await serveChainRpc({
+        ledger,
+        handle: createRpcHandler(ledger, { maxAccountBytes: RPC_LIMITS.maxAnswerBytes }),
+        ...options.rpcServer,
+      });
       rpcServer = { serving: true, httpUrl: server.httpUrl, wsUrl: server.wsUrl };
     } catch (error) {
       // Wallets lose their view of the chain; the app itself needs none of it, so it keeps going.
@@ -61,6 +68,17 @@ export async function createEmbeddedChain(options: {
     explorerUrlTemplate: '/tx/{signature}',
     solanaExplorerUrlTemplate: server ? explorerUrlTemplate('localnet', server.httpUrl) : null,
     ...(rpcServer ? { rpcServer } : {}),
+    ...(options.testControls
+      ? {
+          testControls: {
+            async warp(seconds: number) {
+              ledger.warp(seconds);
+              await ledger.whenSaved();
+              return { slot: BigInt(ledger.currentSlot), unixTimestamp: BigInt(ledger.unixTime) };
+            },
+          },
+        }
+      : {}),
     async health() {
       try {
         return { ok: true, slot: await rpc.getSlot().send() };

@@ -63,6 +63,7 @@ export function errorResponse(id: unknown, error: JsonRpcError): JsonRpcResponse
  */
 export async function answerJsonRpc(
   request: unknown,
+  /** May answer with a promise (the served RPC queues expensive requests). */
   handle: (method: string, params: readonly unknown[]) => unknown,
   whenSaved: () => Promise<void>,
 ): Promise<JsonRpcResponse> {
@@ -78,7 +79,7 @@ export async function answerJsonRpc(
     const params = envelope.params ?? [];
     if (!Array.isArray(params))
       throw new JsonRpcError(RPC_ERROR.invalidParams, 'Invalid params: expected an array');
-    const result = handle(envelope.method, params);
+    const result = await handle(envelope.method, params);
     await whenSaved();
     return { jsonrpc: '2.0', id, result };
   } catch (error) {

@@ -12,6 +12,8 @@ import {
 } from '@solana/kit';
 import type { FailedTransactionMetadata, LiteSVM, TransactionMetadata } from 'litesvm';
 import { liteSvm } from '../litesvm-native';
+import { blockhashOfSlot, newBlockhashSeed, SLOT_MS, type SlotClock } from './chain-time';
+import { type EpochScheduleValues, epochOf } from './epochs';
 import { Faucet } from './faucet';
 import { TransactionHistory, type TransactionRecord } from './history';
 import { JsonRpcError, RPC_ERROR } from './json-rpc';
@@ -60,13 +62,7 @@ export interface SimulationResult {
   postAccounts: Map<string, EncodedAccount>;
 }
 
-export interface EpochScheduleValues {
-  slotsPerEpoch: bigint;
-  leaderScheduleSlotOffset: bigint;
-  warmup: boolean;
-  firstNormalEpoch: bigint;
-  firstNormalSlot: bigint;
-}
+export type { EpochScheduleValues } from './epochs';
 
 /** What an executed transaction changed, for subscriptions (signature, account and slot). */
 export interface ExecutedTransaction {
@@ -88,7 +84,8 @@ export function decodeMessage(messageBytes: Transaction['messageBytes']): Legacy
 
 /**
  * The chain's state machine: LiteSVM plus what a node has and LiteSVM lacks — slots that move with
- * each transaction, a window of recent blockhashes, a faucet, and a transaction history. Every
+ * wall-clock time (one every SLOT_MS, and at least one per transaction), a blockhash per slot that
+ * stays usable for MAX_PROCESSING_AGE slots, a faucet, and a transaction history. Every
  * method runs synchronously, so each change is one atomic step; saving to disk is batched behind
  * `whenSaved()`, which callers await before answering. What is saved before an answer is the
  * transaction's record (an append to the log); the whole state is snapshotted every
@@ -103,11 +100,20 @@ export class EmbeddedLedger {
   private closed = false;
   private readonly listeners = new Set<(executed: ExecutedTransaction) => void>();
 
+  /** Usable blockhashes and the slot each belongs to (pruned as slots pass). */
+  private readonly recentBlockhashes = new Map<string, number>();
+  /** The slot up to which recentBlockhashes holds this chain's own per-slot hashes. */
+  private hashedUpTo = -1;
+  /** Unix seconds the Clock sysvar was last pointed at, so a read sets it only when it moved. */
+  private clockSeconds = -1;
+
   private constructor(
     private readonly svm: LiteSVM,
     private slot: number,
-    /** Oldest first; the last one is what getLatestBlockhash hands out. */
-    private blockhashes: { blockhash: string; slot: number }[],
+    private readonly slotClock: SlotClock,
+    private readonly blockhashSeed: Uint8Array,
+    /** Blockhashes of a chain saved before slots followed the clock: honoured through their window. */
+    legacyBlockhashes: { blockhash: string; slot: number }[],
     private readonly history: TransactionHistory,
     private readonly files: ChainStateFiles | null,
     private readonly clock: () => Date,
@@ -115,7 +121,9 @@ export class EmbeddedLedger {
     private blockhashesExpired: number,
     /** What a snapshot saves: every account recorded transactions wrote (svm-state.ts). */
     private readonly snapshots: SvmSnapshots,
-  ) {}
+  ) {
+    for (const { blockhash, slot: at } of legacyBlockhashes) this.recentBlockhashes.set(blockhash, at);
+  }
 
   static open(files: ChainStateFiles | null, clock: () => Date): EmbeddedLedger {
     const saved = files?.load() ?? null;
@@ -141,11 +149,18 @@ export class EmbeddedLedger {
       }
       const history = new TransactionHistory();
       for (const record of saved.records) history.add(record);
-      const { slot, blockhashes } = saved.snapshot;
+      const { slot, blockhashes, timing } = saved.snapshot;
+      // A chain saved before slots followed the clock starts its clock where it stopped, now.
+      const slotClock = timing?.clock ?? { anchorSlot: slot, anchorMs: clock().getTime(), offsetMs: 0 };
+      const seed = timing
+        ? new Uint8Array(Buffer.from(timing.blockhashSeed, 'hex'))
+        : newBlockhashSeed(blockhashes[0]?.blockhash ?? '');
       const ledger = new EmbeddedLedger(
         svm,
         slot,
-        blockhashes,
+        slotClock,
+        seed,
+        timing ? [] : blockhashes,
         history,
         files,
         clock,
@@ -153,8 +168,10 @@ export class EmbeddedLedger {
         snapshots,
       );
       for (const record of saved.replay) ledger.replay(record);
-      // Replayed once: the next start begins from here.
-      if (saved.replay.length > 0) ledger.saveNow({ snapshot: true });
+      ledger.tick();
+      // Replayed once: the next start begins from here. An older state gets its clock saved now,
+      // so the slots handed out from here on never move back after a crash.
+      if (saved.replay.length > 0 || !timing) ledger.saveNow({ snapshot: true });
       return ledger;
     }
     const ledger = EmbeddedLedger.genesis(files, clock);
@@ -171,7 +188,9 @@ export class EmbeddedLedger {
     const ledger = new EmbeddedLedger(
       svm,
       slot,
-      [{ blockhash: svm.latestBlockhash(), slot }],
+      { anchorSlot: slot, anchorMs: clock().getTime(), offsetMs: 0 },
+      newBlockhashSeed(),
+      [],
       new TransactionHistory(),
       files,
       clock,
@@ -179,11 +198,93 @@ export class EmbeddedLedger {
       new SvmSnapshots(),
     );
     ledger.setClock(slot);
+    ledger.tick();
     ledger.fundFaucet();
     return ledger;
   }
 
+  /** The chain's time in milliseconds: the app's clock plus whatever tests moved it forward. */
+  private nowMs(): number {
+    return this.clock().getTime() + this.slotClock.offsetMs;
+  }
+
+  /** The slot wall-clock time has reached (transactions may have pushed the chain past it). */
+  private slotByTime(): number {
+    const { anchorSlot, anchorMs } = this.slotClock;
+    return anchorSlot + Math.max(0, Math.floor((this.nowMs() - anchorMs) / SLOT_MS));
+  }
+
+  /**
+   * Brings the chain up to the time: slots that passed without transactions are produced (empty),
+   * and the Clock sysvar shows the current slot, epoch and time. Every read calls it first, so an
+   * idle chain answers exactly as if it had been ticking all along.
+   */
+  private tick(): void {
+    if (this.closed) return;
+    const bySlot = this.slotByTime();
+    const seconds = Math.floor(this.nowMs() / 1000);
+    if (bySlot > this.slot) {
+      this.slot = bySlot;
+      this.setClock(this.slot, seconds);
+    } else if (seconds > this.clockSeconds) {
+      this.setClock(this.slot, seconds);
+    }
+    this.hashWindow();
+  }
+
+  /** Keeps recentBlockhashes to the slots whose blockhash can still land. */
+  private hashWindow(): void {
+    if (this.slot <= this.hashedUpTo) return;
+    const oldest = this.slot - MAX_PROCESSING_AGE;
+    for (let at = Math.max(this.hashedUpTo + 1, oldest); at <= this.slot; at += 1) {
+      this.recentBlockhashes.set(blockhashOfSlot(this.blockhashSeed, at), at);
+    }
+    this.hashedUpTo = Math.max(this.hashedUpTo, this.slot);
+    for (const [blockhash, at] of this.recentBlockhashes) {
+      if (at < oldest) this.recentBlockhashes.delete(blockhash);
+    }
+  }
+
+  /**
+   * Moves the chain's clock forward by `seconds` (tests only: the server exposes it only with
+   * EMBEDDED_CHAIN_TEST_CONTROLS=1): slots, the Clock sysvar and blockhash expiry all follow.
+   */
+  warp(seconds: number): void {
+    this.assertUsable();
+    if (!Number.isFinite(seconds) || seconds <= 0) throw new RangeError('warp: seconds must be positive');
+    this.slotClock.offsetMs += Math.round(seconds * 1000);
+    this.tick();
+    // The offset is part of the chain's time: a restart must not move the Clock sysvar back.
+    if (this.files) this.saveNow({ snapshot: true });
+  }
+
+  /** Unix seconds by the chain's clock (what the Clock sysvar shows now). */
+  get unixTime(): number {
+    this.tick();
+    return Math.floor(this.nowMs() / 1000);
+  }
+
+  /** The blockhash of a slot (each slot has its own, derived from the chain's seed). */
+  blockhashOf(slot: number): string {
+    return blockhashOfSlot(this.blockhashSeed, slot);
+  }
+
+  /** Slots that hold a transaction, in order, within [from, to]. */
+  slotsWithTransactions(from: number, to: number, limit: number): number[] {
+    return this.history.slotsBetween(from, to, limit);
+  }
+
+  transactionInSlot(slot: number): TransactionRecord | undefined {
+    return this.history.inSlot(slot);
+  }
+
+  /** The slot this chain's clock started from: blocks are served from here on. */
+  get firstSlot(): number {
+    return this.slotClock.anchorSlot;
+  }
+
   get currentSlot(): number {
+    this.tick();
     return this.slot;
   }
 
@@ -193,7 +294,12 @@ export class EmbeddedLedger {
 
   /** Transactions of the last `slots` slots, oldest first (one transaction per slot here). */
   recentTransactions(slots: number): TransactionRecord[] {
-    return this.history.newest(slots).filter((record) => record.slot > this.slot - slots);
+    const current = this.currentSlot;
+    return this.history.newest(slots).filter((record) => record.slot > current - slots);
+  }
+
+  epochOf(slot: number): bigint {
+    return epochOf(this.epochSchedule(), BigInt(slot)).epoch;
   }
 
   epochSchedule(): EpochScheduleValues {
@@ -212,20 +318,19 @@ export class EmbeddedLedger {
   }
 
   latestBlockhash(): { blockhash: string; lastValidBlockHeight: number } {
-    const latest = this.blockhashes[this.blockhashes.length - 1]!;
-    return { blockhash: latest.blockhash, lastValidBlockHeight: latest.slot + MAX_PROCESSING_AGE };
+    const slot = this.currentSlot;
+    return { blockhash: this.blockhashOf(slot), lastValidBlockHeight: slot + MAX_PROCESSING_AGE };
   }
 
   /**
    * Whether a transaction using this blockhash can still land (in the next slot): while the block
    * height has not passed lastValidBlockHeight. That is exactly when kit's blockheight check calls
-   * a transaction expired, so a client never waits on one that can no longer land; with the
-   * stricter reading, an idle embedded chain (no slots without transactions) would leave it
-   * waiting for its timeout.
+   * a transaction expired, so a client never waits on one that can no longer land.
    */
   isBlockhashValid(blockhash: string): boolean {
-    const entry = this.blockhashes.find((candidate) => candidate.blockhash === blockhash);
-    return entry !== undefined && entry.slot + MAX_PROCESSING_AGE >= this.slot;
+    this.tick();
+    const at = this.recentBlockhashes.get(blockhash);
+    return at !== undefined && at + MAX_PROCESSING_AGE >= this.slot;
   }
 
   balance(address: Address): bigint {
@@ -233,6 +338,8 @@ export class EmbeddedLedger {
   }
 
   account(address: Address): MaybeEncodedAccount {
+    // The Clock sysvar among them: it must show the time now, not the last transaction's.
+    this.tick();
     return this.svm.getAccount(address);
   }
 
@@ -342,8 +449,9 @@ export class EmbeddedLedger {
    * a refund already due (or a deposit already too late) would be judged by a stale clock.
    */
   private simulateAtNextSlot(transaction: Transaction) {
+    this.tick();
     const previousClock = this.svm.getClock();
-    this.setClock(this.slot + 1);
+    this.setClock(this.slot + 1, Math.floor(this.nowMs() / 1000));
     try {
       return this.svm.simulateTransaction(transaction);
     } finally {
@@ -440,7 +548,15 @@ export class EmbeddedLedger {
       this.unsaved = [];
       if (options.snapshot || this.files.recordsSinceSnapshot >= SNAPSHOT_EVERY) {
         const svm = this.snapshots.snapshot(this.svm, this.blockhashesExpired);
-        this.files.writeSnapshot({ slot: this.slot, blockhashes: this.blockhashes, svm });
+        this.files.writeSnapshot({
+          slot: this.slot,
+          blockhashes: [{ blockhash: this.blockhashOf(this.slot), slot: this.slot }],
+          timing: {
+            clock: { ...this.slotClock },
+            blockhashSeed: Buffer.from(this.blockhashSeed).toString('hex'),
+          },
+          svm,
+        });
       }
     } catch (error) {
       // Memory is now ahead of the disk; answering anything more would promise what a restart loses.
@@ -460,10 +576,13 @@ export class EmbeddedLedger {
    */
   private replay(saved: TransactionRecord): void {
     const bytes = new Uint8Array(Buffer.from(saved.transaction, 'base64'));
-    const replayed = this.runInNextSlot(this.decode(bytes, bytes.length, 'base64'), saved.blockTime);
+    // Each record runs in its own slot: slots that passed empty between two of them are not logged.
+    const replayed =
+      saved.slot > this.slot
+        ? this.runInSlot(this.decode(bytes, bytes.length, 'base64'), saved.slot, saved.blockTime)
+        : null;
     const same =
-      replayed.recorded &&
-      replayed.record.slot === saved.slot &&
+      replayed?.recorded === true &&
       replayed.record.fee === saved.fee &&
       JSON.stringify(replayed.record.err) === JSON.stringify(saved.err) &&
       replayed.record.postBalances.join() === saved.postBalances.join();
@@ -480,7 +599,9 @@ export class EmbeddedLedger {
   private execute(
     tx: DecodedTransaction,
   ): { recorded: true } | { recorded: false; err: RpcTransactionError; logs: string[] } {
-    const outcome = this.runInNextSlot(tx, Math.floor(this.clock().getTime() / 1000));
+    this.tick();
+    // One transaction per slot: a second one in the same 400 ms takes the next slot.
+    const outcome = this.runInSlot(tx, this.slot + 1, Math.floor(this.nowMs() / 1000));
     if (!outcome.recorded) return outcome;
     const { record, written } = outcome;
     this.history.add(record);
@@ -502,11 +623,12 @@ export class EmbeddedLedger {
   }
 
   /**
-   * Runs the transaction in the next slot at `blockTime`. One that paid its fee takes the slot
-   * (failed or not) and comes back as its record; one that did not leaves the chain unchanged.
+   * Runs the transaction in `slot` at `blockTime`. One that paid its fee takes the slot (failed or
+   * not) and comes back as its record; one that did not leaves the chain unchanged.
    */
-  private runInNextSlot(
+  private runInSlot(
     tx: DecodedTransaction,
+    slot: number,
     blockTime: number,
   ):
     | { recorded: true; record: TransactionRecord; written: string[] }
@@ -514,7 +636,7 @@ export class EmbeddedLedger {
     const keys = this.accountKeysOf(tx.message);
     const accountKeys = keys?.all ?? tx.message.staticAccounts.map(String);
     const previousClock = this.svm.getClock();
-    const slot = this.slot + 1;
+    const previousSeconds = this.clockSeconds;
     this.setClock(slot, blockTime);
     const preBalances = accountKeys.map((key) => this.balance(key as Address));
     const result = this.svm.sendTransaction(tx.transaction);
@@ -525,18 +647,16 @@ export class EmbeddedLedger {
     const failed = isFailed(result);
     if (failed && fee === 0n) {
       this.svm.setClock(previousClock);
+      this.clockSeconds = previousSeconds;
       return { recorded: false, err: toRpcTransactionError(result.err()), logs: result.meta().logs() };
     }
     const meta: TransactionMetadata = failed ? result.meta() : result;
     this.slot = slot;
-    // A new blockhash per slot: two identical transfers built after one another get different
-    // signatures, while an older blockhash stays accepted through the window.
+    // LiteSVM's own blockhash (what a durable nonce stores) moves on as it did before slots
+    // followed the clock, so a logged transaction replays on exactly the state it first ran on.
     this.svm.expireBlockhash();
     this.blockhashesExpired += 1;
-    this.blockhashes = [
-      ...this.blockhashes.filter((entry) => entry.slot + MAX_PROCESSING_AGE >= slot),
-      { blockhash: this.svm.latestBlockhash(), slot },
-    ];
+    this.hashWindow();
     const record: TransactionRecord = {
       signature: tx.signature,
       slot,
@@ -560,12 +680,22 @@ export class EmbeddedLedger {
     return { recorded: true, record, written };
   }
 
-  /** Points the Clock sysvar at `slot` and `blockTime` (unix seconds; the app's time by default). */
-  private setClock(slot: number, blockTime = Math.floor(this.clock().getTime() / 1000)): number {
+  /**
+   * Points the Clock sysvar at `slot`, its epoch and `blockTime` (unix seconds; the chain's time by
+   * default), as a validator's Clock reads in that slot.
+   */
+  private setClock(slot: number, blockTime = Math.floor(this.nowMs() / 1000)): number {
     this.svm.warpToSlot(BigInt(slot));
     const clock = this.svm.getClock();
+    const { epoch } = epochOf(this.epochSchedule(), BigInt(slot));
+    if (clock.epoch !== epoch) {
+      clock.epoch = epoch;
+      clock.leaderScheduleEpoch = epoch + 1n;
+      clock.epochStartTimestamp = BigInt(blockTime);
+    }
     clock.unixTimestamp = BigInt(blockTime);
     this.svm.setClock(clock);
+    this.clockSeconds = blockTime;
     return blockTime;
   }
 

@@ -9,7 +9,8 @@ import {
   RPC_ERROR,
 } from './json-rpc';
 import type { EmbeddedLedger, ExecutedTransaction } from './ledger';
-import { renderAccount } from './rpc-handler';
+import { type AccountFilter, parseProgramAccountsConfig, selectAccounts } from './program-accounts';
+import { type AccountLookup, existing, renderAccount } from './rpc-handler';
 
 /** Bounds one client's memory here; real nodes cap subscriptions per connection too. */
 export const MAX_SUBSCRIPTIONS_PER_CLIENT = 1_000;
@@ -19,7 +20,17 @@ const SYSTEM_PROGRAM = '11111111111111111111111111111111';
 type Subscription =
   | { kind: 'signature'; id: number; client: Client; signature: string; received: boolean }
   | { kind: 'account'; id: number; client: Client; address: Address; config: Record<string, unknown> }
-  | { kind: 'slot'; id: number; client: Client };
+  | { kind: 'slot'; id: number; client: Client }
+  /** logsSubscribe: every transaction ('all'), or those whose accounts include `mentions`. */
+  | { kind: 'logs'; id: number; client: Client; mentions: string | null }
+  | {
+      kind: 'program';
+      id: number;
+      client: Client;
+      program: string;
+      filters: AccountFilter[];
+      config: Record<string, unknown>;
+    };
 
 interface Client {
   send(text: string): void;
@@ -40,8 +51,8 @@ export interface PubSub {
 }
 
 /**
- * Solana's WebSocket PubSub for the embedded ledger: signatureSubscribe, accountSubscribe and
- * slotSubscribe (and their Unsubscribe), in agave's wire format. Notifications are pushed by the
+ * Solana's WebSocket PubSub for the embedded ledger: signatureSubscribe, accountSubscribe,
+ * slotSubscribe, logsSubscribe and programSubscribe (and their Unsubscribe), in agave's wire format. Notifications are pushed by the
  * ledger as it executes a transaction, never polled, and sent once that change is on disk, so a
  * client told "processed" finds it after a crash — exactly like an RPC answer.
  */
@@ -50,7 +61,11 @@ export function createPubSub(ledger: EmbeddedLedger): PubSub {
   const bySignature = new Map<string, Set<Subscription & { kind: 'signature' }>>();
   const byAccount = new Map<string, Set<Subscription & { kind: 'account' }>>();
   const slotSubscriptions = new Set<Subscription & { kind: 'slot' }>();
+  const logsForAll = new Set<Subscription & { kind: 'logs' }>();
+  const logsByMention = new Map<string, Set<Subscription & { kind: 'logs' }>>();
+  const byProgram = new Map<string, Set<Subscription & { kind: 'program' }>>();
   let nextId = 0;
+  const lookup: AccountLookup = (address) => existing(ledger.account(address));
 
   function index<K, S>(map: Map<K, Set<S>>, key: K, subscription: S): void {
     const set = map.get(key);
@@ -69,6 +84,10 @@ export function createPubSub(ledger: EmbeddedLedger): PubSub {
     subscription.client.subscriptions.delete(subscription.id);
     if (subscription.kind === 'signature') unindex(bySignature, subscription.signature, subscription);
     else if (subscription.kind === 'account') unindex(byAccount, subscription.address, subscription);
+    else if (subscription.kind === 'logs') {
+      if (subscription.mentions === null) logsForAll.delete(subscription);
+      else unindex(logsByMention, subscription.mentions, subscription);
+    } else if (subscription.kind === 'program') unindex(byProgram, subscription.program, subscription);
     else slotSubscriptions.delete(subscription);
   }
 
@@ -103,7 +122,7 @@ export function createPubSub(ledger: EmbeddedLedger): PubSub {
         let value: unknown;
         try {
           value = account.exists
-            ? renderAccount(account, subscription.config)
+            ? renderAccount(account, subscription.config, lookup)
             : renderAccount(
                 {
                   address: address as Address,
@@ -114,6 +133,7 @@ export function createPubSub(ledger: EmbeddedLedger): PubSub {
                   space: 0n,
                 },
                 subscription.config,
+                lookup,
               );
         } catch {
           continue; // base58 asked for an account too large for it: agave skips it too.
@@ -122,6 +142,40 @@ export function createPubSub(ledger: EmbeddedLedger): PubSub {
           subscription.client,
           notification('accountNotification', subscription.id, { context, value }),
         ]);
+      }
+    }
+    const logSubscribers = new Set(logsForAll);
+    for (const key of new Set(record.accountKeys)) {
+      for (const subscription of logsByMention.get(key) ?? []) logSubscribers.add(subscription);
+    }
+    for (const subscription of logSubscribers) {
+      outbox.push([
+        subscription.client,
+        notification('logsNotification', subscription.id, {
+          context,
+          value: { signature: record.signature, err: record.err, logs: record.logMessages },
+        }),
+      ]);
+    }
+    if (byProgram.size > 0) {
+      for (const address of new Set(written)) {
+        const account = ledger.account(address as Address);
+        // An account closed by the transaction belongs to no program any more: agave is silent too.
+        const subscriptions = account.exists ? byProgram.get(account.programAddress) : undefined;
+        if (!account.exists || !subscriptions) continue;
+        for (const subscription of subscriptions) {
+          if (selectAccounts([account], subscription.filters).length === 0) continue;
+          let value: unknown;
+          try {
+            value = { pubkey: address, account: renderAccount(account, subscription.config, lookup) };
+          } catch {
+            continue;
+          }
+          outbox.push([
+            subscription.client,
+            notification('programNotification', subscription.id, { context, value }),
+          ]);
+        }
       }
     }
     for (const subscription of slotSubscriptions) {
@@ -177,6 +231,24 @@ export function createPubSub(ledger: EmbeddedLedger): PubSub {
         index(byAccount, address, subscription);
         break;
       }
+      case 'logsSubscribe': {
+        const mentions = logsFilter(params[0]);
+        subscription = { kind: 'logs', id, client, mentions };
+        if (mentions === null) logsForAll.add(subscription);
+        else index(logsByMention, mentions, subscription);
+        break;
+      }
+      case 'programSubscribe': {
+        const program = params[0];
+        if (typeof program !== 'string' || !isAddress(program)) {
+          throw invalidParams(`Invalid address: ${String(program)}`);
+        }
+        const config = configParam(params, 1);
+        const { filters } = parseProgramAccountsConfig(config);
+        subscription = { kind: 'program', id, client, program, filters, config };
+        index(byProgram, program, subscription);
+        break;
+      }
       default:
         subscription = { kind: 'slot', id, client };
         slotSubscriptions.add(subscription);
@@ -186,11 +258,19 @@ export function createPubSub(ledger: EmbeddedLedger): PubSub {
     return id;
   }
 
-  const subscribeMethods = new Set(['signatureSubscribe', 'accountSubscribe', 'slotSubscribe']);
+  const subscribeMethods = new Set([
+    'signatureSubscribe',
+    'accountSubscribe',
+    'slotSubscribe',
+    'logsSubscribe',
+    'programSubscribe',
+  ]);
   const unsubscribeMethods = new Map([
     ['signatureUnsubscribe', 'signature'],
     ['accountUnsubscribe', 'account'],
     ['slotUnsubscribe', 'slot'],
+    ['logsUnsubscribe', 'logs'],
+    ['programUnsubscribe', 'program'],
   ]);
 
   function handle(client: Client, method: string, params: readonly unknown[]): unknown {
@@ -247,4 +327,22 @@ export function createPubSub(ledger: EmbeddedLedger): PubSub {
       for (const subscription of [...byId.values()]) remove(subscription);
     },
   };
+}
+
+/**
+ * logsSubscribe's filter as agave takes it: "all", "allWithVotes" (the same here: no votes), or
+ * `{ mentions: [address] }` with exactly one address. Null means every transaction.
+ */
+function logsFilter(filter: unknown): string | null {
+  if (filter === 'all' || filter === 'allWithVotes') return null;
+  const mentions = (filter as { mentions?: unknown } | null)?.mentions;
+  if (Array.isArray(mentions)) {
+    if (mentions.length !== 1) {
+      throw invalidParams('Invalid Request: Only 1 address supported');
+    }
+    const [address] = mentions;
+    if (typeof address === 'string' && isAddress(address)) return address;
+    throw invalidParams(`Invalid pubkey provided: ${String(address)}`);
+  }
+  throw invalidParams('expected "all", "allWithVotes" or { "mentions": [address] }');
 }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
+import { crc32 } from 'node:zlib';
 import {
   type Address,
   type EncodedAccount,
@@ -11,15 +12,26 @@ import {
   isAddress,
   type MaybeEncodedAccount,
 } from '@solana/kit';
+import { accountMethods } from './account-methods';
+import { mintDecimals, parseAccountData } from './account-parsers';
+import { blockMethods } from './block-methods';
 import { computeUnitPrice, decodeBase64Message, epochOf, feeForMessage } from './cluster-info';
+import { clusterMethods } from './cluster-methods';
 import { configParam, invalidParams, JsonRpcError, RPC_ERROR, stringParam, u64Param } from './json-rpc';
 import { type DecodedTransaction, decodeMessage, type EmbeddedLedger } from './ledger';
 import { toJsonParsedInstruction } from './parse-instruction';
 import { parseProgramAccountsConfig, selectAccounts } from './program-accounts';
-import { renderTransaction, type TransactionEncoding } from './transaction-view';
+import { memoOf, renderTransaction, type TransactionEncoding } from './transaction-view';
 
 const LITESVM_VERSION = (createRequire(import.meta.url)('litesvm/package.json') as { version: string })
   .version;
+/**
+ * What getVersion names: the agave line LiteSVM's runtime is built from, because clients compare it
+ * as a version number; the feature set is a fixed number per LiteSVM release. LiteSVM's own version
+ * is added under its name, which clients ignore.
+ */
+const SOLANA_CORE_VERSION = '2.3.0';
+const FEATURE_SET = crc32(`litesvm-${LITESVM_VERSION}`);
 // agave's answer for accounts that are rent-exempt, which all accounts are now.
 const RENT_EXEMPT_RENT_EPOCH = 2n ** 64n - 1n;
 const MAX_SIGNATURE_STATUSES = 256;
@@ -48,12 +60,40 @@ export type RpcHandler = (method: string, params: readonly unknown[]) => unknown
  * (u64 values as bigints, which the transport writes as JSON numbers). Everything is final as soon
  * as it is executed, so commitment levels are accepted and all report 'finalized'.
  */
-export function createRpcHandler(ledger: EmbeddedLedger): RpcHandler {
+export function createRpcHandler(
+  ledger: EmbeddedLedger,
+  options: {
+    /**
+     * The served RPC's cap on account data one answer may carry, checked before anything is
+     * rendered; the app's in-process handler has none (its own reads are not an attack).
+     */
+    maxAccountBytes?: number;
+  } = {},
+): RpcHandler {
   const context = () => ({ slot: BigInt(ledger.currentSlot) });
+  const checkSize = (accounts: readonly (EncodedAccount | null)[], config: Record<string, unknown>) => {
+    if (options.maxAccountBytes === undefined) return;
+    const slice = config.dataSlice as { length?: number } | undefined;
+    let bytes = 0;
+    for (const account of accounts) {
+      if (account) bytes += Math.min(account.data.length, Number(slice?.length ?? account.data.length)) + 200;
+    }
+    // base64 writes 4 characters per 3 bytes.
+    if ((bytes * 4) / 3 > options.maxAccountBytes) {
+      throw invalidParams(
+        `the answer would exceed ${options.maxAccountBytes / 1024 / 1024} MiB; narrow it with filters or dataSlice`,
+      );
+    }
+  };
+  const lookup: AccountLookup = (address) => existing(ledger.account(address));
 
   const methods: Record<string, (params: readonly unknown[]) => unknown> = {
     getHealth: () => 'ok',
-    getVersion: () => ({ 'solana-core': `litesvm-${LITESVM_VERSION}`, 'feature-set': 0 }),
+    getVersion: () => ({
+      'solana-core': SOLANA_CORE_VERSION,
+      'feature-set': FEATURE_SET,
+      litesvm: LITESVM_VERSION,
+    }),
     getSlot: () => BigInt(ledger.currentSlot),
     // One block per slot: block height and slot are the same number here.
     getBlockHeight: () => BigInt(ledger.currentSlot),
@@ -103,29 +143,29 @@ export function createRpcHandler(ledger: EmbeddedLedger): RpcHandler {
     }),
     getMinimumBalanceForRentExemption: (params) =>
       ledger.minimumBalanceForRentExemption(u64Param(params[0] ?? 0, 'data length')),
-    getAccountInfo: (params) => ({
-      context: context(),
-      value: renderAccount(existing(ledger.account(addressParam(params, 0))), configParam(params, 1)),
-    }),
+    getAccountInfo: (params) => {
+      const account = existing(ledger.account(addressParam(params, 0)));
+      const config = configParam(params, 1);
+      checkSize([account], config);
+      return { context: context(), value: renderAccount(account, config, lookup) };
+    },
     getMultipleAccounts: (params) => {
       const addresses = params[0];
       if (!Array.isArray(addresses) || addresses.length > 100)
         throw invalidParams('expected up to 100 addresses');
       const config = configParam(params, 1);
-      return {
-        context: context(),
-        value: addresses.map((_, index) =>
-          renderAccount(existing(ledger.account(addressParam(addresses, index))), config),
-        ),
-      };
+      const accounts = addresses.map((_, index) => existing(ledger.account(addressParam(addresses, index))));
+      checkSize(accounts, config);
+      return { context: context(), value: accounts.map((account) => renderAccount(account, config, lookup)) };
     },
     getProgramAccounts: (params) => {
       const config = configParam(params, 1);
       const { filters, withContext } = parseProgramAccountsConfig(config);
       const accounts = selectAccounts(ledger.programAccounts(addressParam(params, 0)), filters);
+      checkSize(accounts, config);
       const value = accounts.map((account) => ({
         pubkey: account.address,
-        account: renderAccount(account, config),
+        account: renderAccount(account, config, lookup),
       }));
       return withContext ? { context: context(), value } : value;
     },
@@ -192,7 +232,7 @@ export function createRpcHandler(ledger: EmbeddedLedger): RpcHandler {
       return {
         context: context(),
         value: signatures.map((_, index) => {
-          const record = ledger.transaction(stringParam(signatures, index, 'a signature'));
+          const record = ledger.transaction(signatureParam(signatures, index));
           if (!record) return null;
           return {
             slot: BigInt(record.slot),
@@ -236,12 +276,14 @@ export function createRpcHandler(ledger: EmbeddedLedger): RpcHandler {
           signature: record.signature,
           slot: BigInt(record.slot),
           err: record.err,
-          memo: null,
+          memo: memoOf(record),
           blockTime: BigInt(record.blockTime),
           confirmationStatus: 'finalized',
         }));
     },
   };
+
+  Object.assign(methods, blockMethods(ledger), accountMethods(ledger, lookup), clusterMethods(ledger));
 
   return (method, params) => {
     const run = methods[method];
@@ -250,7 +292,20 @@ export function createRpcHandler(ledger: EmbeddedLedger): RpcHandler {
   };
 }
 
-function addressParam(params: readonly unknown[], index: number): Address {
+/** A base58 signature of 64 bytes; agave refuses anything else with -32602. */
+export function signatureParam(params: readonly unknown[], index: number): string {
+  const value = params[index];
+  if (typeof value === 'string' && value.length >= 64 && value.length <= 88) {
+    try {
+      if (base58Bytes.encode(value).length === 64) return value;
+    } catch {
+      // not base58: refused below
+    }
+  }
+  throw invalidParams(`Invalid param: ${String(value)}`);
+}
+
+export function addressParam(params: readonly unknown[], index: number): Address {
   const value = params[index];
   if (typeof value !== 'string' || !isAddress(value))
     throw invalidParams(`Invalid address: ${String(value)}`);
@@ -277,11 +332,18 @@ function decodeParam(
   return ledger.decode(bytes, wire.length, encoding);
 }
 
-function existing(account: MaybeEncodedAccount): EncodedAccount | null {
+export function existing(account: MaybeEncodedAccount): EncodedAccount | null {
   return account.exists ? account : null;
 }
 
-export function renderAccount(account: EncodedAccount | null, config: Record<string, unknown>) {
+/** Reads another account (a token account's mint, for its decimals) while rendering jsonParsed. */
+export type AccountLookup = (address: Address) => EncodedAccount | null;
+
+export function renderAccount(
+  account: EncodedAccount | null,
+  config: Record<string, unknown>,
+  lookup: AccountLookup = () => null,
+) {
   if (!account) return null;
   const encoding = config.encoding;
   const slice = config.dataSlice as { offset?: number; length?: number } | undefined;
@@ -302,8 +364,15 @@ export function renderAccount(account: EncodedAccount | null, config: Record<str
       // Without an encoding agave answers with the legacy bare base58 string.
       rendered = encoding === undefined ? base58.decode(data) : [base58.decode(data), 'base58'];
       break;
+    case 'jsonParsed': {
+      // agave parses whole accounts only; a slice, or an account it has no parser for, is base64.
+      const parsed = slice
+        ? null
+        : parseAccountData(account, (mint) => mintDecimals(lookup(mint as Address)));
+      rendered = parsed ?? [base64.decode(data), 'base64'];
+      break;
+    }
     case 'base64':
-    case 'jsonParsed': // no account parsers here; agave falls back to base64 the same way
       rendered = [base64.decode(data), 'base64'];
       break;
     default:

@@ -273,11 +273,11 @@ describe('the embedded chain served as a localnet', () => {
     expect(await socket.next()).toMatchObject({ id: 7, error: { code: -32601 } });
   });
 
-  it('answers batches, refuses unknown methods with -32601 and lets a browser page call it (CORS)', async () => {
+  it('answers batches, refuses unknown methods with -32601 and lets Solana Explorer call it (CORS)', async () => {
     const served = await servedChain();
     const batch = await post(served.httpUrl, [
       { jsonrpc: '2.0', id: 1, method: 'getSlot' },
-      { jsonrpc: '2.0', id: 2, method: 'getClusterNodes' },
+      { jsonrpc: '2.0', id: 2, method: 'getStakeMinimumDelegation' },
       { jsonrpc: '2.0', id: 3, method: 'getGenesisHash' },
     ]);
     expect(batch.status).toBe(200);
@@ -286,10 +286,11 @@ describe('the embedded chain served as a localnet', () => {
       { jsonrpc: '2.0', id: 2, error: { code: -32601, message: 'Method not found' } },
       { jsonrpc: '2.0', id: 3, result: EMBEDDED_GENESIS_HASH },
     ]);
-    expect(batch.headers.get('access-control-allow-origin')).toBe('*');
+    // Not a browser page (no Origin): no CORS header is needed.
+    expect(batch.headers.get('access-control-allow-origin')).toBeNull();
 
     const unknown = (served.rpc as unknown as Record<string, () => { send(): Promise<unknown> }>)
-      .getTokenAccountsByOwner!().send();
+      .getStakeMinimumDelegation!().send();
     const error = await unknown.then(
       () => null,
       (caught: unknown) => caught,
@@ -318,10 +319,63 @@ describe('the embedded chain served as a localnet', () => {
       },
     });
     expect(preflight.status).toBe(204);
-    expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
-    expect(preflight.headers.get('access-control-allow-headers')).toBe('content-type,solana-client');
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('https://explorer.solana.com');
+    expect(preflight.headers.get('access-control-allow-headers')).toBe('content-type, solana-client');
     expect(preflight.headers.get('access-control-allow-private-network')).toBe('true');
+    const fromExplorer = await post(
+      served.httpUrl,
+      { jsonrpc: '2.0', id: 1, method: 'getHealth' },
+      {
+        headers: { 'content-type': 'application/json', origin: 'https://explorer.solana.com' },
+      },
+    );
+    expect(fromExplorer.body).toEqual({ jsonrpc: '2.0', id: 1, result: 'ok' });
+    expect(fromExplorer.headers.get('access-control-allow-origin')).toBe('https://explorer.solana.com');
     expect(await (await fetch(`${served.httpUrl}/health`)).text()).toBe('ok');
+  });
+
+  it('answers no other web page: no preflight grant, and a text/plain POST runs nothing', async () => {
+    const served = await servedChain();
+    const preflight = await fetch(served.httpUrl, {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'https://evil.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-private-network': 'true',
+      },
+    });
+    expect(preflight.status).toBe(403);
+    expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
+    expect(preflight.headers.get('access-control-allow-private-network')).toBeNull();
+    // A simple request (no preflight in a browser): refused before anything runs.
+    const wallet = (await generateKeyPairSigner()).address;
+    const simple = await fetch(served.httpUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain', origin: 'https://evil.example' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'requestAirdrop',
+        params: [wallet, 1_000_000_000],
+      }),
+    });
+    expect(simple.status).toBe(403);
+    expect(simple.headers.get('access-control-allow-origin')).toBeNull();
+    expect((await served.rpc.getBalance(wallet).send()).value).toBe(0n);
+    // Explorer's origin is not granted private network access for another one's preflight either.
+    const local = await fetch(served.httpUrl, {
+      method: 'OPTIONS',
+      headers: { origin: 'chrome-extension://wallet', 'access-control-request-private-network': 'true' },
+    });
+    expect(local.status).toBe(204);
+    expect(local.headers.get('access-control-allow-private-network')).toBeNull();
+    // Nor may another origin open the PubSub socket.
+    const socket = new WebSocket(served.wsUrl, { headers: { origin: 'https://evil.example' } });
+    const outcome = await new Promise((resolve) => {
+      socket.once('open', () => resolve('open'));
+      socket.once('error', () => resolve('refused'));
+    });
+    expect(outcome).toBe('refused');
   });
 
   it('answers what the solana CLI, wallets and Solana Explorer ask before anything else', async () => {

@@ -5,11 +5,12 @@ import { WebSocket, WebSocketServer } from 'ws';
 import { answerJsonRpc, errorResponse, JsonRpcError, type JsonRpcResponse, RPC_ERROR } from './json-rpc';
 import type { EmbeddedLedger } from './ledger';
 import { createPubSub } from './pubsub';
+import { BusyBudget, EXPLORER_ORIGIN, isAllowedOrigin, RPC_LIMITS } from './rpc-guard';
 import type { RpcHandler } from './rpc-handler';
 
-/** Far above any honest batch (a transaction is at most 1232 bytes), far below a memory problem. */
-const MAX_BODY_BYTES = 1024 * 1024;
 const MAX_WS_MESSAGE_BYTES = 64 * 1024;
+/** WebSocket connections at once: each holds subscriptions (at most 1,000) in this process. */
+const MAX_WS_CONNECTIONS = 64;
 
 export interface ChainRpcServer {
   /** What a wallet, the solana CLI or Solana Explorer is given, e.g. http://127.0.0.1:8899. */
@@ -23,8 +24,10 @@ export class ChainRpcListenError extends Error {}
 /**
  * Serves the embedded chain like a local validator: HTTP JSON-RPC (batches too) on `port` and
  * Solana's WebSocket PubSub on `port + 1`, as solana-test-validator does and as clients derive it.
- * Port 0 picks free ports for both (tests). CORS is open, as on agave, so Solana Explorer in the
- * user's browser can read it; binding to loopback is what keeps it local.
+ * Port 0 picks free ports for both (tests). It runs inside the app's process, so it is guarded
+ * (rpc-guard.ts, decision 031): only Solana Explorer's origin (and wallet extensions) may call it
+ * from a browser, batches and answers are capped, expensive methods share a time budget, and
+ * airdrops are rate-limited. The app's own calls never come through here.
  * Rejects with ChainRpcListenError when either port cannot be bound, leaving nothing open.
  */
 export async function serveChainRpc(options: {
@@ -33,7 +36,9 @@ export async function serveChainRpc(options: {
   host: string;
   port: number;
 }): Promise<ChainRpcServer> {
-  const { ledger, handle, host, port } = options;
+  const { ledger, host, port } = options;
+  const budget = new BusyBudget();
+  const handle: RpcHandler = (method, params) => budget.run(method, () => options.handle(method, params));
   const http = createServer((request, response) => {
     serveHttp(request, response, (payload) => answerPayload(payload, handle, ledger)).catch(() =>
       response.destroy(),
@@ -61,6 +66,10 @@ export async function serveChainRpc(options: {
     response.writeHead(426, { 'content-type': 'text/plain' }).end('WebSocket only: Solana PubSub\n');
   });
   ws.on('upgrade', (request, socket, head) => {
+    if (!isAllowedOrigin(request.headers.origin) || sockets.clients.size >= MAX_WS_CONNECTIONS) {
+      socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n');
+      return;
+    }
     sockets.handleUpgrade(request, socket, head, (upgraded) => sockets.emit('connection', upgraded, request));
   });
   try {
@@ -135,25 +144,68 @@ async function answerPayload(
   if (!Array.isArray(payload)) return answer(payload);
   if (payload.length === 0)
     return errorResponse(null, new JsonRpcError(RPC_ERROR.invalidRequest, 'Invalid request'));
-  // Each request runs its synchronous part in order before any awaits, so a batch shares one save.
-  return Promise.all(payload.map(answer));
+  if (payload.length > RPC_LIMITS.maxBatchLength) {
+    return errorResponse(
+      null,
+      new JsonRpcError(
+        RPC_ERROR.invalidRequest,
+        `Batch too large: at most ${RPC_LIMITS.maxBatchLength} requests in one batch`,
+      ),
+    );
+  }
+  // One request at a time, yielding to the event loop in between: the app's own requests (the
+  // same process) are answered between two requests of a batch, never after the whole batch.
+  const answers: JsonRpcResponse[] = [];
+  let bytes = 0;
+  for (const request of payload) {
+    await new Promise((resolve) => setImmediate(resolve));
+    if (bytes > RPC_LIMITS.maxAnswerBytes) {
+      answers.push(errorResponse((request as { id?: unknown } | null)?.id ?? null, answerTooLarge()));
+      continue;
+    }
+    const response = await answer(request);
+    bytes += stringifyJsonWithBigInts(response).length;
+    answers.push(bytes > RPC_LIMITS.maxAnswerBytes ? errorResponse(response.id, answerTooLarge()) : response);
+  }
+  return answers;
 }
 
-const CORS_HEADERS = { 'access-control-allow-origin': '*' };
+function answerTooLarge(): JsonRpcError {
+  return new JsonRpcError(
+    RPC_ERROR.invalidRequest,
+    `Answer too large: one answer carries at most ${RPC_LIMITS.maxAnswerBytes / 1024 / 1024} MiB; narrow the request (filters, dataSlice) or split the batch`,
+  );
+}
+
+/** CORS headers for an allowed browser origin (none for callers that are not pages). */
+function corsHeaders(origin: string | undefined): Record<string, string> {
+  return origin === undefined ? {} : { 'access-control-allow-origin': origin, vary: 'origin' };
+}
 
 async function serveHttp(
   request: IncomingMessage,
   response: ServerResponse,
   answer: (payload: unknown) => Promise<unknown>,
 ): Promise<void> {
+  const origin = request.headers.origin;
+  if (!isAllowedOrigin(origin)) {
+    // Another site's page: nothing is read or run, and nothing it can read comes back. A text/plain
+    // POST (which needs no preflight) ends here too.
+    response
+      .writeHead(403, { 'content-type': 'application/json', connection: 'close' })
+      .end(JSON.stringify({ error: 'This RPC answers only Solana Explorer and local tools' }));
+    request.resume();
+    return;
+  }
+  const cors = corsHeaders(origin);
   if (request.method === 'OPTIONS') {
     response.writeHead(204, {
-      ...CORS_HEADERS,
+      ...cors,
       'access-control-allow-methods': 'POST, GET, OPTIONS',
-      'access-control-allow-headers': request.headers['access-control-request-headers'] ?? 'content-type',
+      'access-control-allow-headers': 'content-type, solana-client',
       'access-control-max-age': '86400',
-      // Chrome asks before a public site (explorer.solana.com) may call a loopback address.
-      ...(request.headers['access-control-request-private-network'] === 'true'
+      // Chrome asks before a public site may call a loopback address: granted to Explorer only.
+      ...(request.headers['access-control-request-private-network'] === 'true' && origin === EXPLORER_ORIGIN
         ? { 'access-control-allow-private-network': 'true' }
         : {}),
     });
@@ -162,12 +214,12 @@ async function serveHttp(
   }
   const path = (request.url ?? '/').split('?')[0];
   if (request.method === 'GET' && path === '/health') {
-    response.writeHead(200, { ...CORS_HEADERS, 'content-type': 'text/plain' }).end('ok');
+    response.writeHead(200, { ...cors, 'content-type': 'text/plain' }).end('ok');
     return;
   }
   if (request.method !== 'POST' || path !== '/') {
     response
-      .writeHead(request.method === 'POST' ? 404 : 405, { ...CORS_HEADERS, allow: 'POST' })
+      .writeHead(request.method === 'POST' ? 404 : 405, { ...cors, allow: 'POST' })
       .end('Used by HTTP POST only: Solana JSON-RPC\n');
     return;
   }
@@ -175,8 +227,8 @@ async function serveHttp(
   let size = 0;
   for await (const chunk of request as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > MAX_BODY_BYTES) {
-      response.writeHead(413, { ...CORS_HEADERS, connection: 'close' }).end('Request body too large\n');
+    if (size > RPC_LIMITS.maxBodyBytes) {
+      response.writeHead(413, { ...cors, connection: 'close' }).end('Request body too large\n');
       return;
     }
     chunks.push(chunk);
@@ -192,6 +244,6 @@ async function serveHttp(
       ? errorResponse(null, new JsonRpcError(RPC_ERROR.parseError, 'Parse error'))
       : await answer(payload);
   response
-    .writeHead(200, { ...CORS_HEADERS, 'content-type': 'application/json' })
+    .writeHead(200, { ...cors, 'content-type': 'application/json' })
     .end(stringifyJsonWithBigInts(body));
 }

@@ -13,6 +13,7 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { crc32 } from 'node:zlib';
+import type { SlotClock } from './chain-time';
 import type { TransactionRecord } from './history';
 
 /** Start-up refusal with a one-line reason: a damaged chain must not silently become a fresh one. */
@@ -31,6 +32,11 @@ export interface ChainSnapshot {
   slot: number;
   /** Recent blockhashes with the slot each was made in, oldest first. */
   blockhashes: { blockhash: string; slot: number }[];
+  /**
+   * How slots follow the clock and what each slot's blockhash derives from; absent in a state saved
+   * before slots followed the clock (its `blockhashes` are then LiteSVM's, honoured as they were).
+   */
+  timing?: ChainTiming;
   svm: Uint8Array;
 }
 
@@ -40,10 +46,17 @@ export interface ChainSnapshot {
  */
 const FORMAT = 2;
 
+export interface ChainTiming {
+  clock: SlotClock;
+  /** hex */
+  blockhashSeed: string;
+}
+
 interface StateHeader {
   format: 1 | 2;
   slot: number;
   blockhashes: [string, number][];
+  timing?: ChainTiming;
   historyBytes: number;
   historyCount: number;
   svmBytes: number;
@@ -105,6 +118,7 @@ export class ChainStateFiles {
       snapshot: {
         slot: header.slot,
         blockhashes: header.blockhashes.map(([blockhash, slot]) => ({ blockhash, slot })),
+        ...(header.timing ? { timing: header.timing } : {}),
         svm: header.format === FORMAT ? header.svm : null,
       },
       records,
@@ -140,6 +154,7 @@ export class ChainStateFiles {
       format: FORMAT,
       slot: snapshot.slot,
       blockhashes: snapshot.blockhashes.map(({ blockhash, slot }) => [blockhash, slot]),
+      ...(snapshot.timing ? { timing: snapshot.timing } : {}),
       historyBytes: this.historyBytes,
       historyCount: this.historyCount,
       svmBytes: snapshot.svm.length,
@@ -177,7 +192,8 @@ export class ChainStateFiles {
         !Array.isArray(header.blockhashes) ||
         header.blockhashes.length === 0 ||
         !Number.isSafeInteger(header.historyBytes) ||
-        !Number.isSafeInteger(header.historyCount)
+        !Number.isSafeInteger(header.historyCount) ||
+        (header.timing !== undefined && !isTiming(header.timing))
       ) {
         throw new Error('unexpected header');
       }
@@ -256,6 +272,15 @@ function parseRecord(line: string): TransactionRecord | null {
   } catch {
     return null;
   }
+}
+
+function isTiming(value: ChainTiming): boolean {
+  const clock = value?.clock;
+  return (
+    typeof value?.blockhashSeed === 'string' &&
+    /^[0-9a-f]{64}$/.test(value.blockhashSeed) &&
+    [clock?.anchorSlot, clock?.anchorMs, clock?.offsetMs].every(Number.isSafeInteger)
+  );
 }
 
 function syncDirectory(dir: string): void {

@@ -148,3 +148,31 @@ function renderParsedMessage(message: LegacyOrV0Message, record: TransactionReco
     ...lookupsOf(message),
   };
 }
+
+const MEMO_PROGRAMS = new Set([
+  'MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr',
+  'Memo1UhkJRfHyvLMcVucJwxXeuD728EqVDDwQDxFMNo',
+]);
+const memos = new WeakMap<TransactionRecord, string | null>();
+
+/**
+ * getSignaturesForAddress's `memo` as agave writes it: each top-level memo instruction's text as
+ * "[byte length] text", joined with "; "; null when there is none.
+ */
+export function memoOf(record: TransactionRecord): string | null {
+  const known = memos.get(record);
+  if (known !== undefined) return known;
+  const transaction = getTransactionDecoder().decode(new Uint8Array(base64Bytes.encode(record.transaction)));
+  const message = decodeMessage(transaction.messageBytes);
+  const texts = message.instructions
+    .filter((instruction) =>
+      MEMO_PROGRAMS.has(String(message.staticAccounts[instruction.programAddressIndex])),
+    )
+    .map((instruction) => {
+      const data = instruction.data ?? new Uint8Array();
+      return `[${data.length}] ${new TextDecoder().decode(data)}`;
+    });
+  const memo = texts.length > 0 ? texts.join('; ') : null;
+  memos.set(record, memo);
+  return memo;
+}
