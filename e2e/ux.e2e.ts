@@ -2,10 +2,11 @@ import { writeFileSync } from 'node:fs';
 import { getBase64EncodedWireTransaction, getTransactionDecoder, signTransaction } from '@solana/kit';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import type { MajorDare } from '#contract/major-dare';
 import { MAJOR_VOTE_NEEDS_PAYMENT } from '#contract/voting';
 import { setupApp } from './fixtures/app';
 import { call, type HttpClient, newClient, request, submitOverHttp } from './fixtures/http-client';
-import { loginAsDemoAdmin, openSignedIn, registerWithWallet, toast } from './fixtures/users';
+import { loginAsDemoAdmin, openAsDemoAdmin, openSignedIn, registerWithWallet, toast } from './fixtures/users';
 
 /**
  * Issue 26, at the widths where users tripped: where a finished dare's money went, votes that show,
@@ -87,7 +88,9 @@ describe('where the money went (375 px)', () => {
     expect(await page.locator('[data-phase]').first().textContent()).toBe('Ended');
     expect(await page.getByText('Completed', { exact: true }).count()).toBe(0);
     // The payer learns about Refund me now: when it opens (the vault's refund_after).
-    await page.getByText(/^Refunds of this dare open on /).waitFor();
+    await page
+      .getByText(/^Refunds of this dare open on \d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2} UTC$/)
+      .waitFor();
     // No entries: no vote counter either.
     expect(await page.getByTestId('votes-used').count()).toBe(0);
     await expectNoSideScroll(page);
@@ -296,5 +299,91 @@ describe('Public or Private, and Transaction Failed', () => {
     await page.goto(app.url('/community-dares'));
     const card = page.getByRole('link', { name: /Public for all/ });
     await card.getByText('Public', { exact: true }).waitFor();
+  });
+});
+
+describe('Select Winners (1366 px)', () => {
+  it('closes each chosen prize: disabled, labelled with what its winner got, and no way into a failed second pick', async () => {
+    const major = await request<MajorDare>(app, 'GET', '/api/major-dare');
+    if (!major.isActive) throw new Error('the demo data has an active major dare');
+    // A fresh entrant's approved proof for the admin's prize; bob's seeded proof (two votes, and
+    // bob's wallet entered) is the most voted, so the community prize is his.
+    const author = await newClient(app, 8);
+    const proof = await submitOverHttp<{ id: number }>(app, author, major.id!, {
+      videoUrl: 'https://videos.example/select-winners.mp4',
+      description: 'Hundred push-ups, one take',
+    });
+    const admin = await loginAsDemoAdmin(app);
+    await request(app, 'PUT', `/api/admin/submissions/${proof.id}`, admin.token, { status: 'approved' });
+
+    const { page } = await openAsDemoAdmin(app, '/admin', { viewport: { width: 1366, height: 900 } });
+    const openWinners = async () => {
+      await page.getByRole('tab', { name: 'Major Dares' }).click();
+      await page
+        .getByRole('list', { name: 'Major dares' })
+        .getByRole('listitem', { name: major.title })
+        .getByRole('button', { name: 'Select Winners' })
+        .click();
+      const dialog = page.getByRole('dialog', { name: 'Select Winners' });
+      const list = dialog.getByRole('list', { name: 'Eligible submissions' });
+      await list.waitFor();
+      return list;
+    };
+    const payWinner = (question: RegExp) =>
+      page.getByRole('dialog', { name: question }).getByRole('button', { name: 'Pay winner' }).click();
+
+    let list = await openWinners();
+    await list
+      .getByRole('listitem', { name: author.username })
+      .getByRole('button', { name: 'Admin Winner (70%)', exact: true })
+      .click();
+    await payWinner(/as the admin's winner \(70%\)\?$/);
+    await toast(page, 'Major dare winner selected and claim created!');
+    await list
+      .getByRole('listitem', { name: 'bob' })
+      .getByRole('button', { name: 'Community Winner (30%)', exact: true })
+      .click();
+    await payWinner(/as the community winner \(30%\)\?$/);
+
+    const adminPrize = `Admin Winner (70%): ${major.adminPrize} SOL`;
+    const communityPrize = `Community Winner (30%): ${major.communityPrize} SOL`;
+    const expectClosed = async () => {
+      const mine = list.getByRole('listitem', { name: author.username });
+      const bobs = list.getByRole('listitem', { name: 'bob' });
+      await mine.getByRole('button', { name: adminPrize, exact: true }).waitFor();
+      await bobs.getByRole('button', { name: communityPrize, exact: true }).waitFor();
+      expect(await mine.getByRole('button', { name: adminPrize, exact: true }).isDisabled()).toBe(true);
+      expect(await bobs.getByRole('button', { name: communityPrize, exact: true }).isDisabled()).toBe(true);
+      // Bob's own admin button says the prize is taken, in text.
+      expect(await bobs.getByRole('button', { name: 'Admin Winner (70%)', exact: true }).isDisabled()).toBe(
+        true,
+      );
+      await bobs.getByText('Already chosen', { exact: true }).waitFor();
+      // Not one prize button in the list is live.
+      const buttons = list.getByRole('button');
+      expect(await buttons.count()).toBeGreaterThanOrEqual(3);
+      for (const button of await buttons.all()) expect(await button.isDisabled()).toBe(true);
+    };
+    await expectClosed();
+
+    // Clicking anyway leads nowhere: no 'cannot be undone' confirmation, no failure.
+    for (const button of await list.getByRole('button').all()) await button.click({ force: true });
+    await page.waitForTimeout(500);
+    expect(await page.getByRole('dialog', { name: /^Pay / }).count()).toBe(0);
+    expect(await page.getByText('Failed to select winner').count()).toBe(0);
+
+    // Closed for good: the same after a reload, read from the dare's outcome.
+    await page.reload();
+    list = await openWinners();
+    await expectClosed();
+    const claims = await request<{ claimType: string; amount: string }[]>(
+      app,
+      'GET',
+      '/api/claims',
+      author.token,
+    );
+    expect(claims.map((claim) => [claim.claimType, claim.amount])).toEqual([
+      ['major_admin', major.adminPrize],
+    ]);
   });
 });

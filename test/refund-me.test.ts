@@ -80,7 +80,11 @@ describe("'Refund me'", () => {
     const res = await status(alice);
     expect(res.statusCode, res.body).toBe(200);
     const vault = await fetchVault(ctx.chain.rpc, ctx.escrowProgramId, address(dare.escrowWallet));
-    const opens = new Date(Number(vault!.refundAfter) * 1000).toISOString();
+    const opens = new Date(Number(vault!.refundAfter) * 1000);
+    // Readable in any locale: '4 Dec 2026, 02:29 UTC', never the raw ISO instant.
+    expect(res.json().reason).toMatch(
+      /^Refunds of this dare open on \d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2} UTC$/,
+    );
     expect(res.json()).toEqual({
       refundable: false,
       amount: '50000000',

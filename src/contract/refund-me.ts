@@ -7,12 +7,23 @@ import { signedTransactionSchema } from './submissions';
  * from the dare's vault with their own wallet. The program decides whether a refund is due; no
  * DarePool key signs the transaction.
  */
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/**
+ * '4 Dec 2026, 02:29 UTC': a message the server writes once is read in every time zone and
+ * locale, so it names the instant in UTC, spelled out, never as a raw ISO string.
+ */
+export function formatUtcInstant(at: Date): string {
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${at.getUTCDate()} ${MONTHS[at.getUTCMonth()]} ${at.getUTCFullYear()}, ${two(at.getUTCHours())}:${two(at.getUTCMinutes())} UTC`;
+}
+
 export const REFUND_ME_MESSAGES = {
   button: 'Refund me',
   noWallet: 'Your account has no wallet: refunds go back to the wallet that paid',
   noVault: "This dare's vault is closed: nothing is left to refund",
   paidOut: 'This dare was paid out: nothing to refund',
-  notDue: (when: string) => `Refunds of this dare open on ${when}`,
+  notDue: (when: Date) => `Refunds of this dare open on ${formatUtcInstant(when)}`,
   nothingToRefund: 'Your wallet has nothing to refund in this dare',
   unreadable: 'The signed refund could not be read',
   notPrepared: 'This refund was not prepared by DarePool for your account; ask for a new one',

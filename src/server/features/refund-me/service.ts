@@ -102,7 +102,7 @@ export function createRefundMeService({
       const chainNow = await fetchChainTime(rpc);
       const appNow = BigInt(Math.floor(clock().getTime() / 1000));
       if ((chainNow > appNow ? chainNow : appNow) < found.refundAfter) {
-        const when = new Date(Number(found.refundAfter) * 1000).toISOString();
+        const when = new Date(Number(found.refundAfter) * 1000);
         return { refundable: false, amount, reason: REFUND_ME_MESSAGES.notDue(when) };
       }
     }
