@@ -82,6 +82,13 @@ describe('the escrow program on a real cluster', () => {
     rmSync(clusterDir, { recursive: true, force: true });
   });
 
+  /**
+   * Each start gets its own data folder (its own database): a database records the program its
+   * dares use at the first start and refuses another (decision 028), and every test here deploys
+   * a new program.
+   */
+  const ownDataDir = () => mkdtempSync(path.join(clusterDir, 'start-'));
+
   /** This build deployed at a new id, upgradeable by the platform fee payer (the seed's). */
   async function deployUpgradeable() {
     const { programId } = await deployOnEmbeddedChain(cluster, createEscrowKeys(seed), null);
@@ -90,7 +97,9 @@ describe('the escrow program on a real cluster', () => {
 
   it('refuses to start until the configured program runs this build there, saying how to deploy it', async () => {
     const notYet = (await generateKeyPairSigner()).address;
-    await expect(openRuntime(loadConfig({ ...env, ESCROW_PROGRAM_ID: notYet }))).rejects.toThrow(
+    await expect(
+      openRuntime(loadConfig({ ...env, DATA_DIR: ownDataDir(), ESCROW_PROGRAM_ID: notYet })),
+    ).rejects.toThrow(
       `The escrow program is not deployed at ${notYet} on localnet: deploy program/build/darepool_escrow.so with \`npm run program:deploy`,
     );
   });
@@ -102,7 +111,9 @@ describe('the escrow program on a real cluster', () => {
       authority: await createEscrowKeys(seed).feePayer(),
       programId,
     });
-    const runtime = await openRuntime(loadConfig({ ...env, ESCROW_PROGRAM_ID: programId }));
+    const runtime = await openRuntime(
+      loadConfig({ ...env, DATA_DIR: ownDataDir(), ESCROW_PROGRAM_ID: programId }),
+    );
     try {
       expect(runtime.escrowProgram).toEqual({
         programId,
@@ -116,7 +127,7 @@ describe('the escrow program on a real cluster', () => {
 
   it('refuses an upgradeable program unless its authority is named, and names the authority', async () => {
     const { programId, authority } = await deployUpgradeable();
-    const config = loadConfig({ ...env, ESCROW_PROGRAM_ID: programId });
+    const config = loadConfig({ ...env, DATA_DIR: ownDataDir(), ESCROW_PROGRAM_ID: programId });
     await expect(openRuntime(config)).rejects.toThrow(
       `The program at ${programId} on localnet is upgradeable: ${authority} can replace its code. Either make it immutable (\`npm run program:deploy -- --keypair <authority.json> --make-immutable ${programId}\`), or accept that key (e.g. a multisig) with ESCROW_PROGRAM_UPGRADE_AUTHORITY=${authority} (docs/program.md)`,
     );
@@ -125,7 +136,12 @@ describe('the escrow program on a real cluster', () => {
   it('starts on an upgradeable program whose authority the operator named, saying in one line who can replace it', async () => {
     const { programId, authority } = await deployUpgradeable();
     const runtime = await openRuntime(
-      loadConfig({ ...env, ESCROW_PROGRAM_ID: programId, ESCROW_PROGRAM_UPGRADE_AUTHORITY: authority }),
+      loadConfig({
+        ...env,
+        DATA_DIR: ownDataDir(),
+        ESCROW_PROGRAM_ID: programId,
+        ESCROW_PROGRAM_UPGRADE_AUTHORITY: authority,
+      }),
     );
     try {
       expect(runtime.escrowProgram).toEqual({
@@ -144,7 +160,12 @@ describe('the escrow program on a real cluster', () => {
     const named = (await generateKeyPairSigner()).address;
     await expect(
       openRuntime(
-        loadConfig({ ...env, ESCROW_PROGRAM_ID: programId, ESCROW_PROGRAM_UPGRADE_AUTHORITY: named }),
+        loadConfig({
+          ...env,
+          DATA_DIR: ownDataDir(),
+          ESCROW_PROGRAM_ID: programId,
+          ESCROW_PROGRAM_UPGRADE_AUTHORITY: named,
+        }),
       ),
     ).rejects.toThrow(
       `The program at ${programId} on localnet can be replaced by ${authority}, not by ESCROW_PROGRAM_UPGRADE_AUTHORITY=${named}:`,

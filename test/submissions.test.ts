@@ -276,6 +276,7 @@ describe('voting', () => {
     // The dare's page reads the same reason, and the winner, from the outcome.
     expect((await api(ctx).get(`/api/dares/${won.dare.id}/outcome`)).json()).toEqual({
       votingClosed: 'Voting is closed: this dare already has its winner',
+      refunds: [],
       winners: [
         {
           submissionId: won.submissionId,
@@ -291,6 +292,7 @@ describe('voting', () => {
     expect((await api(ctx).get(`/api/dares/${cancelled.dare.id}/outcome`)).json()).toEqual({
       votingClosed: 'Voting is closed: this dare was cancelled',
       winners: [],
+      refunds: [],
     });
     expect((await api(ctx).get('/api/dares/999999/outcome')).statusCode).toBe(404);
     // Nothing was counted by the refused votes.

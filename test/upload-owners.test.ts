@@ -18,7 +18,7 @@ const {
   actors: { owner, alice, bob, carol },
 } = setupApiSuite({
   env: { RATE_LIMIT_AUTH_PER_MINUTE: '1000' },
-  actors: { owner: {}, alice: { sol: '0' }, bob: { sol: '0' }, carol: { sol: '0' } },
+  actors: { owner: {}, alice: { sol: '1' }, bob: { sol: '1' }, carol: { sol: '1' } },
 });
 let dareId: number;
 let otherDareId: number;

@@ -274,7 +274,8 @@ describe('@solana/web3.js 1.x against the embedded chain', () => {
     // 61 s is 152 slots; a burst of earlier transactions may have put the chain a few slots ahead of
     // the clock (one transaction per slot), so move on until the block height is past the window.
     await chain.testControls!.warp(61);
-    while ((await connection.getBlockHeight()) <= latest.lastValidBlockHeight) await chain.testControls!.warp(10);
+    while ((await connection.getBlockHeight()) <= latest.lastValidBlockHeight)
+      await chain.testControls!.warp(10);
     expect(await connection.isBlockhashValid(latest.blockhash)).toMatchObject({ value: false });
     await expect(connection.sendRawTransaction(tx.serialize())).rejects.toThrow(/Blockhash not found/);
     // A signature that never lands: web3.js's blockheight strategy calls it expired, no timeout.

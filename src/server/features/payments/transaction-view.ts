@@ -116,7 +116,8 @@ const shortAddress = (address: string) => `${address.slice(0, 4)}…${address.sl
  * The sentences that lead the explorer page, one per money movement of the escrow program:
  * 'walker1 was paid 0.35 SOL from dare "Juggle five balls"', 'alice put 0.2 SOL into dare "…"',
  * 'Refunded 0.05 SOL to bob from dare "…"'. Paid and refunded amounts are what the recipient's
- * balance gained (plus the fee when the recipient paid it), so they are what really arrived.
+ * balance gained (plus the fee when the recipient paid it), less the rent of records closed back to
+ * them in the same transaction, so they are what the program paid them.
  */
 export function describeTransaction(view: TransactionView, names: ExplorerNames): TransactionView['summary'] {
   const index = new Map(view.accounts.map((account, at) => [account.address, at]));
@@ -127,11 +128,28 @@ export function describeTransaction(view: TransactionView, names: ExplorerNames)
     const dare = dareOf(vault);
     return dare ? `dare "${dare.title}"` : 'a dare';
   };
+  // Rent of records closed in this transaction goes back to whoever paid it, often the winner
+  // (entrants pay their own entry): that is their own SOL coming back, not what they were paid.
+  const rentBack = new Map<string, bigint>();
+  for (const ix of view.instructions) {
+    if (ix.program !== ESCROW_PROGRAM_NAME || !ix.info) continue;
+    const [record, rentPayer] =
+      ix.type === 'close entry'
+        ? [ix.info.entry, ix.info.entryRentPayer]
+        : ix.type === 'close receipt' || ix.type === 'refund'
+          ? [ix.info.receipt, ix.info.receiptRentPayer]
+          : [undefined, undefined];
+    const at = typeof record === 'string' ? index.get(record) : undefined;
+    if (at === undefined || typeof rentPayer !== 'string') continue;
+    const rent = BigInt(view.accounts[at]!.preBalance);
+    rentBack.set(rentPayer, (rentBack.get(rentPayer) ?? 0n) + rent);
+  }
   const received = (address: unknown): string | null => {
     const at = typeof address === 'string' ? index.get(address) : undefined;
     if (at === undefined) return null;
     const account = view.accounts[at]!;
-    let gained = BigInt(account.postBalance) - BigInt(account.preBalance);
+    let gained =
+      BigInt(account.postBalance) - BigInt(account.preBalance) - (rentBack.get(account.address) ?? 0n);
     if (at === 0) gained += BigInt(view.fee);
     return gained > 0n ? lamportsToSol(gained) : null;
   };
