@@ -1,17 +1,27 @@
 import { describe, expect, it } from 'vitest';
+import { lamportsToSol, solToLamports } from '#contract/money';
 import { setupApp } from './fixtures/app';
 import { request } from './fixtures/http-client';
 import { openAsDemoAdmin, registerWithWallet, toast } from './fixtures/users';
 
 const app = setupApp();
+/** The rent of an entry account (112 bytes) on the embedded chain, and a signature's fee. */
+const ENTRY_RENT = 1_670_400n;
+const ENTRY_FEE = 5_000n;
 
 const api = <T>(method: string, path: string, token?: string | null, body?: unknown) =>
   request<T>(app, method, path, token, body);
 
 describe('claiming a prize in the browser', () => {
   it("pays the winner the dare's whole pool when they click Claim Prize", async () => {
-    const { page } = await app.newPage({ wallet: true });
+    const { page, wallet } = await app.newPage({ wallet: true });
     await registerWithWallet(page, app.baseUrl, 'e2e_winner');
+    // The entrant's wallet pays its entry (decision 034): exactly the entry's rent and fee, so the
+    // wallet holds nothing else and its balance after the claim is what the payout brought.
+    await api('POST', '/api/dev/airdrop', null, {
+      walletAddress: wallet!.address,
+      amount: lamportsToSol(ENTRY_RENT + ENTRY_FEE),
+    });
 
     const dares = await api<{ id: number; title: string; totalPool: string; status: string }[]>(
       'GET',
@@ -58,7 +68,8 @@ describe('claiming a prize in the browser', () => {
       .getAttribute('href');
     expect(payoutHref).toMatch(/^\/tx\/[1-9A-HJ-NP-Za-km-z]{64,88}$/);
     await winning.getByText('Claimed', { exact: true }).waitFor();
-    await expect.poll(balance).toBe(`${dare.totalPool} SOL`);
+    // The pool, and the entry's rent back as the payout closes the entry.
+    await expect.poll(balance).toBe(`${lamportsToSol(solToLamports(dare.totalPool) + ENTRY_RENT)} SOL`);
 
     // The profile shows the earnings; the history links the payout transaction.
     const earnings = page.getByText('Total Earnings', { exact: true }).locator('xpath=../..');

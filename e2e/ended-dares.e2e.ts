@@ -66,7 +66,7 @@ describe('dares that ended', () => {
     await page.goto(app.url('/community-dares'));
     await page.getByRole('button', { name: 'All', exact: true }).click();
     const card = page.getByRole('link', { name: /Juggle five balls for a minute/ });
-    await card.getByText('Cancelled', { exact: true }).waitFor();
+    await card.locator('[data-phase="cancelled"]').getByText('Cancelled', { exact: true }).waitFor();
   });
 });
 

@@ -63,7 +63,10 @@ describe('Major Dare page in the browser', () => {
     await expect.poll(() => vote.isEnabled()).toBe(true);
     await vote.click();
     await toast(page, 'Vote added!');
-    await page.getByRole('button', { name: 'Vote (1 vote)' }).waitFor();
+    // A cast vote reads Voted and is no longer live (issue 26).
+    const voted = page.getByRole('button', { name: 'Voted (1 vote)' });
+    await voted.waitFor();
+    expect(await voted.isDisabled()).toBe(true);
   });
 
   it('shows a major dare whose winner is picked as closed, on Home too, with a Winner badge and no vote on it', async () => {

@@ -168,7 +168,9 @@ describe('the money path on the escrow program, in the browser', () => {
     await winning.getByRole('button', { name: 'Claim Prize' }).click();
     await toast(entrant.page, 'Prize claimed successfully!');
     await winning.getByText('Claimed', { exact: true }).waitFor();
-    expect((await lamportsOf(entrant.wallet!.address)) - before).toBe(600_000_000n);
+    // The whole pool, plus the entry's rent the entrant paid (1,670,400 lamports), returned as the
+    // payout closes the entry (decision 034).
+    expect((await lamportsOf(entrant.wallet!.address)) - before).toBe(600_000_000n + 1_670_400n);
   }, 180_000);
 
   it("lets a payer refund themselves from the dare's page after a cancel the platform could not pay for", async () => {

@@ -22,7 +22,7 @@ beforeAll(async () => {
   rpcUrl = ctx.chain.rpcServer.httpUrl;
   // A fresh app's first answers are slower (lazy loading): measured warm, as a running server is.
   for (let i = 0; i < 5; i += 1) await ctx.app.inject({ method: 'GET', url: '/api/health' });
-  baselineMs = await healthDuring(() => new Promise((resolve) => setTimeout(resolve, 2_000)));
+  baselineMs = (await healthDuring(() => new Promise((resolve) => setTimeout(resolve, 2_000)))).slowest;
   console.info(`/api/health without an attack: slowest ${baselineMs.toFixed(1)} ms`);
 }, 60_000);
 
@@ -30,16 +30,21 @@ afterAll(async () => {
   await ctx?.close();
 });
 
-/** Polls /api/health every 20 ms while `attack` runs; returns the slowest answer in ms. */
-async function healthDuring(attack: () => Promise<unknown>): Promise<number> {
-  let slowest = 0;
+/**
+ * Polls /api/health every 20 ms while `attack` runs. Returns the slowest answer and the 90th
+ * percentile, in ms: on 2 cores shared with another test worker, one probe can wait for the CPU
+ * whatever the attack does, while a stalled app (what these attacks did before: 9.7 s, minutes)
+ * makes every probe slow.
+ */
+async function healthDuring(attack: () => Promise<unknown>): Promise<{ slowest: number; p90: number }> {
+  const times: number[] = [];
   let running = true;
   const probe = (async () => {
     while (running) {
       const started = performance.now();
       const res = await ctx.app.inject({ method: 'GET', url: '/api/health' });
       expect(res.statusCode).toBe(200);
-      slowest = Math.max(slowest, performance.now() - started);
+      times.push(performance.now() - started);
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   })();
@@ -49,10 +54,19 @@ async function healthDuring(attack: () => Promise<unknown>): Promise<number> {
     running = false;
     await probe;
   }
+  const sorted = [...times].sort((a, b) => a - b);
+  const slowest = sorted.at(-1) ?? 0;
+  const p90 = sorted[Math.min(sorted.length - 1, Math.ceil(0.9 * sorted.length) - 1)] ?? 0;
   console.info(
-    `/api/health during ${expect.getState().currentTestName ?? 'the baseline'}: slowest ${slowest.toFixed(1)} ms`,
+    `/api/health during ${expect.getState().currentTestName ?? 'the baseline'}: ${times.length} probes, p90 ${p90.toFixed(1)} ms, slowest ${slowest.toFixed(1)} ms`,
   );
-  return slowest;
+  return { slowest, p90 };
+}
+
+/** Answering throughout: 9 probes in 10 within 100 ms (over the idle slowest), none held a second. */
+function expectAnsweredThroughout(health: { slowest: number; p90: number }) {
+  expect(health.p90).toBeLessThan(Math.max(100, baselineMs + 100));
+  expect(health.slowest).toBeLessThan(1_000);
 }
 
 function rpc(body: unknown, headers: Record<string, string> = {}) {
@@ -78,16 +92,16 @@ describe('the served chain RPC cannot take the app down', () => {
       method: 'getProgramAccounts',
       params: [ctx.escrowProgramId, { encoding: 'base64', filters: [{ dataSize: 1234 }] }],
     }));
-    const slowest = await healthDuring(async () => {
+    const health = await healthDuring(async () => {
       const res = await rpc(batch);
       expect(res.status).toBe(413);
       await res.text();
     });
-    expect(slowest).toBeLessThan(Math.max(100, baselineMs + 100));
+    expectAnsweredThroughout(health);
   });
 
   it('answers a 100-request batch while the app keeps answering in between', async () => {
-    const slowest = await healthDuring(async () => {
+    const health = await healthDuring(async () => {
       for (let round = 0; round < 3; round += 1) {
         const res = await rpc(Array.from({ length: RPC_LIMITS.maxBatchLength }, (_, id) => loaderScan(id)));
         const answers = (await res.json()) as { error?: { code: number } }[];
@@ -100,12 +114,12 @@ describe('the served chain RPC cannot take the app down', () => {
         /Batch too large/,
       );
     });
-    expect(slowest).toBeLessThan(Math.max(100, baselineMs + 100));
+    expectAnsweredThroughout(health);
   });
 
   it('caps answer bytes: 60 loader scans in parallel never build a 93 MB answer', async () => {
     let answered = 0;
-    const slowest = await healthDuring(async () => {
+    const health = await healthDuring(async () => {
       const answers = await Promise.all(
         Array.from({ length: 60 }, async (_, id) => {
           const res = await rpc(loaderScan(id));
@@ -122,13 +136,13 @@ describe('the served chain RPC cannot take the app down', () => {
       }
     });
     expect(answered).toBeLessThan(60 * RPC_LIMITS.maxAnswerBytes);
-    expect(slowest).toBeLessThan(Math.max(100, baselineMs + 100));
+    expectAnsweredThroughout(health);
   });
 
   it('rate-limits requestAirdrop: a burst grows neither the chain nor the latency', async () => {
     const wallet = (await generateKeyPairSigner()).address;
     const results: { result?: string; error?: { message: string } }[] = [];
-    const slowest = await healthDuring(async () => {
+    const health = await healthDuring(async () => {
       for (let round = 0; round < 8; round += 1) {
         const res = await rpc(
           Array.from({ length: 10 }, (_, id) => ({
@@ -146,7 +160,7 @@ describe('the served chain RPC cannot take the app down', () => {
     expect(results.filter((answer) => answer.error).length).toBeGreaterThanOrEqual(
       80 - RPC_LIMITS.airdropsPerMinute,
     );
-    expect(slowest).toBeLessThan(Math.max(100, baselineMs + 100));
+    expectAnsweredThroughout(health);
   });
 
   it('answers no other site: a text/plain POST from another origin runs nothing', async () => {
