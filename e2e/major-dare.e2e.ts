@@ -67,7 +67,8 @@ describe('Major Dare page in the browser', () => {
     const voted = page.getByRole('button', { name: 'Voted (1 vote)' });
     await voted.waitFor();
     expect(await voted.isDisabled()).toBe(true);
-  });
+    // Two browser sessions, a proof entered on chain and approved: more than the 30 s default.
+  }, 90_000);
 
   it('shows a major dare whose winner is picked as closed, on Home too, with a Winner badge and no vote on it', async () => {
     const major = (await (await fetch(app.url('/api/major-dare'))).json()) as MajorDare;
