@@ -51,6 +51,10 @@ afterAll(async () => {
 });
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+/** An entry's rent (112 bytes) and fee: what an entrant's wallet pays to enter (decision 034). */
+const ENTRY_RENT = 1_670_400n;
+const ENTRY_COST_SOL = '0.0016754';
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Polls `read` until `done` holds (or `timeoutMs` passes) and returns the last value read. */
@@ -92,7 +96,7 @@ describe('two server processes on one PostgreSQL, Redis, S3 server and chain', (
   it('plays a video uploaded through A with ranges through B', async () => {
     const MiB = 1024 * 1024;
     const dare = await createDareOverHttp(a, creator, { title: 'Film it', stake: '0.1' });
-    const filmer = await cluster.newUser(b, 'filmer', { sol: '0' });
+    const filmer = await cluster.newUser(b, 'filmer', { sol: ENTRY_COST_SOL });
     // Over one 5 MiB part: a multipart upload into the bucket.
     const video = mp4(6 * MiB);
     const form = new FormData();
@@ -260,8 +264,8 @@ describe('two server processes on one PostgreSQL, Redis, S3 server and chain', (
   // Last: instance A does not come back.
   it('pays a claim exactly once when A is killed after recording its payout and before booking it, B recovering', async () => {
     const dare = await createDareOverHttp(b, creator, { title: 'Cut short', stake: '0.3' });
-    // The winner never held SOL: every lamport it holds afterwards is the prize.
-    const winner = await cluster.newUser(a, 'winner', { sol: '0' });
+    // The winner holds exactly its entry's cost: afterwards it holds the prize and its entry's rent.
+    const winner = await cluster.newUser(a, 'winner', { sol: ENTRY_COST_SOL });
     const { submission, claim } = await winningSubmission(dare, winner);
     expect(claim).toMatchObject({ amount: '0.3', status: 'pending' });
 
@@ -296,11 +300,12 @@ describe('two server processes on one PostgreSQL, Redis, S3 server and chain', (
     expect(settled).toEqual([
       expect.objectContaining({ id: claim.id, status: 'paid', transactionHash: payout.signature }),
     ]);
-    expect(await cluster.localnet.balance(winner.address)).toBe(solToLamports('0.3'));
+    expect(await cluster.localnet.balance(winner.address)).toBe(solToLamports('0.3') + ENTRY_RENT);
     const received = await cluster.localnet.rpc
       .getSignaturesForAddress(winner.address as Address, { commitment: 'confirmed' })
       .send();
-    // The winner's wallet is in two transactions, its entry and the payout: only the payout paid it.
+    // The winner's wallet is in three transactions: its funding (the entry's cost), its entry, and
+    // the payout. Apart from the funding, only the payout paid it; the entry cost it.
     const paidIt: string[] = [];
     for (const { signature } of received) {
       const tx = await cluster.localnet.rpc
@@ -313,8 +318,9 @@ describe('two server processes on one PostgreSQL, Redis, S3 server and chain', (
       const index = tx!.transaction.message.accountKeys.indexOf(winner.address as Address);
       if (tx!.meta!.postBalances[index]! > tx!.meta!.preBalances[index]!) paidIt.push(signature);
     }
-    expect(received).toHaveLength(2);
-    expect(paidIt).toEqual([payout.signature as Signature]);
+    expect(received).toHaveLength(3);
+    expect(paidIt).toHaveLength(2);
+    expect(paidIt).toContain(payout.signature as Signature);
 
     const again = await fetch(new URL('/api/claims/prize', b.baseUrl), {
       method: 'POST',
