@@ -271,69 +271,12 @@ export function getCancelV2Instruction(input: {
   };
 }
 
-/** Permissionless. `receipt`, when given, is the receipt's address as found on chain. */
-export async function getRefundV2Instruction(input: {
-  programId: Address;
-  vault: Address;
-  payer: Address;
-  receiptRentPayer: Address;
-  vaultRentPayer: Address;
-  receipt?: Address;
-}): Promise<Instruction> {
-  const receipt =
-    input.receipt ?? (await findReceiptAddress(input.programId, input.vault, input.payer)).address;
-  return {
-    programAddress: input.programId,
-    accounts: [
-      writable(input.vault),
-      writable(receipt),
-      writable(input.payer),
-      writable(input.receiptRentPayer),
-      writable(input.vaultRentPayer),
-    ],
-    data: tagOnly(INSTRUCTION_V2.refund),
-  };
-}
-
-export async function getCloseEntryV2Instruction(input: {
-  programId: Address;
-  vault: Address;
-  entrant: Address;
-  entryRentPayer: Address;
-  vaultRentPayer: Address;
-  entry?: Address;
-}): Promise<Instruction> {
-  const entry = input.entry ?? (await findEntryAddress(input.programId, input.vault, input.entrant)).address;
-  return {
-    programAddress: input.programId,
-    accounts: [
-      writable(input.vault),
-      writable(entry),
-      writable(input.entryRentPayer),
-      writable(input.vaultRentPayer),
-    ],
-    data: tagOnly(INSTRUCTION_V2.closeEntry),
-  };
-}
-
-export async function getCloseReceiptV2Instruction(input: {
-  programId: Address;
-  vault: Address;
-  payer: Address;
-  receiptRentPayer: Address;
-  vaultRentPayer: Address;
-  receipt?: Address;
-}): Promise<Instruction> {
-  const receipt =
-    input.receipt ?? (await findReceiptAddress(input.programId, input.vault, input.payer)).address;
-  return {
-    programAddress: input.programId,
-    accounts: [
-      writable(input.vault),
-      writable(receipt),
-      writable(input.receiptRentPayer),
-      writable(input.vaultRentPayer),
-    ],
-    data: tagOnly(INSTRUCTION_V2.closeReceipt),
-  };
-}
+/**
+ * refund, close_entry and close_receipt keep v1's tags, accounts and data in v2 (docs/program.md),
+ * so v1's builders serve both programs: only `programId` tells them apart.
+ */
+export {
+  getCloseEntryInstruction as getCloseEntryV2Instruction,
+  getCloseReceiptInstruction as getCloseReceiptV2Instruction,
+  getRefundInstruction as getRefundV2Instruction,
+} from '../instructions';
