@@ -134,9 +134,8 @@ export const updateSubmissionRequestSchema = z
   })
   .meta({ id: 'UpdateSubmissionRequest' });
 
-export const markWinnerRequestSchema = z
-  .object({ dareId: idParam(ADMIN_MESSAGES.dareNotFound) })
-  .meta({ id: 'MarkWinnerRequest' });
+/** POST /api/admin/submissions/{id}/mark-winner: defined with the judging contract it belongs to. */
+export { markWinnerRequestSchema } from './judging';
 
 /** A submission as the admin lists it: the public shape, with the dare's status and never-null nesting. */
 export const adminSubmissionSchema = submissionSchema

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { walletAddressSchema } from './auth';
 import { DARE_LIMITS, DARE_MESSAGES } from './dares';
 import { idParam } from './ids';
+import { JUDGING_MESSAGES } from './judging';
 import {
   DARE_STATUSES,
   DIFFICULTIES,
@@ -12,6 +13,7 @@ import {
 import { isSolAmount, solToLamports } from './money';
 import { PAYMENT_MESSAGES, signatureSchema } from './payments';
 import { text } from './text';
+import { signedTransactionSchema } from './transactions';
 import { solAmountSchema } from './users';
 
 export const MAJOR_DARE_MESSAGES = {
@@ -130,6 +132,11 @@ export const selectMajorWinnerRequestSchema = z
   .object({
     submissionId: idParam(),
     winnerType: z.enum(WINNER_TYPES, { error: 'winnerType must be admin or community' }),
+    /**
+     * Program v2: the pick that completes the pair answers the propose transaction; the same call
+     * with the judge's signed transaction relays it (docs/decisions/036-judges-guardian-window.md).
+     */
+    signedTransaction: signedTransactionSchema(JUDGING_MESSAGES.unreadableTransaction).optional(),
   })
   .meta({ id: 'SelectMajorWinnerRequest' });
 

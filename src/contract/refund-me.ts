@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { lamportsSchema } from './payments';
-import { signedTransactionSchema } from './submissions';
+import { signedTransactionSchema } from './transactions';
 
 /**
  * 'Refund me' (docs/decisions/025-entering-and-refund-me.md): on a refunding or overdue dare, a payer takes their SOL back

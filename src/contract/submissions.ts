@@ -1,9 +1,11 @@
 import { z } from 'zod';
 import { CLAIM_TYPES } from './claims';
 import { idParam } from './ids';
+import { dareJudgingSchema, dareProposalSchema } from './judging';
 import { CLAIM_STATUSES, SUBMISSION_LIMITS, SUBMISSION_STATUSES } from './limits';
 import { lamportsToSolRoundedUp, solToLamports } from './money';
 import { text } from './text';
+import { signedTransactionSchema } from './transactions';
 import { MAJOR_VOTE_NEEDS_PAYMENT, type VotingRights } from './voting';
 
 export const VIDEO_TYPES = ['video/mp4', 'video/webm', 'video/ogg'] as const;
@@ -108,14 +110,6 @@ export const videoLinkSchema = text({ error: SUBMISSION_MESSAGES.videoAndDescrip
     abort: true,
   });
 
-/** A wallet-signed transaction in base64 wire format (at most one packet). */
-export const signedTransactionSchema = (message: string) =>
-  z
-    .string({ error: message })
-    .min(1, message)
-    .max(2048, message)
-    .regex(/^[A-Za-z0-9+/]+={0,2}$/, message);
-
 export const submitVideoRequestSchema = z
   .object({
     videoUrl: videoLinkSchema,
@@ -131,6 +125,15 @@ export const submitVideoRequestSchema = z
       .max(SUBMISSION_LIMITS.descriptionMax, SUBMISSION_MESSAGES.descriptionMax),
   })
   .meta({ id: 'SubmitVideoRequest' });
+
+/**
+ * POST /api/dares/{id}/enter-transaction body: the video the entry will carry the fingerprint of
+ * (an upload of the caller's, or a link), exactly as it will be submitted.
+ */
+export const enterTransactionRequestSchema = z
+  .object({ videoUrl: videoLinkSchema })
+  .meta({ id: 'EnterTransactionRequest' });
+export type EnterTransactionRequest = z.infer<typeof enterTransactionRequestSchema>;
 
 /**
  * POST /api/dares/{id}/enter-transaction: the `enter` transaction for the caller's registered
@@ -168,6 +171,13 @@ export const submissionSchema = z
     thumbnailUrl: z.string().nullable(),
     description: z.string().nullable(),
     votes: z.number().int(),
+    /**
+     * (Addition) the proof's fingerprint its on-chain entry holds: SHA-256 (hex) of the uploaded
+     * file's bytes, or of the link's exact URL; null for an entry of program v1 (no fingerprint).
+     */
+    proofHash: z.string().nullable(),
+    /** Whether the video served now still hashes to `proofHash` (null: not known / no fingerprint). */
+    proofMatches: z.boolean().nullable(),
     status: z.enum(SUBMISSION_STATUSES),
     isFeatured: z.boolean(),
     createdAt: z.string(),
@@ -244,6 +254,13 @@ export const dareOutcomeSchema = z
         transactionSignature: z.string().nullable(),
       }),
     ),
+    /**
+     * (Addition) program v2: the dare's latest payout proposal (null when none, and for v1
+     * vaults): who is named, when it pays unless the guardian vetoes it, and the propose transaction.
+     */
+    proposal: dareProposalSchema.nullable(),
+    /** (Addition) program v2: who judges this dare's vault (null for v1 vaults and dares without one). */
+    judging: dareJudgingSchema.nullable(),
     /** (Addition) the refunds that landed, oldest first: who got how much back, and the transaction. */
     refunds: z.array(
       z.object({

@@ -147,6 +147,9 @@ function toAdminSubmission(row: SubmissionSelection): AdminSubmissionRecord {
     thumbnailUrl: s.thumbnailUrl,
     description: s.description,
     votes: s.votes,
+    // Fingerprints arrive with entries on program v2 (docs/decisions/036-judges-guardian-window.md).
+    proofHash: null,
+    proofMatches: null,
     status: s.status,
     isFeatured: s.isFeatured,
     createdAt: s.createdAt.toISOString(),

@@ -40,6 +40,9 @@ function toSubmission({ submission, dare, user }: Selected): SubmissionRecord {
     thumbnailUrl: submission.thumbnailUrl,
     description: submission.description,
     votes: submission.votes,
+    // Fingerprints arrive with entries on program v2 (docs/decisions/036-judges-guardian-window.md).
+    proofHash: null,
+    proofMatches: null,
     status: submission.status,
     isFeatured: submission.isFeatured,
     createdAt: submission.createdAt.toISOString(),

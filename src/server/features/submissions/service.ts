@@ -256,6 +256,8 @@ export function createSubmissionsService(deps: SubmissionsDeps) {
       return {
         votingClosed: await votingClosedReason(db, dareId),
         winners: await winnersOf(db, dareId),
+        proposal: null,
+        judging: null,
         refunds: await refundsOf(db, dareId),
       };
     },
