@@ -9,6 +9,7 @@ import {
   jsonb,
   numeric,
   pgTable,
+  smallint,
   text,
   timestamp,
   uniqueIndex,
@@ -249,6 +250,12 @@ export const dareWallets = pgTable(
     derivationIndex: integer('derivation_index'),
     /** The vault's 32-byte seed (the program's dare_id), hex; null only on pre-program rows. */
     vaultSeed: text('vault_seed'),
+    /**
+     * Which escrow program holds the vault: 1 (the moderator settles it: vaults created before
+     * judging) or 2 (judges propose, the guardian may veto, anyone executes after the window;
+     * docs/decisions/036-judges-guardian-window.md). Each vault keeps its program's rules for life.
+     */
+    programVersion: smallint('program_version').notNull().default(1),
     reservedBy: integer('reserved_by').references(() => users.id),
     balance: sol('balance').notNull().default('0'),
     status: text('status').notNull().default('active'),
@@ -267,6 +274,7 @@ export const dareWallets = pgTable(
     check('dare_wallets_no_raw_key', sql`${t.privateKey} is null or ${t.privateKey} like 'm/%'`),
     check('dare_wallets_vault_seed_hex', sql`${t.vaultSeed} is null or ${t.vaultSeed} ~ '^[0-9a-f]{64}$'`),
     check('dare_wallets_vault_or_key', sql`${t.vaultSeed} is not null or ${t.derivationIndex} is not null`),
+    check('dare_wallets_program_version_valid', sql`${t.programVersion} in (1, 2)`),
     index('dare_wallets_reserved_by_idx').on(t.reservedBy, t.status),
   ],
 );
