@@ -2,6 +2,7 @@
 import { rmSync } from 'node:fs';
 import { loadConfig, loadDotEnv } from '#server/config';
 import { seedDemoData } from '#server/db/seed';
+import { demoAdminWallet } from '#server/judging';
 import { openRuntime } from '#server/runtime';
 import { openVideoStorage } from '#server/storage/open';
 
@@ -39,6 +40,7 @@ try {
       clock: () => new Date(),
       storage: await openVideoStorage(config.storage),
       adminPassword: config.demoAdminPassword,
+      adminWallet: await demoAdminWallet(config.dataDir),
     });
     if (!result.seeded) console.log('The database already has users; demo data not loaded.');
     else if (result.admin.generated)

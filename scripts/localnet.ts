@@ -8,8 +8,8 @@
  *   State is kept in --ledger (reloaded on the next start; --reset starts afresh) or, with
  *   --memory, nowhere (the default folder follows DATA_DIR). Flag names are solana-test-validator's.
  *   --rpc-port 0 picks free ports (printed).
- *   The committed escrow program is deployed at start, at a program id kept in the ledger folder
- *   (printed: give it to each instance as ESCROW_PROGRAM_ID), upgraded in place when rebuilt by
+ *   Both committed escrow programs are deployed at start, at program ids kept in the ledger folder
+ *   (printed: give them to each instance as ESCROW_PROGRAM_ID and ESCROW_PROGRAM_V2_ID), upgraded in place when rebuilt by
  *   the localnet's own upgrade authority (printed: each instance must accept it with
  *   ESCROW_PROGRAM_UPGRADE_AUTHORITY, as on any cluster where the program is not immutable).
  *   Stops on SIGTERM/SIGINT, saving the state.
@@ -22,6 +22,7 @@ import { createEmbeddedChain } from '#server/chain/embedded/index';
 import { ensureProgramDeployed } from '#server/chain/escrow-program/deploy';
 import { readKeypairFile, writeNewKeypairFile } from '#server/chain/escrow-program/keypair-file';
 import { readEscrowProgram } from '#server/chain/escrow-program/program';
+import { readEscrowProgramV2 } from '#server/chain/escrow-program/v2/program';
 import { lockDataDir } from '#server/data-dir-lock';
 
 function fail(message: string): never {
@@ -84,15 +85,22 @@ async function upgradeAuthority(): Promise<KeyPairSigner> {
 }
 
 let programId: string;
+let programV2Id: string;
 let authority: KeyPairSigner;
 try {
   authority = await upgradeAuthority();
-  await chain.airdrop(authority.address, 2_000_000_000n);
+  await chain.airdrop(authority.address, 4_000_000_000n);
   ({ programId } = await ensureProgramDeployed({
     rpc: chain.rpc,
     authority,
     keypairFile: ledgerDir && path.join(ledgerDir, 'escrow-program-keypair.json'),
     bytes: readEscrowProgram(),
+  }));
+  ({ programId: programV2Id } = await ensureProgramDeployed({
+    rpc: chain.rpc,
+    authority,
+    keypairFile: ledgerDir && path.join(ledgerDir, 'escrow-program-v2-keypair.json'),
+    bytes: readEscrowProgramV2(),
   }));
 } catch (error) {
   await chain.close();
@@ -103,6 +111,7 @@ try {
 console.log(`Localnet JSON-RPC: ${served.httpUrl}`);
 console.log(`Localnet PubSub:   ${served.wsUrl}`);
 console.log(`Escrow program:    ${programId} (ESCROW_PROGRAM_ID)`);
+console.log(`Escrow program v2: ${programV2Id} (ESCROW_PROGRAM_V2_ID)`);
 console.log(`Upgrade authority: ${authority.address} (ESCROW_PROGRAM_UPGRADE_AUTHORITY)`);
 console.log(ledgerDir ? `State: ${ledgerDir}` : 'State: in memory only (--memory)');
 // A parent that started this with an IPC channel (the test tier) is told where it listens, and
@@ -111,6 +120,7 @@ process.send?.({
   httpUrl: served.httpUrl,
   wsUrl: served.wsUrl,
   escrowProgramId: programId,
+  escrowProgramV2Id: programV2Id,
   upgradeAuthority: authority.address,
 });
 process.on('disconnect', () => void stop());

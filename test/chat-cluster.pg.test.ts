@@ -6,11 +6,12 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '#server/app';
 import { createEscrowKeys } from '#server/chain/escrow-keys';
-import { deployOnEmbeddedChain } from '#server/chain/escrow-program/app-program';
+import { deployEscrowProgramsOnEmbeddedChain } from '#server/chain/escrow-program/app-program';
 import { createChain } from '#server/chain/index';
 import type { ChainPort } from '#server/chain/port';
 import { loadConfig } from '#server/config';
 import { type Database, openPostgres } from '#server/db/client';
+import { resolveJudging } from '#server/judging';
 import { createLocalDiskStorage } from '#server/storage/local-disk';
 import { openTestDatabase } from './helpers/app';
 import { type ChatClient, connectChat, isChat, isPresence, listen } from './helpers/chat';
@@ -43,12 +44,15 @@ async function startInstance(database: Database): Promise<Instance> {
   });
   const chain = await createChain({ stateDir: null });
   const escrowKeys = createEscrowKeys(randomBytes(64));
+  const { v1, v2 } = await deployEscrowProgramsOnEmbeddedChain(chain, escrowKeys, null);
   const app = await buildApp({
     config,
     database,
     chain,
     escrowKeys,
-    escrowProgramId: (await deployOnEmbeddedChain(chain, escrowKeys, null)).programId,
+    escrowProgramId: v1.programId,
+    escrowProgramV2Id: v2.programId,
+    judging: await resolveJudging(config, escrowKeys),
     storage: createLocalDiskStorage(config.storage.videoDir),
     clock: () => new Date(),
   });

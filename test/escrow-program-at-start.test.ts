@@ -5,7 +5,7 @@ import path from 'node:path';
 import { generateKeyPairSigner } from '@solana/kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEscrowKeys } from '#server/chain/escrow-keys';
-import { deployOnEmbeddedChain } from '#server/chain/escrow-program/app-program';
+import { deployEscrowProgramsOnEmbeddedChain } from '#server/chain/escrow-program/app-program';
 import {
   checkDeployedProgram,
   makeProgramImmutable,
@@ -75,6 +75,8 @@ describe('the escrow program on a real cluster', () => {
       SOLANA_RPC_URL: cluster.rpcServer.httpUrl,
       SOLANA_CLUSTER: 'localnet',
       ESCROW_MASTER_SEED: seed.toString('hex'),
+      JUDGE_WALLETS: (await generateKeyPairSigner()).address,
+      GUARDIAN_WALLET: (await generateKeyPairSigner()).address,
     };
   });
   afterAll(async () => {
@@ -89,30 +91,47 @@ describe('the escrow program on a real cluster', () => {
    */
   const ownDataDir = () => mkdtempSync(path.join(clusterDir, 'start-'));
 
-  /** This build deployed at a new id, upgradeable by the platform fee payer (the seed's). */
+  /** Both programs of this build deployed at new ids, upgradeable by the platform fee payer (the seed's). */
   async function deployUpgradeable() {
-    const { programId } = await deployOnEmbeddedChain(cluster, createEscrowKeys(seed), null);
-    return { programId, authority: (await createEscrowKeys(seed).feePayer()).address };
+    const { v1, v2 } = await deployEscrowProgramsOnEmbeddedChain(cluster, createEscrowKeys(seed), null);
+    return {
+      programId: v1.programId,
+      programV2Id: v2.programId,
+      authority: (await createEscrowKeys(seed).feePayer()).address,
+    };
   }
 
   it('refuses to start until the configured program runs this build there, saying how to deploy it', async () => {
     const notYet = (await generateKeyPairSigner()).address;
     await expect(
-      openRuntime(loadConfig({ ...env, DATA_DIR: ownDataDir(), ESCROW_PROGRAM_ID: notYet })),
+      openRuntime(
+        loadConfig({
+          ...env,
+          DATA_DIR: ownDataDir(),
+          ESCROW_PROGRAM_ID: notYet,
+          ESCROW_PROGRAM_V2_ID: notYet,
+        }),
+      ),
     ).rejects.toThrow(
       `The escrow program is not deployed at ${notYet} on localnet: deploy program/build/darepool_escrow.so with \`npm run program:deploy`,
     );
   });
 
   it('starts on an immutable program, saying nobody can replace its code', async () => {
-    const { programId } = await deployUpgradeable();
-    await makeProgramImmutable({
-      target: rpcDeployTarget(cluster.rpc, { pollMs: 5 }),
-      authority: await createEscrowKeys(seed).feePayer(),
-      programId,
-    });
+    const { programId, programV2Id } = await deployUpgradeable();
+    for (const id of [programId, programV2Id])
+      await makeProgramImmutable({
+        target: rpcDeployTarget(cluster.rpc, { pollMs: 5 }),
+        authority: await createEscrowKeys(seed).feePayer(),
+        programId: id,
+      });
     const runtime = await openRuntime(
-      loadConfig({ ...env, DATA_DIR: ownDataDir(), ESCROW_PROGRAM_ID: programId }),
+      loadConfig({
+        ...env,
+        DATA_DIR: ownDataDir(),
+        ESCROW_PROGRAM_ID: programId,
+        ESCROW_PROGRAM_V2_ID: programV2Id,
+      }),
     );
     try {
       expect(runtime.escrowProgram).toEqual({
@@ -120,26 +139,37 @@ describe('the escrow program on a real cluster', () => {
         action: 'checked',
         notice: `Escrow program ${programId}: immutable, no key can replace its code`,
       });
+      expect(runtime.escrowProgramV2).toEqual({
+        programId: programV2Id,
+        action: 'checked',
+        notice: `Escrow program v2 ${programV2Id}: immutable, no key can replace its code`,
+      });
     } finally {
       await runtime.close();
     }
   });
 
   it('refuses an upgradeable program unless its authority is named, and names the authority', async () => {
-    const { programId, authority } = await deployUpgradeable();
-    const config = loadConfig({ ...env, DATA_DIR: ownDataDir(), ESCROW_PROGRAM_ID: programId });
+    const { programId, programV2Id, authority } = await deployUpgradeable();
+    const config = loadConfig({
+      ...env,
+      DATA_DIR: ownDataDir(),
+      ESCROW_PROGRAM_ID: programId,
+      ESCROW_PROGRAM_V2_ID: programV2Id,
+    });
     await expect(openRuntime(config)).rejects.toThrow(
       `The program at ${programId} on localnet is upgradeable: ${authority} can replace its code. Either make it immutable (\`npm run program:deploy -- --keypair <authority.json> --make-immutable ${programId}\`), or accept that key (e.g. a multisig) with ESCROW_PROGRAM_UPGRADE_AUTHORITY=${authority} (docs/program.md)`,
     );
   });
 
   it('starts on an upgradeable program whose authority the operator named, saying in one line who can replace it', async () => {
-    const { programId, authority } = await deployUpgradeable();
+    const { programId, programV2Id, authority } = await deployUpgradeable();
     const runtime = await openRuntime(
       loadConfig({
         ...env,
         DATA_DIR: ownDataDir(),
         ESCROW_PROGRAM_ID: programId,
+        ESCROW_PROGRAM_V2_ID: programV2Id,
         ESCROW_PROGRAM_UPGRADE_AUTHORITY: authority,
       }),
     );
@@ -156,7 +186,7 @@ describe('the escrow program on a real cluster', () => {
   });
 
   it('refuses an upgradeable program whose authority is another key than the one named, naming both', async () => {
-    const { programId, authority } = await deployUpgradeable();
+    const { programId, programV2Id, authority } = await deployUpgradeable();
     const named = (await generateKeyPairSigner()).address;
     await expect(
       openRuntime(
@@ -164,11 +194,54 @@ describe('the escrow program on a real cluster', () => {
           ...env,
           DATA_DIR: ownDataDir(),
           ESCROW_PROGRAM_ID: programId,
+          ESCROW_PROGRAM_V2_ID: programV2Id,
           ESCROW_PROGRAM_UPGRADE_AUTHORITY: named,
         }),
       ),
     ).rejects.toThrow(
       `The program at ${programId} on localnet can be replaced by ${authority}, not by ESCROW_PROGRAM_UPGRADE_AUTHORITY=${named}:`,
     );
+  });
+
+  it("refuses to start with one of the server's own keys as a judge or the guardian, saying why", async () => {
+    const { programId, programV2Id, authority } = await deployUpgradeable();
+    const keys = createEscrowKeys(seed);
+    const feePayer = (await keys.feePayer()).address;
+    const moderator = (await keys.moderator()).address;
+    const start = (extra: Record<string, string>) =>
+      openRuntime(
+        loadConfig({
+          ...env,
+          DATA_DIR: ownDataDir(),
+          ESCROW_PROGRAM_ID: programId,
+          ESCROW_PROGRAM_V2_ID: programV2Id,
+          ESCROW_PROGRAM_UPGRADE_AUTHORITY: authority,
+          ...extra,
+        }),
+      );
+    await expect(start({ JUDGE_WALLETS: `${env.JUDGE_WALLETS},${moderator}` })).rejects.toThrow(
+      `Invalid JUDGE_WALLETS: ${moderator} is the moderator (canceller) key, derived from ESCROW_MASTER_SEED: a judge must be an admin's own wallet, or the server alone could name winners`,
+    );
+    await expect(start({ JUDGE_WALLETS: feePayer })).rejects.toThrow(
+      `Invalid JUDGE_WALLETS: ${feePayer} is the platform fee payer, derived from ESCROW_MASTER_SEED`,
+    );
+    await expect(start({ GUARDIAN_WALLET: feePayer })).rejects.toThrow(
+      `Invalid GUARDIAN_WALLET: ${feePayer} is the platform fee payer, derived from ESCROW_MASTER_SEED: the guardian must be a key kept offline, apart from the server`,
+    );
+    await expect(start({ GUARDIAN_WALLET: env.JUDGE_WALLETS! })).rejects.toThrow(
+      /^Invalid GUARDIAN_WALLET: .* is also a judge/,
+    );
+    // With keys of their own, the same start succeeds and records them.
+    const runtime = await start({});
+    try {
+      expect(runtime.judging).toMatchObject({
+        judges: [env.JUDGE_WALLETS],
+        threshold: 1,
+        guardian: env.GUARDIAN_WALLET,
+        payoutWindowSeconds: 86_400n,
+      });
+    } finally {
+      await runtime.close();
+    }
   });
 });

@@ -9,13 +9,16 @@ export class ChainIdentityError extends Error {}
 
 const SEVERAL_INSTANCES =
   'to run several instances on one database, serve one chain with `npm run localnet` and point every instance at it ' +
-  '(the same SOLANA_RPC_URL, ESCROW_PROGRAM_ID and ESCROW_MASTER_SEED); otherwise give this instance its own database (DATABASE_URL)';
+  '(the same SOLANA_RPC_URL, ESCROW_PROGRAM_ID, ESCROW_PROGRAM_V2_ID and ESCROW_MASTER_SEED); otherwise give this instance its own database (DATABASE_URL)';
 
 function mismatch(recorded: ChainIdentity, current: ChainIdentity): string | null {
   if (recorded.genesisHash !== current.genesisHash)
     return `This database belongs to another chain: it was set up on the chain with genesis hash ${recorded.genesisHash}, but this instance's chain has ${current.genesisHash}. Point SOLANA_RPC_URL at the chain its dares live on; ${SEVERAL_INSTANCES}.`;
   if (recorded.escrowProgramId !== current.escrowProgramId)
     return `This database belongs to another chain: its dares' SOL is held by escrow program ${recorded.escrowProgramId}, but this instance's chain runs ${current.escrowProgramId} (each embedded chain is its own). Use that chain and ESCROW_PROGRAM_ID; ${SEVERAL_INSTANCES}.`;
+  // Recorded by a start before program v2 (null): this start records it.
+  if (recorded.escrowProgramV2Id !== null && recorded.escrowProgramV2Id !== current.escrowProgramV2Id)
+    return `This database belongs to another chain: its new dares' SOL is held by escrow program v2 ${recorded.escrowProgramV2Id}, but this instance's chain runs ${current.escrowProgramV2Id} (each embedded chain is its own). Use that chain and ESCROW_PROGRAM_V2_ID; ${SEVERAL_INSTANCES}.`;
   if (recorded.feePayer !== current.feePayer)
     return `This database belongs to another escrow master seed: its fee payer is ${recorded.feePayer}, but this instance's seed derives ${current.feePayer}. Use the same ESCROW_MASTER_SEED as the instance that set it up; ${SEVERAL_INSTANCES}.`;
   return null;
@@ -23,7 +26,7 @@ function mismatch(recorded: ChainIdentity, current: ChainIdentity): string | nul
 
 /**
  * The first start records which chain the database's money lives on (genesis hash, escrow program,
- * fee payer); every later start, of any instance, must run on that same one. Two instances each
+ * fee payer; program v2's id from the first start that runs it); every later start, of any instance, must run on that same one. Two instances each
  * with its own embedded chain on one PostgreSQL database once started silently: a dare created on
  * one was dead on the other, and a cancel on one marked the other's dare refunded while its SOL
  * stayed in the vault (docs/decisions/028). Throws a ChainIdentityError saying what differs.
@@ -32,11 +35,12 @@ export async function requireSameChain(
   db: DbOrTx,
   chain: ChainPort,
   escrowKeys: EscrowKeys,
-  escrowProgramId: Address,
+  programs: { v1: Address; v2: Address },
 ): Promise<void> {
   const current: ChainIdentity = {
     genesisHash: await chain.rpc.getGenesisHash().send(),
-    escrowProgramId,
+    escrowProgramId: programs.v1,
+    escrowProgramV2Id: programs.v2,
     feePayer: (await escrowKeys.feePayer()).address,
   };
   const recorded = await recordChainIdentity(db, current);

@@ -4,6 +4,21 @@ import { loadConfig } from './config';
 
 const SEED = 'ab'.repeat(64);
 const PROGRAM_ID = 'BPFLoaderUpgradeab1e11111111111111111111111';
+const PROGRAM_V2_ID = 'Vote111111111111111111111111111111111111111';
+const JUDGE_A = '7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU';
+const JUDGE_B = '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM';
+const GUARDIAN = '3Nxwena3JqFa8B8kyPsSh8oc6zDxdPvnfLhWYJ8FnMyu';
+const JUDGING = {
+  ESCROW_PROGRAM_V2_ID: PROGRAM_V2_ID,
+  JUDGE_WALLETS: `${JUDGE_A},${JUDGE_B}`,
+  GUARDIAN_WALLET: GUARDIAN,
+};
+const CLUSTER = {
+  SOLANA_RPC_URL: 'https://api.devnet.solana.com',
+  ESCROW_MASTER_SEED: SEED,
+  ESCROW_PROGRAM_ID: PROGRAM_ID,
+  ...JUDGING,
+};
 
 describe('loadConfig', () => {
   it('defaults to the embedded database and chain in ./data on port 5000', () => {
@@ -36,6 +51,7 @@ describe('loadConfig', () => {
         SOLANA_RPC_URL: 'https://api.devnet.solana.com',
         ESCROW_MASTER_SEED: 'ab'.repeat(64),
         ESCROW_PROGRAM_ID: 'Escrow1111111111111111111111111111111111111',
+        ESCROW_PROGRAM_V2_ID: 'Escrow1111111111111111111111111111111111111',
       }),
     ).toThrow(/^Invalid EMBEDDED_CHAIN_TEST_CONTROLS: only the embedded chain has test controls/);
   });
@@ -46,6 +62,7 @@ describe('loadConfig', () => {
       SOLANA_RPC_URL: 'https://api.devnet.solana.com',
       ESCROW_MASTER_SEED: SEED,
       ESCROW_PROGRAM_ID: PROGRAM_ID,
+      ...JUDGING,
       ADMIN_WALLETS: ' a , b,,',
     });
     expect(config.database).toEqual({ embedded: false, url: 'postgresql://u:p@db:5432/app' });
@@ -54,9 +71,17 @@ describe('loadConfig', () => {
       cluster: 'devnet',
       rpcUrl: 'https://api.devnet.solana.com',
       escrowProgramId: PROGRAM_ID,
+      escrowProgramV2Id: PROGRAM_V2_ID,
       acceptedUpgradeAuthority: null,
     });
     expect(config.adminWallets).toEqual(['a', 'b']);
+    expect(config.judging).toEqual({
+      judgeWallets: [JUDGE_A, JUDGE_B],
+      threshold: 1,
+      majorThreshold: 1,
+      guardianWallet: GUARDIAN,
+      payoutWindowSeconds: 86_400n,
+    });
   });
 
   it('accepts an upgradeable escrow program only by its named authority, and only on a cluster', () => {
@@ -64,6 +89,7 @@ describe('loadConfig', () => {
       SOLANA_RPC_URL: 'https://api.devnet.solana.com',
       ESCROW_MASTER_SEED: SEED,
       ESCROW_PROGRAM_ID: PROGRAM_ID,
+      ...JUDGING,
     };
     const authority = '11111111111111111111111111111112';
     expect(
@@ -182,8 +208,54 @@ describe('loadConfig', () => {
       { SOLANA_RPC_URL: 'https://api.devnet.solana.com', ESCROW_MASTER_SEED: SEED },
       /^Invalid ESCROW_PROGRAM_ID: required with SOLANA_RPC_URL/,
     ],
+    [
+      {
+        SOLANA_RPC_URL: 'https://api.devnet.solana.com',
+        ESCROW_MASTER_SEED: SEED,
+        ESCROW_PROGRAM_ID: PROGRAM_ID,
+      },
+      /^Invalid ESCROW_PROGRAM_V2_ID: required with SOLANA_RPC_URL/,
+    ],
+    [{ ...CLUSTER, JUDGE_WALLETS: '' }, /^Invalid JUDGE_WALLETS: required with SOLANA_RPC_URL/],
+    [{ ...CLUSTER, GUARDIAN_WALLET: '' }, /^Invalid GUARDIAN_WALLET: required with SOLANA_RPC_URL/],
+    [{ JUDGE_WALLETS: 'alice' }, /^Invalid JUDGE_WALLETS: alice is not a base58 address/],
+    [{ JUDGE_WALLETS: `${JUDGE_A},${JUDGE_A}` }, /^Invalid JUDGE_WALLETS: a wallet is listed twice/],
+    [
+      { JUDGE_WALLETS: JUDGE_A, JUDGE_THRESHOLD: '2' },
+      /^Invalid JUDGE_THRESHOLD: 2 judges must sign, but only 1 is named/,
+    ],
+    [{ JUDGE_WALLETS: JUDGE_A, MAJOR_JUDGE_THRESHOLD: '2' }, /^Invalid JUDGE_THRESHOLD: 2 judges must sign/],
+    [{ MAJOR_JUDGE_THRESHOLD: '9' }, /^Invalid MAJOR_JUDGE_THRESHOLD: must be a whole number from 1 to 5/],
+    [{ GUARDIAN_WALLET: 'vault' }, /^Invalid GUARDIAN_WALLET: must be a base58 address/],
+    [{ PAYOUT_WINDOW_HOURS: '0.5' }, /^Invalid PAYOUT_WINDOW_HOURS: must be at least 1 hour/],
+    [{ PAYOUT_WINDOW_HOURS: '200' }, /^Invalid PAYOUT_WINDOW_HOURS: must be at most 168 hours/],
   ])('stops on %j with one line naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it('reads judges, thresholds, the guardian and the payout window (24 h unless told otherwise)', () => {
+    expect(loadConfig({}).judging).toEqual({
+      judgeWallets: null,
+      threshold: 1,
+      majorThreshold: 1,
+      guardianWallet: null,
+      payoutWindowSeconds: 86_400n,
+    });
+    expect(
+      loadConfig({
+        JUDGE_WALLETS: ` ${JUDGE_A}, ${JUDGE_B} ,`,
+        JUDGE_THRESHOLD: '1',
+        MAJOR_JUDGE_THRESHOLD: '2',
+        GUARDIAN_WALLET: GUARDIAN,
+        PAYOUT_WINDOW_HOURS: '1.5',
+      }).judging,
+    ).toEqual({
+      judgeWallets: [JUDGE_A, JUDGE_B],
+      threshold: 1,
+      majorThreshold: 2,
+      guardianWallet: GUARDIAN,
+      payoutWindowSeconds: 5400n,
+    });
   });
 
   it('reads TRUST_PROXY as a hop count (true = 1) or proxy addresses, never "trust everything"', () => {

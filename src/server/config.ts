@@ -32,6 +32,17 @@ function isAddressOrCidr(entry: string): boolean {
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
+/** A comma-separated list of addresses (JUDGE_WALLETS); an entry that is not one is reported. */
+function addressList(value: string): Address[] {
+  const entries = value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  for (const entry of entries)
+    if (!isAddress(entry)) throw new ConfigError(`Invalid JUDGE_WALLETS: ${entry} is not a base58 address`);
+  return entries as Address[];
+}
+
 /** The environment, validated once at start-up. Unset values fall back to the embedded defaults. */
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
@@ -63,6 +74,37 @@ const envSchema = z.object({
       .refine(isAddress, 'must be a base58 address (the key that may upgrade the escrow program)')
       .optional(),
   ),
+  /** Escrow program v2's id on SOLANA_RPC_URL's cluster: every new dare's vault is one of v2. */
+  ESCROW_PROGRAM_V2_ID: optionalText,
+  /**
+   * The wallets that name winners (program v2's judges), admins' own wallets, comma-separated
+   * (1–5). Unset: ADMIN_WALLETS (and, on the embedded chain, the demo admin's wallet).
+   */
+  JUDGE_WALLETS: optionalText.transform((value) => (value === undefined ? undefined : addressList(value))),
+  /** How many judges must sign a community dare's winner. */
+  JUDGE_THRESHOLD: z.coerce.number().int().min(1).max(5).default(1),
+  /** How many judges must sign a Major Dare's winners; unset: JUDGE_THRESHOLD. */
+  MAJOR_JUDGE_THRESHOLD: optionalText.pipe(
+    z
+      .string()
+      .regex(/^[1-5]$/, 'must be a whole number from 1 to 5')
+      .transform(Number)
+      .optional(),
+  ),
+  /**
+   * The one wallet that may veto a named winner during the payout window; its key stays offline
+   * (npm run guardian). Unset on the embedded chain: a key generated into DATA_DIR/chain.
+   */
+  GUARDIAN_WALLET: optionalText.pipe(
+    z.string().refine(isAddress, 'must be a base58 address (the guardian wallet)').optional(),
+  ),
+  /** How long a named winner waits before anyone may pay it out, giving the guardian time to veto. */
+  PAYOUT_WINDOW_HOURS: z.coerce
+    .number()
+    .finite()
+    .min(1, 'must be at least 1 hour (the program refuses shorter windows)')
+    .max(168, 'must be at most 168 hours (7 days, the program refuses longer windows)')
+    .default(24),
   /** The embedded chain's JSON-RPC for wallets and tools; PubSub on the next port; 0 turns it off. */
   CHAIN_RPC_PORT: z.coerce.number().int().min(0).max(65534).default(8899),
   CHAIN_RPC_HOST: z.string().trim().min(1).default('127.0.0.1'),
@@ -243,6 +285,8 @@ export interface AppConfig {
         cluster: Cluster;
         rpcUrl: string;
         escrowProgramId: string;
+        /** Escrow program v2's id (new vaults). */
+        escrowProgramV2Id: string;
         /** The upgrade authority the operator accepts; null: the program must be immutable. */
         acceptedUpgradeAuthority: Address | null;
       };
@@ -286,6 +330,17 @@ export interface AppConfig {
   majorPrizeMaxSol: string;
   /** FEE_PAYER_MIN_SOL in lamports: below it the fee payer is reported low (health, admin panel). */
   feePayerMinLamports: bigint;
+  /**
+   * Who names winners of new vaults and who may veto (program v2). `judgeWallets`/`guardianWallet`
+   * null: the embedded chain's defaults, resolved at start (src/server/chain/judging-keys.ts).
+   */
+  judging: {
+    judgeWallets: Address[] | null;
+    threshold: number;
+    majorThreshold: number;
+    guardianWallet: Address | null;
+    payoutWindowSeconds: bigint;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -355,6 +410,24 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       'Invalid ESCROW_PROGRAM_ID: required with SOLANA_RPC_URL (the escrow program deployed on that cluster: npm run program:deploy, docs/program.md)',
     );
   }
+  if (env.SOLANA_RPC_URL && !env.ESCROW_PROGRAM_V2_ID) {
+    throw new ConfigError(
+      'Invalid ESCROW_PROGRAM_V2_ID: required with SOLANA_RPC_URL (escrow program v2 deployed on that cluster: npm run program:deploy -- --v2, docs/program.md)',
+    );
+  }
+  if (env.SOLANA_RPC_URL && !env.JUDGE_WALLETS) {
+    throw new ConfigError(
+      "Invalid JUDGE_WALLETS: required with SOLANA_RPC_URL (the admins' own wallets that name winners, comma-separated; docs/operations.md#keys)",
+    );
+  }
+  if (env.SOLANA_RPC_URL && !env.GUARDIAN_WALLET) {
+    throw new ConfigError(
+      'Invalid GUARDIAN_WALLET: required with SOLANA_RPC_URL (the wallet, kept offline, that may veto a payout; docs/operations.md#keys)',
+    );
+  }
+  const judgeWallets = env.JUDGE_WALLETS ?? (env.SOLANA_RPC_URL ? undefined : null);
+  const majorThreshold = env.MAJOR_JUDGE_THRESHOLD ?? env.JUDGE_THRESHOLD;
+  if (judgeWallets) checkJudges(judgeWallets, Math.max(env.JUDGE_THRESHOLD, majorThreshold));
   if (env.ESCROW_PROGRAM_UPGRADE_AUTHORITY && !env.SOLANA_RPC_URL) {
     throw new ConfigError(
       'Invalid ESCROW_PROGRAM_UPGRADE_AUTHORITY: only with SOLANA_RPC_URL (the embedded chain deploys and upgrades its own program)',
@@ -376,6 +449,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
           rpcUrl: env.SOLANA_RPC_URL,
           cluster: env.SOLANA_CLUSTER ?? clusterFromUrl(env.SOLANA_RPC_URL),
           escrowProgramId: env.ESCROW_PROGRAM_ID!,
+          escrowProgramV2Id: env.ESCROW_PROGRAM_V2_ID!,
           acceptedUpgradeAuthority: env.ESCROW_PROGRAM_UPGRADE_AUTHORITY
             ? address(env.ESCROW_PROGRAM_UPGRADE_AUTHORITY)
             : null,
@@ -412,7 +486,26 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_SECONDS * 1000,
     majorPrizeMaxSol: env.MAJOR_PRIZE_MAX_SOL,
     feePayerMinLamports: solToLamports(env.FEE_PAYER_MIN_SOL),
+    judging: {
+      judgeWallets: judgeWallets ?? null,
+      threshold: env.JUDGE_THRESHOLD,
+      majorThreshold,
+      guardianWallet: env.GUARDIAN_WALLET ? address(env.GUARDIAN_WALLET) : null,
+      payoutWindowSeconds: BigInt(Math.round(env.PAYOUT_WINDOW_HOURS * 3600)),
+    },
   };
+}
+
+/** The program takes 1–5 distinct judges and a threshold no larger than their number. */
+export function checkJudges(judges: readonly string[], threshold: number): void {
+  if (judges.length === 0 || judges.length > 5)
+    throw new ConfigError(`Invalid JUDGE_WALLETS: give 1 to 5 wallets (got ${judges.length})`);
+  if (new Set(judges).size !== judges.length)
+    throw new ConfigError('Invalid JUDGE_WALLETS: a wallet is listed twice');
+  if (threshold > judges.length)
+    throw new ConfigError(
+      `Invalid JUDGE_THRESHOLD: ${threshold} judges must sign, but only ${judges.length} ${judges.length === 1 ? 'is' : 'are'} named (JUDGE_WALLETS)`,
+    );
 }
 
 /** Reads `.env` when present (real environment variables win), so `npm start` needs no setup. */

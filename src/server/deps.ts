@@ -3,6 +3,7 @@ import type { EscrowKeys } from './chain/escrow-keys';
 import type { ChainPort } from './chain/port';
 import type { AppConfig } from './config';
 import type { Database } from './db/client';
+import type { Judging } from './judging';
 import type { StoragePort } from './storage/port';
 
 /** The app's time: tests move it by hand, so features never read the system clock. */
@@ -15,8 +16,12 @@ export interface AppDeps {
   chain: ChainPort;
   /** Derives escrow addresses and signers from the master seed; nothing else sees the seed. */
   escrowKeys: EscrowKeys;
-  /** The escrow program that holds every dare's SOL (docs/program.md). */
+  /** Escrow program v1: it keeps the vaults made before v2, paid and refunded by its rules (docs/program.md). */
   escrowProgramId: Address;
+  /** Escrow program v2: every new vault (judges name winners, a guardian may veto, anyone executes). */
+  escrowProgramV2Id: Address;
+  /** The judges, guardian and payout window new vaults record. */
+  judging: Judging;
   storage: StoragePort;
   clock: Clock;
 }

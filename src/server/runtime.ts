@@ -1,11 +1,12 @@
 import { mkdirSync } from 'node:fs';
-import path from 'node:path';
 import type { Address } from '@solana/kit';
 import { createChain } from './chain';
 import { createEscrowKeys, type EscrowKeys } from './chain/escrow-keys';
 import {
-  deployOnEmbeddedChain,
+  deployEscrowProgramsOnEmbeddedChain,
   escrowProgramRequirement,
+  escrowProgramV2Requirement,
+  type RequiredProgram,
   requireDeployedProgram,
 } from './chain/escrow-program/app-program';
 import { liteSvm } from './chain/litesvm-native';
@@ -16,6 +17,7 @@ import type { AppConfig } from './config';
 import { lockDataDir } from './data-dir-lock';
 import type { Database } from './db/client';
 import { openConfiguredDatabase } from './db/open';
+import { type Judging, resolveJudging } from './judging';
 
 export interface Runtime {
   database: Database;
@@ -28,6 +30,10 @@ export interface Runtime {
     /** On a cluster: one line saying who, if anyone, can replace the program's code. */
     notice?: string;
   };
+  /** Escrow program v2, which holds every new vault (judges, guardian, payout window). */
+  escrowProgramV2: Runtime['escrowProgram'];
+  /** Who names winners of new vaults and who may veto (never a key of the server's). */
+  judging: Judging;
   close(): Promise<void>;
 }
 
@@ -72,15 +78,32 @@ export async function openRuntime(
         : { rpcUrl: config.chain.rpcUrl, cluster: config.chain.cluster, stateDir: null },
     );
     let escrowProgram: Runtime['escrowProgram'];
+    let escrowProgramV2: Runtime['escrowProgram'];
+    let judging: Judging;
     try {
-      escrowProgram = config.chain.embedded
-        ? await deployOnEmbeddedChain(
-            chain,
-            escrowKeys,
-            path.join(config.chain.stateDir, 'escrow-program-keypair.json'),
-          )
-        : await checkOnCluster(chain, config.chain);
-      await requireSameChain(database.db, chain, escrowKeys, escrowProgram.programId);
+      judging = await resolveJudging(config, escrowKeys);
+      if (config.chain.embedded) {
+        ({ v1: escrowProgram, v2: escrowProgramV2 } = await deployEscrowProgramsOnEmbeddedChain(
+          chain,
+          escrowKeys,
+          config.chain.stateDir,
+        ));
+      } else {
+        escrowProgram = await checkOnCluster(
+          chain,
+          config.chain,
+          escrowProgramRequirement(config.chain.escrowProgramId),
+        );
+        escrowProgramV2 = await checkOnCluster(
+          chain,
+          config.chain,
+          escrowProgramV2Requirement(config.chain.escrowProgramV2Id),
+        );
+      }
+      await requireSameChain(database.db, chain, escrowKeys, {
+        v1: escrowProgram.programId,
+        v2: escrowProgramV2.programId,
+      });
     } catch (error) {
       await chain.close();
       throw error;
@@ -90,6 +113,8 @@ export async function openRuntime(
       chain,
       escrowKeys,
       escrowProgram,
+      escrowProgramV2,
+      judging,
       async close() {
         try {
           await chain.close();
@@ -109,10 +134,11 @@ export async function openRuntime(
 async function checkOnCluster(
   chain: ChainPort,
   settings: Extract<AppConfig['chain'], { embedded: false }>,
+  program: RequiredProgram,
 ): Promise<Runtime['escrowProgram']> {
   const { programId, notice } = await requireDeployedProgram(
     chain,
-    escrowProgramRequirement(settings.escrowProgramId),
+    program,
     settings.acceptedUpgradeAuthority,
   );
   return { programId, action: 'checked', notice };

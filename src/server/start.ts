@@ -2,6 +2,7 @@ import { buildApp } from './app';
 import { ConfigError, loadConfig, loadDotEnv } from './config';
 import { DEMO_ADMIN_USERNAME, type SeedResult, seedDemoData } from './db/seed';
 import type { AppDeps } from './deps';
+import { demoAdminWallet } from './judging';
 import { loggerOptions } from './logger';
 import { describeRateLimits } from './rate-limit/open';
 import { openRuntime } from './runtime';
@@ -42,6 +43,8 @@ export async function startServer({ webBuild }: StartOptions = {}): Promise<void
     chain,
     escrowKeys,
     escrowProgramId: runtime.escrowProgram.programId,
+    escrowProgramV2Id: runtime.escrowProgramV2.programId,
+    judging: runtime.judging,
     storage,
     clock,
   };
@@ -56,6 +59,7 @@ export async function startServer({ webBuild }: StartOptions = {}): Promise<void
           clock,
           storage: deps.storage,
           adminPassword: config.demoAdminPassword,
+          adminWallet: await demoAdminWallet(config.dataDir),
         })
       : { seeded: false };
 
@@ -80,6 +84,14 @@ export async function startServer({ webBuild }: StartOptions = {}): Promise<void
     `Escrow program: ${runtime.escrowProgram.programId} (${runtime.escrowProgram.action}; docs/program.md)`,
   );
   if (runtime.escrowProgram.notice) app.log.info(runtime.escrowProgram.notice);
+  app.log.info(
+    `Escrow program v2 (new dares): ${runtime.escrowProgramV2.programId} (${runtime.escrowProgramV2.action})`,
+  );
+  if (runtime.escrowProgramV2.notice) app.log.info(runtime.escrowProgramV2.notice);
+  const { judging } = runtime;
+  app.log.info(
+    `Judges: ${judging.threshold} of ${judging.judges.length} (${judging.judges.join(', ')}), Major Dares ${judging.majorThreshold}; guardian ${judging.guardian}; payout window ${Number(judging.payoutWindowSeconds) / 3600} h`,
+  );
   const rpcServer = chain.rpcServer;
   if (rpcServer?.serving) {
     app.log.info(

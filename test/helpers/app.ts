@@ -8,11 +8,12 @@ import pg from 'pg';
 import { inject } from 'vitest';
 import { type BuildAppOptions, buildApp } from '#server/app';
 import { createEscrowKeys, type EscrowKeys } from '#server/chain/escrow-keys';
-import { deployOnEmbeddedChain } from '#server/chain/escrow-program/app-program';
+import { deployEscrowProgramsOnEmbeddedChain } from '#server/chain/escrow-program/app-program';
 import { createChain } from '#server/chain/index';
 import type { ChainPort } from '#server/chain/port';
 import { type AppConfig, loadConfig } from '#server/config';
 import { type Database, openPglite, openPostgres } from '#server/db/client';
+import { type Judging, resolveJudging } from '#server/judging';
 import { reconcileEscrows } from '#server/ledger/reconcile';
 import { openVideoStorage } from '#server/storage/open';
 import { withDatabase } from '../global-setup';
@@ -24,8 +25,12 @@ export interface TestContext {
   database: Database;
   chain: ChainPort;
   escrowKeys: EscrowKeys;
-  /** The escrow program the app uses (deployed on the test's embedded chain). */
+  /** Escrow program v1 (vaults made before v2), deployed on the test's embedded chain. */
   escrowProgramId: Address;
+  /** Escrow program v2 (new vaults). */
+  escrowProgramV2Id: Address;
+  /** The judges and guardian new vaults record (by default the demo admin wallet in `dataDir` judges). */
+  judging: Judging;
   config: AppConfig;
   dataDir: string;
   /** Move the app's clock; starts at real time. */
@@ -77,6 +82,8 @@ export interface TestContextOptions {
    * id nothing runs at (a chain the test supplies to fail, say an unreachable node).
    */
   escrowProgramId?: Address;
+  /** With `chain`: escrow program v2's id there. */
+  escrowProgramV2Id?: Address;
   /** Serve the embedded chain's JSON-RPC and PubSub on free loopback ports, as `npm start` does. */
   serveChainRpc?: boolean;
   /** A logger (pino options, e.g. with a `stream` to read the lines) and a clock for answer times. */
@@ -113,20 +120,28 @@ export async function createTestContext(
   mkdirSync(webRoot);
   writeFileSync(path.join(webRoot, 'index.html'), TEST_INDEX_HTML);
   const escrowKeys = createEscrowKeys(randomBytes(64));
-  const programKeypair = chainStateDir && path.join(chainStateDir, 'escrow-program-keypair.json');
-  // The same program id across a restart of a kept chain, as the server's start does.
-  const deployProgram = async () =>
-    options.chain
-      ? (options.escrowProgramId ?? (await generateKeyPairSigner()).address)
-      : (await deployOnEmbeddedChain(chain, escrowKeys, programKeypair)).programId;
-  let escrowProgramId = await deployProgram();
+  // The same program ids across a restart of a kept chain, as the server's start does.
+  const deployPrograms = async () => {
+    if (!options.chain) {
+      const { v1, v2 } = await deployEscrowProgramsOnEmbeddedChain(chain, escrowKeys, chainStateDir);
+      return { v1: v1.programId, v2: v2.programId };
+    }
+    return {
+      v1: options.escrowProgramId ?? (await generateKeyPairSigner()).address,
+      v2: options.escrowProgramV2Id ?? (await generateKeyPairSigner()).address,
+    };
+  };
+  let programs = await deployPrograms();
+  const judging = await resolveJudging(config, escrowKeys);
   const start = async () => {
     const app = await buildApp({
       config,
       database,
       chain,
       escrowKeys,
-      escrowProgramId,
+      escrowProgramId: programs.v1,
+      escrowProgramV2Id: programs.v2,
+      judging,
       storage: await openVideoStorage(config.storage),
       clock: () => clock.now,
       webRoot,
@@ -140,7 +155,9 @@ export async function createTestContext(
     database,
     chain,
     escrowKeys,
-    escrowProgramId,
+    escrowProgramId: programs.v1,
+    escrowProgramV2Id: programs.v2,
+    judging,
     config,
     dataDir,
     clock,
@@ -150,8 +167,9 @@ export async function createTestContext(
         await chain.close();
         chain = await openChain();
         context.chain = chain;
-        escrowProgramId = await deployProgram();
-        context.escrowProgramId = escrowProgramId;
+        programs = await deployPrograms();
+        context.escrowProgramId = programs.v1;
+        context.escrowProgramV2Id = programs.v2;
       }
       context.app = await start();
     },

@@ -5,11 +5,12 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '#server/app';
 import { createEscrowKeys, type EscrowKeys } from '#server/chain/escrow-keys';
-import { deployOnEmbeddedChain } from '#server/chain/escrow-program/app-program';
+import { deployEscrowProgramsOnEmbeddedChain } from '#server/chain/escrow-program/app-program';
 import { createChain } from '#server/chain/index';
 import type { ChainPort } from '#server/chain/port';
 import { loadConfig } from '#server/config';
 import { type Database, openPostgres } from '#server/db/client';
+import { resolveJudging } from '#server/judging';
 import { createLocalDiskStorage } from '#server/storage/local-disk';
 import type { StoragePort } from '#server/storage/port';
 import { openTestDatabase } from './app';
@@ -47,7 +48,9 @@ export async function startCluster(
   const dirs = [mkdtempSync(path.join(os.tmpdir(), 'darepool-cluster-'))];
   const chain = await createChain({ stateDir: null });
   const escrowKeys = createEscrowKeys(randomBytes(64));
-  const { programId: escrowProgramId } = await deployOnEmbeddedChain(chain, escrowKeys, null);
+  const programs = await deployEscrowProgramsOnEmbeddedChain(chain, escrowKeys, null);
+  // One set of judges for both instances, as a deployment configures them once.
+  const judging = await resolveJudging(loadConfig({ DATA_DIR: dirs[0]!, NODE_ENV: 'test' }), escrowKeys);
   const disk = createLocalDiskStorage(path.join(dirs[0]!, 'videos'));
   const storage = options.storage ? options.storage(disk) : disk;
   const clock = { offsetMs: 0 };
@@ -66,7 +69,9 @@ export async function startCluster(
       database,
       chain,
       escrowKeys,
-      escrowProgramId,
+      escrowProgramId: programs.v1.programId,
+      escrowProgramV2Id: programs.v2.programId,
+      judging,
       storage,
       clock: () => new Date(Date.now() + clock.offsetMs),
     });

@@ -8,6 +8,7 @@ import {
   address,
   createSolanaRpc,
   generateKeyPair,
+  generateKeyPairSigner,
   getAddressFromPublicKey,
   lamports,
   type Rpc,
@@ -116,6 +117,7 @@ async function adminQuery(adminUrl: string, text: string): Promise<void> {
 interface ServedLocalnet {
   httpUrl: string;
   escrowProgramId: string;
+  escrowProgramV2Id: string;
   upgradeAuthority: string;
 }
 
@@ -209,6 +211,13 @@ export async function startProcessCluster(
       SOLANA_CLUSTER: 'localnet',
       ESCROW_MASTER_SEED: seed.toString('hex'),
       ESCROW_PROGRAM_ID: localnetProcess.escrowProgramId,
+      ESCROW_PROGRAM_V2_ID: localnetProcess.escrowProgramV2Id,
+      // Judges are the admins' own wallets (a key of the test's when it names none); the guardian a key nobody here uses.
+      JUDGE_WALLETS: (options.adminWallets?.length
+        ? options.adminWallets
+        : [(await generateKeyPairSigner()).address]
+      ).join(','),
+      GUARDIAN_WALLET: (await generateKeyPairSigner()).address,
       // The localnet keeps its program upgradeable (rebuilt in place): accepted by name, as on a cluster.
       ESCROW_PROGRAM_UPGRADE_AUTHORITY: localnetProcess.upgradeAuthority,
       REDIS_URL: redisUrl,

@@ -73,6 +73,12 @@ export function setupApiSuite<const Name extends string = never>(
     get escrowProgramId() {
       return started().escrowProgramId;
     },
+    get escrowProgramV2Id() {
+      return started().escrowProgramV2Id;
+    },
+    get judging() {
+      return started().judging;
+    },
     get config() {
       return started().config;
     },

@@ -1,9 +1,12 @@
+import { and, eq, isNull } from 'drizzle-orm';
 import type { DbOrTx } from './client';
 import { chainIdentity } from './schema';
 
 export interface ChainIdentity {
   genesisHash: string;
   escrowProgramId: string;
+  /** null on a database set up before escrow program v2, until a start records it. */
+  escrowProgramV2Id: string | null;
   feePayer: string;
 }
 
@@ -17,10 +20,17 @@ export async function recordChainIdentity(db: DbOrTx, identity: ChainIdentity): 
     .insert(chainIdentity)
     .values({ id: 1, ...identity })
     .onConflictDoNothing({ target: chainIdentity.id });
+  // A database from before program v2 learns v2's id once; a recorded one is never replaced.
+  if (identity.escrowProgramV2Id !== null)
+    await db
+      .update(chainIdentity)
+      .set({ escrowProgramV2Id: identity.escrowProgramV2Id })
+      .where(and(eq(chainIdentity.id, 1), isNull(chainIdentity.escrowProgramV2Id)));
   const [row] = await db
     .select({
       genesisHash: chainIdentity.genesisHash,
       escrowProgramId: chainIdentity.escrowProgramId,
+      escrowProgramV2Id: chainIdentity.escrowProgramV2Id,
       feePayer: chainIdentity.feePayer,
     })
     .from(chainIdentity);

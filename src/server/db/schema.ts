@@ -611,6 +611,8 @@ export const chainIdentity = pgTable(
     id: integer('id').primaryKey().default(1),
     genesisHash: text('genesis_hash').notNull(),
     escrowProgramId: text('escrow_program_id').notNull(),
+    /** Escrow program v2 (new vaults); null until the first start that runs it records it. */
+    escrowProgramV2Id: text('escrow_program_v2_id'),
     feePayer: text('fee_payer').notNull(),
     recordedAt: createdAt(),
   },

@@ -5,6 +5,7 @@ import {
   getAddressFromPublicKey,
   getBase64EncodedWireTransaction,
   getTransactionDecoder,
+  type KeyPairSigner,
   signTransaction,
 } from '@solana/kit';
 import { count, eq } from 'drizzle-orm';
@@ -42,6 +43,12 @@ export interface SeedDeps {
   storage: StoragePort;
   /** DEMO_ADMIN_PASSWORD; unset, a random one is generated. */
   adminPassword?: string;
+  /**
+   * The demo admin's wallet: the key the embedded chain's first start writes into DATA_DIR
+   * (src/server/judging.ts), so the operator can load it into the browser and judge. Unset: a key
+   * that lives only in this process.
+   */
+  adminWallet?: KeyPairSigner;
 }
 
 export type SeedResult =
@@ -85,8 +92,11 @@ export async function seedDemoData(deps: SeedDeps): Promise<SeedResult> {
 
   // The demo wallets' keys live only in this process: demo accounts sign in with a password, and
   // nobody can ever spend what remains in their wallets.
-  const demoUser = async (values: Parameters<typeof createUser>[1]): Promise<DemoUser> => {
-    const keys = await generateKeyPair();
+  const demoUser = async (
+    values: Parameters<typeof createUser>[1],
+    wallet?: KeyPairSigner,
+  ): Promise<DemoUser> => {
+    const keys = wallet?.keyPair ?? (await generateKeyPair());
     const walletAddress = await getAddressFromPublicKey(keys.publicKey);
     const row = await createUser(db, { ...values, walletAddress });
     await chain.airdrop(walletAddress, solToLamports(DEMO_WALLET_SOL));
@@ -94,12 +104,10 @@ export async function seedDemoData(deps: SeedDeps): Promise<SeedResult> {
   };
   // A constant admin password would be known to anyone who read the README of a reachable demo.
   const adminPassword = deps.adminPassword ?? randomBytes(12).toString('base64url');
-  const admin = await demoUser({
-    username: DEMO_ADMIN_USERNAME,
-    password: adminPassword,
-    isAdmin: true,
-    reputation: 50,
-  });
+  const admin = await demoUser(
+    { username: DEMO_ADMIN_USERNAME, password: adminPassword, isAdmin: true, reputation: 50 },
+    deps.adminWallet,
+  );
   const alice = await demoUser({ username: 'alice', password: DEMO_USER_PASSWORD, reputation: 12 });
   const bob = await demoUser({ username: 'bob', password: DEMO_USER_PASSWORD, reputation: 4 });
   const carol = await demoUser({ username: 'carol', password: DEMO_USER_PASSWORD });

@@ -1,8 +1,10 @@
+import path from 'node:path';
 import { type Address, isAddress } from '@solana/kit';
 import type { EscrowKeys } from '../escrow-keys';
 import type { ChainPort } from '../port';
 import { checkDeployedProgram, ensureProgramDeployed } from './deploy';
 import { readEscrowProgram } from './program';
+import { readEscrowProgramV2 } from './v2/program';
 
 /** Enough test SOL for the program's rent (about 4x its size, so a rebuilt one can replace it) and fees. */
 const DEPLOY_FUNDING_LAMPORTS = 2_000_000_000n;
@@ -20,6 +22,8 @@ export async function deployOnEmbeddedChain(
   chain: ChainPort,
   escrowKeys: EscrowKeys,
   keypairFile: string | null,
+  /** The program's build: version 1 unless given (readEscrowProgramV2() for version 2). */
+  bytes: Uint8Array = readEscrowProgram(),
 ) {
   if (!chain.embedded) throw new EscrowProgramError('Only the embedded chain deploys the program itself');
   const authority = await escrowKeys.feePayer();
@@ -27,7 +31,27 @@ export async function deployOnEmbeddedChain(
     .getBalance(authority.address, { commitment: 'confirmed' })
     .send();
   if (balance < DEPLOY_FUNDING_LAMPORTS) await chain.airdrop(authority.address, DEPLOY_FUNDING_LAMPORTS);
-  return ensureProgramDeployed({ rpc: chain.rpc, authority, keypairFile, bytes: readEscrowProgram() });
+  return ensureProgramDeployed({ rpc: chain.rpc, authority, keypairFile, bytes });
+}
+
+/**
+ * Both escrow programs on the embedded chain: v1 (it keeps the vaults made before v2) and v2 (every
+ * new vault), each at the id kept in `stateDir` (null: new ids, a chain kept only in memory).
+ */
+export async function deployEscrowProgramsOnEmbeddedChain(
+  chain: ChainPort,
+  escrowKeys: EscrowKeys,
+  stateDir: string | null,
+) {
+  const keypair = (file: string) => (stateDir === null ? null : path.join(stateDir, file));
+  const v1 = await deployOnEmbeddedChain(chain, escrowKeys, keypair('escrow-program-keypair.json'));
+  const v2 = await deployOnEmbeddedChain(
+    chain,
+    escrowKeys,
+    keypair('escrow-program-v2-keypair.json'),
+    readEscrowProgramV2(),
+  );
+  return { v1, v2 };
 }
 
 /** A program the server relies on, as a cluster must run it. */
@@ -52,7 +76,18 @@ export interface CheckedProgram {
 
 const ESCROW_PROGRAM_FILE = 'program/build/darepool_escrow.so';
 
-/** Today's escrow program at `programId` (ESCROW_PROGRAM_ID). */
+/** Escrow program v2 at `programId` (ESCROW_PROGRAM_V2_ID): every new vault is one of v2. */
+export function escrowProgramV2Requirement(programId: string): RequiredProgram {
+  return {
+    programId,
+    bytes: readEscrowProgramV2(),
+    file: 'program/build/darepool_escrow_v2.so',
+    label: 'Escrow program v2',
+    idVariable: 'ESCROW_PROGRAM_V2_ID',
+  };
+}
+
+/** Version 1 of the escrow program at `programId` (ESCROW_PROGRAM_ID): it keeps the vaults made before v2. */
 export function escrowProgramRequirement(programId: string): RequiredProgram {
   return {
     programId,
