@@ -71,13 +71,9 @@ export async function registerRoutes(
 
   // Money out goes through the escrow program: payouts sign settle, cancel and refunds with the
   // moderator and fee payer keys; no key can move a vault's SOL otherwise (decision 021).
-  const payouts = createPayoutsService({
-    db,
-    chain,
-    escrowKeys,
-    escrowProgramId: deps.escrowProgramId,
-    clock,
-  });
+  // Both programs: vaults made before v2 keep v1's rules (decision 036).
+  const escrowPrograms = { v1: deps.escrowProgramId, v2: deps.escrowProgramV2Id };
+  const payouts = createPayoutsService({ db, chain, escrowKeys, escrowPrograms, clock });
   const refunds = createRefundsService({ db, chain, clock, payouts });
   // A vault that landed but will never fund a dare is cancelled and every payer refunded, by the
   // refunds feature (payments declares what it needs; refunds depends on payments, not back).

@@ -194,21 +194,25 @@ export function lapsedPaymentsJob(ctx: TestContext) {
     db: ctx.database.db,
     chain: ctx.chain,
     escrowKeys: ctx.escrowKeys,
-    escrowProgramId: ctx.escrowProgramId,
+    escrowPrograms: { v1: ctx.escrowProgramId, v2: ctx.escrowProgramV2Id },
     clock,
   });
   return createLapsedPayments({
     db: ctx.database.db,
     chain: ctx.chain,
     clock,
-    programId: ctx.escrowProgramId,
+    programs: { v1: ctx.escrowProgramId, v2: ctx.escrowProgramV2Id },
     refusedVaults: createRefundsService({ db: ctx.database.db, chain: ctx.chain, clock, payouts }),
   });
 }
 
 /** A vault's books equal the chain: the ledger's balance is what the vault holds above its rent. */
 export async function expectVaultBooked(ctx: TestContext, vault: string): Promise<bigint> {
-  const onChain = await fetchVault(ctx.chain.rpc, ctx.escrowProgramId, address(vault));
+  const onChain = await fetchVault(
+    ctx.chain.rpc,
+    { v1: ctx.escrowProgramId, v2: ctx.escrowProgramV2Id },
+    address(vault),
+  );
   const { value: lamports } = await ctx.chain.rpc
     .getBalance(address(vault), { commitment: 'confirmed' })
     .send();

@@ -121,7 +121,10 @@ export async function lamportsOf(ctx: TestContext, wallet: string): Promise<bigi
 }
 
 export async function expectReconciled(ctx: TestContext) {
-  const report = await reconcileEscrows(ctx.database.db, ctx.chain.rpc, ctx.escrowProgramId);
+  const report = await reconcileEscrows(ctx.database.db, ctx.chain.rpc, [
+    ctx.escrowProgramId,
+    ctx.escrowProgramV2Id,
+  ]);
   expect(report.differences).toEqual([]);
   return report;
 }
@@ -132,7 +135,7 @@ export function payoutsService(ctx: TestContext, overrides: { chain?: TestContex
     db: ctx.database.db,
     chain: overrides.chain ?? ctx.chain,
     escrowKeys: ctx.escrowKeys,
-    escrowProgramId: ctx.escrowProgramId,
+    escrowPrograms: { v1: ctx.escrowProgramId, v2: ctx.escrowProgramV2Id },
     clock: () => ctx.clock.now,
   });
 }

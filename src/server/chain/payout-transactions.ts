@@ -13,6 +13,7 @@ import {
   type SolanaRpcApi,
 } from '@solana/kit';
 import { INSTRUCTION } from './escrow-program/instructions';
+import { INSTRUCTION_V2 } from './escrow-program/v2/instructions';
 
 /**
  * Sends signed bytes with preflight: the node simulates first, so a transaction that would fail
@@ -30,7 +31,7 @@ export interface VaultTransactionEffects {
   signature: string;
   /** The transaction failed on chain: nothing moved but its fee. */
   failed: boolean;
-  /** The moderator's `settle`: its winners in the program's order (the 70% share first). */
+  /** v1's `settle` (the moderator's) or v2's `execute` (anyone's): the winners in share order (70% first). */
   settle: { winners: Address[] } | null;
   cancelled: boolean;
   /** Every `refund` of a receipt of this vault: the payer it paid. */
@@ -61,8 +62,11 @@ const base58 = getBase58Encoder();
 export async function readVaultTransaction(
   rpc: Rpc<SolanaRpcApi>,
   signature: string,
-  target: { programId: Address; vault: Address },
+  /** `programId`: the vault's program, or both (a vault's address belongs to one program only). */
+  target: { programId: Address | readonly Address[]; vault: Address },
 ): Promise<VaultTransactionEffects | null> {
+  const programs: readonly Address[] =
+    typeof target.programId === 'string' ? [target.programId] : target.programId;
   const landed = await rpc
     .getTransaction(signature as Signature, {
       commitment: 'confirmed',
@@ -101,12 +105,17 @@ export async function readVaultTransaction(
   };
   const paidIndexes = new Set<number>();
   for (const instruction of instructions) {
-    if (keys[instruction.programIdIndex] !== target.programId) continue;
+    if (!programs.includes(keys[instruction.programIdIndex]!)) continue;
     const accounts = instruction.accounts;
     if (keys[accounts[0]!] !== target.vault && keys[accounts[1]!] !== target.vault) continue;
     const tag = new Uint8Array(base58.encode(instruction.data))[0];
     if (tag === INSTRUCTION.settle && keys[accounts[1]!] === target.vault) {
       const winnerIndexes = accounts.length >= 6 ? [accounts[2]!, accounts[4]!] : [accounts[2]!];
+      effects.settle = { winners: winnerIndexes.map((index) => keys[index]!) };
+      for (const index of winnerIndexes) paidIndexes.add(index);
+    } else if (tag === INSTRUCTION_V2.execute && keys[accounts[0]!] === target.vault) {
+      // Program v2 pays a proposal's winners with `execute` (anyone sends it), as v1's settle did.
+      const winnerIndexes = accounts.slice(1);
       effects.settle = { winners: winnerIndexes.map((index) => keys[index]!) };
       for (const index of winnerIndexes) paidIndexes.add(index);
     } else if (tag === INSTRUCTION.cancel && keys[accounts[1]!] === target.vault) {

@@ -59,6 +59,7 @@ export async function seedActivity(
     clock: Clock;
     storage: StoragePort;
     escrowProgramId: Address;
+    escrowProgramV2Id: Address;
   },
   { proofs, chat: messages }: { proofs: DemoProof[]; chat: DemoChat[] },
 ): Promise<void> {
@@ -71,7 +72,10 @@ export async function seedActivity(
   const announce: Announce = (dareId, message) => {
     announced.push(chat.postSystemMessage(dareId, message));
   };
-  const payouts = createPayoutsService(deps);
+  const payouts = createPayoutsService({
+    ...deps,
+    escrowPrograms: { v1: deps.escrowProgramId, v2: deps.escrowProgramV2Id },
+  });
   // The seed runs before the app's start-up funds the fee payer, and pays a prize: fund it now.
   await ensureFeePayerFunded(deps.chain, payouts);
   const claims = createClaimsService({ ...deps, payouts });

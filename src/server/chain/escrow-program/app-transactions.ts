@@ -38,6 +38,7 @@ import {
 } from './instructions';
 import type { DareKind, Vault } from './layout';
 import { findEntryAddress, findReceiptAddress } from './pda';
+import { getCreateVaultV2Instruction, type VaultTerms as VaultTermsV2 } from './v2/instructions';
 import { listVaultRecords, type VaultRecords } from './vault-records';
 import {
   type AppTransaction,
@@ -93,6 +94,43 @@ export async function buildCreateVaultTransaction(
   const creator = createNoopSigner(input.creator);
   const instruction = await getCreateVaultInstruction({ ...input, creator });
   // The instruction's accounts: creator, rent payer, vault, receipt (its PDAs derived once).
+  const vault = instruction.accounts![2]!.address;
+  const receipt = instruction.accounts![3]!.address;
+  const built = await partiallySigned({
+    feePayer: creator,
+    lifetime: await lifetimeOf(rpc),
+    instructions: [instruction],
+    memo: input.memo,
+  });
+  return { ...walletTransaction(built), vault, receipt };
+}
+
+/**
+ * A new dare's vault of program v2: the creator's wallet is the only signer, fee payer and rent
+ * payer of the vault and its receipt (the rent comes back to it when the vault closes), so the
+ * transaction costs the platform nothing whoever broadcasts it. The terms (judges, threshold,
+ * guardian, canceller, window, deadline) are recorded by the program for the vault's life.
+ */
+export async function buildCreateVaultV2Transaction(
+  rpc: BlockhashRpc,
+  input: {
+    programId: Address;
+    creator: Address;
+    dareId: ReadonlyUint8Array;
+    terms: VaultTermsV2;
+    amount: bigint;
+    memo?: string;
+  },
+): Promise<AppTransaction & { vault: Address; receipt: Address }> {
+  const creator = createNoopSigner(input.creator);
+  const instruction = await getCreateVaultV2Instruction({
+    ...input.terms,
+    programId: input.programId,
+    creator,
+    rentPayer: creator,
+    dareId: input.dareId,
+    amount: input.amount,
+  });
   const vault = instruction.accounts![2]!.address;
   const receipt = instruction.accounts![3]!.address;
   const built = await partiallySigned({

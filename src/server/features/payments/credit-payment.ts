@@ -3,6 +3,7 @@ import { deadlineProblem } from '#contract/dare-rules';
 import type { Difficulty } from '#contract/limits';
 import { lamportsToSol, solToLamports } from '#contract/money';
 import { PAYMENT_MESSAGES } from '#contract/payments';
+import type { EscrowPrograms } from '#server/chain/escrow-program/any-program';
 import type { ChainPort } from '#server/chain/port';
 import type { Db, Tx } from '#server/db/client';
 import { violatedConstraint } from '#server/db/errors';
@@ -78,8 +79,8 @@ export interface CreditDeps {
   db: Db;
   chain: ChainPort;
   clock: Clock;
-  /** The escrow program every vault belongs to. */
-  programId: Address;
+  /** Both escrow programs (a vault is read under whichever owns it). */
+  programs: EscrowPrograms;
   platform: () => Promise<PlatformKeys>;
   /** Cancels and refunds a vault the server refuses (the refunds feature). */
   refusedVaults: RefusedVaults;
@@ -128,7 +129,7 @@ export async function creditPayment(deps: CreditDeps, request: PaymentToCredit):
       {
         db,
         rpc: chain.rpc,
-        programId: deps.programId,
+        programs: deps.programs,
         platform: { moderator: platform.moderator, rentPayer: platform.rentPayer.address },
       },
       {

@@ -11,6 +11,7 @@ import type { Clock } from '#server/deps';
 import { ConfirmationError, waitForConfirmation } from '../../chain/confirmation';
 import type { EscrowKeys } from '../../chain/escrow-keys';
 import { fetchVault } from '../../chain/escrow-program/accounts';
+import type { EscrowPrograms } from '../../chain/escrow-program/any-program';
 import {
   buildCancelAndRefundTransactions,
   buildCloseRecordsTransactions,
@@ -54,8 +55,8 @@ export interface PayoutsDeps {
   db: Db;
   chain: ChainPort;
   escrowKeys: EscrowKeys;
-  /** The escrow program holding every dare's SOL. */
-  escrowProgramId: Address;
+  /** Both escrow programs: each vault is handled by the program that owns it. */
+  escrowPrograms: EscrowPrograms;
   clock: Clock;
   /** How long to wait for a confirmation before leaving the transaction to recovery. */
   confirmTimeoutMs?: number;
@@ -86,7 +87,8 @@ export interface VaultPayout {
 }
 
 /** How a vault stands on chain, for the jobs that finish dares. */
-export type VaultState = 'closed' | 'open' | 'settled' | 'refunding' | 'refundable';
+/** `proposed`: a v2 vault whose named winners wait for the payout window (no refund, no cancel). */
+export type VaultState = 'closed' | 'open' | 'settled' | 'refunding' | 'refundable' | 'proposed';
 
 /**
  * Every lamport that leaves a dare's vault leaves through the escrow program, in transactions the
@@ -100,7 +102,7 @@ export function createPayoutsService({
   db,
   chain,
   escrowKeys,
-  escrowProgramId,
+  escrowPrograms,
   clock,
   confirmTimeoutMs = 60_000,
 }: PayoutsDeps) {
@@ -114,7 +116,7 @@ export function createPayoutsService({
   async function effectsOf(signature: string, escrowWallet: string): Promise<VaultTransactionEffects | null> {
     for (let attempt = 0; attempt < 10; attempt++) {
       const effects = await readVaultTransaction(rpc, signature, {
-        programId: escrowProgramId,
+        programId: [escrowPrograms.v1, escrowPrograms.v2],
         vault: address(escrowWallet),
       });
       if (effects) return effects;
@@ -304,11 +306,14 @@ export function createPayoutsService({
       payout: Omit<VaultPayout, 'purpose'> & { winners: readonly string[] },
       beforeRecord?: (tx: Tx, signature: string) => Promise<void>,
     ): Promise<{ transfer: PayoutTransferRow; closes: VaultTransaction[] }> {
-      const vault = await fetchVault(rpc, escrowProgramId, address(payout.escrowWallet));
+      const vault = await fetchVault(rpc, escrowPrograms, address(payout.escrowWallet));
       if (!vault) throw new VaultStateError('The vault of this dare is closed');
+      // Only v1 has settle: a v2 vault pays the winners its judges proposed, after the window.
+      if (vault.version !== 1)
+        throw new VaultStateError("This dare is paid by its judges' proposal, not settled");
       const attempt = (await countVaultAttempts(db, payout.escrowWallet)) + 1;
       const [settle, ...closes] = await buildSettleTransactions(rpc, {
-        programId: escrowProgramId,
+        programId: vault.programId,
         vault: address(payout.escrowWallet),
         ...(await signers()),
         winners: payout.winners.map((winner) => address(winner)),
@@ -349,13 +354,15 @@ export function createPayoutsService({
       state: VaultState;
       outcomes: PayoutOutcome[];
     }> {
-      const vault = await fetchVault(rpc, escrowProgramId, address(payout.escrowWallet));
+      const vault = await fetchVault(rpc, escrowPrograms, address(payout.escrowWallet));
       if (!vault) return { state: await service.vaultState(payout.escrowWallet), outcomes: [] };
-      if (vault.status === 'settled') return { state: 'settled', outcomes: [] };
+      // A named winner's vault refuses cancel and refunds until the guardian vetoes the proposal.
+      if (vault.status === 'settled' || vault.status === 'proposed')
+        return { state: vault.status, outcomes: [] };
       const attempt = (await countVaultAttempts(db, payout.escrowWallet)) + 1;
       const refund: VaultPayout = { ...payout, purpose: 'refund', claimId: null };
       const transactions = await buildCancelAndRefundTransactions(rpc, {
-        programId: escrowProgramId,
+        programId: vault.programId,
         vault: address(payout.escrowWallet),
         ...(await signers()),
         memo: memo(refund, 'refund', attempt),
@@ -373,10 +380,11 @@ export function createPayoutsService({
      * payout), so their rent and the vault's return to the fee payer. Moves no pool money.
      */
     async closeSettledRecords(escrowWallet: string): Promise<VaultState> {
+      const vault = await fetchVault(rpc, escrowPrograms, address(escrowWallet));
       const state = await service.vaultState(escrowWallet);
-      if (state !== 'settled') return state;
+      if (state !== 'settled' || !vault) return state;
       const transactions = await buildCloseRecordsTransactions(rpc, {
-        programId: escrowProgramId,
+        programId: vault.programId,
         vault: address(escrowWallet),
         feePayer: await escrowKeys.feePayer(),
       });
@@ -389,7 +397,7 @@ export function createPayoutsService({
      * open but past its refund_after by the chain's clock (anyone may refund it).
      */
     async vaultState(escrowWallet: string): Promise<VaultState> {
-      const vault = await fetchVault(rpc, escrowProgramId, address(escrowWallet));
+      const vault = await fetchVault(rpc, escrowPrograms, address(escrowWallet));
       if (!vault) {
         await markEscrowClosed(db, escrowWallet, clock());
         return 'closed';
