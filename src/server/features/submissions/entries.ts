@@ -5,7 +5,9 @@
  * DarePool key signs it (docs/decisions/034-entrants-pay-their-entry.md): a free account that
  * broadcasts it costs the platform nothing. It goes only to a signed-in user with a registered
  * wallet who has not entered, on an active dare whose vault is open and before its deadline,
- * whose wallet can pay it; never two that could both land (025).
+ * whose wallet can pay it; never two that could both land (025). The vault's owner on chain says
+ * which program's `enter` it is: a v2 entry carries the proof's fingerprint, and a proof is
+ * recorded only with the fingerprint its entry holds (docs/decisions/038-proof-fingerprints.md).
  */
 import { type Address, address, type Signature } from '@solana/kit';
 import { lamportsToSol } from '#contract/money';
