@@ -18,10 +18,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { SUBMISSION_MESSAGES, UPLOADED_VIDEO_PREFIX } from '#contract/submissions';
 import { findEntryAddress } from '#server/chain/escrow-program/pda';
 import { fetchEntryV2 } from '#server/chain/escrow-program/v2/accounts';
+import { createDare } from '#server/db/factories';
 import { dareSubmissions, videoUploads } from '#server/db/schema';
-import { dareVault, entryOnChain, postSubmit, requestEntry, walletSigns } from './helpers/entries';
+import { ensureVault, entryOnChain, postSubmit, requestEntry, walletSigns } from './helpers/entries';
 import { createV2Dare, deployEscrowV2, sendSigned } from './helpers/escrow-v2';
-import { type Actor, createFundedDare, newActor } from './helpers/payouts';
+import { type Actor, newActor } from './helpers/payouts';
 import { setupApiSuite } from './helpers/suite';
 import { bearer } from './helpers/wallet';
 
@@ -124,7 +125,9 @@ describe('POST /api/dares/{id}/enter-transaction {videoUrl}', () => {
   });
 
   it('on a v1 vault, builds v1’s entry as before: no fingerprint, the same one for any video', async () => {
-    const dare = await createFundedDare(ctx, owner, '0.1');
+    // A vault of program v1 (dares made before v2 keep theirs), whatever new dares get.
+    const row = await createDare(ctx.database.db, { creatorId: owner.id, escrowWallet: null });
+    const dare = { id: row.id, vault: await ensureVault(ctx, owner, row.id) };
     const first = await requestEntry(ctx, bob, dare.id, 'https://videos.example/a.mp4');
     expect(first.statusCode, first.body).toBe(200);
     const enter = enterInstruction(first.json().transaction);
@@ -140,7 +143,7 @@ describe('POST /api/dares/{id}/enter-transaction {videoUrl}', () => {
     });
     expect(res.statusCode, res.body).toBe(201);
     expect([res.json().proofHash, res.json().proofMatches]).toEqual([null, null]);
-    expect(await entryOnChain(ctx, (await dareVault(ctx, dare.id))!, bob.wallet.address)).not.toBeNull();
+    expect(await entryOnChain(ctx, dare.vault, bob.wallet.address)).not.toBeNull();
   });
 
   it('on a v2 vault, carries the proof’s SHA-256; the same video gets the same transaction, another a new one', async () => {

@@ -20,10 +20,13 @@ import { walletSigns } from './entries';
 import type { Actor } from './payouts';
 
 /**
- * Escrow v2 deployed beside v1 on the test's embedded chain (a new program id each time), until
- * the app deploys it itself. The platform fee payer (funded by v1's deploy) pays and upgrades it.
+ * Escrow v2 on the test's embedded chain: the app's own once it deploys v2 beside v1 (the test
+ * context then names it), else deployed here at a new program id, the platform fee payer (funded
+ * by v1's deploy) paying for it.
  */
 export async function deployEscrowV2(ctx: TestContext): Promise<Address> {
+  const deployedByApp = (ctx as Partial<{ escrowProgramV2Id: Address }>).escrowProgramV2Id;
+  if (deployedByApp) return deployedByApp;
   const { programId } = await ensureProgramDeployed({
     rpc: ctx.chain.rpc,
     authority: await ctx.escrowKeys.feePayer(),
