@@ -143,13 +143,27 @@ export async function registerRoutes(
     clock,
   });
   await app.register(videoRoutes, { videos });
-  await app.register(videoJanitor, { db, storage, quota: videoQuota, clock, jobLock });
+  await app.register(videoJanitor, {
+    db,
+    storage,
+    quota: videoQuota,
+    clock,
+    jobLock,
+    proofChecks: submissions.proofChecks,
+  });
 
   await app.register(statsRoutes, { db, clock });
 
   // Money out: moderation and winners, the major dare, prize claims and refunds (docs/decisions/008).
   const claims = createClaimsService({ db, chain, clock, payouts });
-  const admin = createAdminService({ db, clock, refunds, claims, announce });
+  const admin = createAdminService({
+    db,
+    clock,
+    refunds,
+    claims,
+    announce,
+    proofChecks: submissions.proofChecks,
+  });
   const majorDare = createMajorDareService({
     db,
     clock,

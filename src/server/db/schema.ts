@@ -118,6 +118,14 @@ export const dareSubmissions = pgTable(
     votes: integer('votes').notNull().default(0),
     status: text('status').$type<SubmissionStatus>().notNull().default('pending'),
     isFeatured: boolean('is_featured').notNull().default(false),
+    /**
+     * The proof's fingerprint its on-chain entry holds (SHA-256 hex of the uploaded bytes, or of
+     * the link's exact URL); null for an entry of program v1 (docs/decisions/038-proof-fingerprints.md).
+     */
+    proofHash: text('proof_hash'),
+    /** Whether the stored video's bytes hashed to `proof_hash` when last checked; null: never checked (links). */
+    proofMatches: boolean('proof_matches'),
+    proofCheckedAt: timestamp('proof_checked_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -177,6 +185,8 @@ export const preparedTransactions = pgTable(
     /** The wire transaction handed out (the server's signatures in place, the wallet's slot empty). */
     wireTransaction: text('wire_transaction').notNull(),
     lastValidBlockHeight: bigint('last_valid_block_height', { mode: 'bigint' }).notNull(),
+    /** The proof fingerprint a v2 `enter` carries (hex): asked for another video, a new one is built. */
+    proofHash: text('proof_hash'),
     createdAt: createdAt(),
   },
   (t) => [
@@ -636,6 +646,8 @@ export const videoUploads = pgTable(
       .notNull()
       .references(() => dares.id, { onDelete: 'cascade' }),
     size: bigint('size', { mode: 'number' }).notNull(),
+    /** SHA-256 (hex) of the bytes as they were written, hashed on the way in; null on older rows. */
+    sha256: text('sha256'),
     submissionId: integer('submission_id').references(() => dareSubmissions.id, { onDelete: 'cascade' }),
     createdAt: createdAt(),
   },

@@ -49,12 +49,15 @@ export function createAdminService({
   refunds,
   claims: claimsService,
   announce = noAnnouncements,
+  proofChecks,
 }: {
   db: Db;
   clock: Clock;
   refunds: RefundsService;
   claims: ClaimsService;
   announce?: Announce;
+  /** Re-hashes a proof's stored video against its fingerprint (the submissions feature's). */
+  proofChecks?: { recheck(submissionId: number): Promise<unknown> };
 }) {
   async function requireDare(id: number) {
     const dare = await findDareRow(db, id);
@@ -143,6 +146,8 @@ export function createAdminService({
         return status === 'approved' && current.status !== 'approved' ? current : null;
       });
       if (approved) {
+        // Shown to everyone from now on: whether it still matches its fingerprint is read afresh.
+        await proofChecks?.recheck(id);
         announceAboutUser(
           db,
           announce,
