@@ -86,6 +86,7 @@ export async function registerRoutes(
     limiter,
     refusedVaults,
     majorPrizeMaxSol: config.majorPrizeMaxSol,
+    newVaultsVersion: config.judging.newVaultsVersion,
   });
   await app.register(paymentRoutes, { payments });
   await app.register(paymentsLifecycle, { payments, jobLock });

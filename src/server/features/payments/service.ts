@@ -88,10 +88,7 @@ export interface PaymentsDeps {
   refusedVaults: RefusedVaults;
   /** The largest Major Dare prize (SOL), from MAJOR_PRIZE_MAX_SOL: an admin's stake may go this high. */
   majorPrizeMaxSol?: string;
-  /**
-   * The program new vaults are made under: 2 (judges, guardian, window) in the app; the demo seed
-   * still makes v1 vaults, as a data folder from before v2 holds (docs/decisions/036).
-   */
+  /** The program new vaults are made under (NEW_VAULTS_PROGRAM; docs/decisions/036). */
   newVaultsVersion?: 1 | 2;
 }
 
@@ -122,7 +119,7 @@ export function createPaymentsService({
   limiter,
   refusedVaults,
   majorPrizeMaxSol = MAJOR_PRIZE_MAX_SOL_DEFAULT,
-  newVaultsVersion = 2,
+  newVaultsVersion = 1,
 }: PaymentsDeps) {
   const { rpc } = chain;
   const stakeMax = solToLamports(STAKE_MAX_SOL);
