@@ -8,6 +8,7 @@ import {
   payoutTransfers,
   poolContributions,
   users,
+  vaultSignatureCursors,
 } from '../../db/schema';
 
 export type PayoutTransferRow = typeof payoutTransfers.$inferSelect;
@@ -126,6 +127,31 @@ export async function bookedSignatures(db: DbOrTx, escrowWallet: string): Promis
     .from(ledgerEntries)
     .where(eq(ledgerEntries.escrowWallet, escrowWallet));
   return new Set(rows.map((row) => row.signature));
+}
+
+/** The newest signature of this vault the notice job has read (null: none yet, read it all). */
+export async function findNoticeCursor(db: DbOrTx, escrowWallet: string): Promise<string | null> {
+  const [row] = await db
+    .select({ signature: vaultSignatureCursors.newestSignature })
+    .from(vaultSignatureCursors)
+    .where(eq(vaultSignatureCursors.escrowWallet, escrowWallet));
+  return row?.signature ?? null;
+}
+
+/** The notice job read this vault's history up to `signature` (newest read). */
+export async function saveNoticeCursor(
+  db: DbOrTx,
+  escrowWallet: string,
+  signature: string,
+  now: Date,
+): Promise<void> {
+  await db
+    .insert(vaultSignatureCursors)
+    .values({ escrowWallet, newestSignature: signature, updatedAt: now })
+    .onConflictDoUpdate({
+      target: vaultSignatureCursors.escrowWallet,
+      set: { newestSignature: signature, updatedAt: now },
+    });
 }
 
 /** The claims a settle pays: those that recorded its signature (a major dare's two). */
