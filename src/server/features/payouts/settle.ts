@@ -66,7 +66,8 @@ export async function bookVaultTransaction(
     // Each refund pays its receipt's amount; the last one the program runs also carries whatever
     // else the vault held above its rent, so it takes what is left of what the vault paid out.
     const receipt = await ledgerBalanceOfPayer(tx, escrowWallet, payer);
-    const lamports = index === payers.length - 1 && !effects.settle ? left : receipt < left ? receipt : left;
+    const takesTheRest = index === payers.length - 1 && !effects.settle;
+    const lamports = takesTheRest || left < receipt ? left : receipt;
     left -= lamports;
     const userId = await markPayerRefunded(tx, {
       dareId,
