@@ -630,6 +630,18 @@ export const chainIdentity = pgTable(
 );
 
 /**
+ * How far the job that notices a vault's transactions has read its history (decision 037): the
+ * newest signature mentioning the vault that was read and, if it paid something out, booked.
+ * The next run asks the chain only for what is newer (`until`), so transactions that merely
+ * mention a vault are read once, not at every run.
+ */
+export const vaultSignatureCursors = pgTable('vault_signature_cursors', {
+  escrowWallet: text('escrow_wallet').primaryKey(),
+  newestSignature: text('newest_signature').notNull(),
+  updatedAt: updatedAt(),
+});
+
+/**
  * Every video uploaded here: who uploaded it, for which dare, and the submission it became. A
  * submission takes only its author's own upload for that dare, once; an upload no submission took
  * yet is pending, at most one per account and dare (a new one replaces it). docs/decisions/028.

@@ -24,7 +24,7 @@ import {
   lockDareStanding,
 } from './repo/credits';
 import { assignEscrowToDare, findEscrowWallet, lockEscrowWallet } from './repo/escrow-wallets';
-import { consumeIntent } from './repo/payment-intents';
+import { consumeIntent, findVaultCreation } from './repo/payment-intents';
 import { type PlatformKeys, wholeSeconds } from './vault-terms';
 import { type VerifiedPayment, verifyPayment } from './verify-payment';
 
@@ -182,8 +182,7 @@ async function checkNewDareTerms(
 ): Promise<void> {
   const escrow = await findEscrowWallet(deps.db, payment.intent.escrowWallet);
   if (!escrow || escrow.dareId !== null) return;
-  const fixedDeadline =
-    payment.intent.programInstruction === 'create_vault' && payment.intent.deadlineRequested;
+  const fixedDeadline = await deadlineFixed(deps.db, payment.intent);
   const vaultDeadline = new Date(Number(payment.vault.deadline) * 1000);
   let final: AppError | undefined;
   let held: AppError | undefined;
@@ -214,6 +213,18 @@ async function checkNewDareTerms(
     signature: request.signature,
   });
   throw final;
+}
+
+/**
+ * Whether the vault's deadline is the dare's own (decision 037): it is for every vault built since
+ * create-transaction requires the deadline, whichever payment (the create_vault or a later deposit
+ * into the same reservation) is brought to step 7. Only a vault built for an older client without
+ * one (a year ahead) lets the dare's deadline be anything up to it.
+ */
+async function deadlineFixed(db: Db, intent: PaymentIntentRow): Promise<boolean> {
+  const creation =
+    intent.programInstruction === 'create_vault' ? intent : await findVaultCreation(db, intent.escrowWallet);
+  return creation?.deadlineRequested ?? true;
 }
 
 /** What a signature already on our books answers: this same request's dare again, or 409. */

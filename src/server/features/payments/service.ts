@@ -356,6 +356,11 @@ export function createPaymentsService({
         purpose = 'stake';
         // A vault created already (a stake paid, not yet recorded as a dare) takes a deposit.
         if ((await openVault(escrow)) === 'open') terms = null;
+        // A new vault fixes the dare's deadline on chain: the dare must be made with that very one.
+        else if (!terms.deadlineRequested)
+          throw badRequest(PAYMENT_MESSAGES.vaultDeadlineRequired, {
+            fields: { deadline: PAYMENT_MESSAGES.vaultDeadlineRequired },
+          });
       } else {
         if (lamports < solToLamports(POOL_ADD_MIN_SOL)) throw badRequest(PAYMENT_MESSAGES.invalidAmount);
         const dare = await findDareStanding(db, escrow.dareId);

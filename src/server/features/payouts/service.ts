@@ -20,6 +20,8 @@ import {
   type VaultTransaction,
 } from '../../chain/escrow-program/app-transactions';
 import { fetchChainTime } from '../../chain/escrow-program/chain-clock';
+import { VAULT_SIZE } from '../../chain/escrow-program/layout';
+import { VAULT_V2_SIZE } from '../../chain/escrow-program/v2/layout';
 import {
   readVaultTransaction,
   sendSignedTransaction,
@@ -33,6 +35,8 @@ import {
   bookedSignatures,
   closeSendingTransfer,
   countVaultAttempts,
+  escrowProgramVersion,
+  findNoticeCursor,
   findSendingTransfers,
   findTransferBySignature,
   hasSendingTransfer,
@@ -40,6 +44,7 @@ import {
   markEscrowClosed,
   type PayoutPurpose,
   type PayoutTransferRow,
+  saveNoticeCursor,
 } from './repo';
 import { type BookedPayment, bookVaultTransaction, releaseFailedTransfer } from './settle';
 
@@ -112,12 +117,34 @@ export function createPayoutsService({
     return { moderator: await escrowKeys.moderator(), feePayer: await escrowKeys.feePayer() };
   }
 
+  const vaultRentRequests = new Map<number, Promise<bigint>>();
+  /**
+   * The rent a vault keeps (the program records the rent-exempt minimum of its size; v2's vault
+   * is larger). The version comes from the books: a closed vault can no longer be read.
+   */
+  async function vaultRent(escrowWallet: string): Promise<bigint> {
+    const size = (await escrowProgramVersion(db, escrowWallet)) === 2 ? VAULT_V2_SIZE : VAULT_SIZE;
+    let request = vaultRentRequests.get(size);
+    if (!request) {
+      request = rpc
+        .getMinimumBalanceForRentExemption(BigInt(size), { commitment: 'confirmed' })
+        .send()
+        .catch((error: unknown) => {
+          vaultRentRequests.delete(size);
+          throw error;
+        });
+      vaultRentRequests.set(size, request);
+    }
+    return request;
+  }
+
   /** The chain's record of a landed transaction; a node may need a moment to serve it. */
   async function effectsOf(signature: string, escrowWallet: string): Promise<VaultTransactionEffects | null> {
     for (let attempt = 0; attempt < 10; attempt++) {
       const effects = await readVaultTransaction(rpc, signature, {
         programId: [escrowPrograms.v1, escrowPrograms.v2],
         vault: address(escrowWallet),
+        vaultRent: await vaultRent(escrowWallet),
       });
       if (effects) return effects;
       await new Promise((resolve) => setTimeout(resolve, 100 * (attempt + 1)));
@@ -132,8 +159,9 @@ export function createPayoutsService({
   async function bookLanded(
     signature: string,
     target: { escrowWallet: string; dareId: number | null },
+    read?: VaultTransactionEffects,
   ): Promise<BookedPayment[] | null> {
-    const effects = await effectsOf(signature, target.escrowWallet);
+    const effects = read ?? (await effectsOf(signature, target.escrowWallet));
     if (!effects) return null;
     return db.transaction(async (tx) => {
       const now = clock();
@@ -409,7 +437,12 @@ export function createPayoutsService({
     /**
      * The ledger follows the chain: every landed transaction of this vault that paid something out
      * and is not booked yet (a payer's own 'Refund me', `npm run refund-dare`, a transaction of
-     * ours whose booking was interrupted) is booked now. Returns what was booked.
+     * ours whose booking was interrupted) is booked now. The vault's history is read from the
+     * cursor on (decision 037): only signatures newer than the newest one a run read before, so a
+     * stranger's thousands of transactions that merely mention the vault are read once. The
+     * cursor moves past a signature only once it is read (and booked if it paid): one the node
+     * cannot serve yet stops the run there, and the next run reads it again. Returns what was
+     * booked.
      */
     async noticeVaultPayments(target: {
       escrowWallet: string;
@@ -417,8 +450,8 @@ export function createPayoutsService({
     }): Promise<BookedPayment[]> {
       // Payments in are booked under their own signatures; entries and closes move nothing of the pool.
       const booked = await bookedSignatures(db, target.escrowWallet);
-      const found: BookedPayment[] = [];
-      const unbooked: string[] = [];
+      const until = (await findNoticeCursor(db, target.escrowWallet)) as Signature | null;
+      const unread: { signature: Signature; failed: boolean }[] = [];
       let before: Signature | undefined;
       for (;;) {
         const page = await rpc
@@ -426,18 +459,31 @@ export function createPayoutsService({
             limit: 1000,
             commitment: 'confirmed',
             ...(before ? { before } : {}),
+            ...(until ? { until } : {}),
           })
           .send();
-        for (const entry of page)
-          if (!entry.err && !booked.has(entry.signature)) unbooked.push(entry.signature);
+        for (const entry of page) unread.push({ signature: entry.signature, failed: entry.err !== null });
         if (page.length < 1000) break;
         before = page[page.length - 1]!.signature;
       }
-      // Oldest first, as the chain ran them.
-      for (const signature of unbooked.reverse()) {
-        const effects = await effectsOf(signature, target.escrowWallet);
-        if (!effects || (effects.refunds.length === 0 && !effects.settle)) continue;
-        found.push(...((await bookLanded(signature, target)) ?? []));
+      const found: BookedPayment[] = [];
+      let newestRead: string | null = null;
+      try {
+        // Oldest first, as the chain ran them.
+        for (const { signature, failed } of unread.reverse()) {
+          if (!failed && !booked.has(signature)) {
+            const effects = await effectsOf(signature, target.escrowWallet);
+            if (!effects) break;
+            if (effects.refunds.length > 0 || effects.settle) {
+              const result = await bookLanded(signature, target, effects);
+              if (result === null) break;
+              found.push(...result);
+            }
+          }
+          newestRead = signature;
+        }
+      } finally {
+        if (newestRead) await saveNoticeCursor(db, target.escrowWallet, newestRead, clock());
       }
       return found;
     },
