@@ -57,7 +57,7 @@ import {
 
 const DEFAULT_RPC = 'http://127.0.0.1:8899';
 /** The file a local chain's folder keeps v2's program keypair in (its address is the program id). */
-export const LOCAL_V2_PROGRAM_KEYPAIR = 'escrow-program-v2-keypair.json';
+const LOCAL_V2_PROGRAM_KEYPAIR = 'escrow-program-v2-keypair.json';
 const SIGNATURE_FEE = 5000n;
 
 class Refusal extends Error {}
@@ -76,7 +76,7 @@ const isoMinute = (unix: bigint) =>
   `${new Date(Number(unix) * 1000).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 
 /** "in 5 h 3 min", "in 2 d 4 h 0 min", "in 40 s". */
-export function timeUntil(seconds: bigint): string {
+function timeUntil(seconds: bigint): string {
   if (seconds < 60n) return `in ${seconds < 0n ? 0n : seconds} s`;
   const days = seconds / 86_400n;
   const hours = (seconds % 86_400n) / 3600n;
