@@ -48,6 +48,7 @@ import { readKeypairFile } from '#server/chain/escrow-program/keypair-file';
 import { customErrorCode, escrowV2ErrorMessage } from '#server/chain/escrow-program/v2/errors';
 import { getVetoInstruction } from '#server/chain/escrow-program/v2/instructions';
 import { decodeVaultV2 } from '#server/chain/escrow-program/v2/layout';
+import { printableMemo, timeUntil, utcMinute } from '#server/chain/escrow-program/v2/proposal-text';
 import {
   dareIdOfMemo,
   findVaultCreation,
@@ -70,26 +71,6 @@ function addressArg(value: string | undefined, name: string): Address {
   if (!value) fail(`--${name} <address> is required`);
   if (!isAddress(value)) fail(`--${name} ${value} is not a Solana address`);
   return value;
-}
-
-const isoMinute = (unix: bigint) =>
-  `${new Date(Number(unix) * 1000).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
-
-/** "in 5 h 3 min", "in 2 d 4 h 0 min", "in 40 s". */
-function timeUntil(seconds: bigint): string {
-  if (seconds < 60n) return `in ${seconds < 0n ? 0n : seconds} s`;
-  const days = seconds / 86_400n;
-  const hours = (seconds % 86_400n) / 3600n;
-  const minutes = (seconds % 3600n) / 60n;
-  if (days > 0n) return `in ${days} d ${hours} h ${minutes} min`;
-  return hours > 0n ? `in ${hours} h ${minutes} min` : `in ${minutes} min`;
-}
-
-/** Memo text is whatever a transaction carried: no terminal control sequences reach the screen. */
-function printable(text: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: removing them is the point
-  const clean = text.replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/g, '?');
-  return clean.length > 200 ? `${clean.slice(0, 200)}…` : clean;
 }
 
 // The operator's .env (as the server reads it); variables already set win, even when empty.
@@ -225,20 +206,20 @@ async function list(): Promise<void> {
     return;
   }
   console.log(
-    `Escrow v2 program ${program} on ${rpcUrl}; ${guardian ? `vaults guarded by ${guardian}` : 'every guardian'}${rentPayer ? `, rent paid by ${rentPayer}` : ''}. Now ${isoMinute(clock.later)}.`,
+    `Escrow v2 program ${program} on ${rpcUrl}; ${guardian ? `vaults guarded by ${guardian}` : 'every guardian'}${rentPayer ? `, rent paid by ${rentPayer}` : ''}. Now ${utcMinute(clock.later)}.`,
   );
   for (const row of rows) {
     const which = row.dare.id
       ? `dare ${row.dare.id}`
       : row.dare.memo
-        ? `memo "${printable(row.dare.memo)}"`
+        ? `memo "${printableMemo(row.dare.memo)}"`
         : `dare seed ${row.dare.seed} (no creation memo found)`;
     console.log('');
     console.log(`Vault ${row.vault}: ${which}`);
-    if (row.dare.id && row.dare.memo) console.log(`  memo "${printable(row.dare.memo)}"`);
+    if (row.dare.id && row.dare.memo) console.log(`  memo "${printableMemo(row.dare.memo)}"`);
     const executesAt = BigInt(Math.floor(Date.parse(row.executesAt) / 1000));
     console.log(
-      `  ${row.kind} dare, pays ${isoMinute(executesAt)} (${timeUntil(executesAt - clock.later)}); pot ${row.pot} SOL; judges ${row.threshold} of ${row.judges.length}: ${row.judges.join(', ')}`,
+      `  ${row.kind} dare, pays ${utcMinute(executesAt)} (${timeUntil(executesAt - clock.later)}); pot ${row.pot} SOL; judges ${row.threshold} of ${row.judges.length}: ${row.judges.join(', ')}`,
     );
     for (const [index, winner] of row.winners.entries()) {
       const share = row.kind === 'major' ? (index === 0 ? ' (70%)' : ' (30%)') : '';
@@ -298,7 +279,7 @@ async function veto(): Promise<void> {
     fail(`no proposal stands on vault ${vault} (it is ${terms.status}): nothing to veto`);
   if (chainNow >= terms.proposal.executesAt)
     fail(
-      `the window of vault ${vault} closed ${isoMinute(terms.proposal.executesAt)} (the chain's clock reads ${isoMinute(chainNow)}): too late to veto`,
+      `the window of vault ${vault} closed ${utcMinute(terms.proposal.executesAt)} (the chain's clock reads ${utcMinute(chainNow)}): too late to veto`,
     );
   const { value: balance } = await rpc.getBalance(guardian.address, { commitment: 'confirmed' }).send();
   if (balance < SIGNATURE_FEE)
