@@ -73,30 +73,45 @@ function addressArg(value: string | undefined, name: string): Address {
   return value;
 }
 
+/** Before the commands run (reading .env and the options), a failure is one line too. */
+function refuseNow(message: string): never {
+  console.error(`guardian: ${message.split('\n')[0]}`);
+  process.exit(1);
+}
+
 // The operator's .env (as the server reads it); variables already set win, even when empty.
 try {
   process.loadEnvFile('.env');
 } catch (error) {
-  if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+    refuseNow(`cannot read .env: ${(error as Error).message}`);
 }
 
 const [command, ...rest] = process.argv.slice(2);
-const { values } = parseArgs({
-  args: rest,
-  options: {
-    rpc: { type: 'string' },
-    program: { type: 'string' },
-    json: { type: 'boolean', default: false },
-    guardian: { type: 'string' },
-    all: { type: 'boolean', default: false },
-    'rent-payer': { type: 'string' },
-    vault: { type: 'string' },
-    keypair: { type: 'string' },
-  },
-  strict: false,
-});
-const str = (value: string | boolean | undefined) => (typeof value === 'string' ? value : undefined);
+const parsed = (() => {
+  try {
+    return parseArgs({
+      args: rest,
+      options: {
+        rpc: { type: 'string' },
+        program: { type: 'string' },
+        json: { type: 'boolean', default: false },
+        guardian: { type: 'string' },
+        all: { type: 'boolean', default: false },
+        'rent-payer': { type: 'string' },
+        vault: { type: 'string' },
+        keypair: { type: 'string' },
+      },
+    });
+  } catch (error) {
+    refuseNow(`${(error as Error).message} (see scripts/guardian.ts)`);
+  }
+})();
+const { values } = parsed;
+const str = (value: string | undefined) => value || undefined;
 const rpcUrl = str(values.rpc) ?? process.env.SOLANA_RPC_URL ?? DEFAULT_RPC;
+if (!URL.canParse(rpcUrl) || !/^https?:$/.test(new URL(rpcUrl).protocol))
+  refuseNow(`the RPC URL ${rpcUrl} is not an http(s) URL`);
 const rpc = createSolanaRpc(rpcUrl);
 
 /** A network failure reaching the node, as opposed to the node's answer. */
