@@ -3,7 +3,7 @@ import type { StandardConnectFeature } from '@wallet-standard/features';
 import { connectedWallet } from '#web/lib/wallet/connected-wallet';
 import { createLocalDevWallet, hasLocalDevWallet } from '#web/lib/wallet/dev-wallet';
 import { listWallets, type SigningWallet } from '#web/lib/wallet/wallets';
-import { type PaymentSigner, resolvePaymentWallet } from './payment-wallet';
+import { type PaymentSigner, resolveJudgeWallet, resolvePaymentWallet } from './payment-wallet';
 
 /** Wallets already showing the address go first, so the right one is asked before any other. */
 function byHoldingAddress(wallets: SigningWallet[], walletAddress: string): SigningWallet[] {
@@ -29,6 +29,20 @@ export function connectPaymentWallet(
   return resolvePaymentWallet(walletAddress, {
     current: current && { wallet: current.wallet, account: current.account },
     installed: byHoldingAddress(listWallets(), walletAddress),
+    local: options.embeddedChain ? createLocalDevWallet : undefined,
+  });
+}
+
+/** The browser half of finding a judge's wallet (program v2's Mark Winner / Select Winners). */
+export function connectJudgeWallet(
+  judges: readonly string[],
+  options: { embeddedChain: boolean },
+): Promise<PaymentSigner> {
+  const current = connectedWallet();
+  const installed = judges.reduce((wallets, judge) => byHoldingAddress(wallets, judge), listWallets());
+  return resolveJudgeWallet(judges, {
+    current: current && { wallet: current.wallet, account: current.account },
+    installed,
     local: options.embeddedChain ? createLocalDevWallet : undefined,
   });
 }
