@@ -16,7 +16,7 @@ import { formatSol } from '#web/lib/utils';
  */
 function PrizeWindow({ dareId, submissionId }: { dareId: number; submissionId: number }) {
   const proposal = useDareOutcome(dareId).data?.proposal;
-  if (!proposal || !proposal.winners.some((winner) => winner.submissionId === submissionId)) return null;
+  if (!proposal?.winners.some((winner) => winner.submissionId === submissionId)) return null;
   if (proposal.vetoed) return <p className="text-xs text-destructive">{JUDGING_MESSAGES.vetoed}</p>;
   return (
     <p className="text-xs text-muted-foreground">
