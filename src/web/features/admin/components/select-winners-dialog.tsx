@@ -29,10 +29,19 @@ import { chosenPrizes, MajorPrizeButton } from './winner-actions';
 export function SelectWinnersDialog({ dare }: { dare: Dare }) {
   const [open, setOpen] = useState(false);
   const split = splitMajorPrize(solToLamports(dare.totalPool));
+  if (dare.status === 'cancelled')
+    return (
+      <span className="inline-flex flex-wrap items-center gap-x-2 gap-y-1">
+        <Button size="sm" variant="secondary" disabled>
+          <Trophy aria-hidden /> Select Winners
+        </Button>
+        <span className="text-xs text-muted-foreground">Cancelled: nobody wins it</span>
+      </span>
+    );
   return (
     <Dialog open={open} onOpenChange={setOpen}>
       <DialogTrigger asChild>
-        <Button size="sm" variant="secondary" disabled={dare.status === 'cancelled'}>
+        <Button size="sm" variant="secondary">
           <Trophy aria-hidden /> Select Winners
         </Button>
       </DialogTrigger>

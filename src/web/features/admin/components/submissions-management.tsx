@@ -10,6 +10,12 @@ import { useAdminSubmissions } from '../api/list-admin-submissions';
 import { useUpdateSubmission } from '../api/update-submission';
 import { CommunityWinnerAction, MajorPrizeButton } from './winner-actions';
 
+const STATUS_REASONS: Record<Exclude<AdminSubmission['status'], 'pending'>, string> = {
+  approved: 'Already approved',
+  rejected: 'Already rejected',
+  winner: 'A winner stays approved',
+};
+
 // The player that says when a proof cannot play, the same as on the dare pages (its own chunk).
 const VideoPlayer = lazy(() => import('#web/components/common/video-player'));
 
@@ -139,6 +145,12 @@ function SubmissionList({ submissions, className }: { submissions: AdminSubmissi
               >
                 {submission.isFeatured ? 'Unfeature' : 'Feature'}
               </Button>
+              {submission.status !== 'pending' && (
+                // Why Approve or Reject is off, as text (issue 26): the badge alone reads as a label.
+                <span className="self-center text-xs text-muted-foreground">
+                  {STATUS_REASONS[submission.status]}
+                </span>
+              )}
               {!submission.dares.is_major &&
                 submission.status === 'approved' &&
                 submission.dares.status === 'active' && (
