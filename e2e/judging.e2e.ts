@@ -107,6 +107,30 @@ beforeAll(async () => {
 }, 90_000);
 
 describe("naming a winner with the judge's own wallet, paid after the guardian's window", () => {
+  // First: warping the chain's clock (the second test) makes every later window end further from
+  // the wall clock, and the sentence says '24 hours from now'.
+  it('shows the same confirmation whole on a 375 px phone, and it signs from there', async () => {
+    const { dare, walker } = await judgeableDare('Handstand for a minute', '0.2', 2);
+    const { page } = await openSignedIn(app, JUDGE_ACCOUNT, '/admin', {
+      wallet: { privateKey: JUDGE_KEY },
+      viewport: phone,
+    });
+    const dialog = await openMarkWinner(page, walker);
+    expect(await dialog.getByText(paysSentence('0.2')).count()).toBe(1);
+    await expectFits(dialog);
+    const sign = dialog.getByRole('button', { name: 'Sign and name winner' });
+    const box = (await sign.boundingBox())!;
+    expect(box.x >= 0 && box.x + box.width <= phone.width).toBe(true);
+    await sign.click();
+    await toast(page, 'Winner named');
+
+    // The window reads on the phone too: the date as text, no tooltip.
+    await page.goto(app.url(`/dare/${dare.id}`));
+    const note = page.getByRole('status', { name: 'Payout proposal' });
+    await note.getByText(/^Winner named — paid /).waitFor();
+    const width = await note.evaluate((element) => element.getBoundingClientRect().right);
+    expect(width <= phone.width).toBe(true);
+  }, 180_000);
   it('names the winner, shows the countdown, and pays once the chain passes the window', async () => {
     const { dare, proof, walker } = await judgeableDare('Juggle five balls', '0.35', 1);
     const opened = await openSignedIn(app, JUDGE_ACCOUNT, '/admin', { wallet: { privateKey: JUDGE_KEY } });
@@ -174,28 +198,5 @@ describe("naming a winner with the judge's own wallet, paid after the guardian's
       .waitFor();
     // The walker got the whole pool (and, as the entry closes, its rent back).
     expect((await lamportsOf(walker.address)) - before >= 350_000_000n).toBe(true);
-  }, 180_000);
-
-  it('shows the same confirmation whole on a 375 px phone, and it signs from there', async () => {
-    const { dare, walker } = await judgeableDare('Handstand for a minute', '0.2', 2);
-    const { page } = await openSignedIn(app, JUDGE_ACCOUNT, '/admin', {
-      wallet: { privateKey: JUDGE_KEY },
-      viewport: phone,
-    });
-    const dialog = await openMarkWinner(page, walker);
-    expect(await dialog.getByText(paysSentence('0.2')).count()).toBe(1);
-    await expectFits(dialog);
-    const sign = dialog.getByRole('button', { name: 'Sign and name winner' });
-    const box = (await sign.boundingBox())!;
-    expect(box.x >= 0 && box.x + box.width <= phone.width).toBe(true);
-    await sign.click();
-    await toast(page, 'Winner named');
-
-    // The window reads on the phone too: the date as text, no tooltip.
-    await page.goto(app.url(`/dare/${dare.id}`));
-    const note = page.getByRole('status', { name: 'Payout proposal' });
-    await note.getByText(/^Winner named — paid /).waitFor();
-    const width = await note.evaluate((element) => element.getBoundingClientRect().right);
-    expect(width <= phone.width).toBe(true);
   }, 180_000);
 });

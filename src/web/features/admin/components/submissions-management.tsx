@@ -152,13 +152,14 @@ function SubmissionList({ submissions, className }: { submissions: AdminSubmissi
                 </span>
               )}
               {!submission.dares.is_major &&
-                submission.status === 'approved' &&
-                submission.dares.status === 'active' && (
+                (submission.status === 'approved' || submission.status === 'winner') &&
+                submission.dares.status !== 'cancelled' && (
                   <CommunityWinnerAction
                     dareId={submission.dareId}
                     submissionId={submission.id}
                     username={submission.users.username}
                     usernames={usernames}
+                    open={submission.status === 'approved' && submission.dares.status === 'active'}
                   />
                 )}
               {submission.dares.is_major &&

@@ -37,11 +37,14 @@ export function CommunityWinnerAction({
   submissionId,
   username,
   usernames,
+  open,
 }: {
   dareId: number;
   submissionId: number;
   username: string;
   usernames: ReadonlyMap<number, string>;
+  /** An approved proof of an active dare: a winner can be named (the server's rule). */
+  open: boolean;
 }) {
   const outcome = useJudgingOutcome(dareId).data;
   const standing = standingProposal(outcome);
@@ -53,6 +56,8 @@ export function CommunityWinnerAction({
       <DisabledWithReason label="Mark Winner" reason="A winner is already named" />
     );
   }
+  // A v1 dare settled by the old rules shows its winner in the status badge instead.
+  if (!open) return null;
   return (
     <NameWinnerButton
       dareId={dareId}
