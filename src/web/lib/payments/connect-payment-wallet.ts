@@ -5,12 +5,12 @@ import { createLocalDevWallet, hasLocalDevWallet } from '#web/lib/wallet/dev-wal
 import { listWallets, type SigningWallet } from '#web/lib/wallet/wallets';
 import { type PaymentSigner, resolveJudgeWallet, resolvePaymentWallet } from './payment-wallet';
 
-/** Wallets already showing the address go first, so the right one is asked before any other. */
-function byHoldingAddress(wallets: SigningWallet[], walletAddress: string): SigningWallet[] {
+/** Wallets already showing one of the addresses go first, so the right one is asked before any other. */
+function byHoldingAddress(wallets: SigningWallet[], addresses: readonly string[]): SigningWallet[] {
   const holders = new Set(
     getWallets()
       .get()
-      .filter((wallet) => wallet.accounts.some((account) => account.address === walletAddress))
+      .filter((wallet) => wallet.accounts.some((account) => addresses.includes(account.address)))
       .map((wallet) => wallet.name),
   );
   return [...wallets].sort((a, b) => Number(holders.has(b.name)) - Number(holders.has(a.name)));
@@ -28,7 +28,7 @@ export function connectPaymentWallet(
   const current = connectedWallet();
   return resolvePaymentWallet(walletAddress, {
     current: current && { wallet: current.wallet, account: current.account },
-    installed: byHoldingAddress(listWallets(), walletAddress),
+    installed: byHoldingAddress(listWallets(), [walletAddress]),
     local: options.embeddedChain ? createLocalDevWallet : undefined,
   });
 }
@@ -39,10 +39,9 @@ export function connectJudgeWallet(
   options: { embeddedChain: boolean },
 ): Promise<PaymentSigner> {
   const current = connectedWallet();
-  const installed = judges.reduce((wallets, judge) => byHoldingAddress(wallets, judge), listWallets());
   return resolveJudgeWallet(judges, {
     current: current && { wallet: current.wallet, account: current.account },
-    installed,
+    installed: byHoldingAddress(listWallets(), judges),
     local: options.embeddedChain ? createLocalDevWallet : undefined,
   });
 }
