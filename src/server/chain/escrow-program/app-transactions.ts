@@ -38,7 +38,11 @@ import {
 } from './instructions';
 import type { DareKind, Vault } from './layout';
 import { findEntryAddress, findReceiptAddress } from './pda';
-import { getCreateVaultV2Instruction, type VaultTerms as VaultTermsV2 } from './v2/instructions';
+import {
+  getCreateVaultV2Instruction,
+  getExecuteInstruction,
+  type VaultTerms as VaultTermsV2,
+} from './v2/instructions';
 import { listVaultRecords, type VaultRecords } from './vault-records';
 import {
   type AppTransaction,
@@ -259,6 +263,34 @@ export async function buildSettleTransactions(
   });
   const settle = await getSettleInstruction({ ...input, winnerEntries });
   return pack(rpc, input, [{ instruction: settle }, ...(await closeSteps(input, vault, records, false))]);
+}
+
+/**
+ * Program v2's `execute`, alone in its transaction (one unpayable record must never hold up the
+ * payout; docs/program.md): pays the winners the judges proposed, once the window has passed.
+ * Anyone may send it; the platform fee payer signs only as the fee payer. The record closes
+ * follow in their own transactions (buildCloseRecordsTransactions), as after v1's settle.
+ */
+export async function buildExecuteTransaction(
+  rpc: BlockhashRpc,
+  input: {
+    programId: Address;
+    vault: Address;
+    winners: readonly Address[];
+    feePayer: TransactionSigner;
+    memo?: string;
+  },
+): Promise<VaultTransaction> {
+  const [transaction] = await pack(rpc, input, [
+    {
+      instruction: getExecuteInstruction({
+        programId: input.programId,
+        vault: input.vault,
+        winners: input.winners,
+      }),
+    },
+  ]);
+  return transaction!;
 }
 
 /** cancel (when the vault is still open), then a refund per receipt and close_entry per entry. */

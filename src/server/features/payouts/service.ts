@@ -15,6 +15,7 @@ import type { EscrowPrograms } from '../../chain/escrow-program/any-program';
 import {
   buildCancelAndRefundTransactions,
   buildCloseRecordsTransactions,
+  buildExecuteTransaction,
   buildSettleTransactions,
   VaultStateError,
   type VaultTransaction,
@@ -79,6 +80,13 @@ export class TransferAlreadyLive extends Error {
 
 /** The vault cannot take this step now (closed, settled, a winner never entered...). */
 export { VaultStateError };
+
+/** A v2 proposal still in its window: nobody can pay it before `executesAt`. */
+export class PayoutNotYetDue extends Error {
+  constructor(readonly executesAt: Date) {
+    super(`The payout window ends at ${executesAt.toISOString()}`);
+  }
+}
 
 const EXPIRED_REASON = 'The payout transaction expired before it reached the network';
 
@@ -354,6 +362,50 @@ export function createPayoutsService({
         beforeRecord,
       );
       return { transfer, closes };
+    },
+
+    /**
+     * Pays a dare's winners by its vault's program: v1's `settle` (the moderator signs), or v2's
+     * `execute` of the winners the judges proposed, once the payout window has passed (throws
+     * PayoutNotYetDue before). `winners` are who the books say won: a v2 vault pays only the
+     * proposal's winners, so any other list is refused rather than sent.
+     */
+    async payWinners(
+      payout: Omit<VaultPayout, 'purpose'> & { winners: readonly string[] },
+      beforeRecord?: (tx: Tx, signature: string) => Promise<void>,
+    ): Promise<PayoutOutcome> {
+      const vault = await fetchVault(rpc, escrowPrograms, address(payout.escrowWallet));
+      if (!vault) throw new VaultStateError('The vault of this dare is closed');
+      if (vault.version === 1) return service.settle(payout, beforeRecord);
+      const proposal = vault.judging?.proposal;
+      if (vault.status !== 'proposed' || !proposal)
+        throw new VaultStateError(
+          vault.status === 'settled'
+            ? 'This dare was paid out already'
+            : 'No winner of this dare is named on chain',
+        );
+      if (proposal.winners.join() !== payout.winners.join())
+        throw new VaultStateError('The winners named on chain are not the ones recorded for this dare');
+      // The program judges the window by the chain's clock; an idle chain's may lag the wall's.
+      const now = await fetchChainTime(rpc);
+      if (now < proposal.executesAt) throw new PayoutNotYetDue(new Date(Number(proposal.executesAt) * 1000));
+      const attempt = (await countVaultAttempts(db, payout.escrowWallet)) + 1;
+      const execute = await buildExecuteTransaction(rpc, {
+        programId: vault.programId,
+        vault: vault.address,
+        winners: proposal.winners,
+        feePayer: await escrowKeys.feePayer(),
+        memo: memo({ ...payout, purpose: 'claim' }, 'prize payout', attempt),
+      });
+      const transfer = await record(
+        { ...payout, purpose: 'claim' },
+        execute,
+        { recipient: payout.winners[0]!, lamports: vault.lamports - vault.rent },
+        beforeRecord,
+      );
+      const outcome = await sendStored(transfer);
+      if (outcome.status === 'confirmed') await service.closeSettledRecords(payout.escrowWallet);
+      return outcome;
     },
 
     /**
