@@ -12,6 +12,7 @@ import {
   decodeAnyVault,
   type EscrowPrograms,
   programIds,
+  versionOf,
 } from './any-program';
 import { decodeReceipt, type Receipt } from './layout';
 
@@ -21,11 +22,12 @@ async function fetchOwned<T>(
   rpc: Rpc<GetAccountInfoApi>,
   programs: EscrowPrograms | Address,
   address: Address,
-  decode: (data: Uint8Array) => T | null,
+  decode: (data: Uint8Array, version: 1 | 2 | undefined) => T | null,
 ): Promise<Owned<T> | null> {
   const account = await fetchEncodedAccount(rpc, address, { commitment: 'confirmed' });
   if (!account.exists || !programIds(programs).includes(account.programAddress)) return null;
-  const decoded = decode(new Uint8Array(account.data));
+  // The owner decides the layout: v2's bytes under v1's id (or the reverse) are no account of ours.
+  const decoded = decode(new Uint8Array(account.data), versionOf(programs, account.programAddress));
   return decoded === null
     ? null
     : { ...decoded, address, lamports: account.lamports, programId: account.programAddress };

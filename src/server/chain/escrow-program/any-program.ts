@@ -29,11 +29,11 @@ export interface VaultJudging {
 /** A vault of either program: v1's fields (`moderator` is v2's canceller), its version, and v2's judging. */
 export type AnyVault = Vault & { version: 1 | 2; judging: VaultJudging | null };
 
-/** Either program's vault bytes; null when they are neither. */
-export function decodeAnyVault(data: ReadonlyUint8Array): AnyVault | null {
-  const v1 = decodeVault(data);
+/** Either program's vault bytes (or only `version`'s layout, when the owner says which); null when they are neither. */
+export function decodeAnyVault(data: ReadonlyUint8Array, version?: 1 | 2): AnyVault | null {
+  const v1 = version === 2 ? null : decodeVault(data);
   if (v1) return { ...v1, version: 1, judging: null };
-  const v2 = decodeVaultV2(data);
+  const v2 = version === 1 ? null : decodeVaultV2(data);
   if (!v2) return null;
   const { canceller, judges, threshold, guardian, payoutWindow, proposal, vetoCount, ...common } = v2;
   return {
@@ -47,14 +47,20 @@ export function decodeAnyVault(data: ReadonlyUint8Array): AnyVault | null {
 /** An entry of either program; `proofHash` is v2's fingerprint of the proof (null in v1). */
 export type AnyEntry = Entry & { proofHash: ReadonlyUint8Array | null };
 
-export function decodeAnyEntry(data: ReadonlyUint8Array): AnyEntry | null {
-  const v1 = decodeEntry(data);
+export function decodeAnyEntry(data: ReadonlyUint8Array, version?: 1 | 2): AnyEntry | null {
+  const v1 = version === 2 ? null : decodeEntry(data);
   if (v1) return { ...v1, proofHash: null };
-  const v2 = decodeEntryV2(data);
+  const v2 = version === 1 ? null : decodeEntryV2(data);
   return v2 && { ...v2 };
 }
 
-/** The program ids in the order vaults are looked up: new ones first. */
+/** The program ids an account may be owned by. */
 export function programIds(programs: EscrowPrograms | Address): readonly Address[] {
   return typeof programs === 'string' ? [programs] : [programs.v2, programs.v1];
+}
+
+/** Which layout an account of `owner` has, when both programs are known (else: either). */
+export function versionOf(programs: EscrowPrograms | Address, owner: Address): 1 | 2 | undefined {
+  if (typeof programs === 'string') return undefined;
+  return owner === programs.v2 ? 2 : 1;
 }

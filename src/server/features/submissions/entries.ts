@@ -12,16 +12,19 @@
 import { type Address, address, type Signature } from '@solana/kit';
 import { lamportsToSol } from '#contract/money';
 import { entryCostLabel, SUBMISSION_MESSAGES } from '#contract/submissions';
-import { fetchEntry } from '#server/chain/escrow-program/accounts';
+import { fetchEntry, fetchVault, type Owned } from '#server/chain/escrow-program/accounts';
+import type { AnyVault } from '#server/chain/escrow-program/any-program';
 import { buildEnterTransaction } from '#server/chain/escrow-program/app-transactions';
 import { fetchChainTime } from '#server/chain/escrow-program/chain-clock';
 import { createEntryCost, entryShortfall } from '#server/chain/escrow-program/entry-cost';
 import { findEntryAddress } from '#server/chain/escrow-program/pda';
-import { fetchEntryV2 } from '#server/chain/escrow-program/v2/accounts';
 import { buildEnterV2Transaction } from '#server/chain/escrow-program/v2/enter-transaction';
 import { ENTRY_V2_SIZE } from '#server/chain/escrow-program/v2/layout';
-import { fetchVaultOnChain, type VaultOnChain } from '#server/chain/escrow-program/vault-program';
 import type { ChainPort } from '#server/chain/port';
+
+/** A vault of either program, as read from the chain with its owner. */
+type VaultOnChain = Owned<AnyVault>;
+
 import type { Db } from '#server/db/client';
 import type { Clock } from '#server/deps';
 import { AppError, badRequest, conflict } from '#server/errors';
@@ -38,11 +41,8 @@ export interface EntriesDeps {
   chain: ChainPort;
   clock: Clock;
   escrowProgramId: Address;
-  /**
-   * Escrow v2's program id, once the app knows it: a vault owned by any other program than v1's
-   * and this one is refused. Without it, the owner of a vault decoding as v2 is taken as v2.
-   */
-  escrowProgramV2Id?: Address;
+  /** Escrow v2's program id: a vault owned by any program but these two is refused. */
+  escrowProgramV2Id: Address;
   limiter: RateLimiter;
 }
 
@@ -76,7 +76,7 @@ export function createEntries({
   const prepared = createPreparedTransactions({ db, rpc, clock });
   // A v2 entry is bigger (it holds the proof's hash): its rent is too.
   const entryCosts = { 1: createEntryCost(rpc), 2: createEntryCost(rpc, ENTRY_V2_SIZE) } as const;
-  const programs = { v1ProgramId: escrowProgramId, v2ProgramId: escrowProgramV2Id };
+  const programs = { v1: escrowProgramId, v2: escrowProgramV2Id };
 
   /** Refuses before building when the wallet cannot pay: a send would only fail at preflight. */
   async function requireAffordable(wallet: Address, version: 1 | 2) {
@@ -104,7 +104,7 @@ export function createEntries({
 
   /** The vault and the program that holds it; 409 when there is none to enter. */
   async function vaultOnChain(vault: Address): Promise<VaultOnChain> {
-    const found = await fetchVaultOnChain(rpc, programs, vault);
+    const found = await fetchVault(rpc, programs, vault);
     if (!found) throw conflict(SUBMISSION_MESSAGES.noVault);
     return found;
   }
@@ -115,14 +115,10 @@ export function createEntries({
    */
   async function entryOf(vault: Address, program: VaultOnChain, wallet: Address) {
     const at = (await findEntryAddress(program.programId, vault, wallet)).address;
-    if (program.version === 1) {
-      const entry = await fetchEntry(rpc, program.programId, at);
-      const exists = entry !== null && entry.vault === vault && entry.entrant === wallet;
-      return { address: at, exists, proofHash: null };
-    }
-    const entry = await fetchEntryV2(rpc, program.programId, at);
+    const entry = await fetchEntry(rpc, program.programId, at);
     const exists = entry !== null && entry.vault === vault && entry.entrant === wallet;
-    return { address: at, exists, proofHash: exists ? proofHashHex(new Uint8Array(entry.proofHash)) : null };
+    const proofHash = exists && entry.proofHash ? proofHashHex(new Uint8Array(entry.proofHash)) : null;
+    return { address: at, exists, proofHash };
   }
 
   /**

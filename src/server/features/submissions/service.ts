@@ -81,7 +81,7 @@ export interface SubmissionsDeps {
   escrowKeys: EscrowKeys;
   escrowProgramId: Address;
   /** Escrow v2's program id: entries refuse a vault owned by any third program (decision 038). */
-  escrowProgramV2Id?: Address;
+  escrowProgramV2Id: Address;
   limiter: RateLimiter;
   /** Told when a pending upload becomes a submission's video (the storage quota counts it). */
   onUploadAttached?: (bytes: number) => void;
