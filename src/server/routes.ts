@@ -12,6 +12,8 @@ import { configRoutes } from './features/config/routes';
 import { dareRoutes } from './features/dares/routes';
 import { createDaresService } from './features/dares/service';
 import { healthRoutes } from './features/health/routes';
+import { judgingLifecycle } from './features/judging/lifecycle';
+import { createJudgingService } from './features/judging/service';
 import { leaderboardRoutes } from './features/leaderboard/routes';
 import { majorDareRoutes } from './features/major-dare/routes';
 import { createMajorDareService } from './features/major-dare/service';
@@ -128,9 +130,12 @@ export async function registerRoutes(
     capBytes: config.storage.maxBytes,
     pendingPoolBytes: config.storage.pendingPoolBytes,
   });
+  // Program v2: judges' wallets name winners; the guardian may veto within the window (decision 042).
+  const judging = createJudgingService({ ...deps, db });
   const submissions = createSubmissionsService({
     ...deps,
     db,
+    judgingOutcome: (dareId) => judging.outcomeOf(dareId),
     videoAccess,
     limiter,
     onUploadAttached: videoQuota.attached,
@@ -153,7 +158,14 @@ export async function registerRoutes(
 
   // Money out: moderation and winners, the major dare, prize claims and refunds (docs/decisions/008).
   const claims = createClaimsService({ db, chain, clock, payouts });
-  const admin = createAdminService({ db, clock, refunds, claims, announce });
+  const admin = createAdminService({
+    db,
+    clock,
+    refunds,
+    claims,
+    announce,
+    assertCancellable: (dareId) => judging.assertCancellable(dareId),
+  });
   const majorDare = createMajorDareService({
     db,
     clock,
@@ -166,8 +178,10 @@ export async function registerRoutes(
     admin,
     feePayerStatus: () => feePayerStatus(payouts, config.feePayerMinLamports),
     videoAccess,
+    judging,
   });
-  await app.register(majorDareRoutes, { majorDare });
+  await app.register(majorDareRoutes, { majorDare, judging });
+  await app.register(judgingLifecycle, { judging, jobLock, intervalMs: config.payoutJobIntervalMs });
   await app.register(claimRoutes, { claims });
   // 'Refund me': a payer's own wallet signs the refund; the relay books it through the money-out
   // feature that notices payments other people sent from a vault (decision 025).

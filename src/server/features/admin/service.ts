@@ -49,12 +49,18 @@ export function createAdminService({
   refunds,
   claims: claimsService,
   announce = noAnnouncements,
+  assertCancellable = async () => {},
 }: {
   db: Db;
   clock: Clock;
   refunds: RefundsService;
   claims: ClaimsService;
   announce?: Announce;
+  /**
+   * Refuses (throws) cancelling a dare whose v2 vault has a standing proposal: the program would
+   * refuse the cancel, so nothing changes here either (the judging feature; decision 042).
+   */
+  assertCancellable?: (dareId: number) => Promise<void>;
 }) {
   async function requireDare(id: number) {
     const dare = await findDareRow(db, id);
@@ -97,6 +103,7 @@ export function createAdminService({
       if (dare.status === 'completed') throw conflict(ADMIN_MESSAGES.completedDare);
       if (status === 'active' && dare.status === 'cancelled' && (await hasRefunds(db, dareId)))
         throw conflict(ADMIN_MESSAGES.refundedDare);
+      if (status === 'cancelled') await assertCancellable(dareId);
       if (!(await setOpenDareStatus(db, dareId, status, clock())))
         throw conflict(ADMIN_MESSAGES.completedDare);
       if (status === 'active') return { id: dareId, status: 'active' as const, refunds: NO_REFUNDS };
@@ -109,6 +116,7 @@ export function createAdminService({
      */
     async deleteDare(dareId: number) {
       const dare = await requireDare(dareId);
+      await assertCancellable(dareId);
       if (await hasUnpaidClaims(db, dareId)) throw conflict(ADMIN_MESSAGES.unpaidClaims);
       let summary = NO_REFUNDS;
       if (dare.status !== 'completed') {
