@@ -100,10 +100,11 @@ export function createAdminService({
     /** Deactivate refunds every contribution; Activate is refused once money went back. */
     async setDareStatus(dareId: number, status: 'active' | 'cancelled') {
       const dare = await requireDare(dareId);
+      // Says why first: a named winner waiting for its window is what makes the dare unchangeable.
+      if (status === 'cancelled') await assertCancellable(dareId);
       if (dare.status === 'completed') throw conflict(ADMIN_MESSAGES.completedDare);
       if (status === 'active' && dare.status === 'cancelled' && (await hasRefunds(db, dareId)))
         throw conflict(ADMIN_MESSAGES.refundedDare);
-      if (status === 'cancelled') await assertCancellable(dareId);
       if (!(await setOpenDareStatus(db, dareId, status, clock())))
         throw conflict(ADMIN_MESSAGES.completedDare);
       if (status === 'active') return { id: dareId, status: 'active' as const, refunds: NO_REFUNDS };
