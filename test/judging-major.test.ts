@@ -1,0 +1,152 @@
+/**
+ * Two of three judges name a Major Dare's winners on escrow v2 (70/30): each pick is recorded as
+ * before; the pick completing the pair answers the propose; the first judge's signature is stored
+ * and the second judge signs that stored transaction; then the server relays it.
+ * docs/decisions/042-naming-winners.md.
+ */
+import { generateKeyPairSigner, getTransactionDecoder, type KeyPairSigner } from '@solana/kit';
+import { eq } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { splitMajorPrize } from '#contract/major-dare';
+import { lamportsToSol, normalizeSol } from '#contract/money';
+import { claims } from '#server/db/schema';
+import { adminWithKey, createV2Dare, enteredSubmission, judgeSigns, potOf, vaultV2 } from './helpers/judging';
+import { type Actor, castVote } from './helpers/payouts';
+import { setupApiSuite } from './helpers/suite';
+
+let keys: KeyPairSigner[] = [];
+
+const { ctx, http, actors } = setupApiSuite({
+  env: async () => {
+    keys = [await generateKeyPairSigner(), await generateKeyPairSigner(), await generateKeyPairSigner()];
+    return { JUDGE_WALLETS: keys.map((k) => k.address).join(','), MAJOR_JUDGE_THRESHOLD: '2' };
+  },
+  context: { leavesReconcileDifferences: true },
+  actors: { creator: {}, ada: {}, bob: {}, voter: {} },
+});
+
+let first: Actor;
+let second: Actor;
+beforeAll(async () => {
+  first = await adminWithKey(ctx, keys[0]!, 'judgeone');
+  second = await adminWithKey(ctx, keys[1]!, 'judgetwo');
+});
+
+const pick = (dareId: number, body: object, token: string) =>
+  http.post(`/api/admin/major-dare/${dareId}/winner`, body, token);
+
+describe('a Major Dare judged by two of three admins', () => {
+  it('collects the first judge, then the second on the stored transaction, then relays 70/30', async () => {
+    expect(ctx.judging.majorThreshold).toBe(2);
+    const dare = await createV2Dare(ctx, actors.creator, '1', { kind: 'major' });
+    expect((await vaultV2(ctx, dare.vault)).threshold).toBe(2);
+    const adminPick = await enteredSubmission(ctx, actors.ada, dare);
+    const communityPick = await enteredSubmission(ctx, actors.bob, dare);
+    await castVote(ctx, actors.voter, communityPick);
+    const pot = await potOf(ctx, dare.vault);
+    const split = splitMajorPrize(pot);
+
+    const a = await pick(dare.id, { submissionId: adminPick.id, winnerType: 'admin' }, first.token);
+    expect(a.statusCode, a.body).toBe(201);
+    const b = await pick(dare.id, { submissionId: communityPick.id, winnerType: 'community' }, first.token);
+    expect(b.statusCode, b.body).toBe(200);
+    const offered = b.json() as { transaction: string; winners: unknown[]; executesAt: string };
+    expect(offered.winners).toEqual([
+      {
+        submissionId: adminPick.id,
+        walletAddress: actors.ada.wallet.address,
+        amount: lamportsToSol(split.admin),
+      },
+      {
+        submissionId: communityPick.id,
+        walletAddress: actors.bob.wallet.address,
+        amount: lamportsToSol(split.community),
+      },
+    ]);
+    const signers = Object.keys(
+      getTransactionDecoder().decode(Buffer.from(offered.transaction, 'base64')).signatures,
+    );
+    // The fee payer first; then the caller and the next judge (the message orders them itself).
+    expect(signers[0]).toBe((await ctx.escrowKeys.feePayer()).address);
+    expect(new Set(signers.slice(1))).toEqual(new Set([keys[0]!.address, keys[1]!.address]));
+
+    const byFirst = await pick(
+      dare.id,
+      {
+        submissionId: communityPick.id,
+        winnerType: 'community',
+        signedTransaction: await judgeSigns(keys[0]!, offered.transaction),
+      },
+      first.token,
+    );
+    expect(byFirst.statusCode, byFirst.body).toBe(200);
+    const waiting = byFirst.json() as { signaturesNeeded: number; transaction: string };
+    expect(waiting.signaturesNeeded).toBe(1);
+    expect((await vaultV2(ctx, dare.vault)).status).toBe('open');
+
+    // The second judge finds it in the admin panel's list and signs that stored transaction.
+    const listed = (await http.get('/api/admin/proposals', second.token)).json() as {
+      dareId: number;
+      state: string;
+      signedBy: string[];
+      signaturesNeeded: number;
+      transaction: string;
+    }[];
+    const collecting = listed.find((p) => p.dareId === dare.id)!;
+    expect(collecting).toMatchObject({
+      state: 'collecting',
+      signedBy: [keys[0]!.address],
+      signaturesNeeded: 1,
+    });
+    expect(collecting.transaction).toBe(waiting.transaction);
+
+    const bySecond = await pick(
+      dare.id,
+      {
+        submissionId: communityPick.id,
+        winnerType: 'community',
+        signedTransaction: await judgeSigns(keys[1]!, collecting.transaction),
+      },
+      second.token,
+    );
+    expect(bySecond.statusCode, bySecond.body).toBe(200);
+    const { proposal } = bySecond.json() as { proposal: { winners: unknown[]; signature: string } };
+    expect(proposal.winners).toEqual(offered.winners);
+    const vault = await vaultV2(ctx, dare.vault);
+    expect(vault.status).toBe('proposed');
+    expect(vault.proposal!.winners).toEqual([actors.ada.wallet.address, actors.bob.wallet.address]);
+
+    const rows = await ctx.database.db.select().from(claims).where(eq(claims.dareId, dare.id));
+    expect(rows.map((r) => [r.claimType, normalizeSol(r.amount), r.status]).sort()).toEqual(
+      [
+        ['major_admin', lamportsToSol(split.admin), 'pending'],
+        ['major_community', lamportsToSol(split.community), 'pending'],
+      ].sort(),
+    );
+    const outcome = (await http.get(`/api/dares/${dare.id}/outcome`)).json();
+    expect(outcome.proposal).toMatchObject({ signature: proposal.signature, vetoed: false });
+    expect(outcome.judging).toMatchObject({ threshold: 2, judges: keys.map((k) => k.address) });
+  });
+
+  it('refuses a judge signing alone below the threshold from being relayed', async () => {
+    const dare = await createV2Dare(ctx, actors.creator, '1', { kind: 'major' });
+    const adminPick = await enteredSubmission(ctx, actors.ada, dare);
+    const communityPick = await enteredSubmission(ctx, actors.bob, dare);
+    await castVote(ctx, actors.voter, communityPick);
+    await pick(dare.id, { submissionId: adminPick.id, winnerType: 'admin' }, first.token);
+    const offered = (
+      await pick(dare.id, { submissionId: communityPick.id, winnerType: 'community' }, first.token)
+    ).json() as { transaction: string };
+    // The first judge signs twice: still one judge.
+    const once = await judgeSigns(keys[0]!, offered.transaction);
+    for (let i = 0; i < 2; i += 1) {
+      const res = await pick(
+        dare.id,
+        { submissionId: communityPick.id, winnerType: 'community', signedTransaction: once },
+        first.token,
+      );
+      expect(res.json()).toMatchObject({ signaturesNeeded: 1 });
+    }
+    expect((await vaultV2(ctx, dare.vault)).status).toBe('open');
+  });
+});
