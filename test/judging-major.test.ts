@@ -4,15 +4,23 @@
  * and the second judge signs that stored transaction; then the server relays it.
  * docs/decisions/042-naming-winners.md.
  */
-import { generateKeyPairSigner, getTransactionDecoder, type KeyPairSigner } from '@solana/kit';
+import {
+  generateKeyPairSigner,
+  getCompiledTransactionMessageDecoder,
+  getTransactionDecoder,
+  type KeyPairSigner,
+} from '@solana/kit';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { splitMajorPrize } from '#contract/major-dare';
 import { lamportsToSol, normalizeSol } from '#contract/money';
 import { claims } from '#server/db/schema';
+import { warpChain } from './helpers/chain-clock';
 import { adminWithKey, createV2Dare, enteredSubmission, judgeSigns, potOf, vaultV2 } from './helpers/judging';
 import { type Actor, castVote } from './helpers/payouts';
 import { setupApiSuite } from './helpers/suite';
+
+type CompiledMessage = ReturnType<ReturnType<typeof getCompiledTransactionMessageDecoder>['decode']>;
 
 let keys: KeyPairSigner[] = [];
 
@@ -83,6 +91,18 @@ describe('a Major Dare judged by two of three admins', () => {
     const waiting = byFirst.json() as { signaturesNeeded: number; transaction: string };
     expect(waiting.signaturesNeeded).toBe(1);
     expect((await vaultV2(ctx, dare.vault)).status).toBe('open');
+    // The propose lives by the vault's durable nonce (advance-nonce first, the fee payer its
+    // authority): the second judge may come long after a blockhash would have expired.
+    const message = getCompiledTransactionMessageDecoder().decode(
+      getTransactionDecoder().decode(Buffer.from(waiting.transaction, 'base64')).messageBytes,
+    ) as Extract<CompiledMessage, { version: 0 }>;
+    expect(String(message.staticAccounts[message.instructions[0]!.programAddressIndex])).toBe(
+      '11111111111111111111111111111111',
+    );
+    expect(Array.from(message.instructions[0]!.data ?? [])).toEqual([4, 0, 0, 0]);
+    await warpChain(ctx, 600);
+    const { value: latest } = await ctx.chain.rpc.getLatestBlockhash().send();
+    expect(latest.blockhash).not.toBe(message.lifetimeToken);
 
     // The second judge finds it in the admin panel's list and signs that stored transaction.
     const listed = (await http.get('/api/admin/proposals', second.token)).json() as {

@@ -12,6 +12,7 @@ import {
   type Base64EncodedWireTransaction,
   getBase58Decoder,
   getBase64EncodedWireTransaction,
+  getCompiledTransactionMessageDecoder,
   getPublicKeyFromAddress,
   getTransactionDecoder,
   isSolanaError,
@@ -44,6 +45,7 @@ import {
   fetchEntryV2,
   fetchVaultV2,
   findEntryAddress,
+  type ProposeLifetime,
   type VaultV2,
 } from '#server/chain/escrow-program/v2';
 import type { ChainPort } from '#server/chain/port';
@@ -52,6 +54,7 @@ import type { Clock } from '#server/deps';
 import { AppError, badRequest, conflict, forbidden, notFound } from '#server/errors';
 import type { UserRow } from '#server/features/auth/user';
 import { messageHash } from '#server/features/prepared-transactions/service';
+import { currentNonce, NO_BLOCK_HEIGHT_LIMIT, proposeNonce, proposeNonceAddress } from './propose-nonce';
 import type { ProposalWinnerRecord } from './repo';
 import {
   findDareForNaming,
@@ -190,6 +193,18 @@ export function createJudgingService({ db, chain, clock, escrowKeys, escrowProgr
     if (live) await sync(live);
   }
 
+  /** Whether a stored propose can still land: its blockhash is recent, or its nonce is current. */
+  async function stillLands(row: ProposalRow): Promise<boolean> {
+    if (row.lastValidBlockHeight !== NO_BLOCK_HEIGHT_LIMIT)
+      return row.lastValidBlockHeight >= (await rpc.getBlockHeight({ commitment: 'confirmed' }).send());
+    const message = getCompiledTransactionMessageDecoder().decode(
+      decodeWire(row.wireTransaction).messageBytes,
+    );
+    const feePayer = (await escrowKeys.feePayer()).address;
+    const nonceAccount = await proposeNonceAddress(feePayer, address(row.vault));
+    return (await currentNonce(rpc, nonceAccount)) === message.lifetimeToken;
+  }
+
   function transactionId(transaction: Transaction): Signature {
     const [, first] = Object.entries(transaction.signatures)[0]!;
     return getBase58Decoder().decode(first!) as Signature;
@@ -220,13 +235,12 @@ export function createJudgingService({ db, chain, clock, escrowKeys, escrowProgr
     if (live?.status === 'proposed') throw conflict(JUDGING_MESSAGES.proposalStanding);
     if (vault.status === 'proposed') throw conflict(JUDGING_MESSAGES.proposalStanding);
     if (vault.status !== 'open') throw conflict(MESSAGES.notOpen);
-    const height = await rpc.getBlockHeight({ commitment: 'confirmed' }).send();
     const same = live?.winners.map((w) => `${w.submissionId}:${w.walletAddress}`).join(',');
     if (
       live &&
       same === winners.map((w) => `${w.submissionId}:${w.walletAddress}`).join(',') &&
-      live.lastValidBlockHeight >= height &&
-      live.signers.includes(caller)
+      live.signers.includes(caller) &&
+      (await stillLands(live))
     )
       return offered(live);
     for (const winner of winners) {
@@ -237,14 +251,19 @@ export function createJudgingService({ db, chain, clock, escrowKeys, escrowProgr
     if (shares[0]! <= 0n) throw conflict('This dare has no prize pool to pay');
     // The caller first, then other judges in the vault's order, up to its threshold.
     const signers = [caller, ...vault.judges.filter((j) => j !== caller)].slice(0, vault.threshold);
-    const { value: latest } = await rpc.getLatestBlockhash({ commitment: 'confirmed' }).send();
+    const feePayer = await escrowKeys.feePayer();
+    // One judge signs at once (a blockhash); several sign in turn, over longer than one lives.
+    const lifetime: ProposeLifetime =
+      signers.length > 1
+        ? await proposeNonce(rpc, feePayer, address(dare.vault))
+        : (await rpc.getLatestBlockhash({ commitment: 'confirmed' }).send()).value;
     const transaction = await compileProposeTransaction({
       programId: escrowProgramV2Id,
       vault: address(dare.vault),
       winners: winners.map((w) => w.walletAddress),
       judges: signers,
-      feePayer: (await escrowKeys.feePayer()).address,
-      lifetime: latest,
+      feePayer: feePayer.address,
+      lifetime,
     });
     const executesAt = fromSeconds((await fetchChainTime(rpc)) + vault.payoutWindow);
     const row = {
@@ -253,7 +272,7 @@ export function createJudgingService({ db, chain, clock, escrowKeys, escrowProgr
       winners: winners.map((w, i) => ({ ...w, lamports: shares[i]!.toString() })),
       wireTransaction: getBase64EncodedWireTransaction(transaction),
       messageHash: messageHash(new Uint8Array(transaction.messageBytes)),
-      lastValidBlockHeight: latest.lastValidBlockHeight,
+      lastValidBlockHeight: 'nonce' in lifetime ? NO_BLOCK_HEIGHT_LIMIT : lifetime.lastValidBlockHeight,
       signers,
       signaturesNeeded: vault.threshold,
       executesAt,
@@ -307,8 +326,7 @@ export function createJudgingService({ db, chain, clock, escrowKeys, escrowProgr
       await saveSignatures(db, live.id, live.messageHash, { wireTransaction, signedBy, now: clock() });
       return { signaturesNeeded: live.signaturesNeeded - signedBy.length, transaction: wireTransaction };
     }
-    const height = await rpc.getBlockHeight({ commitment: 'confirmed' }).send();
-    if (live.lastValidBlockHeight < height) throw badRequest(JUDGING_MESSAGES.wrongTransaction);
+    if (!(await stillLands(live))) throw badRequest(JUDGING_MESSAGES.wrongTransaction);
     const complete = await partiallySignTransaction([(await escrowKeys.feePayer()).keyPair], merged);
     const signature = transactionId(complete);
     const wire = getBase64EncodedWireTransaction(complete);
@@ -367,7 +385,7 @@ export function createJudgingService({ db, chain, clock, escrowKeys, escrowProgr
       await waitForConfirmation(rpc, signature, {
         commitment: 'confirmed',
         timeoutMs: CONFIRM_TIMEOUT_MS,
-        lastValidBlockHeight,
+        ...(lastValidBlockHeight === NO_BLOCK_HEIGHT_LIMIT ? {} : { lastValidBlockHeight }),
       });
     } catch (error) {
       if (error instanceof ConfirmationError && error.reason === 'failed') {
