@@ -76,7 +76,6 @@ import {
 export { markProposalExecuted } from './repo';
 
 const MESSAGES = {
-  dareNotFound: 'Dare not found',
   submissionNotFound: 'Submission not found',
   wrongDare: 'This submission does not belong to that dare',
   notApproved: 'Only an approved submission can be marked as the winner',
@@ -144,8 +143,8 @@ export function createJudgingService({ db, chain, clock, escrowKeys, escrowProgr
   /** The dare when its vault is a v2 one; null for v1 (and for a dare without a vault). */
   async function v2Dare(dareId: number) {
     const dare = await findDareForNaming(db, dareId);
-    if (!dare) throw notFound(MESSAGES.dareNotFound);
-    if (dare.programVersion !== 2 || !dare.escrowWallet) return null;
+    // No dare: the v1 path answers it as it always did.
+    if (dare?.programVersion !== 2 || !dare.escrowWallet) return null;
     return { ...dare, vault: dare.escrowWallet };
   }
 
