@@ -12,6 +12,7 @@ import {
   getTransactionDecoder,
   isSolanaError,
   type KeyPairSigner,
+  partiallySignTransaction,
   type SignatureBytes,
   SOLANA_ERROR__INSTRUCTION_ERROR__CUSTOM,
   type Transaction,
@@ -20,6 +21,7 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { JUDGING_MESSAGES } from '#contract/judging';
 import { lamportsToSol } from '#contract/money';
+import { waitForConfirmation } from '#server/chain/confirmation';
 import { readKeypairFile } from '#server/chain/escrow-program/keypair-file';
 import {
   ESCROW_V2_ERROR_CODE,
@@ -256,6 +258,22 @@ describe('one judge names a winner through the wire contract', () => {
     expect(await claimsOf(dare.id)).toMatchObject([{ userId: actors.other.id, status: 'pending' }]);
     const latest = (await http.get(`/api/dares/${dare.id}/outcome`)).json();
     expect(latest.proposal).toEqual({ ...second.proposal, vetoed: false });
+  });
+
+  it('records a propose that landed while its relay was cut short, when the dare is next read', async () => {
+    const { dare, submission } = await namedDare();
+    const offered = await proposeTransaction(dare, submission.id);
+    // What the relay sends, sent by hand: the judge's and the fee payer's signatures.
+    const byJudge = decode(await judgeSigns(judgeKey, offered.transaction));
+    const full = await partiallySignTransaction([(await ctx.escrowKeys.feePayer()).keyPair], byJudge);
+    const signature = await ctx.chain.rpc
+      .sendTransaction(getBase64EncodedWireTransaction(full), { encoding: 'base64' })
+      .send();
+    await waitForConfirmation(ctx.chain.rpc, signature, { timeoutMs: 10_000 });
+    const outcome = (await http.get(`/api/dares/${dare.id}/outcome`)).json();
+    expect(outcome.proposal).toMatchObject({ signature, vetoed: false });
+    expect((await proposalsOf(dare.id)).map((r) => r.status)).toEqual(['proposed']);
+    expect(await claimsOf(dare.id)).toHaveLength(1);
   });
 
   it('refuses Cancel and Delete while a proposal stands, changing nothing', async () => {
