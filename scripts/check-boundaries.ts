@@ -7,6 +7,9 @@
  *    drizzle-orm nor the schema; queries live in its repo.ts or repo/.
  * 3. A feature that has a service.ts reaches its repo only through it: its routes.ts imports no
  *    repo.
+ * 4. The stand-alone chain scripts (CHAIN_ONLY_SCRIPTS: run against any RPC with no DarePool
+ *    server or database) reach, through every import they follow, only src/server/chain and
+ *    src/contract of this repository (and packages).
  *
  * Biome's noRestrictedImports (biome.json) already refuses a feature importing another feature's
  * repo and the contract importing server or web code. Exits 1 listing every problem.
@@ -174,6 +177,53 @@ for (const component of cyclicComponents()) {
       '  lower feature declare the interface it needs.',
     ].join('\n'),
   );
+}
+
+/**
+ * Scripts an operator runs with nothing but an RPC URL (docs/decisions/041-guardian-script.md):
+ * importing the server's config, database or features would tie them to a server's setup.
+ */
+const CHAIN_ONLY_SCRIPTS = ['scripts/guardian.ts', 'scripts/refund-dare.ts'];
+const CHAIN_ONLY_ALLOWED = [path.join(SERVER, 'chain'), path.join(ROOT, 'src/contract')];
+
+/** The source file a resolved specifier names: `x.ts`, `x.tsx`, `x/index.ts`, or as written. */
+function sourceFile(target: string): string | null {
+  for (const candidate of [`${target}.ts`, `${target}.tsx`, path.join(target, 'index.ts'), target]) {
+    try {
+      if (statSync(candidate).isFile()) return candidate;
+    } catch {}
+  }
+  return null;
+}
+
+function resolveAny(from: string, specifier: string): string | null {
+  if (specifier.startsWith('#contract/')) return path.join(ROOT, 'src/contract', specifier.slice(10));
+  if (specifier.startsWith('#web/')) return path.join(ROOT, 'src/web', specifier.slice(5));
+  return resolve(from, specifier);
+}
+
+for (const script of CHAIN_ONLY_SCRIPTS) {
+  const seen = new Set<string>();
+  const queue: { file: string; via: string }[] = [{ file: path.join(ROOT, script), via: script }];
+  while (queue.length > 0) {
+    const { file, via } = queue.shift()!;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    for (const specifier of importsOf(file)) {
+      const target = resolveAny(file, specifier);
+      if (target === null) continue;
+      const reached = sourceFile(target);
+      if (reached === null) continue;
+      const inside = CHAIN_ONLY_ALLOWED.some((dir) => !path.relative(dir, reached).startsWith('..'));
+      if (!inside) {
+        problems.push(
+          `${script} reaches ${relative(reached)} (${relative(file)} imports ${specifier}, via ${via}): it runs with no DarePool server or database, so it imports only src/server/chain and src/contract.`,
+        );
+        continue;
+      }
+      queue.push({ file: reached, via: relative(file) });
+    }
+  }
 }
 
 if (problems.length > 0) {

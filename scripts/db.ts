@@ -36,6 +36,8 @@ try {
     const result = await seedDemoData({
       ...runtime,
       escrowProgramId: runtime.escrowProgram.programId,
+      escrowProgramV2Id: runtime.escrowProgramV2.programId,
+      judging: runtime.judging,
       db: database.db,
       clock: () => new Date(),
       storage: await openVideoStorage(config.storage),

@@ -19,13 +19,12 @@ try {
   process.exit(2);
 }
 try {
-  const report = await reconcileEscrows(
-    runtime.database.db,
-    runtime.chain.rpc,
+  const report = await reconcileEscrows(runtime.database.db, runtime.chain.rpc, [
     runtime.escrowProgram.programId,
-  );
+    runtime.escrowProgramV2.programId,
+  ]);
   console.log(
-    `Checked ${report.checked} vault(s) of program ${runtime.escrowProgram.programId} on ${runtime.chain.cluster} against the ledger (${runtime.database.description}).`,
+    `Checked ${report.checked} vault(s) of programs ${runtime.escrowProgram.programId} (v1) and ${runtime.escrowProgramV2.programId} (v2) on ${runtime.chain.cluster} against the ledger (${runtime.database.description}).`,
   );
   for (const d of report.differences) {
     const sign = d.difference > 0n ? '+' : '-';

@@ -4,7 +4,9 @@
  *   key: once the vault is refunding (cancelled) or open past its refund_after, the escrow program
  *   lets anyone send the refunds. --keypair (a solana-keygen file, default
  *   ~/.config/solana/id.json) only pays the network fees; --program defaults to the vault's owner.
- *   Prints each transaction's signature and what it returned to whom.
+ *   Prints each transaction's signature and what it returned to whom. A refund is due when the
+ *   later of the chain's clock and this machine's passed the vault's refund_after (an idle chain's
+ *   clock lags). An RPC it cannot reach is one line naming it, and exit code 1.
  */
 import os from 'node:os';
 import path from 'node:path';
@@ -13,7 +15,7 @@ import { type Address, createSolanaRpc, fetchEncodedAccount, isAddress } from '@
 import { lamportsToSol } from '#contract/money';
 import { waitForConfirmation } from '#server/chain/confirmation';
 import { buildCloseRecordsTransactions } from '#server/chain/escrow-program/app-transactions';
-import { fetchChainTime } from '#server/chain/escrow-program/chain-clock';
+import { fetchChainTime, laterOfClocks } from '#server/chain/escrow-program/chain-clock';
 import { checkDeployedProgram } from '#server/chain/escrow-program/deploy';
 import { readKeypairFile } from '#server/chain/escrow-program/keypair-file';
 import { decodeVault } from '#server/chain/escrow-program/layout';
@@ -41,10 +43,23 @@ const { values } = parseArgs({
   },
 });
 if (!values.rpc) fail('--rpc <url> is required (the cluster the dare lives on)');
+const rpcUrl = values.rpc;
 const vaultAddress = addressArg(values.vault, 'vault');
-const rpc = createSolanaRpc(values.rpc);
+const rpc = createSolanaRpc(rpcUrl);
 
-const account = await fetchEncodedAccount(rpc, vaultAddress, { commitment: 'confirmed' });
+/** An RPC call: a node that cannot be reached is one line naming it, never a stack trace. */
+function reach<T>(call: Promise<T>): Promise<T> {
+  return call.catch((error: unknown) => fail(`cannot reach the RPC at ${rpcUrl}: ${reasonOf(error)}`));
+}
+
+/** The innermost message of an error (fetch wraps the socket's reason in `cause`). */
+function reasonOf(error: unknown): string {
+  let current = error;
+  while (current instanceof Error && current.cause instanceof Error) current = current.cause;
+  return current instanceof Error ? current.message : String(current);
+}
+
+const account = await reach(fetchEncodedAccount(rpc, vaultAddress, { commitment: 'confirmed' }));
 if (!account.exists)
   fail(`no account at ${vaultAddress}: the vault is closed (everyone was paid) or never existed`);
 const programId = values.program ? addressArg(values.program, 'program') : account.programAddress;
@@ -54,7 +69,7 @@ const vault = decodeVault(new Uint8Array(account.data));
 if (!vault) fail(`${vaultAddress} is not a DarePool vault`);
 
 // Only informative: the keypair pays fees and signs nothing else, whatever the program is.
-const check = await checkDeployedProgram(rpc, programId, readEscrowProgram());
+const check = await reach(checkDeployedProgram(rpc, programId, readEscrowProgram()));
 console.log(
   check.same
     ? `Program ${programId} runs this repository's build (sha256 ${check.expectedSha256}).`
@@ -63,10 +78,11 @@ console.log(
 
 if (vault.status === 'settled') fail('this dare was paid out to its winner: there is nothing to refund');
 if (vault.status === 'open') {
-  const now = await fetchChainTime(rpc);
+  const chainTime = await reach(fetchChainTime(rpc));
+  const now = laterOfClocks(chainTime, new Date());
   if (now < vault.refundAfter) {
     fail(
-      `refunds are not due until ${isoTime(vault.refundAfter)} (the chain's clock reads ${isoTime(now)}); until then only DarePool's moderator can cancel the dare`,
+      `refunds are not due until ${isoTime(vault.refundAfter)} (it is ${isoTime(now)}); until then only DarePool's moderator can cancel the dare`,
     );
   }
 }
@@ -75,7 +91,9 @@ console.log(
 );
 
 const feePayer = await readKeypairFile(values.keypair).catch((error: Error) => fail(error.message));
-const transactions = await buildCloseRecordsTransactions(rpc, { programId, vault: vaultAddress, feePayer });
+const transactions = await reach(
+  buildCloseRecordsTransactions(rpc, { programId, vault: vaultAddress, feePayer }),
+);
 let returned = 0n;
 for (const transaction of transactions) {
   let signature: string;
@@ -95,7 +113,7 @@ for (const transaction of transactions) {
     } else if (close.kind === 'closeEntry') console.log(`  closed the entry of ${close.entrant}`);
   }
 }
-const closed = !(await fetchEncodedAccount(rpc, vaultAddress, { commitment: 'confirmed' })).exists;
+const closed = !(await reach(fetchEncodedAccount(rpc, vaultAddress, { commitment: 'confirmed' }))).exists;
 console.log(
   `Done: ${lamportsToSol(returned)} SOL refunded in ${transactions.length} transaction(s); ${closed ? 'the vault is closed' : 'the vault is still open (records were added meanwhile: run again)'}.`,
 );

@@ -1,19 +1,18 @@
 /**
  * The embedded chain's served RPC runs inside the app's process: each attack from issue 25 replayed
- * (the same shapes, sized for a shared 2-core machine) while /api/health keeps answering in 100 ms.
+ * (the same shapes, sized for a shared 2-core machine) from another thread, as a page or a program
+ * outside the app sends it, while /api/health keeps answering within 100 ms throughout.
  */
 import { generateKeyPairSigner } from '@solana/kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RPC_LIMITS } from '#server/chain/embedded/rpc-guard';
 import { createTestContext, type TestContext } from './helpers/app';
+import { attackFromOutside } from './helpers/rpc-attacker';
 
 let ctx: TestContext;
 let rpcUrl: string;
-/**
- * The slowest /api/health with no attack, over as many probes: on a machine shared with other
- * work, scheduling alone can exceed 100 ms, so each attack may add at most 100 ms to it.
- */
-let baselineMs = 0;
+/** Issue 25: `/api/health` answers within 100 ms throughout every attack. */
+const HEALTH_BUDGET_MS = 100;
 
 beforeAll(async () => {
   // The escrow program deployed as the server deploys it: the upgradeable loader's accounts are big.
@@ -22,8 +21,9 @@ beforeAll(async () => {
   rpcUrl = ctx.chain.rpcServer.httpUrl;
   // A fresh app's first answers are slower (lazy loading): measured warm, as a running server is.
   for (let i = 0; i < 5; i += 1) await ctx.app.inject({ method: 'GET', url: '/api/health' });
-  baselineMs = (await healthDuring(() => new Promise((resolve) => setTimeout(resolve, 2_000)))).slowest;
-  console.info(`/api/health without an attack: slowest ${baselineMs.toFixed(1)} ms`);
+  // So is the attacker's thread: its first start loads fetch, which is not what is measured.
+  await attackFromOutside(rpcUrl, [JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'getSlot' })]);
+  await healthDuring(() => new Promise((resolve) => setTimeout(resolve, 1_000)));
 }, 60_000);
 
 afterAll(async () => {
@@ -31,10 +31,8 @@ afterAll(async () => {
 });
 
 /**
- * Polls /api/health every 20 ms while `attack` runs. Returns the slowest answer and the 90th
- * percentile, in ms: on 2 cores shared with another test worker, one probe can wait for the CPU
- * whatever the attack does, while a stalled app (what these attacks did before: 9.7 s, minutes)
- * makes every probe slow.
+ * Polls /api/health every 20 ms while `attack` runs (it ends when the attack does). Returns the
+ * slowest answer and the 90th percentile, in ms.
  */
 async function healthDuring(attack: () => Promise<unknown>): Promise<{ slowest: number; p90: number }> {
   const times: number[] = [];
@@ -64,13 +62,12 @@ async function healthDuring(attack: () => Promise<unknown>): Promise<{ slowest: 
 }
 
 /**
- * Answering throughout: 9 probes in 10 within 150 ms (or 100 ms over the idle slowest), none held a
- * second. Issue 25 asks for 100 ms: met on a quiet machine (p90 3-4 ms), not yet beside a second
- * test worker (p90 up to 88 ms, slowest 151 ms), where a loader scan's large answer still blocks.
+ * Answering within 100 ms throughout: every probe, the slowest included. The served RPC hands the
+ * event loop back between the requests of a batch and between slices of a large answer
+ * (json-pieces.ts), and expensive methods share a time budget, so no attack holds the app for long.
  */
 function expectAnsweredThroughout(health: { slowest: number; p90: number }) {
-  expect(health.p90).toBeLessThan(Math.max(150, baselineMs + 100));
-  expect(health.slowest).toBeLessThan(1_000);
+  expect(health.slowest).toBeLessThan(HEALTH_BUDGET_MS);
 }
 
 function rpc(body: unknown, headers: Record<string, string> = {}) {
@@ -81,6 +78,7 @@ function rpc(body: unknown, headers: Record<string, string> = {}) {
   });
 }
 
+const body = (value: unknown) => JSON.stringify(value);
 const loaderScan = (id: number) => ({
   jsonrpc: '2.0',
   id,
@@ -96,70 +94,73 @@ describe('the served chain RPC cannot take the app down', () => {
       method: 'getProgramAccounts',
       params: [ctx.escrowProgramId, { encoding: 'base64', filters: [{ dataSize: 1234 }] }],
     }));
+    const text = body(batch);
+    let statuses: number[] = [];
     const health = await healthDuring(async () => {
-      const res = await rpc(batch);
-      expect(res.status).toBe(413);
-      await res.text();
+      statuses = (await attackFromOutside(rpcUrl, [text])).map((res) => res.status);
     });
+    expect(statuses).toEqual([413]);
     expectAnsweredThroughout(health);
   });
 
   it('answers a 100-request batch while the app keeps answering in between', async () => {
+    const full = body(Array.from({ length: RPC_LIMITS.maxBatchLength }, (_, id) => loaderScan(id)));
+    const tooMany = body(Array.from({ length: RPC_LIMITS.maxBatchLength + 1 }, (_, id) => loaderScan(id)));
+    let results: Awaited<ReturnType<typeof attackFromOutside>> = [];
     const health = await healthDuring(async () => {
-      for (let round = 0; round < 3; round += 1) {
-        const res = await rpc(Array.from({ length: RPC_LIMITS.maxBatchLength }, (_, id) => loaderScan(id)));
-        const answers = (await res.json()) as { error?: { code: number } }[];
-        expect(answers).toHaveLength(RPC_LIMITS.maxBatchLength);
-      }
-      const tooMany = await rpc(
-        Array.from({ length: RPC_LIMITS.maxBatchLength + 1 }, (_, id) => loaderScan(id)),
-      );
-      expect(((await tooMany.json()) as { error: { message: string } }).error.message).toMatch(
-        /Batch too large/,
-      );
+      results = await attackFromOutside(rpcUrl, [full, full, full, tooMany]);
     });
+    for (const result of results.slice(0, 3)) {
+      const answers = result.answers as { hasResult: boolean; error?: { message: string } }[];
+      expect(answers).toHaveLength(RPC_LIMITS.maxBatchLength);
+      // The rest of a batch is refused once its answer is full (or the time budget is spent).
+      for (const answer of answers.filter((a) => a.error))
+        expect(answer.error!.message).toMatch(/Too many expensive requests|Answer too large/);
+      expect(result.bytes).toBeLessThan(RPC_LIMITS.maxAnswerBytes + 100 * 1024);
+    }
+    const answered = results.slice(0, 3).flatMap((result) => result.answers as { hasResult: boolean }[]);
+    expect(answered.some((answer) => answer.hasResult)).toBe(true);
+    expect((results[3]!.answers as { error: { message: string } }).error.message).toMatch(/Batch too large/);
     expectAnsweredThroughout(health);
   });
 
   it('caps answer bytes: 60 loader scans in parallel never build a 93 MB answer', async () => {
-    let answered = 0;
+    const scans = Array.from({ length: 60 }, (_, id) => body(loaderScan(id)));
+    let results: Awaited<ReturnType<typeof attackFromOutside>> = [];
     const health = await healthDuring(async () => {
-      const answers = await Promise.all(
-        Array.from({ length: 60 }, async (_, id) => {
-          const res = await rpc(loaderScan(id));
-          const text = await res.text();
-          answered += text.length;
-          return JSON.parse(text) as { result?: unknown; error?: { code: number; message: string } };
-        }),
-      );
-      // The budget refuses the scans past its share of each second; none is starved for good.
-      expect(answers.some((answer) => answer.result !== undefined)).toBe(true);
-      for (const answer of answers) {
-        if (answer.error)
-          expect(answer.error.message).toMatch(/Too many expensive requests|Answer too large/);
-      }
+      results = await attackFromOutside(rpcUrl, scans, { parallel: true });
     });
+    const answers = results.map(
+      (result) => result.answers as { hasResult: boolean; error?: { message: string } },
+    );
+    // The budget refuses the scans past its share of each second; none is starved for good.
+    expect(answers.some((answer) => answer.hasResult)).toBe(true);
+    for (const answer of answers)
+      if (answer.error) expect(answer.error.message).toMatch(/Too many expensive requests|Answer too large/);
+    const answered = results.reduce((sum, result) => sum + result.bytes, 0);
     expect(answered).toBeLessThan(60 * RPC_LIMITS.maxAnswerBytes);
     expectAnsweredThroughout(health);
   });
 
   it('rate-limits requestAirdrop: a burst grows neither the chain nor the latency', async () => {
     const wallet = (await generateKeyPairSigner()).address;
-    const results: { result?: string; error?: { message: string } }[] = [];
+    const batches = Array.from({ length: 8 }, (_, round) =>
+      body(
+        Array.from({ length: 10 }, (_, id) => ({
+          jsonrpc: '2.0',
+          id,
+          method: 'requestAirdrop',
+          params: [wallet, 1_000 + round * 10 + id],
+        })),
+      ),
+    );
+    let results: { hasResult: boolean; error?: { message: string } }[] = [];
     const health = await healthDuring(async () => {
-      for (let round = 0; round < 8; round += 1) {
-        const res = await rpc(
-          Array.from({ length: 10 }, (_, id) => ({
-            jsonrpc: '2.0',
-            id,
-            method: 'requestAirdrop',
-            params: [wallet, 1_000 + round * 10 + id],
-          })),
-        );
-        results.push(...((await res.json()) as typeof results));
-      }
+      results = (await attackFromOutside(rpcUrl, batches)).flatMap(
+        (result) => result.answers as typeof results,
+      );
     });
-    const landed = results.filter((answer) => answer.result !== undefined);
+    const landed = results.filter((answer) => answer.hasResult);
     expect(landed.length).toBeLessThanOrEqual(RPC_LIMITS.airdropsPerMinute);
     expect(results.filter((answer) => answer.error).length).toBeGreaterThanOrEqual(
       80 - RPC_LIMITS.airdropsPerMinute,

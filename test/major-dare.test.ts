@@ -75,14 +75,18 @@ describe('major dare', () => {
     );
     expect(unpaid.statusCode).toBe(400);
     expect(unpaid.json().code).toBe('PAYMENT_NOT_VERIFIED');
-    const paid = await payStake(ctx.app, admin.token, admin.wallet, '0.2', { kind: 'major' });
+    const until = deadline();
+    const paid = await payStake(ctx.app, admin.token, admin.wallet, '0.2', {
+      kind: 'major',
+      deadline: until,
+    });
     const body = {
       title: 'x',
       description: 'y',
       category: 'z',
       difficulty: 'easy',
       prizeAmount: '0.3',
-      deadline: deadline(),
+      deadline: until,
       maxParticipants: 5,
       transactionSignature: paid.signature,
       escrowWalletAddress: paid.escrow,
@@ -239,15 +243,60 @@ describe('major dare', () => {
     expect(await ctx.database.db.$count(claims, eq(claims.status, 'paid'))).toBe(2);
   });
 
+  it('refuses a prize whose vault was built for another deadline, and returns the SOL to the admin (decision 037)', async () => {
+    const until = deadline();
+    const adminBefore = await lamportsOf(ctx, admin.wallet.address);
+    const paid = await payStake(ctx.app, admin.token, admin.wallet, '0.05', {
+      kind: 'major',
+      deadline: until,
+    });
+    const refused = await http.post(
+      '/api/admin/major-dare',
+      {
+        title: 'Weekly: wrong day',
+        description: 'Prepared for one deadline, sent with another.',
+        category: 'skill',
+        difficulty: 'easy',
+        prizeAmount: '0.05',
+        deadline: new Date(new Date(until).getTime() + 24 * 3600 * 1000).toISOString(),
+        maxParticipants: 10,
+        transactionSignature: paid.signature,
+        escrowWalletAddress: paid.escrow,
+      },
+      admin.token,
+    );
+    expect(refused.statusCode, refused.body).toBe(400);
+    expect(refused.json().error).toBe('The deadline does not match the one the payment was prepared with');
+    expect(await ctx.database.db.$count(dares, eq(dares.escrowWallet, paid.escrow))).toBe(0);
+    // Booked in, then refunded out within the request: the vault is closed and the books agree.
+    const lines = await ctx.database.db
+      .select({ kind: ledgerEntries.kind, direction: ledgerEntries.direction, amount: ledgerEntries.amount })
+      .from(ledgerEntries)
+      .where(eq(ledgerEntries.escrowWallet, paid.escrow))
+      .orderBy(ledgerEntries.id);
+    expect(lines).toEqual([
+      { kind: 'stake', direction: 1, amount: '0.050000000' },
+      { kind: 'refund', direction: -1, amount: '0.050000000' },
+    ]);
+    expect(await lamportsOf(ctx, paid.escrow)).toBe(0n);
+    // The admin is out only the create_vault transaction's two signatures.
+    expect(adminBefore - (await lamportsOf(ctx, admin.wallet.address))).toBe(10_000n);
+    await expectReconciled(ctx);
+  });
+
   it('replays the same creation request with the same dare and refuses the signature for another', async () => {
-    const paid = await payStake(ctx.app, admin.token, admin.wallet, '0.05', { kind: 'major' });
+    const until = deadline();
+    const paid = await payStake(ctx.app, admin.token, admin.wallet, '0.05', {
+      kind: 'major',
+      deadline: until,
+    });
     const body = {
       title: 'Weekly: handstand',
       description: 'One minute.',
       category: 'skill',
       difficulty: 'medium',
       prizeAmount: '0.05',
-      deadline: deadline(),
+      deadline: until,
       maxParticipants: 10,
       transactionSignature: paid.signature,
       escrowWalletAddress: paid.escrow,

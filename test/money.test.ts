@@ -74,15 +74,20 @@ async function reserveEscrow(user: User): Promise<string> {
 async function prepare(user: User, escrow: string, amount: string, vault: object = {}) {
   const res = await post(
     '/api/create-transaction',
-    { fromWallet: user.wallet.address, toWallet: escrow, amount, ...vault },
+    // A new vault needs the dare's deadline; a deposit does not read it.
+    { fromWallet: user.wallet.address, toWallet: escrow, amount, deadline: inDays(7), ...vault },
     user.token,
   );
   expect(res.statusCode, res.body).toBe(200);
   return res.json() as { transaction: string; reference: string; lamports: string };
 }
 
-async function createDare(user: User, stake = '0.1', overrides: object = {}) {
-  const paid = await payStake(ctx.app, user.token, user.wallet, stake);
+async function createDare(
+  user: User,
+  stake = '0.1',
+  overrides: { deadline?: string; [field: string]: unknown } = {},
+) {
+  const paid = await payStake(ctx.app, user.token, user.wallet, stake, { deadline: overrides.deadline });
   const res = await post('/api/dares', dareBody(user.wallet, paid, stake, overrides), user.token);
   expect(res.statusCode, res.body).toBe(201);
   return { dare: res.json(), paid };
@@ -223,20 +228,52 @@ describe('create a dare with a verified stake', () => {
     expect(list.json().map((d: { id: number }) => d.id)).toContain(dare.id);
   });
 
-  it('builds create_vault with defaults for an older client: a year ahead, community, any earlier dare deadline', async () => {
+  it("refuses to build a new vault without the dare's deadline, before any SOL moves (decision 037)", async () => {
     const escrow = await reserveEscrow(alice);
-    const { signature } = await payTo(ctx.app, alice.token, alice.wallet, escrow, '0.1');
-    const vault = await vaultOf(escrow);
-    const yearAhead = BigInt(Math.floor((ctx.clock.now.getTime() + 365 * DAY) / 1000));
-    expect(vault!.kind).toBe('community');
-    expect(Number(vault!.deadline - yearAhead)).toBeLessThanOrEqual(1);
-    expect(Number(yearAhead - vault!.deadline)).toBeLessThanOrEqual(5);
-    const res = await post(
+    const before = await balanceOf(alice.wallet.address);
+    const res = await expectRefused(
+      () =>
+        post(
+          '/api/create-transaction',
+          { fromWallet: alice.wallet.address, toWallet: escrow, amount: '0.1' },
+          alice.token,
+        ),
+      400,
+      "The dare's deadline is required: a new dare's vault is created with it",
+    );
+    expect(res).toMatchObject({ fields: { deadline: expect.any(String) } });
+    expect(await vaultOf(escrow)).toBeNull();
+    expect(await balanceOf(alice.wallet.address)).toBe(before);
+    // With it, the same reservation is built and the vault holds that deadline.
+    const deadline = inDays(3);
+    const { signature } = await payTo(ctx.app, alice.token, alice.wallet, escrow, '0.1', { deadline });
+    expect((await vaultOf(escrow))!.deadline).toBe(BigInt(Math.floor(new Date(deadline).getTime() / 1000)));
+    const res2 = await post(
       '/api/dares',
-      dareBody(alice.wallet, { escrow, reference: '', signature }, '0.1', { deadline: inDays(3) }),
+      dareBody(alice.wallet, { escrow, reference: '', signature, deadline }, '0.1'),
       alice.token,
     );
-    expect(res.statusCode, res.body).toBe(201);
+    expect(res2.statusCode, res2.body).toBe(201);
+  });
+
+  it('refuses a second stake into the same vault whose dare has another deadline, and refunds the vault', async () => {
+    const alices = await balanceOf(alice.wallet.address);
+    const deadline = inDays(3);
+    const first = await payStake(ctx.app, alice.token, alice.wallet, '0.1', { deadline });
+    // The vault exists now: the same reservation takes a deposit, which carries no deadline.
+    const second = await payTo(ctx.app, alice.token, alice.wallet, first.escrow, '0.05');
+    expect((await vaultOf(first.escrow))!.total).toBe(150_000_000n);
+    const res = await post(
+      '/api/dares',
+      dareBody(alice.wallet, { ...first, ...second }, '0.05', { deadline: inDays(2) }),
+      alice.token,
+    );
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json().error).toBe('The deadline does not match the one the payment was prepared with');
+    await expectVaultRefunded(first.escrow, second.signature);
+    expect((await intentOf(first.signature)).refundedAt).not.toBeNull();
+    // Both payments came back; only the two transactions' fees are gone.
+    expect(alices - (await balanceOf(alice.wallet.address))).toBe(2n * SIGNATURE_FEE + SIGNATURE_FEE);
   });
 
   it('refuses a stake outside 0.01 to 5 SOL, a Major Dare vault for a non-admin and a past deadline, before any SOL moves', async () => {
@@ -342,18 +379,8 @@ describe('create a dare with a verified stake', () => {
     expect(again.json().error).toBe('The transaction does not belong to this payment request');
   });
 
-  it('refuses a deadline in the past and a network other than the configured one, keeping the payment for a corrected form', async () => {
+  it('refuses a network other than the configured one, keeping the payment for a corrected form; a past deadline refunds the vault', async () => {
     const paid = await payStake(ctx.app, alice.token, alice.wallet, '0.1');
-    await expectRefused(
-      () =>
-        post(
-          '/api/dares',
-          dareBody(alice.wallet, paid, '0.1', { deadline: new Date(Date.now() - 60_000).toISOString() }),
-          alice.token,
-        ),
-      400,
-      'Deadline must be in the future',
-    );
     await expectRefused(
       () => post('/api/dares', dareBody(alice.wallet, paid, '0.1', { network: 'mainnet-beta' }), alice.token),
       400,
@@ -361,6 +388,16 @@ describe('create a dare with a verified stake', () => {
     );
     const res = await post('/api/dares', dareBody(alice.wallet, paid, '0.1'), alice.token);
     expect(res.statusCode, res.body).toBe(201);
+    // The vault fixed its deadline: a dare with another one, here a past one, can never use it.
+    const other = await payStake(ctx.app, alice.token, alice.wallet, '0.1');
+    const past = await post(
+      '/api/dares',
+      dareBody(alice.wallet, other, '0.1', { deadline: new Date(Date.now() - 60_000).toISOString() }),
+      alice.token,
+    );
+    expect(past.statusCode, past.body).toBe(400);
+    expect(past.json().error).toBe('Deadline must be in the future');
+    await expectVaultRefunded(other.escrow, other.signature);
   });
 
   it('cancels and refunds a vault whose deadline passed while the wallet was signing', async () => {
@@ -961,7 +998,11 @@ describe('the relay sends only what the server built (issue 13)', () => {
     expect(await vaultOf(escrow)).toMatchObject({ total: 100_000_000n, rentPayer: platform.rentPayer });
     const res = await post(
       '/api/dares',
-      dareBody(alice.wallet, { escrow, reference: '', signature: sent.json().signature }, '0.1'),
+      dareBody(
+        alice.wallet,
+        { escrow, reference: '', signature: sent.json().signature, deadline: inDays(7) },
+        '0.1',
+      ),
       alice.token,
     );
     expect(res.statusCode, res.body).toBe(201);
@@ -995,7 +1036,11 @@ describe('the relay sends only what the server built (issue 13)', () => {
     // Once credited, the intent is closed: the relay no longer knows it.
     const credited = await post(
       '/api/dares',
-      dareBody(alice.wallet, { escrow, reference: '', signature: first.json().signature }, '0.1'),
+      dareBody(
+        alice.wallet,
+        { escrow, reference: '', signature: first.json().signature, deadline: inDays(7) },
+        '0.1',
+      ),
       alice.token,
     );
     expect(credited.statusCode, credited.body).toBe(201);

@@ -51,7 +51,10 @@ async function expectClosed(dare: { vault: Address }) {
 }
 
 async function unbooked(dare: { escrowWallet: string }) {
-  const report = await reconcileEscrows(ctx.database.db, ctx.chain.rpc, ctx.escrowProgramId);
+  const report = await reconcileEscrows(ctx.database.db, ctx.chain.rpc, [
+    ctx.escrowProgramId,
+    ctx.escrowProgramV2Id,
+  ]);
   return report.differences.filter((d) => d.escrowWallet === dare.escrowWallet);
 }
 

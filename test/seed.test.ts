@@ -26,6 +26,8 @@ const seedDeps = (context: TestContext = ctx) => ({
   chain: context.chain,
   escrowKeys: context.escrowKeys,
   escrowProgramId: context.escrowProgramId,
+  escrowProgramV2Id: context.escrowProgramV2Id,
+  judging: context.judging,
   clock: () => context.clock.now,
   // The app's own video folder, so the app serves what the seed stored.
   storage: createLocalDiskStorage(context.config.storage.videoDir),

@@ -85,7 +85,9 @@ describe('POST /api/dares/{id}/enter-transaction', () => {
   });
 
   it('refuses visitors, accounts without a wallet, unknown and closed dares', async () => {
-    expect((await http.post(`/api/dares/${dare.id}/enter-transaction`, undefined)).statusCode).toBe(401);
+    expect(
+      (await http.post(`/api/dares/${dare.id}/enter-transaction`, { videoUrl: proof.videoUrl })).statusCode,
+    ).toBe(401);
 
     const noWallet = await createUser(ctx.database.db, { username: 'nowallet', walletAddress: null });
     const login = await http.post('/api/auth/login', {
@@ -94,7 +96,11 @@ describe('POST /api/dares/{id}/enter-transaction', () => {
     });
     expect(login.statusCode, login.body).toBe(200);
     const token = login.json().token as string;
-    const refused = await http.post(`/api/dares/${dare.id}/enter-transaction`, undefined, token);
+    const refused = await http.post(
+      `/api/dares/${dare.id}/enter-transaction`,
+      { videoUrl: proof.videoUrl },
+      token,
+    );
     expect([refused.statusCode, refused.json().error]).toEqual([400, SUBMISSION_MESSAGES.noWalletToEnter]);
     const submitted = await http.post(`/api/dares/${dare.id}/submit`, proof, token);
     expect([submitted.statusCode, submitted.json().error]).toEqual([

@@ -277,6 +277,9 @@ describe('voting', () => {
     expect((await api(ctx).get(`/api/dares/${won.dare.id}/outcome`)).json()).toEqual({
       votingClosed: 'Voting is closed: this dare already has its winner',
       refunds: [],
+      // A vault of program v1: no proposal, no judges (the moderator settles it).
+      proposal: null,
+      judging: null,
       winners: [
         {
           submissionId: won.submissionId,
@@ -293,6 +296,8 @@ describe('voting', () => {
       votingClosed: 'Voting is closed: this dare was cancelled',
       winners: [],
       refunds: [],
+      proposal: null,
+      judging: null,
     });
     expect((await api(ctx).get('/api/dares/999999/outcome')).statusCode).toBe(404);
     // Nothing was counted by the refused votes.

@@ -98,7 +98,7 @@ describe('VIDEO_STORAGE=s3', () => {
       {
         videoUrl: attached,
         description: 'From the bucket',
-        signedEntryTransaction: await signedEntry(ctx, author, dareId),
+        signedEntryTransaction: await signedEntry(ctx, author, dareId, attached),
       },
       author.token,
     );

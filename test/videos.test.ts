@@ -178,7 +178,7 @@ describe('GET /api/video-proxy/{submissionId}', () => {
       {
         videoUrl: url,
         description: 'Mine',
-        signedEntryTransaction: await signedEntry(ctx, author, dareId),
+        signedEntryTransaction: await signedEntry(ctx, author, dareId, url),
       },
       author.token,
     );
@@ -227,7 +227,7 @@ describe('GET /api/video-proxy/{submissionId}', () => {
       {
         videoUrl: url,
         description: 'Pending',
-        signedEntryTransaction: await signedEntry(ctx, author, dareId),
+        signedEntryTransaction: await signedEntry(ctx, author, dareId, url),
       },
       author.token,
     );

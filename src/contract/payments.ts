@@ -21,6 +21,7 @@ export const PAYMENT_MESSAGES = {
   alreadyUsed: 'This transaction has already been used',
   testSolUnavailable: 'Test SOL is only available on the embedded chain',
   deadlineFormat: 'Deadline must be a date and time',
+  vaultDeadlineRequired: "The dare's deadline is required: a new dare's vault is created with it",
   majorForAdmins: 'Only an admin can fund a Major Dare',
   vaultRefused: "This dare's vault does not match its payment request; the payment is being refunded",
   vaultNotOpen: "This dare's vault no longer takes payments",
@@ -76,9 +77,9 @@ export const createTransactionRequestSchema = z
     toWallet: walletAddressSchema,
     amount: solAmountInputSchema,
     /**
-     * A new dare's vault only (decision 021): the dare's deadline, fixed on chain when the vault is
-     * created (refunds open 7 days later). Left out: 365 days from now, and the dare's deadline may
-     * then be anything up to it.
+     * Required for a new dare's vault (decisions 021, 037): the dare's deadline, fixed on chain when
+     * the vault is created (refunds open 7 days later); the dare must then have exactly this
+     * deadline. Not read for a deposit into a vault that exists.
      */
     deadline: z.iso.datetime({ offset: true, error: PAYMENT_MESSAGES.deadlineFormat }).optional(),
     /** A new dare's vault only: 'major' pays 70/30 to two winners (admins only). Default 'community'. */

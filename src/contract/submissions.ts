@@ -55,6 +55,12 @@ export const SUBMISSION_MESSAGES = {
   entryExpired: 'Your entry expired before it reached the chain; please sign a new one',
   entryFailed: (reason: string) => `Your entry failed on chain: ${reason}`,
   entryUnconfirmed: 'The network did not confirm your entry in time; submit again in a moment',
+  /** The signed entry carries another video's fingerprint than the one submitted (nothing was sent). */
+  entryForOtherVideo:
+    'This entry was prepared for another video: ask for the entry of this video and sign it',
+  /** The entry on chain holds another video's fingerprint: it is fixed for the dare (decision 038). */
+  entrySignedForOtherVideo:
+    'This entry was signed for another video: submit that video (the same file, uploaded again if it is gone)',
   /** Said before the wallet signs (Submit Video); `sol` is the entry cost rounded up (entryCostLabel). */
   entryCost: (sol: string) => `Entering costs ${sol} SOL, returned to you when the dare ends`,
   /**

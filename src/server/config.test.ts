@@ -81,6 +81,7 @@ describe('loadConfig', () => {
       majorThreshold: 1,
       guardianWallet: GUARDIAN,
       payoutWindowSeconds: 86_400n,
+      newVaultsVersion: 1,
     });
   });
 
@@ -240,6 +241,7 @@ describe('loadConfig', () => {
       majorThreshold: 1,
       guardianWallet: null,
       payoutWindowSeconds: 86_400n,
+      newVaultsVersion: 1,
     });
     expect(
       loadConfig({
@@ -248,6 +250,7 @@ describe('loadConfig', () => {
         MAJOR_JUDGE_THRESHOLD: '2',
         GUARDIAN_WALLET: GUARDIAN,
         PAYOUT_WINDOW_HOURS: '1.5',
+        NEW_VAULTS_PROGRAM: 'v2',
       }).judging,
     ).toEqual({
       judgeWallets: [JUDGE_A, JUDGE_B],
@@ -255,6 +258,7 @@ describe('loadConfig', () => {
       majorThreshold: 2,
       guardianWallet: GUARDIAN,
       payoutWindowSeconds: 5400n,
+      newVaultsVersion: 2,
     });
   });
 

@@ -73,13 +73,9 @@ export async function registerRoutes(
 
   // Money out goes through the escrow program: payouts sign settle, cancel and refunds with the
   // moderator and fee payer keys; no key can move a vault's SOL otherwise (decision 021).
-  const payouts = createPayoutsService({
-    db,
-    chain,
-    escrowKeys,
-    escrowProgramId: deps.escrowProgramId,
-    clock,
-  });
+  // Both programs: vaults made before v2 keep v1's rules (decision 036).
+  const escrowPrograms = { v1: deps.escrowProgramId, v2: deps.escrowProgramV2Id };
+  const payouts = createPayoutsService({ db, chain, escrowKeys, escrowPrograms, clock });
   const refunds = createRefundsService({ db, chain, clock, payouts });
   // A vault that landed but will never fund a dare is cancelled and every payer refunded, by the
   // refunds feature (payments declares what it needs; refunds depends on payments, not back).
@@ -92,6 +88,7 @@ export async function registerRoutes(
     limiter,
     refusedVaults,
     majorPrizeMaxSol: config.majorPrizeMaxSol,
+    newVaultsVersion: config.judging.newVaultsVersion,
   });
   await app.register(paymentRoutes, { payments });
   await app.register(paymentsLifecycle, { payments, jobLock });
@@ -152,7 +149,14 @@ export async function registerRoutes(
     clock,
   });
   await app.register(videoRoutes, { videos });
-  await app.register(videoJanitor, { db, storage, quota: videoQuota, clock, jobLock });
+  await app.register(videoJanitor, {
+    db,
+    storage,
+    quota: videoQuota,
+    clock,
+    jobLock,
+    proofChecks: submissions.proofChecks,
+  });
 
   await app.register(statsRoutes, { db, clock });
 
@@ -164,6 +168,7 @@ export async function registerRoutes(
     refunds,
     claims,
     announce,
+    proofChecks: submissions.proofChecks,
     assertCancellable: (dareId) => judging.assertCancellable(dareId),
   });
   const majorDare = createMajorDareService({

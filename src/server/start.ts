@@ -56,6 +56,8 @@ export async function startServer({ webBuild }: StartOptions = {}): Promise<void
           chain,
           escrowKeys,
           escrowProgramId: deps.escrowProgramId,
+          escrowProgramV2Id: deps.escrowProgramV2Id,
+          judging: deps.judging,
           clock,
           storage: deps.storage,
           adminPassword: config.demoAdminPassword,

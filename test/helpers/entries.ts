@@ -50,13 +50,21 @@ export async function fundEntries(ctx: TestContext, wallet: string, entries = 1)
   await ctx.chain.airdrop(address(wallet), ENTRY_COST * BigInt(entries));
 }
 
-export function requestEntry(ctx: TestContext, user: Entrant, dareId: number) {
-  return post(ctx, `/api/dares/${dareId}/enter-transaction`, undefined, user.token);
+/** The proof a test enters with when the video does not matter to it (a v1 entry holds none). */
+export const DEFAULT_PROOF_URL = 'https://videos.example/proof.mp4';
+
+export function requestEntry(ctx: TestContext, user: Entrant, dareId: number, videoUrl = DEFAULT_PROOF_URL) {
+  return post(ctx, `/api/dares/${dareId}/enter-transaction`, { videoUrl }, user.token);
 }
 
 /** POST enter-transaction, then the wallet signs it: the `signedEntryTransaction` of a submit. */
-export async function signedEntry(ctx: TestContext, user: Entrant, dareId: number): Promise<string> {
-  const res = await requestEntry(ctx, user, dareId);
+export async function signedEntry(
+  ctx: TestContext,
+  user: Entrant,
+  dareId: number,
+  videoUrl = DEFAULT_PROOF_URL,
+): Promise<string> {
+  const res = await requestEntry(ctx, user, dareId, videoUrl);
   if (res.statusCode !== 200) throw new Error(`enter-transaction failed: ${res.body}`);
   return walletSigns(user.wallet, (res.json() as { transaction: string }).transaction);
 }
@@ -72,10 +80,11 @@ export async function enterAndSubmit(
   dareId: number,
   body: { videoUrl?: string; description?: string } = {},
 ) {
+  const videoUrl = body.videoUrl ?? `https://videos.example/${user.username ?? 'proof'}.mp4`;
   const res = await postSubmit(ctx, user, dareId, {
-    videoUrl: body.videoUrl ?? `https://videos.example/${user.username ?? 'proof'}.mp4`,
+    videoUrl,
     description: body.description ?? 'My proof',
-    signedEntryTransaction: await signedEntry(ctx, user, dareId),
+    signedEntryTransaction: await signedEntry(ctx, user, dareId, videoUrl),
   });
   expect(res.statusCode, res.body).toBe(201);
   return res.json() as { id: number; dareId: number; userId: number };

@@ -60,10 +60,15 @@ export async function signBase64(wallet: TestWallet, base64: string): Promise<st
   return getBase64EncodedWireTransaction(await signTransaction([wallet.keys], tx));
 }
 
+/** The deadline a test's stake is made with when it names none: a week from now, as dareBody's. */
+export function defaultDeadline(): string {
+  return new Date(Math.floor(Date.now() / 1000) * 1000 + 7 * 24 * 3600 * 1000).toISOString();
+}
+
 /**
  * Steps 3 to 6 of the create dare flow over HTTP: vault address, build (create_vault), sign, send.
- * `vault` names the deadline and kind of the new vault as the web app does; left out, the server's
- * defaults (an older client).
+ * `vault` names the deadline and kind of the new vault as the web app does (the deadline is
+ * required for a new vault: left out, defaultDeadline(), which dareBody then uses too).
  */
 export async function payStake(
   app: FastifyInstance,
@@ -75,8 +80,9 @@ export async function payStake(
   const escrowRes = await post(app, '/api/create-escrow-wallet', undefined, token);
   if (escrowRes.statusCode !== 200) throw new Error(`escrow failed: ${escrowRes.body}`);
   const escrow = escrowRes.json().publicKey as string;
-  const paid = await payTo(app, token, wallet, escrow, amount, vault);
-  return { escrow, ...paid, ...(vault.deadline ? { deadline: vault.deadline } : {}) };
+  const terms = { ...vault, deadline: vault.deadline ?? defaultDeadline() };
+  const paid = await payTo(app, token, wallet, escrow, amount, terms);
+  return { escrow, ...paid, deadline: terms.deadline };
 }
 
 /** Build, sign and send a payment into a dare's vault (a stake or a contribution). */
@@ -194,21 +200,25 @@ export function lapsedPaymentsJob(ctx: TestContext) {
     db: ctx.database.db,
     chain: ctx.chain,
     escrowKeys: ctx.escrowKeys,
-    escrowProgramId: ctx.escrowProgramId,
+    escrowPrograms: { v1: ctx.escrowProgramId, v2: ctx.escrowProgramV2Id },
     clock,
   });
   return createLapsedPayments({
     db: ctx.database.db,
     chain: ctx.chain,
     clock,
-    programId: ctx.escrowProgramId,
+    programs: { v1: ctx.escrowProgramId, v2: ctx.escrowProgramV2Id },
     refusedVaults: createRefundsService({ db: ctx.database.db, chain: ctx.chain, clock, payouts }),
   });
 }
 
 /** A vault's books equal the chain: the ledger's balance is what the vault holds above its rent. */
 export async function expectVaultBooked(ctx: TestContext, vault: string): Promise<bigint> {
-  const onChain = await fetchVault(ctx.chain.rpc, ctx.escrowProgramId, address(vault));
+  const onChain = await fetchVault(
+    ctx.chain.rpc,
+    { v1: ctx.escrowProgramId, v2: ctx.escrowProgramV2Id },
+    address(vault),
+  );
   const { value: lamports } = await ctx.chain.rpc
     .getBalance(address(vault), { commitment: 'confirmed' })
     .send();

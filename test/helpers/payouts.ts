@@ -67,11 +67,17 @@ export function api(ctx: TestContext) {
 }
 
 /** Create dare steps 3 to 7 over HTTP. */
-export async function createFundedDare(ctx: TestContext, user: Actor, stake: string, overrides: object = {}) {
-  const paid = await payStake(ctx.app, user.token, user.wallet, stake);
+export async function createFundedDare(
+  ctx: TestContext,
+  user: Actor,
+  stake: string,
+  overrides: { deadline?: string; [field: string]: unknown } = {},
+) {
   // A week ahead of the app's clock (tests move it), unless the test names a deadline.
-  const deadline = new Date(ctx.clock.now.getTime() + 7 * 24 * 3600 * 1000).toISOString();
-  const body = dareBody(user.wallet, paid, stake, { deadline, ...overrides });
+  const deadline =
+    overrides.deadline ?? new Date(ctx.clock.now.getTime() + 7 * 24 * 3600 * 1000).toISOString();
+  const paid = await payStake(ctx.app, user.token, user.wallet, stake, { deadline });
+  const body = dareBody(user.wallet, paid, stake, { ...overrides, deadline });
   const res = await api(ctx).post('/api/dares', body, user.token);
   expect(res.statusCode, res.body).toBe(201);
   const dare = res.json() as { id: number; escrowWallet: string; totalPool: string };
@@ -121,7 +127,10 @@ export async function lamportsOf(ctx: TestContext, wallet: string): Promise<bigi
 }
 
 export async function expectReconciled(ctx: TestContext) {
-  const report = await reconcileEscrows(ctx.database.db, ctx.chain.rpc, ctx.escrowProgramId);
+  const report = await reconcileEscrows(ctx.database.db, ctx.chain.rpc, [
+    ctx.escrowProgramId,
+    ctx.escrowProgramV2Id,
+  ]);
   expect(report.differences).toEqual([]);
   return report;
 }
@@ -132,7 +141,7 @@ export function payoutsService(ctx: TestContext, overrides: { chain?: TestContex
     db: ctx.database.db,
     chain: overrides.chain ?? ctx.chain,
     escrowKeys: ctx.escrowKeys,
-    escrowProgramId: ctx.escrowProgramId,
+    escrowPrograms: { v1: ctx.escrowProgramId, v2: ctx.escrowProgramV2Id },
     clock: () => ctx.clock.now,
   });
 }

@@ -153,7 +153,14 @@ function logLines(output: string): ReturnType<Instance['logs']> {
 }
 
 export async function startProcessCluster(
-  options: { env?: Record<string, string>; adminWallets?: string[] } = {},
+  options: {
+    env?: Record<string, string>;
+    adminWallets?: string[];
+    /** Instances started as `npm start` starts one (compiled), the first before the second. */
+    compiled?: boolean;
+    /** Options for node itself in both instances (e.g. --cpu-prof). */
+    nodeArgs?: string[];
+  } = {},
 ): Promise<ProcessCluster> {
   const adminUrl = requiredEnv('TEST_DATABASE_URL');
   requiredEnv('TEST_REDIS_URL');
@@ -240,6 +247,8 @@ export async function startProcessCluster(
         logLevel: sharedEnv.LOG_LEVEL ?? 'info',
         timeoutMs: STARTUP_TIMEOUT_MS,
         outputLimitBytes: 4 * 1024 * 1024,
+        compiled: options.compiled,
+        nodeArgs: options.nodeArgs,
       });
       cleanups.push(() => server.stop());
       return {
@@ -253,8 +262,11 @@ export async function startProcessCluster(
         logs: () => logLines(server.output()),
       };
     };
-    // Both at once, as an orchestrator starts replicas: their migrations meet at the lock.
-    const [a, b] = await Promise.all([start('A'), start('B')]);
+    // Both at once, as an orchestrator starts replicas: their migrations meet at the lock. Compiled,
+    // one after the other: the first compiles a stale dist/server, which the second then finds.
+    const [a, b] = options.compiled
+      ? [await start('A'), await start('B')]
+      : await Promise.all([start('A'), start('B')]);
 
     const sql = async <T extends pg.QueryResultRow>(text: string, params: unknown[] = []) => {
       const client = new pg.Client({ connectionString: databaseUrl });

@@ -30,15 +30,17 @@ import {
   buildSettleTransactions,
 } from './escrow-program/app-transactions';
 import { EmbeddedEscrowChain, walletSigns } from './escrow-program/embedded-test-chain';
-import { getCancelInstruction } from './escrow-program/instructions';
-import { type DareKind, ENTRY_SIZE } from './escrow-program/layout';
+import { getCancelInstruction, getRefundInstruction } from './escrow-program/instructions';
+import { type DareKind, ENTRY_SIZE, VAULT_SIZE } from './escrow-program/layout';
 import { majorShares, readVaultTransaction } from './payout-transactions';
 
 let t: EmbeddedEscrowChain;
 let entryRent: bigint;
+let vaultRent: bigint;
 beforeAll(async () => {
   t = await EmbeddedEscrowChain.start();
   entryRent = await t.rpc.getMinimumBalanceForRentExemption(BigInt(ENTRY_SIZE)).send();
+  vaultRent = await t.rpc.getMinimumBalanceForRentExemption(BigInt(VAULT_SIZE)).send();
 });
 afterAll(() => t.close());
 
@@ -82,7 +84,7 @@ async function enter(vault: Address, entrant: KeyPairSigner) {
 }
 
 const read = (signature: string, vault: Address) =>
-  readVaultTransaction(t.rpc, signature, { programId: t.programId, vault });
+  readVaultTransaction(t.rpc, signature, { programId: t.programId, vault, vaultRent });
 
 describe('readVaultTransaction', () => {
   it('reads a community settle: the winner, and everything above rent including stray lamports', async () => {
@@ -109,12 +111,12 @@ describe('readVaultTransaction', () => {
       refunds: [],
     });
     expect(effects!.closedRecords).toHaveLength(3); // two receipts, one entry
-    // The winner was its entry's rent payer: the rent came back in the same transaction, not paid.
-    expect(effects!.paid).toEqual(new Map([[winner.address, 123_000_007n]]));
+    // The pot left the vault; the winner's entry rent came back to it too, but is no part of it.
+    expect(effects!.vaultOut).toBe(123_000_007n);
     expect(await t.balance(winner.address)).toBe(123_000_007n + entryRent);
     // Another vault's transaction reads as nothing done to this one.
     const other = await dare(10_000_000n);
-    expect(await read(signature, other.vault)).toMatchObject({ settle: null, refunds: [], paid: new Map() });
+    expect(await read(signature, other.vault)).toMatchObject({ settle: null, refunds: [], vaultOut: 0n });
   });
 
   it('reads a major settle paying two wallets 70/30, the odd lamport to the first', async () => {
@@ -133,12 +135,7 @@ describe('readVaultTransaction', () => {
     const [a, b] = majorShares(100_000_003n);
     expect([a, b]).toEqual([70_000_003n, 30_000_000n]);
     expect(effects!.settle).toEqual({ winners: [first.address, second.address] });
-    expect(effects!.paid).toEqual(
-      new Map([
-        [first.address, a],
-        [second.address, b],
-      ]),
-    );
+    expect(effects!.vaultOut).toBe(a + b);
     expect(majorShares(101n)).toEqual([71n, 30n]);
     expect(majorShares(99n)).toEqual([70n, 29n]);
   });
@@ -167,7 +164,7 @@ describe('readVaultTransaction', () => {
     const ownSignature = await t.sendWire(await walletSigns(own.base64, backer));
     const ownEffects = await read(ownSignature, vault);
     expect(ownEffects!.refunds).toEqual([{ receipt: expect.any(String), payer: backer.address }]);
-    expect(ownEffects!.paid).toEqual(new Map([[backer.address, 31_000_000n]]));
+    expect(ownEffects!.vaultOut).toBe(31_000_000n);
     expect((await t.balance(backer.address)) - before).toBe(31_000_000n - 5_000n);
     const rest = await buildCancelAndRefundTransactions(t.rpc, {
       programId: t.programId,
@@ -179,10 +176,41 @@ describe('readVaultTransaction', () => {
     const creatorBefore = await t.balance(creator.address);
     const effects = await read(await t.sendWire(rest[0]!.base64), vault);
     expect(effects!.refunds.map((r) => r.payer)).toEqual([creator.address]);
-    expect(effects!.paid).toEqual(new Map([[creator.address, 50_000_000n]]));
+    // The last refund closed the vault: its rent went back to the rent payer, not to the payer.
+    expect(effects!.vaultOut).toBe(50_000_000n);
     expect((await t.balance(creator.address)) - creatorBefore).toBe(50_000_000n + entryRent);
     expect(effects!.closedRecords).toHaveLength(1); // the entry
     expect(await t.exists(vault)).toBe(false);
+  });
+
+  it('reads a self-refund sent with transfers to the payer and into the vault as the receipt alone (decision 037)', async () => {
+    const { vault } = await dare(50_000_000n);
+    const payer = await t.wallet();
+    await deposit(vault, payer, 20_000_000n);
+    const other = await t.wallet(5n);
+    await t.send([getCancelInstruction({ programId: t.programId, vault, moderator: t.moderator })]);
+    const before = await t.balance(payer.address);
+    // One transaction: 3 SOL from another wallet to the payer, the payer's refund, and 7 lamports
+    // into the vault (which stay there: this is not the vault's last receipt).
+    const signature = await t.send(
+      [
+        getTransferSolInstruction({ source: other, destination: payer.address, amount: 3_000_000_000n }),
+        await getRefundInstruction({
+          programId: t.programId,
+          vault,
+          payer: payer.address,
+          receiptRentPayer: t.platform.address,
+          vaultRentPayer: t.platform.address,
+        }),
+        getTransferSolInstruction({ source: other, destination: vault, amount: 7n }),
+      ],
+      payer,
+    );
+    expect((await t.balance(payer.address)) - before).toBe(3_020_000_000n - 10_000n);
+    const effects = await read(signature, vault);
+    expect(effects).toMatchObject({ refunds: [{ payer: payer.address }], settle: null });
+    expect(effects!.vaultOut).toBe(20_000_000n);
+    expect(await t.balance(vault)).toBe(vaultRent + 50_000_000n + 7n);
   });
 
   it('reads a failed transaction as failed, and an unknown signature as null', async () => {
@@ -204,7 +232,7 @@ describe('readVaultTransaction', () => {
       .sendTransaction(getBase64EncodedWireTransaction(signed), { encoding: 'base64', skipPreflight: true })
       .send();
     await waitForConfirmation(t.rpc, signature, { intervalMs: 5, timeoutMs: 10_000 }).catch(() => undefined);
-    expect(await read(signature, vault)).toMatchObject({ failed: true, cancelled: false, paid: new Map() });
+    expect(await read(signature, vault)).toMatchObject({ failed: true, cancelled: false, vaultOut: 0n });
     // A well-formed signature the chain never saw (a malformed one is -32602, as on agave).
     const unknown = getBase58Decoder().decode(new Uint8Array(64).fill(7)) as Signature;
     expect(await read(unknown, vault)).toBeNull();

@@ -118,6 +118,14 @@ export const dareSubmissions = pgTable(
     votes: integer('votes').notNull().default(0),
     status: text('status').$type<SubmissionStatus>().notNull().default('pending'),
     isFeatured: boolean('is_featured').notNull().default(false),
+    /**
+     * The proof's fingerprint its on-chain entry holds (SHA-256 hex of the uploaded bytes, or of
+     * the link's exact URL); null for an entry of program v1 (docs/decisions/038-proof-fingerprints.md).
+     */
+    proofHash: text('proof_hash'),
+    /** Whether the stored video's bytes hashed to `proof_hash` when last checked; null: never checked (links). */
+    proofMatches: boolean('proof_matches'),
+    proofCheckedAt: timestamp('proof_checked_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -177,6 +185,8 @@ export const preparedTransactions = pgTable(
     /** The wire transaction handed out (the server's signatures in place, the wallet's slot empty). */
     wireTransaction: text('wire_transaction').notNull(),
     lastValidBlockHeight: bigint('last_valid_block_height', { mode: 'bigint' }).notNull(),
+    /** The proof fingerprint a v2 `enter` carries (hex): asked for another video, a new one is built. */
+    proofHash: text('proof_hash'),
     createdAt: createdAt(),
   },
   (t) => [
@@ -620,6 +630,18 @@ export const chainIdentity = pgTable(
 );
 
 /**
+ * How far the job that notices a vault's transactions has read its history (decision 037): the
+ * newest signature mentioning the vault that was read and, if it paid something out, booked.
+ * The next run asks the chain only for what is newer (`until`), so transactions that merely
+ * mention a vault are read once, not at every run.
+ */
+export const vaultSignatureCursors = pgTable('vault_signature_cursors', {
+  escrowWallet: text('escrow_wallet').primaryKey(),
+  newestSignature: text('newest_signature').notNull(),
+  updatedAt: updatedAt(),
+});
+
+/**
  * Every video uploaded here: who uploaded it, for which dare, and the submission it became. A
  * submission takes only its author's own upload for that dare, once; an upload no submission took
  * yet is pending, at most one per account and dare (a new one replaces it). docs/decisions/028.
@@ -636,6 +658,8 @@ export const videoUploads = pgTable(
       .notNull()
       .references(() => dares.id, { onDelete: 'cascade' }),
     size: bigint('size', { mode: 'number' }).notNull(),
+    /** SHA-256 (hex) of the bytes as they were written, hashed on the way in; null on older rows. */
+    sha256: text('sha256'),
     submissionId: integer('submission_id').references(() => dareSubmissions.id, { onDelete: 'cascade' }),
     createdAt: createdAt(),
   },

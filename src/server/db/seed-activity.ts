@@ -18,6 +18,7 @@ import { createClaimsService } from '../features/claims/service';
 import { ensureFeePayerFunded } from '../features/payouts/fee-payer';
 import { createPayoutsService } from '../features/payouts/service';
 import { createRefundsService } from '../features/refunds/service';
+import { createHashingStream } from '../features/submissions/proof-hash';
 import { createSubmissionsService } from '../features/submissions/service';
 import { createVideoAccess } from '../features/submissions/video-access';
 import { replacePendingUpload } from '../features/videos/repo';
@@ -59,6 +60,7 @@ export async function seedActivity(
     clock: Clock;
     storage: StoragePort;
     escrowProgramId: Address;
+    escrowProgramV2Id: Address;
   },
   { proofs, chat: messages }: { proofs: DemoProof[]; chat: DemoChat[] },
 ): Promise<void> {
@@ -71,7 +73,10 @@ export async function seedActivity(
   const announce: Announce = (dareId, message) => {
     announced.push(chat.postSystemMessage(dareId, message));
   };
-  const payouts = createPayoutsService(deps);
+  const payouts = createPayoutsService({
+    ...deps,
+    escrowPrograms: { v1: deps.escrowProgramId, v2: deps.escrowProgramV2Id },
+  });
   // The seed runs before the app's start-up funds the fee payer, and pays a prize: fund it now.
   await ensureFeePayerFunded(deps.chain, payouts);
   const claims = createClaimsService({ ...deps, payouts });
@@ -82,24 +87,28 @@ export async function seedActivity(
 
   for (const proof of proofs) {
     const file = new URL(`./demo-videos/${proof.video}.mp4`, import.meta.url);
-    const stored = await storage.put(createReadStream(file), 'video/mp4');
+    // Hashed on its way to the store, as POST /api/upload-video does (decision 038).
+    const hasher = createHashingStream();
+    const stored = await storage.put(createReadStream(file).pipe(hasher), 'video/mp4');
     // Uploaded by its author for this dare, as POST /api/upload-video records it.
     await replacePendingUpload(db, {
       key: stored.key,
       userId: proof.author.row.id,
       dareId: proof.dareId,
       size: stored.size,
+      sha256: hasher.digest(),
       now: clock(),
     });
+    const videoUrl = `${UPLOADED_VIDEO_PREFIX}${stored.key}`;
     // As Submit Video does: the entry built by the server, signed by the author's wallet, relayed.
     const author = proof.author.row;
-    const { transaction } = await submissions.enterTransaction(author, proof.dareId);
+    const { transaction } = await submissions.enterTransaction(author, proof.dareId, { videoUrl });
     const decoded = getTransactionDecoder().decode(Buffer.from(transaction, 'base64'));
     const signedEntryTransaction = getBase64EncodedWireTransaction(
       await partiallySignTransaction([proof.author.keys], decoded),
     );
     const submission = await submissions.submit(author, proof.dareId, {
-      videoUrl: `${UPLOADED_VIDEO_PREFIX}${stored.key}`,
+      videoUrl,
       description: proof.description,
       signedEntryTransaction,
     });

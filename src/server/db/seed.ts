@@ -17,6 +17,7 @@ import type { EscrowKeys } from '../chain/escrow-keys';
 import type { ChainPort } from '../chain/port';
 import { createDaresService } from '../features/dares/service';
 import { createPaymentsService } from '../features/payments/service';
+import type { Judging } from '../judging';
 import { MemoryRateLimiter } from '../rate-limit/memory';
 import type { StoragePort } from '../storage/port';
 import type { Db } from './client';
@@ -36,8 +37,10 @@ export interface SeedDeps {
   db: Db;
   chain: ChainPort;
   escrowKeys: EscrowKeys;
-  /** The escrow program every demo dare's vault belongs to. */
+  /** Escrow program v1 (the demo's vaults) and v2. */
   escrowProgramId: Address;
+  escrowProgramV2Id: Address;
+  judging: Judging;
   clock: Clock;
   /** Where the demo proofs' videos are stored, as uploads are. */
   storage: StoragePort;
@@ -266,6 +269,8 @@ function createPayer(deps: SeedDeps) {
   const payments = createPaymentsService({
     ...deps,
     limiter,
+    // The demo's dares are v1 vaults, settled by the moderator as before program v2 (decision 036).
+    newVaultsVersion: 1,
     // Every demo payment is credited as it was built: the seed never refuses a vault.
     refusedVaults: {
       async cancelAndRefund(vault) {

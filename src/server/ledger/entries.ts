@@ -1,4 +1,4 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { lamportsToSol, solToLamports } from '#contract/money';
 import type { DbOrTx } from '#server/db/client';
 import { ledgerEntries } from '#server/db/schema';
@@ -72,6 +72,26 @@ export async function ledgerBalanceOf(db: DbOrTx, escrowWallet: string): Promise
     .from(ledgerEntries)
     .where(eq(ledgerEntries.escrowWallet, escrowWallet));
   return row?.net ? solToLamports(normalizeNumeric(row.net)) : 0n;
+}
+
+/**
+ * What the ledger holds in one escrow for one payer: their payments in (stakes, contributions)
+ * less what was refunded to them. For a program vault, the amount of that payer's receipt as the
+ * books know it.
+ */
+export async function ledgerBalanceOfPayer(db: DbOrTx, escrowWallet: string, payer: string): Promise<bigint> {
+  const [row] = await db
+    .select({ net: sql<string | null>`sum(${ledgerEntries.direction} * ${ledgerEntries.amount})::text` })
+    .from(ledgerEntries)
+    .where(
+      and(
+        eq(ledgerEntries.escrowWallet, escrowWallet),
+        eq(ledgerEntries.counterparty, payer),
+        inArray(ledgerEntries.kind, ['stake', 'contribution', 'refund']),
+      ),
+    );
+  if (!row?.net || row.net.startsWith('-')) return 0n;
+  return solToLamports(row.net);
 }
 
 /** What the ledger says each escrow holds, in lamports. */

@@ -1,5 +1,5 @@
 import { type Address, address, getBase64Encoder, type Rpc, type SolanaRpcApi } from '@solana/kit';
-import { decodeVault } from '#server/chain/escrow-program/layout';
+import { decodeAnyVault } from '#server/chain/escrow-program/any-program';
 import type { DbOrTx } from '#server/db/client';
 import { dareWallets } from '#server/db/schema';
 import { ledgerBalances } from './entries';
@@ -30,13 +30,17 @@ const SYSTEM_PROGRAM = '11111111111111111111111111111111';
  */
 function heldFor(
   account: { lamports: bigint; owner: string; data: readonly [string, string] } | null,
-  programId: Address | undefined,
+  programIds: readonly Address[] | undefined,
 ): bigint {
   if (!account) return 0n;
   const lamports = BigInt(account.lamports);
-  if (account.owner === SYSTEM_PROGRAM || (programId !== undefined && account.owner !== programId))
+  if (
+    account.owner === SYSTEM_PROGRAM ||
+    (programIds !== undefined && !programIds.includes(account.owner as Address))
+  )
     return lamports;
-  const vault = decodeVault(new Uint8Array(getBase64Encoder().encode(account.data[0])));
+  // Either program's vault: its rent (the platform's in v1, the creator's in v2) is never a ledger line.
+  const vault = decodeAnyVault(new Uint8Array(getBase64Encoder().encode(account.data[0])));
   if (!vault) return lamports;
   return lamports > vault.rent ? lamports - vault.rent : 0n;
 }
@@ -45,12 +49,13 @@ function heldFor(
  * Compares every vault with the sum of its ledger lines: what the vault holds above its rent on
  * chain (vault.total plus any stray lamports) against the ledger's balance; a closed vault must be
  * zero on both sides. Every escrow address ever handed out is checked, so SOL that reached one
- * without being booked shows up too. `programId`, when given, is the only owner a vault may have.
+ * without being booked shows up too. `programIds`, when given, are the only owners a vault may
+ * have (both escrow programs: v1's vaults and v2's are reconciled alike).
  */
 export async function reconcileEscrows(
   db: DbOrTx,
   rpc: Rpc<SolanaRpcApi>,
-  programId?: Address,
+  programIds?: readonly Address[],
 ): Promise<ReconcileReport> {
   const ledger = await ledgerBalances(db);
   const wallets = await db.select({ publicKey: dareWallets.publicKey }).from(dareWallets);
@@ -65,7 +70,7 @@ export async function reconcileEscrows(
       )
       .send();
     for (const [index, escrowWallet] of batch.entries()) {
-      const onChain = heldFor(value[index] ?? null, programId);
+      const onChain = heldFor(value[index] ?? null, programIds);
       const expected = ledger.get(escrowWallet) ?? 0n;
       if (onChain !== expected)
         differences.push({ escrowWallet, ledger: expected, onChain, difference: onChain - expected });

@@ -27,3 +27,48 @@ export function timeLeftLabel(
   if (left === 0) return 'Ended';
   return `${left} ${left === 1 ? 'day' : 'days'} left`;
 }
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/**
+ * '28 Nov 14:05': when a payout window ends, in the reader's zone (or `timeZone`). Built from
+ * parts so every browser writes it the same way (Intl puts commas and 'at' in some locales).
+ */
+export function formatDayTime(at: string | Date, timeZone?: string): string {
+  const parts = new Intl.DateTimeFormat('en-GB', {
+    day: 'numeric',
+    month: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+    timeZone,
+  }).formatToParts(new Date(at));
+  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '';
+  return `${Number(part('day'))} ${MONTHS[Number(part('month')) - 1]} ${part('hour')}:${part('minute')}`;
+}
+
+const MINUTE_MS = 60 * 1000;
+const HOUR_MS = 60 * MINUTE_MS;
+
+/** '24 hours from now', '3 days from now', '5 minutes from now': how far ahead `at` is, rounded. */
+export function fromNowLabel(at: string | Date, now: Date = new Date()): string {
+  const ms = new Date(at).getTime() - now.getTime();
+  if (ms < MINUTE_MS) return 'in under a minute';
+  const plural = (count: number, unit: string) => `${count} ${unit}${count === 1 ? '' : 's'} from now`;
+  if (ms >= 2 * DAY_MS) return plural(Math.round(ms / DAY_MS), 'day');
+  if (ms >= HOUR_MS) return plural(Math.round(ms / HOUR_MS), 'hour');
+  return plural(Math.round(ms / MINUTE_MS), 'minute');
+}
+
+/** A live countdown: '23h 59m 58s', '2d 3h 4m' past a day, '0s' once `at` has passed. */
+export function countdownLabel(at: string | Date, now: Date = new Date()): string {
+  const left = Math.max(0, new Date(at).getTime() - now.getTime());
+  const seconds = Math.floor(left / 1000);
+  const days = Math.floor(seconds / 86_400);
+  const hours = Math.floor((seconds % 86_400) / 3600);
+  const minutes = Math.floor((seconds % 3600) / 60);
+  if (days > 0) return `${days}d ${hours}h ${minutes}m`;
+  if (hours > 0) return `${hours}h ${minutes}m ${seconds % 60}s`;
+  if (minutes > 0) return `${minutes}m ${seconds % 60}s`;
+  return `${seconds % 60}s`;
+}

@@ -163,9 +163,15 @@ export function createRpcHandler(
       const { filters, withContext } = parseProgramAccountsConfig(config);
       const accounts = selectAccounts(ledger.programAccounts(addressParam(params, 0)), filters);
       checkSize(accounts, config);
+      // base64 and jsonParsed cannot fail to render (the encoding was checked above), so each
+      // account is rendered only when its turn comes to be written: the served RPC writes an
+      // answer in pieces (json-pieces.ts), and a scan's megabytes are not rendered in one block.
+      const lazy = config.encoding === 'base64' || config.encoding === 'jsonParsed';
       const value = accounts.map((account) => ({
         pubkey: account.address,
-        account: renderAccount(account, config, lookup),
+        account: lazy
+          ? { toJSON: () => renderAccount(account, config, lookup) }
+          : renderAccount(account, config, lookup),
       }));
       return withContext ? { context: context(), value } : value;
     },

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { stringifyJsonWithBigInts } from '@solana/rpc-spec-types';
 import { WebSocket, WebSocketServer } from 'ws';
+import { jsonTextWithin } from './json-pieces';
 import { answerJsonRpc, errorResponse, JsonRpcError, type JsonRpcResponse, RPC_ERROR } from './json-rpc';
 import type { EmbeddedLedger } from './ledger';
 import { createPubSub } from './pubsub';
@@ -9,6 +9,8 @@ import { BusyBudget, EXPLORER_ORIGIN, isAllowedOrigin, RPC_LIMITS } from './rpc-
 import type { RpcHandler } from './rpc-handler';
 
 const MAX_WS_MESSAGE_BYTES = 64 * 1024;
+/** Characters of an HTTP answer written between two turns of the event loop. */
+const WRITE_CHARS = 256 * 1024;
 /** WebSocket connections at once: each holds subscriptions (at most 1,000) in this process. */
 const MAX_WS_CONNECTIONS = 64;
 
@@ -125,11 +127,17 @@ function closeServer(server: Server): Promise<void> {
   });
 }
 
+/**
+ * The whole HTTP answer to `payload` as JSON text in pieces, built over several turns of the event
+ * loop (json-pieces.ts): the app's own requests run between two requests of a batch and between
+ * two slices of a large answer. At most RPC_LIMITS.maxAnswerBytes of answers, all requests of a
+ * batch together: an answer that would pass it is replaced by an error, and is not built further.
+ */
 async function answerPayload(
   payload: unknown,
   handle: RpcHandler,
   ledger: EmbeddedLedger,
-): Promise<JsonRpcResponse | JsonRpcResponse[]> {
+): Promise<string[]> {
   const answer = async (request: unknown): Promise<JsonRpcResponse> => {
     try {
       return await answerJsonRpc(request, handle, () => ledger.whenSaved());
@@ -141,33 +149,63 @@ async function answerPayload(
       );
     }
   };
-  if (!Array.isArray(payload)) return answer(payload);
-  if (payload.length === 0)
-    return errorResponse(null, new JsonRpcError(RPC_ERROR.invalidRequest, 'Invalid request'));
-  if (payload.length > RPC_LIMITS.maxBatchLength) {
-    return errorResponse(
-      null,
-      new JsonRpcError(
-        RPC_ERROR.invalidRequest,
-        `Batch too large: at most ${RPC_LIMITS.maxBatchLength} requests in one batch`,
-      ),
-    );
-  }
-  // One request at a time, yielding to the event loop in between: the app's own requests (the
-  // same process) are answered between two requests of a batch, never after the whole batch.
-  const answers: JsonRpcResponse[] = [];
-  let bytes = 0;
-  for (const request of payload) {
-    await new Promise((resolve) => setImmediate(resolve));
-    if (bytes > RPC_LIMITS.maxAnswerBytes) {
-      answers.push(errorResponse((request as { id?: unknown } | null)?.id ?? null, answerTooLarge()));
-      continue;
-    }
+  const idOf = (request: unknown) => (request as { id?: unknown } | null)?.id ?? null;
+  const text = async (request: unknown, room: number): Promise<string[]> => {
     const response = await answer(request);
-    bytes += stringifyJsonWithBigInts(response).length;
-    answers.push(bytes > RPC_LIMITS.maxAnswerBytes ? errorResponse(response.id, answerTooLarge()) : response);
+    return (
+      (await jsonTextWithin(response, room)) ?? [
+        JSON.stringify(errorResponse(response.id ?? idOf(request), answerTooLarge())),
+      ]
+    );
+  };
+  if (!Array.isArray(payload)) return text(payload, RPC_LIMITS.maxAnswerBytes);
+  if (payload.length === 0)
+    return [
+      JSON.stringify(errorResponse(null, new JsonRpcError(RPC_ERROR.invalidRequest, 'Invalid request'))),
+    ];
+  if (payload.length > RPC_LIMITS.maxBatchLength) {
+    return [
+      JSON.stringify(
+        errorResponse(
+          null,
+          new JsonRpcError(
+            RPC_ERROR.invalidRequest,
+            `Batch too large: at most ${RPC_LIMITS.maxBatchLength} requests in one batch`,
+          ),
+        ),
+      ),
+    ];
   }
-  return answers;
+  const pieces = ['['];
+  let bytes = 0;
+  for (const [index, request] of payload.entries()) {
+    await new Promise((resolve) => setImmediate(resolve));
+    const answered =
+      bytes >= RPC_LIMITS.maxAnswerBytes
+        ? [JSON.stringify(errorResponse(idOf(request), answerTooLarge()))]
+        : await text(request, RPC_LIMITS.maxAnswerBytes - bytes);
+    for (const piece of answered) bytes += piece.length;
+    if (index > 0) pieces.push(',');
+    pieces.push(...answered);
+  }
+  pieces.push(']');
+  return pieces;
+}
+
+/** Writes `pieces` a few hundred KB at a time, handing the event loop back in between. */
+async function writePieces(response: ServerResponse, pieces: readonly string[]): Promise<void> {
+  let group: string[] = [];
+  let size = 0;
+  for (const piece of pieces) {
+    group.push(piece);
+    size += piece.length;
+    if (size < WRITE_CHARS) continue;
+    response.write(group.join(''));
+    group = [];
+    size = 0;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  response.end(group.join(''));
 }
 
 function answerTooLarge(): JsonRpcError {
@@ -185,7 +223,7 @@ function corsHeaders(origin: string | undefined): Record<string, string> {
 async function serveHttp(
   request: IncomingMessage,
   response: ServerResponse,
-  answer: (payload: unknown) => Promise<unknown>,
+  answer: (payload: unknown) => Promise<string[]>,
 ): Promise<void> {
   const origin = request.headers.origin;
   if (!isAllowedOrigin(origin)) {
@@ -239,11 +277,10 @@ async function serveHttp(
   } catch {
     payload = undefined;
   }
-  const body =
+  const pieces =
     payload === undefined
-      ? errorResponse(null, new JsonRpcError(RPC_ERROR.parseError, 'Parse error'))
+      ? [JSON.stringify(errorResponse(null, new JsonRpcError(RPC_ERROR.parseError, 'Parse error')))]
       : await answer(payload);
-  response
-    .writeHead(200, { ...cors, 'content-type': 'application/json' })
-    .end(stringifyJsonWithBigInts(body));
+  response.writeHead(200, { ...cors, 'content-type': 'application/json' });
+  await writePieces(response, pieces);
 }

@@ -38,6 +38,11 @@ import {
 } from './instructions';
 import type { DareKind, Vault } from './layout';
 import { findEntryAddress, findReceiptAddress } from './pda';
+import {
+  getCreateVaultV2Instruction,
+  getExecuteInstruction,
+  type VaultTerms as VaultTermsV2,
+} from './v2/instructions';
 import { listVaultRecords, type VaultRecords } from './vault-records';
 import {
   type AppTransaction,
@@ -93,6 +98,43 @@ export async function buildCreateVaultTransaction(
   const creator = createNoopSigner(input.creator);
   const instruction = await getCreateVaultInstruction({ ...input, creator });
   // The instruction's accounts: creator, rent payer, vault, receipt (its PDAs derived once).
+  const vault = instruction.accounts![2]!.address;
+  const receipt = instruction.accounts![3]!.address;
+  const built = await partiallySigned({
+    feePayer: creator,
+    lifetime: await lifetimeOf(rpc),
+    instructions: [instruction],
+    memo: input.memo,
+  });
+  return { ...walletTransaction(built), vault, receipt };
+}
+
+/**
+ * A new dare's vault of program v2: the creator's wallet is the only signer, fee payer and rent
+ * payer of the vault and its receipt (the rent comes back to it when the vault closes), so the
+ * transaction costs the platform nothing whoever broadcasts it. The terms (judges, threshold,
+ * guardian, canceller, window, deadline) are recorded by the program for the vault's life.
+ */
+export async function buildCreateVaultV2Transaction(
+  rpc: BlockhashRpc,
+  input: {
+    programId: Address;
+    creator: Address;
+    dareId: ReadonlyUint8Array;
+    terms: VaultTermsV2;
+    amount: bigint;
+    memo?: string;
+  },
+): Promise<AppTransaction & { vault: Address; receipt: Address }> {
+  const creator = createNoopSigner(input.creator);
+  const instruction = await getCreateVaultV2Instruction({
+    ...input.terms,
+    programId: input.programId,
+    creator,
+    rentPayer: creator,
+    dareId: input.dareId,
+    amount: input.amount,
+  });
   const vault = instruction.accounts![2]!.address;
   const receipt = instruction.accounts![3]!.address;
   const built = await partiallySigned({
@@ -221,6 +263,34 @@ export async function buildSettleTransactions(
   });
   const settle = await getSettleInstruction({ ...input, winnerEntries });
   return pack(rpc, input, [{ instruction: settle }, ...(await closeSteps(input, vault, records, false))]);
+}
+
+/**
+ * Program v2's `execute`, alone in its transaction (one unpayable record must never hold up the
+ * payout; docs/program.md): pays the winners the judges proposed, once the window has passed.
+ * Anyone may send it; the platform fee payer signs only as the fee payer. The record closes
+ * follow in their own transactions (buildCloseRecordsTransactions), as after v1's settle.
+ */
+export async function buildExecuteTransaction(
+  rpc: BlockhashRpc,
+  input: {
+    programId: Address;
+    vault: Address;
+    winners: readonly Address[];
+    feePayer: TransactionSigner;
+    memo?: string;
+  },
+): Promise<VaultTransaction> {
+  const [transaction] = await pack(rpc, input, [
+    {
+      instruction: getExecuteInstruction({
+        programId: input.programId,
+        vault: input.vault,
+        winners: input.winners,
+      }),
+    },
+  ]);
+  return transaction!;
 }
 
 /** cancel (when the vault is still open), then a refund per receipt and close_entry per entry. */

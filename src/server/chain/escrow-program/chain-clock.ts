@@ -19,3 +19,15 @@ export async function fetchChainTime(rpc: Rpc<GetAccountInfoApi>): Promise<bigin
   if (!clock.exists) throw new Error('The node does not serve the Clock sysvar');
   return getI64Decoder().decode(clock.data, UNIX_TIMESTAMP_OFFSET);
 }
+
+/**
+ * "Now" for deciding whether a refund is due, seen from outside the chain: the later of the
+ * chain's Clock and the machine's. An idle chain (a localnet no one sends to) serves a Clock
+ * that stopped at its last slot, while the next transaction runs in a slot stamped with the
+ * present; trusting the stale Clock alone would refuse a refund that is due. The program still
+ * decides with the Clock of the slot the refund lands in.
+ */
+export function laterOfClocks(chainTime: bigint, wallClock: Date): bigint {
+  const wall = BigInt(Math.floor(wallClock.getTime() / 1000));
+  return chainTime > wall ? chainTime : wall;
+}

@@ -29,11 +29,15 @@ export function entryShortfall(cost: EntryCost, balance: bigint): bigint | null 
  * The cost on this chain, read once (rent parameters do not change while a cluster runs); a
  * failed read is not kept, so the next call asks again.
  */
-export function createEntryCost(rpc: Rpc<GetMinimumBalanceForRentExemptionApi>): () => Promise<EntryCost> {
+export function createEntryCost(
+  rpc: Rpc<GetMinimumBalanceForRentExemptionApi>,
+  /** The entry account's size: v1's by default (v2's entry also holds the proof's hash). */
+  entrySize: number = ENTRY_SIZE,
+): () => Promise<EntryCost> {
   let cached: Promise<EntryCost> | undefined;
   return () => {
     cached ??= Promise.all([
-      rpc.getMinimumBalanceForRentExemption(BigInt(ENTRY_SIZE)).send(),
+      rpc.getMinimumBalanceForRentExemption(BigInt(entrySize)).send(),
       rpc.getMinimumBalanceForRentExemption(0n).send(),
     ])
       .then(([rent, walletMinimum]) => ({

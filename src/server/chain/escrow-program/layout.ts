@@ -27,7 +27,8 @@ export const MIN_DEPOSIT_LAMPORTS = 10_000_000n;
 export type DareKind = 'community' | 'major';
 export const DARE_KIND: Record<DareKind, number> = { community: 0, major: 1 };
 
-export type VaultStatus = 'open' | 'settled' | 'refunding';
+/** `proposed`: program v2 only, a winner is named and waits for its payout window. */
+export type VaultStatus = 'open' | 'settled' | 'refunding' | 'proposed';
 const VAULT_STATUS: VaultStatus[] = ['open', 'settled', 'refunding'];
 
 export interface Vault {

@@ -4,6 +4,8 @@
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -29,7 +31,8 @@ let keypairFile: string;
 let stranger: KeyPairSigner;
 
 beforeAll(async () => {
-  t = await EmbeddedEscrowChain.start({ rpcServer: true });
+  // The chain's clock starts at the machine's: 'not due yet' below is not due by either clock.
+  t = await EmbeddedEscrowChain.start({ rpcServer: true, start: new Date() });
   if (!t.chain.rpcServer?.serving) throw new Error('the chain RPC did not start');
   rpcUrl = t.chain.rpcServer.httpUrl;
   work = mkdtempSync(path.join(tmpdir(), 'darepool-refund-dare-'));
@@ -43,24 +46,49 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-const refundDare = (vault: Address) =>
+const refundDare = (vault: Address, rpc = rpcUrl) =>
   run(
     process.execPath,
-    [
-      '--import',
-      'tsx',
-      'scripts/refund-dare.ts',
-      '--rpc',
-      rpcUrl,
-      '--vault',
-      vault,
-      '--keypair',
-      keypairFile,
-    ],
+    ['--import', 'tsx', 'scripts/refund-dare.ts', '--rpc', rpc, '--vault', vault, '--keypair', keypairFile],
     {
       cwd: root,
     },
   );
+
+const CLOCK_SYSVAR = 'SysvarC1ock11111111111111111111111111111111';
+
+/**
+ * The chain's RPC behind a proxy that serves a Clock sysvar stopped at `clockAt` (unix seconds),
+ * as an idle localnet does, while transactions still run at the chain's own time.
+ */
+async function lateClockProxy(
+  target: string,
+  clockAt: () => bigint,
+): Promise<{ url: string; close(): void }> {
+  const server = createServer(async (request, response) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    const body = Buffer.concat(chunks).toString();
+    const answer = await fetch(target, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
+    let text = await answer.text();
+    const call = JSON.parse(body) as { method?: string; params?: unknown[] };
+    if (call.method === 'getAccountInfo' && call.params?.[0] === CLOCK_SYSVAR) {
+      const json = JSON.parse(text);
+      const data = Buffer.from(json.result.value.data[0], 'base64');
+      data.writeBigInt64LE(clockAt(), 32);
+      json.result.value.data[0] = data.toString('base64');
+      text = JSON.stringify(json);
+    }
+    response.writeHead(answer.status, { 'content-type': 'application/json' }).end(text);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, close: () => server.close() };
+}
 
 async function dare(creator: KeyPairSigner, stake: bigint) {
   const built = await buildCreateVaultTransaction(t.rpc, {
@@ -155,4 +183,62 @@ it('says why not when the dare was paid out', async () => {
     code: 1,
     stderr: expect.stringContaining('paid out to its winner'),
   });
+}, 60_000);
+
+it("refunds a dare that is due by the machine's clock while an idle chain's Clock still lags", async () => {
+  // A second chain, a day and a half behind the machine: its vault's refund_after has passed by
+  // the wall clock, and by the chain's own clock once moved; the node serves a Clock from before.
+  const late = await EmbeddedEscrowChain.start({
+    rpcServer: true,
+    start: new Date(Date.now() - 36 * 3600 * 1000),
+  });
+  try {
+    const creator = await late.wallet();
+    const built = await buildCreateVaultTransaction(late.rpc, {
+      programId: late.programId,
+      creator: creator.address,
+      rentPayer: late.platform,
+      dareId: crypto.getRandomValues(new Uint8Array(32)),
+      moderator: late.moderator.address,
+      deadline: late.now() + 3600n,
+      refundAfter: late.now() + 3600n + 86_400n,
+      amount: 20_000_000n,
+      kind: 'community',
+    });
+    await late.sendWire(await walletSigns(built.base64, creator));
+    const refundAfter = late.now() + 3600n + 86_400n;
+    late.tick(3600n + 86_400n + 60n);
+    await late.chain.airdrop(stranger.address, SOL);
+    const served = late.chain.rpcServer;
+    if (!served?.serving) throw new Error('the chain RPC did not start');
+    const proxy = await lateClockProxy(served.httpUrl, () => refundAfter - 3600n);
+    try {
+      const before = await late.balance(creator.address);
+      const { stdout } = await refundDare(built.vault, proxy.url);
+      expect(stdout).toContain(`refunded 0.02 SOL to ${creator.address}`);
+      expect(await late.balance(creator.address)).toBe(before + 20_000_000n);
+      expect(await late.exists(built.vault)).toBe(false);
+    } finally {
+      proxy.close();
+    }
+  } finally {
+    await late.close();
+  }
+}, 60_000);
+
+it('says in one line which RPC it cannot reach, with exit code 1', async () => {
+  // A port nothing listens on: taken, then given back.
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  const url = `http://127.0.0.1:${port}`;
+  const refused = await refundDare(stranger.address, url).then(
+    () => null,
+    (error: { code: number; stderr: string; stdout: string }) => error,
+  );
+  expect(refused).toMatchObject({ code: 1, stdout: '' });
+  expect(refused!.stderr.trim().split('\n')).toEqual([
+    expect.stringContaining(`refund-dare: cannot reach the RPC at ${url}`),
+  ]);
 }, 60_000);

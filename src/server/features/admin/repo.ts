@@ -147,9 +147,8 @@ function toAdminSubmission(row: SubmissionSelection): AdminSubmissionRecord {
     thumbnailUrl: s.thumbnailUrl,
     description: s.description,
     votes: s.votes,
-    // Fingerprints arrive with entries on program v2 (docs/decisions/036-judges-guardian-window.md).
-    proofHash: null,
-    proofMatches: null,
+    proofHash: s.proofHash,
+    proofMatches: s.proofHash === null ? null : s.proofMatches,
     status: s.status,
     isFeatured: s.isFeatured,
     createdAt: s.createdAt.toISOString(),

@@ -49,6 +49,7 @@ export function createAdminService({
   refunds,
   claims: claimsService,
   announce = noAnnouncements,
+  proofChecks,
   assertCancellable = async () => {},
 }: {
   db: Db;
@@ -56,6 +57,8 @@ export function createAdminService({
   refunds: RefundsService;
   claims: ClaimsService;
   announce?: Announce;
+  /** Re-hashes a proof's stored video against its fingerprint (the submissions feature's). */
+  proofChecks?: { recheck(submissionId: number): Promise<unknown> };
   /**
    * Refuses (throws) cancelling a dare whose v2 vault has a standing proposal: the program would
    * refuse the cancel, so nothing changes here either (the judging feature; decision 042).
@@ -152,6 +155,8 @@ export function createAdminService({
         return status === 'approved' && current.status !== 'approved' ? current : null;
       });
       if (approved) {
+        // Shown to everyone from now on: whether it still matches its fingerprint is read afresh.
+        await proofChecks?.recheck(id);
         announceAboutUser(
           db,
           announce,

@@ -1,17 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerFrame } from '#contract/chat';
 import type { ChatBus, ChatEvent } from './bus';
+import { type OutgoingFrames, outgoingFrames } from './wire';
 
 /** The global room's key; a dare's room is its id. */
 export const GLOBAL_ROOM = 'global';
 export const roomOf = (dareId: number | null): string => (dareId === null ? GLOBAL_ROOM : String(dareId));
 const dareIdOf = (room: string): number | null => (room === GLOBAL_ROOM ? null : Number(room));
 
+/** How long a room-wide frame may wait for others to share its writes: far below what a reader notices. */
+export const FAN_OUT_WINDOW_MS = 10;
+
 /** One open socket as the hub sees it. */
 export interface ChatSocketHandle {
   send(frame: ServerFrame): void;
-  /** A frame already serialized: one room-wide frame is serialized once, not once per socket. */
-  sendText(text: string): void;
+  /** Room-wide frames, serialized and framed once for every socket of the room (wire.ts). */
+  sendFrames(frames: OutgoingFrames): void;
   rooms: Set<string>;
 }
 
@@ -44,11 +48,37 @@ export function createChatHub(bus: ChatBus, options: { presenceTtlMs: number; no
     return total;
   }
 
-  function broadcast(room: string, frame: ServerFrame) {
+  /**
+   * Room-wide frames wait up to FAN_OUT_WINDOW_MS, then go out together: the messages of a burst
+   * (a crowd talking at once, news from several instances) cost each socket one write, not one
+   * per message. Each write is a system call per socket; at thousands of sockets those, on the
+   * server and on every reader, were nearly all of a message's cost (decision 039).
+   */
+  const pending = new Map<string, string[]>();
+  let flushScheduled: NodeJS.Timeout | null = null;
+
+  function flushRoom(room: string) {
+    const texts = pending.get(room);
+    if (!texts) return;
+    pending.delete(room);
     const members = rooms.get(room);
     if (!members || members.size === 0) return;
+    const frames = outgoingFrames(texts);
+    for (const socket of members) socket.sendFrames(frames);
+  }
+
+  function flush() {
+    flushScheduled = null;
+    for (const room of [...pending.keys()]) flushRoom(room);
+  }
+
+  function broadcast(room: string, frame: ServerFrame) {
+    if (!rooms.get(room)?.size) return;
     const text = JSON.stringify(frame);
-    for (const socket of members) socket.sendText(text);
+    const texts = pending.get(room);
+    if (texts) texts.push(text);
+    else pending.set(room, [text]);
+    flushScheduled ??= setTimeout(flush, FAN_OUT_WINDOW_MS);
   }
 
   /**
@@ -87,6 +117,8 @@ export function createChatHub(bus: ChatBus, options: { presenceTtlMs: number; no
   return {
     join(socket: ChatSocketHandle, room: string) {
       if (socket.rooms.has(room)) return;
+      // What the room was sent before this join goes to its members of that moment only.
+      flushRoom(room);
       socket.rooms.add(room);
       let members = rooms.get(room);
       if (!members) {
@@ -100,7 +132,9 @@ export function createChatHub(bus: ChatBus, options: { presenceTtlMs: number; no
       publishPresence();
     },
     leave(socket: ChatSocketHandle, room: string) {
-      if (!socket.rooms.delete(room)) return;
+      if (!socket.rooms.has(room)) return;
+      flushRoom(room);
+      socket.rooms.delete(room);
       const members = rooms.get(room);
       members?.delete(socket);
       if (members?.size === 0) rooms.delete(room);
@@ -115,6 +149,9 @@ export function createChatHub(bus: ChatBus, options: { presenceTtlMs: number; no
     online,
     close() {
       if (presenceTimer) clearTimeout(presenceTimer);
+      if (flushScheduled) clearTimeout(flushScheduled);
+      flushScheduled = null;
+      pending.clear();
     },
   };
 }

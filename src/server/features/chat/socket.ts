@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
 import { CHAT_MESSAGES, clientFrameSchema, type ServerFrame } from '#contract/chat';
@@ -13,6 +15,16 @@ import { hashToken } from '../auth/tokens';
 import type { ChatBus } from './bus';
 import { type ChatHub, GLOBAL_ROOM, roomOf } from './hub';
 import type { ChatService } from './service';
+import type { OutgoingFrames } from './wire';
+
+/**
+ * The upgraded request's connection (what ws reads and writes); none for an injected socket
+ * (`app.injectWS` in tests), which then gets every frame through ws.
+ */
+function rawConnection(request: IncomingMessage): Duplex | null {
+  const connection = (request as { socket?: unknown }).socket;
+  return connection instanceof Duplex && connection.writable ? connection : null;
+}
 
 /** RFC 6455 close codes. */
 const POLICY_VIOLATION = 1008;
@@ -97,13 +109,19 @@ export async function chatSocket(
     /** Who speaks: the session the socket authenticated with, until it ends. */
     let session: { tokenHash: string } | null = null;
     const withinBudget = lookupBudget(() => clock().getTime());
+    // The connection ws speaks on. Room-wide frames, framed once for the room (wire.ts), are
+    // written to it as they are: ws's own writes are synchronous too (no compression is
+    // negotiated, so its sender never queues), so frames from both never interleave or reorder.
+    const connection = socket.extensions === '' ? rawConnection(request.raw) : null;
     const handle = {
       rooms: new Set<string>(),
       send(frame: ServerFrame) {
-        handle.sendText(JSON.stringify(frame));
+        if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(frame));
       },
-      sendText(text: string) {
-        if (socket.readyState === socket.OPEN) socket.send(text);
+      sendFrames(frames: OutgoingFrames) {
+        if (socket.readyState !== socket.OPEN) return;
+        if (connection && !connection.destroyed) connection.write(frames.wire());
+        else for (const text of frames.texts) socket.send(text);
       },
     };
     const fail = (error: unknown) => {

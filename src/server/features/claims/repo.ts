@@ -2,7 +2,7 @@ import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Claim, ClaimType, WinningSubmission } from '#contract/claims';
 import { normalizeSol } from '#contract/money';
 import type { DbOrTx } from '../../db/client';
-import { claims, dareSubmissions, dares, users } from '../../db/schema';
+import { claims, dareSubmissions, dares, dareWallets, users } from '../../db/schema';
 
 export type ClaimRow = typeof claims.$inferSelect;
 
@@ -144,7 +144,8 @@ export async function releaseOrphanedClaims(db: DbOrTx, now: Date): Promise<numb
 export async function releaseClaims(
   db: DbOrTx,
   claimIds: number[],
-  reason: string,
+  /** Why the payout did not go out (shown with the claim); null: nothing went wrong, it is not due yet. */
+  reason: string | null,
   now: Date,
 ): Promise<void> {
   await db
@@ -234,4 +235,19 @@ export async function markSubmissionWinner(db: DbOrTx, submissionId: number, now
     .update(dareSubmissions)
     .set({ status: 'winner', updatedAt: now })
     .where(eq(dareSubmissions.id, submissionId));
+}
+
+/**
+ * Pending claims of dares whose vault is one of program v2 (the payout job pays them once their
+ * proposal's window has passed), oldest first.
+ */
+export async function pendingClaimsOfJudgedDares(db: DbOrTx): Promise<ClaimRow[]> {
+  return db
+    .select({ claim: claims })
+    .from(claims)
+    .innerJoin(dares, eq(dares.id, claims.dareId))
+    .innerJoin(dareWallets, eq(dareWallets.publicKey, dares.escrowWallet))
+    .where(and(eq(claims.status, 'pending'), eq(dareWallets.programVersion, 2)))
+    .orderBy(claims.id)
+    .then((rows) => rows.map((row) => row.claim));
 }

@@ -1,10 +1,12 @@
 import { CLAIM_MESSAGES, type Claim, type ClaimType } from '#contract/claims';
+import { JUDGING_MESSAGES } from '#contract/judging';
 import { lamportsToSol } from '#contract/money';
 import { violatedConstraint } from '#server/db/errors';
 import type { UserRow } from '#server/features/auth/user';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../errors';
 import {
   type PayingServiceDeps,
+  PayoutNotYetDue,
   type PayoutOutcome,
   TransferAlreadyLive,
   VaultStateError,
@@ -20,6 +22,7 @@ import {
   listUserClaims,
   listWinningSubmissions,
   markSubmissionWinner,
+  pendingClaimsOfJudgedDares,
   releaseClaims,
   releaseOrphanedClaims,
   setClaimsTransaction,
@@ -39,6 +42,18 @@ export interface WinnerClaim {
   fromStatuses: ('active' | 'completed')[];
   now: Date;
   messages: { notOpen: string; taken: string };
+}
+
+/** '28 Nov 2026, 14:05 UTC': a date every reader of an API message can place. */
+function utcMinute(date: Date): string {
+  const day = date.toLocaleDateString('en-GB', {
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    timeZone: 'UTC',
+  });
+  const time = date.toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit', timeZone: 'UTC' });
+  return `${day}, ${time} UTC`;
 }
 
 export function createClaimsService({ db, chain, clock, payouts }: PayingServiceDeps) {
@@ -90,11 +105,18 @@ export function createClaimsService({ db, chain, clock, payouts }: PayingService
       }
       const dare = taken[0]!.dareId ? await findDareEscrow(db, taken[0]!.dareId) : undefined;
       if (!dare?.escrowWallet) throw notFound('Dare escrow wallet not found');
-      outcome = await payouts.settle(
+      outcome = await payouts.payWinners(
         { claimId, dareId: dare.id, escrowWallet: dare.escrowWallet, winners },
         (tx, signature) => setClaimsTransaction(tx, ids, signature),
       );
     } catch (error) {
+      if (error instanceof PayoutNotYetDue) {
+        // Nothing was sent: the guardian's window is still open. Say when it pays, not an error.
+        await releaseClaims(db, ids, null, clock());
+        throw conflict(JUDGING_MESSAGES.paysOn(utcMinute(error.executesAt)), {
+          executesAt: error.executesAt.toISOString(),
+        });
+      }
       if (error instanceof TransferAlreadyLive && error.sameClaim)
         throw new AppError('ALREADY_PROCESSED', CLAIM_MESSAGES.processing);
       const reason =
@@ -116,6 +138,28 @@ export function createClaimsService({ db, chain, clock, payouts }: PayingService
     if (outcome.status === 'unknown')
       throw new AppError('CHAIN_UNAVAILABLE', CLAIM_MESSAGES.processing, { claimId });
     return show(claimId);
+  }
+
+  /**
+   * The payout job's part for program v2: every judged dare whose winners wait for their window
+   * is paid once the window has passed (the winner's Claim Prize does the same on demand). A
+   * dare still in its window is skipped; anything else is left for the next run.
+   */
+  async function payDueProposals(): Promise<{ paid: number; failures: string[] }> {
+    const run = { paid: 0, failures: [] as string[] };
+    const seen = new Set<number>();
+    for (const claim of await pendingClaimsOfJudgedDares(db)) {
+      if (claim.dareId === null || seen.has(claim.dareId)) continue;
+      seen.add(claim.dareId);
+      try {
+        await payClaim(claim.id);
+        run.paid += 1;
+      } catch (error) {
+        if (error instanceof AppError && error.extra.executesAt !== undefined) continue;
+        run.failures.push(`dare ${claim.dareId}: ${(error as Error).message}`);
+      }
+    }
+    return run;
   }
 
   /**
@@ -150,6 +194,7 @@ export function createClaimsService({ db, chain, clock, payouts }: PayingService
 
   return {
     payClaim,
+    payDueProposals,
     createWinnerClaim,
 
     releaseOrphanedClaims: () => releaseOrphanedClaims(db, clock()),

@@ -3,6 +3,7 @@ import { deadlineProblem } from '#contract/dare-rules';
 import type { Difficulty } from '#contract/limits';
 import { lamportsToSol, solToLamports } from '#contract/money';
 import { PAYMENT_MESSAGES } from '#contract/payments';
+import type { EscrowPrograms } from '#server/chain/escrow-program/any-program';
 import type { ChainPort } from '#server/chain/port';
 import type { Db, Tx } from '#server/db/client';
 import { violatedConstraint } from '#server/db/errors';
@@ -23,7 +24,7 @@ import {
   lockDareStanding,
 } from './repo/credits';
 import { assignEscrowToDare, findEscrowWallet, lockEscrowWallet } from './repo/escrow-wallets';
-import { consumeIntent } from './repo/payment-intents';
+import { consumeIntent, findVaultCreation } from './repo/payment-intents';
 import { type PlatformKeys, wholeSeconds } from './vault-terms';
 import { type VerifiedPayment, verifyPayment } from './verify-payment';
 
@@ -78,8 +79,8 @@ export interface CreditDeps {
   db: Db;
   chain: ChainPort;
   clock: Clock;
-  /** The escrow program every vault belongs to. */
-  programId: Address;
+  /** Both escrow programs (a vault is read under whichever owns it). */
+  programs: EscrowPrograms;
   platform: () => Promise<PlatformKeys>;
   /** Cancels and refunds a vault the server refuses (the refunds feature). */
   refusedVaults: RefusedVaults;
@@ -128,7 +129,7 @@ export async function creditPayment(deps: CreditDeps, request: PaymentToCredit):
       {
         db,
         rpc: chain.rpc,
-        programId: deps.programId,
+        programs: deps.programs,
         platform: { moderator: platform.moderator, rentPayer: platform.rentPayer.address },
       },
       {
@@ -181,8 +182,7 @@ async function checkNewDareTerms(
 ): Promise<void> {
   const escrow = await findEscrowWallet(deps.db, payment.intent.escrowWallet);
   if (!escrow || escrow.dareId !== null) return;
-  const fixedDeadline =
-    payment.intent.programInstruction === 'create_vault' && payment.intent.deadlineRequested;
+  const fixedDeadline = await deadlineFixed(deps.db, payment.intent);
   const vaultDeadline = new Date(Number(payment.vault.deadline) * 1000);
   let final: AppError | undefined;
   let held: AppError | undefined;
@@ -213,6 +213,18 @@ async function checkNewDareTerms(
     signature: request.signature,
   });
   throw final;
+}
+
+/**
+ * Whether the vault's deadline is the dare's own (decision 037): it is for every vault built since
+ * create-transaction requires the deadline, whichever payment (the create_vault or a later deposit
+ * into the same reservation) is brought to step 7. Only a vault built for an older client without
+ * one (a year ahead) lets the dare's deadline be anything up to it.
+ */
+async function deadlineFixed(db: Db, intent: PaymentIntentRow): Promise<boolean> {
+  const creation =
+    intent.programInstruction === 'create_vault' ? intent : await findVaultCreation(db, intent.escrowWallet);
+  return creation?.deadlineRequested ?? true;
 }
 
 /** What a signature already on our books answers: this same request's dare again, or 409. */

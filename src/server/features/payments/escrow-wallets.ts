@@ -18,15 +18,16 @@ export const ESCROW_RESERVATION_MS = 30 * 60 * 1000;
  */
 export async function reserveEscrowWallet(
   db: DbOrTx,
-  programId: Address,
+  program: { programId: Address; version: 1 | 2 },
   userId: number,
   now: Date,
 ): Promise<EscrowWalletRow> {
   const seed = randomBytes(32);
-  const vault = await findVaultAddress(programId, seed);
+  const vault = await findVaultAddress(program.programId, seed);
   return insertReservation(db, {
     publicKey: vault.address,
     vaultSeed: seed.toString('hex'),
+    programVersion: program.version,
     userId,
     expiresAt: new Date(now.getTime() + ESCROW_RESERVATION_MS),
   });

@@ -1,5 +1,6 @@
 import type { Address, Signature } from '@solana/kit';
 import { fetchVault } from '#server/chain/escrow-program/accounts';
+import type { EscrowPrograms } from '#server/chain/escrow-program/any-program';
 import { findReceiptAddress } from '#server/chain/escrow-program/pda';
 import type { ChainPort } from '#server/chain/port';
 import type { Db } from '#server/db/client';
@@ -37,7 +38,7 @@ export interface LapsedPaymentsDeps {
   db: Db;
   chain: ChainPort;
   clock: Clock;
-  programId: Address;
+  programs: EscrowPrograms;
   refusedVaults: RefusedVaults;
 }
 
@@ -52,13 +53,14 @@ export interface LapsedPaymentsDeps {
  * - vault refunds that could not be done yet are asked for again.
  */
 export function createLapsedPayments(deps: LapsedPaymentsDeps) {
-  const { db, chain, clock, programId } = deps;
+  const { db, chain, clock, programs } = deps;
   const { rpc } = chain;
 
   /** The signature of the intent's transaction if it landed without error, else null. */
   async function findLanded(intent: PaymentIntentRow): Promise<string | null> {
+    const escrow = await findEscrowWallet(db, intent.escrowWallet);
     const receipt = await findReceiptAddress(
-      programId,
+      escrow?.programVersion === 2 ? programs.v2 : programs.v1,
       intent.escrowWallet as Address,
       intent.fromWallet as Address,
     );
@@ -92,7 +94,7 @@ export function createLapsedPayments(deps: LapsedPaymentsDeps) {
       await takeRefusedVault(deps, intent.escrowWallet);
       return 'refused';
     }
-    const vault = await fetchVault(rpc, programId, intent.escrowWallet as Address);
+    const vault = await fetchVault(rpc, programs, intent.escrowWallet as Address);
     if (!vault || vault.status === 'refunding') {
       // The dare was cancelled: its vault's refunds returned this payment with the rest.
       return (await markIntentRefundedWithVault(db, intent.id, clock())) ? 'refunded' : 'taken';

@@ -24,8 +24,10 @@ import { MAJOR_DARE_MESSAGES } from '#contract/major-dare';
 import { solToLamports } from '#contract/money';
 import { PAYMENT_MESSAGES, type VaultKind } from '#contract/payments';
 import { fetchVault } from '#server/chain/escrow-program/accounts';
+import type { EscrowPrograms } from '#server/chain/escrow-program/any-program';
 import {
   buildCreateVaultTransaction,
+  buildCreateVaultV2Transaction,
   buildDepositTransaction,
 } from '#server/chain/escrow-program/app-transactions';
 import { escrowProgramDecoder } from '#server/chain/escrow-program/decode';
@@ -35,6 +37,7 @@ import { MEMO_PROGRAM } from '#server/chain/memo';
 import type { Clock } from '#server/deps';
 import { requireWallet, type UserRow } from '#server/features/auth/user';
 import { requireDareCreationEnabled } from '#server/features/settings/switches';
+import type { Judging } from '#server/judging';
 import { ConfirmationError, waitForConfirmation } from '../../chain/confirmation';
 import type { EscrowKeys } from '../../chain/escrow-keys';
 import type { ChainPort } from '../../chain/port';
@@ -73,14 +76,20 @@ export interface PaymentsDeps {
   db: Db;
   chain: ChainPort;
   escrowKeys: EscrowKeys;
-  /** The escrow program every dare's vault belongs to (docs/program.md). */
+  /** Escrow program v1: vaults made before v2 keep taking deposits under it (docs/program.md). */
   escrowProgramId: Address;
+  /** Escrow program v2: every new dare's vault. */
+  escrowProgramV2Id: Address;
+  /** The judges, guardian and payout window new vaults record. */
+  judging: Judging;
   clock: Clock;
   limiter: RateLimiter;
   /** Cancels and refunds a vault the server refuses: the refunds feature (wired in routes.ts). */
   refusedVaults: RefusedVaults;
   /** The largest Major Dare prize (SOL), from MAJOR_PRIZE_MAX_SOL: an admin's stake may go this high. */
   majorPrizeMaxSol?: string;
+  /** The program new vaults are made under (NEW_VAULTS_PROGRAM; docs/decisions/036). */
+  newVaultsVersion?: 1 | 2;
 }
 
 /** Confirmation wait for a relayed transaction; a blockhash lives about a minute. */
@@ -104,10 +113,13 @@ export function createPaymentsService({
   chain,
   escrowKeys,
   escrowProgramId,
+  escrowProgramV2Id,
+  judging,
   clock,
   limiter,
   refusedVaults,
   majorPrizeMaxSol = MAJOR_PRIZE_MAX_SOL_DEFAULT,
+  newVaultsVersion = 1,
 }: PaymentsDeps) {
   const { rpc } = chain;
   const stakeMax = solToLamports(STAKE_MAX_SOL);
@@ -119,11 +131,23 @@ export function createPaymentsService({
    * The rent the platform puts up when this payment lands: a new vault and its creator's receipt,
    * or a new receipt; nothing for a deposit into an existing receipt.
    */
-  async function platformRent(built: { instruction: ProgramInstruction; newReceipt?: boolean }) {
+  async function platformRent(built: {
+    instruction: ProgramInstruction;
+    newReceipt?: boolean;
+    programVersion: number;
+  }) {
+    // A v2 vault's creator pays its rent: the platform puts up nothing (decision 036).
     if (built.instruction === 'create_vault')
-      return (await feePayerFunds.rent(VAULT_SIZE)) + (await feePayerFunds.rent(RECEIPT_SIZE));
+      return built.programVersion === 1
+        ? (await feePayerFunds.rent(VAULT_SIZE)) + (await feePayerFunds.rent(RECEIPT_SIZE))
+        : 0n;
     return built.newReceipt ? feePayerFunds.rent(RECEIPT_SIZE) : 0n;
   }
+
+  const programs: EscrowPrograms = { v1: escrowProgramId, v2: escrowProgramV2Id };
+  /** The program an escrow's vault belongs to, as recorded when it was reserved. */
+  const programOf = (escrow: Pick<EscrowWalletRow, 'programVersion'>) =>
+    escrow.programVersion === 2 ? escrowProgramV2Id : escrowProgramId;
 
   /**
    * A relay refused for want of funds, when the platform co-signs it: if the platform cannot pay
@@ -134,6 +158,7 @@ export function createPaymentsService({
     const rent = await platformRent({
       instruction: intent.programInstruction as ProgramInstruction,
       newReceipt: true,
+      programVersion: 1,
     });
     return !(await feePayerFunds.canPay(rent).catch(() => true));
   }
@@ -194,10 +219,32 @@ export function createPaymentsService({
   ) {
     const keys = await platform();
     const vault = address(escrow.publicKey);
+    const programVersion = escrow.programVersion;
     if (terms) {
       const seed = vaultSeedBytes(escrow);
       if (!seed) throw new AppError('CONFLICT', PAYMENT_MESSAGES.escrowExpired);
       const deadline = unixSeconds(terms.deadline);
+      const refundAfter = deadline + BigInt(REFUND_GRACE_MS / 1000);
+      if (programVersion === 2) {
+        const built = await buildCreateVaultV2Transaction(rpc, {
+          programId: escrowProgramV2Id,
+          creator: from,
+          dareId: seed,
+          terms: {
+            kind: terms.kind,
+            deadline,
+            refundAfter,
+            judges: judging.judges,
+            threshold: terms.kind === 'major' ? judging.majorThreshold : judging.threshold,
+            guardian: judging.guardian,
+            canceller: keys.moderator,
+            payoutWindow: judging.payoutWindowSeconds,
+          },
+          amount: lamports,
+          memo: reference,
+        });
+        return { ...built, instruction: 'create_vault' as const, programVersion };
+      }
       const built = await buildCreateVaultTransaction(rpc, {
         programId: escrowProgramId,
         creator: from,
@@ -205,22 +252,22 @@ export function createPaymentsService({
         dareId: seed,
         moderator: keys.moderator,
         deadline,
-        refundAfter: deadline + BigInt(REFUND_GRACE_MS / 1000),
+        refundAfter,
         amount: lamports,
         kind: terms.kind,
         memo: reference,
       });
-      return { ...built, instruction: 'create_vault' as const };
+      return { ...built, instruction: 'create_vault' as const, programVersion };
     }
     const built = await buildDepositTransaction(rpc, {
-      programId: escrowProgramId,
+      programId: programOf(escrow),
       vault,
       payer: from,
       rentPayer: keys.rentPayer,
       amount: lamports,
       memo: reference,
     });
-    return { ...built, instruction: 'deposit' as const };
+    return { ...built, instruction: 'deposit' as const, programVersion };
   }
 
   /**
@@ -228,10 +275,14 @@ export function createPaymentsService({
    * creates it); refused when it is not one of ours or no longer open.
    */
   async function openVault(escrow: EscrowWalletRow): Promise<'open' | null> {
-    const vault = await fetchVault(rpc, escrowProgramId, address(escrow.publicKey));
+    const vault = await fetchVault(rpc, programOf(escrow), address(escrow.publicKey));
     if (!vault) return null;
     const keys = await platform();
-    if (vault.moderator !== keys.moderator || vault.rentPayer !== keys.rentPayer.address)
+    // A v1 vault's rent is the platform's; a v2 vault's its creator's (decision 036).
+    if (
+      vault.moderator !== keys.moderator ||
+      (vault.version === 1 && vault.rentPayer !== keys.rentPayer.address)
+    )
       throw new AppError('CONFLICT', PAYMENT_MESSAGES.escrowExpired);
     if (vault.status !== 'open') throw new AppError('CONFLICT', PAYMENT_MESSAGES.vaultNotOpen);
     return 'open';
@@ -253,7 +304,15 @@ export function createPaymentsService({
         RATE_LIMITS.escrowWallets,
         'Too many escrow wallets requested; wait a minute',
       );
-      const row = await reserveEscrowWallet(db, escrowProgramId, user.id, clock());
+      // Every new dare's vault is one of program v2: judges name its winners (decision 036).
+      const row = await reserveEscrowWallet(
+        db,
+        newVaultsVersion === 2
+          ? { programId: escrowProgramV2Id, version: 2 }
+          : { programId: escrowProgramId, version: 1 },
+        user.id,
+        clock(),
+      );
       return { publicKey: row.publicKey, expiresAt: row.expiresAt!.toISOString() };
     },
 
@@ -297,6 +356,11 @@ export function createPaymentsService({
         purpose = 'stake';
         // A vault created already (a stake paid, not yet recorded as a dare) takes a deposit.
         if ((await openVault(escrow)) === 'open') terms = null;
+        // A new vault fixes the dare's deadline on chain: the dare must be made with that very one.
+        else if (!terms.deadlineRequested)
+          throw badRequest(PAYMENT_MESSAGES.vaultDeadlineRequired, {
+            fields: { deadline: PAYMENT_MESSAGES.vaultDeadlineRequired },
+          });
       } else {
         if (lamports < solToLamports(POOL_ADD_MIN_SOL)) throw badRequest(PAYMENT_MESSAGES.invalidAmount);
         const dare = await findDareStanding(db, escrow.dareId);
@@ -418,10 +482,10 @@ export function createPaymentsService({
     },
 
     /** Step 7: a verified payment credited to a new dare or a pool (creditPayment). */
-    credit: createPaymentCredits({ db, chain, clock, programId: escrowProgramId, platform, refusedVaults }),
+    credit: createPaymentCredits({ db, chain, clock, programs, platform, refusedVaults }),
 
     /** One run of the lapsed-payments job (lifecycle.ts): credit, refund or look up what nobody finished. */
-    settleLapsed: createLapsedPayments({ db, chain, clock, programId: escrowProgramId, refusedVaults }).run,
+    settleLapsed: createLapsedPayments({ db, chain, clock, programs, refusedVaults }).run,
 
     /** Test SOL on the embedded chain only: a real cluster's SOL is never minted by us. */
     async airdrop(walletAddress: string, amount: string, ip: string) {

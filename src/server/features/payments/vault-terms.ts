@@ -21,9 +21,9 @@ export interface VaultTerms {
 }
 
 /**
- * The terms of a new vault from create-transaction's optional fields: without a deadline, the
- * longest a dare may run (the dare's deadline may then be anything up to it); without a kind,
- * community.
+ * The terms of a new vault from create-transaction's fields: without a kind, community. Without a
+ * deadline, the longest a dare may run, marked not requested: create-transaction refuses such a
+ * new vault (decision 037); vaults built that way before keep their old rule at step 7.
  */
 export function vaultTerms(body: { deadline?: string; kind?: VaultKind }, now: Date): VaultTerms {
   const requested = body.deadline === undefined ? null : new Date(body.deadline);

@@ -2,6 +2,7 @@ import type { Address, Rpc, SolanaRpcApi } from '@solana/kit';
 import { solToLamports } from '#contract/money';
 import { PAYMENT_MESSAGES } from '#contract/payments';
 import { fetchReceipt, fetchVault } from '#server/chain/escrow-program/accounts';
+import type { AnyVault, EscrowPrograms } from '#server/chain/escrow-program/any-program';
 import type { Receipt, Vault } from '#server/chain/escrow-program/layout';
 import { findReceiptAddress } from '#server/chain/escrow-program/pda';
 import type { DbOrTx } from '#server/db/client';
@@ -40,14 +41,15 @@ export interface VerifiedPayment {
   intent: PaymentIntentRow;
   /** What the server-built message deposits: the amount credited. */
   lamports: bigint;
-  vault: Vault & { address: Address };
+  vault: AnyVault & { address: Address };
   receipt: Receipt & { address: Address };
 }
 
 export interface VerifyDeps {
   db: DbOrTx;
   rpc: Rpc<SolanaRpcApi>;
-  programId: Address;
+  /** Both escrow programs: a vault is read under whichever owns it. */
+  programs: EscrowPrograms;
   /** The moderator and rent payer every DarePool vault names. */
   platform: { moderator: Address; rentPayer: Address };
 }
@@ -88,17 +90,21 @@ export async function verifyPayment(
 
   const lamports = solToLamports(intent.amount);
   const vaultAddress = intent.escrowWallet as Address;
-  const receiptAddress = (
-    await findReceiptAddress(deps.programId, vaultAddress, intent.fromWallet as Address)
-  ).address;
-  const [vault, receipt] = await Promise.all([
-    fetchVault(deps.rpc, deps.programId, vaultAddress),
-    fetchReceipt(deps.rpc, deps.programId, receiptAddress),
-  ]);
+  const vault = await fetchVault(deps.rpc, deps.programs, vaultAddress);
   if (!vault) throw paymentNotVerified('vault-missing');
+  const receiptAddress = (
+    await findReceiptAddress(vault.programId, vaultAddress, intent.fromWallet as Address)
+  ).address;
+  const receipt = await fetchReceipt(deps.rpc, vault.programId, receiptAddress);
+  // A v1 vault's rent payer is the platform; a v2 vault's is the wallet that created it, which
+  // for the intent that created it is this payer (decision 036).
+  const rentPayerOk =
+    vault.version === 1
+      ? vault.rentPayer === deps.platform.rentPayer
+      : intent.programInstruction !== 'create_vault' || vault.rentPayer === intent.fromWallet;
   if (
     vault.moderator !== deps.platform.moderator ||
-    vault.rentPayer !== deps.platform.rentPayer ||
+    !rentPayerOk ||
     (intent.programInstruction === 'create_vault' &&
       (vault.kind !== intent.vaultKind || vault.deadline !== unixSeconds(intent.vaultDeadline!)))
   )

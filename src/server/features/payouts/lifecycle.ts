@@ -14,6 +14,8 @@ export interface ClaimsRecovery {
   /** Claims left 'processing' with no transfer become claimable again; returns their ids. */
   releaseOrphanedClaims(): Promise<number[]>;
   payClaim(claimId: number): Promise<unknown>;
+  /** Program v2: pays every named winner whose payout window has passed. */
+  payDueProposals(): Promise<{ paid: number; failures: string[] }>;
 }
 
 /** What the job needs of the refunds feature (see ClaimsRecovery). */
@@ -79,6 +81,9 @@ async function refundRun(app: FastifyInstance, options: PayoutLifecycleOptions):
   try {
     // Each part on its own: a chain error while recovering must not hold up the refunds.
     await options.payouts.recover().catch((error) => app.log.error({ err: error }, 'payout recovery failed'));
+    const executed = await options.claims.payDueProposals();
+    if (executed.failures.length > 0)
+      app.log.warn({ reasons: executed.failures }, 'some named winners could not be paid yet');
     const run = await options.refunds.refundDue();
     if (run.finished.failureReasons.length > 0)
       app.log.warn({ reasons: run.finished.failureReasons }, 'some ended dares could not be finished yet');

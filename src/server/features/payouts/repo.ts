@@ -8,6 +8,7 @@ import {
   payoutTransfers,
   poolContributions,
   users,
+  vaultSignatureCursors,
 } from '../../db/schema';
 
 export type PayoutTransferRow = typeof payoutTransfers.$inferSelect;
@@ -128,6 +129,31 @@ export async function bookedSignatures(db: DbOrTx, escrowWallet: string): Promis
   return new Set(rows.map((row) => row.signature));
 }
 
+/** The newest signature of this vault the notice job has read (null: none yet, read it all). */
+export async function findNoticeCursor(db: DbOrTx, escrowWallet: string): Promise<string | null> {
+  const [row] = await db
+    .select({ signature: vaultSignatureCursors.newestSignature })
+    .from(vaultSignatureCursors)
+    .where(eq(vaultSignatureCursors.escrowWallet, escrowWallet));
+  return row?.signature ?? null;
+}
+
+/** The notice job read this vault's history up to `signature` (newest read). */
+export async function saveNoticeCursor(
+  db: DbOrTx,
+  escrowWallet: string,
+  signature: string,
+  now: Date,
+): Promise<void> {
+  await db
+    .insert(vaultSignatureCursors)
+    .values({ escrowWallet, newestSignature: signature, updatedAt: now })
+    .onConflictDoUpdate({
+      target: vaultSignatureCursors.escrowWallet,
+      set: { newestSignature: signature, updatedAt: now },
+    });
+}
+
 /** The claims a settle pays: those that recorded its signature (a major dare's two). */
 export async function findClaimsPaidBy(db: DbOrTx, signature: string) {
   return db.select().from(claims).where(eq(claims.transactionHash, signature)).orderBy(claims.id);
@@ -238,4 +264,13 @@ export async function markEscrowClosed(db: DbOrTx, publicKey: string, now: Date)
     .update(dareWallets)
     .set({ status: 'closed', updatedAt: now })
     .where(and(eq(dareWallets.publicKey, publicKey), sql`${dareWallets.status} <> 'closed'`));
+}
+
+/** The escrow program (1 or 2) that holds this vault, as recorded when it was reserved; 1 if unknown. */
+export async function escrowProgramVersion(db: DbOrTx, escrowWallet: string): Promise<1 | 2> {
+  const [row] = await db
+    .select({ version: dareWallets.programVersion })
+    .from(dareWallets)
+    .where(eq(dareWallets.publicKey, escrowWallet));
+  return row?.version === 2 ? 2 : 1;
 }

@@ -11,14 +11,18 @@ import type { Clock } from '#server/deps';
 import { ConfirmationError, waitForConfirmation } from '../../chain/confirmation';
 import type { EscrowKeys } from '../../chain/escrow-keys';
 import { fetchVault } from '../../chain/escrow-program/accounts';
+import type { EscrowPrograms } from '../../chain/escrow-program/any-program';
 import {
   buildCancelAndRefundTransactions,
   buildCloseRecordsTransactions,
+  buildExecuteTransaction,
   buildSettleTransactions,
   VaultStateError,
   type VaultTransaction,
 } from '../../chain/escrow-program/app-transactions';
 import { fetchChainTime } from '../../chain/escrow-program/chain-clock';
+import { VAULT_SIZE } from '../../chain/escrow-program/layout';
+import { VAULT_V2_SIZE } from '../../chain/escrow-program/v2/layout';
 import {
   readVaultTransaction,
   sendSignedTransaction,
@@ -32,6 +36,8 @@ import {
   bookedSignatures,
   closeSendingTransfer,
   countVaultAttempts,
+  escrowProgramVersion,
+  findNoticeCursor,
   findSendingTransfers,
   findTransferBySignature,
   hasSendingTransfer,
@@ -39,6 +45,7 @@ import {
   markEscrowClosed,
   type PayoutPurpose,
   type PayoutTransferRow,
+  saveNoticeCursor,
 } from './repo';
 import { type BookedPayment, bookVaultTransaction, releaseFailedTransfer } from './settle';
 
@@ -54,8 +61,8 @@ export interface PayoutsDeps {
   db: Db;
   chain: ChainPort;
   escrowKeys: EscrowKeys;
-  /** The escrow program holding every dare's SOL. */
-  escrowProgramId: Address;
+  /** Both escrow programs: each vault is handled by the program that owns it. */
+  escrowPrograms: EscrowPrograms;
   clock: Clock;
   /** How long to wait for a confirmation before leaving the transaction to recovery. */
   confirmTimeoutMs?: number;
@@ -74,6 +81,13 @@ export class TransferAlreadyLive extends Error {
 /** The vault cannot take this step now (closed, settled, a winner never entered...). */
 export { VaultStateError };
 
+/** A v2 proposal still in its window: nobody can pay it before `executesAt`. */
+export class PayoutNotYetDue extends Error {
+  constructor(readonly executesAt: Date) {
+    super(`The payout window ends at ${executesAt.toISOString()}`);
+  }
+}
+
 const EXPIRED_REASON = 'The payout transaction expired before it reached the network';
 
 /** What a recorded transaction is for; `claimIds` are the claims a settle pays. */
@@ -86,7 +100,8 @@ export interface VaultPayout {
 }
 
 /** How a vault stands on chain, for the jobs that finish dares. */
-export type VaultState = 'closed' | 'open' | 'settled' | 'refunding' | 'refundable';
+/** `proposed`: a v2 vault whose named winners wait for the payout window (no refund, no cancel). */
+export type VaultState = 'closed' | 'open' | 'settled' | 'refunding' | 'refundable' | 'proposed';
 
 /**
  * Every lamport that leaves a dare's vault leaves through the escrow program, in transactions the
@@ -100,7 +115,7 @@ export function createPayoutsService({
   db,
   chain,
   escrowKeys,
-  escrowProgramId,
+  escrowPrograms,
   clock,
   confirmTimeoutMs = 60_000,
 }: PayoutsDeps) {
@@ -110,12 +125,34 @@ export function createPayoutsService({
     return { moderator: await escrowKeys.moderator(), feePayer: await escrowKeys.feePayer() };
   }
 
+  const vaultRentRequests = new Map<number, Promise<bigint>>();
+  /**
+   * The rent a vault keeps (the program records the rent-exempt minimum of its size; v2's vault
+   * is larger). The version comes from the books: a closed vault can no longer be read.
+   */
+  async function vaultRent(escrowWallet: string): Promise<bigint> {
+    const size = (await escrowProgramVersion(db, escrowWallet)) === 2 ? VAULT_V2_SIZE : VAULT_SIZE;
+    let request = vaultRentRequests.get(size);
+    if (!request) {
+      request = rpc
+        .getMinimumBalanceForRentExemption(BigInt(size), { commitment: 'confirmed' })
+        .send()
+        .catch((error: unknown) => {
+          vaultRentRequests.delete(size);
+          throw error;
+        });
+      vaultRentRequests.set(size, request);
+    }
+    return request;
+  }
+
   /** The chain's record of a landed transaction; a node may need a moment to serve it. */
   async function effectsOf(signature: string, escrowWallet: string): Promise<VaultTransactionEffects | null> {
     for (let attempt = 0; attempt < 10; attempt++) {
       const effects = await readVaultTransaction(rpc, signature, {
-        programId: escrowProgramId,
+        programId: [escrowPrograms.v1, escrowPrograms.v2],
         vault: address(escrowWallet),
+        vaultRent: await vaultRent(escrowWallet),
       });
       if (effects) return effects;
       await new Promise((resolve) => setTimeout(resolve, 100 * (attempt + 1)));
@@ -130,8 +167,9 @@ export function createPayoutsService({
   async function bookLanded(
     signature: string,
     target: { escrowWallet: string; dareId: number | null },
+    read?: VaultTransactionEffects,
   ): Promise<BookedPayment[] | null> {
-    const effects = await effectsOf(signature, target.escrowWallet);
+    const effects = read ?? (await effectsOf(signature, target.escrowWallet));
     if (!effects) return null;
     return db.transaction(async (tx) => {
       const now = clock();
@@ -304,11 +342,14 @@ export function createPayoutsService({
       payout: Omit<VaultPayout, 'purpose'> & { winners: readonly string[] },
       beforeRecord?: (tx: Tx, signature: string) => Promise<void>,
     ): Promise<{ transfer: PayoutTransferRow; closes: VaultTransaction[] }> {
-      const vault = await fetchVault(rpc, escrowProgramId, address(payout.escrowWallet));
+      const vault = await fetchVault(rpc, escrowPrograms, address(payout.escrowWallet));
       if (!vault) throw new VaultStateError('The vault of this dare is closed');
+      // Only v1 has settle: a v2 vault pays the winners its judges proposed, after the window.
+      if (vault.version !== 1)
+        throw new VaultStateError("This dare is paid by its judges' proposal, not settled");
       const attempt = (await countVaultAttempts(db, payout.escrowWallet)) + 1;
       const [settle, ...closes] = await buildSettleTransactions(rpc, {
-        programId: escrowProgramId,
+        programId: vault.programId,
         vault: address(payout.escrowWallet),
         ...(await signers()),
         winners: payout.winners.map((winner) => address(winner)),
@@ -321,6 +362,50 @@ export function createPayoutsService({
         beforeRecord,
       );
       return { transfer, closes };
+    },
+
+    /**
+     * Pays a dare's winners by its vault's program: v1's `settle` (the moderator signs), or v2's
+     * `execute` of the winners the judges proposed, once the payout window has passed (throws
+     * PayoutNotYetDue before). `winners` are who the books say won: a v2 vault pays only the
+     * proposal's winners, so any other list is refused rather than sent.
+     */
+    async payWinners(
+      payout: Omit<VaultPayout, 'purpose'> & { winners: readonly string[] },
+      beforeRecord?: (tx: Tx, signature: string) => Promise<void>,
+    ): Promise<PayoutOutcome> {
+      const vault = await fetchVault(rpc, escrowPrograms, address(payout.escrowWallet));
+      if (!vault) throw new VaultStateError('The vault of this dare is closed');
+      if (vault.version === 1) return service.settle(payout, beforeRecord);
+      const proposal = vault.judging?.proposal;
+      if (vault.status !== 'proposed' || !proposal)
+        throw new VaultStateError(
+          vault.status === 'settled'
+            ? 'This dare was paid out already'
+            : 'No winner of this dare is named on chain',
+        );
+      if (proposal.winners.join() !== payout.winners.join())
+        throw new VaultStateError('The winners named on chain are not the ones recorded for this dare');
+      // The program judges the window by the chain's clock; an idle chain's may lag the wall's.
+      const now = await fetchChainTime(rpc);
+      if (now < proposal.executesAt) throw new PayoutNotYetDue(new Date(Number(proposal.executesAt) * 1000));
+      const attempt = (await countVaultAttempts(db, payout.escrowWallet)) + 1;
+      const execute = await buildExecuteTransaction(rpc, {
+        programId: vault.programId,
+        vault: vault.address,
+        winners: proposal.winners,
+        feePayer: await escrowKeys.feePayer(),
+        memo: memo({ ...payout, purpose: 'claim' }, 'prize payout', attempt),
+      });
+      const transfer = await record(
+        { ...payout, purpose: 'claim' },
+        execute,
+        { recipient: payout.winners[0]!, lamports: vault.lamports - vault.rent },
+        beforeRecord,
+      );
+      const outcome = await sendStored(transfer);
+      if (outcome.status === 'confirmed') await service.closeSettledRecords(payout.escrowWallet);
+      return outcome;
     },
 
     /**
@@ -349,13 +434,15 @@ export function createPayoutsService({
       state: VaultState;
       outcomes: PayoutOutcome[];
     }> {
-      const vault = await fetchVault(rpc, escrowProgramId, address(payout.escrowWallet));
+      const vault = await fetchVault(rpc, escrowPrograms, address(payout.escrowWallet));
       if (!vault) return { state: await service.vaultState(payout.escrowWallet), outcomes: [] };
-      if (vault.status === 'settled') return { state: 'settled', outcomes: [] };
+      // A named winner's vault refuses cancel and refunds until the guardian vetoes the proposal.
+      if (vault.status === 'settled' || vault.status === 'proposed')
+        return { state: vault.status, outcomes: [] };
       const attempt = (await countVaultAttempts(db, payout.escrowWallet)) + 1;
       const refund: VaultPayout = { ...payout, purpose: 'refund', claimId: null };
       const transactions = await buildCancelAndRefundTransactions(rpc, {
-        programId: escrowProgramId,
+        programId: vault.programId,
         vault: address(payout.escrowWallet),
         ...(await signers()),
         memo: memo(refund, 'refund', attempt),
@@ -373,10 +460,11 @@ export function createPayoutsService({
      * payout), so their rent and the vault's return to the fee payer. Moves no pool money.
      */
     async closeSettledRecords(escrowWallet: string): Promise<VaultState> {
+      const vault = await fetchVault(rpc, escrowPrograms, address(escrowWallet));
       const state = await service.vaultState(escrowWallet);
-      if (state !== 'settled') return state;
+      if (state !== 'settled' || !vault) return state;
       const transactions = await buildCloseRecordsTransactions(rpc, {
-        programId: escrowProgramId,
+        programId: vault.programId,
         vault: address(escrowWallet),
         feePayer: await escrowKeys.feePayer(),
       });
@@ -389,7 +477,7 @@ export function createPayoutsService({
      * open but past its refund_after by the chain's clock (anyone may refund it).
      */
     async vaultState(escrowWallet: string): Promise<VaultState> {
-      const vault = await fetchVault(rpc, escrowProgramId, address(escrowWallet));
+      const vault = await fetchVault(rpc, escrowPrograms, address(escrowWallet));
       if (!vault) {
         await markEscrowClosed(db, escrowWallet, clock());
         return 'closed';
@@ -401,7 +489,12 @@ export function createPayoutsService({
     /**
      * The ledger follows the chain: every landed transaction of this vault that paid something out
      * and is not booked yet (a payer's own 'Refund me', `npm run refund-dare`, a transaction of
-     * ours whose booking was interrupted) is booked now. Returns what was booked.
+     * ours whose booking was interrupted) is booked now. The vault's history is read from the
+     * cursor on (decision 037): only signatures newer than the newest one a run read before, so a
+     * stranger's thousands of transactions that merely mention the vault are read once. The
+     * cursor moves past a signature only once it is read (and booked if it paid): one the node
+     * cannot serve yet stops the run there, and the next run reads it again. Returns what was
+     * booked.
      */
     async noticeVaultPayments(target: {
       escrowWallet: string;
@@ -409,8 +502,8 @@ export function createPayoutsService({
     }): Promise<BookedPayment[]> {
       // Payments in are booked under their own signatures; entries and closes move nothing of the pool.
       const booked = await bookedSignatures(db, target.escrowWallet);
-      const found: BookedPayment[] = [];
-      const unbooked: string[] = [];
+      const until = (await findNoticeCursor(db, target.escrowWallet)) as Signature | null;
+      const unread: { signature: Signature; failed: boolean }[] = [];
       let before: Signature | undefined;
       for (;;) {
         const page = await rpc
@@ -418,18 +511,31 @@ export function createPayoutsService({
             limit: 1000,
             commitment: 'confirmed',
             ...(before ? { before } : {}),
+            ...(until ? { until } : {}),
           })
           .send();
-        for (const entry of page)
-          if (!entry.err && !booked.has(entry.signature)) unbooked.push(entry.signature);
+        for (const entry of page) unread.push({ signature: entry.signature, failed: entry.err !== null });
         if (page.length < 1000) break;
         before = page[page.length - 1]!.signature;
       }
-      // Oldest first, as the chain ran them.
-      for (const signature of unbooked.reverse()) {
-        const effects = await effectsOf(signature, target.escrowWallet);
-        if (!effects || (effects.refunds.length === 0 && !effects.settle)) continue;
-        found.push(...((await bookLanded(signature, target)) ?? []));
+      const found: BookedPayment[] = [];
+      let newestRead: string | null = null;
+      try {
+        // Oldest first, as the chain ran them.
+        for (const { signature, failed } of unread.reverse()) {
+          if (!failed && !booked.has(signature)) {
+            const effects = await effectsOf(signature, target.escrowWallet);
+            if (!effects) break;
+            if (effects.refunds.length > 0 || effects.settle) {
+              const result = await bookLanded(signature, target, effects);
+              if (result === null) break;
+              found.push(...result);
+            }
+          }
+          newestRead = signature;
+        }
+      } finally {
+        if (newestRead) await saveNoticeCursor(db, target.escrowWallet, newestRead, clock());
       }
       return found;
     },

@@ -1,9 +1,9 @@
 import type { Address } from '@solana/kit';
 import { REPUTATION } from '#contract/limits';
 import { lamportsToSol } from '#contract/money';
-import type { VaultTransactionEffects } from '#server/chain/payout-transactions';
+import { majorShares, type VaultTransactionEffects } from '#server/chain/payout-transactions';
 import type { Tx } from '#server/db/client';
-import { appendLedgerEntry, ledgerBalanceOf } from '#server/ledger/entries';
+import { appendLedgerEntry, ledgerBalanceOf, ledgerBalanceOfPayer } from '#server/ledger/entries';
 import {
   creditWinner,
   findClaimsPaidBy,
@@ -25,7 +25,7 @@ export interface BookedPayment {
   lamports: bigint;
 }
 
-interface OutLine {
+export interface OutLine {
   kind: 'payout' | 'refund';
   wallet: Address;
   lamports: bigint;
@@ -34,9 +34,11 @@ interface OutLine {
 }
 
 /**
- * Books what a landed program transaction paid out of a vault, from the chain's own record of it
- * (`effects`), exactly once per transaction (the vault's row is locked, and a transaction already
- * booked is skipped): a `payout` line per winner of a settle, a `refund` line per payer refunded.
+ * Books what a landed program transaction paid out of a vault, from what the program moved
+ * (`effects`, decision 037), exactly once per transaction (the vault's row is locked, and a
+ * transaction already booked is skipped): a `refund` line per payer refunded, a `payout` line per
+ * winner. Nothing is read from the payers' or winners' balances, so transfers sent alongside (to
+ * the same wallets, from them) book nothing: what left the vault (`vaultOut`) is what is booked.
  * The program pays out everything the vault holds above its rent with the settle or the last
  * refund, lamports a stranger sent it included: what leaves beyond the books is booked first as a
  * `surplus` line coming in, so the vault's books never go below zero and end at exactly zero.
@@ -58,43 +60,15 @@ export async function bookVaultTransaction(
   await lockEscrow(tx, escrowWallet);
   if (effects.failed || (await isBookedOut(tx, effects.signature, escrowWallet))) return [];
   const lines: OutLine[] = [];
-  const paidClaims = effects.settle ? await findClaimsPaidBy(tx, effects.signature) : [];
-  if (effects.settle) {
-    const [first, second] = effects.settle.winners as [Address, Address | undefined];
-    const firstClaim = paidClaims.find((claim) => claim.claimType !== 'major_community') ?? null;
-    const secondClaim = paidClaims.find((claim) => claim.claimType === 'major_community') ?? null;
-    if (second === undefined || second === first) {
-      // One wallet paid (a community winner, or both shares of a major dare to one wallet): one line.
-      lines.push({
-        kind: 'payout',
-        wallet: first,
-        lamports: effects.paid.get(first) ?? 0n,
-        claimId: firstClaim?.id ?? null,
-        userId: firstClaim?.userId ?? null,
-      });
-    } else {
-      lines.push(
-        {
-          kind: 'payout',
-          wallet: first,
-          lamports: effects.paid.get(first) ?? 0n,
-          claimId: firstClaim?.id ?? null,
-          userId: firstClaim?.userId ?? null,
-        },
-        {
-          kind: 'payout',
-          wallet: second,
-          lamports: effects.paid.get(second) ?? 0n,
-          claimId: secondClaim?.id ?? null,
-          userId: secondClaim?.userId ?? null,
-        },
-      );
-    }
-  }
-  const refunded = new Set<Address>();
-  for (const { payer } of effects.refunds) {
-    if (refunded.has(payer)) continue;
-    refunded.add(payer);
+  let left = effects.vaultOut;
+  const payers = [...new Set(effects.refunds.map((refund) => refund.payer))];
+  for (const [index, payer] of payers.entries()) {
+    // Each refund pays its receipt's amount; the last one the program runs also carries whatever
+    // else the vault held above its rent, so it takes what is left of what the vault paid out.
+    const receipt = await ledgerBalanceOfPayer(tx, escrowWallet, payer);
+    const takesTheRest = index === payers.length - 1 && !effects.settle;
+    const lamports = takesTheRest || left < receipt ? left : receipt;
+    left -= lamports;
     const userId = await markPayerRefunded(tx, {
       dareId,
       escrowWallet,
@@ -102,14 +76,10 @@ export async function bookVaultTransaction(
       signature: effects.signature,
       now,
     });
-    lines.push({
-      kind: 'refund',
-      wallet: payer,
-      lamports: effects.paid.get(payer) ?? 0n,
-      claimId: null,
-      userId,
-    });
+    lines.push({ kind: 'refund', wallet: payer, lamports, claimId: null, userId });
   }
+  const paidClaims = effects.settle ? await findClaimsPaidBy(tx, effects.signature) : [];
+  if (effects.settle) lines.push(...payoutLines(effects.settle.winners, left, paidClaims));
   const out = lines.filter((line) => line.lamports > 0n);
   const total = out.reduce((sum, line) => sum + line.lamports, 0n);
   if (total === 0n) return [];
@@ -160,6 +130,33 @@ export async function bookVaultTransaction(
     wallet: line.wallet,
     lamports: line.lamports,
   }));
+}
+
+/**
+ * The payout lines of a pot the program paid to `winners` (v1's settle; v2's execute books the
+ * same way): one winner takes it all; two split it 70/30 as the program does, the odd lamport to
+ * the first. One wallet holding both shares gets one line. Each line names the claim it pays (the
+ * first share is the admin's pick or the only winner's, the second the community's).
+ */
+export function payoutLines(
+  winners: readonly Address[],
+  pot: bigint,
+  paidClaims: readonly { id: number; userId: number; claimType: string }[],
+): OutLine[] {
+  const [first, second] = winners as [Address, Address | undefined];
+  const firstClaim = paidClaims.find((claim) => claim.claimType !== 'major_community') ?? null;
+  const secondClaim = paidClaims.find((claim) => claim.claimType === 'major_community') ?? null;
+  const line = (wallet: Address, lamports: bigint, claim: typeof firstClaim): OutLine => ({
+    kind: 'payout',
+    wallet,
+    lamports,
+    claimId: claim?.id ?? null,
+    userId: claim?.userId ?? null,
+  });
+  if (second === undefined) return [line(first, pot, firstClaim)];
+  const [firstShare, secondShare] = majorShares(pot);
+  if (second === first) return [line(first, pot, firstClaim)];
+  return [line(first, firstShare, firstClaim), line(second, secondShare, secondClaim)];
 }
 
 /** A settle that did not land: the claims it would have paid become claimable again, with the reason. */

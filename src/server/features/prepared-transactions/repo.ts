@@ -33,6 +33,8 @@ export interface NewPrepared extends PreparedKey {
   messageHash: string;
   wireTransaction: string;
   lastValidBlockHeight: bigint;
+  /** What the transaction carries beyond its key: a v2 entry's proof fingerprint (hex). */
+  proofHash?: string | null;
   now: Date;
 }
 
@@ -43,7 +45,7 @@ export async function insertPrepared(
 ): Promise<PreparedTransactionRow | undefined> {
   const [inserted] = await db
     .insert(preparedTransactions)
-    .values({ ...row, createdAt: row.now })
+    .values({ ...row, proofHash: row.proofHash ?? null, createdAt: row.now })
     .onConflictDoNothing()
     .returning();
   return inserted;
@@ -66,6 +68,7 @@ export async function replacePrepared(
       messageHash: row.messageHash,
       wireTransaction: row.wireTransaction,
       lastValidBlockHeight: row.lastValidBlockHeight,
+      proofHash: row.proofHash ?? null,
       createdAt: row.now,
     })
     .where(and(keyIs(row), eq(preparedTransactions.messageHash, previousHash)))

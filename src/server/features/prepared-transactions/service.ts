@@ -62,6 +62,8 @@ export interface RelayMessages {
    * answers 1 to an instruction the server built).
    */
   noFee: string;
+  /** The prepared transaction carries another proof fingerprint than the caller's (v2 entries). */
+  otherProof?: string;
 }
 
 /** SystemError::ResultWithNegativeLamports: a transfer or account creation its payer cannot fund. */
@@ -89,9 +91,12 @@ export function createPreparedTransactions({
    * The transaction of `key` for `userId`: the live one if there is one, else `build()`'s, stored.
    * `stillNeeded` runs after the previous one is known to be expired (it can no longer land), so
    * what it reads on chain cannot change because of that one; it throws to refuse.
+   * `key.proofHash` is what a v2 entry carries: a live one carrying another fingerprint is replaced
+   * at once (the relay then takes only the new one). Both could be broadcast, but only one can
+   * land: they create the same entry account (decision 038).
    */
   async function prepare(
-    key: PreparedKey & { dareId: number; userId: number },
+    key: PreparedKey & { dareId: number; userId: number; proofHash?: string | null },
     build: () => Promise<AppTransaction>,
     stillNeeded: () => Promise<void>,
   ): Promise<PreparedTransactionRow> {
@@ -100,7 +105,7 @@ export function createPreparedTransactions({
       if (current && current.lastValidBlockHeight >= (await blockHeight())) {
         // Only its own user may have it (a wallet belongs to one account).
         if (current.userId !== key.userId) break;
-        return current;
+        if (current.proofHash === (key.proofHash ?? null)) return current;
       }
       await stillNeeded();
       const built = await build();
@@ -125,7 +130,7 @@ export function createPreparedTransactions({
    * wallet; sends it (a copy already sent is fine: same id) and waits until it is confirmed.
    */
   async function relay(
-    key: PreparedKey & { userId: number },
+    key: PreparedKey & { userId: number; proofHash?: string | null },
     signedBase64: string,
     messages: RelayMessages,
   ): Promise<Signature> {
@@ -137,6 +142,9 @@ export function createPreparedTransactions({
     }
     const prepared = await findPrepared(db, key);
     if (!prepared || prepared.userId !== key.userId) throw badRequest(messages.notPrepared);
+    // Checked before anything is sent: an entry, once landed, holds its fingerprint for good.
+    if (key.proofHash !== undefined && prepared.proofHash !== key.proofHash)
+      throw badRequest(messages.otherProof ?? messages.notAsPrepared);
     const messageBytes = new Uint8Array(decoded.messageBytes);
     if (messageHash(messageBytes) !== prepared.messageHash) throw badRequest(messages.notAsPrepared);
     // Every signer's signature must be valid: the wallet's, and the server's left as they were.

@@ -4,7 +4,9 @@
  * is the fee payer; no DarePool key signs), relays exactly that message for that user, and has the
  * refund booked. The program alone decides whether a refund is due and where it goes.
  */
+
 import { type Address, address, type Signature } from '@solana/kit';
+import { JUDGING_MESSAGES } from '#contract/judging';
 import { REFUND_ME_MESSAGES, type RefundStatus } from '#contract/refund-me';
 import { fetchReceipt, fetchVault } from '#server/chain/escrow-program/accounts';
 import { buildRefundTransaction } from '#server/chain/escrow-program/app-transactions';
@@ -35,7 +37,9 @@ export interface RefundMeDeps {
   db: Db;
   chain: ChainPort;
   clock: Clock;
+  /** Both escrow programs: a vault is refunded under whichever owns it. */
   escrowProgramId: Address;
+  escrowProgramV2Id: Address;
   limiter: RateLimiter;
   booking: RefundBooking;
   /** Where a booking that failed is reported; the refunds job books it later anyway. */
@@ -62,11 +66,13 @@ export function createRefundMeService({
   chain,
   clock,
   escrowProgramId,
+  escrowProgramV2Id,
   limiter,
   booking,
   onBookingFailed = () => {},
 }: RefundMeDeps) {
   const { rpc } = chain;
+  const programs = { v1: escrowProgramId, v2: escrowProgramV2Id };
   const prepared = createPreparedTransactions({ db, rpc, clock });
 
   async function limit(key: string, rule: RateLimit) {
@@ -92,12 +98,15 @@ export function createRefundMeService({
    * chain has not moved its own yet), and the wallet has a receipt.
    */
   async function assess(vault: Address | null, wallet: Address): Promise<Assessment> {
-    const found = vault && (await fetchVault(rpc, escrowProgramId, vault));
+    const found = vault && (await fetchVault(rpc, programs, vault));
     if (!vault || !found) return { refundable: false, amount: null, reason: REFUND_ME_MESSAGES.noVault };
-    const at = (await findReceiptAddress(escrowProgramId, vault, wallet)).address;
-    const receipt = await fetchReceipt(rpc, escrowProgramId, at);
+    const at = (await findReceiptAddress(found.programId, vault, wallet)).address;
+    const receipt = await fetchReceipt(rpc, found.programId, at);
     const amount = receipt?.amount ?? null;
     if (found.status === 'settled') return { refundable: false, amount, reason: REFUND_ME_MESSAGES.paidOut };
+    // A winner is named: the program refuses refunds unless the guardian vetoes it.
+    if (found.status === 'proposed')
+      return { refundable: false, amount, reason: JUDGING_MESSAGES.proposalStanding };
     if (found.status === 'open') {
       const chainNow = await fetchChainTime(rpc);
       const appNow = BigInt(Math.floor(clock().getTime() / 1000));
@@ -147,7 +156,11 @@ export function createRefundMeService({
       if (!assessed.refundable || !vault) throw conflict(assessed.reason ?? REFUND_ME_MESSAGES.noVault);
       const row = await prepared.prepare(
         { kind: 'refund', vault, wallet, dareId, userId: user.id },
-        () => buildRefundTransaction(rpc, { programId: escrowProgramId, vault, payer: wallet }),
+        async () => {
+          const owner = await fetchVault(rpc, programs, vault);
+          if (!owner) throw conflict(REFUND_ME_MESSAGES.noVault);
+          return buildRefundTransaction(rpc, { programId: owner.programId, vault, payer: wallet });
+        },
         async () => {
           const again = await assess(vault, wallet);
           if (!again.refundable) throw conflict(again.reason);

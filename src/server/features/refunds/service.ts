@@ -1,4 +1,5 @@
 import type { DareRefund, RefundSummary } from '#contract/admin';
+import { JUDGING_MESSAGES } from '#contract/judging';
 import { lamportsToSol } from '#contract/money';
 import { AppError } from '../../errors';
 import {
@@ -93,7 +94,9 @@ export function createRefundsService({ db, clock, payouts }: PayingServiceDeps) 
       summary.failureReason =
         run.state === 'settled'
           ? 'This dare was paid out to its winner: nothing to refund'
-          : failureOf(run.outcomes);
+          : run.state === 'proposed'
+            ? JUDGING_MESSAGES.cannotCancelProposed
+            : failureOf(run.outcomes);
     } catch (error) {
       summary.failureReason = reasonOf(error);
     }
@@ -129,7 +132,7 @@ export function createRefundsService({ db, clock, payouts }: PayingServiceDeps) 
     for (const dare of await overdueDaresWithOpenVaults(db, cutoff)) {
       try {
         const state = await payouts.vaultState(dare.escrowWallet);
-        if (state === 'open' || state === 'settled') continue;
+        if (state === 'open' || state === 'settled' || state === 'proposed') continue;
         run.noticed += (
           await once(dare.escrowWallet, () =>
             payouts.noticeVaultPayments({ escrowWallet: dare.escrowWallet, dareId: dare.id }),

@@ -5,16 +5,22 @@
  * DarePool key signs it (docs/decisions/034-entrants-pay-their-entry.md): a free account that
  * broadcasts it costs the platform nothing. It goes only to a signed-in user with a registered
  * wallet who has not entered, on an active dare whose vault is open and before its deadline,
- * whose wallet can pay it; never two that could both land (025).
+ * whose wallet can pay it; never two that could both land (025). The vault's owner on chain says
+ * which program's `enter` it is: a v2 entry carries the proof's fingerprint, and a proof is
+ * recorded only with the fingerprint its entry holds (docs/decisions/038-proof-fingerprints.md).
  */
 import { type Address, address, type Signature } from '@solana/kit';
 import { lamportsToSol } from '#contract/money';
 import { entryCostLabel, SUBMISSION_MESSAGES } from '#contract/submissions';
-import { fetchEntry, fetchVault } from '#server/chain/escrow-program/accounts';
+import { fetchEntry } from '#server/chain/escrow-program/accounts';
 import { buildEnterTransaction } from '#server/chain/escrow-program/app-transactions';
 import { fetchChainTime } from '#server/chain/escrow-program/chain-clock';
 import { createEntryCost, entryShortfall } from '#server/chain/escrow-program/entry-cost';
 import { findEntryAddress } from '#server/chain/escrow-program/pda';
+import { fetchEntryV2 } from '#server/chain/escrow-program/v2/accounts';
+import { buildEnterV2Transaction } from '#server/chain/escrow-program/v2/enter-transaction';
+import { ENTRY_V2_SIZE } from '#server/chain/escrow-program/v2/layout';
+import { fetchVaultOnChain, type VaultOnChain } from '#server/chain/escrow-program/vault-program';
 import type { ChainPort } from '#server/chain/port';
 import type { Db } from '#server/db/client';
 import type { Clock } from '#server/deps';
@@ -25,12 +31,18 @@ import {
 } from '#server/features/prepared-transactions/service';
 import { type RateLimiter, tooManyRequests } from '#server/rate-limit/port';
 import { RATE_LIMITS } from '#server/rate-limits';
+import { proofHashBytes, proofHashHex } from './proof-hash';
 
 export interface EntriesDeps {
   db: Db;
   chain: ChainPort;
   clock: Clock;
   escrowProgramId: Address;
+  /**
+   * Escrow v2's program id, once the app knows it: a vault owned by any other program than v1's
+   * and this one is refused. Without it, the owner of a vault decoding as v2 is taken as v2.
+   */
+  escrowProgramV2Id?: Address;
   limiter: RateLimiter;
 }
 
@@ -52,15 +64,24 @@ const RELAY_MESSAGES: Omit<RelayMessages, 'noFee'> = {
 
 const solLabel = (lamports: bigint) => entryCostLabel(lamportsToSol(lamports));
 
-export function createEntries({ db, chain, clock, escrowProgramId, limiter }: EntriesDeps) {
+export function createEntries({
+  db,
+  chain,
+  clock,
+  escrowProgramId,
+  escrowProgramV2Id,
+  limiter,
+}: EntriesDeps) {
   const { rpc } = chain;
   const prepared = createPreparedTransactions({ db, rpc, clock });
-  const entryCost = createEntryCost(rpc);
+  // A v2 entry is bigger (it holds the proof's hash): its rent is too.
+  const entryCosts = { 1: createEntryCost(rpc), 2: createEntryCost(rpc, ENTRY_V2_SIZE) } as const;
+  const programs = { v1ProgramId: escrowProgramId, v2ProgramId: escrowProgramV2Id };
 
   /** Refuses before building when the wallet cannot pay: a send would only fail at preflight. */
-  async function requireAffordable(wallet: Address) {
+  async function requireAffordable(wallet: Address, version: 1 | 2) {
     const [cost, { value: balance }] = await Promise.all([
-      entryCost(),
+      entryCosts[version](),
       rpc.getBalance(wallet, { commitment: 'confirmed' }).send(),
     ]);
     const need = entryShortfall(cost, balance);
@@ -81,49 +102,82 @@ export function createEntries({ db, chain, clock, escrowProgramId, limiter }: En
     return address(dare.escrowWallet);
   }
 
-  /** The caller's entry account, and whether the program holds it for this vault and wallet. */
-  async function entryOf(vault: Address, wallet: Address) {
-    const at = (await findEntryAddress(escrowProgramId, vault, wallet)).address;
-    const entry = await fetchEntry(rpc, escrowProgramId, at);
-    return { address: at, exists: entry !== null && entry.vault === vault && entry.entrant === wallet };
+  /** The vault and the program that holds it; 409 when there is none to enter. */
+  async function vaultOnChain(vault: Address): Promise<VaultOnChain> {
+    const found = await fetchVaultOnChain(rpc, programs, vault);
+    if (!found) throw conflict(SUBMISSION_MESSAGES.noVault);
+    return found;
   }
 
   /**
-   * The vault takes entries: it exists, is open, and its deadline is ahead by the chain's clock
-   * (what the program checks) and by the app's: an entry that would fail still costs its fee.
+   * The caller's entry account under the vault's program, whether it exists for this vault and
+   * wallet, and the proof fingerprint it holds (hex; null for v1, which holds none).
    */
-  async function requireOpenVault(vault: Address) {
-    const [found, chainNow] = await Promise.all([
-      fetchVault(rpc, escrowProgramId, vault),
-      fetchChainTime(rpc),
-    ]);
-    if (!found) throw conflict(SUBMISSION_MESSAGES.noVault);
+  async function entryOf(vault: Address, program: VaultOnChain, wallet: Address) {
+    const at = (await findEntryAddress(program.programId, vault, wallet)).address;
+    if (program.version === 1) {
+      const entry = await fetchEntry(rpc, program.programId, at);
+      const exists = entry !== null && entry.vault === vault && entry.entrant === wallet;
+      return { address: at, exists, proofHash: null };
+    }
+    const entry = await fetchEntryV2(rpc, program.programId, at);
+    const exists = entry !== null && entry.vault === vault && entry.entrant === wallet;
+    return { address: at, exists, proofHash: exists ? proofHashHex(new Uint8Array(entry.proofHash)) : null };
+  }
+
+  /**
+   * The vault takes entries: it is open, and its deadline is ahead by the chain's clock (what the
+   * program checks) and by the app's: an entry that would fail still costs its fee.
+   */
+  async function requireOpenVault(found: VaultOnChain) {
+    const chainNow = await fetchChainTime(rpc);
     const appNow = BigInt(Math.floor(clock().getTime() / 1000));
     const now = chainNow > appNow ? chainNow : appNow;
     if (found.status !== 'open' || now >= found.deadline)
       throw conflict(SUBMISSION_MESSAGES.submissionsClosed);
   }
 
+  /** A v2 entry holds its proof for good: the one submitted must be the one entered. */
+  function requireSameProof(entered: string | null, proofHash: string) {
+    if (entered !== null && entered !== proofHash)
+      throw badRequest(SUBMISSION_MESSAGES.entrySignedForOtherVideo, {
+        fields: { videoUrl: SUBMISSION_MESSAGES.entrySignedForOtherVideo },
+      });
+  }
+
   return {
     /**
      * POST /api/dares/{id}/enter-transaction: the caller's `enter`, paid and signed by their
-     * wallet only. The dare was checked active by the caller; `wallet` is the caller's registered
-     * wallet.
+     * wallet only; on a v2 vault it carries `proofHash`, the fingerprint of the proof the caller
+     * will submit (the caller checked the proof is theirs to submit). The dare was checked active
+     * by the caller; `wallet` is the caller's registered wallet.
      */
-    async transaction(user: { id: number }, wallet: string, dare: EnterableDare) {
+    async transaction(user: { id: number }, wallet: string, dare: EnterableDare, proofHash: string) {
       await limit(`enter:${user.id}`, RATE_LIMITS.walletTransactions);
       const vault = vaultOf(dare);
       const entrant = address(wallet);
-      const entry = await entryOf(vault, entrant);
+      const program = await vaultOnChain(vault);
+      const entry = await entryOf(vault, program, entrant);
       if (entry.exists) throw conflict(SUBMISSION_MESSAGES.alreadyEntered);
-      await requireOpenVault(vault);
-      await requireAffordable(entrant);
+      await requireOpenVault(program);
+      await requireAffordable(entrant, program.version);
+      // v1's entry holds no fingerprint: the same transaction serves any video.
+      const carried = program.version === 2 ? proofHash : null;
       const row = await prepared.prepare(
-        { kind: 'enter', vault, wallet: entrant, dareId: dare.id, userId: user.id },
-        () => buildEnterTransaction(rpc, { programId: escrowProgramId, vault, entrant }),
+        { kind: 'enter', vault, wallet: entrant, dareId: dare.id, userId: user.id, proofHash: carried },
+        () =>
+          program.version === 1
+            ? buildEnterTransaction(rpc, { programId: program.programId, vault, entrant })
+            : buildEnterV2Transaction(rpc, {
+                programId: program.programId,
+                vault,
+                entrant,
+                proofHash: proofHashBytes(proofHash),
+              }),
         // The previous one can no longer land: if the wallet entered, it was with that one.
         async () => {
-          if ((await entryOf(vault, entrant)).exists) throw conflict(SUBMISSION_MESSAGES.alreadyEntered);
+          if ((await entryOf(vault, program, entrant)).exists)
+            throw conflict(SUBMISSION_MESSAGES.alreadyEntered);
         },
       );
       return {
@@ -136,30 +190,47 @@ export function createEntries({ db, chain, clock, escrowProgramId, limiter }: En
     /**
      * Makes sure the caller's entry exists before their proof is recorded: relays their signed
      * entry when they send one and it is not on chain yet. Without one, only an existing entry
-     * will do (400 'Sign your entry to submit').
+     * will do (400 'Sign your entry to submit'). On a v2 vault the entry must hold `proofHash`,
+     * checked before relaying and on chain after. Answers the fingerprint the entry holds (null
+     * for a v1 entry) and the relayed signature, if any.
      */
     async ensureEntered(
       user: { id: number },
       wallet: string,
       dare: EnterableDare,
       signedEntryTransaction: string | undefined,
-    ): Promise<Signature | null> {
+      proofHash: string,
+    ): Promise<{ signature: Signature | null; proofHash: string | null }> {
       const vault = vaultOf(dare);
       const entrant = address(wallet);
-      if ((await entryOf(vault, entrant)).exists) return null;
+      const program = await vaultOnChain(vault);
+      const before = await entryOf(vault, program, entrant);
+      if (before.exists) {
+        requireSameProof(before.proofHash, proofHash);
+        return { signature: null, proofHash: before.proofHash };
+      }
       if (signedEntryTransaction === undefined) throw badRequest(SUBMISSION_MESSAGES.signEntry);
       await limit(`enter-relay:${user.id}`, RATE_LIMITS.relayedWalletTransactions);
       const signature = await prepared.relay(
-        { kind: 'enter', vault, wallet: entrant, userId: user.id },
+        {
+          kind: 'enter',
+          vault,
+          wallet: entrant,
+          userId: user.id,
+          ...(program.version === 2 ? { proofHash } : {}),
+        },
         signedEntryTransaction,
         {
           ...RELAY_MESSAGES,
-          noFee: SUBMISSION_MESSAGES.entryUnaffordable(solLabel((await entryCost()).total)),
+          noFee: SUBMISSION_MESSAGES.entryUnaffordable(solLabel((await entryCosts[program.version]()).total)),
+          otherProof: SUBMISSION_MESSAGES.entryForOtherVideo,
         },
       );
-      if (!(await entryOf(vault, entrant)).exists)
+      const after = await entryOf(vault, program, entrant);
+      if (!after.exists)
         throw new AppError('TRANSACTION_FAILED', SUBMISSION_MESSAGES.entryFailed('no entry was made'));
-      return signature;
+      requireSameProof(after.proofHash, proofHash);
+      return { signature, proofHash: after.proofHash };
     },
   };
 }

@@ -1,6 +1,20 @@
-import { and, asc, count, desc, eq, inArray, isNotNull, isNull, or, type SQL, sql } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  inArray,
+  isNotNull,
+  isNull,
+  like,
+  lt,
+  or,
+  type SQL,
+  sql,
+} from 'drizzle-orm';
 import { normalizeSol } from '#contract/money';
-import type { DareOutcome, Submission } from '#contract/submissions';
+import { type DareOutcome, type Submission, UPLOADED_VIDEO_PREFIX } from '#contract/submissions';
 import type { DbOrTx } from '../../db/client';
 import {
   claims,
@@ -40,9 +54,8 @@ function toSubmission({ submission, dare, user }: Selected): SubmissionRecord {
     thumbnailUrl: submission.thumbnailUrl,
     description: submission.description,
     votes: submission.votes,
-    // Fingerprints arrive with entries on program v2 (docs/decisions/036-judges-guardian-window.md).
-    proofHash: null,
-    proofMatches: null,
+    proofHash: submission.proofHash,
+    proofMatches: submission.proofHash === null ? null : submission.proofMatches,
     status: submission.status,
     isFeatured: submission.isFeatured,
     createdAt: submission.createdAt.toISOString(),
@@ -208,7 +221,15 @@ export async function hasSubmitted(db: DbOrTx, dareId: number, userId: number): 
 /** The new submission's id; the one-per-user index refuses a second (dare_submissions_one_per_user). */
 export async function insertSubmission(
   db: DbOrTx,
-  submission: { dareId: number; userId: number; videoUrl: string; description: string; now: Date },
+  submission: {
+    dareId: number;
+    userId: number;
+    videoUrl: string;
+    description: string;
+    /** The fingerprint its entry holds, and whether the stored bytes matched it when checked. */
+    proof: { hash: string; matches: boolean | null; checkedAt: Date | null } | null;
+    now: Date;
+  },
 ): Promise<number> {
   const [row] = await db
     .insert(dareSubmissions)
@@ -217,6 +238,9 @@ export async function insertSubmission(
       userId: submission.userId,
       videoUrl: submission.videoUrl,
       description: submission.description,
+      proofHash: submission.proof?.hash ?? null,
+      proofMatches: submission.proof?.matches ?? null,
+      proofCheckedAt: submission.proof?.checkedAt ?? null,
       createdAt: submission.now,
       updatedAt: submission.now,
     })
@@ -325,4 +349,79 @@ export async function attachUpload(
     )
     .returning({ size: videoUploads.size });
   return row ? row.size : null;
+}
+
+/** The SHA-256 recorded for an upload when it was stored; null for older uploads (or none). */
+export async function recordedUploadHash(db: DbOrTx, key: string): Promise<string | null> {
+  const [row] = await db
+    .select({ sha256: videoUploads.sha256 })
+    .from(videoUploads)
+    .where(eq(videoUploads.key, key));
+  return row?.sha256 ?? null;
+}
+
+/** Records the hash of an upload stored before uploads were hashed (computed from its bytes). */
+export async function recordUploadHash(db: DbOrTx, key: string, sha256: string): Promise<void> {
+  await db
+    .update(videoUploads)
+    .set({ sha256 })
+    .where(and(eq(videoUploads.key, key), isNull(videoUploads.sha256)));
+}
+
+/** A fingerprinted submission whose stored video can be re-hashed: an upload, not a link. */
+export interface ProofToCheck {
+  id: number;
+  videoUrl: string;
+  proofHash: string;
+}
+
+const fingerprintedUpload = () =>
+  and(isNotNull(dareSubmissions.proofHash), like(dareSubmissions.videoUrl, `${UPLOADED_VIDEO_PREFIX}%`));
+
+export async function findProofToCheck(db: DbOrTx, id: number): Promise<ProofToCheck | undefined> {
+  const [row] = await db
+    .select({
+      id: dareSubmissions.id,
+      videoUrl: dareSubmissions.videoUrl,
+      proofHash: dareSubmissions.proofHash,
+    })
+    .from(dareSubmissions)
+    .where(and(eq(dareSubmissions.id, id), fingerprintedUpload()));
+  return row && { ...row, proofHash: row.proofHash! };
+}
+
+/** Up to `limit` fingerprinted uploads never checked or last checked before `checkedBefore`, oldest check first. */
+export async function proofsDueForCheck(
+  db: DbOrTx,
+  checkedBefore: Date,
+  limit: number,
+): Promise<ProofToCheck[]> {
+  const rows = await db
+    .select({
+      id: dareSubmissions.id,
+      videoUrl: dareSubmissions.videoUrl,
+      proofHash: dareSubmissions.proofHash,
+    })
+    .from(dareSubmissions)
+    .where(
+      and(
+        fingerprintedUpload(),
+        or(isNull(dareSubmissions.proofCheckedAt), lt(dareSubmissions.proofCheckedAt, checkedBefore)),
+      ),
+    )
+    .orderBy(sql`${dareSubmissions.proofCheckedAt} asc nulls first`, asc(dareSubmissions.id))
+    .limit(limit);
+  return rows.map((row) => ({ ...row, proofHash: row.proofHash! }));
+}
+
+/** Stores what re-hashing a submission's stored video found, and when. */
+export async function recordProofCheck(
+  db: DbOrTx,
+  id: number,
+  check: { matches: boolean; at: Date },
+): Promise<void> {
+  await db
+    .update(dareSubmissions)
+    .set({ proofMatches: check.matches, proofCheckedAt: check.at })
+    .where(eq(dareSubmissions.id, id));
 }

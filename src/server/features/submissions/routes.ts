@@ -3,6 +3,7 @@ import { dareIdParamsSchema } from '#contract/dares';
 import {
   dareOutcomeSchema,
   dareSubmissionsParamsSchema,
+  enterTransactionRequestSchema,
   enterTransactionResponseSchema,
   myVotesSchema,
   submissionIdParamsSchema,
@@ -33,13 +34,14 @@ export const submissionRoutes: FastifyPluginAsyncZod<{ submissions: SubmissionsS
       schema: {
         tags: ['submissions'],
         summary:
-          "The caller's `enter` transaction for the dare's vault, signed by the platform fee payer (it pays fee and rent): the wallet signs it and Submit Video sends it",
+          "The caller's `enter` transaction for the dare's vault: the wallet pays its fee and rent and is its only signer, and Submit Video sends it signed. On an escrow v2 vault it carries the fingerprint of `videoUrl` (SHA-256 of the uploaded file, or of the link's URL), which submit must then name",
         security: [{ bearerAuth: [] }],
         params: dareIdParamsSchema,
+        body: enterTransactionRequestSchema,
         response: { 200: enterTransactionResponseSchema, ...chainErrors },
       },
     },
-    async (request) => submissions.enterTransaction(requireUser(request), request.params.id),
+    async (request) => submissions.enterTransaction(requireUser(request), request.params.id, request.body),
   );
 
   app.post(

@@ -21,6 +21,8 @@ import { currentMajorDare } from '#server/features/major-dare/current';
 import type { RateLimiter } from '#server/rate-limit/port';
 import type { StoragePort } from '#server/storage/port';
 import { createEntries } from './entries';
+import { createProofChecks } from './proof-checks';
+import { proofHashOf } from './proof-hash';
 import {
   attachUpload,
   countVotes,
@@ -38,6 +40,8 @@ import {
   listFeaturedSubmissions,
   listVisibleSubmissions,
   lockVoter,
+  recordedUploadHash,
+  recordUploadHash,
   refundsOf,
   type SubmissionRecord,
   votedSubmissionIds,
@@ -76,6 +80,8 @@ export interface SubmissionsDeps {
   chain: ChainPort;
   escrowKeys: EscrowKeys;
   escrowProgramId: Address;
+  /** Escrow v2's program id: entries refuse a vault owned by any third program (decision 038). */
+  escrowProgramV2Id?: Address;
   limiter: RateLimiter;
   /** Told when a pending upload becomes a submission's video (the storage quota counts it). */
   onUploadAttached?: (bytes: number) => void;
@@ -89,6 +95,7 @@ export interface SubmissionsDeps {
 export function createSubmissionsService(deps: SubmissionsDeps) {
   const { db, clock, storage, videoAccess } = deps;
   const entries = createEntries(deps);
+  const proofChecks = createProofChecks({ db, storage, clock });
   /** Every list only holds what its viewer may see, so each gets the source it may play. */
   const withSource = (record: SubmissionRecord): Submission => ({
     ...record,
@@ -116,6 +123,30 @@ export function createSubmissionsService(deps: SubmissionsDeps) {
     return withSource(submission);
   }
 
+  /**
+   * The proof at `videoUrl` as the user may submit it to this dare, and its fingerprint: our
+   * upload paths must name a stored upload that is the user's own for this dare and not taken by
+   * a submission yet (never another's proof); anything else is an https link (the schema said so).
+   */
+  async function proofOf(user: UserRow, dareId: number, videoUrl: string) {
+    const key = uploadedKey(videoUrl);
+    if (videoUrl.startsWith(UPLOADED_VIDEO_PREFIX) && !(key && (await storage.stat(key)))) {
+      throw badRequest(SUBMISSION_MESSAGES.videoUrl, {
+        fields: { videoUrl: SUBMISSION_MESSAGES.videoUrl },
+      });
+    }
+    const upload = key ? { key, userId: user.id, dareId } : null;
+    if (upload && !(await isOwnPendingUpload(db, upload))) throw notYourUpload();
+    const proofHash = await proofHashOf(videoUrl, {
+      storage,
+      recordedUploadHash: (uploadKey) => recordedUploadHash(db, uploadKey),
+      recordUploadHash: (uploadKey, sha256) => recordUploadHash(db, uploadKey, sha256),
+    });
+    // Deleted since the check above (the clean-up, or a newer upload replacing it).
+    if (proofHash === null) throw notYourUpload();
+    return { upload, proofHash };
+  }
+
   async function majorDareId(): Promise<number | null> {
     const major = await currentMajorDare(db);
     return major.isActive ? major.id : null;
@@ -123,6 +154,9 @@ export function createSubmissionsService(deps: SubmissionsDeps) {
 
   return {
     requireOpenDare,
+
+    /** Re-hashing stored videos against their fingerprints (approval, the clean-up job). */
+    proofChecks,
 
     /** An upload is for an open dare its uploader has not submitted to yet (404, 409 otherwise). */
     async requireUploadableDare(user: UserRow, dareId: number) {
@@ -133,13 +167,15 @@ export function createSubmissionsService(deps: SubmissionsDeps) {
 
     /**
      * POST /api/dares/{id}/enter-transaction: the caller's `enter` for the dare's vault, for a
-     * user with a registered wallet who has no proof on this open dare and has not entered.
+     * user with a registered wallet who has no proof on this open dare and has not entered. The
+     * video is checked as submit checks it; a v2 entry carries its fingerprint.
      */
-    async enterTransaction(user: UserRow, dareId: number) {
+    async enterTransaction(user: UserRow, dareId: number, body: { videoUrl: string }) {
       const wallet = requireEntrantWallet(user);
       const dare = await requireOpenDare(dareId);
       if (await hasSubmitted(db, dareId, user.id)) throw conflict(SUBMISSION_MESSAGES.alreadySubmitted);
-      return entries.transaction(user, wallet, dare);
+      const proof = await proofOf(user, dareId, body.videoUrl);
+      return entries.transaction(user, wallet, dare, proof.proofHash);
     },
 
     /**
@@ -153,19 +189,12 @@ export function createSubmissionsService(deps: SubmissionsDeps) {
     ) {
       const wallet = requireEntrantWallet(user);
       const dare = await requireOpenDare(dareId);
-      // The schema let through only our upload paths and https links; an upload must exist.
-      const key = uploadedKey(body.videoUrl);
-      if (body.videoUrl.startsWith(UPLOADED_VIDEO_PREFIX) && !(key && (await storage.stat(key)))) {
-        throw badRequest(SUBMISSION_MESSAGES.videoUrl, {
-          fields: { videoUrl: SUBMISSION_MESSAGES.videoUrl },
-        });
-      }
-      // Only the author's own upload for this dare, not taken by a submission yet: never another's proof.
-      const upload = key && { key, userId: user.id, dareId };
-      if (upload && !(await isOwnPendingUpload(db, upload))) throw notYourUpload();
+      const { upload, proofHash } = await proofOf(user, dareId, body.videoUrl);
       // Nothing is relayed for a proof that could not be recorded anyway.
       if (await hasSubmitted(db, dareId, user.id)) throw conflict(SUBMISSION_MESSAGES.alreadySubmitted);
-      await entries.ensureEntered(user, wallet, dare, body.signedEntryTransaction);
+      // The entry's fingerprint (v2) is the proof's, or nothing was relayed or is recorded.
+      const entered = await entries.ensureEntered(user, wallet, dare, body.signedEntryTransaction, proofHash);
+      const now = clock();
       try {
         const { id, attachedBytes } = await db.transaction(async (tx) => {
           const id = await insertSubmission(tx, {
@@ -173,7 +202,13 @@ export function createSubmissionsService(deps: SubmissionsDeps) {
             userId: user.id,
             videoUrl: body.videoUrl,
             description: body.description,
-            now: clock(),
+            // An upload's hash was taken of the bytes as they were stored: they match now. A
+            // link's bytes are someone else's to change: never said to match (decision 038).
+            proof:
+              entered.proofHash === null
+                ? null
+                : { hash: entered.proofHash, matches: upload ? true : null, checkedAt: upload ? now : null },
+            now,
           });
           if (!upload) return { id, attachedBytes: null };
           // Taken by another submission since the check above: nothing is recorded.

@@ -21,6 +21,8 @@ export interface VideoJanitorOptions {
   clock: Clock;
   /** One clean-up at a time in the whole deployment. */
   jobLock: JobLock;
+  /** Re-hashes the stored videos checked longest ago against their fingerprints (decision 038). */
+  proofChecks?: { recheckDue(): Promise<{ checked: number; mismatched: number[] }> };
   intervalMs?: number;
 }
 
@@ -61,7 +63,10 @@ export async function deleteUnattachedUploads({
   return deleted;
 }
 
-/** Runs the clean-up at start and every 10 minutes, one run at a time in the whole deployment. */
+/**
+ * Runs the clean-up at start and every 10 minutes, one run at a time in the whole deployment,
+ * then re-hashes a few stored proofs against their fingerprints.
+ */
 export const videoJanitor = fp(async (app: FastifyInstance, options: VideoJanitorOptions) => {
   const job = periodicJob({
     name: 'video-cleanup',
@@ -75,6 +80,16 @@ export const videoJanitor = fp(async (app: FastifyInstance, options: VideoJanito
           app.log.info({ keys: deleted }, 'deleted uploads never attached to a submission');
       } catch (error) {
         app.log.error({ err: error }, 'video clean-up failed');
+      }
+      try {
+        const checked = await options.proofChecks?.recheckDue();
+        if (checked && checked.mismatched.length > 0)
+          app.log.warn(
+            { submissionIds: checked.mismatched },
+            'stored proof videos no longer match their fingerprints',
+          );
+      } catch (error) {
+        app.log.error({ err: error }, 'proof fingerprint check failed');
       }
     },
   });

@@ -4,6 +4,7 @@ import { SUBMISSION_LIMITS } from '#contract/limits';
 import { SUBMISSION_MESSAGES } from '#contract/submissions';
 import { AppError, badRequest, notFound } from '../../errors';
 import type { StoragePort, StoredObject } from '../../storage/port';
+import { createHashingStream } from '../submissions/proof-hash';
 import type { Reservation, VideoQuota } from './quota';
 import { storageFull } from './quota';
 import {
@@ -76,7 +77,7 @@ export async function receiveUpload(
   request: FastifyRequest,
   reply: FastifyReply,
   deps: ReceiveUploadDeps,
-): Promise<StoredObject & { dareId: number }> {
+): Promise<StoredObject & { dareId: number; sha256: string }> {
   const raw = request.raw;
   let bodyEnded = false;
   const controller = new AbortController();
@@ -106,8 +107,9 @@ export async function receiveUpload(
   // Opened once the dare is checked: a refused request makes no room by deleting others' uploads.
   let reservation: Reservation | null = null;
   const declared = Number(request.headers['content-length']);
-  async function read(): Promise<StoredObject & { dareId: number }> {
+  async function read(): Promise<StoredObject & { dareId: number; sha256: string }> {
     let stored: StoredObject | null = null;
+    let sha256 = '';
     try {
       for await (const part of request.parts({ limits: PART_LIMITS })) {
         if (stored) throw new AppError('PAYLOAD_TOO_LARGE', SUBMISSION_MESSAGES.uploadParts);
@@ -134,14 +136,18 @@ export async function receiveUpload(
           },
           (bytes) => claim.add(bytes),
         );
+        // The proof's fingerprint: the bytes hashed as they go to the store, after the guard, so
+        // exactly what is written (decision 038).
+        const hasher = createHashingStream();
         // Joined both ways: the part ending early destroys the guard, the store failing destroys the part.
-        const guarded = pipeline(part.file, guard, () => {});
+        const guarded = pipeline(part.file, guard, hasher, () => {});
         stored = await deps.storage.put(guarded, () => type, { signal: controller.signal });
+        sha256 = hasher.digest();
       }
       if (controller.signal.aborted) throw controller.signal.reason;
       if (!stored) throw badRequest(SUBMISSION_MESSAGES.videoMissing);
       reservation?.keep();
-      return { ...stored, dareId };
+      return { ...stored, dareId, sha256 };
     } catch (error) {
       if (stored) await deps.storage.remove(stored.key);
       reservation?.release();

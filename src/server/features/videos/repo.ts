@@ -41,7 +41,7 @@ export async function uploadedVideoUrls(db: DbOrTx): Promise<string[]> {
  */
 export async function replacePendingUpload(
   db: Db,
-  upload: { key: string; userId: number; dareId: number; size: number; now: Date },
+  upload: { key: string; userId: number; dareId: number; size: number; sha256: string; now: Date },
 ): Promise<{ key: string; size: number }[]> {
   return db.transaction(async (tx) => {
     await tx.select({ id: users.id }).from(users).where(eq(users.id, upload.userId)).for('update');
@@ -60,6 +60,7 @@ export async function replacePendingUpload(
       userId: upload.userId,
       dareId: upload.dareId,
       size: upload.size,
+      sha256: upload.sha256,
       createdAt: upload.now,
     });
     return replaced;

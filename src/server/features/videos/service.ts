@@ -105,6 +105,7 @@ export function createVideosService({
           userId: user.id,
           dareId: stored.dareId,
           size: stored.size,
+          sha256: stored.sha256,
           now: clock(),
         });
       } catch (error) {

@@ -11,6 +11,7 @@ import { AdminStats } from './components/admin-stats';
 import { DaresManagement } from './components/dares-management';
 import { FeePayerStatus } from './components/fee-payer-status';
 import { MajorDares } from './components/major-dares';
+import { PayoutProposals } from './components/payout-proposals';
 import { SubmissionsManagement } from './components/submissions-management';
 import { SystemControls } from './components/system-controls';
 import { UsersDialog } from './components/users-dialog';
@@ -52,6 +53,7 @@ function AdminDashboard() {
       <PageHeader title="Admin Panel" description="Moderate dares and submissions, pick winners." />
       <AdminStats stats={stats} />
       <FeePayerStatus status={feePayer} />
+      <PayoutProposals />
       <Card>
         <CardHeader>
           <CardTitle>Quick Actions</CardTitle>

@@ -83,7 +83,13 @@ export default function DareDetailsPage({
       actions={
         <>
           {renderSubmit?.({ id: dare.id, title: dare.title, closed: !isOpen })}
-          <AddToPoolDialog dare={dare} disabled={!isOpen} />
+          <AddToPoolDialog
+            dare={dare}
+            disabled={!isOpen}
+            disabledReason={
+              dare.status === 'active' ? 'The deadline has passed' : 'This dare no longer takes SOL'
+            }
+          />
           <ShareButton title={dare.title} description={dare.description} path={`/dare/${dare.id}`} />
           {renderRefund?.({ id: dare.id, phase: dare.phase })}
         </>

@@ -3,14 +3,14 @@ import type { StandardConnectFeature } from '@wallet-standard/features';
 import { connectedWallet } from '#web/lib/wallet/connected-wallet';
 import { createLocalDevWallet, hasLocalDevWallet } from '#web/lib/wallet/dev-wallet';
 import { listWallets, type SigningWallet } from '#web/lib/wallet/wallets';
-import { type PaymentSigner, resolvePaymentWallet } from './payment-wallet';
+import { type PaymentSigner, resolveJudgeWallet, resolvePaymentWallet } from './payment-wallet';
 
-/** Wallets already showing the address go first, so the right one is asked before any other. */
-function byHoldingAddress(wallets: SigningWallet[], walletAddress: string): SigningWallet[] {
+/** Wallets already showing one of the addresses go first, so the right one is asked before any other. */
+function byHoldingAddress(wallets: SigningWallet[], addresses: readonly string[]): SigningWallet[] {
   const holders = new Set(
     getWallets()
       .get()
-      .filter((wallet) => wallet.accounts.some((account) => account.address === walletAddress))
+      .filter((wallet) => wallet.accounts.some((account) => addresses.includes(account.address)))
       .map((wallet) => wallet.name),
   );
   return [...wallets].sort((a, b) => Number(holders.has(b.name)) - Number(holders.has(a.name)));
@@ -28,7 +28,20 @@ export function connectPaymentWallet(
   const current = connectedWallet();
   return resolvePaymentWallet(walletAddress, {
     current: current && { wallet: current.wallet, account: current.account },
-    installed: byHoldingAddress(listWallets(), walletAddress),
+    installed: byHoldingAddress(listWallets(), [walletAddress]),
+    local: options.embeddedChain ? createLocalDevWallet : undefined,
+  });
+}
+
+/** The browser half of finding a judge's wallet (program v2's Mark Winner / Select Winners). */
+export function connectJudgeWallet(
+  judges: readonly string[],
+  options: { embeddedChain: boolean },
+): Promise<PaymentSigner> {
+  const current = connectedWallet();
+  return resolveJudgeWallet(judges, {
+    current: current && { wallet: current.wallet, account: current.account },
+    installed: byHoldingAddress(listWallets(), judges),
     local: options.embeddedChain ? createLocalDevWallet : undefined,
   });
 }

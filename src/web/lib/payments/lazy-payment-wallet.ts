@@ -10,3 +10,10 @@ export function lazyConnectPaymentWallet(options: {
   return async (walletAddress) =>
     (await import('./connect-payment-wallet')).connectPaymentWallet(walletAddress, options);
 }
+
+/** The judge's wallet for program v2's propose, fetched the same lazy way. */
+export function lazyConnectJudgeWallet(options: {
+  embeddedChain: boolean;
+}): (judges: readonly string[]) => Promise<PaymentSigner> {
+  return async (judges) => (await import('./connect-payment-wallet')).connectJudgeWallet(judges, options);
+}

@@ -1,7 +1,8 @@
 import type { WalletAccount } from '@wallet-standard/base';
 import { describe, expect, it, vi } from 'vitest';
+import { JUDGING_MESSAGES } from '#contract/judging';
 import type { SigningWallet } from '#web/lib/wallet/wallets';
-import { resolvePaymentWallet, WalletNotFoundError } from './payment-wallet';
+import { resolveJudgeWallet, resolvePaymentWallet, WalletNotFoundError } from './payment-wallet';
 
 const OWN = '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin';
 const OTHER = 'So11111111111111111111111111111111111111112';
@@ -83,5 +84,42 @@ describe('resolvePaymentWallet', () => {
     await expect(resolvePaymentWallet(OWN, { current: null, installed: [wallet] })).rejects.toThrow(
       'User rejected the request.',
     );
+  });
+});
+
+describe('resolveJudgeWallet', () => {
+  const JUDGE = '7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU';
+
+  it("uses this tab's wallet when it is one of the judges", async () => {
+    const wallet = fakeWallet('Phantom', JUDGE);
+    const signer = await resolveJudgeWallet([OTHER, JUDGE], {
+      current: { wallet, account: account(JUDGE) },
+      installed: [],
+    });
+    expect(signer.address).toBe(JUDGE);
+    expect(wallet.connect).not.toHaveBeenCalled();
+  });
+
+  it('looks past a signed-in wallet that does not judge the dare', async () => {
+    const judge = fakeWallet('E2E Test Wallet', JUDGE);
+    const signer = await resolveJudgeWallet([JUDGE], {
+      current: { wallet: fakeWallet('Phantom', OWN), account: account(OWN) },
+      installed: [judge],
+    });
+    expect(signer).toMatchObject({ address: JUDGE, walletName: 'E2E Test Wallet' });
+  });
+
+  it('says to connect the judging wallet before signing anything', async () => {
+    const other = fakeWallet('Phantom', OWN);
+    const local = fakeWallet('Local dev wallet', OTHER, true);
+    await expect(
+      resolveJudgeWallet([JUDGE], {
+        current: { wallet: other, account: account(OWN) },
+        installed: [other],
+        local: async () => local,
+      }),
+    ).rejects.toThrow(JUDGING_MESSAGES.noJudgeWallet);
+    expect(other.signTransaction).not.toHaveBeenCalled();
+    expect(local.signTransaction).not.toHaveBeenCalled();
   });
 });

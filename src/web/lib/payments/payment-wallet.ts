@@ -1,4 +1,5 @@
 import type { WalletAccount } from '@wallet-standard/base';
+import { JUDGING_MESSAGES } from '#contract/judging';
 import { shortAddress } from '#web/lib/utils';
 import type { SigningWallet } from '#web/lib/wallet/wallets';
 import { PaymentError } from './payment-errors';
@@ -63,4 +64,30 @@ export async function resolvePaymentWallet(
     `Connect the wallet of your account (${shortAddress(walletAddress)}) to pay` +
       (elsewhere.length > 0 ? `: ${elsewhere.join(', ')}.` : '.'),
   );
+}
+
+/**
+ * The wallet that names a winner on program v2: one of the dare's judges, whatever account the
+ * admin signed in with (a judge is an admin's own wallet, issue 24). The same order as a payment:
+ * this tab's wallet, installed wallets, then the local dev wallet on the embedded chain. None
+ * holding a judge's address is said before anything is signed (JUDGING_MESSAGES.noJudgeWallet).
+ */
+export async function resolveJudgeWallet(
+  judges: readonly string[],
+  sources: PaymentWalletSources,
+): Promise<PaymentSigner> {
+  const isJudge = (address: string) => judges.includes(address);
+  if (sources.current && isJudge(sources.current.account.address)) {
+    return asSigner(sources.current.wallet, sources.current.account);
+  }
+  for (const wallet of sources.installed) {
+    const account = await wallet.connect();
+    if (isJudge(account.address)) return asSigner(wallet, account);
+  }
+  if (sources.local) {
+    const wallet = await sources.local();
+    const account = await wallet.connect();
+    if (isJudge(account.address)) return asSigner(wallet, account);
+  }
+  throw new PaymentError(JUDGING_MESSAGES.noJudgeWallet);
 }

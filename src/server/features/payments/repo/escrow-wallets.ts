@@ -10,6 +10,7 @@ export async function insertReservation(
   reservation: {
     publicKey: string;
     vaultSeed: string;
+    programVersion: 1 | 2;
     userId: number;
     expiresAt: Date;
   },
@@ -19,6 +20,7 @@ export async function insertReservation(
     .values({
       publicKey: reservation.publicKey,
       vaultSeed: reservation.vaultSeed,
+      programVersion: reservation.programVersion,
       reservedBy: reservation.userId,
       status: 'reserved',
       expiresAt: reservation.expiresAt,

@@ -93,6 +93,29 @@ export async function findIntentByMessage(db: DbOrTx, hash: string): Promise<Pay
   return row;
 }
 
+/**
+ * The paid `create_vault` intent that made this escrow's vault: what the vault fixed was asked
+ * for there (a deposit into the same vault carries no terms).
+ */
+export async function findVaultCreation(
+  db: DbOrTx,
+  escrowWallet: string,
+): Promise<PaymentIntentRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(paymentIntents)
+    .where(
+      and(
+        eq(paymentIntents.escrowWallet, escrowWallet),
+        eq(paymentIntents.programInstruction, 'create_vault'),
+        isNotNull(paymentIntents.paidAt),
+      ),
+    )
+    .orderBy(asc(paymentIntents.id))
+    .limit(1);
+  return row;
+}
+
 /** The intent this signature paid (booked), or was relayed for. */
 export async function findIntentBySignature(
   db: DbOrTx,

@@ -1,19 +1,18 @@
-import type { Claim } from '#contract/claims';
-import { MAJOR_DARE_MESSAGES, type WinnerType } from '#contract/major-dare';
+import type { WinnerType } from '#contract/major-dare';
 import { apiRequest } from '#web/lib/api-client';
-import { useAdminMutation } from '../hooks/use-admin-mutation';
 
-/** POST /api/admin/major-dare/{id}/winner: the admin's or the community's winner of a major dare. */
-export const useSelectMajorWinner = () =>
-  useAdminMutation(
-    ({
-      dareId,
-      submissionId,
-      winnerType,
-    }: {
-      dareId: number;
-      submissionId: number;
-      winnerType: WinnerType;
-    }) => apiRequest<Claim>('POST', `/api/admin/major-dare/${dareId}/winner`, { submissionId, winnerType }),
-    { success: MAJOR_DARE_MESSAGES.winnerSelected, failure: MAJOR_DARE_MESSAGES.winnerFailed },
-  );
+/**
+ * POST /api/admin/major-dare/{id}/winner: records the pick; on a v2 vault the pick completing the
+ * pair answers the propose transaction, and the same call with `signedTransaction` relays it.
+ */
+export const selectMajorWinner = (input: {
+  dareId: number;
+  submissionId: number;
+  winnerType: WinnerType;
+  signedTransaction?: string;
+}) =>
+  apiRequest<unknown>('POST', `/api/admin/major-dare/${input.dareId}/winner`, {
+    submissionId: input.submissionId,
+    winnerType: input.winnerType,
+    ...(input.signedTransaction ? { signedTransaction: input.signedTransaction } : {}),
+  });

@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import { ADMIN_LIST_LIMIT, type AdminDare } from '#contract/admin';
 import type { Dare } from '#contract/dares';
+import { JUDGING_MESSAGES } from '#contract/judging';
 import { solToLamports } from '#contract/money';
 import { DareStatusBadge } from '#web/components/common/dare-badges';
 import { EmptyState } from '#web/components/common/empty-state';
@@ -11,6 +12,7 @@ import { Spinner } from '#web/components/ui/spinner';
 import { formatSol } from '#web/lib/utils';
 import { useDeleteDare } from '../api/delete-dare';
 import { useAdminDares } from '../api/list-admin-dares';
+import { useAdminProposals } from '../api/list-proposals';
 import { useSetDareStatus } from '../api/set-dare-status';
 import { ConfirmDialog } from './confirm-dialog';
 
@@ -29,6 +31,10 @@ export function DaresManagement({
 }) {
   const { text: search, setText: setSearch, query: q } = useSearch();
   const dares = useAdminDares({ q });
+  // The program refuses to cancel a vault whose proposal stands: say so before anyone tries.
+  const proposed = new Set(
+    (useAdminProposals().data ?? []).filter((p) => p.state === 'window').map((p) => p.dareId),
+  );
 
   return (
     <div className="space-y-3">
@@ -49,7 +55,12 @@ export function DaresManagement({
         <>
           <ul className={`${listClassName} space-y-2`} aria-label="Dares">
             {dares.data.map((dare) => (
-              <DareRow key={dare.id} dare={dare} onViewSubmissions={() => onViewSubmissions(dare)} />
+              <DareRow
+                key={dare.id}
+                dare={dare}
+                proposed={proposed.has(dare.id)}
+                onViewSubmissions={() => onViewSubmissions(dare)}
+              />
             ))}
           </ul>
           {dares.data.length >= ADMIN_LIST_LIMIT && (
@@ -63,7 +74,16 @@ export function DaresManagement({
   );
 }
 
-function DareRow({ dare, onViewSubmissions }: { dare: AdminDare; onViewSubmissions: () => void }) {
+function DareRow({
+  dare,
+  proposed,
+  onViewSubmissions,
+}: {
+  dare: AdminDare;
+  /** A payout proposal of this dare is in its window. */
+  proposed: boolean;
+  onViewSubmissions: () => void;
+}) {
   const setStatus = useSetDareStatus();
   const remove = useDeleteDare();
   const busy = setStatus.isPending || remove.isPending;
@@ -97,7 +117,12 @@ function DareRow({ dare, onViewSubmissions }: { dare: AdminDare; onViewSubmissio
         {dare.refunds.length > 0 && <RefundList refunds={dare.refunds} />}
       </div>
       <div className="flex flex-wrap gap-2">
-        {dare.status === 'active' && (
+        {dare.status === 'active' && proposed && (
+          <Button size="sm" variant="outline" disabled>
+            Deactivate
+          </Button>
+        )}
+        {dare.status === 'active' && !proposed && (
           // Always asked: an active dare holds at least its stake, and cancelling refunds it.
           <ConfirmDialog
             trigger={
@@ -124,18 +149,27 @@ function DareRow({ dare, onViewSubmissions }: { dare: AdminDare; onViewSubmissio
         <Button size="sm" variant="secondary" onClick={onViewSubmissions}>
           View Submissions
         </Button>
-        <ConfirmDialog
-          trigger={
-            <Button size="sm" variant="destructive" disabled={busy}>
-              Delete
-            </Button>
-          }
-          title={`Delete "${dare.title}"?`}
-          description={`The dare, its submissions and votes are removed for good. ${refundText}`}
-          confirmLabel="Delete dare"
-          onConfirm={() => remove.mutate({ id: dare.id })}
-        />
+        {proposed ? (
+          <Button size="sm" variant="destructive" disabled>
+            Delete
+          </Button>
+        ) : (
+          <ConfirmDialog
+            trigger={
+              <Button size="sm" variant="destructive" disabled={busy}>
+                Delete
+              </Button>
+            }
+            title={`Delete "${dare.title}"?`}
+            description={`The dare, its submissions and votes are removed for good. ${refundText}`}
+            confirmLabel="Delete dare"
+            onConfirm={() => remove.mutate({ id: dare.id })}
+          />
+        )}
       </div>
+      {proposed && (
+        <p className="w-full text-xs text-muted-foreground">{JUDGING_MESSAGES.cannotCancelProposed}</p>
+      )}
     </li>
   );
 }

@@ -1,5 +1,5 @@
 import { Trophy } from 'lucide-react';
-import { type ReactElement, useState } from 'react';
+import { useState } from 'react';
 import type { Dare } from '#contract/dares';
 import { splitMajorPrize } from '#contract/major-dare';
 import { lamportsToSol, solToLamports } from '#contract/money';
@@ -15,12 +15,11 @@ import {
   DialogTrigger,
 } from '#web/components/ui/dialog';
 import { Spinner } from '#web/components/ui/spinner';
-import { useDareOutcome } from '#web/lib/dare-outcome';
 import { countOf, formatSol } from '#web/lib/utils';
 import { useAdminSubmissions } from '../api/list-admin-submissions';
-import { useSelectMajorWinner } from '../api/select-major-winner';
 import { rankEligibleSubmissions } from '../lib/rank-submissions';
-import { ConfirmPayout } from './confirm-payout';
+import { useJudgingOutcome } from './name-winner';
+import { chosenPrizes, MajorPrizeButton } from './winner-actions';
 
 /**
  * Picks a major dare's winners: any eligible submission as the admin winner (70%), and the most
@@ -30,10 +29,19 @@ import { ConfirmPayout } from './confirm-payout';
 export function SelectWinnersDialog({ dare }: { dare: Dare }) {
   const [open, setOpen] = useState(false);
   const split = splitMajorPrize(solToLamports(dare.totalPool));
+  if (dare.status === 'cancelled')
+    return (
+      <span className="inline-flex flex-wrap items-center gap-x-2 gap-y-1">
+        <Button size="sm" variant="secondary" disabled>
+          <Trophy aria-hidden /> Select Winners
+        </Button>
+        <span className="text-xs text-muted-foreground">Cancelled: nobody wins it</span>
+      </span>
+    );
   return (
     <Dialog open={open} onOpenChange={setOpen}>
       <DialogTrigger asChild>
-        <Button size="sm" variant="secondary" disabled={dare.status === 'cancelled'}>
+        <Button size="sm" variant="secondary">
           <Trophy aria-hidden /> Select Winners
         </Button>
       </DialogTrigger>
@@ -51,48 +59,9 @@ export function SelectWinnersDialog({ dare }: { dare: Dare }) {
   );
 }
 
-/**
- * One prize's button on a candidate: live while the prize is open; once chosen, disabled on every
- * row, the winner's row naming the prize it got and the others saying it is taken (the server
- * would refuse a second pick after the 'cannot be undone' confirmation).
- */
-function PrizeButton({
-  label,
-  chosen,
-  isThisOne,
-  busy,
-  confirm,
-  variant,
-}: {
-  label: string;
-  chosen: { amount: string } | undefined;
-  isThisOne: boolean;
-  busy: boolean;
-  confirm: (trigger: ReactElement) => ReactElement;
-  variant: 'default' | 'outline';
-}) {
-  if (!chosen)
-    return confirm(
-      <Button size="sm" variant={variant} disabled={busy}>
-        {label}
-      </Button>,
-    );
-  return (
-    <span className="inline-flex flex-wrap items-center gap-x-2 gap-y-1">
-      <Button size="sm" variant={variant} disabled>
-        {isThisOne ? `${label}: ${formatSol(chosen.amount)}` : label}
-      </Button>
-      {!isThisOne && <span className="text-xs text-muted-foreground">Already chosen</span>}
-    </span>
-  );
-}
-
 function Candidates({ dareId }: { dareId: number }) {
   const submissions = useAdminSubmissions({ dareId });
-  const select = useSelectMajorWinner();
-  const winners = useDareOutcome(dareId).data?.winners ?? [];
-  const adminWinner = winners.find((winner) => winner.claimType === 'major_admin');
-  const communityWinner = winners.find((winner) => winner.claimType === 'major_community');
+  const communityPick = chosenPrizes(useJudgingOutcome(dareId).data).community;
   if (submissions.isPending) return <Spinner label="Loading submissions" />;
   if (submissions.isError)
     return <EmptyState title="Failed to load submissions" description={submissions.error.message} />;
@@ -101,6 +70,7 @@ function Candidates({ dareId }: { dareId: number }) {
     return (
       <EmptyState title="No approved submissions yet" description="Approve submissions to pick winners." />
     );
+  const usernames = new Map(submissions.data.map((submission) => [submission.id, submission.users.username]));
   return (
     <ul className="max-h-96 space-y-2 overflow-y-auto" aria-label="Eligible submissions">
       {ranked.map((submission, index) => (
@@ -120,44 +90,25 @@ function Candidates({ dareId }: { dareId: number }) {
             </p>
           </div>
           <div className="flex flex-wrap gap-2">
-            <PrizeButton
-              label="Admin Winner (70%)"
+            <MajorPrizeButton
+              dareId={dareId}
+              submissionId={submission.id}
+              username={submission.users.username}
+              type="admin"
               variant="default"
-              chosen={adminWinner}
-              isThisOne={adminWinner?.submissionId === submission.id}
-              busy={select.isPending}
-              confirm={(trigger) => (
-                <ConfirmPayout
-                  trigger={trigger}
-                  dareId={dareId}
-                  kind="admin"
-                  username={submission.users.username}
-                  onConfirm={() =>
-                    select.mutate({ dareId, submissionId: submission.id, winnerType: 'admin' })
-                  }
-                />
-              )}
+              usernames={usernames}
             />
-            {(index === 0 || communityWinner?.submissionId === submission.id) && (
-              <PrizeButton
-                label="Community Winner (30%)"
+            {/* The server takes only the most voted proof as the community's winner. */}
+            {index === 0 || communityPick?.submissionId === submission.id ? (
+              <MajorPrizeButton
+                dareId={dareId}
+                submissionId={submission.id}
+                username={submission.users.username}
+                type="community"
                 variant="outline"
-                chosen={communityWinner}
-                isThisOne={communityWinner?.submissionId === submission.id}
-                busy={select.isPending}
-                confirm={(trigger) => (
-                  <ConfirmPayout
-                    trigger={trigger}
-                    dareId={dareId}
-                    kind="community"
-                    username={submission.users.username}
-                    onConfirm={() =>
-                      select.mutate({ dareId, submissionId: submission.id, winnerType: 'community' })
-                    }
-                  />
-                )}
+                usernames={usernames}
               />
-            )}
+            ) : null}
           </div>
         </li>
       ))}

@@ -1,23 +1,23 @@
 import { lazy, Suspense } from 'react';
 import type { AdminSubmission } from '#contract/admin';
+import { WINNER_TYPES } from '#contract/major-dare';
 import { EmptyState } from '#web/components/common/empty-state';
 import { Badge } from '#web/components/ui/badge';
 import { Button } from '#web/components/ui/button';
 import { Spinner } from '#web/components/ui/spinner';
 import { countOf } from '#web/lib/utils';
 import { useAdminSubmissions } from '../api/list-admin-submissions';
-import { useMarkWinner } from '../api/mark-winner';
-import { useSelectMajorWinner } from '../api/select-major-winner';
 import { useUpdateSubmission } from '../api/update-submission';
-import { ConfirmPayout } from './confirm-payout';
+import { CommunityWinnerAction, MajorPrizeButton } from './winner-actions';
+
+const STATUS_REASONS: Record<Exclude<AdminSubmission['status'], 'pending'>, string> = {
+  approved: 'Already approved',
+  rejected: 'Already rejected',
+  winner: 'A winner stays approved',
+};
 
 // The player that says when a proof cannot play, the same as on the dare pages (its own chunk).
 const VideoPlayer = lazy(() => import('#web/components/common/video-player'));
-
-const MAJOR_WINNER_BUTTONS = [
-  { type: 'admin', label: 'Admin Winner (70%)' },
-  { type: 'community', label: 'Community Winner (30%)' },
-] as const;
 
 /**
  * Submissions Management: every submission with its video, approve, reject, feature/unfeature and
@@ -93,9 +93,8 @@ function SubmissionVideo({ submission }: { submission: AdminSubmission }) {
 
 function SubmissionList({ submissions, className }: { submissions: AdminSubmission[]; className: string }) {
   const update = useUpdateSubmission();
-  const markWinner = useMarkWinner();
-  const selectMajor = useSelectMajorWinner();
-  const busy = update.isPending || markWinner.isPending || selectMajor.isPending;
+  const busy = update.isPending;
+  const usernames = new Map(submissions.map((submission) => [submission.id, submission.users.username]));
   return (
     <ul className={`${className} space-y-3`} aria-label="Submissions">
       {submissions.map((submission) => (
@@ -146,43 +145,35 @@ function SubmissionList({ submissions, className }: { submissions: AdminSubmissi
               >
                 {submission.isFeatured ? 'Unfeature' : 'Feature'}
               </Button>
+              {submission.status !== 'pending' && (
+                // Why Approve or Reject is off, as text (issue 26): the badge alone reads as a label.
+                <span className="self-center text-xs text-muted-foreground">
+                  {STATUS_REASONS[submission.status]}
+                </span>
+              )}
               {!submission.dares.is_major &&
-                submission.status === 'approved' &&
-                submission.dares.status === 'active' && (
-                  <ConfirmPayout
-                    trigger={
-                      <Button size="sm" variant="secondary" disabled={busy}>
-                        Mark Winner
-                      </Button>
-                    }
+                (submission.status === 'approved' || submission.status === 'winner') &&
+                submission.dares.status !== 'cancelled' && (
+                  <CommunityWinnerAction
                     dareId={submission.dareId}
-                    kind="dare"
+                    submissionId={submission.id}
                     username={submission.users.username}
-                    onConfirm={() => markWinner.mutate({ id: submission.id, dareId: submission.dareId })}
+                    usernames={usernames}
+                    open={submission.status === 'approved' && submission.dares.status === 'active'}
                   />
                 )}
               {submission.dares.is_major &&
                 (submission.status === 'approved' || submission.status === 'winner') &&
                 submission.dares.status !== 'cancelled' &&
                 // The server checks each type once and that the community pick is the most voted.
-                MAJOR_WINNER_BUTTONS.map(({ type, label }) => (
-                  <ConfirmPayout
+                WINNER_TYPES.map((type) => (
+                  <MajorPrizeButton
                     key={type}
-                    trigger={
-                      <Button size="sm" variant="secondary" disabled={busy}>
-                        {label}
-                      </Button>
-                    }
                     dareId={submission.dareId}
-                    kind={type}
+                    submissionId={submission.id}
                     username={submission.users.username}
-                    onConfirm={() =>
-                      selectMajor.mutate({
-                        dareId: submission.dareId,
-                        submissionId: submission.id,
-                        winnerType: type,
-                      })
-                    }
+                    type={type}
+                    usernames={usernames}
                   />
                 ))}
             </div>

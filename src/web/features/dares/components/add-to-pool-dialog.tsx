@@ -19,7 +19,16 @@ import type { PaidContribution } from '../lib/add-to-pool-flow';
 const AddToPoolForm = lazy(() => import('./add-to-pool-form'));
 
 /** The Add to Pool dialog (docs/product.md#dare-details): a SOL amount, min 0.01, default 0.01. */
-export function AddToPoolDialog({ dare, disabled }: { dare: Dare; disabled?: boolean }) {
+export function AddToPoolDialog({
+  dare,
+  disabled,
+  disabledReason,
+}: {
+  dare: Dare;
+  disabled?: boolean;
+  /** Why it is off, said as text beside it (issue 26: a phone shows no tooltip). */
+  disabledReason?: string;
+}) {
   const { user } = useAuth();
   const [open, setOpen] = useState(false);
   // Kept while a payment runs: closing the dialog must not hide a transfer the wallet is signing.
@@ -37,7 +46,7 @@ export function AddToPoolDialog({ dare, disabled }: { dare: Dare; disabled?: boo
       />
     </Suspense>
   );
-  return (
+  const dialog = (
     <Dialog open={open} onOpenChange={(next) => (busy ? undefined : setOpen(next))}>
       <DialogTrigger asChild>
         <Button variant="secondary" disabled={disabled}>
@@ -62,5 +71,12 @@ export function AddToPoolDialog({ dare, disabled }: { dare: Dare; disabled?: boo
         )}
       </DialogContent>
     </Dialog>
+  );
+  if (!disabled || !disabledReason) return dialog;
+  return (
+    <span className="inline-flex flex-wrap items-center gap-x-2 gap-y-1">
+      {dialog}
+      <span className="text-xs text-muted-foreground">{disabledReason}</span>
+    </span>
   );
 }

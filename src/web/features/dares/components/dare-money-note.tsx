@@ -17,7 +17,9 @@ export function DareMoneyNote({ dare }: { dare: Dare }) {
   const refunded = dare.phase === 'refunded';
   const outcome = useDareOutcome(dare.id, refunded || dare.phase === 'ended').data;
   if (dare.phase === 'ended' && dare.deadline !== null) {
-    if (outcome === undefined || outcome.winners.length > 0) return null;
+    // A named winner (a proposal in its window) is shown by the window note, not as 'waiting'.
+    const named = outcome?.proposal && !outcome.proposal.vetoed;
+    if (outcome === undefined || outcome.winners.length > 0 || named) return null;
     const on = refundsOpenAt(dare.deadline).toLocaleDateString(undefined, { dateStyle: 'long' });
     return (
       <p role="status" aria-label="Where the money goes" className="rounded-lg border bg-card p-3 text-sm">

@@ -1,14 +1,29 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { createElement } from 'react';
 import type { Claim } from '#contract/claims';
+import { JUDGING_MESSAGES } from '#contract/judging';
 import { TransactionLink } from '#web/components/payments/transaction-link';
 import { toast } from '#web/components/ui/use-toast';
-import { apiRequest } from '#web/lib/api-client';
+import { ApiError, apiRequest } from '#web/lib/api-client';
 import { configQueryOptions } from '#web/lib/config';
+import { formatDayTime } from '#web/lib/dates';
 import { balanceQueryKey } from '#web/lib/payments/api/check-balance';
 import { profileKey } from './get-profile';
 import { claimsKey } from './list-claims';
 import { winningKey } from './list-winning-submissions';
+
+/** The 409 of a claim made inside the payout window (claimNotYetSchema): when it pays, else null. */
+export function notYetPaysAt(error: unknown): string | null {
+  if (!(error instanceof ApiError) || error.status !== 409) return null;
+  try {
+    const body = JSON.parse(error.body) as { executesAt?: unknown };
+    return typeof body.executesAt === 'string' && !Number.isNaN(Date.parse(body.executesAt))
+      ? body.executesAt
+      : null;
+  } catch {
+    return null;
+  }
+}
 
 /**
  * POST /api/claims/prize: the server pays the prize on chain and answers the paid claim. Only the
@@ -32,8 +47,13 @@ export function useClaimPrize(userId: number, walletAddress: string | null) {
             : undefined,
       });
     },
-    onError: (error) =>
-      toast({ title: 'Error claiming prize', description: error.message, variant: 'destructive' }),
+    onError: (error) => {
+      const executesAt = notYetPaysAt(error);
+      // Before the guardian's window ends the prize is on its way, not refused: say when it pays.
+      if (executesAt)
+        toast({ title: 'Prize on its way', description: JUDGING_MESSAGES.paysOn(formatDayTime(executesAt)) });
+      else toast({ title: 'Error claiming prize', description: error.message, variant: 'destructive' });
+    },
     onSettled: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: claimsKey(userId) }),

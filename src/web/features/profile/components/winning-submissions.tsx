@@ -1,9 +1,35 @@
+import { Link } from 'react-router';
 import type { WinningSubmission } from '#contract/claims';
+import { JUDGING_MESSAGES } from '#contract/judging';
 import { EmptyState } from '#web/components/common/empty-state';
+import { PayoutCountdown } from '#web/components/payments/payout-window';
 import { Badge } from '#web/components/ui/badge';
 import { Button } from '#web/components/ui/button';
 import { Spinner } from '#web/components/ui/spinner';
+import { useDareOutcome } from '#web/lib/dare-outcome';
+import { formatDayTime } from '#web/lib/dates';
 import { formatSol } from '#web/lib/utils';
+
+/**
+ * A prize named on program v2 and waiting out the guardian's window: when it pays, live, and the
+ * proposal's transaction (issue 24). Nothing once the window has no proposal for this proof.
+ */
+function PrizeWindow({ dareId, submissionId }: { dareId: number; submissionId: number }) {
+  const proposal = useDareOutcome(dareId).data?.proposal;
+  if (!proposal?.winners.some((winner) => winner.submissionId === submissionId)) return null;
+  if (proposal.vetoed) return <p className="text-xs text-destructive">{JUDGING_MESSAGES.vetoed}</p>;
+  return (
+    <p className="text-xs text-muted-foreground">
+      <span className="font-medium text-foreground">
+        {JUDGING_MESSAGES.winnerNamed(formatDayTime(proposal.executesAt))}
+      </span>{' '}
+      · <PayoutCountdown executesAt={proposal.executesAt} /> ·{' '}
+      <Link className="text-primary underline" to={`/tx/${proposal.signature}`}>
+        View proposal transaction
+      </Link>
+    </p>
+  );
+}
 
 /**
  * docs/product.md#claim-status: pending shows 'Claim Prize', paid shows 'Claimed', any other status a red badge.
@@ -31,11 +57,18 @@ export function WinningSubmissions({
             <p className="truncate font-medium">{item.dareTitle ?? 'Dare'}</p>
             <p className="truncate text-muted-foreground">{item.description}</p>
             <p className="font-semibold text-primary">{formatSol(item.prizeAmount)}</p>
+            {item.claimStatus === 'pending' && item.dareId !== null && (
+              <PrizeWindow dareId={item.dareId} submissionId={item.id} />
+            )}
           </div>
           {item.claimStatus === 'pending' ? (
-            <Button size="sm" onClick={() => onClaim?.(item.id)} disabled={!onClaim || claiming !== null}>
-              {claiming === item.id ? 'Claiming…' : 'Claim Prize'}
-            </Button>
+            <span className="flex shrink-0 flex-col items-end gap-1">
+              <Button size="sm" onClick={() => onClaim?.(item.id)} disabled={!onClaim || claiming !== null}>
+                {claiming === item.id ? 'Claiming…' : 'Claim Prize'}
+              </Button>
+              {/* Why it is off, as text (issue 26): a phone shows no tooltip. */}
+              {!onClaim && <span className="text-xs text-muted-foreground">Connect your wallet first</span>}
+            </span>
           ) : item.claimStatus === 'paid' ? (
             <Badge variant="secondary">Claimed</Badge>
           ) : (

@@ -1,8 +1,10 @@
-import { Clock, Trophy } from 'lucide-react';
+import { Clock, Scale, Trophy } from 'lucide-react';
 import { Link } from 'react-router';
+import { JUDGING_MESSAGES } from '#contract/judging';
 import { SUBMISSION_LIMITS } from '#contract/limits';
 import type { DareOutcome } from '#contract/submissions';
 import { EmptyState } from '#web/components/common/empty-state';
+import { PayoutWindowNote } from '#web/components/payments/payout-window';
 import { Spinner } from '#web/components/ui/spinner';
 import { useDareOutcome } from '#web/lib/dare-outcome';
 import { useAuth } from '#web/lib/session/auth-provider';
@@ -48,6 +50,15 @@ function WinnerBanner({ winners }: { winners: DareOutcome['winners'] }) {
   );
 }
 
+/** The proposal's payout went out: the winner banner links it, so the window note has had its day. */
+function paidOut(outcome: DareOutcome): boolean {
+  return (
+    outcome.proposal?.vetoed !== true &&
+    outcome.winners.length > 0 &&
+    outcome.winners.every((winner) => winner.transactionSignature !== null)
+  );
+}
+
 /**
  * A dare's approved proofs (polled every 5 s) with the user's votes left, the winner banner
  * once a winner is picked, the author's own proof while it waits for review, and why voting is
@@ -70,8 +81,22 @@ export function ApprovedSubmissions({ dareId }: { dareId: number }) {
   if (error && !data)
     return <EmptyState title="Submissions could not be loaded" description={error.message} />;
   const votingClosed = outcome?.votingClosed ?? null;
+  const byId = new Map(data.map((submission) => [submission.id, submission]));
   return (
     <div className="space-y-3">
+      {outcome?.judging && (
+        <p className="flex items-center gap-2 text-sm text-muted-foreground">
+          <Scale className="size-4" aria-hidden />
+          {JUDGING_MESSAGES.judgedBy(outcome.judging.threshold, outcome.judging.judges.length)}
+        </p>
+      )}
+      {outcome?.proposal && !paidOut(outcome) && (
+        <PayoutWindowNote
+          proposal={outcome.proposal}
+          nameOf={(winner) => byId.get(winner.submissionId ?? -1)?.users?.username}
+          proofHashOf={(winner) => byId.get(winner.submissionId ?? -1)?.proofHash}
+        />
+      )}
       {outcome && outcome.winners.length > 0 && <WinnerBanner winners={outcome.winners} />}
       {votingClosed ? (
         <p className="text-sm text-muted-foreground">{votingClosed}</p>

@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import type { Submission } from '#contract/submissions';
 import { Badge } from '#web/components/ui/badge';
 import { authorName } from '../lib/author-name';
+import { ProofFingerprint } from './proof-fingerprint';
 import { VoteButton } from './vote-button';
 import { WatchVideoDialog } from './watch-video-dialog';
 
@@ -48,6 +49,7 @@ export function SubmissionCard({
       {submission.description && (
         <p className="line-clamp-3 text-sm break-words text-muted-foreground">{submission.description}</p>
       )}
+      <ProofFingerprint proofHash={submission.proofHash} proofMatches={submission.proofMatches} />
       <div className="mt-auto flex flex-wrap items-center gap-2">
         {submission.status !== 'pending' && (
           <VoteButton

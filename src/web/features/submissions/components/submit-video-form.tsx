@@ -148,7 +148,7 @@ export default function SubmitVideoForm({
           <FieldError id={ids.urlRule} message={urlProblem} />
         ) : (
           <p id={ids.urlRule} className="text-xs text-muted-foreground">
-            {VIDEO_LINK_RULE}
+            {file !== null ? 'A file is chosen: remove it to use a link instead.' : VIDEO_LINK_RULE}
           </p>
         )}
       </div>
@@ -172,7 +172,7 @@ export default function SubmitVideoForm({
           <FieldError id={ids.fileRule} message={pickedProblem} />
         ) : (
           <p id={ids.fileRule} className="text-xs text-muted-foreground">
-            {VIDEO_FILE_RULE}
+            {videoUrl.trim() !== '' ? 'A link is given: clear it to upload a file instead.' : VIDEO_FILE_RULE}
           </p>
         )}
         {file && !busy && (

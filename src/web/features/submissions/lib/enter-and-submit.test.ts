@@ -26,7 +26,8 @@ describe('enterAndSubmit', () => {
     const stages: string[] = [];
     const submission = await enterAndSubmit(input, calls, (stage) => stages.push(stage));
     expect(submission.id).toBe(11);
-    expect(calls.requestEntry).toHaveBeenCalledWith(3);
+    // The entry is asked for the very video submitted: a v2 entry carries its fingerprint.
+    expect(calls.requestEntry).toHaveBeenCalledWith(3, { videoUrl: 'https://v.example/a.mp4' });
     expect(calls.connectWallet).toHaveBeenCalledWith(WALLET);
     expect(calls.submit).toHaveBeenCalledWith(3, {
       videoUrl: 'https://v.example/a.mp4',

@@ -4,7 +4,7 @@ import type { PaymentSigner } from '#web/lib/payments/payment-wallet';
 import { signBase64Transaction } from '#web/lib/payments/sign-transaction';
 
 export interface EnterAndSubmitDeps {
-  requestEntry(dareId: number): Promise<{ transaction: string }>;
+  requestEntry(dareId: number, body: { videoUrl: string }): Promise<{ transaction: string }>;
   connectWallet(walletAddress: string): Promise<PaymentSigner>;
   submit(
     dareId: number,
@@ -30,7 +30,8 @@ export async function enterAndSubmit(
   onStage('entering');
   let signedEntryTransaction: string | undefined;
   try {
-    const { transaction } = await deps.requestEntry(dareId);
+    // The entry carries the fingerprint of this very video (decision 038).
+    const { transaction } = await deps.requestEntry(dareId, { videoUrl });
     onStage('signing');
     const signer = await deps.connectWallet(walletAddress);
     signedEntryTransaction = await signBase64Transaction(signer, transaction);

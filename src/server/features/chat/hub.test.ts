@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import type { ChatMessage, ServerFrame } from '#contract/chat';
+import type { ChatBus, ChatEvent } from './bus';
+import { type ChatSocketHandle, createChatHub, FAN_OUT_WINDOW_MS, GLOBAL_ROOM } from './hub';
+import type { OutgoingFrames } from './wire';
+
+function fakeBus() {
+  const handlers: ((event: ChatEvent) => void)[] = [];
+  const bus: ChatBus = {
+    publish: async () => {},
+    subscribe: (handler) => handlers.push(handler),
+  };
+  return {
+    bus,
+    deliver(event: ChatEvent) {
+      for (const handler of handlers) handler(event);
+    },
+  };
+}
+
+function fakeSocket() {
+  const writes: string[][] = [];
+  const handle: ChatSocketHandle = {
+    rooms: new Set(),
+    send: (_frame: ServerFrame) => {},
+    sendFrames: (frames: OutgoingFrames) => {
+      writes.push([...frames.texts]);
+    },
+  };
+  return { handle, writes };
+}
+
+const message = (id: number, text: string): ChatEvent => ({
+  kind: 'message',
+  message: {
+    id,
+    dareId: null,
+    userId: 1,
+    username: 'u',
+    message: text,
+    type: 'user',
+    createdAt: '',
+  } as unknown as ChatMessage,
+});
+const texts = (writes: string[][]) =>
+  writes.map((write) => write.map((text) => JSON.parse(text).message.message));
+const afterWindow = () => new Promise((resolve) => setTimeout(resolve, FAN_OUT_WINDOW_MS + 5));
+
+describe('chat hub fan-out', () => {
+  it('sends the messages of a burst as one write per socket, in order, within the window', async () => {
+    const { bus, deliver } = fakeBus();
+    const hub = createChatHub(bus, { presenceTtlMs: 90_000, now: () => 0 });
+    const a = fakeSocket();
+    const b = fakeSocket();
+    hub.join(a.handle, GLOBAL_ROOM);
+    hub.join(b.handle, GLOBAL_ROOM);
+    deliver(message(1, 'first'));
+    await new Promise((resolve) => setTimeout(resolve, FAN_OUT_WINDOW_MS / 2));
+    deliver(message(2, 'second'));
+    expect(a.writes).toEqual([]);
+    await afterWindow();
+    expect(texts(a.writes)).toEqual([['first', 'second']]);
+    expect(texts(b.writes)).toEqual([['first', 'second']]);
+    deliver(message(3, 'third'));
+    await afterWindow();
+    expect(texts(a.writes)).toEqual([['first', 'second'], ['third']]);
+    hub.close();
+  });
+
+  it('delivers to the members of the moment a message arrived: not to a later join, still to a leaver', async () => {
+    const { bus, deliver } = fakeBus();
+    const hub = createChatHub(bus, { presenceTtlMs: 90_000, now: () => 0 });
+    const stays = fakeSocket();
+    const leaves = fakeSocket();
+    const late = fakeSocket();
+    hub.join(stays.handle, GLOBAL_ROOM);
+    hub.join(leaves.handle, GLOBAL_ROOM);
+    deliver(message(1, 'before'));
+    hub.leave(leaves.handle, GLOBAL_ROOM);
+    hub.join(late.handle, GLOBAL_ROOM);
+    deliver(message(2, 'after'));
+    await afterWindow();
+    expect(texts(stays.writes)).toEqual([['before'], ['after']]);
+    expect(texts(leaves.writes)).toEqual([['before']]);
+    expect(texts(late.writes)).toEqual([['after']]);
+    hub.close();
+  });
+});

@@ -1,0 +1,184 @@
+/**
+ * Payments out of a vault that others sent, as the notice job books them (decision 037): from what
+ * the program moved out of the vault, never from wallets' balance changes; and each vault's
+ * history read once, from a cursor, however many transactions merely mention it.
+ */
+import {
+  type Address,
+  address,
+  appendTransactionMessageInstructions,
+  createSignerFromKeyPair,
+  createTransactionMessage,
+  getBase64EncodedWireTransaction,
+  type Instruction,
+  type KeyPairSigner,
+  pipe,
+  setTransactionMessageFeePayerSigner,
+  setTransactionMessageLifetimeUsingBlockhash,
+  signTransactionMessageWithSigners,
+} from '@solana/kit';
+import { getTransferSolInstruction } from '@solana-program/system';
+import { eq } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { waitForConfirmation } from '#server/chain/confirmation';
+import { getCancelInstruction, getRefundInstruction } from '#server/chain/escrow-program/instructions';
+import { partiallySigned } from '#server/chain/escrow-program/wire-transactions';
+import type { ChainPort } from '#server/chain/port';
+import { ledgerEntries, vaultSignatureCursors } from '#server/db/schema';
+import {
+  contribute,
+  createFundedDare,
+  expectReconciled,
+  lamportsOf,
+  payoutsService,
+} from './helpers/payouts';
+import { setupApiSuite } from './helpers/suite';
+import type { TestWallet } from './helpers/wallet';
+
+const {
+  ctx,
+  actors: { owner, alice, accomplice },
+} = setupApiSuite({
+  actors: { owner: {}, alice: { sol: '1' }, accomplice: { sol: '10' } },
+});
+
+/** The payout machinery on an rpc that counts what the notice job asks of the chain. */
+function countingPayouts() {
+  const calls = { getSignaturesForAddress: 0, getTransaction: 0 };
+  const rpc = new Proxy(ctx.chain.rpc, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver);
+      if (property !== 'getSignaturesForAddress' && property !== 'getTransaction') return value;
+      return (...args: unknown[]) => {
+        calls[property] += 1;
+        return (value as (...a: unknown[]) => unknown)(...args);
+      };
+    },
+  });
+  const chain: ChainPort = Object.assign(Object.create(Object.getPrototypeOf(ctx.chain)), ctx.chain, { rpc });
+  return { calls, payouts: payoutsService(ctx, { chain }) };
+}
+
+const signer = (wallet: TestWallet) => createSignerFromKeyPair(wallet.keys);
+
+/** Instructions in one transaction, paid by `feePayer`, sent straight to the chain. */
+async function sendOwn(feePayer: KeyPairSigner, instructions: Instruction[]): Promise<string> {
+  const { value: lifetime } = await ctx.chain.rpc.getLatestBlockhash({ commitment: 'confirmed' }).send();
+  const message = pipe(
+    createTransactionMessage({ version: 0 }),
+    (m) => setTransactionMessageFeePayerSigner(feePayer, m),
+    (m) => setTransactionMessageLifetimeUsingBlockhash(lifetime, m),
+    (m) => appendTransactionMessageInstructions(instructions, m),
+  );
+  const signed = await signTransactionMessageWithSigners(message);
+  const signature = await ctx.chain.rpc
+    .sendTransaction(getBase64EncodedWireTransaction(signed), { encoding: 'base64' })
+    .send();
+  await waitForConfirmation(ctx.chain.rpc, signature, { intervalMs: 5, timeoutMs: 10_000 });
+  return signature;
+}
+
+async function refundOf(vault: Address, payer: string): Promise<Instruction> {
+  const rentPayer = (await ctx.escrowKeys.feePayer()).address;
+  return getRefundInstruction({
+    programId: ctx.escrowProgramId,
+    vault,
+    payer: address(payer),
+    receiptRentPayer: rentPayer,
+    vaultRentPayer: rentPayer,
+  });
+}
+
+const linesOf = (vault: string) =>
+  ctx.database.db
+    .select({
+      kind: ledgerEntries.kind,
+      counterparty: ledgerEntries.counterparty,
+      amount: ledgerEntries.amount,
+    })
+    .from(ledgerEntries)
+    .where(eq(ledgerEntries.escrowWallet, vault))
+    .orderBy(ledgerEntries.id);
+
+let dare: { id: number; escrowWallet: string; vault: Address };
+let target: { escrowWallet: string; dareId: number };
+beforeAll(async () => {
+  dare = await createFundedDare(ctx, owner, '0.1');
+  await contribute(ctx, alice, dare, '0.05');
+  target = { escrowWallet: dare.escrowWallet, dareId: dare.id };
+  // The moderator cancels the vault on chain: from now on anyone may refund any receipt.
+  const { value: lifetime } = await ctx.chain.rpc.getLatestBlockhash({ commitment: 'confirmed' }).send();
+  const cancel = await partiallySigned({
+    feePayer: await ctx.escrowKeys.feePayer(),
+    lifetime,
+    instructions: [
+      getCancelInstruction({
+        programId: ctx.escrowProgramId,
+        vault: dare.vault,
+        moderator: await ctx.escrowKeys.moderator(),
+      }),
+    ],
+  });
+  const sent = await ctx.chain.rpc.sendTransaction(cancel.base64, { encoding: 'base64' }).send();
+  await waitForConfirmation(ctx.chain.rpc, sent);
+});
+
+describe('refunds others sent', () => {
+  it('books a self-refund sent with a 3 SOL transfer to the same wallet as exactly its receipt, with no surplus', async () => {
+    const before = await lamportsOf(ctx, alice.wallet.address);
+    const signature = await sendOwn(await signer(alice.wallet), [
+      getTransferSolInstruction({
+        source: await signer(accomplice.wallet),
+        destination: address(alice.wallet.address),
+        amount: 3_000_000_000n,
+      }),
+      await refundOf(dare.vault, alice.wallet.address),
+    ]);
+    // The wallet is 3.05 SOL richer less the fee: its balance says nothing of what the vault paid.
+    expect((await lamportsOf(ctx, alice.wallet.address)) - before).toBe(3_050_000_000n - 10_000n);
+
+    const { payouts } = countingPayouts();
+    const booked = await payouts.noticeVaultPayments(target);
+    expect(booked).toEqual([
+      { kind: 'refund', signature, wallet: alice.wallet.address, lamports: 50_000_000n },
+    ]);
+    expect(await linesOf(dare.escrowWallet)).toEqual([
+      { kind: 'stake', counterparty: owner.wallet.address, amount: '0.100000000' },
+      { kind: 'contribution', counterparty: alice.wallet.address, amount: '0.050000000' },
+      { kind: 'refund', counterparty: alice.wallet.address, amount: '0.050000000' },
+    ]);
+    await expectReconciled(ctx);
+    // Noticed again, it books nothing more.
+    expect(await payouts.noticeVaultPayments(target)).toEqual([]);
+  });
+
+  it("reads a vault's history once: a stranger's many mentions are not read again, and a refund after the cursor is still booked", async () => {
+    const stranger = await signer(accomplice.wallet);
+    const mentions = 25;
+    for (let i = 0; i < mentions; i++)
+      await sendOwn(stranger, [
+        getTransferSolInstruction({ source: stranger, destination: dare.vault, amount: 0n }),
+      ]);
+
+    const { calls, payouts } = countingPayouts();
+    expect(await payouts.noticeVaultPayments(target)).toEqual([]);
+    // Only what is newer than the cursor: each mention, once.
+    expect(calls).toEqual({ getSignaturesForAddress: 1, getTransaction: mentions });
+    expect(await payouts.noticeVaultPayments(target)).toEqual([]);
+    expect(calls).toEqual({ getSignaturesForAddress: 2, getTransaction: mentions });
+
+    // Anyone refunds the last receipt (the owner's), after the cursor: booked, and the vault closes.
+    const signature = await sendOwn(stranger, [await refundOf(dare.vault, owner.wallet.address)]);
+    expect(await payouts.noticeVaultPayments(target)).toEqual([
+      { kind: 'refund', signature, wallet: owner.wallet.address, lamports: 100_000_000n },
+    ]);
+    expect(calls).toEqual({ getSignaturesForAddress: 3, getTransaction: mentions + 1 });
+    const [cursor] = await ctx.database.db
+      .select()
+      .from(vaultSignatureCursors)
+      .where(eq(vaultSignatureCursors.escrowWallet, dare.escrowWallet));
+    expect(cursor!.newestSignature).toBe(signature);
+    expect(await lamportsOf(ctx, dare.escrowWallet)).toBe(0n);
+    await expectReconciled(ctx);
+  });
+});
