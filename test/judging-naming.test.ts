@@ -30,7 +30,7 @@ import {
 } from '#server/chain/escrow-program/v2';
 import { claims, dareSubmissions, dares, payoutProposals } from '#server/db/schema';
 import { GUARDIAN_KEYPAIR_FILE } from '#server/judging';
-import { chainNow } from './helpers/chain-clock';
+import { chainNow, warpChain } from './helpers/chain-clock';
 import {
   adminWithKey,
   createV2Dare,
@@ -42,13 +42,17 @@ import {
   type V2Dare,
   vaultV2,
 } from './helpers/judging';
-import type { Actor } from './helpers/payouts';
+import { type Actor, lamportsOf } from './helpers/payouts';
+
+/** A v2 entry's rent (144 bytes), the entrant's: back to them when the entry closes. */
+const ENTRY_RENT_V2 = 1_893_120n;
+
 import { setupApiSuite } from './helpers/suite';
 
 const { ctx, http, actors } = setupApiSuite({
   // v2 vaults are not reconciled by this change (reconcile of both programs is the payout side's).
   context: { leavesReconcileDifferences: true },
-  actors: { creator: {}, walker: {}, other: {}, stranger: { admin: true } },
+  actors: { creator: {}, walker: {}, other: {}, payee: {}, stranger: { admin: true } },
 });
 
 let judgeKey: KeyPairSigner;
@@ -58,9 +62,9 @@ beforeAll(async () => {
   judge = await adminWithKey(ctx, judgeKey, 'judge1');
 });
 
-async function namedDare(stake = '0.35') {
+async function namedDare(stake = '0.35', entrant: Actor = actors.walker) {
   const dare = await createV2Dare(ctx, actors.creator, stake);
-  const submission = await enteredSubmission(ctx, actors.walker, dare);
+  const submission = await enteredSubmission(ctx, entrant, dare);
   return { dare, submission };
 }
 
@@ -169,6 +173,25 @@ describe('one judge names a winner through the wire contract', () => {
     // A second naming is refused while this one stands.
     const again = await markWinner(submission.id, { dareId: dare.id });
     expect(again.statusCode).toBe(409);
+  });
+
+  it('is paid by the payout job once the window passed: the winner richer by exactly the pool, the proposal executed', async () => {
+    const { dare, submission } = await namedDare('0.5', actors.payee);
+    const pot = await potOf(ctx, dare.vault);
+    await nameWinner(dare, submission.id);
+    const before = await lamportsOf(ctx, actors.payee.wallet.address);
+    // Still in its window: the job pays nothing.
+    await ctx.app.payoutJob.runNow();
+    expect(await lamportsOf(ctx, actors.payee.wallet.address)).toBe(before);
+    await warpChain(ctx, Number(ctx.judging.payoutWindowSeconds) + 60);
+    await ctx.app.payoutJob.runNow();
+    // The prize, and the entry's rent back when its record closes (the job closes records after execute).
+    expect(await lamportsOf(ctx, actors.payee.wallet.address)).toBe(before + pot + ENTRY_RENT_V2);
+    const [claim] = await claimsOf(dare.id);
+    expect(claim).toMatchObject({ status: 'paid' });
+    const outcome = (await http.get(`/api/dares/${dare.id}/outcome`)).json();
+    expect(outcome.proposal).toMatchObject({ vetoed: false });
+    expect((await proposalsOf(dare.id)).map((r) => r.status)).toEqual(['executed']);
   });
 
   it('answers 403 to an admin whose wallet is not a judge of the vault, and records nothing', async () => {

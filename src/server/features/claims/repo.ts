@@ -247,7 +247,14 @@ export async function pendingClaimsOfJudgedDares(db: DbOrTx): Promise<ClaimRow[]
     .from(claims)
     .innerJoin(dares, eq(dares.id, claims.dareId))
     .innerJoin(dareWallets, eq(dareWallets.publicKey, dares.escrowWallet))
-    .where(and(eq(claims.status, 'pending'), eq(dareWallets.programVersion, 2)))
+    .where(
+      and(
+        eq(claims.status, 'pending'),
+        eq(dareWallets.programVersion, 2),
+        // A Major Dare's first pick has its claim before any proposal: nothing to execute yet.
+        sql`exists (select 1 from payout_proposals p where p.dare_id = ${claims.dareId} and p.status = 'proposed')`,
+      ),
+    )
     .orderBy(claims.id)
     .then((rows) => rows.map((row) => row.claim));
 }

@@ -280,6 +280,23 @@ export async function markProposalExecuted(db: DbOrTx, dareId: number, now: Date
   return updated.length === 1;
 }
 
+/** Whether the claims a proposal wrote were paid (its execute landed and was booked). */
+export async function proposalClaimsPaid(db: DbOrTx, proposal: ProposalRow): Promise<boolean> {
+  const rows = await db
+    .select({ status: claims.status })
+    .from(claims)
+    .where(
+      and(
+        eq(claims.dareId, proposal.dareId),
+        inArray(
+          claims.claimType,
+          proposal.winners.map((w) => w.claimType),
+        ),
+      ),
+    );
+  return rows.length === proposal.winners.length && rows.every((row) => row.status === 'paid');
+}
+
 /** Every live proposal (what the chain may have changed under: a relay that crashed, a veto). */
 export async function listLiveProposals(db: DbOrTx): Promise<ProposalRow[]> {
   return db

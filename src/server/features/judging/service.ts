@@ -67,6 +67,7 @@ import {
   listLiveProposals,
   markProposalExecuted,
   type ProposalRow,
+  proposalClaimsPaid,
   recordProposed,
   recordVetoed,
   replaceCollecting,
@@ -160,8 +161,14 @@ export function createJudgingService({ db, chain, clock, escrowKeys, escrowProgr
    */
   async function sync(row: ProposalRow): Promise<void> {
     const vault = await fetchVaultV2(rpc, escrowProgramV2Id, address(row.vault));
-    if (!vault) return;
     const now = clock();
+    if (!vault) {
+      // Closed after its payout (every record closed): executed if its claims were paid. A vault
+      // closed by refunds after a veto and a cancel leaves them unpaid, and this row as it is.
+      if (row.status === 'proposed' && (await proposalClaimsPaid(db, row)))
+        await markProposalExecuted(db, row.dareId, now);
+      return;
+    }
     if (row.status === 'proposed') {
       if (vault.status === 'open' && vault.vetoCount > row.vetoCount) await recordVetoed(db, row.id, now);
       else if (vault.status === 'settled') await markProposalExecuted(db, row.dareId, now);
