@@ -12,7 +12,7 @@ import {
 } from '@solana/kit';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { splitMajorPrize } from '#contract/major-dare';
+import { MAJOR_DARE_MESSAGES, splitMajorPrize } from '#contract/major-dare';
 import { lamportsToSol, normalizeSol } from '#contract/money';
 import { claims } from '#server/db/schema';
 import { warpChain } from './helpers/chain-clock';
@@ -168,5 +168,35 @@ describe('a Major Dare judged by two of three admins', () => {
       expect(res.json()).toMatchObject({ signaturesNeeded: 1 });
     }
     expect((await vaultV2(ctx, dare.vault)).status).toBe('open');
+  });
+
+  it('refuses a community pick that is not the top-voted one as before, and a repeated pick answers the propose again', async () => {
+    const dare = await createV2Dare(ctx, actors.creator, '1', { kind: 'major' });
+    const adminPick = await enteredSubmission(ctx, actors.ada, dare);
+    const communityPick = await enteredSubmission(ctx, actors.bob, dare);
+    await castVote(ctx, actors.voter, communityPick);
+    const wrong = await pick(dare.id, { submissionId: adminPick.id, winnerType: 'community' }, first.token);
+    expect(wrong.statusCode).toBe(409);
+    expect(wrong.json().error).toBe(MAJOR_DARE_MESSAGES.notTopVoted);
+    expect(
+      (await pick(dare.id, { submissionId: adminPick.id, winnerType: 'admin' }, first.token)).statusCode,
+    ).toBe(201);
+    const offered = await pick(
+      dare.id,
+      { submissionId: communityPick.id, winnerType: 'community' },
+      first.token,
+    );
+    expect(offered.statusCode, offered.body).toBe(200);
+    const again = await pick(
+      dare.id,
+      { submissionId: communityPick.id, winnerType: 'community' },
+      first.token,
+    );
+    expect(again.statusCode, again.body).toBe(200);
+    expect(again.json().transaction).toBe(offered.json().transaction);
+    // A non-judge admin cannot pick on a judged vault at all.
+    const outsider = await adminWithKey(ctx, await generateKeyPairSigner(), 'outsider');
+    const refused = await pick(dare.id, { submissionId: adminPick.id, winnerType: 'admin' }, outsider.token);
+    expect(refused.statusCode).toBe(403);
   });
 });

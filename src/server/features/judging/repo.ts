@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, inArray, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, ne, or, sql } from 'drizzle-orm';
 import { lamportsToSol } from '#contract/money';
 import type { DbOrTx } from '../../db/client';
 import {
@@ -314,7 +314,8 @@ export async function listAdminProposals(db: DbOrTx, now: Date) {
     .innerJoin(dares, eq(dares.id, payoutProposals.dareId))
     .where(
       or(
-        eq(payoutProposals.status, 'collecting'),
+        // A cancelled dare's unfinished proposal can no longer be signed into anything.
+        and(eq(payoutProposals.status, 'collecting'), ne(dares.status, 'cancelled')),
         and(eq(payoutProposals.status, 'proposed'), gt(payoutProposals.executesAt, now)),
       ),
     )

@@ -463,6 +463,13 @@ export function createJudgingService({ db, chain, clock, escrowKeys, escrowProgr
         throw conflict(JUDGING_MESSAGES.proposalStanding);
     },
 
+    /** Whether this very pick (winner type and submission) is recorded already. */
+    async isRecordedPick(dareId: number, winnerType: 'admin' | 'community', submissionId: number) {
+      const claimType = winnerType === 'admin' ? 'major_admin' : 'major_community';
+      const picks = await findMajorPicks(db, dareId);
+      return picks.some((p) => p.claimType === claimType && p.submissionId === submissionId);
+    },
+
     /**
      * After a major dare pick was recorded: once both picks are, the propose naming them (admin
      * pick first: 70%); null while one is missing.

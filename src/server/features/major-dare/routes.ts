@@ -76,14 +76,13 @@ export const majorDareRoutes: FastifyPluginAsyncZod<{
       if (judged && signedTransaction)
         return reply.status(200).send((await judging.relayMajor(admin, dareId, signedTransaction))!);
       if (judged) await judging.requireMajorJudge(admin, dareId);
-      // Each pick is recorded as on a v1 vault; a repeated pick of a v2 pair asks for the propose again.
-      const claim = await majorDare.selectWinner(dareId, submissionId, winnerType).catch((error) => {
-        if (judged && error instanceof AppError && error.status === 409) return null;
-        throw error;
-      });
+      // Each pick is recorded as on a v1 vault; the same pick again (a judge asking for the
+      // propose anew) is not recorded twice.
+      const repeated = judged && (await judging.isRecordedPick(dareId, winnerType, submissionId));
+      const claim = repeated ? null : await majorDare.selectWinner(dareId, submissionId, winnerType);
       const propose = judged ? await judging.majorPicks(admin, dareId) : null;
       if (propose) return reply.status(200).send(propose);
-      if (!claim) throw new Error('unreachable');
+      if (!claim) throw new AppError('CONFLICT', 'Both winners must be picked before they are proposed');
       return reply.status(201).send(claim);
     },
   );
