@@ -258,3 +258,13 @@ export async function pendingClaimsOfJudgedDares(db: DbOrTx): Promise<ClaimRow[]
     .orderBy(claims.id)
     .then((rows) => rows.map((row) => row.claim));
 }
+
+/** Whether the dare's vault is one of program v2 (judged: paid by `execute` after its window). */
+export async function isJudgedDare(db: DbOrTx, dareId: number): Promise<boolean> {
+  const [row] = await db
+    .select({ version: dareWallets.programVersion })
+    .from(dares)
+    .innerJoin(dareWallets, eq(dareWallets.publicKey, dares.escrowWallet))
+    .where(eq(dares.id, dareId));
+  return row?.version === 2;
+}

@@ -19,6 +19,7 @@ import {
   findDareEscrow,
   findPayeeWallet,
   insertPendingClaim,
+  isJudgedDare,
   listUserClaims,
   listWinningSubmissions,
   markSubmissionWinner,
@@ -207,7 +208,18 @@ export function createClaimsService({ db, chain, clock, payouts }: PayingService
       const mine = all.filter((claim) => claim.userId === user.id);
       if (mine.length === 0) throw forbidden(CLAIM_MESSAGES.notYourClaim);
       const pending = mine.find((claim) => claim.status === 'pending');
-      if (!pending) throw notClaimable(mine.find((claim) => claim.status !== 'paid') ?? mine[0]!);
+      if (!pending) {
+        // A judged dare pays by itself once its window passes (the job's execute): the winner's
+        // claim then answers the paid claim and its transaction, not an error.
+        const paid = mine.find((claim) => claim.status === 'paid');
+        if (
+          paid?.dareId != null &&
+          mine.every((claim) => claim.status === 'paid') &&
+          (await isJudgedDare(db, paid.dareId))
+        )
+          return show(paid.id);
+        throw notClaimable(mine.find((claim) => claim.status !== 'paid') ?? mine[0]!);
+      }
       return payClaim(pending.id);
     },
 
