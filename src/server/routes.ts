@@ -12,6 +12,8 @@ import { configRoutes } from './features/config/routes';
 import { dareRoutes } from './features/dares/routes';
 import { createDaresService } from './features/dares/service';
 import { healthRoutes } from './features/health/routes';
+import { judgingLifecycle } from './features/judging/lifecycle';
+import { createJudgingService } from './features/judging/service';
 import { leaderboardRoutes } from './features/leaderboard/routes';
 import { majorDareRoutes } from './features/major-dare/routes';
 import { createMajorDareService } from './features/major-dare/service';
@@ -125,9 +127,12 @@ export async function registerRoutes(
     capBytes: config.storage.maxBytes,
     pendingPoolBytes: config.storage.pendingPoolBytes,
   });
+  // Program v2: judges' wallets name winners; the guardian may veto within the window (decision 042).
+  const judging = createJudgingService({ ...deps, db });
   const submissions = createSubmissionsService({
     ...deps,
     db,
+    judgingOutcome: (dareId) => judging.outcomeOf(dareId),
     videoAccess,
     limiter,
     onUploadAttached: videoQuota.attached,
@@ -164,6 +169,7 @@ export async function registerRoutes(
     claims,
     announce,
     proofChecks: submissions.proofChecks,
+    assertCancellable: (dareId) => judging.assertCancellable(dareId),
   });
   const majorDare = createMajorDareService({
     db,
@@ -177,8 +183,10 @@ export async function registerRoutes(
     admin,
     feePayerStatus: () => feePayerStatus(payouts, config.feePayerMinLamports),
     videoAccess,
+    judging,
   });
-  await app.register(majorDareRoutes, { majorDare });
+  await app.register(majorDareRoutes, { majorDare, judging });
+  await app.register(judgingLifecycle, { judging, jobLock, intervalMs: config.payoutJobIntervalMs });
   await app.register(claimRoutes, { claims });
   // 'Refund me': a payer's own wallet signs the refund; the relay books it through the money-out
   // feature that notices payments other people sent from a vault (decision 025).

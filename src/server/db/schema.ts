@@ -672,3 +672,65 @@ export const videoUploads = pgTable(
     check('video_uploads_size_non_negative', sql`${t.size} >= 0`),
   ],
 );
+
+/** A winner named by a proposal, in the program's share order (the first gets 100%, or 70%). */
+export interface ProposalWinnerRecord {
+  submissionId: number;
+  userId: number;
+  walletAddress: string;
+  claimType: ClaimType;
+  /** What execute will pay this winner from the pool as it was when proposed (lamports, decimal). */
+  lamports: string;
+}
+
+export const PROPOSAL_STATUSES = ['collecting', 'proposed', 'vetoed', 'executed'] as const;
+export type ProposalStatus = (typeof PROPOSAL_STATUSES)[number];
+
+/**
+ * Payout proposals of escrow program v2 vaults (docs/decisions/042-naming-winners.md): a `propose`
+ * transaction the judges' own wallets sign in turn (`collecting`, the partly signed wire
+ * transaction kept for the next judge), relayed by the server once enough signed (`proposed`,
+ * waiting for its window), then `vetoed` by the guardian or `executed`. At most one live
+ * (collecting or proposed) proposal per dare.
+ */
+export const payoutProposals = pgTable(
+  'payout_proposals',
+  {
+    id: id(),
+    dareId: integer('dare_id')
+      .notNull()
+      .references(() => dares.id, { onDelete: 'cascade' }),
+    vault: text('vault').notNull(),
+    winners: jsonb('winners').$type<ProposalWinnerRecord[]>().notNull(),
+    status: text('status').$type<ProposalStatus>().notNull().default('collecting'),
+    /** The propose as wire bytes (base64), with every judge signature gathered so far. */
+    wireTransaction: text('wire_transaction').notNull(),
+    /** SHA-256 (hex) of the message bytes: the relay accepts nothing else. */
+    messageHash: text('message_hash').notNull(),
+    lastValidBlockHeight: bigint('last_valid_block_height', { mode: 'bigint' }).notNull(),
+    /** The judges whose signature slots the transaction has, in order. */
+    signers: text('signers').array().notNull(),
+    signedBy: text('signed_by').array().notNull().default(sql`'{}'::text[]`),
+    /** The vault's threshold: how many judges must sign. */
+    signaturesNeeded: integer('signatures_needed').notNull(),
+    /** The propose transaction's signature, once relayed. */
+    signature: text('signature'),
+    /** When the window ends: estimated while collecting, the program's once proposed. */
+    executesAt: timestamp('executes_at', { withTimezone: true }).notNull(),
+    /** The vault's veto count when proposed: a higher one on chain means this one was vetoed. */
+    vetoCount: integer('veto_count').notNull().default(0),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    proposedAt: timestamp('proposed_at', { withTimezone: true }),
+    endedAt: timestamp('ended_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('payout_proposals_one_live_per_dare')
+      .on(t.dareId)
+      .where(sql`status in ('collecting', 'proposed')`),
+    uniqueIndex('payout_proposals_signature_unique').on(t.signature),
+    index('payout_proposals_status_idx').on(t.status, t.executesAt),
+    check('payout_proposals_status_valid', inList('status', PROPOSAL_STATUSES)),
+  ],
+);

@@ -1,11 +1,11 @@
 import type { Database } from '../db/client';
 
 /** The background jobs that must run on one instance at a time. */
-export type JobName = 'payouts' | 'video-cleanup' | 'payments';
+export type JobName = 'payouts' | 'video-cleanup' | 'payments' | 'judging';
 
 /** Advisory lock keys: (DarePool's space, the job). Migrations use the single key 7243501. */
 const LOCK_SPACE = 7243;
-const JOB_KEYS: Record<JobName, number> = { payouts: 1, 'video-cleanup': 2, payments: 3 };
+const JOB_KEYS: Record<JobName, number> = { payouts: 1, 'video-cleanup': 2, payments: 3, judging: 4 };
 
 export type Exclusive<T> = { ran: true; value: T } | { ran: false };
 

@@ -30,6 +30,7 @@ export const MAX_PROCESSING_AGE = 150;
 const MAX_TRANSACTION_BYTES = 1232;
 const FAUCET_LAMPORTS = 10n ** 18n; // a billion SOL: airdrops never run it dry in practice
 const LOOKUP_TABLE_META_SIZE = 56;
+const SYSTEM_PROGRAM_ID = '11111111111111111111111111111111';
 /**
  * Records between two snapshots of the whole state. A snapshot (~1.4 MB) took ~5 ms per
  * transaction when it was written after each one; a start now replays at most this many records
@@ -333,6 +334,33 @@ export class EmbeddedLedger {
     return at !== undefined && at + MAX_PROCESSING_AGE >= this.slot;
   }
 
+  /**
+   * Whether the transaction's lifetime can still land: a recent blockhash, or a durable nonce (its
+   * first instruction advances a nonce account that holds its lifetime token now), as a node checks.
+   */
+  isLifetimeValid(message: LegacyOrV0Message): boolean {
+    return this.isBlockhashValid(message.lifetimeToken) || this.isDurableNonceValid(message);
+  }
+
+  private isDurableNonceValid(message: LegacyOrV0Message): boolean {
+    const first = message.instructions[0];
+    if (!first || String(message.staticAccounts[first.programAddressIndex]) !== SYSTEM_PROGRAM_ID)
+      return false;
+    const data = first.data;
+    // SystemInstruction::AdvanceNonceAccount is 4 (u32, little endian).
+    if (data?.length !== 4 || Array.from(data).join(',') !== '4,0,0,0') return false;
+    const nonceIndex = first.accountIndices?.[0];
+    const nonceAddress = nonceIndex === undefined ? undefined : message.staticAccounts[nonceIndex];
+    if (!nonceAddress) return false;
+    const account = this.svm.getAccount(nonceAddress);
+    if (!account.exists || String(account.programAddress) !== SYSTEM_PROGRAM_ID || account.data.length !== 80)
+      return false;
+    // Versions (u32), State (u32: 1 initialized), authority (32), durable nonce (32), fee.
+    const view = new DataView(account.data.buffer, account.data.byteOffset, account.data.byteLength);
+    if (view.getUint32(4, true) !== 1) return false;
+    return base58.decode(account.data.subarray(40, 72)) === message.lifetimeToken;
+  }
+
   balance(address: Address): bigint {
     return this.svm.getBalance(address) ?? 0n;
   }
@@ -402,7 +430,7 @@ export class EmbeddedLedger {
     const accountKeys = this.accountKeysOf(tx.message)?.all ?? tx.message.staticAccounts.map(String);
     const empty = { logs: [], unitsConsumed: 0n, returnData: null, innerInstructions: [], accountKeys };
     if (options.sigVerify && !tx.isFullySigned) throw signatureVerificationFailure();
-    if (!options.replaceRecentBlockhash && !this.isBlockhashValid(tx.message.lifetimeToken)) {
+    if (!options.replaceRecentBlockhash && !this.isLifetimeValid(tx.message)) {
       return { ...empty, err: 'BlockhashNotFound', postAccounts: new Map() };
     }
     const result = this.runSimulation(tx.transaction, options.sigVerify);
@@ -473,7 +501,7 @@ export class EmbeddedLedger {
       if (options.skipPreflight) return tx.signature;
       throw preflightFailure(err, logs, unitsConsumed);
     };
-    if (!this.isBlockhashValid(tx.message.lifetimeToken)) return refuse('BlockhashNotFound');
+    if (!this.isLifetimeValid(tx.message)) return refuse('BlockhashNotFound');
     if (this.history.get(tx.signature)) return refuse('AlreadyProcessed');
     if (!options.skipPreflight) {
       const simulation = this.simulateAtNextSlot(tx.transaction);

@@ -17,10 +17,12 @@ import {
   updateSubmissionRequestSchema,
 } from '#contract/admin';
 import { claimSchema } from '#contract/claims';
+import { adminProposalListSchema, markWinnerResponseSchema } from '#contract/judging';
 import { publicUserSchema } from '#contract/users';
 import { errorResponses } from '../../errors';
 import { requireAdmin } from '../../plugins/authenticate';
 import { toPublicUser } from '../auth/public-user';
+import type { JudgingService } from '../judging/service';
 import type { VideoAccess } from '../submissions/video-access';
 import type { AdminService } from './service';
 
@@ -35,7 +37,8 @@ export const adminRoutes: FastifyPluginAsyncZod<{
   admin: AdminService;
   feePayerStatus: () => Promise<FeePayerStatus>;
   videoAccess: VideoAccess;
-}> = async (app, { admin, feePayerStatus, videoAccess }) => {
+  judging: JudgingService;
+}> = async (app, { admin, feePayerStatus, videoAccess, judging }) => {
   // The admin plays pending videos too: through links signed for a few minutes.
   const withSource = (record: Omit<AdminSubmission, 'videoSrc'>): AdminSubmission => ({
     ...record,
@@ -163,13 +166,29 @@ export const adminRoutes: FastifyPluginAsyncZod<{
     {
       schema: {
         ...secured,
-        summary: 'Make an approved submission the winner of its community dare (creates the prize claim)',
+        summary:
+          'Name an approved submission the winner of its community dare: on a v2 vault the propose for the judge to sign, then its relay (200); on a v1 vault the prize claim (201)',
         params: idParamsSchema,
         body: markWinnerRequestSchema,
-        response: { 201: claimSchema, ...errors },
+        response: { 200: markWinnerResponseSchema, 201: claimSchema, ...errors },
       },
     },
-    async (request, reply) =>
-      reply.status(201).send(await admin.markWinner(request.params.id, request.body.dareId)),
+    async (request, reply) => {
+      const judged = await judging.markWinner(requireAdmin(request), request.params.id, request.body);
+      if (judged) return reply.status(200).send(judged);
+      return reply.status(201).send(await admin.markWinner(request.params.id, request.body.dareId));
+    },
+  );
+
+  app.get(
+    '/api/admin/proposals',
+    {
+      schema: {
+        ...secured,
+        summary: 'Payout proposals being signed by judges or in their window, soonest payout first',
+        response: { 200: adminProposalListSchema, ...errors },
+      },
+    },
+    async () => judging.adminProposals(),
   );
 };

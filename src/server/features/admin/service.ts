@@ -50,6 +50,7 @@ export function createAdminService({
   claims: claimsService,
   announce = noAnnouncements,
   proofChecks,
+  assertCancellable = async () => {},
 }: {
   db: Db;
   clock: Clock;
@@ -58,6 +59,11 @@ export function createAdminService({
   announce?: Announce;
   /** Re-hashes a proof's stored video against its fingerprint (the submissions feature's). */
   proofChecks?: { recheck(submissionId: number): Promise<unknown> };
+  /**
+   * Refuses (throws) cancelling a dare whose v2 vault has a standing proposal: the program would
+   * refuse the cancel, so nothing changes here either (the judging feature; decision 042).
+   */
+  assertCancellable?: (dareId: number) => Promise<void>;
 }) {
   async function requireDare(id: number) {
     const dare = await findDareRow(db, id);
@@ -97,6 +103,8 @@ export function createAdminService({
     /** Deactivate refunds every contribution; Activate is refused once money went back. */
     async setDareStatus(dareId: number, status: 'active' | 'cancelled') {
       const dare = await requireDare(dareId);
+      // Says why first: a named winner waiting for its window is what makes the dare unchangeable.
+      if (status === 'cancelled') await assertCancellable(dareId);
       if (dare.status === 'completed') throw conflict(ADMIN_MESSAGES.completedDare);
       if (status === 'active' && dare.status === 'cancelled' && (await hasRefunds(db, dareId)))
         throw conflict(ADMIN_MESSAGES.refundedDare);
@@ -112,6 +120,7 @@ export function createAdminService({
      */
     async deleteDare(dareId: number) {
       const dare = await requireDare(dareId);
+      await assertCancellable(dareId);
       if (await hasUnpaidClaims(db, dareId)) throw conflict(ADMIN_MESSAGES.unpaidClaims);
       let summary = NO_REFUNDS;
       if (dare.status !== 'completed') {

@@ -247,7 +247,16 @@ export async function pendingClaimsOfJudgedDares(db: DbOrTx): Promise<ClaimRow[]
     .from(claims)
     .innerJoin(dares, eq(dares.id, claims.dareId))
     .innerJoin(dareWallets, eq(dareWallets.publicKey, dares.escrowWallet))
-    .where(and(eq(claims.status, 'pending'), eq(dareWallets.programVersion, 2)))
+    .where(
+      and(
+        eq(claims.status, 'pending'),
+        eq(dareWallets.programVersion, 2),
+        // Picks whose propose is still being signed, or a Major Dare's first pick alone, have
+        // their claims before anything is named on chain: nothing to execute yet.
+        sql`not exists (select 1 from payout_proposals p where p.dare_id = ${claims.dareId} and p.status = 'collecting')`,
+        sql`(not ${dares.isMajor} or (select count(*) from ${claims} c2 where c2.dare_id = ${claims.dareId} and c2.claim_type in ('major_admin', 'major_community')) = 2)`,
+      ),
+    )
     .orderBy(claims.id)
     .then((rows) => rows.map((row) => row.claim));
 }

@@ -2,22 +2,24 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { dareIdParamsSchema } from '#contract/admin';
 import { claimSchema } from '#contract/claims';
 import { dareSchema } from '#contract/dares';
+import { markWinnerResponseSchema } from '#contract/judging';
 import {
   createMajorDareRequestSchema,
   majorDareSchema,
   selectMajorWinnerRequestSchema,
 } from '#contract/major-dare';
-import { errorResponses } from '../../errors';
+import { AppError, errorResponses } from '../../errors';
 import { requireAdmin } from '../../plugins/authenticate';
+import type { JudgingService } from '../judging/service';
 import type { MajorDareService } from './service';
 
 const errors = errorResponses(400, 401, 403, 404, 409, 503);
 const secured = { tags: ['admin'], security: [{ bearerAuth: [] }] };
 
-export const majorDareRoutes: FastifyPluginAsyncZod<{ majorDare: MajorDareService }> = async (
-  app,
-  { majorDare },
-) => {
+export const majorDareRoutes: FastifyPluginAsyncZod<{
+  majorDare: MajorDareService;
+  judging: JudgingService;
+}> = async (app, { majorDare, judging }) => {
   app.get(
     '/api/major-dare',
     {
@@ -59,21 +61,29 @@ export const majorDareRoutes: FastifyPluginAsyncZod<{ majorDare: MajorDareServic
       onRequest: adminOnly,
       schema: {
         ...secured,
-        summary: 'Select the admin (70%) or community (30%) winner of a major dare',
+        summary:
+          'Select the admin (70%) or community (30%) winner of a major dare; on a v2 vault the pick completing the pair answers the propose for the judge to sign, and the same call with it signed relays it (200)',
         params: dareIdParamsSchema,
         body: selectMajorWinnerRequestSchema,
-        response: { 201: claimSchema, ...errors },
+        response: { 200: markWinnerResponseSchema, 201: claimSchema, ...errors },
       },
     },
-    async (request, reply) =>
-      reply
-        .status(201)
-        .send(
-          await majorDare.selectWinner(
-            request.params.dareId,
-            request.body.submissionId,
-            request.body.winnerType,
-          ),
-        ),
+    async (request, reply) => {
+      const admin = requireAdmin(request);
+      const { dareId } = request.params;
+      const { submissionId, winnerType, signedTransaction } = request.body;
+      const judged = await judging.isJudged(dareId);
+      if (judged && signedTransaction)
+        return reply.status(200).send((await judging.relayMajor(admin, dareId, signedTransaction))!);
+      if (judged) await judging.requireMajorJudge(admin, dareId);
+      // Each pick is recorded as on a v1 vault; the same pick again (a judge asking for the
+      // propose anew) is not recorded twice.
+      const repeated = judged && (await judging.isRecordedPick(dareId, winnerType, submissionId));
+      const claim = repeated ? null : await majorDare.selectWinner(dareId, submissionId, winnerType);
+      const propose = judged ? await judging.majorPicks(admin, dareId) : null;
+      if (propose) return reply.status(200).send(propose);
+      if (!claim) throw new AppError('CONFLICT', 'Both winners must be picked before they are proposed');
+      return reply.status(201).send(claim);
+    },
   );
 };

@@ -85,6 +85,11 @@ export interface SubmissionsDeps {
   limiter: RateLimiter;
   /** Told when a pending upload becomes a submission's video (the storage quota counts it). */
   onUploadAttached?: (bytes: number) => void;
+  /**
+   * The outcome's `proposal` and `judging` of a v2 vault (the judging feature; declared here so
+   * this feature does not depend on it). Absent: both null.
+   */
+  judgingOutcome?: (dareId: number) => Promise<Pick<DareOutcome, 'proposal' | 'judging'>>;
 }
 
 export function createSubmissionsService(deps: SubmissionsDeps) {
@@ -290,9 +295,9 @@ export function createSubmissionsService(deps: SubmissionsDeps) {
       if (!(await findDareEntry(db, dareId))) throw notFound(SUBMISSION_MESSAGES.dareNotFound);
       return {
         votingClosed: await votingClosedReason(db, dareId),
+        // First: reading the vault may record a veto, which changes the winners.
+        ...(await (deps.judgingOutcome?.(dareId) ?? { proposal: null, judging: null })),
         winners: await winnersOf(db, dareId),
-        proposal: null,
-        judging: null,
         refunds: await refundsOf(db, dareId),
       };
     },

@@ -1,0 +1,119 @@
+/**
+ * The durable nonce a propose lives by when several judges sign it in turn (decision 042): a
+ * blockhash lives about a minute, too short for the second judge to come and sign. One nonce
+ * account per vault, at an address derived from the fee payer and the vault (no key to keep),
+ * owned by the System program, its authority the fee payer: created at the first multi-judge
+ * proposal of the vault (rent from the fee payer), and advanced by the propose that lands, so a
+ * stored proposal can land until then — and a replaced one never, as only the fee payer (the
+ * authority) can sign the advance, which the server does only for the stored message.
+ */
+import {
+  type Address,
+  appendTransactionMessageInstructions,
+  createAddressWithSeed,
+  createTransactionMessage,
+  getBase64EncodedWireTransaction,
+  getSignatureFromTransaction,
+  type KeyPairSigner,
+  type Nonce,
+  pipe,
+  type Rpc,
+  type SolanaRpcApi,
+  setTransactionMessageFeePayerSigner,
+  setTransactionMessageLifetimeUsingBlockhash,
+  signTransactionMessageWithSigners,
+} from '@solana/kit';
+import {
+  fetchMaybeNonce,
+  getCreateAccountWithSeedInstruction,
+  getInitializeNonceAccountInstruction,
+  getNonceSize,
+  SYSTEM_PROGRAM_ADDRESS,
+} from '@solana-program/system';
+import { waitForConfirmation } from '#server/chain/confirmation';
+
+export interface NonceLifetime {
+  nonce: Nonce;
+  nonceAccountAddress: Address;
+  nonceAuthorityAddress: Address;
+}
+
+/** Stored as a proposal's last valid block height: a nonce-lived transaction has none. */
+export const NO_BLOCK_HEIGHT_LIMIT = 9_223_372_036_854_775_807n;
+
+/** The seed is at most 32 characters: the vault address's first 32 are unique enough per fee payer. */
+export function proposeNonceAddress(feePayer: Address, vault: Address): Promise<Address> {
+  return createAddressWithSeed({
+    baseAddress: feePayer,
+    programAddress: SYSTEM_PROGRAM_ADDRESS,
+    seed: vault.slice(0, 32),
+  });
+}
+
+/** The nonce account's current value; null when it does not exist (yet). */
+export async function currentNonce(rpc: Rpc<SolanaRpcApi>, nonceAccount: Address): Promise<Nonce | null> {
+  const account = await fetchMaybeNonce(rpc, nonceAccount, { commitment: 'confirmed' });
+  return account.exists ? (account.data.blockhash as string as Nonce) : null;
+}
+
+/** The vault's propose nonce, created (and paid for by the fee payer) when missing. */
+export async function proposeNonce(
+  rpc: Rpc<SolanaRpcApi>,
+  feePayer: KeyPairSigner,
+  vault: Address,
+): Promise<NonceLifetime> {
+  const nonceAccountAddress = await proposeNonceAddress(feePayer.address, vault);
+  let nonce = await currentNonce(rpc, nonceAccountAddress);
+  if (!nonce) {
+    const space = BigInt(getNonceSize());
+    const rent = await rpc.getMinimumBalanceForRentExemption(space).send();
+    const { value: latest } = await rpc.getLatestBlockhash({ commitment: 'confirmed' }).send();
+    const signed = await signTransactionMessageWithSigners(
+      pipe(
+        createTransactionMessage({ version: 0 }),
+        (m) => setTransactionMessageFeePayerSigner(feePayer, m),
+        (m) => setTransactionMessageLifetimeUsingBlockhash(latest, m),
+        (m) =>
+          appendTransactionMessageInstructions(
+            [
+              getCreateAccountWithSeedInstruction({
+                payer: feePayer,
+                newAccount: nonceAccountAddress,
+                baseAccount: feePayer,
+                base: feePayer.address,
+                seed: vault.slice(0, 32),
+                amount: rent,
+                space,
+                programAddress: SYSTEM_PROGRAM_ADDRESS,
+              }),
+              getInitializeNonceAccountInstruction({
+                nonceAccount: nonceAccountAddress,
+                nonceAuthority: feePayer.address,
+              }),
+            ],
+            m,
+          ),
+      ),
+    );
+    const signature = getSignatureFromTransaction(signed);
+    // Two judges asking at once may both create it: one lands, the other is refused; either way
+    // the account exists afterwards.
+    await rpc
+      .sendTransaction(getBase64EncodedWireTransaction(signed), {
+        encoding: 'base64',
+        preflightCommitment: 'confirmed',
+      })
+      .send()
+      .then(() =>
+        waitForConfirmation(rpc, signature, {
+          commitment: 'confirmed',
+          timeoutMs: 60_000,
+          lastValidBlockHeight: latest.lastValidBlockHeight,
+        }),
+      )
+      .catch(() => undefined);
+    nonce = await currentNonce(rpc, nonceAccountAddress);
+    if (!nonce) throw new Error('The propose nonce account could not be created');
+  }
+  return { nonce, nonceAccountAddress, nonceAuthorityAddress: feePayer.address };
+}
