@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { setupApp } from './fixtures/app';
@@ -22,6 +23,26 @@ async function apiLogin(
 }
 
 describe('accounts in the browser', () => {
+  it('signs the demo admin in from the key file the first start wrote, in a browser with no wallet', async () => {
+    const { page } = await app.newPage();
+    await page.goto(app.url('/'));
+    await page.getByRole('button', { name: 'Connect Wallet' }).first().click();
+    const keyFile = page.getByLabel(/Use a key file as the local dev wallet/);
+    // Not a key file: said beside the field, nothing connected.
+    await keyFile.setInputFiles({
+      name: 'notes.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from('[1,2,3]'),
+    });
+    await page
+      .getByRole('alert')
+      .getByText('This file is not a key file (a JSON array of 64 numbers)')
+      .waitFor();
+    await keyFile.setInputFiles(path.join(app.server.dataDir, 'demo-admin-wallet.json'));
+    await toast(page, `Welcome back, ${DEMO_ADMIN.username}! (Admin)`);
+    await page.getByTestId('current-username').getByText(DEMO_ADMIN.username).waitFor();
+  });
+
   it('registers a new wallet, logs out, signs in with the wallet and with a password, and sees admin rights after Refresh', async () => {
     const { page, wallet } = await app.newPage({ wallet: true });
     await page.goto(app.url('/'));

@@ -163,7 +163,10 @@ describe('video proofs and votes in the browser', () => {
     await card(voter.page, 'e2e_prover').waitFor();
     await expect.poll(() => voter.page.getByRole('article').count()).toBe(4);
     await card(voter.page, 'e2e_prover').getByText('Approved').waitFor();
-    expect(await votesUsed(voter.page)).toBe('3 of 3 votes left · 4 proofs you can still vote for');
+    // The counter reads the voter's own votes once they load ('3 votes per dare' until then).
+    await expect
+      .poll(() => votesUsed(voter.page))
+      .toBe('3 of 3 votes left · 4 proofs you can still vote for');
 
     await card(voter.page, 'e2e_prover').getByRole('button', { name: 'Watch Video' }).click();
     const player = voter.page.getByRole('dialog').locator('video');

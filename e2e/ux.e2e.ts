@@ -213,6 +213,46 @@ describe('votes (375 px)', () => {
   });
 });
 
+describe('reasons as text (375 px)', () => {
+  it('says beside every disabled action why it is off, inside the phone’s width', async () => {
+    const dares = await request<{ id: number; phase: string; isMajor: boolean }[]>(
+      app,
+      'GET',
+      '/api/dares?limit=100',
+    );
+    const cancelled = dares.find((dare) => dare.phase === 'cancelled' && !dare.isMajor);
+    if (!cancelled) throw new Error('the demo data has a cancelled dare');
+    /** The reason is on screen as text, not in a tooltip, and the phone shows all of it. */
+    const expectShown = async (page: Page, text: string) => {
+      const reason = page.getByText(text, { exact: true }).first();
+      await reason.waitFor();
+      const box = await reason.boundingBox();
+      expect(box && box.x >= 0 && box.x + box.width <= PHONE.width).toBe(true);
+    };
+
+    // A visitor on a cancelled dare: Add to Pool is off, and says why.
+    const visitor = await app.newPage({ viewport: PHONE });
+    await visitor.page.goto(app.url(`/dare/${cancelled.id}`));
+    await expect
+      .poll(() => visitor.page.getByRole('button', { name: 'Add to Pool' }).isDisabled())
+      .toBe(true);
+    await expectShown(visitor.page, 'This dare no longer takes SOL');
+    await expectNoSideScroll(visitor.page);
+
+    // The admin on a phone: a reviewed proof's Approve and Reject are off, with the reason beside them.
+    const admin = await openAsDemoAdmin(app, '/admin', { viewport: PHONE });
+    await admin.page.getByRole('tab', { name: 'Submissions Management' }).click();
+    const reviewed = admin.page
+      .getByRole('list', { name: 'Submissions' })
+      .getByRole('listitem')
+      .filter({ hasText: 'Already approved' })
+      .first();
+    await reviewed.waitFor();
+    expect(await reviewed.getByRole('button', { name: 'Approve' }).isDisabled()).toBe(true);
+    await expectShown(admin.page, 'Already approved');
+  });
+});
+
 describe('rules before the form, phones', () => {
   it('says registration is off before the form, and offers Open in Phantom on a phone without a wallet', async () => {
     const admin = await loginAsDemoAdmin(app);

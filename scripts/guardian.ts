@@ -3,12 +3,12 @@
  * (it imports only the chain client; `npm run check` holds it to that).
  *
  * npm run guardian -- list [--rpc <url>] [--program <v2 id>] [--guardian <address> | --all]
- *                          [--rent-payer <address>] [--json]
+ *                          [--canceller <address>] [--json]
  *   Every escrow v2 proposal still in its window: the vault, which dare (the memo of the vault's
  *   creating transaction, else the vault's seed), the winners, what each would be paid, each
  *   winner's proof hash, and when it pays. --guardian (default GUARDIAN_WALLET) keeps the vaults
- *   that name that guardian, --all shows every vault's; --rent-payer keeps the vaults whose rent
- *   that key paid (DarePool's own vaults: the platform fee payer's address).
+ *   that name that guardian, --all shows every vault's; --canceller keeps the vaults that key may
+ *   cancel (DarePool's vaults: its moderator key, printed by the server at start).
  * npm run guardian -- veto --vault <address> --keypair <file> [--rpc <url>] [--program <v2 id>]
  *   Vetoes the vault's proposal, signed and paid (5,000 lamports) by the guardian's keypair (a
  *   solana-keygen JSON file). Prints one line with the signature.
@@ -98,7 +98,7 @@ const parsed = (() => {
         json: { type: 'boolean', default: false },
         guardian: { type: 'string' },
         all: { type: 'boolean', default: false },
-        'rent-payer': { type: 'string' },
+        canceller: { type: 'string' },
         vault: { type: 'string' },
         keypair: { type: 'string' },
       },
@@ -189,10 +189,8 @@ async function list(): Promise<void> {
     : str(values.guardian) || process.env.GUARDIAN_WALLET
       ? addressArg(str(values.guardian) ?? process.env.GUARDIAN_WALLET, 'guardian')
       : undefined;
-  const rentPayer = str(values['rent-payer'])
-    ? addressArg(str(values['rent-payer']), 'rent-payer')
-    : undefined;
-  const standing = await listStandingProposals(rpc, program, { guardian, rentPayer });
+  const canceller = str(values.canceller) ? addressArg(str(values.canceller), 'canceller') : undefined;
+  const standing = await listStandingProposals(rpc, program, { guardian, canceller });
   // The program refuses a veto from executes_at on, by the chain's clock.
   const open = standing.filter((p) => p.executesAt > clock.chain);
   const waiting = standing.length - open.length;
@@ -221,7 +219,7 @@ async function list(): Promise<void> {
     return;
   }
   console.log(
-    `Escrow v2 program ${program} on ${rpcUrl}; ${guardian ? `vaults guarded by ${guardian}` : 'every guardian'}${rentPayer ? `, rent paid by ${rentPayer}` : ''}. Now ${utcMinute(clock.later)}.`,
+    `Escrow v2 program ${program} on ${rpcUrl}; ${guardian ? `vaults guarded by ${guardian}` : 'every guardian'}${canceller ? `, cancellable by ${canceller}` : ''}. Now ${utcMinute(clock.later)}.`,
   );
   for (const row of rows) {
     const which = row.dare.id

@@ -261,8 +261,8 @@ it('lists the proposals in their window, vetoes one with the guardian key, and r
     guardianScript(['list', '--all', '--json', '--program', programId, '--rpc', rpcUrl], {
       GUARDIAN_WALLET: guardian.address,
     }),
-    guardianScript(['list', '--all', '--rent-payer', platform.address]),
-    guardianScript(['list', '--all', '--rent-payer', otherGuardian]),
+    guardianScript(['list', '--all', '--canceller', platform.address]),
+    guardianScript(['list', '--all', '--canceller', otherGuardian]),
     guardianScript(['veto', '--vault', community, '--keypair', wrongFile]),
     guardianScript(['veto', '--vault', community, '--keypair', path.join(dataDir, 'missing.json')]),
     guardianScript([

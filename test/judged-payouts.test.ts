@@ -6,7 +6,7 @@
  * pool. The server's keys cannot name a winner.
  */
 import path from 'node:path';
-import { address, getBase64EncodedWireTransaction } from '@solana/kit';
+import { address, getBase64EncodedWireTransaction, getSignatureFromTransaction } from '@solana/kit';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { solToLamports } from '#contract/money';
@@ -154,6 +154,19 @@ describe('a judged dare (escrow program v2)', () => {
     expect((await lamportsOf(ctx, walker.wallet.address)) - walkerBefore).toBe(pool + entryRent);
     // The vault closed, its rent back to the creator.
     expect(await fetchVault(ctx.chain.rpc, programs(), dare.vault)).toBeNull();
+    // The explorer reads v2's instructions by name and says who was named and who was paid.
+    const { title } = (await api(ctx).get(`/api/dares/${dare.id}`)).json() as { title: string };
+    const summary = async (signature: string) =>
+      (
+        (await ctx.app.inject(`/api/transactions/${signature}`)).json() as { summary: { text: string }[] }
+      ).summary.map((line) => line.text);
+    expect(await summary(paid!.transactionHash!)).toContain(
+      `${walker.username} was paid 0.3 SOL from dare "${title}"`,
+    );
+    const proposeSignature = getSignatureFromTransaction(propose);
+    expect((await summary(proposeSignature))[0]).toMatch(
+      new RegExp(`^The judges named ${walker.username} the winner of dare "${title}"`),
+    );
     // Asked again: the paid claim and its transaction, nothing sent.
     const again = await api(ctx).post('/api/claims/prize', { submissionId: proof.id }, walker.token);
     expect(again.statusCode, again.body).toBe(200);

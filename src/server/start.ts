@@ -92,7 +92,7 @@ export async function startServer({ webBuild }: StartOptions = {}): Promise<void
   if (runtime.escrowProgramV2.notice) app.log.info(runtime.escrowProgramV2.notice);
   const { judging } = runtime;
   app.log.info(
-    `Judges: ${judging.threshold} of ${judging.judges.length} (${judging.judges.join(', ')}), Major Dares ${judging.majorThreshold}; guardian ${judging.guardian}; payout window ${Number(judging.payoutWindowSeconds) / 3600} h`,
+    `Judges: ${judging.threshold} of ${judging.judges.length} (${judging.judges.join(', ')}), Major Dares ${judging.majorThreshold}; guardian ${judging.guardian}; canceller ${(await escrowKeys.moderator()).address}; payout window ${Number(judging.payoutWindowSeconds) / 3600} h`,
   );
   const rpcServer = chain.rpcServer;
   if (rpcServer?.serving) {

@@ -2,6 +2,12 @@ import { generateKeyPairSigner } from '@solana/kit';
 import { describe, expect, it } from 'vitest';
 import { createInstructionDecoder, ESCROW_V1_INSTRUCTIONS, escrowProgramDecoder } from './decode';
 import { getDepositInstruction, getSettleInstruction, INSTRUCTION } from './instructions';
+import {
+  getCreateVaultV2Instruction,
+  getExecuteInstruction,
+  getProposeInstruction,
+  getVetoInstruction,
+} from './v2/instructions';
 
 const PROGRAM: string = (await generateKeyPairSigner()).address;
 
@@ -80,5 +86,63 @@ describe('the instruction decoder', () => {
       name: 'propose',
       accounts: { judge: 'J', vault: 'V' },
     });
+  });
+
+  it('reads v2 by name from what its builders write: create vault, propose, veto, execute', async () => {
+    const V2: string = (await generateKeyPairSigner()).address;
+    const decode = escrowProgramDecoder(PROGRAM, V2);
+    const creator = await generateKeyPairSigner();
+    const [judge, guardian, canceller, w1, w2] = await Promise.all(
+      [1, 2, 3, 4, 5].map(async () => (await generateKeyPairSigner()).address),
+    );
+    const named = (ix: { accounts?: readonly { address: string }[]; data?: ArrayLike<number> }) =>
+      decode(
+        V2,
+        ix.accounts!.map((a) => a.address),
+        new Uint8Array(Array.from(ix.data!)),
+      );
+    const create = await getCreateVaultV2Instruction({
+      programId: V2 as never,
+      creator,
+      rentPayer: creator,
+      dareId: new Uint8Array(32).fill(1),
+      amount: 70_000_000n,
+      kind: 'major',
+      deadline: 2_000n,
+      refundAfter: 3_000n,
+      judges: [judge!],
+      threshold: 1,
+      guardian: guardian!,
+      canceller: canceller!,
+      payoutWindow: 3_600n,
+    });
+    expect(named(create)).toMatchObject({
+      name: 'create vault',
+      accounts: { payer: creator.address },
+      data: { amount: 70_000_000n, kind: 'major' },
+    });
+    const vault = create.accounts![2]!.address;
+    const propose = await getProposeInstruction({
+      programId: V2 as never,
+      vault,
+      winners: [w1!, w2!],
+      judges: [judge!],
+    });
+    expect(named(propose)).toMatchObject({
+      name: 'propose',
+      accounts: { vault, winner1: w1, winner2: w2, judge1: judge },
+    });
+    expect(named(getVetoInstruction({ programId: V2 as never, vault, guardian: guardian! }))).toMatchObject({
+      name: 'veto',
+      accounts: { guardian, vault },
+    });
+    expect(
+      named(getExecuteInstruction({ programId: V2 as never, vault, winners: [w1!, w2!] })),
+    ).toMatchObject({
+      name: 'execute',
+      accounts: { vault, winner1: w1, winner2: w2 },
+    });
+    // v1's tags under v2's id mean v2's instructions: tag 3 (v1's settle) is nothing in v2.
+    expect(decode(V2, [], new Uint8Array([INSTRUCTION.settle]))).toBeNull();
   });
 });

@@ -5,6 +5,7 @@
  * lookup does not change.
  */
 import { INSTRUCTION } from './instructions';
+import { INSTRUCTION_V2 } from './v2/instructions';
 
 /** What a decoded instruction says beyond its account names. */
 export interface DecodedData {
@@ -19,6 +20,8 @@ export interface InstructionSpec {
   /** The accounts' roles in order; accounts past the list repeat `repeat` (settle's winners). */
   accounts: readonly string[];
   repeat?: readonly string[];
+  /** Roles read from the data itself, when the accounts' layout depends on it (v2's propose). */
+  accountsFor?: (bytes: Uint8Array, count: number) => readonly string[];
   data?: (bytes: Uint8Array) => DecodedData | null;
 }
 
@@ -81,6 +84,46 @@ export const ESCROW_V1_INSTRUCTIONS: ReadonlyMap<number, InstructionSpec> = new 
   ],
 ]);
 
+/** Escrow program v2 (program/src/darepool_escrow_v2.c; docs/program.md): judges propose, anyone executes. */
+export const ESCROW_V2_INSTRUCTIONS: ReadonlyMap<number, InstructionSpec> = new Map<number, InstructionSpec>([
+  [
+    INSTRUCTION_V2.createVault,
+    {
+      name: 'create vault',
+      accounts: ['payer', 'rentPayer', 'vault', 'receipt', 'systemProgram'],
+      // tag, dare id (32), canceller (32), guardian (32), deadline, refund_after, window, amount, kind…
+      data: (bytes) => {
+        const amount = u64At(bytes, 121);
+        if (amount === null || bytes.length < 130) return null;
+        return { amount, kind: bytes[129] === 1 ? 'major' : 'community' };
+      },
+    },
+  ],
+  [INSTRUCTION_V2.deposit, ESCROW_V1_INSTRUCTIONS.get(INSTRUCTION.deposit)!],
+  [INSTRUCTION_V2.enter, ESCROW_V1_INSTRUCTIONS.get(INSTRUCTION.enter)!],
+  [
+    INSTRUCTION_V2.propose,
+    {
+      name: 'propose',
+      accounts: ['vault'],
+      // vault, then (winner, entry) per winner (the count is the data's second byte), then judges.
+      accountsFor: (bytes, count) => {
+        const winners = bytes[1] ?? 0;
+        const roles = ['vault'];
+        for (let i = 1; i <= winners; i++) roles.push(`winner${i}`, `entry${i}`);
+        for (let j = 1; roles.length < count; j++) roles.push(`judge${j}`);
+        return roles;
+      },
+    },
+  ],
+  [INSTRUCTION_V2.veto, { name: 'veto', accounts: ['guardian', 'vault'] }],
+  [INSTRUCTION_V2.execute, { name: 'execute', accounts: ['vault'], repeat: ['winner'] }],
+  [INSTRUCTION_V2.cancel, { name: 'cancel', accounts: ['canceller', 'vault'] }],
+  [INSTRUCTION_V2.refund, ESCROW_V1_INSTRUCTIONS.get(INSTRUCTION.refund)!],
+  [INSTRUCTION_V2.closeEntry, ESCROW_V1_INSTRUCTIONS.get(INSTRUCTION.closeEntry)!],
+  [INSTRUCTION_V2.closeReceipt, ESCROW_V1_INSTRUCTIONS.get(INSTRUCTION.closeReceipt)!],
+]);
+
 export interface KnownProgram {
   programId: string;
   /** How the program is named on the page. */
@@ -103,6 +146,13 @@ export function createInstructionDecoder(programs: readonly KnownProgram[]) {
     const decodedData = spec.data ? spec.data(data) : {};
     if (decodedData === null) return null;
     const named: Record<string, string> = {};
+    if (spec.accountsFor) {
+      const roles = spec.accountsFor(data, accounts.length);
+      accounts.forEach((address, index) => {
+        if (roles[index]) named[roles[index]] = address;
+      });
+      return { program: known.program, name: spec.name, accounts: named, data: decodedData };
+    }
     accounts.forEach((address, index) => {
       if (index < spec.accounts.length) {
         named[spec.accounts[index]!] = address;
@@ -119,9 +169,12 @@ export function createInstructionDecoder(programs: readonly KnownProgram[]) {
 
 export type InstructionDecoder = ReturnType<typeof createInstructionDecoder>;
 
-/** The escrow program deployed at `programId`, as the explorer names it. */
-export function escrowProgramDecoder(programId: string): InstructionDecoder {
+/** The escrow programs deployed at these ids (v1, and v2 when given), as the explorer names them. */
+export function escrowProgramDecoder(programId: string, programV2Id?: string): InstructionDecoder {
   return createInstructionDecoder([
     { programId, program: 'DarePool escrow', instructions: ESCROW_V1_INSTRUCTIONS },
+    ...(programV2Id
+      ? [{ programId: programV2Id, program: 'DarePool escrow', instructions: ESCROW_V2_INSTRUCTIONS }]
+      : []),
   ]);
 }

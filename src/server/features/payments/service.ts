@@ -504,7 +504,7 @@ export function createPaymentsService({
     transaction: createTransactionLookup({
       rpc,
       limiter,
-      decode: escrowProgramDecoder(escrowProgramId),
+      decode: escrowProgramDecoder(escrowProgramId, escrowProgramV2Id),
       names: (addresses) => findExplorerNames(db, addresses),
     }),
   };

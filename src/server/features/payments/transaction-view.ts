@@ -166,7 +166,25 @@ export function describeTransaction(view: TransactionView, names: ExplorerNames)
         lines.push({ text: `${who(info.payer)} put ${amount} SOL into ${dareText(info.vault)}`, dareId });
         break;
       }
+      case 'propose': {
+        const named = Object.entries(info)
+          .filter(([role]) => /^winner\d+$/.test(role))
+          .map(([, address]) => who(address));
+        if (named.length > 0)
+          lines.push({
+            text: `The judges named ${named.join(' and ')} the ${named.length === 1 ? 'winner' : 'winners'} of ${dareText(info.vault)}: paid after the guardian's window`,
+            dareId,
+          });
+        break;
+      }
+      case 'veto':
+        lines.push({
+          text: `The guardian vetoed the winners named for ${dareText(info.vault)}: judging starts again`,
+          dareId,
+        });
+        break;
       case 'settle':
+      case 'execute':
         for (const [role, address] of Object.entries(info)) {
           if (!/^winner\d+$/.test(role)) continue;
           const amount = received(address);

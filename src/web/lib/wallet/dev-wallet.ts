@@ -28,6 +28,44 @@ function seedBytes(): Uint8Array {
   return seed;
 }
 
+/** A key file the local dev wallet cannot take, in words for the dialog. */
+export class KeyFileError extends Error {}
+
+/**
+ * The seed of a solana-keygen key file (a JSON array of 64 bytes: seed, then public key), such as
+ * the demo admin's `DATA_DIR/demo-admin-wallet.json`, checked: the public half must be the seed's.
+ */
+export async function seedFromKeyFile(text: string): Promise<Uint8Array> {
+  let bytes: unknown;
+  try {
+    bytes = JSON.parse(text);
+  } catch {
+    throw new KeyFileError('This file is not a key file (a JSON array of 64 numbers)');
+  }
+  if (
+    !Array.isArray(bytes) ||
+    bytes.length !== 64 ||
+    !bytes.every((b) => Number.isInteger(b) && b >= 0 && b < 256)
+  )
+    throw new KeyFileError('This file is not a key file (a JSON array of 64 numbers)');
+  const seed = Uint8Array.from(bytes.slice(0, 32) as number[]);
+  const keys = await createKeyPairFromPrivateKeyBytes(seed, true);
+  const publicKey = new Uint8Array(await crypto.subtle.exportKey('raw', keys.publicKey));
+  if (!publicKey.every((byte, index) => byte === bytes[32 + index]))
+    throw new KeyFileError('The key file is damaged: its public key is not its secret key’s');
+  return seed;
+}
+
+/**
+ * Makes the key of a key file this browser's local dev wallet (embedded chain only): how an
+ * operator judges as the demo admin, whose wallet the first start wrote into the data folder.
+ * The key stays in this browser; the server never sees or serves it.
+ */
+export async function loadKeyFileIntoLocalDevWallet(text: string): Promise<void> {
+  const seed = await seedFromKeyFile(text);
+  localStorage.setItem(STORAGE_KEY, Array.from(seed, (byte) => byte.toString(16).padStart(2, '0')).join(''));
+}
+
 /**
  * A keypair kept in this browser's storage, offered only on the embedded chain so a newcomer
  * without Phantom can try every flow. Its SOL is test SOL on a chain that exists only locally.

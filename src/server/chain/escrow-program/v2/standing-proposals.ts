@@ -30,7 +30,8 @@ import {
 
 /** Byte offsets in a vault (docs/program.md, v2 accounts). */
 const VAULT_STATUS_OFFSET = 3n;
-const VAULT_RENT_PAYER_OFFSET = 72n;
+/** The canceller (DarePool: its moderator key) follows the 32-byte dare id. */
+const VAULT_CANCELLER_OFFSET = 40n;
 const VAULT_GUARDIAN_OFFSET = 160n;
 const STATUS_PROPOSED = 3;
 /** Byte offsets in an entry. */
@@ -93,14 +94,15 @@ const decodeBase64 = (data: string) => new Uint8Array(getBase64Encoder().encode(
 
 /**
  * Every vault of `programId` with a proposal standing (its window may have passed if nobody has
- * executed it yet: the caller compares `executesAt` with its clock). `guardian` / `rentPayer`
- * keep only vaults naming that key: anyone can make a vault naming any guardian, but only a
- * vault the platform's fee payer signed for has it as rent payer.
+ * executed it yet: the caller compares `executesAt` with its clock). `guardian` / `canceller`
+ * keep only vaults naming that key: anyone can make a vault naming any guardian or canceller, so
+ * neither proves a vault is DarePool's, but a canceller that is DarePool's moderator key leaves
+ * out the lookalikes that do not bother to copy it (a v2 vault's rent payer is its creator).
  */
 export async function listStandingProposals(
   rpc: Rpc<GetProgramAccountsApi>,
   programId: Address,
-  options: { guardian?: Address; rentPayer?: Address } = {},
+  options: { guardian?: Address; canceller?: Address } = {},
 ): Promise<StandingProposal[]> {
   const accounts = await rpc
     .getProgramAccounts(programId, {
@@ -110,7 +112,7 @@ export async function listStandingProposals(
         { dataSize: BigInt(VAULT_V2_SIZE) },
         memcmp(VAULT_STATUS_OFFSET, Buffer.from([STATUS_PROPOSED]).toString('base64'), 'base64'),
         ...(options.guardian ? [memcmp(VAULT_GUARDIAN_OFFSET, options.guardian, 'base58')] : []),
-        ...(options.rentPayer ? [memcmp(VAULT_RENT_PAYER_OFFSET, options.rentPayer, 'base58')] : []),
+        ...(options.canceller ? [memcmp(VAULT_CANCELLER_OFFSET, options.canceller, 'base58')] : []),
       ],
     })
     .send();
@@ -120,7 +122,7 @@ export async function listStandingProposals(
     const terms = decodeVaultV2(decodeBase64(account.data[0]));
     if (terms?.status !== 'proposed' || !terms.proposal) continue;
     if (options.guardian && terms.guardian !== options.guardian) continue;
-    if (options.rentPayer && terms.rentPayer !== options.rentPayer) continue;
+    if (options.canceller && terms.canceller !== options.canceller) continue;
     const lamports = account.lamports;
     const pot = lamports > terms.rent ? lamports - terms.rent : 0n;
     const shares = payoutSharesV2(terms.kind, pot);

@@ -14,7 +14,7 @@ import { useConfig } from '#web/lib/config';
 import { useAuth } from '#web/lib/session/auth-provider';
 import { useSystemSwitches } from '#web/lib/settings';
 import { disconnectWallet } from '#web/lib/wallet/connected-wallet';
-import { createLocalDevWallet } from '#web/lib/wallet/dev-wallet';
+import { createLocalDevWallet, loadKeyFileIntoLocalDevWallet } from '#web/lib/wallet/dev-wallet';
 import { looksLikeAPhone, phantomBrowseLink } from '#web/lib/wallet/phantom-link';
 import { listWallets, onWalletsChanged, type SigningWallet } from '#web/lib/wallet/wallets';
 import { signInWithWallet } from '../lib/sign-in';
@@ -136,9 +136,54 @@ export function ConnectWalletDialog() {
               {busy === 'local' ? 'Connecting...' : 'Local dev wallet (this browser only, test SOL)'}
             </Button>
           )}
+          {config?.embeddedChain && (
+            <KeyFileWallet
+              disabled={busy !== null}
+              onLoaded={() => void connect(createLocalDevWallet, 'local')}
+            />
+          )}
         </div>
         <PasswordLoginForm />
       </DialogContent>
     </Dialog>
+  );
+}
+
+/**
+ * Embedded chain only: a key file (the demo admin's `data/demo-admin-wallet.json`, or any
+ * solana-keygen file) becomes the local dev wallet, so the demo admin can sign in and judge in
+ * this browser with no wallet extension. The file never leaves the browser.
+ */
+function KeyFileWallet({ disabled, onLoaded }: { disabled: boolean; onLoaded: () => void }) {
+  const [problem, setProblem] = useState<string | null>(null);
+  return (
+    <div className="space-y-1 text-sm">
+      <label htmlFor="key-file-wallet" className="text-muted-foreground">
+        Use a key file as the local dev wallet (the demo admin's is <code>data/demo-admin-wallet.json</code>)
+      </label>
+      <input
+        id="key-file-wallet"
+        type="file"
+        accept="application/json,.json"
+        disabled={disabled}
+        className="block w-full text-sm"
+        onChange={async (event) => {
+          const file = event.currentTarget.files?.[0];
+          if (!file) return;
+          try {
+            await loadKeyFileIntoLocalDevWallet(await file.text());
+            setProblem(null);
+            onLoaded();
+          } catch (error) {
+            setProblem((error as Error).message);
+          }
+        }}
+      />
+      {problem && (
+        <p role="alert" className="text-destructive">
+          {problem}
+        </p>
+      )}
+    </div>
   );
 }
