@@ -11,6 +11,8 @@ const needsServers = [
   ...(process.env.TEST_REDIS_URL ? [] : ['**/*.redis.test.ts']),
 ];
 const clusterTier = 'test/**/*.cluster.test.ts';
+/** Tests that time the app under an attack: measured with no other test file on the cores. */
+const aloneTier = 'test/**/*.alone.test.ts';
 const clusterServersSet = Boolean(process.env.TEST_DATABASE_URL && process.env.TEST_REDIS_URL);
 
 /**
@@ -39,11 +41,24 @@ export default defineConfig({
           name: 'api',
           include: ['test/**/*.test.ts'],
           // Multi-instance tests need a shared PostgreSQL server (or Redis): they belong to that tier only.
-          exclude: [...needsServers, clusterTier],
+          exclude: [...needsServers, clusterTier, aloneTier],
           globalSetup: ['test/global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
           ...SHARED_WORKER,
+        },
+      },
+      {
+        test: {
+          // Timings under attack (issue 25: /api/health within 100 ms throughout): alone on the
+          // machine, one file at a time, so other test files' work is not what is measured.
+          name: 'alone',
+          include: [aloneTier],
+          globalSetup: ['test/global-setup.ts'],
+          pool: 'forks',
+          maxWorkers: 1,
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
         },
       },
       {

@@ -67,6 +67,11 @@ if (!redis) {
   );
 }
 run(`unit${withRedis}`, ['--project', 'unit', ...extra], { TEST_DATABASE_URL: '', TEST_REDIS_URL: redis });
+// Timed under attack, with no other test file sharing the cores (vitest.config.ts, project `alone`).
+run('the app under attack, alone', ['--project', 'alone', ...extra], {
+  TEST_DATABASE_URL: '',
+  TEST_REDIS_URL: '',
+});
 run(`api on PGlite (embedded)${withRedis}`, ['--project', 'api', ...extra], {
   TEST_DATABASE_URL: '',
   TEST_REDIS_URL: redis,

@@ -386,7 +386,7 @@ export function createPayoutsService({
         );
       if (proposal.winners.join() !== payout.winners.join())
         throw new VaultStateError('The winners named on chain are not the ones recorded for this dare');
-      // The program judges the window by the chain's clock; an idle chain's may lag the wall's.
+      // The program judges the window by the chain's clock, so that is the clock asked.
       const now = await fetchChainTime(rpc);
       if (now < proposal.executesAt) throw new PayoutNotYetDue(new Date(Number(proposal.executesAt) * 1000));
       const attempt = (await countVaultAttempts(db, payout.escrowWallet)) + 1;
