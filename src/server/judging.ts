@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { Address, KeyPairSigner } from '@solana/kit';
+import { type Address, isAddress, type KeyPairSigner } from '@solana/kit';
 import type { EscrowKeys } from './chain/escrow-keys';
 import { readKeypairFile, writeNewKeypairFile } from './chain/escrow-program/keypair-file';
 import { type AppConfig, ConfigError, checkJudges } from './config';
@@ -53,7 +53,9 @@ export async function resolveJudging(config: AppConfig, escrowKeys: EscrowKeys):
   if (!judges) {
     if (!embedded) throw new ConfigError('Invalid JUDGE_WALLETS: required with SOLANA_RPC_URL');
     const demo = (await demoAdminWallet(config.dataDir)).address;
-    judges = [...new Set([...(config.adminWallets as Address[]), demo])].slice(0, 5);
+    // ADMIN_WALLETS may also name accounts by username: only its addresses can judge.
+    const adminWallets = config.adminWallets.filter((wallet): wallet is Address => isAddress(wallet));
+    judges = [...new Set([...adminWallets, demo])].slice(0, 5);
   }
   checkJudges(judges, Math.max(settings.threshold, settings.majorThreshold));
   let guardian = settings.guardianWallet;
