@@ -96,15 +96,29 @@ export async function buildCreateVaultTransaction(
   },
 ): Promise<AppTransaction & { vault: Address; receipt: Address }> {
   const creator = createNoopSigner(input.creator);
-  const instruction = await getCreateVaultInstruction({ ...input, creator });
-  // The instruction's accounts: creator, rent payer, vault, receipt (its PDAs derived once).
+  return createVaultTransaction(
+    rpc,
+    creator,
+    await getCreateVaultInstruction({ ...input, creator }),
+    input.memo,
+  );
+}
+
+/** Either program's create_vault, for the creator's wallet to sign as fee payer. */
+async function createVaultTransaction(
+  rpc: BlockhashRpc,
+  creator: TransactionSigner,
+  instruction: Instruction,
+  memo: string | undefined,
+): Promise<AppTransaction & { vault: Address; receipt: Address }> {
+  // The instruction's accounts (both programs): creator, rent payer, vault, receipt.
   const vault = instruction.accounts![2]!.address;
   const receipt = instruction.accounts![3]!.address;
   const built = await partiallySigned({
     feePayer: creator,
     lifetime: await lifetimeOf(rpc),
     instructions: [instruction],
-    memo: input.memo,
+    memo,
   });
   return { ...walletTransaction(built), vault, receipt };
 }
@@ -135,15 +149,7 @@ export async function buildCreateVaultV2Transaction(
     dareId: input.dareId,
     amount: input.amount,
   });
-  const vault = instruction.accounts![2]!.address;
-  const receipt = instruction.accounts![3]!.address;
-  const built = await partiallySigned({
-    feePayer: creator,
-    lifetime: await lifetimeOf(rpc),
-    instructions: [instruction],
-    memo: input.memo,
-  });
-  return { ...walletTransaction(built), vault, receipt };
+  return createVaultTransaction(rpc, creator, instruction, input.memo);
 }
 
 /** The platform signs as rent payer only when this deposit creates the payer's receipt. */
