@@ -14,6 +14,7 @@ import {
   users,
 } from '#server/db/schema';
 import { seedDemoData } from '#server/db/seed';
+import { demoAdminWallet } from '#server/judging';
 import { reconcileEscrows } from '#server/ledger/reconcile';
 import { createLocalDiskStorage } from '#server/storage/local-disk';
 import { createTestContext, type TestContext } from './helpers/app';
@@ -21,7 +22,7 @@ import { setupApiSuite } from './helpers/suite';
 
 const { ctx } = setupApiSuite();
 
-const seedDeps = (context: TestContext = ctx) => ({
+const seedDeps = async (context: TestContext = ctx) => ({
   db: context.database.db,
   chain: context.chain,
   escrowKeys: context.escrowKeys,
@@ -31,6 +32,11 @@ const seedDeps = (context: TestContext = ctx) => ({
   clock: () => context.clock.now,
   // The app's own video folder, so the app serves what the seed stored.
   storage: createLocalDiskStorage(context.config.storage.videoDir),
+  // The demo admin judges with the key the embedded chain's first start writes (as npm start does).
+  adminWallet: await demoAdminWallet(context.config.dataDir),
+  payoutWindowPassed: async () => {
+    await context.chain.testControls!.warp(Number(context.judging.payoutWindowSeconds) + 60);
+  },
 });
 
 let generatedPassword = '';
@@ -39,7 +45,7 @@ const login = (context: TestContext, username: string, password: string) =>
 
 describe('demo data', () => {
   it('funds every demo dare on chain through the verified payment path', async () => {
-    const result = await seedDemoData(seedDeps());
+    const result = await seedDemoData(await seedDeps());
     expect(result).toMatchObject({ seeded: true, admin: { username: 'admin', generated: true } });
     generatedPassword = result.seeded ? result.admin.password : '';
     const all = await ctx.database.db.select().from(dares);
@@ -54,9 +60,13 @@ describe('demo data', () => {
     for (const dare of all) {
       expect(dare.transactionSignature).toMatch(/^[1-9A-HJ-NP-Za-km-z]{64,88}$/);
       const { value } = await ctx.chain.rpc.getBalance(dare.escrowWallet as never).send();
-      const vault = await fetchVault(ctx.chain.rpc, ctx.escrowProgramId, dare.escrowWallet as Address);
+      const vault = await fetchVault(
+        ctx.chain.rpc,
+        { v1: ctx.escrowProgramId, v2: ctx.escrowProgramV2Id },
+        dare.escrowWallet as Address,
+      );
       // A dare whose winner was paid has its vault closed; every other vault holds its pool above
-      // the vault's rent (the platform's, returned when the vault closes).
+      // the vault's rent (its creator's, returned when the vault closes).
       if (paidOut.has(dare.id)) expect(value).toBe(0n);
       else {
         expect(vault).toMatchObject({
@@ -120,7 +130,7 @@ describe('demo data', () => {
 
   it('loads only into an empty database', async () => {
     const before = await ctx.database.db.select().from(dares);
-    expect(await seedDemoData(seedDeps())).toEqual({ seeded: false });
+    expect(await seedDemoData(await seedDeps())).toEqual({ seeded: false });
     expect(await ctx.database.db.select().from(dares)).toHaveLength(before.length);
   });
 });
@@ -129,7 +139,7 @@ describe('DEMO_ADMIN_PASSWORD', () => {
   it('sets the demo admin password of the first start', async () => {
     const other = await createTestContext();
     try {
-      const result = await seedDemoData({ ...seedDeps(other), adminPassword: 'chosen-by-operator' });
+      const result = await seedDemoData({ ...(await seedDeps(other)), adminPassword: 'chosen-by-operator' });
       expect(result).toEqual({
         seeded: true,
         admin: { username: 'admin', password: 'chosen-by-operator', generated: false },

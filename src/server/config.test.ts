@@ -250,7 +250,6 @@ describe('loadConfig', () => {
         MAJOR_JUDGE_THRESHOLD: '2',
         GUARDIAN_WALLET: GUARDIAN,
         PAYOUT_WINDOW_HOURS: '1.5',
-        NEW_VAULTS_PROGRAM: 'v2',
       }).judging,
     ).toEqual({
       judgeWallets: [JUDGE_A, JUDGE_B],
@@ -258,7 +257,6 @@ describe('loadConfig', () => {
       majorThreshold: 2,
       guardianWallet: GUARDIAN,
       payoutWindowSeconds: 5400n,
-      newVaultsVersion: 2,
     });
   });
 

@@ -98,12 +98,6 @@ const envSchema = z.object({
   GUARDIAN_WALLET: optionalText.pipe(
     z.string().refine(isAddress, 'must be a base58 address (the guardian wallet)').optional(),
   ),
-  /**
-   * Which escrow program new dares' vaults are made under. `v2`: judges' own wallets name winners,
-   * paid after the payout window unless the guardian vetoes (docs/decisions/036). `v1` (today's
-   * default, while the app's screens and tests move to v2): the moderator key settles.
-   */
-  NEW_VAULTS_PROGRAM: z.enum(['v1', 'v2'], { error: 'must be v1 or v2' }).default('v1'),
   /** How long a named winner waits before anyone may pay it out, giving the guardian time to veto. */
   PAYOUT_WINDOW_HOURS: z.coerce
     .number()
@@ -346,8 +340,6 @@ export interface AppConfig {
     majorThreshold: number;
     guardianWallet: Address | null;
     payoutWindowSeconds: bigint;
-    /** NEW_VAULTS_PROGRAM: the program new vaults are made under. */
-    newVaultsVersion: 1 | 2;
   };
 }
 
@@ -500,7 +492,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       majorThreshold,
       guardianWallet: env.GUARDIAN_WALLET ? address(env.GUARDIAN_WALLET) : null,
       payoutWindowSeconds: BigInt(Math.round(env.PAYOUT_WINDOW_HOURS * 3600)),
-      newVaultsVersion: env.NEW_VAULTS_PROGRAM === 'v2' ? 2 : 1,
     },
   };
 }

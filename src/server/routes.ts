@@ -88,7 +88,6 @@ export async function registerRoutes(
     limiter,
     refusedVaults,
     majorPrizeMaxSol: config.majorPrizeMaxSol,
-    newVaultsVersion: config.judging.newVaultsVersion,
   });
   await app.register(paymentRoutes, { payments });
   await app.register(paymentsLifecycle, { payments, jobLock });
@@ -128,7 +127,7 @@ export async function registerRoutes(
     pendingPoolBytes: config.storage.pendingPoolBytes,
   });
   // Program v2: judges' wallets name winners; the guardian may veto within the window (decision 042).
-  const judging = createJudgingService({ ...deps, db });
+  const judging = createJudgingService({ ...deps, db, announce });
   const submissions = createSubmissionsService({
     ...deps,
     db,

@@ -46,6 +46,8 @@ export async function openRuntime(
   options: {
     /** Only the server serves the embedded chain to wallets; maintenance scripts must not take its port. */
     serveChainRpc?: boolean;
+    /** The embedded chain's clock (the demo's history, src/server/chain/embedded/lagging-clock.ts). */
+    chainClock?: () => Date;
   } = {},
 ): Promise<Runtime> {
   // Before anything is created: where LiteSVM has no binary, the start stops at once with one line.
@@ -74,6 +76,7 @@ export async function openRuntime(
             stateDir: config.chain.stateDir,
             rpcServer: options.serveChainRpc ? config.chain.rpcServer : null,
             testControls: config.chain.testControls,
+            clock: options.chainClock,
           }
         : { rpcUrl: config.chain.rpcUrl, cluster: config.chain.cluster, stateDir: null },
     );

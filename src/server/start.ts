@@ -1,4 +1,6 @@
 import { buildApp } from './app';
+import { createLaggingClock } from './chain/embedded/lagging-clock';
+import { chainStateExists } from './chain/embedded/state-files';
 import { ConfigError, loadConfig, loadDotEnv } from './config';
 import { DEMO_ADMIN_USERNAME, type SeedResult, seedDemoData } from './db/seed';
 import type { AppDeps } from './deps';
@@ -8,6 +10,9 @@ import { describeRateLimits } from './rate-limit/open';
 import { openRuntime } from './runtime';
 import { drainOnSignals } from './shutdown';
 import { describeVideoStorage, openVideoStorage } from './storage/open';
+
+/** Time between the demo's propose and the chain catching up, beyond the payout window itself. */
+const DEMO_HISTORY_MARGIN_MS = 120_000;
 
 export interface StartOptions {
   /**
@@ -34,7 +39,13 @@ export async function startServer({ webBuild }: StartOptions = {}): Promise<void
   }
   // Checked before anything is opened: a bucket that cannot be reached stops the start at once.
   const storage = await openVideoStorage(config.storage);
-  const runtime = await openRuntime(config, { serveChainRpc: true });
+  // A new demo's chain begins a payout window ago, so the winner the demo names is paid by the time
+  // the server listens (docs/decisions/046); a chain that exists keeps its own time.
+  const history =
+    config.seedDemoData && config.chain.embedded && !chainStateExists(config.chain.stateDir)
+      ? createLaggingClock(Number(config.judging.payoutWindowSeconds) * 1000 + DEMO_HISTORY_MARGIN_MS)
+      : null;
+  const runtime = await openRuntime(config, { serveChainRpc: true, chainClock: history?.now });
   const { database, chain, escrowKeys } = runtime;
   const clock = () => new Date();
   const deps: AppDeps = {
@@ -62,8 +73,11 @@ export async function startServer({ webBuild }: StartOptions = {}): Promise<void
           storage: deps.storage,
           adminPassword: config.demoAdminPassword,
           adminWallet: await demoAdminWallet(config.dataDir),
+          payoutWindowPassed: history ? async () => history.catchUp() : undefined,
         })
       : { seeded: false };
+  // Whatever the seed did (a database that had users is not seeded), the chain runs on time now.
+  history?.catchUp();
 
   await webBuild;
   const app = await buildApp({

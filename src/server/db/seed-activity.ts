@@ -18,6 +18,7 @@ import { createClaimsService } from '../features/claims/service';
 import { ensureFeePayerFunded } from '../features/payouts/fee-payer';
 import { createPayoutsService } from '../features/payouts/service';
 import { createRefundsService } from '../features/refunds/service';
+import { createJudgingService } from '../features/judging/service';
 import { createHashingStream } from '../features/submissions/proof-hash';
 import { createSubmissionsService } from '../features/submissions/service';
 import { createVideoAccess } from '../features/submissions/video-access';
@@ -37,7 +38,10 @@ export interface DemoProof {
   description: string;
   featured?: boolean;
   voters?: UserRow[];
-  /** Marked winner by the admin, then claimed by its author: the prize is paid on chain. */
+  /**
+   * Named winner by the demo admin's judge wallet (a propose); once the payout window has passed,
+   * claimed by its author: the prize is paid on chain by execute.
+   */
   wins?: boolean;
 }
 
@@ -61,6 +65,9 @@ export async function seedActivity(
     storage: StoragePort;
     escrowProgramId: Address;
     escrowProgramV2Id: Address;
+    /** The demo admin, a judge of every demo vault: its wallet signs the propose. */
+    judge: { row: UserRow; keys: CryptoKeyPair };
+    payoutWindowPassed?: () => Promise<void>;
   },
   { proofs, chat: messages }: { proofs: DemoProof[]; chat: DemoChat[] },
 ): Promise<void> {
@@ -82,6 +89,8 @@ export async function seedActivity(
   const claims = createClaimsService({ ...deps, payouts });
   const refunds = createRefundsService({ ...deps, payouts });
   const admin = createAdminService({ db, clock, refunds, claims, announce });
+  const judging = createJudgingService({ ...deps, announce });
+  const named: { author: UserRow; submissionId: number }[] = [];
   const videoAccess = createVideoAccess({ secret: deps.escrowKeys.secretFor('video-links'), clock });
   const submissions = createSubmissionsService({ ...deps, videoAccess, limiter });
 
@@ -115,8 +124,25 @@ export async function seedActivity(
     await admin.updateSubmission(submission.id, { status: 'approved', is_featured: proof.featured ?? false });
     for (const voter of proof.voters ?? []) await submissions.vote(voter, submission.id);
     if (proof.wins) {
-      await admin.markWinner(submission.id, proof.dareId);
-      const claim = await claims.claimPrize(author, submission.id);
+      // As the admin panel does: the judge's wallet signs the propose the server built, then relays it.
+      const offered = await judging.markWinner(deps.judge.row, submission.id, { dareId: proof.dareId });
+      if (!offered || !('transaction' in offered)) throw new Error('The demo vault is not judged');
+      const propose = getTransactionDecoder().decode(Buffer.from(offered.transaction, 'base64'));
+      const signedTransaction = getBase64EncodedWireTransaction(
+        await partiallySignTransaction([deps.judge.keys], propose),
+      );
+      const relayed = await judging.markWinner(deps.judge.row, submission.id, {
+        dareId: proof.dareId,
+        signedTransaction,
+      });
+      if (!relayed || !('proposal' in relayed)) throw new Error('The demo proposal did not land');
+      named.push({ author, submissionId: submission.id });
+    }
+  }
+  if (deps.payoutWindowPassed && named.length > 0) {
+    await deps.payoutWindowPassed();
+    for (const { author, submissionId } of named) {
+      const claim = await claims.claimPrize(author, submissionId);
       if (claim.status !== 'paid') throw new Error(`Demo prize not paid: ${claim.status}`);
     }
   }

@@ -52,6 +52,12 @@ export interface SeedDeps {
    * that lives only in this process.
    */
   adminWallet?: KeyPairSigner;
+  /**
+   * Moves the chain's clock past the payout window of the winner the demo names, so the demo holds
+   * a paid prize (start.ts: a new chain that began a window ago catches up; tests warp). Unset:
+   * the winner stays named, and the payout job pays it when the window ends.
+   */
+  payoutWindowPassed?: () => Promise<void>;
 }
 
 export type SeedResult =
@@ -205,7 +211,7 @@ export async function seedDemoData(deps: SeedDeps): Promise<SeedResult> {
   }
   const dareId = (title: string) => ids.get(title)!;
   const coldShower = dareId('Cold shower for 7 days');
-  await seedActivity(deps, {
+  await seedActivity({ ...deps, judge: admin }, {
     proofs: [
       {
         author: bob,
@@ -246,7 +252,7 @@ export async function seedDemoData(deps: SeedDeps): Promise<SeedResult> {
       {
         user: carol.row,
         dareId: null,
-        message: 'Summit prize arrived in my wallet seconds after I claimed it!',
+        message: 'Summit prize arrived in my wallet the moment the guardian window closed!',
       },
       { user: bob.row, dareId: coldShower, message: 'Day 7 done, my proof is up.' },
       { user: alice.row, dareId: coldShower, message: 'Respect. Voted!' },
@@ -269,8 +275,6 @@ function createPayer(deps: SeedDeps) {
   const payments = createPaymentsService({
     ...deps,
     limiter,
-    // The demo's dares are v1 vaults, settled by the moderator as before program v2 (decision 036).
-    newVaultsVersion: 1,
     // Every demo payment is credited as it was built: the seed never refuses a vault.
     refusedVaults: {
       async cancelAndRefund(vault) {

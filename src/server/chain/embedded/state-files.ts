@@ -68,6 +68,11 @@ const HISTORY_FILE = 'history.jsonl';
 // Files that mean "a chain lived here" even when state.bin is missing.
 const CHAIN_FILES = [HISTORY_FILE, 'svm.bin', 'meta.json'];
 
+/** Whether a chain lived in `dir` already (a start there loads it rather than making a new one). */
+export function chainStateExists(dir: string): boolean {
+  return [STATE_FILE, ...CHAIN_FILES].some((name) => existsSync(path.join(dir, name)));
+}
+
 /**
  * The embedded chain on disk, as a write-ahead log: `history.jsonl` holds one transaction record
  * per line, appended and fsynced before the chain answers for them; `state.bin` holds a JSON header

@@ -25,6 +25,7 @@ import {
   verifySignature,
 } from '@solana/kit';
 import type { ClaimType } from '#contract/claims';
+import { type Announce, announceAboutUser, noAnnouncements } from '#server/features/chat/announce';
 import {
   type AdminProposal,
   type DareJudging,
@@ -98,6 +99,8 @@ export interface JudgingDeps {
   clock: Clock;
   escrowKeys: EscrowKeys;
   escrowProgramV2Id: Address;
+  /** Chat announcements of a community dare's named winner (a Major Dare's picks announce themselves). */
+  announce?: Announce;
 }
 
 interface Winner {
@@ -124,7 +127,14 @@ function toWinners(records: ProposalWinnerRecord[]): ProposalWinner[] {
   }));
 }
 
-export function createJudgingService({ db, chain, clock, escrowKeys, escrowProgramV2Id }: JudgingDeps) {
+export function createJudgingService({
+  db,
+  chain,
+  clock,
+  escrowKeys,
+  escrowProgramV2Id,
+  announce = noAnnouncements,
+}: JudgingDeps) {
   const { rpc } = chain;
   /** A vault's judges, threshold, guardian and window never change: read once per vault. */
   const terms = new Map<string, DareJudging>();
@@ -339,7 +349,7 @@ export function createJudgingService({ db, chain, clock, escrowKeys, escrowProgr
     await send(wire, signature, live.lastValidBlockHeight);
     const after = await fetchVaultV2(rpc, escrowProgramV2Id, address(vaultAddress));
     if (!after?.proposal) throw new AppError('CHAIN_UNAVAILABLE', MESSAGES.unconfirmed);
-    await recordProposed(db, {
+    const recordedHere = await recordProposed(db, {
       proposalId: live.id,
       messageHash: live.messageHash,
       signature,
@@ -353,6 +363,11 @@ export function createJudgingService({ db, chain, clock, escrowKeys, escrowProgr
     const recorded = await findLatestLandedProposal(db, dareId);
     if (!recorded || recorded.signature !== signature)
       throw new AppError('CHAIN_UNAVAILABLE', MESSAGES.unconfirmed);
+    // Announced once, by the relay that recorded it, as Mark Winner announced on program v1.
+    if (recordedHere)
+      for (const winner of recorded.winners)
+        if (winner.claimType === 'dare_winner')
+          announceAboutUser(db, announce, dareId, winner.userId, (name) => `${name} won this dare!`);
     return landed(recorded);
   }
 

@@ -26,7 +26,6 @@ import { PAYMENT_MESSAGES, type VaultKind } from '#contract/payments';
 import { fetchVault } from '#server/chain/escrow-program/accounts';
 import type { EscrowPrograms } from '#server/chain/escrow-program/any-program';
 import {
-  buildCreateVaultTransaction,
   buildCreateVaultV2Transaction,
   buildDepositTransaction,
 } from '#server/chain/escrow-program/app-transactions';
@@ -88,8 +87,6 @@ export interface PaymentsDeps {
   refusedVaults: RefusedVaults;
   /** The largest Major Dare prize (SOL), from MAJOR_PRIZE_MAX_SOL: an admin's stake may go this high. */
   majorPrizeMaxSol?: string;
-  /** The program new vaults are made under (NEW_VAULTS_PROGRAM; docs/decisions/036). */
-  newVaultsVersion?: 1 | 2;
 }
 
 /** Confirmation wait for a relayed transaction; a blockhash lives about a minute. */
@@ -119,7 +116,6 @@ export function createPaymentsService({
   limiter,
   refusedVaults,
   majorPrizeMaxSol = MAJOR_PRIZE_MAX_SOL_DEFAULT,
-  newVaultsVersion = 1,
 }: PaymentsDeps) {
   const { rpc } = chain;
   const stakeMax = solToLamports(STAKE_MAX_SOL);
@@ -225,36 +221,24 @@ export function createPaymentsService({
       if (!seed) throw new AppError('CONFLICT', PAYMENT_MESSAGES.escrowExpired);
       const deadline = unixSeconds(terms.deadline);
       const refundAfter = deadline + BigInt(REFUND_GRACE_MS / 1000);
-      if (programVersion === 2) {
-        const built = await buildCreateVaultV2Transaction(rpc, {
-          programId: escrowProgramV2Id,
-          creator: from,
-          dareId: seed,
-          terms: {
-            kind: terms.kind,
-            deadline,
-            refundAfter,
-            judges: judging.judges,
-            threshold: terms.kind === 'major' ? judging.majorThreshold : judging.threshold,
-            guardian: judging.guardian,
-            canceller: keys.moderator,
-            payoutWindow: judging.payoutWindowSeconds,
-          },
-          amount: lamports,
-          memo: reference,
-        });
-        return { ...built, instruction: 'create_vault' as const, programVersion };
-      }
-      const built = await buildCreateVaultTransaction(rpc, {
-        programId: escrowProgramId,
+      // New vaults are program v2's only: no server key can pay one out (decision 036). A v1
+      // reservation made before the switch and never funded is asked for again.
+      if (programVersion !== 2) throw new AppError('CONFLICT', PAYMENT_MESSAGES.escrowExpired);
+      const built = await buildCreateVaultV2Transaction(rpc, {
+        programId: escrowProgramV2Id,
         creator: from,
-        rentPayer: keys.rentPayer,
         dareId: seed,
-        moderator: keys.moderator,
-        deadline,
-        refundAfter,
+        terms: {
+          kind: terms.kind,
+          deadline,
+          refundAfter,
+          judges: judging.judges,
+          threshold: terms.kind === 'major' ? judging.majorThreshold : judging.threshold,
+          guardian: judging.guardian,
+          canceller: keys.moderator,
+          payoutWindow: judging.payoutWindowSeconds,
+        },
         amount: lamports,
-        kind: terms.kind,
         memo: reference,
       });
       return { ...built, instruction: 'create_vault' as const, programVersion };
@@ -307,9 +291,7 @@ export function createPaymentsService({
       // Every new dare's vault is one of program v2: judges name its winners (decision 036).
       const row = await reserveEscrowWallet(
         db,
-        newVaultsVersion === 2
-          ? { programId: escrowProgramV2Id, version: 2 }
-          : { programId: escrowProgramId, version: 1 },
+        { programId: escrowProgramV2Id, version: 2 },
         user.id,
         clock(),
       );
