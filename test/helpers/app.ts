@@ -96,7 +96,14 @@ export async function createTestContext(
   options: TestContextOptions = {},
 ): Promise<TestContext> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'darepool-test-'));
-  const config = loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'test', SEED_DEMO_DATA: 'false', ...env });
+  // A payout window of an hour (the program's shortest): a test passes it with one warp of the chain.
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    NODE_ENV: 'test',
+    SEED_DEMO_DATA: 'false',
+    PAYOUT_WINDOW_HOURS: '1',
+    ...env,
+  });
   const database = await openTestDatabase();
   const chainStateDir = options.persistentChain ? path.join(dataDir, 'chain') : null;
   // With its test controls: a test moves the chain's clock (ctx.chain.testControls.warp) instead of

@@ -38,10 +38,11 @@ export async function walletSigns(wallet: TestWallet, base64: string): Promise<s
 }
 
 /**
- * What an entry takes from the entrant's wallet on the test chain: the entry's rent (112 bytes,
- * returned when the entry closes) and one signature's fee. /api/config says the same.
+ * What an entry takes from the entrant's wallet on the test chain: the entry's rent (a v2 entry's
+ * 144 bytes, with the proof's hash; returned when the entry closes) and one signature's fee.
+ * /api/config says the same.
  */
-export const ENTRY_RENT = 1_670_400n;
+export const ENTRY_RENT = 1_893_120n;
 export const ENTRY_FEE = 5_000n;
 export const ENTRY_COST = ENTRY_RENT + ENTRY_FEE;
 

@@ -38,9 +38,10 @@ import { dareSubmissions, dareWallets } from '#server/db/schema';
 import { setAdminByUsernameOrWallet } from '#server/features/auth/promote';
 import { DEMO_ADMIN_WALLET_FILE } from '#server/judging';
 import type { TestContext } from './app';
-import { chainNow } from './chain-clock';
+import { chainNow, warpChain } from './chain-clock';
+import { walletSigns } from './entries';
 import { airdrop } from './money';
-import { type Actor, submitVideo } from './payouts';
+import { type Actor, api, submitVideo } from './payouts';
 import { registerWithWallet, type TestWallet } from './wallet';
 
 export function walletOfKey(key: KeyPairSigner): TestWallet {
@@ -186,3 +187,31 @@ export async function potOf(ctx: TestContext, vault: Address): Promise<bigint> {
 }
 
 export const sol = (lamports: bigint) => lamportsToSol(lamports);
+
+/**
+ * Mark Winner on a judged dare, as the admin panel does: the server builds the propose, the judge's
+ * own wallet signs it, the server relays it. Returns the proposal in its window.
+ */
+export async function nameWinner(
+  ctx: TestContext,
+  judge: Actor,
+  submissionId: number,
+  dareId: number,
+): Promise<{
+  winners: { submissionId: number; walletAddress: string; amount: string }[];
+  executesAt: string;
+  signature: string;
+}> {
+  const url = `/api/admin/submissions/${submissionId}/mark-winner`;
+  const offered = await api(ctx).post(url, { dareId }, judge.token);
+  expect(offered.statusCode, offered.body).toBe(200);
+  const signedTransaction = await walletSigns(judge.wallet, offered.json().transaction);
+  const relayed = await api(ctx).post(url, { dareId, signedTransaction }, judge.token);
+  expect(relayed.statusCode, relayed.body).toBe(200);
+  return relayed.json().proposal;
+}
+
+/** Moves the chain's clock past the payout window, when anyone may execute a named winner's payout. */
+export async function passPayoutWindow(ctx: TestContext): Promise<void> {
+  await warpChain(ctx, Number(ctx.judging.payoutWindowSeconds) + 1);
+}

@@ -34,9 +34,9 @@ export interface Actor {
 export async function newActor(
   ctx: TestContext,
   username: string,
-  options: { sol?: string; admin?: boolean } = {},
+  options: { sol?: string; admin?: boolean; wallet?: TestWallet } = {},
 ): Promise<Actor> {
-  const wallet = await createTestWallet();
+  const wallet = options.wallet ?? (await createTestWallet());
   const { token, user } = await registerWithWallet(ctx.app, wallet, username);
   const sol = options.sol ?? '10';
   if (sol !== '0') await airdrop(ctx.app, wallet, sol);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll } from 'vitest';
 import { createTestContext, type TestContext, type TestContextOptions } from './app';
+import { demoJudgeKey, walletOfKey } from './judging';
 import { type Actor, api, newActor } from './payouts';
 
 /** A wallet user the file's tests act as: registered, funded with `sol` (default 10), maybe an admin. */
@@ -7,6 +8,10 @@ export interface ActorSpec {
   /** Defaults to the actor's key. */
   username?: string;
   sol?: string;
+  /**
+   * An admin. The file's first admin signs in with the demo admin's wallet, the key every new
+   * vault names as its judge in tests (program v2: only a judge's own wallet names a winner).
+   */
   admin?: boolean;
 }
 
@@ -44,8 +49,12 @@ export function setupApiSuite<const Name extends string = never>(
 
   beforeAll(async () => {
     context = await createTestContext(await resolve(options.env ?? {}), await resolve(options.context ?? {}));
+    let judgeTaken = false;
     for (const [name, spec] of Object.entries<ActorSpec>(options.actors ?? ({} as Record<Name, ActorSpec>))) {
-      registered.set(name, await newActor(context, spec.username ?? name, spec));
+      const judge = spec.admin && !judgeTaken;
+      if (judge) judgeTaken = true;
+      const wallet = judge ? walletOfKey(await demoJudgeKey(context)) : undefined;
+      registered.set(name, await newActor(context, spec.username ?? name, { ...spec, wallet }));
     }
   });
   afterAll(async () => {

@@ -10,10 +10,12 @@ import {
 } from '#contract/limits';
 import { lamportsToSol } from '#contract/money';
 import { createEntryCost } from '#server/chain/escrow-program/entry-cost';
+import { ENTRY_V2_SIZE } from '#server/chain/escrow-program/v2/layout';
 import type { AppDeps } from '../../deps';
 
 export const configRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { chain, escrowProgramId }) => {
-  const entryCost = createEntryCost(chain.rpc);
+  // What entering a new dare costs: every new vault is program v2's, whose entry holds the proof's hash.
+  const entryCost = createEntryCost(chain.rpc, ENTRY_V2_SIZE);
   const publicConfig: Omit<PublicConfig, 'limits'> & {
     limits: Omit<PublicConfig['limits'], 'entryCostSol'>;
   } = {
