@@ -32,7 +32,6 @@ const app = setupApp({
     JUDGE_THRESHOLD: '1',
     PAYOUT_WINDOW_HOURS: String(WINDOW_HOURS),
     EMBEDDED_CHAIN_TEST_CONTROLS: '1',
-    NEW_VAULTS_PROGRAM: 'v2',
   },
 });
 const phone = { width: 375, height: 740 };
