@@ -1,5 +1,5 @@
 /**
- * npm run localnet -- [--rpc-port 8899] [--bind-address 127.0.0.1] [--ledger ./data/localnet] [--reset] [--memory]
+ * npm run localnet -- [--rpc-port 8899] [--bind-address 127.0.0.1] [--ledger ./data/localnet] [--reset] [--memory] [--test-controls]
  *   The embedded chain (LiteSVM, the one `npm start` runs in-process) on its own, served like
  *   `solana-test-validator`: JSON-RPC on --rpc-port, WebSocket PubSub on the next port. Test SOL
  *   through `requestAirdrop` (`solana airdrop`, kit's `rpc.requestAirdrop`). For several DarePool
@@ -7,7 +7,8 @@
  *   ESCROW_MASTER_SEED), for wallets and tools without a server, and for the two-instance test tier.
  *   State is kept in --ledger (reloaded on the next start; --reset starts afresh) or, with
  *   --memory, nowhere (the default folder follows DATA_DIR). Flag names are solana-test-validator's.
- *   --rpc-port 0 picks free ports (printed).
+ *   --rpc-port 0 picks free ports (printed). --test-controls (tests only): a parent process that
+ *   started this with an IPC channel may move the chain's clock forward ({warp: seconds}).
  *   Both committed escrow programs are deployed at start, at program ids kept in the ledger folder
  *   (printed: give them to each instance as ESCROW_PROGRAM_ID and ESCROW_PROGRAM_V2_ID), upgraded in place when rebuilt by
  *   the localnet's own upgrade authority (printed: each instance must accept it with
@@ -37,6 +38,7 @@ const { values } = parseArgs({
     ledger: { type: 'string', default: path.join(process.env.DATA_DIR || './data', 'localnet') },
     reset: { type: 'boolean', default: false },
     memory: { type: 'boolean', default: false },
+    'test-controls': { type: 'boolean', default: false },
   },
 });
 const port = Number(values['rpc-port']);
@@ -64,6 +66,7 @@ try {
   chain = await createEmbeddedChain({
     stateDir: ledgerDir,
     rpcServer: { host: values['bind-address'], port },
+    testControls: values['test-controls'],
   });
 } catch (error) {
   unlock();
@@ -124,6 +127,18 @@ process.send?.({
   upgradeAuthority: authority.address,
 });
 process.on('disconnect', () => void stop());
+// --test-controls: the parent (the two-instance test tier) moves the chain's clock past a payout
+// window with {warp: seconds} over its IPC channel, never over the network.
+const controls = chain.testControls;
+if (values['test-controls'] && controls && process.send) {
+  process.on('message', (message: { warp?: unknown }) => {
+    if (typeof message?.warp !== 'number') return;
+    controls.warp(message.warp).then(
+      ({ unixTimestamp }) => process.send?.({ warped: Number(unixTimestamp) }),
+      (error: unknown) => process.send?.({ warpFailed: (error as Error).message }),
+    );
+  });
+}
 
 let stopping: Promise<void> | null = null;
 function stop(): Promise<void> {

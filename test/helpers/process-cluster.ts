@@ -66,6 +66,8 @@ export interface Localnet {
   /** Test SOL straight from the chain's faucet (`requestAirdrop`), confirmed. */
   airdrop(to: string, sol: string): Promise<void>;
   balance(of: string): Promise<bigint>;
+  /** Moves the chain's clock forward (`npm run localnet -- --test-controls`), e.g. past a payout window. */
+  warp(seconds: number): Promise<void>;
 }
 
 export interface ProcessCluster {
@@ -124,7 +126,17 @@ interface ServedLocalnet {
 async function startLocalnet(): Promise<ServedLocalnet & { child: ChildProcess }> {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', 'scripts/localnet.ts', '--memory', '--rpc-port', '0', '--bind-address', '127.0.0.1'],
+    [
+      '--import',
+      'tsx',
+      'scripts/localnet.ts',
+      '--memory',
+      '--rpc-port',
+      '0',
+      '--bind-address',
+      '127.0.0.1',
+      '--test-controls',
+    ],
     { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] },
   );
   const served = await new Promise<ServedLocalnet>((resolve, reject) => {
@@ -206,6 +218,19 @@ export async function startProcessCluster(
       async balance(of) {
         return (await rpc.getBalance(address(of), { commitment: 'confirmed' }).send()).value;
       },
+      warp(seconds) {
+        const child = localnetProcess.child;
+        return new Promise((resolve, reject) => {
+          const answer = (message: { warped?: number; warpFailed?: string }) => {
+            if (message.warped === undefined && message.warpFailed === undefined) return;
+            child.off('message', answer);
+            if (message.warpFailed !== undefined) reject(new Error(`localnet warp: ${message.warpFailed}`));
+            else resolve();
+          };
+          child.on('message', answer);
+          child.send({ warp: seconds });
+        });
+      },
     };
 
     // One seed for every instance; the chain has no faucet for the fee payer but ours.
@@ -236,6 +261,8 @@ export async function startProcessCluster(
       // Every request of a test comes from 127.0.0.1: sign-ups must not trip the per-IP limit.
       RATE_LIMIT_AUTH_PER_MINUTE: '1000',
       SHUTDOWN_TIMEOUT_SECONDS: '5',
+      // The program's shortest payout window: a test passes it with one warp of the localnet.
+      PAYOUT_WINDOW_HOURS: '1',
       ...options.env,
     };
 
