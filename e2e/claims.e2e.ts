@@ -2,11 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { lamportsToSol, solToLamports } from '#contract/money';
 import { setupApp } from './fixtures/app';
 import { request } from './fixtures/http-client';
-import { openAsDemoAdmin, registerWithWallet, toast } from './fixtures/users';
+import { openAsDemoJudge, registerWithWallet, toast } from './fixtures/users';
 
-const app = setupApp();
-/** The rent of an entry account (112 bytes) on the embedded chain, and a signature's fee. */
-const ENTRY_RENT = 1_670_400n;
+// The program's shortest payout window, passed by moving the embedded chain's clock.
+const app = setupApp({ env: { EMBEDDED_CHAIN_TEST_CONTROLS: '1', PAYOUT_WINDOW_HOURS: '1' } });
+/** The rent of a v2 entry account (144 bytes, with the proof's hash) on the embedded chain, and a signature's fee. */
+const ENTRY_RENT = 1_893_120n;
 const ENTRY_FEE = 5_000n;
 
 const api = <T>(method: string, path: string, token?: string | null, body?: unknown) =>
@@ -37,8 +38,8 @@ describe('claiming a prize in the browser', () => {
     await dialog.getByLabel('Description').fill('Done, on camera');
     await dialog.getByRole('button', { name: 'Submit Video' }).click();
     await toast(page, 'Video submitted successfully! Wait for admin approval.');
-    // The admin's part, in the Admin panel (the demo admin, signed in by password).
-    const { page: panel } = await openAsDemoAdmin(app);
+    // The admin's part, in the Admin panel: the demo admin, with its own wallet, the dare's judge.
+    const { page: panel } = await openAsDemoJudge(app);
     await panel.getByRole('tab', { name: 'Submissions Management' }).click();
     const row = panel
       .getByRole('list', { name: 'Submissions' })
@@ -46,13 +47,13 @@ describe('claiming a prize in the browser', () => {
       .filter({ hasText: 'e2e_winner' });
     await row.getByRole('button', { name: 'Approve' }).click();
     await toast(panel, 'Submission status updated successfully');
-    // It pays the whole pool, so it asks first with the amount and the recipient.
+    // It names the winner of the whole pool, so it asks first; the judge's wallet signs the propose.
     await row.getByRole('button', { name: 'Mark Winner' }).click();
-    const ask = panel.getByRole('dialog', {
-      name: `Pay ${Number(dare.totalPool)} SOL to e2e_winner and close this dare?`,
-    });
-    await ask.getByRole('button', { name: 'Pay winner' }).click();
-    await toast(panel, 'Winner marked and claim created successfully!');
+    const ask = panel.getByRole('dialog', { name: 'Name e2e_winner the winner?' });
+    await ask.getByRole('button', { name: 'Sign and name winner' }).click();
+    await toast(panel, 'Winner named');
+    // The guardian's window passes on the chain's clock; then the winner may have it paid.
+    await api('POST', '/api/dev/warp', null, { seconds: 3600 + 60 });
 
     const balance = () => page.getByTestId('wallet-balance').textContent();
     await page.goto(app.url('/profile'));
@@ -68,7 +69,7 @@ describe('claiming a prize in the browser', () => {
       .getAttribute('href');
     expect(payoutHref).toMatch(/^\/tx\/[1-9A-HJ-NP-Za-km-z]{64,88}$/);
     await winning.getByText('Claimed', { exact: true }).waitFor();
-    // The pool, and the entry's rent back as the payout closes the entry.
+    // The pool, and the entry's rent back as its record closes after the payout.
     await expect.poll(balance).toBe(`${lamportsToSol(solToLamports(dare.totalPool) + ENTRY_RENT)} SOL`);
 
     // The profile shows the earnings; the history links the payout transaction.
