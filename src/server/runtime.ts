@@ -46,6 +46,11 @@ export async function openRuntime(
   options: {
     /** Only the server serves the embedded chain to wallets; maintenance scripts must not take its port. */
     serveChainRpc?: boolean;
+    /**
+     * The embedded chain's clock (default the machine's): a test that starts on a kept data folder
+     * runs it from when the folder was made (test/legacy-data-folder.test.ts).
+     */
+    clock?: () => Date;
   } = {},
 ): Promise<Runtime> {
   // Before anything is created: where LiteSVM has no binary, the start stops at once with one line.
@@ -74,6 +79,7 @@ export async function openRuntime(
             stateDir: config.chain.stateDir,
             rpcServer: options.serveChainRpc ? config.chain.rpcServer : null,
             testControls: config.chain.testControls,
+            clock: options.clock,
           }
         : { rpcUrl: config.chain.rpcUrl, cluster: config.chain.cluster, stateDir: null },
     );
