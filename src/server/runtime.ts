@@ -46,7 +46,11 @@ export async function openRuntime(
   options: {
     /** Only the server serves the embedded chain to wallets; maintenance scripts must not take its port. */
     serveChainRpc?: boolean;
-    /** The embedded chain's clock (the demo's history, src/server/chain/embedded/lagging-clock.ts). */
+    /**
+     * The embedded chain's clock (default the machine's): a new demo's history begins a payout
+     * window ago (src/server/chain/embedded/lagging-clock.ts); a test that starts on a kept data
+     * folder runs it from when the folder was made (test/legacy-data-folder.test.ts).
+     */
     chainClock?: () => Date;
   } = {},
 ): Promise<Runtime> {
