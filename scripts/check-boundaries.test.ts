@@ -104,6 +104,14 @@ describe('check-boundaries on a copy of the repository', { timeout: 60_000 }, ()
     for (const problem of found) expect(problem).toContain('imports no other feature (submissions)');
   });
 
+  it('fails a relative ../ import in server code, and lets ./ stay', () => {
+    const file = 'src/server/jobs/planted.ts';
+    plant(file, "import '../errors';\nimport './job-lock';");
+    expect(problemsAbout(file)).toEqual([
+      `${file}:2 imports ../errors: server code imports server modules as #server/... and the contract as #contract/... (only ./ paths into its own folder stay relative).`,
+    ]);
+  });
+
   it('fails an import cycle between features, printing the imports that close it', () => {
     plant('src/server/features/payouts/service.ts', "import '#server/features/claims/service';");
     const cycle = problems().find((problem) =>
