@@ -30,7 +30,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['src/**/*.test.{ts,tsx}', 'program/**/*.test.ts'],
+          include: ['src/**/*.test.{ts,tsx}', 'program/**/*.test.ts', 'scripts/**/*.test.ts'],
           exclude: needsServers,
           environment: 'node',
           ...SHARED_WORKER,

@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import type { SignInInput } from '#contract/auth';
 import type { DbOrTx } from '../../db/client';
 import { authSessions, registrationTokens, signInNonces, users } from '../../db/schema';
@@ -56,6 +56,25 @@ export async function setAdmin(db: DbOrTx, userId: number, now: Date): Promise<U
     .where(eq(users.id, userId))
     .returning();
   return row!;
+}
+
+/** Grants or takes admin rights by username (any case) or wallet address; returns who changed. */
+export async function setAdminByUsernameOrWallet(db: DbOrTx, who: string, isAdmin: boolean, now: Date) {
+  return db
+    .update(users)
+    .set({ isAdmin, updatedAt: now })
+    .where(or(eq(sql`lower(${users.username})`, who.toLowerCase()), eq(users.walletAddress, who)))
+    .returning({ id: users.id, username: users.username });
+}
+
+export async function setAdminById(
+  db: DbOrTx,
+  id: number,
+  isAdmin: boolean,
+  now: Date,
+): Promise<UserRow | undefined> {
+  const [user] = await db.update(users).set({ isAdmin, updatedAt: now }).where(eq(users.id, id)).returning();
+  return user;
 }
 
 export async function insertSession(
