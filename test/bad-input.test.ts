@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { setupApiSuite } from './helpers/suite';
 
-const { ctx } = setupApiSuite();
+const {
+  ctx,
+  actors: { reader },
+} = setupApiSuite({ actors: { reader: { sol: '0' } } });
 
 /** One past PostgreSQL's `integer`, and a number far beyond it. */
 const TOO_LARGE = ['2147483648', '99999999999999999999'];
@@ -22,7 +25,8 @@ describe('ids that cannot be ids', () => {
   for (const id of TOO_LARGE) {
     it(`answers 400 to ${id} on every id route, with an error body`, async () => {
       for (const url of routes(id)) {
-        const res = await ctx.app.inject({ url });
+        // Signed in: a route for users only refuses a visitor (401) before it reads the ids.
+        const res = await ctx.app.inject({ url, headers: { authorization: `Bearer ${reader.token}` } });
         expect(res.statusCode, url).toBe(400);
         expect(typeof res.json().error, url).toBe('string');
       }

@@ -16,8 +16,6 @@ afterAll(async () => {
   await server?.stop();
 });
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 function openSocket(port: number): Promise<Socket> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1', () => resolve(socket));
@@ -36,18 +34,23 @@ describe('SIGTERM', () => {
       chat.once('close', (code, reason) => resolve({ code, reason: reason.toString() })),
     );
 
-    // A login whose body is still on its way when the signal comes.
+    // A login whose body is still on its way when the signal comes. Its 100 Continue says the
+    // server has taken the request, instead of a sleep long enough for it to have.
     const body = JSON.stringify({ username: 'nobody', password: 'not-the-password' });
     const slow = await openSocket(server.port);
     let answer = '';
     slow.on('data', (chunk) => {
       answer += chunk.toString();
     });
+    const continued = new Promise((resolve) => slow.once('data', resolve));
     const answered = new Promise<void>((resolve) => slow.once('end', resolve));
     slow.write(
-      `POST /api/auth/login HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 10)}`,
+      `POST /api/auth/login HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nExpect: 100-continue\r\n\r\n`,
     );
-    await sleep(300);
+    await continued;
+    expect(answer).toBe('HTTP/1.1 100 Continue\r\n\r\n');
+    answer = '';
+    slow.write(body.slice(0, 10));
 
     const signalled = Date.now();
     process.kill(server.pid, 'SIGTERM');
@@ -55,7 +58,16 @@ describe('SIGTERM', () => {
       code: SERVICE_RESTART_CLOSE_CODE,
       reason: 'The server is restarting; reconnect',
     });
-    await sleep(300);
+    // The listener closes right after the sockets are told: polled rather than slept for.
+    const refused = () =>
+      openSocket(server.port).then(
+        (socket) => {
+          socket.destroy();
+          return 'accepted';
+        },
+        (error: NodeJS.ErrnoException) => error.code,
+      );
+    await expect.poll(refused, { timeout: 5_000, interval: 20 }).toBe('ECONNREFUSED');
     await expect(openSocket(server.port)).rejects.toThrow(/ECONNREFUSED/);
 
     slow.write(body.slice(10));

@@ -4,6 +4,9 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 
+/** The security scheme of a session token; routes declare it through `config.auth` (route-auth.ts). */
+export const BEARER_AUTH = 'bearerAuth';
+
 /** The OpenAPI document is generated from the same zod schemas that validate requests. */
 export const openApi = fp(async (app: FastifyInstance) => {
   await app.register(swagger, {
@@ -17,7 +20,7 @@ export const openApi = fp(async (app: FastifyInstance) => {
         version: '1.0.0',
       },
       components: {
-        securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } },
+        securitySchemes: { [BEARER_AUTH]: { type: 'http', scheme: 'bearer' } },
       },
     },
     transform: jsonSchemaTransform,

@@ -20,18 +20,17 @@ import { claimSchema } from '#contract/claims';
 import { adminProposalListSchema, markWinnerResponseSchema } from '#contract/judging';
 import { publicUserSchema } from '#contract/users';
 import { errorResponses } from '../../errors';
-import { requireAdmin } from '../../plugins/authenticate';
+import { userOf } from '../../plugins/route-auth';
 import { toPublicUser } from '../auth/public-user';
 import type { JudgingService } from '../judging/service';
 import type { VideoAccess } from '../submissions/video-access';
 import type { AdminService } from './service';
 
 const errors = errorResponses(400, 401, 403, 404, 409, 503);
-const secured = { tags: ['admin'], security: [{ bearerAuth: [] }] };
 
 /**
- * The admin panel's API. Every route here is admin-only, checked before the body is even read,
- * so a normal user gets 403 whatever they send.
+ * The admin panel's API. Every route here is admin-only (`config: { auth: 'admin' }`), checked
+ * before the body is even read, so a normal user gets 403 whatever they send.
  */
 export const adminRoutes: FastifyPluginAsyncZod<{
   admin: AdminService;
@@ -43,10 +42,6 @@ export const adminRoutes: FastifyPluginAsyncZod<{
   const withSource = (record: Omit<AdminSubmission, 'videoSrc'>): AdminSubmission => ({
     ...record,
     videoSrc: videoAccess.sourceFor(record),
-  });
-
-  app.addHook('onRequest', async (request) => {
-    requireAdmin(request);
   });
 
   // Clients may send DELETE with a JSON content type and no body (docs/product.md#admin-calls): read that as no body.
@@ -64,15 +59,23 @@ export const adminRoutes: FastifyPluginAsyncZod<{
 
   app.get(
     '/api/admin/stats',
-    { schema: { ...secured, summary: 'Admin stat cards', response: { 200: adminStatsSchema, ...errors } } },
+    {
+      config: { auth: 'admin' },
+      schema: {
+        tags: ['admin'],
+        summary: 'Admin stat cards',
+        response: { 200: adminStatsSchema, ...errors },
+      },
+    },
     async () => admin.stats(),
   );
 
   app.get(
     '/api/admin/fee-payer',
     {
+      config: { auth: 'admin' },
       schema: {
-        ...secured,
+        tags: ['admin'],
         summary: "The payout fee payer's address and balance (fund it on a real cluster)",
         response: { 200: feePayerStatusSchema, ...errors },
       },
@@ -83,8 +86,9 @@ export const adminRoutes: FastifyPluginAsyncZod<{
   app.get(
     '/api/admin/dares',
     {
+      config: { auth: 'admin' },
       schema: {
-        ...secured,
+        tags: ['admin'],
         summary:
           'Every dare (major ones included), newest first; q searches title and description, major filters',
         querystring: adminDareListQuerySchema,
@@ -97,8 +101,9 @@ export const adminRoutes: FastifyPluginAsyncZod<{
   app.get(
     '/api/admin/submissions',
     {
+      config: { auth: 'admin' },
       schema: {
-        ...secured,
+        tags: ['admin'],
         summary: 'Submissions to moderate, newest first',
         querystring: adminSubmissionListQuerySchema,
         response: { 200: z.array(adminSubmissionSchema), ...errors },
@@ -110,8 +115,9 @@ export const adminRoutes: FastifyPluginAsyncZod<{
   app.get(
     '/api/admin/users',
     {
+      config: { auth: 'admin' },
       schema: {
-        ...secured,
+        tags: ['admin'],
         summary: 'Every user, newest first; q searches username and wallet',
         querystring: adminUserListQuerySchema,
         response: { 200: z.array(publicUserSchema), ...errors },
@@ -123,8 +129,9 @@ export const adminRoutes: FastifyPluginAsyncZod<{
   app.patch(
     '/api/admin/dares/:id/status',
     {
+      config: { auth: 'admin' },
       schema: {
-        ...secured,
+        tags: ['admin'],
         summary: 'Activate or deactivate a dare; deactivating refunds every contribution',
         params: idParamsSchema,
         body: updateDareStatusRequestSchema,
@@ -137,8 +144,9 @@ export const adminRoutes: FastifyPluginAsyncZod<{
   app.delete(
     '/api/admin/dares/:id',
     {
+      config: { auth: 'admin' },
       schema: {
-        ...secured,
+        tags: ['admin'],
         summary: 'Delete a dare; one that holds money is refunded first',
         params: idParamsSchema,
         response: { 200: deleteDareResponseSchema, ...errors },
@@ -150,8 +158,9 @@ export const adminRoutes: FastifyPluginAsyncZod<{
   app.put(
     '/api/admin/submissions/:id',
     {
+      config: { auth: 'admin' },
       schema: {
-        ...secured,
+        tags: ['admin'],
         summary: 'Approve, reject or feature a submission',
         params: idParamsSchema,
         body: updateSubmissionRequestSchema,
@@ -164,8 +173,9 @@ export const adminRoutes: FastifyPluginAsyncZod<{
   app.post(
     '/api/admin/submissions/:id/mark-winner',
     {
+      config: { auth: 'admin' },
       schema: {
-        ...secured,
+        tags: ['admin'],
         summary:
           'Name an approved submission the winner of its community dare: on a v2 vault the propose for the judge to sign, then its relay (200); on a v1 vault the prize claim (201)',
         params: idParamsSchema,
@@ -174,7 +184,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request, reply) => {
-      const judged = await judging.markWinner(requireAdmin(request), request.params.id, request.body);
+      const judged = await judging.markWinner(userOf(request), request.params.id, request.body);
       if (judged) return reply.status(200).send(judged);
       return reply.status(201).send(await admin.markWinner(request.params.id, request.body.dareId));
     },
@@ -183,8 +193,9 @@ export const adminRoutes: FastifyPluginAsyncZod<{
   app.get(
     '/api/admin/proposals',
     {
+      config: { auth: 'admin' },
       schema: {
-        ...secured,
+        tags: ['admin'],
         summary: 'Payout proposals being signed by judges or in their window, soonest payout first',
         response: { 200: adminProposalListSchema, ...errors },
       },

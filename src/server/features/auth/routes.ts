@@ -15,7 +15,7 @@ import {
 } from '#contract/auth';
 import { publicUserSchema } from '#contract/users';
 import { errorResponses, notFound } from '../../errors';
-import { requireUser } from '../../plugins/authenticate';
+import { userOf } from '../../plugins/route-auth';
 import { toPublicUser } from './public-user';
 import type { AuthService } from './service';
 
@@ -99,15 +99,14 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (a
   app.post(
     '/api/auth/logout',
     {
+      config: { auth: 'user' },
       schema: {
         tags: ['auth'],
         summary: 'End the current session',
-        security: [{ bearerAuth: [] }],
         response: { 204: z.null(), ...errorResponses(401) },
       },
     },
     async (request, reply) => {
-      requireUser(request);
       await auth.logout(request.sessionTokenHash!);
       return reply.status(204).send(null);
     },
@@ -116,14 +115,14 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (a
   app.get(
     '/api/auth/me',
     {
+      config: { auth: 'user' },
       schema: {
         tags: ['auth'],
         summary: 'The current user, fresh from the database',
-        security: [{ bearerAuth: [] }],
         response: { 200: meResponseSchema, ...errorResponses(401) },
       },
     },
-    async (request) => ({ user: toPublicUser(requireUser(request)) }),
+    async (request) => ({ user: toPublicUser(userOf(request)) }),
   );
 
   app.get(

@@ -8,7 +8,7 @@ import {
   dareSchema,
 } from '#contract/dares';
 import { errorResponses } from '../../errors';
-import { requireUser } from '../../plugins/authenticate';
+import { userOf } from '../../plugins/route-auth';
 import type { DaresService } from './service';
 
 const errors = errorResponses(400, 401, 403, 404, 409, 429, 503);
@@ -49,6 +49,7 @@ export const dareRoutes: FastifyPluginAsyncZod<{ dares: DaresService }> = async 
   app.post(
     '/api/dares',
     {
+      config: { auth: 'user' },
       schema: {
         tags: ['dares'],
         summary: 'Create a dare from a stake verified on chain (a repeated signature answers the same dare)',
@@ -57,7 +58,7 @@ export const dareRoutes: FastifyPluginAsyncZod<{ dares: DaresService }> = async 
       },
     },
     async (request, reply) => {
-      const { dare, created } = await dares.createDare(requireUser(request), request.body);
+      const { dare, created } = await dares.createDare(userOf(request), request.body);
       return reply.status(created ? 201 : 200).send(dare);
     },
   );
@@ -65,6 +66,7 @@ export const dareRoutes: FastifyPluginAsyncZod<{ dares: DaresService }> = async 
   app.post(
     '/api/dares/:id/add-pool',
     {
+      config: { auth: 'user' },
       schema: {
         tags: ['dares'],
         summary: "Credit a contribution verified on chain to a dare's pool",
@@ -73,6 +75,6 @@ export const dareRoutes: FastifyPluginAsyncZod<{ dares: DaresService }> = async 
         response: { 200: dareSchema, ...errors },
       },
     },
-    async (request) => dares.addToPool(requireUser(request), request.params.id, request.body),
+    async (request) => dares.addToPool(userOf(request), request.params.id, request.body),
   );
 };

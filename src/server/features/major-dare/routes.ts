@@ -9,12 +9,11 @@ import {
   selectMajorWinnerRequestSchema,
 } from '#contract/major-dare';
 import { AppError, errorResponses } from '../../errors';
-import { requireAdmin } from '../../plugins/authenticate';
+import { userOf } from '../../plugins/route-auth';
 import type { JudgingService } from '../judging/service';
 import type { MajorDareService } from './service';
 
 const errors = errorResponses(400, 401, 403, 404, 409, 503);
-const secured = { tags: ['admin'], security: [{ bearerAuth: [] }] };
 
 export const majorDareRoutes: FastifyPluginAsyncZod<{
   majorDare: MajorDareService;
@@ -33,24 +32,19 @@ export const majorDareRoutes: FastifyPluginAsyncZod<{
       app.readCache.serve(request, reply, async () => ({ body: await majorDare.current() })),
   );
 
-  // Admin-only: checked before the body is read, so a normal user gets 403 whatever they send.
-  const adminOnly = async (request: Parameters<typeof requireAdmin>[0]) => {
-    requireAdmin(request);
-  };
-
   app.post(
     '/api/admin/major-dare',
     {
-      onRequest: adminOnly,
+      config: { auth: 'admin' },
       schema: {
-        ...secured,
+        tags: ['admin'],
         summary: "Create a major dare from the admin's prize payment verified on chain",
         body: createMajorDareRequestSchema,
         response: { 200: dareSchema, 201: dareSchema, ...errors },
       },
     },
     async (request, reply) => {
-      const { dare, created } = await majorDare.create(requireAdmin(request), request.body);
+      const { dare, created } = await majorDare.create(userOf(request), request.body);
       return reply.status(created ? 201 : 200).send(dare);
     },
   );
@@ -58,9 +52,9 @@ export const majorDareRoutes: FastifyPluginAsyncZod<{
   app.post(
     '/api/admin/major-dare/:dareId/winner',
     {
-      onRequest: adminOnly,
+      config: { auth: 'admin' },
       schema: {
-        ...secured,
+        tags: ['admin'],
         summary:
           'Select the admin (70%) or community (30%) winner of a major dare; on a v2 vault the pick completing the pair answers the propose for the judge to sign, and the same call with it signed relays it (200)',
         params: dareIdParamsSchema,
@@ -69,7 +63,7 @@ export const majorDareRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request, reply) => {
-      const admin = requireAdmin(request);
+      const admin = userOf(request);
       const { dareId } = request.params;
       const { submissionId, winnerType, signedTransaction } = request.body;
       const judged = await judging.isJudged(dareId);

@@ -14,7 +14,7 @@ import {
   transactionViewSchema,
 } from '#contract/payments';
 import { errorResponses } from '../../errors';
-import { requireUser } from '../../plugins/authenticate';
+import { userOf } from '../../plugins/route-auth';
 import type { PaymentsService } from './service';
 
 const errors = errorResponses(400, 401, 403, 404, 409, 429, 503);
@@ -44,18 +44,20 @@ export const paymentRoutes: FastifyPluginAsyncZod<{ payments: PaymentsService }>
   app.post(
     '/api/create-escrow-wallet',
     {
+      config: { auth: 'user' },
       schema: {
         tags: ['payments'],
         summary: 'Reserve a fresh escrow address for a new dare (30 minutes)',
         response: { 200: createEscrowWalletResponseSchema, ...errors },
       },
     },
-    async (request) => payments.reserveEscrow(requireUser(request)),
+    async (request) => payments.reserveEscrow(userOf(request)),
   );
 
   app.post(
     '/api/create-transaction',
     {
+      config: { auth: 'user' },
       schema: {
         tags: ['payments'],
         summary: 'Build the unsigned transfer of a stake or contribution and record its payment request',
@@ -63,12 +65,13 @@ export const paymentRoutes: FastifyPluginAsyncZod<{ payments: PaymentsService }>
         response: { 200: createTransactionResponseSchema, ...errors },
       },
     },
-    async (request) => payments.createTransaction(requireUser(request), request.body),
+    async (request) => payments.createTransaction(userOf(request), request.body),
   );
 
   app.post(
     '/api/send-transaction',
     {
+      config: { auth: 'user' },
       schema: {
         tags: ['payments'],
         summary: 'Relay a signed payment transaction and wait for its confirmation',
@@ -77,7 +80,7 @@ export const paymentRoutes: FastifyPluginAsyncZod<{ payments: PaymentsService }>
       },
     },
     async (request) => ({
-      signature: await payments.sendTransaction(requireUser(request), request.body.signedTransaction),
+      signature: await payments.sendTransaction(userOf(request), request.body.signedTransaction),
     }),
   );
 

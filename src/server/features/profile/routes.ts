@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { profileSchema } from '#contract/profile';
 import type { Db } from '../../db/client';
 import { errorResponses } from '../../errors';
-import { requireUser } from '../../plugins/authenticate';
+import { userOf } from '../../plugins/route-auth';
 import { toPublicUser } from '../auth/public-user';
 import { findProfileUser, profileActivity } from './repo';
 
@@ -10,15 +10,15 @@ export const profileRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
   app.get(
     '/api/profile',
     {
+      config: { auth: 'user' },
       schema: {
         tags: ['profile'],
         summary: "The session user's record, counts and recent activity",
-        security: [{ bearerAuth: [] }],
         response: { 200: profileSchema, ...errorResponses(401) },
       },
     },
     async (request) => {
-      const session = requireUser(request);
+      const session = userOf(request);
       // Re-read: the session's row was loaded before any payout in this request's lifetime.
       const user = (await findProfileUser(db, session.id)) ?? session;
       return { user: toPublicUser(user), ...(await profileActivity(db, user.id)) };

@@ -1,14 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { systemSettingsSchema, systemSettingsUpdateSchema } from '#contract/settings';
 import { errorResponses } from '../../errors';
-import { requireAdmin } from '../../plugins/authenticate';
 import type { SettingsService } from './service';
 
 export const settingsRoutes: FastifyPluginAsyncZod<{ settings: SettingsService }> = async (
   app,
   { settings },
 ) => {
-  const secured = { tags: ['admin'], security: [{ bearerAuth: [] }] };
   const errors = errorResponses(400, 401, 403);
 
   // Public: the pages say a switched-off feature is off before the user fills a form for it.
@@ -27,31 +25,27 @@ export const settingsRoutes: FastifyPluginAsyncZod<{ settings: SettingsService }
   app.get(
     '/api/admin/settings',
     {
+      config: { auth: 'admin' },
       schema: {
-        ...secured,
+        tags: ['admin'],
         summary: 'The System Controls switches',
         response: { 200: systemSettingsSchema, ...errors },
       },
     },
-    async (request) => {
-      requireAdmin(request);
-      return settings.read();
-    },
+    async () => settings.read(),
   );
 
   app.put(
     '/api/admin/settings',
     {
+      config: { auth: 'admin' },
       schema: {
-        ...secured,
+        tags: ['admin'],
         summary: 'Save the System Controls switches',
         body: systemSettingsUpdateSchema,
         response: { 200: systemSettingsSchema, ...errors },
       },
     },
-    async (request) => {
-      requireAdmin(request);
-      return settings.update(request.body);
-    },
+    async (request) => settings.update(request.body),
   );
 };

@@ -16,7 +16,7 @@ import {
   votingRightsSchema,
 } from '#contract/submissions';
 import { errorResponses } from '../../errors';
-import { requireUser } from '../../plugins/authenticate';
+import { userOf } from '../../plugins/route-auth';
 import type { SubmissionsService } from './service';
 
 const errors = errorResponses(400, 401, 403, 404, 409);
@@ -31,22 +31,23 @@ export const submissionRoutes: FastifyPluginAsyncZod<{ submissions: SubmissionsS
   app.post(
     '/api/dares/:id/enter-transaction',
     {
+      config: { auth: 'user' },
       schema: {
         tags: ['submissions'],
         summary:
           "The caller's `enter` transaction for the dare's vault: the wallet pays its fee and rent and is its only signer, and Submit Video sends it signed. On an escrow v2 vault it carries the fingerprint of `videoUrl` (SHA-256 of the uploaded file, or of the link's URL), which submit must then name",
-        security: [{ bearerAuth: [] }],
         params: dareIdParamsSchema,
         body: enterTransactionRequestSchema,
         response: { 200: enterTransactionResponseSchema, ...chainErrors },
       },
     },
-    async (request) => submissions.enterTransaction(requireUser(request), request.params.id, request.body),
+    async (request) => submissions.enterTransaction(userOf(request), request.params.id, request.body),
   );
 
   app.post(
     '/api/dares/:id/submit',
     {
+      config: { auth: 'user' },
       schema: {
         tags: ['submissions'],
         summary:
@@ -57,7 +58,7 @@ export const submissionRoutes: FastifyPluginAsyncZod<{ submissions: SubmissionsS
       },
     },
     async (request, reply) => {
-      const user = requireUser(request);
+      const user = userOf(request);
       reply.code(201);
       return submissions.submit(user, request.params.id, request.body);
     },
@@ -103,6 +104,7 @@ export const submissionRoutes: FastifyPluginAsyncZod<{ submissions: SubmissionsS
   app.post(
     '/api/submissions/:id/vote',
     {
+      config: { auth: 'user' },
       schema: {
         tags: ['submissions'],
         summary: 'Vote for an approved submission: 3 votes per user per dare, not your own',
@@ -110,24 +112,25 @@ export const submissionRoutes: FastifyPluginAsyncZod<{ submissions: SubmissionsS
         response: { 200: voteResponseSchema, ...errors },
       },
     },
-    async (request) => submissions.vote(requireUser(request), request.params.id),
+    async (request) => submissions.vote(userOf(request), request.params.id),
   );
   app.get(
     '/api/voting-rights',
     {
+      config: { auth: 'user' },
       schema: {
         tags: ['submissions'],
         summary:
           "What the session user may vote on: the Major Dare's submissions need one verified stake or pool contribution first",
-        security: [{ bearerAuth: [] }],
         response: { 200: votingRightsSchema, ...errorResponses(401) },
       },
     },
-    async (request) => submissions.votingRights(requireUser(request)),
+    async (request) => submissions.votingRights(userOf(request)),
   );
   app.get(
     '/api/dares/:dareId/my-votes',
     {
+      config: { auth: 'user' },
       schema: {
         tags: ['submissions'],
         summary: "The session user's votes on a dare: how many, and for which submissions",
@@ -135,25 +138,21 @@ export const submissionRoutes: FastifyPluginAsyncZod<{ submissions: SubmissionsS
         response: { 200: myVotesSchema, ...errorResponses(401, 404) },
       },
     },
-    async (request) => submissions.myVotes(requireUser(request), request.params.dareId),
+    async (request) => submissions.myVotes(userOf(request), request.params.dareId),
   );
   app.get(
     '/api/user/:userId/votes/dare/:dareId',
     {
+      config: { auth: 'user' },
       schema: {
         tags: ['submissions'],
         summary: 'How many of your 3 votes you have used on a dare (only for yourself: 403 for anyone else)',
-        security: [{ bearerAuth: [] }],
         params: userVotesParamsSchema,
         response: { 200: voteInfoSchema, ...errorResponses(400, 401, 403) },
       },
     },
     async (request) => ({
-      voteCount: await submissions.votesUsed(
-        requireUser(request),
-        request.params.userId,
-        request.params.dareId,
-      ),
+      voteCount: await submissions.votesUsed(userOf(request), request.params.userId, request.params.dareId),
     }),
   );
 

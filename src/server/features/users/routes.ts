@@ -3,17 +3,17 @@ import { z } from 'zod';
 import { idParam } from '#contract/ids';
 import { publicUserSchema } from '#contract/users';
 import { errorResponses } from '../../errors';
-import { requireAdmin } from '../../plugins/authenticate';
+import { userOf } from '../../plugins/route-auth';
 import type { UsersService } from './service';
 
 export const userAdminRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async (app, { users }) => {
   app.patch(
     '/api/admin/users/:id/role',
     {
+      config: { auth: 'admin' },
       schema: {
         tags: ['admin'],
         summary: 'Grant or remove admin rights',
-        security: [{ bearerAuth: [] }],
         params: z.object({ id: idParam() }),
         body: z.object({ isAdmin: z.boolean() }),
         response: {
@@ -22,6 +22,6 @@ export const userAdminRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = a
         },
       },
     },
-    async (request) => users.setAdmin(requireAdmin(request), request.params.id, request.body.isAdmin),
+    async (request) => users.setAdmin(userOf(request), request.params.id, request.body.isAdmin),
   );
 };

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { submissionIdParamsSchema, uploadVideoResponseSchema } from '#contract/submissions';
 import { errorResponses } from '../../errors';
-import { requireUser } from '../../plugins/authenticate';
+import { userOf } from '../../plugins/route-auth';
 import type { Playback, VideosService } from './service';
 
 /** The signed link's parameters (see submissions/video-access.ts); absent for public videos. */
@@ -65,6 +65,7 @@ export const videoRoutes: FastifyPluginAsyncZod<{ videos: VideosService }> = asy
   app.post(
     '/api/upload-video',
     {
+      config: { auth: 'user' },
       schema: {
         tags: ['submissions'],
         summary: 'Upload a video (multipart: video, dareId): MP4, WebM or OGG, at most 10 MB',
@@ -75,7 +76,7 @@ export const videoRoutes: FastifyPluginAsyncZod<{ videos: VideosService }> = asy
         },
       },
     },
-    async (request, reply) => ({ url: await videos.upload(requireUser(request), request, reply) }),
+    async (request, reply) => ({ url: await videos.upload(userOf(request), request, reply) }),
   );
 
   app.get(
