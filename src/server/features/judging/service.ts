@@ -53,7 +53,7 @@ import type { Db } from '#server/db/client';
 import type { Clock } from '#server/deps';
 import { AppError, badRequest, conflict, forbidden, notFound } from '#server/errors';
 import type { UserRow } from '#server/features/auth/user';
-import { messageHash } from '#server/features/prepared-transactions/service';
+import { messageHash } from '#server/prepared-transactions/prepared';
 import { currentNonce, NO_BLOCK_HEIGHT_LIMIT, proposeNonce, proposeNonceAddress } from './propose-nonce';
 import type { ProposalWinnerRecord } from './repo';
 import {

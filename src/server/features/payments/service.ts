@@ -45,18 +45,27 @@ import type { Db } from '../../db/client';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../errors';
 import { type RateLimit, type RateLimiter, tooManyRequests } from '../../rate-limit/port';
 import { RATE_LIMITS } from '../../rate-limits';
-import { bookPayment } from './book-payment';
-import { createPaymentCredits } from './credit-payment';
-import { reserveEscrowWallet, vaultSeedBytes } from './escrow-wallets';
-import { createLapsedPayments } from './lapsed-payments';
+import { bookPayment } from './crediting/book-payment';
+import { createPaymentCredits } from './crediting/credit-payment';
+import { describeTransactionError, INSUFFICIENT_FUNDS } from './explorer/transaction-errors';
+import { createTransactionLookup } from './explorer/transaction-lookup';
+import { reserveEscrowWallet, vaultSeedBytes } from './intents/escrow-reservations';
 import {
   messageHash,
   newReferenceKey,
   PAYMENT_INTENT_TTL_MS,
   type PaymentIntentRow,
   type ProgramInstruction,
-} from './payment-intents';
-import type { RefusedVaults } from './refused-vaults';
+} from './intents/intent';
+import {
+  platformKeys,
+  REFUND_GRACE_MS,
+  unixSeconds,
+  type VaultTerms,
+  vaultTerms,
+} from './intents/vault-terms';
+import { createLapsedPayments } from './jobs/lapsed-payments';
+import type { RefusedVaults } from './jobs/refund-refused-vaults';
 import { findDareStanding } from './repo/credits';
 import { type EscrowWalletRow, findEscrowWallet } from './repo/escrow-wallets';
 import { findExplorerNames } from './repo/explorer-names';
@@ -68,9 +77,6 @@ import {
   insertPaymentIntent,
   releaseRelay,
 } from './repo/payment-intents';
-import { describeTransactionError, INSUFFICIENT_FUNDS } from './transaction-errors';
-import { createTransactionLookup } from './transaction-lookup';
-import { platformKeys, REFUND_GRACE_MS, unixSeconds, type VaultTerms, vaultTerms } from './vault-terms';
 
 export interface PaymentsDeps {
   db: Db;

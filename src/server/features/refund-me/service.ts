@@ -17,10 +17,7 @@ import type { Db } from '#server/db/client';
 import type { Clock } from '#server/deps';
 import { AppError, badRequest, conflict, notFound } from '#server/errors';
 import type { UserRow } from '#server/features/auth/user';
-import {
-  createPreparedTransactions,
-  type RelayMessages,
-} from '#server/features/prepared-transactions/service';
+import { createPreparedTransactions, type RelayMessages } from '#server/prepared-transactions/prepared';
 import { type RateLimit, type RateLimiter, tooManyRequests } from '#server/rate-limit/port';
 import { RATE_LIMITS } from '#server/rate-limits';
 import { findDareVault } from './repo';

@@ -28,10 +28,7 @@ type VaultOnChain = Owned<AnyVault>;
 import type { Db } from '#server/db/client';
 import type { Clock } from '#server/deps';
 import { AppError, badRequest, conflict } from '#server/errors';
-import {
-  createPreparedTransactions,
-  type RelayMessages,
-} from '#server/features/prepared-transactions/service';
+import { createPreparedTransactions, type RelayMessages } from '#server/prepared-transactions/prepared';
 import { type RateLimiter, tooManyRequests } from '#server/rate-limit/port';
 import { RATE_LIMITS } from '#server/rate-limits';
 import { proofHashBytes, proofHashHex } from './proof-hash';

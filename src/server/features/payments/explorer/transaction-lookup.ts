@@ -1,11 +1,11 @@
 import type { Signature } from '@solana/kit';
 import type { TransactionView } from '#contract/payments';
 import type { InstructionDecoder } from '#server/chain/escrow-program/decode';
-import type { ChainPort } from '../../chain/port';
-import { notFound } from '../../errors';
-import { type RateLimiter, tooManyRequests } from '../../rate-limit/port';
-import { RATE_LIMITS } from '../../rate-limits';
-import type { ExplorerNames } from './repo/explorer-names';
+import type { ChainPort } from '#server/chain/port';
+import { notFound } from '#server/errors';
+import { type RateLimiter, tooManyRequests } from '#server/rate-limit/port';
+import { RATE_LIMITS } from '#server/rate-limits';
+import type { ExplorerNames } from '../repo/explorer-names';
 import { addressesOf, describeTransaction, toTransactionView } from './transaction-view';
 
 /** Confirmed transactions kept in memory; the oldest-used goes first. */
