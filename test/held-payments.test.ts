@@ -8,7 +8,7 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { dares, dareWallets, ledgerEntries, paymentIntents, payoutTransfers } from '#server/db/schema';
-import { PAYMENT_INTENT_TTL_MS, REFUSED_PAYMENT_HOLD_MS } from '#server/features/payments/payment-intents';
+import { PAYMENT_INTENT_TTL_MS, REFUSED_PAYMENT_HOLD_MS } from '#server/features/payments/intents/intent';
 import { dareBody, payStake, sendStraight, signBase64, waitUntilLanded } from './helpers/money';
 import { expectReconciled, lamportsOf, refundJob, vaultOnChain } from './helpers/payouts';
 import { setupApiSuite } from './helpers/suite';

@@ -5,8 +5,8 @@ import { fetchReceipt, fetchVault } from '#server/chain/escrow-program/accounts'
 import { findReceiptAddress, findVaultAddress } from '#server/chain/escrow-program/pda';
 import { createRpcChain } from '#server/chain/index';
 import { dares, dareWallets, ledgerEntries, paymentIntents, poolContributions } from '#server/db/schema';
-import { PAYMENT_INTENT_TTL_MS, REFUSED_PAYMENT_HOLD_MS } from '#server/features/payments/payment-intents';
-import { REFUND_GRACE_MS } from '#server/features/payments/vault-terms';
+import { PAYMENT_INTENT_TTL_MS, REFUSED_PAYMENT_HOLD_MS } from '#server/features/payments/intents/intent';
+import { REFUND_GRACE_MS } from '#server/features/payments/intents/vault-terms';
 import { setSetting } from '#server/features/settings/repo';
 import { SETTING_KEYS } from '#server/features/settings/switches';
 import { createTestContext } from './helpers/app';

@@ -21,7 +21,7 @@ import type { VaultKind } from '#contract/payments';
 import { fetchVault } from '#server/chain/escrow-program/accounts';
 import { memoInstruction } from '#server/chain/memo';
 import type { ChainPort } from '#server/chain/port';
-import { createLapsedPayments } from '#server/features/payments/lapsed-payments';
+import { createLapsedPayments } from '#server/features/payments/jobs/lapsed-payments';
 import { createPayoutsService } from '#server/features/payouts/service';
 import { createRefundsService } from '#server/features/refunds/service';
 import { ledgerBalanceOf } from '#server/ledger/entries';

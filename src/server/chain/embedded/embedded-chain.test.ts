@@ -40,7 +40,7 @@ import {
 } from '@solana/kit';
 import { getTransferSolInstruction } from '@solana-program/system';
 import { afterEach, describe, expect, it } from 'vitest';
-import { describeTransactionError } from '#server/features/payments/transaction-errors';
+import { describeTransactionError } from '#server/features/payments/explorer/transaction-errors';
 import { ConfirmationError, waitForConfirmation } from '../confirmation';
 import type { ChainPort } from '../port';
 import { ChainStateError, createEmbeddedChain } from '.';

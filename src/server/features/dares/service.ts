@@ -8,8 +8,8 @@ import type { Clock } from '#server/deps';
 import { badRequest, notFound } from '#server/errors';
 import { requireWallet, type UserRow } from '#server/features/auth/user';
 import { type Announce, noAnnouncements } from '#server/features/chat/announce';
-import type { CreditPayment } from '#server/features/payments/credit-payment';
-import { holdRefusedPayment } from '#server/features/payments/refused-payments';
+import type { CreditPayment } from '#server/features/payments/crediting/credit-payment';
+import { holdRefusedPayment } from '#server/features/payments/crediting/hold-refused-payment';
 import { findDare, toDare } from './dare-view';
 import { findDareRow, listDares } from './repo';
 

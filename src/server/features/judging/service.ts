@@ -9,20 +9,14 @@
 import {
   type Address,
   address,
-  type Base64EncodedWireTransaction,
-  getBase58Decoder,
   getBase64EncodedWireTransaction,
   getCompiledTransactionMessageDecoder,
-  getPublicKeyFromAddress,
-  getTransactionDecoder,
   isSolanaError,
   partiallySignTransaction,
   type Signature,
   type SignatureBytes,
   SOLANA_ERROR__INSTRUCTION_ERROR__CUSTOM,
-  SOLANA_ERROR__TRANSACTION_ERROR__ALREADY_PROCESSED,
   type Transaction,
-  verifySignature,
 } from '@solana/kit';
 import type { ClaimType } from '#contract/claims';
 import { type Announce, announceAboutUser, noAnnouncements } from '#server/features/chat/announce';
@@ -36,7 +30,6 @@ import {
   type ProposeTransaction,
 } from '#contract/judging';
 import { lamportsToSol } from '#contract/money';
-import { ConfirmationError, waitForConfirmation } from '#server/chain/confirmation';
 import type { EscrowKeys } from '#server/chain/escrow-keys';
 import { fetchChainTime } from '#server/chain/escrow-program/chain-clock';
 import {
@@ -50,11 +43,19 @@ import {
   type VaultV2,
 } from '#server/chain/escrow-program/v2';
 import type { ChainPort } from '#server/chain/port';
+import {
+  decodeSigned,
+  decodeWire,
+  isValidSignature,
+  messageHash,
+  type RelayFailures,
+  sendAndConfirm,
+  transactionId,
+} from '#server/chain/relay';
 import type { Db } from '#server/db/client';
 import type { Clock } from '#server/deps';
 import { AppError, badRequest, conflict, forbidden, notFound } from '#server/errors';
 import type { UserRow } from '#server/features/auth/user';
-import { messageHash } from '#server/features/prepared-transactions/service';
 import { currentNonce, NO_BLOCK_HEIGHT_LIMIT, proposeNonce, proposeNonceAddress } from './propose-nonce';
 import type { ProposalWinnerRecord } from './repo';
 import {
@@ -90,8 +91,22 @@ const MESSAGES = {
   unconfirmed: 'The proposal was sent but is not confirmed yet; look again in a moment',
 } as const;
 
-/** How long the relay waits for the propose to confirm. */
-const CONFIRM_TIMEOUT_MS = 90_000;
+const failedBecause = (code: number | null) =>
+  MESSAGES.relayFailed(code === null ? 'the network refused it' : escrowV2ErrorMessage(code));
+
+/** A relayed propose's failures: a propose that expired is one to sign again. */
+const PROPOSE_FAILURES: RelayFailures = {
+  refused(error) {
+    const cause = (error as { cause?: unknown }).cause;
+    const code = isSolanaError(cause, SOLANA_ERROR__INSTRUCTION_ERROR__CUSTOM)
+      ? Number(cause.context.code)
+      : null;
+    return new AppError('TRANSACTION_FAILED', failedBecause(code));
+  },
+  failed: (transactionError) => failedBecause(customErrorCode(transactionError)),
+  expired: () => badRequest(JUDGING_MESSAGES.wrongTransaction),
+  unconfirmed: MESSAGES.unconfirmed,
+};
 
 export interface JudgingDeps {
   db: Db;
@@ -221,15 +236,6 @@ export function createJudgingService({
     return (await currentNonce(rpc, nonceAccount)) === message.lifetimeToken;
   }
 
-  function transactionId(transaction: Transaction): Signature {
-    const [, first] = Object.entries(transaction.signatures)[0]!;
-    return getBase58Decoder().decode(first!) as Signature;
-  }
-
-  function decodeWire(base64: string): Transaction {
-    return getTransactionDecoder().decode(Buffer.from(base64, 'base64'));
-  }
-
   function offered(row: ProposalRow): ProposeTransaction {
     return {
       transaction: row.wireTransaction,
@@ -311,13 +317,8 @@ export function createJudgingService({
   async function relay(user: UserRow, dareId: number, vaultAddress: string, signedBase64: string) {
     const vault = await vaultOf(vaultAddress);
     requireJudge(user, vault);
-    let decoded: Transaction;
-    try {
-      decoded = decodeWire(signedBase64);
-    } catch {
-      throw badRequest(JUDGING_MESSAGES.unreadableTransaction);
-    }
-    const hash = messageHash(new Uint8Array(decoded.messageBytes));
+    const signed = decodeSigned(signedBase64, JUDGING_MESSAGES.unreadableTransaction);
+    const hash = signed.messageHash;
     await syncDare(dareId);
     const live = await findLiveProposal(db, dareId);
     if (live?.status === 'proposed' && live.messageHash === hash) return landed(live);
@@ -325,15 +326,11 @@ export function createJudgingService({
       throw badRequest(JUDGING_MESSAGES.wrongTransaction);
     const stored = decodeWire(live.wireTransaction);
     const signatures: Record<string, SignatureBytes | null> = { ...stored.signatures };
-    for (const [signer, signature] of Object.entries(decoded.signatures)) {
+    for (const [signer, signature] of Object.entries(signed.transaction.signatures)) {
       if (signature === null || !live.signers.includes(signer)) continue;
-      const valid = await verifySignature(
-        await getPublicKeyFromAddress(signer as Address),
-        signature as SignatureBytes,
-        new Uint8Array(decoded.messageBytes),
-      );
-      if (!valid) throw badRequest(JUDGING_MESSAGES.wrongTransaction);
-      signatures[signer] = signature as SignatureBytes;
+      if (!(await isValidSignature(signer, signature, signed.messageBytes)))
+        throw badRequest(JUDGING_MESSAGES.wrongTransaction);
+      signatures[signer] = signature;
     }
     const merged = { ...stored, signatures } as Transaction;
     const signedBy = live.signers.filter((judge) => signatures[judge]);
@@ -381,46 +378,18 @@ export function createJudgingService({
     };
   }
 
+  /** Sends a complete propose (a parallel relay of the very same one is waited for) and confirms it. */
   async function send(wire: string, signature: Signature, lastValidBlockHeight: bigint): Promise<void> {
-    try {
-      await rpc
-        .sendTransaction(wire as Base64EncodedWireTransaction, {
-          encoding: 'base64',
-          preflightCommitment: 'confirmed',
-        })
-        .send();
-    } catch (error) {
-      const cause = (error as { cause?: unknown }).cause;
-      // A parallel relay sent the very same transaction: wait for that one.
-      if (!isSolanaError(cause, SOLANA_ERROR__TRANSACTION_ERROR__ALREADY_PROCESSED)) {
-        const code = isSolanaError(cause, SOLANA_ERROR__INSTRUCTION_ERROR__CUSTOM)
-          ? Number(cause.context.code)
-          : null;
-        throw new AppError(
-          'TRANSACTION_FAILED',
-          MESSAGES.relayFailed(code === null ? 'the network refused it' : escrowV2ErrorMessage(code)),
-        );
-      }
-    }
-    try {
-      await waitForConfirmation(rpc, signature, {
-        commitment: 'confirmed',
-        timeoutMs: CONFIRM_TIMEOUT_MS,
+    await sendAndConfirm(
+      rpc,
+      wire,
+      signature,
+      {
+        sentBefore: 'wait',
         ...(lastValidBlockHeight === NO_BLOCK_HEIGHT_LIMIT ? {} : { lastValidBlockHeight }),
-      });
-    } catch (error) {
-      if (error instanceof ConfirmationError && error.reason === 'failed') {
-        const code = customErrorCode(error.transactionError);
-        throw new AppError(
-          'TRANSACTION_FAILED',
-          MESSAGES.relayFailed(code === null ? 'the network refused it' : escrowV2ErrorMessage(code)),
-          { signature },
-        );
-      }
-      if (error instanceof ConfirmationError && error.reason === 'expired')
-        throw badRequest(JUDGING_MESSAGES.wrongTransaction);
-      throw new AppError('CHAIN_UNAVAILABLE', MESSAGES.unconfirmed, { signature });
-    }
+      },
+      PROPOSE_FAILURES,
+    );
   }
 
   async function winnerOf(submissionId: number, dareId: number, claimType: ClaimType): Promise<Winner> {

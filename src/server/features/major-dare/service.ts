@@ -16,8 +16,8 @@ import { requireWallet, type UserRow } from '#server/features/auth/user';
 import { type Announce, announceAboutUser, noAnnouncements } from '#server/features/chat/announce';
 import type { ClaimsService } from '#server/features/claims/service';
 import { findDare } from '#server/features/dares/dare-view';
-import type { CreditPayment } from '#server/features/payments/credit-payment';
-import { holdRefusedPayment } from '#server/features/payments/refused-payments';
+import type { CreditPayment } from '#server/features/payments/crediting/credit-payment';
+import { holdRefusedPayment } from '#server/features/payments/crediting/hold-refused-payment';
 import { currentMajorDare } from './current';
 import { findDarePool, findSubmissionEntry, topVotedSubmission } from './repo';
 

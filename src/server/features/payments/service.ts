@@ -1,15 +1,35 @@
+/**
+ * Payments: a stake or a pool contribution, from the wallet's transaction to money in a dare
+ * (docs/decisions/021-money-on-the-program.md). Where each part is (docs/decisions/045-one-relay.md):
+ *
+ * - this file: the requests. A balance, a vault address reserved (Create Dare step 3), a payment's
+ *   transaction built and its intent recorded, the wallet's signed transaction relayed (the steps
+ *   in src/server/chain/relay.ts) and booked, test SOL. routes.ts is their HTTP; lifecycle.ts
+ *   schedules the job in jobs/.
+ * - intents/: what a payment is asked to be before it is paid. intent.ts (lifetimes, the
+ *   reference key, the row), escrow-reservations.ts (a vault address one user may fund for 30
+ *   minutes), vault-terms.ts (a new vault's deadline, kind and refund grace; the platform's keys).
+ * - crediting/: a paid intent made money. landed-transactions.ts reads the chain's transaction,
+ *   verify-payment.ts checks it against its intent, book-payment.ts books it the moment it is seen,
+ *   credit-payment.ts is step 7 (a new dare or a pool addition), hold-refused-payment.ts keeps a
+ *   refused step 7's money briefly for a corrected retry.
+ * - jobs/: what nobody finished. lapsed-payments.ts (credit, refund or look up lapsed intents;
+ *   expire reservations), refund-refused-vaults.ts (a vault that will never fund a dare, cancelled
+ *   and refunded by the refunds feature).
+ * - explorer/: the /tx page. transaction-lookup.ts, transaction-view.ts, and transaction-errors.ts
+ *   (a failed transaction in words, for that page and for the relay's answers).
+ * - repo/: the queries, by table: payment-intents.ts, escrow-wallets.ts (dare vault addresses),
+ *   credits.ts (what step 7 writes), explorer-names.ts.
+ */
 import {
   type Address,
   address,
   getBase58Decoder,
   getBase64EncodedWireTransaction,
   getCompiledTransactionMessageDecoder,
-  getPublicKeyFromAddress,
-  getTransactionDecoder,
   type Signature,
   type SignatureBytes,
   signBytes,
-  verifySignature,
 } from '@solana/kit';
 import { deadlineProblem, effectiveStatus } from '#contract/dare-rules';
 import { DARE_MESSAGES } from '#contract/dares';
@@ -33,29 +53,45 @@ import { escrowProgramDecoder } from '#server/chain/escrow-program/decode';
 import { RECEIPT_SIZE, VAULT_SIZE } from '#server/chain/escrow-program/layout';
 import { createFeePayerFunds, FeePayerLowError } from '#server/chain/fee-payer-funds';
 import { MEMO_PROGRAM } from '#server/chain/memo';
+import {
+  confirmSent,
+  decodeSigned,
+  isValidSignature,
+  messageHash,
+  type RelayFailures,
+  sendAndConfirm,
+} from '#server/chain/relay';
 import type { Clock } from '#server/deps';
 import { requireWallet, type UserRow } from '#server/features/auth/user';
 import { requireDareCreationEnabled } from '#server/features/settings/switches';
 import type { Judging } from '#server/judging';
-import { ConfirmationError, waitForConfirmation } from '../../chain/confirmation';
+import { limit as hitLimit } from '#server/rate-limit/limit';
 import type { EscrowKeys } from '../../chain/escrow-keys';
 import type { ChainPort } from '../../chain/port';
 import type { Db } from '../../db/client';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../errors';
-import { type RateLimit, type RateLimiter, tooManyRequests } from '../../rate-limit/port';
+import type { RateLimit, RateLimiter } from '../../rate-limit/port';
 import { RATE_LIMITS } from '../../rate-limits';
-import { bookPayment } from './book-payment';
-import { createPaymentCredits } from './credit-payment';
-import { reserveEscrowWallet, vaultSeedBytes } from './escrow-wallets';
-import { createLapsedPayments } from './lapsed-payments';
+import { bookPayment } from './crediting/book-payment';
+import { createPaymentCredits } from './crediting/credit-payment';
+import { describeTransactionError, INSUFFICIENT_FUNDS } from './explorer/transaction-errors';
+import { createTransactionLookup } from './explorer/transaction-lookup';
+import { reserveEscrowWallet, vaultSeedBytes } from './intents/escrow-reservations';
 import {
-  messageHash,
   newReferenceKey,
   PAYMENT_INTENT_TTL_MS,
   type PaymentIntentRow,
   type ProgramInstruction,
-} from './payment-intents';
-import type { RefusedVaults } from './refused-vaults';
+} from './intents/intent';
+import {
+  platformKeys,
+  REFUND_GRACE_MS,
+  unixSeconds,
+  type VaultTerms,
+  vaultTerms,
+} from './intents/vault-terms';
+import { createLapsedPayments } from './jobs/lapsed-payments';
+import type { RefusedVaults } from './jobs/refund-refused-vaults';
 import { findDareStanding } from './repo/credits';
 import { type EscrowWalletRow, findEscrowWallet } from './repo/escrow-wallets';
 import { findExplorerNames } from './repo/explorer-names';
@@ -67,9 +103,6 @@ import {
   insertPaymentIntent,
   releaseRelay,
 } from './repo/payment-intents';
-import { describeTransactionError, INSUFFICIENT_FUNDS } from './transaction-errors';
-import { createTransactionLookup } from './transaction-lookup';
-import { platformKeys, REFUND_GRACE_MS, unixSeconds, type VaultTerms, vaultTerms } from './vault-terms';
 
 export interface PaymentsDeps {
   db: Db;
@@ -89,8 +122,13 @@ export interface PaymentsDeps {
   majorPrizeMaxSol?: string;
 }
 
-/** Confirmation wait for a relayed transaction; a blockhash lives about a minute. */
-const CONFIRM_TIMEOUT_MS = 90_000;
+/** A relayed payment's failures once it was sent: the wallet's words for what the chain said. */
+const PAYMENT_FAILURES: Omit<RelayFailures, 'refused'> = {
+  failed: (transactionError) => describeTransactionError(transactionError),
+  expired: () =>
+    new AppError('TRANSACTION_FAILED', 'The transaction expired before it landed. Please try again.'),
+  unconfirmed: 'The network did not confirm the transaction in time',
+};
 
 /** The memo texts of a transaction message: a server-built one carries its intent's reference. */
 function memoTexts(messageBytes: Uint8Array): string[] {
@@ -159,32 +197,7 @@ export function createPaymentsService({
     return !(await feePayerFunds.canPay(rent).catch(() => true));
   }
 
-  async function limit(key: string, rule: RateLimit, message: string) {
-    const result = await limiter.hit(key, rule);
-    if (!result.allowed) throw tooManyRequests(message, result.retryAfterSeconds);
-  }
-
-  /** Waits for a relayed transaction; its failure is the answer's reason. */
-  async function confirmRelayed(signature: Signature): Promise<void> {
-    try {
-      await waitForConfirmation(rpc, signature, { commitment: 'confirmed', timeoutMs: CONFIRM_TIMEOUT_MS });
-    } catch (error) {
-      if (error instanceof ConfirmationError && error.reason === 'failed') {
-        throw new AppError('TRANSACTION_FAILED', describeTransactionError(error.transactionError), {
-          signature,
-        });
-      }
-      if (error instanceof ConfirmationError && error.reason === 'expired') {
-        throw new AppError(
-          'TRANSACTION_FAILED',
-          'The transaction expired before it landed. Please try again.',
-        );
-      }
-      throw new AppError('CHAIN_UNAVAILABLE', 'The network did not confirm the transaction in time', {
-        signature,
-      });
-    }
-  }
+  const limit = (key: string, rule: RateLimit, message: string) => hitLimit(limiter, key, rule, message);
 
   /**
    * The relayed message is one the server built for this intent, and it landed without error: it
@@ -391,19 +404,18 @@ export function createPaymentsService({
      */
     async sendTransaction(user: UserRow, signedTransaction: string): Promise<Signature> {
       await limit(`send:${user.id}`, RATE_LIMITS.relayedTransactions, 'Too many transactions; wait a minute');
-      let decoded: ReturnType<ReturnType<typeof getTransactionDecoder>['decode']>;
+      const signed = decodeSigned(signedTransaction, PAYMENT_MESSAGES.invalidTransaction);
+      const { transaction: decoded, messageBytes } = signed;
       let references: string[];
       try {
-        decoded = getTransactionDecoder().decode(Buffer.from(signedTransaction, 'base64'));
-        references = memoTexts(new Uint8Array(decoded.messageBytes));
+        references = memoTexts(messageBytes);
       } catch {
         throw badRequest(PAYMENT_MESSAGES.invalidTransaction);
       }
-      const messageBytes = new Uint8Array(decoded.messageBytes);
       const now = clock();
       const intent = await findOpenIntentByMessage(db, {
         userId: user.id,
-        messageHash: messageHash(messageBytes),
+        messageHash: signed.messageHash,
         now,
       });
       if (!intent) {
@@ -411,14 +423,8 @@ export function createPaymentsService({
         throw badRequest(related.length > 0 ? PAYMENT_MESSAGES.notAsPrepared : PAYMENT_MESSAGES.notPrepared);
       }
       const signatureBytes = decoded.signatures[intent.fromWallet as Address];
-      const valid =
-        signatureBytes &&
-        (await verifySignature(
-          await getPublicKeyFromAddress(intent.fromWallet as Address),
-          signatureBytes as SignatureBytes,
-          messageBytes,
-        ));
-      if (!valid) throw badRequest(PAYMENT_MESSAGES.badSignature);
+      if (!signatureBytes || !(await isValidSignature(intent.fromWallet, signatureBytes, messageBytes)))
+        throw badRequest(PAYMENT_MESSAGES.badSignature);
       // The wallet is the fee payer: its signature is the transaction's id.
       const signature = getBase58Decoder().decode(signatureBytes) as Signature;
       const { rentPayer } = await platform();
@@ -441,24 +447,32 @@ export function createPaymentsService({
         // transaction. Answer it (a client retrying a lost answer) without sending it again.
         const current = await findIntent(db, intent.id);
         if (current?.relaySignature !== signature) throw conflict(PAYMENT_MESSAGES.alreadySent);
-        await confirmRelayed(signature);
+        await confirmSent(rpc, signature, PAYMENT_FAILURES);
         await see(current, signature);
         return signature;
       }
-      try {
-        await rpc.sendTransaction(wire, { encoding: 'base64', preflightCommitment: 'confirmed' }).send();
-      } catch (error) {
-        // Refused before it was forwarded: nothing was sent, so the payer may send it again.
-        await releaseRelay(db, intent.id, signature);
-        const reason = describeTransactionError(error);
-        if (
-          reason === INSUFFICIENT_FUNDS &&
-          (await platformShort(intent, rentPayer.address in decoded.signatures))
-        )
-          throw new FeePayerLowError();
-        throw new AppError('TRANSACTION_FAILED', reason);
-      }
-      await confirmRelayed(signature);
+      // The intent's claim is the record of what was sent: a copy sent before is refused like any
+      // other refusal, not waited for.
+      await sendAndConfirm(
+        rpc,
+        wire,
+        signature,
+        { sentBefore: 'refuse' },
+        {
+          ...PAYMENT_FAILURES,
+          async refused(error) {
+            // Refused before it was forwarded: nothing was sent, so the payer may send it again.
+            await releaseRelay(db, intent.id, signature);
+            const reason = describeTransactionError(error);
+            if (
+              reason === INSUFFICIENT_FUNDS &&
+              (await platformShort(intent, rentPayer.address in decoded.signatures))
+            )
+              return new FeePayerLowError();
+            return new AppError('TRANSACTION_FAILED', reason);
+          },
+        },
+      );
       await see(intent, signature);
       return signature;
     },

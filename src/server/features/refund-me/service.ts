@@ -17,11 +17,9 @@ import type { Db } from '#server/db/client';
 import type { Clock } from '#server/deps';
 import { AppError, badRequest, conflict, notFound } from '#server/errors';
 import type { UserRow } from '#server/features/auth/user';
-import {
-  createPreparedTransactions,
-  type RelayMessages,
-} from '#server/features/prepared-transactions/service';
-import { type RateLimit, type RateLimiter, tooManyRequests } from '#server/rate-limit/port';
+import { createPreparedTransactions, type RelayMessages } from '#server/prepared-transactions/prepared';
+import { limit as hitLimit } from '#server/rate-limit/limit';
+import type { RateLimit, RateLimiter } from '#server/rate-limit/port';
 import { RATE_LIMITS } from '#server/rate-limits';
 import { findDareVault } from './repo';
 
@@ -75,11 +73,8 @@ export function createRefundMeService({
   const programs = { v1: escrowProgramId, v2: escrowProgramV2Id };
   const prepared = createPreparedTransactions({ db, rpc, clock });
 
-  async function limit(key: string, rule: RateLimit) {
-    const verdict = await limiter.hit(key, rule);
-    if (!verdict.allowed)
-      throw tooManyRequests('Too many refund requests; wait a minute', verdict.retryAfterSeconds);
-  }
+  const limit = (key: string, rule: RateLimit) =>
+    hitLimit(limiter, key, rule, 'Too many refund requests; wait a minute');
 
   function walletOf(user: UserRow): Address {
     if (!user.walletAddress) throw badRequest(REFUND_ME_MESSAGES.noWallet);

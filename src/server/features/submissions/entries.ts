@@ -28,11 +28,9 @@ type VaultOnChain = Owned<AnyVault>;
 import type { Db } from '#server/db/client';
 import type { Clock } from '#server/deps';
 import { AppError, badRequest, conflict } from '#server/errors';
-import {
-  createPreparedTransactions,
-  type RelayMessages,
-} from '#server/features/prepared-transactions/service';
-import { type RateLimiter, tooManyRequests } from '#server/rate-limit/port';
+import { createPreparedTransactions, type RelayMessages } from '#server/prepared-transactions/prepared';
+import { limit as hitLimit } from '#server/rate-limit/limit';
+import type { RateLimit, RateLimiter } from '#server/rate-limit/port';
 import { RATE_LIMITS } from '#server/rate-limits';
 import { proofHashBytes, proofHashHex } from './proof-hash';
 
@@ -91,11 +89,8 @@ export function createEntries({
       });
   }
 
-  async function limit(key: string, rule: (typeof RATE_LIMITS)[keyof typeof RATE_LIMITS]) {
-    const verdict = await limiter.hit(key, rule);
-    if (!verdict.allowed)
-      throw tooManyRequests('Too many entry requests; wait a minute', verdict.retryAfterSeconds);
-  }
+  const limit = (key: string, rule: RateLimit) =>
+    hitLimit(limiter, key, rule, 'Too many entry requests; wait a minute');
 
   function vaultOf(dare: EnterableDare): Address {
     if (!dare.escrowWallet) throw conflict(SUBMISSION_MESSAGES.noVault);

@@ -1,8 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SUBMISSION_MESSAGES, UPLOADED_VIDEO_PREFIX } from '#contract/submissions';
+import { limit as hitLimit } from '#server/rate-limit/limit';
 import type { Db } from '../../db/client';
 import { badRequest, forbidden, notFound } from '../../errors';
-import { type RateLimiter, tooManyRequests } from '../../rate-limit/port';
+import type { RateLimiter } from '../../rate-limit/port';
 import { RATE_LIMITS } from '../../rate-limits';
 import type { ByteRange, StoragePort } from '../../storage/port';
 import type { UserRow } from '../auth/user';
@@ -83,14 +84,11 @@ export function createVideosService({
      * is stored, and a body that stalls or overruns is cut off (receive-upload.ts).
      */
     async upload(user: UserRow, request: FastifyRequest, reply: FastifyReply): Promise<string> {
-      for (const [key, limit] of [
+      for (const [key, rule] of [
         [`upload:${user.id}`, RATE_LIMITS.videoUploads],
         [`upload-address:${request.ip}`, RATE_LIMITS.videoUploadsPerAddress],
-      ] as const) {
-        const hit = await limiter.hit(key, limit);
-        if (!hit.allowed)
-          throw tooManyRequests('Too many uploads; wait a few minutes', hit.retryAfterSeconds);
-      }
+      ] as const)
+        await hitLimit(limiter, key, rule, 'Too many uploads; wait a few minutes');
       if (!request.isMultipart()) throw badRequest(SUBMISSION_MESSAGES.videoMissing);
       const stored = await receiveUpload(request, reply, {
         storage,

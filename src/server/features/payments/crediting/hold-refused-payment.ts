@@ -1,9 +1,9 @@
+import type { DbOrTx } from '#server/db/client';
 import type { Clock } from '#server/deps';
+import { AppError } from '#server/errors';
 import type { UserRow } from '#server/features/auth/user';
-import type { DbOrTx } from '../../db/client';
-import { AppError } from '../../errors';
-import { REFUSED_PAYMENT_HOLD_MS } from './payment-intents';
-import { shortenHold } from './repo/payment-intents';
+import { REFUSED_PAYMENT_HOLD_MS } from '../intents/intent';
+import { shortenHold } from '../repo/payment-intents';
 
 /**
  * Runs step 7 (a dare, a contribution, a major dare). When it is refused, money the server holds

@@ -1,9 +1,9 @@
 import { solToLamports } from '#contract/money';
 import type { DbOrTx } from '#server/db/client';
 import { appendLedgerEntry } from '#server/ledger/entries';
-import type { PaymentIntentRow } from './payment-intents';
-import { addToEscrowBalance } from './repo/escrow-wallets';
-import { findIntent, markIntentPaid } from './repo/payment-intents';
+import type { PaymentIntentRow } from '../intents/intent';
+import { addToEscrowBalance } from '../repo/escrow-wallets';
+import { findIntent, markIntentPaid } from '../repo/payment-intents';
 
 export type BookingResult = 'booked' | 'already-booked' | 'paid-by-another';
 

@@ -1,11 +1,12 @@
 import type { Signature } from '@solana/kit';
 import type { TransactionView } from '#contract/payments';
 import type { InstructionDecoder } from '#server/chain/escrow-program/decode';
-import type { ChainPort } from '../../chain/port';
-import { notFound } from '../../errors';
-import { type RateLimiter, tooManyRequests } from '../../rate-limit/port';
-import { RATE_LIMITS } from '../../rate-limits';
-import type { ExplorerNames } from './repo/explorer-names';
+import type { ChainPort } from '#server/chain/port';
+import { notFound } from '#server/errors';
+import { limit } from '#server/rate-limit/limit';
+import type { RateLimiter } from '#server/rate-limit/port';
+import { RATE_LIMITS } from '#server/rate-limits';
+import type { ExplorerNames } from '../repo/explorer-names';
 import { addressesOf, describeTransaction, toTransactionView } from './transaction-view';
 
 /** Confirmed transactions kept in memory; the oldest-used goes first. */
@@ -37,10 +38,12 @@ export function createTransactionLookup({
       cache.set(signature, cached);
       return cached;
     }
-    const allowed = await limiter.hit(`tx-lookup:${ip}`, RATE_LIMITS.transactionLookups);
-    if (!allowed.allowed) {
-      throw tooManyRequests('Too many transaction lookups; wait a minute', allowed.retryAfterSeconds);
-    }
+    await limit(
+      limiter,
+      `tx-lookup:${ip}`,
+      RATE_LIMITS.transactionLookups,
+      'Too many transaction lookups; wait a minute',
+    );
     let view: TransactionView | null = null;
     try {
       const tx = await rpc

@@ -5,7 +5,7 @@ import {
   type Signature,
   type SolanaRpcApi,
 } from '@solana/kit';
-import { messageHash } from './payment-intents';
+import { messageHash } from '#server/chain/relay';
 
 /** A transaction the chain holds (at `confirmed` or stronger), as the payment checks read it. */
 export interface LandedTransaction {

@@ -6,20 +6,20 @@ import type { ChainPort } from '#server/chain/port';
 import type { Db } from '#server/db/client';
 import { violatedConstraint } from '#server/db/errors';
 import type { Clock } from '#server/deps';
-import { bookPayment } from './book-payment';
-import { creditLapsedPayment } from './credit-payment';
-import { expireReservations } from './escrow-wallets';
-import { fetchLandedTransaction } from './landed-transactions';
-import type { PaymentIntentRow } from './payment-intents';
-import { type RefusedVaults, refundVault, takeRefusedVault } from './refused-vaults';
-import { findEscrowWallet } from './repo/escrow-wallets';
+import { bookPayment } from '../crediting/book-payment';
+import { creditLapsedPayment } from '../crediting/credit-payment';
+import { fetchLandedTransaction } from '../crediting/landed-transactions';
+import { expireReservations } from '../intents/escrow-reservations';
+import type { PaymentIntentRow } from '../intents/intent';
+import { findEscrowWallet } from '../repo/escrow-wallets';
 import {
   lapsedPaidIntents,
   lapsedUncheckedIntents,
   markIntentChecked,
   markIntentRefundedWithVault,
   vaultsOwingRefunds,
-} from './repo/payment-intents';
+} from '../repo/payment-intents';
+import { type RefusedVaults, refundVault, takeRefusedVault } from './refund-refused-vaults';
 
 /** How many signatures of a receipt are searched for an unreported payment. */
 const SIGNATURES_PER_RECEIPT = 50;

@@ -7,33 +7,35 @@
  *   come back; a new one replaces it only once its blockhash expired. Two copies of one
  *   transaction have one id, so the chain runs it at most once, however often it is sent.
  * - The relay sends only the exact message prepared for this user (its hash is kept), signed by
- *   the user's wallet (checked here), every other signature valid as it was, and waits for it.
+ *   the user's wallet (checked here), every other signature valid as it was, and waits for it
+ *   (the steps of src/server/chain/relay.ts, in the words of the feature that asks).
+ *
+ * Not a feature: it has no routes and no rule of its own; submissions (entries) and refund-me use
+ * it, as every money feature uses the ledger.
  */
-import { createHash } from 'node:crypto';
 import {
-  type Address,
-  type Base64EncodedWireTransaction,
-  getBase58Decoder,
-  getPublicKeyFromAddress,
-  getTransactionDecoder,
   isSolanaError,
   type Rpc,
   type Signature,
-  type SignatureBytes,
   SOLANA_ERROR__INSTRUCTION_ERROR__CUSTOM,
   SOLANA_ERROR__JSON_RPC__SERVER_ERROR_SEND_TRANSACTION_PREFLIGHT_FAILURE,
   SOLANA_ERROR__JSON_RPC__SERVER_ERROR_TRANSACTION_SIGNATURE_VERIFICATION_FAILURE,
   SOLANA_ERROR__TRANSACTION_ERROR__ACCOUNT_NOT_FOUND,
-  SOLANA_ERROR__TRANSACTION_ERROR__ALREADY_PROCESSED,
   SOLANA_ERROR__TRANSACTION_ERROR__BLOCKHASH_NOT_FOUND,
   SOLANA_ERROR__TRANSACTION_ERROR__INSUFFICIENT_FUNDS_FOR_FEE,
   SOLANA_ERROR__TRANSACTION_ERROR__INSUFFICIENT_FUNDS_FOR_RENT,
   type SolanaRpcApi,
-  verifySignature,
 } from '@solana/kit';
-import { ConfirmationError, waitForConfirmation } from '#server/chain/confirmation';
 import { customErrorCode, escrowErrorMessage } from '#server/chain/escrow-program/errors';
 import type { AppTransaction } from '#server/chain/escrow-program/wire-transactions';
+import {
+  allSignaturesValid,
+  decodeSigned,
+  messageHash,
+  type RelayFailures,
+  sendAndConfirm,
+  transactionId,
+} from '#server/chain/relay';
 import type { Db } from '#server/db/client';
 import type { Clock } from '#server/deps';
 import { AppError, badRequest } from '#server/errors';
@@ -68,13 +70,6 @@ export interface RelayMessages {
 
 /** SystemError::ResultWithNegativeLamports: a transfer or account creation its payer cannot fund. */
 const SYSTEM_INSUFFICIENT_LAMPORTS = 1;
-
-/** How long the relay waits for a confirmation; a blockhash lives about a minute on a cluster. */
-const CONFIRM_TIMEOUT_MS = 90_000;
-
-export function messageHash(messageBytes: Uint8Array): string {
-  return createHash('sha256').update(messageBytes).digest('hex');
-}
 
 export function createPreparedTransactions({
   db,
@@ -134,71 +129,42 @@ export function createPreparedTransactions({
     signedBase64: string,
     messages: RelayMessages,
   ): Promise<Signature> {
-    let decoded: ReturnType<ReturnType<typeof getTransactionDecoder>['decode']>;
-    try {
-      decoded = getTransactionDecoder().decode(Buffer.from(signedBase64, 'base64'));
-    } catch {
-      throw badRequest(messages.unreadable);
-    }
+    const signed = decodeSigned(signedBase64, messages.unreadable);
     const prepared = await findPrepared(db, key);
     if (!prepared || prepared.userId !== key.userId) throw badRequest(messages.notPrepared);
     // Checked before anything is sent: an entry, once landed, holds its fingerprint for good.
     if (key.proofHash !== undefined && prepared.proofHash !== key.proofHash)
       throw badRequest(messages.otherProof ?? messages.notAsPrepared);
-    const messageBytes = new Uint8Array(decoded.messageBytes);
-    if (messageHash(messageBytes) !== prepared.messageHash) throw badRequest(messages.notAsPrepared);
+    if (signed.messageHash !== prepared.messageHash) throw badRequest(messages.notAsPrepared);
     // Every signer's signature must be valid: the wallet's, and the server's left as they were.
-    const signers = Object.entries(decoded.signatures);
-    for (const [signer, signature] of signers) {
-      const valid =
-        signature !== null &&
-        (await verifySignature(
-          await getPublicKeyFromAddress(signer as Address),
-          signature as SignatureBytes,
-          messageBytes,
-        ));
-      if (!valid) throw badRequest(messages.badSignature);
-    }
-    // The transaction's id is its fee payer's signature, the first one.
-    const signature = getBase58Decoder().decode(signers[0]![1]!) as Signature;
-    try {
-      await rpc
-        .sendTransaction(signedBase64 as Base64EncodedWireTransaction, {
-          encoding: 'base64',
-          preflightCommitment: 'confirmed',
-        })
-        .send();
-    } catch (error) {
-      const cause = (error as { cause?: unknown }).cause;
+    if (!(await allSignaturesValid(signed))) throw badRequest(messages.badSignature);
+    const signature = transactionId(signed.transaction);
+    await sendAndConfirm(
+      rpc,
+      signedBase64,
+      signature,
       // Sent before (a retry, or the wallet sent it itself): the chain runs one copy; wait for it.
-      if (!isSolanaError(cause, SOLANA_ERROR__TRANSACTION_ERROR__ALREADY_PROCESSED))
-        throw sendFailure(error, messages);
-    }
-    try {
-      await waitForConfirmation(rpc, signature, {
-        commitment: 'confirmed',
-        timeoutMs: CONFIRM_TIMEOUT_MS,
-        lastValidBlockHeight: prepared.lastValidBlockHeight,
-      });
-    } catch (error) {
-      if (error instanceof ConfirmationError && error.reason === 'failed') {
-        const code = customErrorCode(error.transactionError);
-        if (code === SYSTEM_INSUFFICIENT_LAMPORTS)
-          throw new AppError('TRANSACTION_FAILED', messages.noFee, { signature });
-        throw new AppError(
-          'TRANSACTION_FAILED',
-          messages.failed(code === null ? 'the network refused it' : escrowErrorMessage(code)),
-          { signature },
-        );
-      }
-      if (error instanceof ConfirmationError && error.reason === 'expired')
-        throw new AppError('TRANSACTION_FAILED', messages.expired);
-      throw new AppError('CHAIN_UNAVAILABLE', messages.unconfirmed, { signature });
-    }
+      { sentBefore: 'wait', lastValidBlockHeight: prepared.lastValidBlockHeight },
+      relayFailures(messages),
+    );
     return signature;
   }
 
   return { prepare, relay };
+}
+
+/** A prepared relay's failures in its feature's words. */
+function relayFailures(messages: RelayMessages): RelayFailures {
+  return {
+    refused: (error) => sendFailure(error, messages),
+    failed(transactionError) {
+      const code = customErrorCode(transactionError);
+      if (code === SYSTEM_INSUFFICIENT_LAMPORTS) return messages.noFee;
+      return messages.failed(code === null ? 'the network refused it' : escrowErrorMessage(code));
+    },
+    expired: () => new AppError('TRANSACTION_FAILED', messages.expired),
+    unconfirmed: messages.unconfirmed,
+  };
 }
 
 /** A send refused before anything ran (preflight, signatures): nothing landed, nothing was paid. */

@@ -12,9 +12,9 @@ import { AppError, badRequest, conflict } from '#server/errors';
 import type { UserRow } from '#server/features/auth/user';
 import { requireDareCreationEnabled } from '#server/features/settings/switches';
 import { attachLedgerDare } from '#server/ledger/entries';
-import { bookPayment } from './book-payment';
-import type { PaymentIntentRow } from './payment-intents';
-import { type RefusedVaults, refuseVault } from './refused-vaults';
+import type { PaymentIntentRow } from '../intents/intent';
+import { type PlatformKeys, wholeSeconds } from '../intents/vault-terms';
+import { type RefusedVaults, refuseVault } from '../jobs/refund-refused-vaults';
 import {
   addToDarePool,
   findContributionBySignature,
@@ -22,10 +22,10 @@ import {
   insertContribution,
   insertStakedDare,
   lockDareStanding,
-} from './repo/credits';
-import { assignEscrowToDare, findEscrowWallet, lockEscrowWallet } from './repo/escrow-wallets';
-import { consumeIntent, findVaultCreation } from './repo/payment-intents';
-import { type PlatformKeys, wholeSeconds } from './vault-terms';
+} from '../repo/credits';
+import { assignEscrowToDare, findEscrowWallet, lockEscrowWallet } from '../repo/escrow-wallets';
+import { consumeIntent, findVaultCreation } from '../repo/payment-intents';
+import { bookPayment } from './book-payment';
 import { type VerifiedPayment, verifyPayment } from './verify-payment';
 
 /** The dare a stake opens, as the request describes it; the money columns come from the payment. */

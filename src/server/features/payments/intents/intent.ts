@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { getAddressDecoder } from '@solana/kit';
 import { REFUSED_PAYMENT_HOLD_MINUTES } from '#contract/limits';
 import type { paymentIntents } from '#server/db/schema';
@@ -15,11 +15,6 @@ export const PAYMENT_INTENT_TTL_MS = 24 * 3600 * 1000;
  * the request again (the web app keeps the paid stake for exactly that); then it is refunded.
  */
 export const REFUSED_PAYMENT_HOLD_MS = REFUSED_PAYMENT_HOLD_MINUTES * 60 * 1000;
-
-/** The relay compares messages by this digest: the server-built bytes, nothing else, are sent. */
-export function messageHash(messageBytes: Uint8Array): string {
-  return createHash('sha256').update(messageBytes).digest('hex');
-}
 
 export type PaymentPurpose = 'stake' | 'contribution';
 /** The escrow program instruction a payment intent's transaction carries. */

@@ -7,10 +7,10 @@ import type { Receipt, Vault } from '#server/chain/escrow-program/layout';
 import { findReceiptAddress } from '#server/chain/escrow-program/pda';
 import type { DbOrTx } from '#server/db/client';
 import { AppError } from '#server/errors';
+import type { PaymentIntentRow, PaymentPurpose } from '../intents/intent';
+import { unixSeconds } from '../intents/vault-terms';
+import { findIntentByMessage, findIntentBySignature } from '../repo/payment-intents';
 import { fetchLandedTransaction } from './landed-transactions';
-import type { PaymentIntentRow, PaymentPurpose } from './payment-intents';
-import { findIntentByMessage, findIntentBySignature } from './repo/payment-intents';
-import { unixSeconds } from './vault-terms';
 
 export type PaymentFailure =
   | 'not-found'
