@@ -270,25 +270,33 @@ export function createTransfers({
   const memo = (payout: VaultPayout, what: string, attempt: number) =>
     `DarePool ${what}${payout.dareId === null ? '' : ` of dare ${payout.dareId}`}, attempt ${attempt}`;
 
-  /** Records, sends and books each paying transaction in order; stops at the first that does not land. */
+  /**
+   * Records, sends and books each paying transaction in order; stops at the first that does not
+   * land. With `independentCloses` (each transaction closes one record of its own), one that
+   * closes records and failed does not stop the next: only a transaction closing nothing (the
+   * cancel the refunds need) or one whose fate is unknown (one transaction of a vault on its way
+   * at a time) does.
+   */
   async function sendInOrder(
     payout: VaultPayout,
     transactions: VaultTransaction[],
     beforeRecord?: BeforeRecord,
     recipientOf: (transaction: VaultTransaction) => { recipient: string; lamports: bigint } | null = () =>
       null,
+    { independentCloses = false }: { independentCloses?: boolean } = {},
   ): Promise<PayoutOutcome[]> {
     const outcomes: PayoutOutcome[] = [];
     for (const [index, transaction] of transactions.entries()) {
+      const goesOn = independentCloses && transaction.closes.length > 0;
       const expected = recipientOf(transaction);
       if (!expected) {
-        if (!(await sendAndConfirm(transaction))) break;
+        if (!(await sendAndConfirm(transaction)) && !goesOn) break;
         continue;
       }
       const row = await record(payout, transaction, expected, index === 0 ? beforeRecord : undefined);
       const outcome = await sendStored(row);
       outcomes.push(outcome);
-      if (outcome.status !== 'confirmed') break;
+      if (outcome.status === 'unknown' || (outcome.status === 'failed' && !goesOn)) break;
     }
     return outcomes;
   }

@@ -36,11 +36,18 @@ export function createVaultRefunds(
       ...(await transfers.signers()),
       memo: transfers.memo(refund, 'refund', attempt),
     });
-    const outcomes = await transfers.sendInOrder(refund, transactions, undefined, (transaction) => {
-      const refunds = transaction.closes.flatMap((close) => (close.kind === 'refund' ? [close] : []));
-      if (refunds.length === 0) return null;
-      return { recipient: refunds[0]!.payer, lamports: refunds.reduce((sum, r) => sum + r.amount, 0n) };
-    });
+    const outcomes = await transfers.sendInOrder(
+      refund,
+      transactions,
+      undefined,
+      (transaction) => {
+        const refunds = transaction.closes.flatMap((close) => (close.kind === 'refund' ? [close] : []));
+        if (refunds.length === 0) return null;
+        return { recipient: refunds[0]!.payer, lamports: refunds.reduce((sum, r) => sum + r.amount, 0n) };
+      },
+      // A v2 vault's records close one per transaction, each on its own (see record-closes.ts).
+      { independentCloses: vault.version === 2 },
+    );
     return { state: await vaultState(payout.escrowWallet), outcomes };
   };
 }
