@@ -26,6 +26,7 @@ import {
   type TransactionSigner,
 } from '@solana/kit';
 import { fetchReceipt, fetchVault } from './accounts';
+import type { AnyVault } from './any-program';
 import {
   getCancelInstruction,
   getCloseEntryInstruction,
@@ -299,7 +300,10 @@ export async function buildExecuteTransaction(
   return transaction!;
 }
 
-/** cancel (when the vault is still open), then a refund per receipt and close_entry per entry. */
+/**
+ * cancel (when the vault is still open), then a refund per receipt and close_entry per entry:
+ * packed as full as a packet allows for a v1 vault, each alone for a v2 vault (see `pack`).
+ */
 export async function buildCancelAndRefundTransactions(
   rpc: VaultRpc,
   input: {
@@ -314,13 +318,14 @@ export async function buildCancelAndRefundTransactions(
   if (vault.status === 'settled') throw new VaultStateError('The vault was settled: it cannot be cancelled');
   const records = await listVaultRecords(rpc, input.programId, input.vault);
   const cancel = vault.status === 'open' ? [{ instruction: getCancelInstruction(input) }] : [];
-  return pack(rpc, input, [...cancel, ...(await closeSteps(input, vault, records, true))]);
+  return pack(rpc, input, [...cancel, ...(await closeSteps(input, vault, records, true))], vault.version);
 }
 
 /**
  * Closes what is left of a vault, signed only by `feePayer` (any wallet: no DarePool key): a
  * refund per receipt and close_entry per entry when it is refunding or open (the program refuses
  * the refunds of an open vault before refund_after), close_receipt and close_entry when settled.
+ * A v2 vault's come one per transaction (see `pack`).
  */
 export async function buildCloseRecordsTransactions(
   rpc: VaultRpc,
@@ -328,14 +333,14 @@ export async function buildCloseRecordsTransactions(
 ): Promise<VaultTransaction[]> {
   const vault = await endableVault(rpc, input.programId, input.vault);
   const records = await listVaultRecords(rpc, input.programId, input.vault);
-  return pack(rpc, input, await closeSteps(input, vault, records, vault.status !== 'settled'));
+  return pack(rpc, input, await closeSteps(input, vault, records, vault.status !== 'settled'), vault.version);
 }
 
 async function endableVault(
   rpc: Rpc<GetAccountInfoApi>,
   programId: Address,
   address: Address,
-): Promise<Vault> {
+): Promise<AnyVault> {
   const vault = await fetchVault(rpc, programId, address);
   if (!vault)
     throw new VaultStateError(`No vault of program ${programId} at ${address} (closed or never created)`);
@@ -390,18 +395,30 @@ async function closeSteps(
   return [...receipts, ...entries];
 }
 
+/**
+ * The steps in signed transactions sharing one blockhash. A v1 vault's are packed as full as a
+ * packet allows (its records' rent payers are the platform and DarePool's users). A v2 vault's
+ * entries are paid for by their entrants, strangers: an entrant whose account cannot be credited
+ * (an executable one, on a runtime that refuses it) makes every transaction closing its entry
+ * fail, so each step goes alone and holds up nothing else (decision 032, "one transaction per
+ * record close").
+ */
 async function pack(
   rpc: BlockhashRpc,
   input: { feePayer: TransactionSigner; memo?: string },
   steps: Step[],
+  version: 1 | 2 = 1,
 ): Promise<VaultTransaction[]> {
   if (steps.length === 0) return [];
-  const packed = await packSignedTransactions({
-    feePayer: input.feePayer,
-    lifetime: await lifetimeOf(rpc),
-    steps,
-    memo: input.memo,
-  });
+  const lifetime = await lifetimeOf(rpc);
+  const groups = version === 2 ? steps.map((step) => [step]) : [steps];
+  const packed = (
+    await Promise.all(
+      groups.map((group) =>
+        packSignedTransactions({ feePayer: input.feePayer, lifetime, steps: group, memo: input.memo }),
+      ),
+    )
+  ).flat();
   return packed.map(({ steps: carried, ...transaction }) => ({
     ...transaction,
     closes: carried.flatMap((step) => (step.close ? [step.close] : [])),

@@ -28,6 +28,7 @@ import {
   getCreateAccountWithSeedInstruction,
   getInitializeNonceAccountInstruction,
   getNonceSize,
+  getWithdrawNonceAccountInstruction,
   SYSTEM_PROGRAM_ADDRESS,
 } from '@solana-program/system';
 import { waitForConfirmation } from '#server/chain/confirmation';
@@ -116,4 +117,57 @@ export async function proposeNonce(
     if (!nonce) throw new Error('The propose nonce account could not be created');
   }
   return { nonce, nonceAccountAddress, nonceAuthorityAddress: feePayer.address };
+}
+
+/**
+ * Gives the vault's propose nonce account back to the fee payer: its whole balance (the rent the
+ * fee payer lent it, and anything sent to it since) withdrawn by the fee payer as its authority,
+ * which deletes the account. Only for a vault where no proposal can land any more (executed,
+ * refunding or closed): a collecting proposal would lose its lifetime. Exactly once by the chain
+ * itself: a second withdraw of a balance already taken is refused by the node's preflight and
+ * moves nothing, and one interrupted by a crash is simply sent again by the next caller (the
+ * account is still there). Returns the lamports withdrawn: 0n when there is no such account.
+ */
+export async function reclaimProposeNonce(
+  rpc: Rpc<SolanaRpcApi>,
+  feePayer: KeyPairSigner,
+  vault: Address,
+): Promise<bigint> {
+  const nonceAccount = await proposeNonceAddress(feePayer.address, vault);
+  const { value: account } = await rpc
+    .getAccountInfo(nonceAccount, { commitment: 'confirmed', encoding: 'base64' })
+    .send();
+  if (!account) return 0n;
+  const { value: latest } = await rpc.getLatestBlockhash({ commitment: 'confirmed' }).send();
+  const signed = await signTransactionMessageWithSigners(
+    pipe(
+      createTransactionMessage({ version: 0 }),
+      (m) => setTransactionMessageFeePayerSigner(feePayer, m),
+      (m) => setTransactionMessageLifetimeUsingBlockhash(latest, m),
+      (m) =>
+        appendTransactionMessageInstructions(
+          [
+            getWithdrawNonceAccountInstruction({
+              nonceAccount,
+              recipientAccount: feePayer.address,
+              nonceAuthority: feePayer,
+              withdrawAmount: account.lamports,
+            }),
+          ],
+          m,
+        ),
+    ),
+  );
+  await rpc
+    .sendTransaction(getBase64EncodedWireTransaction(signed), {
+      encoding: 'base64',
+      preflightCommitment: 'confirmed',
+    })
+    .send();
+  await waitForConfirmation(rpc, getSignatureFromTransaction(signed), {
+    commitment: 'confirmed',
+    timeoutMs: 60_000,
+    lastValidBlockHeight: latest.lastValidBlockHeight,
+  });
+  return account.lamports;
 }
