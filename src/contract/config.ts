@@ -16,8 +16,13 @@ export const publicConfigSchema = z
      * through the chain's local RPC (`cluster=custom`); on a real cluster both are the same.
      */
     solanaExplorerUrl: z.string().nullable(),
-    /** The escrow program that holds every dare's SOL in its vaults: anyone can check it on chain. */
+    /**
+     * Escrow program v1, whose vaults hold the SOL of dares created before v2 (older data folders):
+     * anyone can check it on chain.
+     */
     escrowProgramId: z.string(),
+    /** Escrow program v2, whose vaults hold every new dare's SOL (judges, guardian, payout window). */
+    escrowProgramV2Id: z.string(),
     limits: z.object({
       stakeMinSol: z.string(),
       stakeMaxSol: z.string(),

@@ -13,7 +13,10 @@ import { createEntryCost } from '#server/chain/escrow-program/entry-cost';
 import { ENTRY_V2_SIZE } from '#server/chain/escrow-program/v2/layout';
 import type { AppDeps } from '../../deps';
 
-export const configRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { chain, escrowProgramId }) => {
+export const configRoutes: FastifyPluginAsyncZod<AppDeps> = async (
+  app,
+  { chain, escrowProgramId, escrowProgramV2Id },
+) => {
   // What entering a new dare costs: every new vault is program v2's, whose entry holds the proof's hash.
   const entryCost = createEntryCost(chain.rpc, ENTRY_V2_SIZE);
   const publicConfig: Omit<PublicConfig, 'limits'> & {
@@ -24,6 +27,7 @@ export const configRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { chain,
     explorerUrl: chain.explorerUrlTemplate,
     solanaExplorerUrl: chain.solanaExplorerUrlTemplate,
     escrowProgramId,
+    escrowProgramV2Id,
     limits: {
       stakeMinSol: STAKE_MIN_SOL,
       stakeMaxSol: STAKE_MAX_SOL,

@@ -63,9 +63,10 @@ function WhereTheMoneyIs() {
     <div className="space-y-2">
       <p>
         Every dare's SOL sits in its own vault, an account of DarePool's escrow program on Solana. The program
-        pays a vault only to a wallet that entered the dare, once, and refunds every payer if the dare is
-        cancelled or not settled within 7 days of its deadline: no DarePool key can take it. Each dare's page
-        links its vault on the explorer.
+        pays a vault only to wallets that entered the dare, named by DarePool's judges with their own wallets
+        and paid only after a public window in which a guardian can veto; it refunds every payer if the dare
+        is cancelled or not settled within 7 days of its deadline: no DarePool key can take it. Each dare's
+        page links its vault on the explorer.
       </p>
       <p>
         If a cancelled or overdue dare still holds your SOL, its page shows 'Refund me': your wallet signs the
@@ -74,7 +75,9 @@ function WhereTheMoneyIs() {
       {config && (
         <p className="text-sm text-muted-foreground">
           Escrow program:{' '}
-          <span className="font-mono break-all text-foreground">{config.escrowProgramId}</span>
+          <span className="font-mono break-all text-foreground">{config.escrowProgramV2Id}</span> (dares
+          created before it:{' '}
+          <span className="font-mono break-all text-foreground">{config.escrowProgramId}</span>)
         </p>
       )}
     </div>

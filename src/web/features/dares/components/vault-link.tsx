@@ -12,7 +12,8 @@ export function VaultLink({ vault }: { vault: string | null }) {
   const { data: config } = useConfig();
   if (!vault || !config) return null;
   const href = accountUrl(config.solanaExplorerUrl, vault);
-  const title = `Vault ${vault} of the DarePool escrow program ${config.escrowProgramId}`;
+  // The explorer names the vault's owner, v2 for new dares or v1 for older ones (Instructions lists both).
+  const title = `Vault ${vault}, an account of DarePool's escrow program`;
   return (
     <p className="flex flex-wrap items-center gap-x-2 gap-y-1 text-sm text-muted-foreground">
       <Landmark className="size-4" aria-hidden />
