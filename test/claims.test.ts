@@ -1,8 +1,10 @@
 /**
- * Claims paid by the escrow program: `settle` signed by the moderator, paying the winner's
- * registered wallet everything the vault holds, then the records closed so every rent lamport
- * returns to whoever paid it: the platform's fee payer, or the entrant for its entry. Dares are made directly on the program here (create_vault,
- * deposit, enter signed by the users' wallets), recorded as payments records them.
+ * Claims paid by escrow program v2: the judge's own wallet names the winner (propose), and after
+ * the payout window `execute` (the platform's fee payer signs only as fee payer) pays the winner's
+ * registered wallet everything the vault holds, then the records close so every rent lamport
+ * returns to whoever paid it: the creator for its vault, each payer for its receipt, the entrant
+ * for its entry. Dares are funded through the API (create_vault, deposit, enter signed by the
+ * users' wallets).
  */
 import { type Address, address, type Signature } from '@solana/kit';
 import { getTransferSolInstruction } from '@solana-program/system';
@@ -11,6 +13,8 @@ import { describe, expect, it } from 'vitest';
 import { FEE_PAYER_MESSAGES } from '#contract/fee-payer';
 import { claims, ledgerEntries, payoutTransfers, users } from '#server/db/schema';
 import { ENTRY_COST, ENTRY_FEE, ENTRY_RENT, enterAndSubmit, fundEntries } from './helpers/entries';
+import { recordExecute } from './helpers/execute';
+import { nameWinner, passPayoutWindow } from './helpers/judging';
 import { sendOwnTransfer, waitUntilLanded } from './helpers/money';
 import {
   type Actor,
@@ -21,7 +25,6 @@ import {
   expectReconciled,
   lamportsOf,
   newActor,
-  payoutsService,
   submitVideo,
   vaultOnChain,
 } from './helpers/payouts';
@@ -44,19 +47,18 @@ const {
   },
 });
 
-/**
- * A community dare funded through the API (create_vault, deposit), `author` entered on chain and
- * submitted (Submit Video signs `enter`), approved, voted for, marked winner. `enter: false`: a
- * submission recorded without an entry (as before entries existed).
- */
-async function wonDare(author: Actor, stake = '0.2', added = '0.15', options: { enter?: boolean } = {}) {
-  const dare = await createFundedDare(ctx, creator, stake);
-  await contribute(ctx, backer, dare, added);
-  if (options.enter !== false) await fundEntries(ctx, author.wallet.address);
-  const submission =
-    options.enter === false
-      ? await submitVideo(ctx, author, dare.id)
-      : await enterAndSubmit(ctx, author, dare.id);
+/** The author's prize claim for this submission, as its Claims page lists it. */
+async function claimOf(author: Actor, submissionId: number) {
+  const listed = await http.get('/api/claims', author.token);
+  expect(listed.statusCode, listed.body).toBe(200);
+  const claim = (listed.json() as { id: number; submissionId: number | null }[]).find(
+    (c) => c.submissionId === submissionId,
+  );
+  expect(claim).toBeDefined();
+  return claim as { id: number; submissionId: number; amount: string; status: string; claimType: string };
+}
+
+async function approveAndVote(submission: { id: number; dareId: number }) {
   const approved = await http.put(
     `/api/admin/submissions/${submission.id}`,
     { status: 'approved' },
@@ -64,13 +66,22 @@ async function wonDare(author: Actor, stake = '0.2', added = '0.15', options: { 
   );
   expect(approved.statusCode, approved.body).toBe(200);
   await castVote(ctx, voter, submission);
-  const marked = await http.post(
-    `/api/admin/submissions/${submission.id}/mark-winner`,
-    { dareId: dare.id },
-    admin.token,
-  );
-  expect(marked.statusCode, marked.body).toBe(201);
-  return { dare, submission, claim: marked.json() };
+}
+
+/**
+ * A community dare funded through the API (create_vault, deposit), `author` entered on chain and
+ * submitted (Submit Video signs `enter`), approved, voted for, named winner by the judge, and its
+ * payout window passed: the claim can be paid.
+ */
+async function wonDare(author: Actor, stake = '0.2', added = '0.15') {
+  const dare = await createFundedDare(ctx, creator, stake);
+  await contribute(ctx, backer, dare, added);
+  await fundEntries(ctx, author.wallet.address);
+  const submission = await enterAndSubmit(ctx, author, dare.id);
+  await approveAndVote(submission);
+  await nameWinner(ctx, admin, submission.id, dare.id);
+  await passPayoutWindow(ctx);
+  return { dare, submission, claim: await claimOf(author, submission.id) };
 }
 
 /** The network fees the platform paid for the transactions of this vault (it is their fee payer). */
@@ -88,12 +99,18 @@ async function platformFees(vault: string): Promise<bigint> {
 
 const feePayer = () => ctx.escrowKeys.feePayer();
 
+/**
+ * The platform's fees for one judged dare: the propose it relays (its fee payer and the judge
+ * sign: 2 signatures), the execute (1) and the close of the records (1), 5,000 lamports each.
+ */
+const PLATFORM_FEES = 20_000n;
+
 async function expectClosed(dare: { vault: Address }) {
   expect(await vaultOnChain(ctx, dare.vault)).toEqual({ vault: null, receipts: 0, entries: 0 });
   expect(await lamportsOf(ctx, dare.vault)).toBe(0n);
 }
 
-describe('the complete story on the program: fund, contribute, enter, approve, vote, mark winner, claim', () => {
+describe('the complete story on the program: fund, contribute, enter, approve, vote, name the winner, window, claim', () => {
   it('pays the winner exactly the pool, closes vault, receipts and entry, returns every rent lamport to its payer', async () => {
     const platform = (await feePayer()).address;
     const platformBefore = await lamportsOf(ctx, platform);
@@ -116,9 +133,10 @@ describe('the complete story on the program: fund, contribute, enter, approve, v
     expect(await lamportsOf(ctx, winner.wallet.address)).toBe(start + ENTRY_COST + 350_000_000n - ENTRY_FEE);
     await expectClosed(dare);
     // Every rent lamport came back: the platform is out only the fees of what it chose to send
-    // (the settle; the wallets paid their own create_vault, deposit and entry).
+    // (the propose it relays for the judge, the execute, the closes; the wallets paid their own
+    // create_vault, deposit and entry, and their rent).
     const fees = await platformFees(dare.escrowWallet);
-    expect(fees).toBe(10_000n);
+    expect(fees).toBe(PLATFORM_FEES);
     expect(await lamportsOf(ctx, platform)).toBe(platformBefore - fees);
 
     const ledger = await ctx.database.db
@@ -145,23 +163,41 @@ describe('the complete story on the program: fund, contribute, enter, approve, v
       .where(eq(payoutTransfers.signature, paid.transactionHash));
     expect(transfer).toMatchObject({ status: 'confirmed', amount: '0.350000000', surplus: '0.000000000' });
 
+    // Asked again (a judged dare may have been paid by the job): the paid claim, nothing sent.
     const again = await http.post('/api/claims/prize', { submissionId: submission.id }, winner.token);
-    expect(again.statusCode).toBe(409);
-    expect(again.json().error).toBe('This prize has already been paid');
+    expect(again.statusCode, again.body).toBe(200);
+    expect(again.json()).toMatchObject({
+      id: claim.id,
+      status: 'paid',
+      transactionHash: paid.transactionHash,
+    });
     expect(await lamportsOf(ctx, winner.wallet.address)).toBe(before + 350_000_000n + ENTRY_RENT);
   });
 
-  it('refuses to pay a winner whose wallet never entered the dare on chain, and keeps the claim', async () => {
-    const { dare, submission, claim } = await wonDare(winner, '0.1', '0.01', { enter: false });
-    const res = await http.post('/api/claims/prize', { submissionId: submission.id }, winner.token);
+  it('refuses to name a winner whose wallet never entered the dare on chain, and moves nothing', async () => {
+    // A submission recorded without an entry (as before entries existed).
+    const dare = await createFundedDare(ctx, creator, '0.1');
+    await contribute(ctx, backer, dare, '0.01');
+    const submission = await submitVideo(ctx, winner, dare.id);
+    await approveAndVote(submission);
+    const vaultBefore = await lamportsOf(ctx, dare.vault);
+    const res = await http.post(
+      `/api/admin/submissions/${submission.id}/mark-winner`,
+      { dareId: dare.id },
+      admin.token,
+    );
     expect(res.statusCode).toBe(409);
-    expect(res.json().error).toContain('has not entered this dare on chain');
-    const [row] = await ctx.database.db.select().from(claims).where(eq(claims.id, claim.id));
-    expect(row).toMatchObject({ status: 'pending', transactionHash: null });
-    expect(await lamportsOf(ctx, dare.vault)).toBeGreaterThan(110_000_000n);
-    // Entered (the dare is still open on chain), the same claim pays.
+    expect(res.json().error).toBe(
+      'This submission was not entered on chain: its author never signed the entry',
+    );
+    expect(await ctx.database.db.$count(claims, eq(claims.submissionId, submission.id))).toBe(0);
+    expect((await vaultOnChain(ctx, dare.vault)).vault?.status).toBe('open');
+    expect(await lamportsOf(ctx, dare.vault)).toBe(vaultBefore);
+    // Entered (the dare is still open on chain), the same submission is named and its claim pays.
     await fundEntries(ctx, winner.wallet.address);
     await enterOnChain(ctx, winner, dare);
+    await nameWinner(ctx, admin, submission.id, dare.id);
+    await passPayoutWindow(ctx);
     const paid = await http.post('/api/claims/prize', { submissionId: submission.id }, winner.token);
     expect(paid.statusCode, paid.body).toBe(200);
     await expectClosed(dare);
@@ -178,9 +214,15 @@ describe('exactly once', () => {
         http.post('/api/claims/prize', { submissionId: submission.id }, winner.token),
       ),
     );
+    // One request pays; the others find it being paid (409) or, once paid, answer the paid claim
+    // (a judged dare's claim answers its payout): all with the one transaction.
     const codes = responses.map((res) => res.statusCode);
-    expect(codes.filter((code) => code === 200)).toHaveLength(1);
-    expect(codes.filter((code) => code === 409)).toHaveLength(49);
+    expect(codes.filter((code) => code !== 200 && code !== 409)).toEqual([]);
+    const paidWith = new Set(
+      responses.filter((res) => res.statusCode === 200).map((res) => res.json().transactionHash),
+    );
+    expect(paidWith.size).toBe(1);
+    expect(codes.filter((code) => code === 409).length).toBeGreaterThan(0);
     expect(await lamportsOf(ctx, winner.wallet.address)).toBe(before + 350_000_000n + ENTRY_RENT);
     await expectClosed(dare);
     const transfers = await ctx.database.db
@@ -196,46 +238,41 @@ describe('exactly once', () => {
     const before = await lamportsOf(ctx, winner.wallet.address);
     // What payClaim does up to the crash: processing, signed and recorded, sent... then the process dies.
     await ctx.database.db.update(claims).set({ status: 'processing' }).where(eq(claims.id, claim.id));
-    const { transfer } = await payoutsService(ctx).prepareSettle(
-      {
-        claimId: claim.id,
-        dareId: dare.id,
-        escrowWallet: dare.escrowWallet,
-        winners: [winner.wallet.address],
-      },
+    const { transfer } = await recordExecute(
+      ctx,
+      { claimId: claim.id, dareId: dare.id, escrowWallet: dare.escrowWallet },
       async (tx, signature) => {
         await tx.update(claims).set({ transactionHash: signature }).where(eq(claims.id, claim.id));
       },
     );
     await ctx.chain.rpc.sendTransaction(transfer.wireTransaction as never, { encoding: 'base64' }).send();
     await waitUntilLanded(ctx.chain, transfer.signature);
-    expect(await lamportsOf(ctx, winner.wallet.address)).toBe(before + 300_000_000n + ENTRY_RENT);
+    // The pool; the entry's rent comes back when the records close, after the execute.
+    expect(await lamportsOf(ctx, winner.wallet.address)).toBe(before + 300_000_000n);
     await expect(expectReconciled(ctx)).rejects.toThrow(); // the chain moved, the books not yet
 
     await ctx.restart();
 
     const [row] = await ctx.database.db.select().from(claims).where(eq(claims.id, claim.id));
     expect(row).toMatchObject({ status: 'paid', transactionHash: transfer.signature });
-    expect(await lamportsOf(ctx, winner.wallet.address)).toBe(before + 300_000_000n + ENTRY_RENT);
     await expectReconciled(ctx);
+    // Asked again: the paid claim and its transaction, nothing sent.
     const retry = await http.post('/api/claims/prize', { submissionId: claim.submissionId }, winner.token);
-    expect(retry.statusCode).toBe(409);
-    // The records the settle closed are gone; the job closes anything left and the rent comes back.
+    expect(retry.statusCode, retry.body).toBe(200);
+    expect(retry.json()).toMatchObject({ status: 'paid', transactionHash: transfer.signature });
+    // The job closes the records left and the rent comes back.
     await ctx.app.payoutJob.runNow();
     await expectClosed(dare);
+    expect(await lamportsOf(ctx, winner.wallet.address)).toBe(before + 300_000_000n + ENTRY_RENT);
   });
 
   it('a crash before sending is recovered by sending the recorded bytes, once', async () => {
     const { dare, claim } = await wonDare(winner, '0.1', '0.02');
     const before = await lamportsOf(ctx, winner.wallet.address);
     await ctx.database.db.update(claims).set({ status: 'processing' }).where(eq(claims.id, claim.id));
-    const { transfer } = await payoutsService(ctx).prepareSettle(
-      {
-        claimId: claim.id,
-        dareId: dare.id,
-        escrowWallet: dare.escrowWallet,
-        winners: [winner.wallet.address],
-      },
+    const { transfer } = await recordExecute(
+      ctx,
+      { claimId: claim.id, dareId: dare.id, escrowWallet: dare.escrowWallet },
       async (tx, signature) => {
         await tx.update(claims).set({ transactionHash: signature }).where(eq(claims.id, claim.id));
       },
@@ -243,8 +280,12 @@ describe('exactly once', () => {
     await ctx.restart();
     const [row] = await ctx.database.db.select().from(claims).where(eq(claims.id, claim.id));
     expect(row).toMatchObject({ status: 'paid', transactionHash: transfer.signature });
-    expect(await lamportsOf(ctx, winner.wallet.address)).toBe(before + 120_000_000n + ENTRY_RENT);
+    expect(await lamportsOf(ctx, winner.wallet.address)).toBe(before + 120_000_000n);
     await expectReconciled(ctx);
+    // The records close after the execute (the job), the entry's rent back to the winner.
+    await ctx.app.payoutJob.runNow();
+    await expectClosed(dare);
+    expect(await lamportsOf(ctx, winner.wallet.address)).toBe(before + 120_000_000n + ENTRY_RENT);
   });
 
   it('makes a claim left processing without a transaction claimable again at start-up', async () => {
@@ -263,7 +304,7 @@ describe('exactly once', () => {
   });
 });
 
-describe('a failed settle', () => {
+describe('a failed execute', () => {
   it('leaves the claim claimable again with the reason shown, and moves nothing', async () => {
     const { dare, submission, claim } = await wonDare(winner, '0.1', '0.01');
     const platform = await feePayer();

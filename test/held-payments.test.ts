@@ -1,8 +1,8 @@
 /**
  * Money held for payers whose payment never funded a dare, refunded through the escrow program by
  * the refunds feature (payments' RefusedVaults, wired in routes.ts): the vault is cancelled and each
- * receipt refunded to its payer, booked on the ledger, the vault closed with its rent back to the
- * platform. Payments decides when (a final refusal at once, a correctable one after the hold, a
+ * receipt refunded to its payer, booked on the ledger, the vault closed with its rent back to its
+ * payer (program v2: the creator's wallet). Payments decides when (a final refusal at once, a correctable one after the hold, a
  * payment nobody reported once it lapses); these tests follow the money through the real app.
  */
 import { eq } from 'drizzle-orm';
@@ -21,8 +21,13 @@ const {
 
 const DAY = 24 * 3600 * 1000;
 const MINUTE = 60_000;
-/** The wallet's fees for create_vault: its own signature and the platform's (rent payer). */
-const CREATE_FEES = 10_000n;
+/** The wallet's fee for create_vault (program v2): its own signature, the only one. */
+const CREATE_FEES = 5_000n;
+/**
+ * The rent a v2 create_vault takes from the creator's wallet: the vault's (424 bytes) and its
+ * receipt's (120 bytes). A refund that closes the vault gives both back.
+ */
+const CREATE_RENT = 3_841_920n + 1_726_080n;
 
 const inDays = (days: number) => new Date(ctx.clock.now.getTime() + days * DAY).toISOString();
 
@@ -75,7 +80,8 @@ describe('a vault that can never fund its dare (a final refusal)', () => {
     expect(refused.statusCode).toBe(400);
     expect(refused.json().error).toBe('The deadline does not match the one the payment was prepared with');
     await expectRefundedVault(paid.escrow, paid.signature, alice.wallet.address, '0.200000000');
-    // The wallet is out only its create_vault fees; the platform got the vault's and receipt's rent back.
+    // The wallet is out only its create_vault fee (the vault's and receipt's rent came back to it);
+    // the platform paid only the refund's fee.
     expect(before - (await lamportsOf(ctx, alice.wallet.address))).toBe(CREATE_FEES);
     const [transfer] = await ctx.database.db
       .select()
@@ -110,7 +116,7 @@ describe('a vault that can never fund its dare (a final refusal)', () => {
     const refunds = refundJob(ctx);
     await Promise.all([refunds.cancelAndRefund(paid.escrow), refunds.cancelAndRefund(paid.escrow)]);
     await refunds.cancelAndRefund(paid.escrow);
-    expect((await lamportsOf(ctx, bob.wallet.address)) - before).toBe(50_000_000n);
+    expect((await lamportsOf(ctx, bob.wallet.address)) - before).toBe(50_000_000n + CREATE_RENT);
     expect(await vaultOnChain(ctx, paid.escrow as never)).toEqual({ vault: null, receipts: 0, entries: 0 });
     expect(await linesOf(paid.escrow)).toEqual(['stake 1 0.050000000', 'refund -1 0.050000000']);
     // The reservation's intent is settled as refunded by payments when its job next looks.
@@ -139,7 +145,7 @@ describe('a payment held for a corrected request', () => {
     expect(await lamportsOf(ctx, lapsing.escrow)).toBeGreaterThan(150_000_000n);
     ctx.clock.advance(2 * MINUTE);
     await ctx.app.paymentsJob.runNow();
-    expect((await lamportsOf(ctx, alice.wallet.address)) - before).toBe(150_000_000n);
+    expect((await lamportsOf(ctx, alice.wallet.address)) - before).toBe(150_000_000n + CREATE_RENT);
     await expectRefundedVault(lapsing.escrow, lapsing.signature, alice.wallet.address, '0.150000000');
     // The corrected dare keeps its vault and its pool.
     const [dare] = await ctx.database.db.select().from(dares).where(eq(dares.id, corrected.json().id));

@@ -17,6 +17,7 @@ import { fetchVault } from '#server/chain/escrow-program/accounts';
 import { getCancelInstruction } from '#server/chain/escrow-program/instructions';
 import { partiallySigned } from '#server/chain/escrow-program/wire-transactions';
 import { enterAndSubmit, walletSigns } from './helpers/entries';
+import { nameWinner, passPayoutWindow } from './helpers/judging';
 import {
   type Actor,
   api,
@@ -36,6 +37,9 @@ const {
   env: { RATE_LIMIT_AUTH_PER_MINUTE: '1000' },
   actors: { owner: {}, alice: { sol: '1' }, bob: { sol: '1' }, admin: { sol: '0', admin: true } },
 });
+
+/** New vaults are program v2's; v1 remains for vaults that already exist. */
+const programs = () => ({ v1: ctx.escrowProgramId, v2: ctx.escrowProgramV2Id });
 
 /** The refund's one signature, the payer's: 5,000 lamports. */
 const FEE = 5_000n;
@@ -79,7 +83,7 @@ describe("'Refund me'", () => {
   it('tells a payer when their refund opens, and refuses one before then', async () => {
     const res = await status(alice);
     expect(res.statusCode, res.body).toBe(200);
-    const vault = await fetchVault(ctx.chain.rpc, ctx.escrowProgramId, address(dare.escrowWallet));
+    const vault = await fetchVault(ctx.chain.rpc, programs(), address(dare.escrowWallet));
     const opens = new Date(Number(vault!.refundAfter) * 1000);
     // Readable in any locale: '4 Dec 2026, 02:29 UTC', never the raw ISO instant.
     expect(res.json().reason).toMatch(
@@ -98,15 +102,16 @@ describe("'Refund me'", () => {
   });
 
   it('lets a payer refund themselves when the server cannot, with their wallet as the only signer', async () => {
-    // The moderator cancels the vault (the program's `cancel`, the first step of the server's
-    // refunds); then the platform can pay no more fees, so the admin's cancel refunds nobody.
+    // The moderator (v2's canceller) cancels the vault (the program's `cancel`, the first step of
+    // the server's refunds); then the platform can pay no more fees, so the admin's cancel refunds
+    // nobody.
     const { value: lifetime } = await ctx.chain.rpc.getLatestBlockhash({ commitment: 'confirmed' }).send();
     const cancel = await partiallySigned({
       feePayer: await ctx.escrowKeys.feePayer(),
       lifetime,
       instructions: [
         getCancelInstruction({
-          programId: ctx.escrowProgramId,
+          programId: ctx.escrowProgramV2Id,
           vault: address(dare.escrowWallet),
           moderator: await ctx.escrowKeys.moderator(),
         }),
@@ -181,7 +186,7 @@ describe("'Refund me'", () => {
     // Once the platform can pay again, its job refunds everyone else and the vault closes.
     await ctx.chain.airdrop(address((await ctx.escrowKeys.feePayer()).address), 2_000_000_000n);
     await ctx.app.payoutJob.runNow();
-    expect(await fetchVault(ctx.chain.rpc, ctx.escrowProgramId, address(dare.escrowWallet))).toBeNull();
+    expect(await fetchVault(ctx.chain.rpc, programs(), address(dare.escrowWallet))).toBeNull();
     expect((await status(bob)).json()).toEqual({
       refundable: false,
       amount: null,
@@ -201,12 +206,9 @@ describe("'Refund me'", () => {
       admin.token,
     );
     expect(approved.statusCode, approved.body).toBe(200);
-    const marked = await api(ctx).post(
-      `/api/admin/submissions/${proof.id}/mark-winner`,
-      { dareId: won.id },
-      admin.token,
-    );
-    expect(marked.statusCode, marked.body).toBe(201);
+    // The judge names the winner; after the payout window the winner's claim is paid.
+    await nameWinner(ctx, admin, proof.id, won.id);
+    await passPayoutWindow(ctx);
     const claimed = await api(ctx).post('/api/claims/prize', { submissionId: proof.id }, carol.token);
     expect(claimed.statusCode, claimed.body).toBe(200);
     expect(claimed.json().status).toBe('paid');

@@ -10,7 +10,9 @@ import { claims, dares, dareWallets, ledgerEntries, poolContributions } from '#s
 import { createRefundsService, REFUND_GRACE_MS } from '#server/features/refunds/service';
 import { reconcileEscrows } from '#server/ledger/reconcile';
 import { chainNow, warpChain } from './helpers/chain-clock';
-import { ENTRY_RENT, enterAndSubmit, fundEntries } from './helpers/entries';
+import { ENTRY_COST, ENTRY_RENT, enterAndSubmit, fundEntries } from './helpers/entries';
+import { recordExecute } from './helpers/execute';
+import { nameWinner, passPayoutWindow } from './helpers/judging';
 import { sendOwnTransfer, signBase64 } from './helpers/money';
 import {
   type Actor,
@@ -40,6 +42,16 @@ const {
 });
 
 const DAY = 24 * 3600 * 1000;
+
+/**
+ * Rent on the test chain. A new dare's vault is program v2's: its creator's wallet pays the rent of
+ * the vault (424 bytes) and of its own receipt, so a refund of the creator's stake brings both back
+ * to the creator; a backer's receipt's rent is the platform's, as before.
+ */
+const VAULT_RENT = 3_841_920n;
+const RECEIPT_RENT = 1_726_080n;
+/** What a refund of its stake gives a dare's creator: the stake, and its vault's and receipt's rent. */
+const creatorBack = (stake: bigint) => stake + VAULT_RENT + RECEIPT_RENT;
 
 const balances = async (...actors: Actor[]) =>
   Promise.all(actors.map((a) => lamportsOf(ctx, a.wallet.address)));
@@ -83,15 +95,15 @@ describe('admin cancel', () => {
       [`${alice.wallet.address} 0.2`, `${bob.wallet.address} 0.061`, `${carol.wallet.address} 0.03`].sort(),
     );
     const [a1, b1, c1] = await balances(alice, bob, carol);
-    expect([a1! - a0!, b1! - b0!, c1! - c0!]).toEqual([200_000_000n, 61_000_000n, 30_000_000n]);
+    expect([a1! - a0!, b1! - b0!, c1! - c0!]).toEqual([creatorBack(200_000_000n), 61_000_000n, 30_000_000n]);
     await expectClosed(dare);
-    // The rent of vault and receipts came back to the platform, which paid only the fee; the
-    // entry's rent to the entrant who paid it.
+    // The rent of the backers' receipts came back to the platform, which paid only the fee; the
+    // vault's and the creator's receipt's to the creator; the entry's to the entrant who paid it.
     const [signature] = new Set(refunds.transfers.map((t: { signature: string }) => t.signature));
     const landed = await ctx.chain.rpc
       .getTransaction(signature as never, { encoding: 'json', maxSupportedTransactionVersion: 0 })
       .send();
-    expect((await platformBalance()) - platformBefore).toBe(1_893_120n + 3n * 1_726_080n - landed!.meta!.fee);
+    expect((await platformBalance()) - platformBefore).toBe(2n * RECEIPT_RENT - landed!.meta!.fee);
     expect(await lamportsOf(ctx, dan.wallet.address)).toBe(ENTRY_RENT);
     const rows = await ctx.database.db
       .select()
@@ -143,7 +155,7 @@ describe('admin cancel', () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().refunds).toMatchObject({ refunded: 2, refundedAmount: '0.12', failed: 0 });
     const [a1, c1] = await balances(alice, carol);
-    expect([a1! - a0!, c1! - c0!]).toEqual([100_000_000n, 20_000_000n]);
+    expect([a1! - a0!, c1! - c0!]).toEqual([creatorBack(100_000_000n), 20_000_000n]);
     await expectClosed(dare);
     await expectReconciled(ctx);
   });
@@ -157,12 +169,7 @@ describe('deadline passed with no winner', () => {
     const won = await createFundedDare(ctx, bob, '0.1', { deadline: deadline.toISOString() });
     const submission = await enterAndSubmit(ctx, carol, won.id);
     await http.put(`/api/admin/submissions/${submission.id}`, { status: 'approved' }, admin.token);
-    const marked = await http.post(
-      `/api/admin/submissions/${submission.id}/mark-winner`,
-      { dareId: won.id },
-      admin.token,
-    );
-    expect(marked.statusCode, marked.body).toBe(201);
+    await nameWinner(ctx, admin, submission.id, won.id);
     const [a0, c0] = await balances(alice, carol);
     const job = refundJob(ctx);
 
@@ -175,14 +182,16 @@ describe('deadline passed with no winner', () => {
     expect(run.dareIds).toContain(dare.id);
     expect(run.dareIds).not.toContain(won.id);
     const [a1, c1] = await balances(alice, carol);
-    expect([a1! - a0!, c1! - c0!]).toEqual([100_000_000n, 20_000_000n]);
+    expect([a1! - a0!, c1! - c0!]).toEqual([creatorBack(100_000_000n), 20_000_000n]);
     await expectClosed(dare);
-    expect((await vaultOnChain(ctx, won.vault)).vault?.status).toBe('open');
+    // The winner's proposal stands on chain: its vault can be neither cancelled nor refunded.
+    expect((await vaultOnChain(ctx, won.vault)).vault?.status).toBe('proposed');
     const [row] = await ctx.database.db.select().from(dares).where(eq(dares.id, dare.id));
     expect(row!.status).toBe('cancelled');
     expect((await job.refundDue()).dareIds).toEqual([]);
     await expectReconciled(ctx);
-    // The winner is still paid.
+    // The winner is still paid, once the payout window has passed.
+    await passPayoutWindow(ctx);
     const paid = await http.post('/api/claims/prize', { submissionId: submission.id }, carol.token);
     expect(paid.statusCode, paid.body).toBe(200);
     await expectClosed(won);
@@ -195,7 +204,11 @@ describe('a dare past refund_after, refunded by strangers straight on the chain'
     // The program fixes the vault's deadline and refund_after at creation: seconds away here.
     const now = (await chainNow(ctx)).getTime();
     const deadline = new Date(now + 2_000);
-    const dare = await createProgramDare(ctx, alice, '0.1', { deadline, refundAfter: new Date(now + 3_000) });
+    const dare = await createProgramDare(ctx, alice, '0.1', {
+      deadline,
+      refundAfter: new Date(now + 3_000),
+      version: 2,
+    });
     await contributeOnChain(ctx, bob, dare, '0.04');
     await contributeOnChain(ctx, carol, dare, '0.025');
     await fundEntries(ctx, dan.wallet.address);
@@ -205,7 +218,7 @@ describe('a dare past refund_after, refunded by strangers straight on the chain'
 
     // Bob's 'Refund me': his own wallet signs and pays the fee; nothing of DarePool signs.
     const own = await buildRefundTransaction(ctx.chain.rpc, {
-      programId: ctx.escrowProgramId,
+      programId: ctx.escrowProgramV2Id,
       vault: dare.vault,
       payer: address(bob.wallet.address),
     });
@@ -215,7 +228,7 @@ describe('a dare past refund_after, refunded by strangers straight on the chain'
     const stranger = await generateKeyPairSigner();
     await ctx.chain.airdrop(stranger.address, 100_000_000n);
     const rest = await buildCloseRecordsTransactions(ctx.chain.rpc, {
-      programId: ctx.escrowProgramId,
+      programId: ctx.escrowProgramV2Id,
       vault: dare.vault,
       feePayer: stranger,
     });
@@ -223,7 +236,7 @@ describe('a dare past refund_after, refunded by strangers straight on the chain'
     for (const transaction of rest) strangerSignatures.push(await sendRaw(transaction.base64));
     await expectClosed(dare);
     const [a1, , c1] = await balances(alice, bob, carol);
-    expect([a1! - a0!, c1! - c0!]).toEqual([100_000_000n, 25_000_000n]);
+    expect([a1! - a0!, c1! - c0!]).toEqual([creatorBack(100_000_000n), 25_000_000n]);
     // The books do not know yet: the vault is gone, the ledger still holds the pool.
     expect(await unbooked(dare)).toEqual([
       { escrowWallet: dare.escrowWallet, ledger: 165_000_000n, onChain: 0n, difference: -165_000_000n },
@@ -301,14 +314,14 @@ describe('a refund that cannot be sent blocks no other dare', () => {
     });
     expect(run.summaries[run.dareIds.indexOf(next.id)]).toMatchObject({ refunded: 1, failed: 0 });
     const [a1, b1, c1] = await balances(alice, bob, carol);
-    expect([a1, b1, c1! - c0!]).toEqual([a0, b0, 100_000_000n]);
+    expect([a1, b1, c1! - c0!]).toEqual([a0, b0, creatorBack(100_000_000n)]);
     await expectClosed(next);
     await expectReconciled(ctx);
 
     const again = await refundJob(ctx).refundDue();
     expect(again.dareIds).toEqual([stuck.id]);
     const [a2, b2] = await balances(alice, bob);
-    expect([a2! - a0!, b2! - b0!]).toEqual([100_000_000n, 20_000_000n]);
+    expect([a2! - a0!, b2! - b0!]).toEqual([creatorBack(100_000_000n), 20_000_000n]);
     await expectClosed(stuck);
     await expectReconciled(ctx);
   });
@@ -324,8 +337,9 @@ describe('lamports sent to a vault from outside', () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().refunds).toMatchObject({ refunded: 2, refundedAmount: '0.120000001', failed: 0 });
     const [a1, b1] = await balances(alice, bob);
-    // One of the two refunds is the vault's last: it carries the stray lamport.
-    expect(a1! - a0! + (b1! - b0!)).toBe(120_000_001n);
+    // One of the two refunds is the vault's last: it carries the stray lamport. The creator also
+    // gets its vault's and receipt's rent back.
+    expect(a1! - a0! + (b1! - b0!)).toBe(creatorBack(120_000_001n));
     await expectClosed(dare);
     const lines = await ctx.database.db
       .select()
@@ -339,47 +353,51 @@ describe('lamports sent to a vault from outside', () => {
 });
 
 describe('records left after a payout', () => {
-  it('are closed by the job: a late entry and a late deposit, their rent back to whoever paid it', async () => {
+  it('are closed by the job: an execute that closed none, each record’s rent back to whoever paid it', async () => {
     const dare = await createFundedDare(ctx, alice, '0.1');
+    await contribute(ctx, bob, dare, '0.01');
     await fundEntries(ctx, dan.wallet.address);
     await enterOnChain(ctx, dan, dare);
     const submission = await submitVideo(ctx, dan, dare.id);
     await http.put(`/api/admin/submissions/${submission.id}`, { status: 'approved' }, admin.token);
     await castVote(ctx, carol, submission);
-    const marked = await http.post(
-      `/api/admin/submissions/${submission.id}/mark-winner`,
-      { dareId: dare.id },
-      admin.token,
-    );
-    const claimId = marked.json().id as number;
+    await nameWinner(ctx, admin, submission.id, dare.id);
+    // While the proposal stands the vault takes no new record: a late entrant is refused.
+    const late = await newActor(ctx, 'late', { sol: '0' });
+    await fundEntries(ctx, late.wallet.address);
+    await expect(enterOnChain(ctx, late, dare)).rejects.toThrow();
+    expect(await lamportsOf(ctx, late.wallet.address)).toBe(ENTRY_COST);
+    await passPayoutWindow(ctx);
+
+    // The execute alone, as a payout cut short after it landed: the records stay behind.
+    const [claim] = await ctx.database.db.select().from(claims).where(eq(claims.submissionId, submission.id));
+    const claimId = claim!.id;
     await ctx.database.db.update(claims).set({ status: 'processing' }).where(eq(claims.id, claimId));
-    const payouts = payoutsService(ctx);
-    const { transfer } = await payouts.prepareSettle(
-      { claimId, dareId: dare.id, escrowWallet: dare.escrowWallet, winners: [dan.wallet.address] },
+    const { transfer } = await recordExecute(
+      ctx,
+      { claimId, dareId: dare.id, escrowWallet: dare.escrowWallet },
       async (tx, signature) => {
         await tx.update(claims).set({ transactionHash: signature }).where(eq(claims.id, claimId));
       },
     );
-    // Between signing and sending: another entrant, and a deposit (it goes to the winner too).
-    const late = await newActor(ctx, 'late', { sol: '0' });
-    await fundEntries(ctx, late.wallet.address);
-    await enterOnChain(ctx, late, dare);
-    await contributeOnChain(ctx, bob, dare, '0.01');
     const before = await lamportsOf(ctx, dan.wallet.address);
-    expect(await payouts.sendStored(transfer)).toMatchObject({ status: 'confirmed' });
-    // The pool, and the rent of the winner's own entry, closed by the same transaction.
-    expect((await lamportsOf(ctx, dan.wallet.address)) - before).toBe(110_000_000n + ENTRY_RENT);
-    expect(await vaultOnChain(ctx, dare.vault)).toMatchObject({ receipts: 1, entries: 1 });
+    expect(await payoutsService(ctx).sendStored(transfer)).toMatchObject({ status: 'confirmed' });
+    // Exactly the pool.
+    expect((await lamportsOf(ctx, dan.wallet.address)) - before).toBe(110_000_000n);
+    expect(await vaultOnChain(ctx, dare.vault)).toMatchObject({ receipts: 2, entries: 1 });
     expect((await vaultOnChain(ctx, dare.vault)).vault?.status).toBe('settled');
     await expectReconciled(ctx);
 
     const platformBefore = await platformBalance();
+    const [aliceBefore] = await balances(alice);
     const run = await refundJob(ctx).refundDue();
     expect(run.finished).toMatchObject({ closed: 1, failureReasons: [] });
     await expectClosed(dare);
-    // Receipt and vault rent back to the platform, less the one fee; the late entry's to its entrant.
-    expect((await platformBalance()) - platformBefore).toBe(1_726_080n + 1_893_120n - 5_000n);
-    expect(await lamportsOf(ctx, late.wallet.address)).toBe(ENTRY_RENT);
+    // The backer's receipt rent back to the platform, less the one fee; the vault's and the
+    // creator's receipt's to the creator; the entry's to the winner who paid it.
+    expect((await platformBalance()) - platformBefore).toBe(RECEIPT_RENT - 5_000n);
+    expect((await lamportsOf(ctx, alice.wallet.address)) - aliceBefore!).toBe(VAULT_RENT + RECEIPT_RENT);
+    expect((await lamportsOf(ctx, dan.wallet.address)) - before).toBe(110_000_000n + ENTRY_RENT);
     await expectReconciled(ctx);
   });
 });

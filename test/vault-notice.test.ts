@@ -21,7 +21,9 @@ import { getTransferSolInstruction } from '@solana-program/system';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { waitForConfirmation } from '#server/chain/confirmation';
+import { fetchReceipt, fetchVault } from '#server/chain/escrow-program/accounts';
 import { getCancelInstruction, getRefundInstruction } from '#server/chain/escrow-program/instructions';
+import { findReceiptAddress } from '#server/chain/escrow-program/pda';
 import { partiallySigned } from '#server/chain/escrow-program/wire-transactions';
 import type { ChainPort } from '#server/chain/port';
 import { ledgerEntries, vaultSignatureCursors } from '#server/db/schema';
@@ -78,14 +80,22 @@ async function sendOwn(feePayer: KeyPairSigner, instructions: Instruction[]): Pr
   return signature;
 }
 
+/**
+ * A refund of `payer`'s receipt, its rent and (the last receipt) the vault's back to whoever paid
+ * them, as the vault and receipt record: on program v2 the creator's wallet paid its vault and its
+ * own receipt, the platform a backer's receipt.
+ */
 async function refundOf(vault: Address, payer: string): Promise<Instruction> {
-  const rentPayer = (await ctx.escrowKeys.feePayer()).address;
+  const programs = { v1: ctx.escrowProgramId, v2: ctx.escrowProgramV2Id };
+  const account = await fetchVault(ctx.chain.rpc, programs, vault);
+  const receipt = await findReceiptAddress(account!.programId, vault, address(payer));
+  const record = await fetchReceipt(ctx.chain.rpc, programs, receipt.address);
   return getRefundInstruction({
-    programId: ctx.escrowProgramId,
+    programId: account!.programId,
     vault,
     payer: address(payer),
-    receiptRentPayer: rentPayer,
-    vaultRentPayer: rentPayer,
+    receiptRentPayer: record!.rentPayer,
+    vaultRentPayer: account!.rentPayer,
   });
 }
 
@@ -106,14 +116,15 @@ beforeAll(async () => {
   dare = await createFundedDare(ctx, owner, '0.1');
   await contribute(ctx, alice, dare, '0.05');
   target = { escrowWallet: dare.escrowWallet, dareId: dare.id };
-  // The moderator cancels the vault on chain: from now on anyone may refund any receipt.
+  // The moderator (the v2 vault's canceller) cancels it on chain: from now on anyone may refund any
+  // receipt.
   const { value: lifetime } = await ctx.chain.rpc.getLatestBlockhash({ commitment: 'confirmed' }).send();
   const cancel = await partiallySigned({
     feePayer: await ctx.escrowKeys.feePayer(),
     lifetime,
     instructions: [
       getCancelInstruction({
-        programId: ctx.escrowProgramId,
+        programId: ctx.escrowProgramV2Id,
         vault: dare.vault,
         moderator: await ctx.escrowKeys.moderator(),
       }),

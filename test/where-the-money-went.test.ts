@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { enterAndSubmit } from './helpers/entries';
+import { nameWinner, passPayoutWindow } from './helpers/judging';
 import { castVote, contribute, createFundedDare, newActor } from './helpers/payouts';
 import { setupApiSuite } from './helpers/suite';
 
@@ -116,12 +117,12 @@ describe('the explorer on a stake, a contribution and a payout', () => {
     const walker = await newActor(ctx, 'walker1');
     const submission = await enterAndSubmit(ctx, walker, dare.id);
     await http.put(`/api/admin/submissions/${submission.id}`, { status: 'approved' }, admin.token);
-    const marked = await http.post(
-      `/api/admin/submissions/${submission.id}/mark-winner`,
-      { dareId: dare.id },
-      admin.token,
-    );
-    expect(marked.statusCode, marked.body).toBe(201);
+    // The judge names the winner (program v2's propose); the prize is paid after the window.
+    const proposal = await nameWinner(ctx, admin, submission.id, dare.id);
+    const named = await explorer(proposal.signature);
+    expect(named.summary[0]!.text).toMatch(/^The judges named walker1 the winner of dare "Walk a mile"/);
+    expect(named.instructions.map((ix) => ix.type)).toContain('propose');
+    await passPayoutWindow(ctx);
     const paid = await http.post('/api/claims/prize', { submissionId: submission.id }, walker.token);
     expect(paid.statusCode, paid.body).toBe(200);
     const payout = await explorer(paid.json().transactionHash);
@@ -129,7 +130,7 @@ describe('the explorer on a stake, a contribution and a payout', () => {
       text: 'walker1 was paid 0.35 SOL from dare "Walk a mile"',
       dareId: dare.id,
     });
-    expect(payout.instructions.map((ix) => ix.type)).toContain('settle');
+    expect(payout.instructions.map((ix) => ix.type)).toContain('execute');
     expect(payout.instructions.some((ix) => ix.program === 'unknown')).toBe(false);
     expect((await http.get(`/api/dares/${dare.id}`)).json()).toMatchObject({ phase: 'completed' });
   });

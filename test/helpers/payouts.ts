@@ -6,10 +6,12 @@ import { waitForConfirmation } from '#server/chain/confirmation';
 import { fetchVault } from '#server/chain/escrow-program/accounts';
 import {
   buildCreateVaultTransaction,
+  buildCreateVaultV2Transaction,
   buildDepositTransaction,
   buildEnterTransaction,
 } from '#server/chain/escrow-program/app-transactions';
 import type { DareKind } from '#server/chain/escrow-program/layout';
+import { buildEnterV2Transaction } from '#server/chain/escrow-program/v2/enter-transaction';
 import { listVaultRecords } from '#server/chain/escrow-program/vault-records';
 import { createDare } from '#server/db/factories';
 import { dareSubmissions, dares, dareWallets, poolContributions, submissionVotes } from '#server/db/schema';
@@ -221,29 +223,53 @@ async function bookCredit(
 let derivationIndex = 1_000_000;
 
 /**
- * A dare created through the program (create_vault signed by the creator's wallet, the platform as
- * rent payer, our moderator) and recorded as step 7 records it, without the HTTP flow.
+ * A dare created through the program and recorded as step 7 records it, without the HTTP flow:
+ * on program v1 (a legacy vault: create_vault signed by the creator's wallet, the platform as rent
+ * payer, our moderator), or with `version: 2` as the app makes them now (the creator's wallet pays
+ * the rent and signs alone; the configured judges, guardian and window; our moderator cancels).
  */
 export async function createProgramDare(
   ctx: TestContext,
   creator: Actor,
   stake: string,
-  options: { kind?: DareKind; deadline?: Date; refundAfter?: Date } = {},
+  options: { kind?: DareKind; deadline?: Date; refundAfter?: Date; version?: 1 | 2 } = {},
 ): Promise<ProgramDare> {
   const deadline = options.deadline ?? new Date(ctx.clock.now.getTime() + 7 * 24 * 3600 * 1000);
   const refundAfter = options.refundAfter ?? new Date(deadline.getTime() + 7 * 24 * 3600 * 1000);
   const lamports = solToLamports(stake);
-  const built = await buildCreateVaultTransaction(ctx.chain.rpc, {
-    programId: ctx.escrowProgramId,
-    creator: address(creator.wallet.address),
-    rentPayer: await ctx.escrowKeys.feePayer(),
-    dareId: crypto.getRandomValues(new Uint8Array(32)),
-    moderator: (await ctx.escrowKeys.moderator()).address,
-    deadline: BigInt(Math.floor(deadline.getTime() / 1000)),
-    refundAfter: BigInt(Math.floor(refundAfter.getTime() / 1000)),
-    amount: lamports,
-    kind: options.kind ?? 'community',
-  });
+  const kind = options.kind ?? 'community';
+  const dareId = crypto.getRandomValues(new Uint8Array(32));
+  const seconds = (date: Date) => BigInt(Math.floor(date.getTime() / 1000));
+  const moderator = (await ctx.escrowKeys.moderator()).address;
+  const built =
+    options.version === 2
+      ? await buildCreateVaultV2Transaction(ctx.chain.rpc, {
+          programId: ctx.escrowProgramV2Id,
+          creator: address(creator.wallet.address),
+          dareId,
+          terms: {
+            kind,
+            deadline: seconds(deadline),
+            refundAfter: seconds(refundAfter),
+            judges: ctx.judging.judges,
+            threshold: kind === 'major' ? ctx.judging.majorThreshold : ctx.judging.threshold,
+            guardian: ctx.judging.guardian,
+            canceller: moderator,
+            payoutWindow: ctx.judging.payoutWindowSeconds,
+          },
+          amount: lamports,
+        })
+      : await buildCreateVaultTransaction(ctx.chain.rpc, {
+          programId: ctx.escrowProgramId,
+          creator: address(creator.wallet.address),
+          rentPayer: await ctx.escrowKeys.feePayer(),
+          dareId,
+          moderator,
+          deadline: seconds(deadline),
+          refundAfter: seconds(refundAfter),
+          amount: lamports,
+          kind,
+        });
   const signature = await signAndSend(ctx, creator.wallet, built.base64);
   const isMajor = options.kind === 'major';
   const dare = await createDare(ctx.database.db, {
@@ -262,6 +288,7 @@ export async function createProgramDare(
     derivationIndex: derivationIndex++,
     reservedBy: creator.id,
     status: 'active',
+    programVersion: options.version ?? 1,
   });
   await ctx.database.db.update(dares).set({ stakeAmount: stake }).where(eq(dares.id, dare.id));
   await bookCredit(ctx, {
@@ -278,8 +305,13 @@ export async function createProgramDare(
 /** A contribution deposited into the vault and credited. */
 export async function contributeOnChain(ctx: TestContext, payer: Actor, dare: ProgramDare, amount: string) {
   const lamports = solToLamports(amount);
+  const vault = await fetchVault(
+    ctx.chain.rpc,
+    { v1: ctx.escrowProgramId, v2: ctx.escrowProgramV2Id },
+    dare.vault,
+  );
   const built = await buildDepositTransaction(ctx.chain.rpc, {
-    programId: ctx.escrowProgramId,
+    programId: vault?.programId ?? ctx.escrowProgramId,
     vault: dare.vault,
     payer: address(payer.wallet.address),
     rentPayer: await ctx.escrowKeys.feePayer(),
@@ -302,17 +334,39 @@ export async function contributeOnChain(ctx: TestContext, payer: Actor, dare: Pr
  * as the submission flow does.
  */
 export async function enterOnChain(ctx: TestContext, entrant: Actor, dare: { escrowWallet: string }) {
-  const built = await buildEnterTransaction(ctx.chain.rpc, {
-    programId: ctx.escrowProgramId,
-    vault: address(dare.escrowWallet),
-    entrant: address(entrant.wallet.address),
-  });
+  const vault = address(dare.escrowWallet);
+  const programs = { v1: ctx.escrowProgramId, v2: ctx.escrowProgramV2Id };
+  const account = await fetchVault(ctx.chain.rpc, programs, vault);
+  // A v2 entry holds its proof's fingerprint: any 32 bytes stand for a proof the test does not show.
+  const built =
+    account?.version === 2
+      ? await buildEnterV2Transaction(ctx.chain.rpc, {
+          programId: ctx.escrowProgramV2Id,
+          vault,
+          entrant: address(entrant.wallet.address),
+          proofHash: crypto.getRandomValues(new Uint8Array(32)),
+        })
+      : await buildEnterTransaction(ctx.chain.rpc, {
+          programId: ctx.escrowProgramId,
+          vault,
+          entrant: address(entrant.wallet.address),
+        });
   return signAndSend(ctx, entrant.wallet, built.base64);
 }
 
-/** Every receipt and entry of the vault still on chain, and whether the vault itself is. */
+/**
+ * Every receipt and entry of the vault still on chain, and whether the vault itself is, on either
+ * escrow program (a closed vault's records are looked for under both).
+ */
 export async function vaultOnChain(ctx: TestContext, vault: Address) {
-  const account = await fetchVault(ctx.chain.rpc, ctx.escrowProgramId, vault);
-  const records = await listVaultRecords(ctx.chain.rpc, ctx.escrowProgramId, vault);
-  return { vault: account, receipts: records.receipts.length, entries: records.entries.length };
+  const programs = { v1: ctx.escrowProgramId, v2: ctx.escrowProgramV2Id };
+  const account = await fetchVault(ctx.chain.rpc, programs, vault);
+  let receipts = 0;
+  let entries = 0;
+  for (const programId of account ? [account.programId] : [programs.v1, programs.v2]) {
+    const records = await listVaultRecords(ctx.chain.rpc, programId, vault);
+    receipts += records.receipts.length;
+    entries += records.entries.length;
+  }
+  return { vault: account, receipts, entries };
 }

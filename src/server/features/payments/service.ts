@@ -51,6 +51,7 @@ import {
 } from '#server/chain/escrow-program/app-transactions';
 import { escrowProgramDecoder } from '#server/chain/escrow-program/decode';
 import { RECEIPT_SIZE, VAULT_SIZE } from '#server/chain/escrow-program/layout';
+import { VAULT_V2_SIZE } from '#server/chain/escrow-program/v2/layout';
 import { createFeePayerFunds, FeePayerLowError } from '#server/chain/fee-payer-funds';
 import { MEMO_PROGRAM } from '#server/chain/memo';
 import {
@@ -502,6 +503,10 @@ export function createPaymentsService({
       limiter,
       decode: escrowProgramDecoder(escrowProgramId, escrowProgramV2Id),
       names: (addresses) => findExplorerNames(db, addresses),
+      vaultSizes: new Map([
+        [escrowProgramId, VAULT_SIZE],
+        [escrowProgramV2Id, VAULT_V2_SIZE],
+      ]),
     }),
   };
 }

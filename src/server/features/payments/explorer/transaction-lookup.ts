@@ -22,14 +22,33 @@ export function createTransactionLookup({
   limiter,
   decode,
   names,
+  vaultSizes = new Map(),
 }: {
   rpc: ChainPort['rpc'];
   limiter: RateLimiter;
   decode: InstructionDecoder;
+  /** A vault's size (bytes) under each escrow program id: the rent a closing vault returns. */
+  vaultSizes?: ReadonlyMap<string, number>;
   /** Users' names of wallets and dares of vaults, for the summary. */
   names: (addresses: readonly string[]) => Promise<ExplorerNames>;
 }) {
   const cache = new Map<string, TransactionView>();
+  let vaultRents: Promise<Map<string, bigint>> | null = null;
+  function rentsOfVaults(): Promise<Map<string, bigint>> {
+    vaultRents ??= Promise.all(
+      [...vaultSizes].map(
+        async ([programId, size]) =>
+          [programId, await rpc.getMinimumBalanceForRentExemption(BigInt(size)).send()] as const,
+      ),
+    ).then(
+      (rents) => new Map(rents),
+      (error: unknown) => {
+        vaultRents = null;
+        throw error;
+      },
+    );
+    return vaultRents;
+  }
 
   return async function lookUp(signature: string, ip: string): Promise<TransactionView> {
     const cached = cache.get(signature);
@@ -58,7 +77,7 @@ export function createTransactionLookup({
       view = null;
     }
     if (!view) throw notFound('Transaction not found');
-    view.summary = describeTransaction(view, await names(addressesOf(view)));
+    view.summary = describeTransaction(view, await names(addressesOf(view)), await rentsOfVaults());
     cache.set(signature, view);
     if (cache.size > CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
     return view;

@@ -117,9 +117,15 @@ const shortAddress = (address: string) => `${address.slice(0, 4)}…${address.sl
  * 'walker1 was paid 0.35 SOL from dare "Juggle five balls"', 'alice put 0.2 SOL into dare "…"',
  * 'Refunded 0.05 SOL to bob from dare "…"'. Paid and refunded amounts are what the recipient's
  * balance gained (plus the fee when the recipient paid it), less the rent of records closed back to
- * them in the same transaction, so they are what the program paid them.
+ * them in the same transaction, so they are what the program paid them. `vaultRents` (by program
+ * id) is the rent a vault of each escrow program keeps: a vault closed by this transaction returns
+ * it to its rent payer, on program v2 the creator, who is often refunded in the same transaction.
  */
-export function describeTransaction(view: TransactionView, names: ExplorerNames): TransactionView['summary'] {
+export function describeTransaction(
+  view: TransactionView,
+  names: ExplorerNames,
+  vaultRents: ReadonlyMap<string, bigint> = new Map(),
+): TransactionView['summary'] {
   const index = new Map(view.accounts.map((account, at) => [account.address, at]));
   const who = (address: unknown) =>
     typeof address === 'string' ? (names.users.get(address) ?? shortAddress(address)) : 'someone';
@@ -143,6 +149,19 @@ export function describeTransaction(view: TransactionView, names: ExplorerNames)
     if (at === undefined || typeof rentPayer !== 'string') continue;
     const rent = BigInt(view.accounts[at]!.preBalance);
     rentBack.set(rentPayer, (rentBack.get(rentPayer) ?? 0n) + rent);
+  }
+  const vaultsClosed = new Set<string>();
+  for (const ix of view.instructions) {
+    if (ix.program !== ESCROW_PROGRAM_NAME || !ix.info) continue;
+    const { vault, vaultRentPayer } = ix.info;
+    const rent = vaultRents.get(ix.programId);
+    const at = typeof vault === 'string' ? index.get(vault) : undefined;
+    if (at === undefined || typeof vaultRentPayer !== 'string' || rent === undefined) continue;
+    const account = view.accounts[at]!;
+    if (vaultsClosed.has(account.address) || BigInt(account.postBalance) !== 0n) continue;
+    if (BigInt(account.preBalance) === 0n) continue;
+    vaultsClosed.add(account.address);
+    rentBack.set(vaultRentPayer, (rentBack.get(vaultRentPayer) ?? 0n) + rent);
   }
   const received = (address: unknown): string | null => {
     const at = typeof address === 'string' ? index.get(address) : undefined;
