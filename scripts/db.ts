@@ -1,7 +1,7 @@
 /** npm run db:migrate | db:seed | db:reset — against the configured database (.env or environment). */
 import { rmSync } from 'node:fs';
 import { loadConfig, loadDotEnv } from '#server/config';
-import { seedDemoData } from '#server/db/seed';
+import { seedDemoData } from '#server/demo/seed';
 import { demoAdminWallet } from '#server/judging';
 import { openRuntime } from '#server/runtime';
 import { openVideoStorage } from '#server/storage/open';

@@ -13,7 +13,7 @@ import {
   submissionVotes,
   users,
 } from '#server/db/schema';
-import { seedDemoData } from '#server/db/seed';
+import { seedDemoData } from '#server/demo/seed';
 import { reconcileEscrows } from '#server/ledger/reconcile';
 import { createLocalDiskStorage } from '#server/storage/local-disk';
 import { createTestContext, type TestContext } from './helpers/app';

@@ -1,6 +1,6 @@
 import { buildApp } from './app';
 import { ConfigError, loadConfig, loadDotEnv } from './config';
-import { DEMO_ADMIN_USERNAME, type SeedResult, seedDemoData } from './db/seed';
+import { DEMO_ADMIN_USERNAME, type SeedResult, seedDemoData } from './demo/seed';
 import type { AppDeps } from './deps';
 import { demoAdminWallet } from './judging';
 import { loggerOptions } from './logger';

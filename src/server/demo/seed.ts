@@ -11,18 +11,18 @@ import {
 import { count, eq } from 'drizzle-orm';
 import type { Category, Difficulty } from '#contract/limits';
 import { solToLamports } from '#contract/money';
+import type { EscrowKeys } from '#server/chain/escrow-keys';
+import type { ChainPort } from '#server/chain/port';
+import type { Db } from '#server/db/client';
+import { createUser } from '#server/db/factories';
+import { dares, users } from '#server/db/schema';
 import type { Clock } from '#server/deps';
 import type { UserRow } from '#server/features/auth/user';
-import type { EscrowKeys } from '../chain/escrow-keys';
-import type { ChainPort } from '../chain/port';
-import { createDaresService } from '../features/dares/service';
-import { createPaymentsService } from '../features/payments/service';
-import type { Judging } from '../judging';
-import { MemoryRateLimiter } from '../rate-limit/memory';
-import type { StoragePort } from '../storage/port';
-import type { Db } from './client';
-import { createUser } from './factories';
-import { dares, users } from './schema';
+import { createDaresService } from '#server/features/dares/service';
+import { createPaymentsService } from '#server/features/payments/service';
+import type { Judging } from '#server/judging';
+import { MemoryRateLimiter } from '#server/rate-limit/memory';
+import type { StoragePort } from '#server/storage/port';
 import { seedActivity } from './seed-activity';
 
 export const DEMO_ADMIN_USERNAME = 'admin';

@@ -6,25 +6,25 @@ import {
   partiallySignTransaction,
 } from '@solana/kit';
 import { UPLOADED_VIDEO_PREFIX } from '#contract/submissions';
+import type { EscrowKeys } from '#server/chain/escrow-keys';
+import type { ChainPort } from '#server/chain/port';
+import type { Db } from '#server/db/client';
 import type { Clock } from '#server/deps';
+import { createAdminService } from '#server/features/admin/service';
 import type { UserRow } from '#server/features/auth/user';
-import type { EscrowKeys } from '../chain/escrow-keys';
-import type { ChainPort } from '../chain/port';
-import { createAdminService } from '../features/admin/service';
-import type { Announce } from '../features/chat/announce';
-import { createLocalChatBus } from '../features/chat/bus';
-import { createChatService } from '../features/chat/service';
-import { createClaimsService } from '../features/claims/service';
-import { ensureFeePayerFunded } from '../features/payouts/fee-payer';
-import { createPayoutsService } from '../features/payouts/service';
-import { createRefundsService } from '../features/refunds/service';
-import { createHashingStream } from '../features/submissions/proof-hash';
-import { createSubmissionsService } from '../features/submissions/service';
-import { createVideoAccess } from '../features/submissions/video-access';
-import { replacePendingUpload } from '../features/videos/repo';
-import { MemoryRateLimiter } from '../rate-limit/memory';
-import type { StoragePort } from '../storage/port';
-import type { Db } from './client';
+import type { Announce } from '#server/features/chat/announce';
+import { createLocalChatBus } from '#server/features/chat/bus';
+import { createChatService } from '#server/features/chat/service';
+import { createClaimsService } from '#server/features/claims/service';
+import { ensureFeePayerFunded } from '#server/features/payouts/fee-payer';
+import { createPayoutsService } from '#server/features/payouts/service';
+import { createRefundsService } from '#server/features/refunds/service';
+import { createHashingStream } from '#server/features/submissions/proof-hash';
+import { createSubmissionsService } from '#server/features/submissions/service';
+import { createVideoAccess } from '#server/features/submissions/video-access';
+import { replacePendingUpload } from '#server/features/videos/repo';
+import { MemoryRateLimiter } from '#server/rate-limit/memory';
+import type { StoragePort } from '#server/storage/port';
 
 /** A few seconds of ffmpeg test pattern each (see docs/decisions/018), kept under 100 KB. */
 export type DemoVideo = 'cold-shower' | 'rubiks-cube' | 'summit-sunrise' | 'push-ups';
@@ -86,7 +86,7 @@ export async function seedActivity(
   const submissions = createSubmissionsService({ ...deps, videoAccess, limiter });
 
   for (const proof of proofs) {
-    const file = new URL(`./demo-videos/${proof.video}.mp4`, import.meta.url);
+    const file = new URL(`./videos/${proof.video}.mp4`, import.meta.url);
     // Hashed on its way to the store, as POST /api/upload-video does (decision 038).
     const hasher = createHashingStream();
     const stored = await storage.put(createReadStream(file).pipe(hasher), 'video/mp4');
