@@ -34,11 +34,13 @@ try {
     console.log(`Migrated ${database.description}`);
   } else if (command === 'seed') {
     const result = await seedDemoData({
-      ...runtime,
+      config,
+      database,
+      chain: runtime.chain,
+      escrowKeys: runtime.escrowKeys,
       escrowProgramId: runtime.escrowProgram.programId,
       escrowProgramV2Id: runtime.escrowProgramV2.programId,
       judging: runtime.judging,
-      db: database.db,
       clock: () => new Date(),
       storage: await openVideoStorage(config.storage),
       adminPassword: config.demoAdminPassword,

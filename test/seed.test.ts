@@ -22,7 +22,8 @@ import { setupApiSuite } from './helpers/suite';
 const { ctx } = setupApiSuite();
 
 const seedDeps = (context: TestContext = ctx) => ({
-  db: context.database.db,
+  config: context.config,
+  database: context.database,
   chain: context.chain,
   escrowKeys: context.escrowKeys,
   escrowProgramId: context.escrowProgramId,

@@ -52,14 +52,7 @@ export async function startServer({ webBuild }: StartOptions = {}): Promise<void
   const seeded: SeedResult =
     config.seedDemoData && config.chain.embedded
       ? await seedDemoData({
-          db: database.db,
-          chain,
-          escrowKeys,
-          escrowProgramId: deps.escrowProgramId,
-          escrowProgramV2Id: deps.escrowProgramV2Id,
-          judging: deps.judging,
-          clock,
-          storage: deps.storage,
+          ...deps,
           adminPassword: config.demoAdminPassword,
           adminWallet: await demoAdminWallet(config.dataDir),
         })

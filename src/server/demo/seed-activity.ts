@@ -1,30 +1,19 @@
 import { createReadStream } from 'node:fs';
 import {
-  type Address,
   getBase64EncodedWireTransaction,
   getTransactionDecoder,
   partiallySignTransaction,
 } from '@solana/kit';
 import { UPLOADED_VIDEO_PREFIX } from '#contract/submissions';
-import type { EscrowKeys } from '#server/chain/escrow-keys';
 import type { ChainPort } from '#server/chain/port';
-import type { Db } from '#server/db/client';
+import type { Database } from '#server/db/client';
 import type { Clock } from '#server/deps';
-import { createAdminService } from '#server/features/admin/service';
 import type { UserRow } from '#server/features/auth/user';
-import type { Announce } from '#server/features/chat/announce';
-import { createLocalChatBus } from '#server/features/chat/bus';
-import { createChatService } from '#server/features/chat/service';
-import { createClaimsService } from '#server/features/claims/service';
 import { ensureFeePayerFunded } from '#server/features/payouts/fee-payer';
-import { createPayoutsService } from '#server/features/payouts/service';
-import { createRefundsService } from '#server/features/refunds/service';
 import { createHashingStream } from '#server/features/submissions/proof-hash';
-import { createSubmissionsService } from '#server/features/submissions/service';
-import { createVideoAccess } from '#server/features/submissions/video-access';
 import { replacePendingUpload } from '#server/features/videos/repo';
-import { MemoryRateLimiter } from '#server/rate-limit/memory';
 import type { StoragePort } from '#server/storage/port';
+import type { DemoServices } from './demo-services';
 
 /** A few seconds of ffmpeg test pattern each (see docs/decisions/018), kept under 100 KB. */
 export type DemoVideo = 'cold-shower' | 'rubiks-cube' | 'summit-sunrise' | 'push-ups';
@@ -53,37 +42,14 @@ export interface DemoChat {
  * calls for it, so the rows, the ledger and the chain agree exactly as after real use.
  */
 export async function seedActivity(
-  deps: {
-    db: Db;
-    chain: ChainPort;
-    escrowKeys: EscrowKeys;
-    clock: Clock;
-    storage: StoragePort;
-    escrowProgramId: Address;
-    escrowProgramV2Id: Address;
-  },
+  deps: { database: Database; chain: ChainPort; clock: Clock; storage: StoragePort },
+  { payouts, claims, admin, submissions, chat }: DemoServices,
   { proofs, chat: messages }: { proofs: DemoProof[]; chat: DemoChat[] },
 ): Promise<void> {
-  const { db, clock, storage } = deps;
-  const limiter = new MemoryRateLimiter(() => clock().getTime());
-  // No socket is connected during the seed: the local bus has nobody to deliver to.
-  const chat = createChatService({ db, bus: createLocalChatBus(), clock, limiter });
-  // Announcements are fire-and-forget in the services; the seed keeps them to wait for them.
-  const announced: Promise<unknown>[] = [];
-  const announce: Announce = (dareId, message) => {
-    announced.push(chat.postSystemMessage(dareId, message));
-  };
-  const payouts = createPayoutsService({
-    ...deps,
-    escrowPrograms: { v1: deps.escrowProgramId, v2: deps.escrowProgramV2Id },
-  });
+  const { clock, storage } = deps;
+  const db = deps.database.db;
   // The seed runs before the app's start-up funds the fee payer, and pays a prize: fund it now.
   await ensureFeePayerFunded(deps.chain, payouts);
-  const claims = createClaimsService({ ...deps, payouts });
-  const refunds = createRefundsService({ ...deps, payouts });
-  const admin = createAdminService({ db, clock, refunds, claims, announce });
-  const videoAccess = createVideoAccess({ secret: deps.escrowKeys.secretFor('video-links'), clock });
-  const submissions = createSubmissionsService({ ...deps, videoAccess, limiter });
 
   for (const proof of proofs) {
     const file = new URL(`./videos/${proof.video}.mp4`, import.meta.url);
@@ -121,11 +87,4 @@ export async function seedActivity(
     }
   }
   for (const { user, dareId, message } of messages) await chat.postUserMessage(user, { dareId, message });
-
-  // An announcement first looks up a username, then posts: wait until no new one appears.
-  for (let seen = -1; seen !== announced.length; ) {
-    seen = announced.length;
-    await Promise.all(announced);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }
