@@ -1,4 +1,4 @@
-import { AUTH_MESSAGES, type SignInInput } from '#contract/auth';
+import { AUTH_MESSAGES, type SignInInput, type WalletLoginRequest } from '#contract/auth';
 import type { Cluster } from '#contract/config';
 import type { Clock } from '#server/deps';
 import { isSettingEnabled, SETTING_KEYS } from '#server/features/settings/switches';
@@ -101,10 +101,7 @@ export function createAuthService({ db, clock, cluster, config, limiter }: AuthS
       return { input: challenge.input satisfies SignInInput, message: challenge.message };
     },
 
-    async walletLogin(
-      body: { walletAddress: string; signedMessage?: string; signature?: string },
-      domain: string,
-    ): Promise<WalletLoginResult> {
+    async walletLogin(body: WalletLoginRequest, domain: string): Promise<WalletLoginResult> {
       const signedMessage = decodeBase64(body.signedMessage);
       const signature = decodeBase64(body.signature);
       if (!body.signedMessage || !body.signature) {

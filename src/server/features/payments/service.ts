@@ -12,6 +12,7 @@ import {
   verifySignature,
 } from '@solana/kit';
 import { deadlineProblem, effectiveStatus } from '#contract/dare-rules';
+import { REFUND_GRACE_MS } from '#contract/dare-status';
 import { DARE_MESSAGES } from '#contract/dares';
 import {
   AIRDROP_MAX_SOL,
@@ -70,7 +71,7 @@ import {
 } from './repo/payment-intents';
 import { describeTransactionError, INSUFFICIENT_FUNDS } from './transaction-errors';
 import { createTransactionLookup } from './transaction-lookup';
-import { platformKeys, REFUND_GRACE_MS, unixSeconds, type VaultTerms, vaultTerms } from './vault-terms';
+import { platformKeys, unixSeconds, type VaultTerms, vaultTerms } from './vault-terms';
 
 export interface PaymentsDeps {
   db: Db;
