@@ -15,7 +15,7 @@ const app = setupApp();
 const api = <T>(method: string, path: string, token?: string | null, body?: unknown) =>
   request<T>(app, method, path, token, body);
 
-/** A demo dare's id by its title (src/server/db/seed.ts). */
+/** A demo dare's id by its title (src/server/demo/seed.ts). */
 async function demoDare(title: string): Promise<number> {
   const all = await api<{ id: number; title: string }[]>('GET', '/api/dares?filter=all&limit=50');
   const dare = all.find((d) => d.title === title);

@@ -30,7 +30,7 @@ describe('Major Dare page in the browser', () => {
     expect(href.searchParams.get('url')).toBe(app.url('/major-dare'));
     expect(href.searchParams.get('text')).toContain(major.title);
 
-    // The demo's major dare already has an approved proof (src/server/db/seed.ts).
+    // The demo's major dare already has an approved proof (src/server/demo/seed.ts).
     await page.getByRole('article', { name: 'Submission by bob' }).waitFor();
     // A visitor's Submit Video asks to connect a wallet first.
     await page.getByRole('button', { name: 'Submit Video' }).click();

@@ -1,7 +1,7 @@
 /** npm run db:migrate | db:seed | db:reset — against the configured database (.env or environment). */
 import { rmSync } from 'node:fs';
 import { loadConfig, loadDotEnv } from '#server/config';
-import { seedDemoData } from '#server/db/seed';
+import { seedDemoData } from '#server/demo/seed';
 import { demoAdminWallet } from '#server/judging';
 import { openRuntime } from '#server/runtime';
 import { openVideoStorage } from '#server/storage/open';
@@ -34,11 +34,13 @@ try {
     console.log(`Migrated ${database.description}`);
   } else if (command === 'seed') {
     const result = await seedDemoData({
-      ...runtime,
+      config,
+      database,
+      chain: runtime.chain,
+      escrowKeys: runtime.escrowKeys,
       escrowProgramId: runtime.escrowProgram.programId,
       escrowProgramV2Id: runtime.escrowProgramV2.programId,
       judging: runtime.judging,
-      db: database.db,
       clock: () => new Date(),
       storage: await openVideoStorage(config.storage),
       adminPassword: config.demoAdminPassword,

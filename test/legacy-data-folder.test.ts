@@ -29,7 +29,7 @@ import { readKeypairFile, writeNewKeypairFile } from '#server/chain/escrow-progr
 import { findEntryAddress } from '#server/chain/escrow-program/pda';
 import { loadConfig } from '#server/config';
 import { dareWallets, ledgerEntries } from '#server/db/schema';
-import { seedDemoData } from '#server/db/seed';
+import { seedDemoData } from '#server/demo/seed';
 import { createPayoutsService } from '#server/features/payouts/service';
 import { createRefundsService } from '#server/features/refunds/service';
 import { demoAdminWallet } from '#server/judging';
@@ -109,14 +109,7 @@ beforeAll(async () => {
     clock: clock.now,
   };
   const seeded = await seedDemoData({
-    db: deps.database.db,
-    chain: deps.chain,
-    escrowKeys: deps.escrowKeys,
-    escrowProgramId: deps.escrowProgramId,
-    escrowProgramV2Id: deps.escrowProgramV2Id,
-    judging: deps.judging,
-    clock: clock.now,
-    storage,
+    ...deps,
     adminPassword: config.demoAdminPassword,
     adminWallet: await demoAdminWallet(config.dataDir),
   });

@@ -1,12 +1,12 @@
 import { type Address, getBase58Decoder } from '@solana/kit';
 import { count, eq, isNotNull } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { REFUND_GRACE_MS } from '#contract/dare-status';
 import { fetchReceipt, fetchVault } from '#server/chain/escrow-program/accounts';
 import { findReceiptAddress, findVaultAddress } from '#server/chain/escrow-program/pda';
 import { createRpcChain } from '#server/chain/index';
 import { dares, dareWallets, ledgerEntries, paymentIntents, poolContributions } from '#server/db/schema';
 import { PAYMENT_INTENT_TTL_MS, REFUSED_PAYMENT_HOLD_MS } from '#server/features/payments/intents/intent';
-import { REFUND_GRACE_MS } from '#server/features/payments/intents/vault-terms';
 import { setSetting } from '#server/features/settings/repo';
 import { SETTING_KEYS } from '#server/features/settings/switches';
 import { createTestContext } from './helpers/app';

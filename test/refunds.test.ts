@@ -1,13 +1,14 @@
 import { type Address, address, type Base64EncodedWireTransaction, generateKeyPairSigner } from '@solana/kit';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { REFUND_GRACE_MS } from '#contract/dare-status';
 import { waitForConfirmation } from '#server/chain/confirmation';
 import {
   buildCloseRecordsTransactions,
   buildRefundTransaction,
 } from '#server/chain/escrow-program/app-transactions';
 import { claims, dares, dareWallets, ledgerEntries, poolContributions } from '#server/db/schema';
-import { createRefundsService, REFUND_GRACE_MS } from '#server/features/refunds/service';
+import { createRefundsService } from '#server/features/refunds/service';
 import { reconcileEscrows } from '#server/ledger/reconcile';
 import { chainNow, warpChain } from './helpers/chain-clock';
 import { ENTRY_COST, ENTRY_RENT, enterAndSubmit, fundEntries } from './helpers/entries';

@@ -13,7 +13,7 @@ import {
   submissionVotes,
   users,
 } from '#server/db/schema';
-import { seedDemoData } from '#server/db/seed';
+import { seedDemoData } from '#server/demo/seed';
 import { demoAdminWallet } from '#server/judging';
 import { reconcileEscrows } from '#server/ledger/reconcile';
 import { createLocalDiskStorage } from '#server/storage/local-disk';
@@ -23,7 +23,8 @@ import { setupApiSuite } from './helpers/suite';
 const { ctx } = setupApiSuite();
 
 const seedDeps = async (context: TestContext = ctx) => ({
-  db: context.database.db,
+  config: context.config,
+  database: context.database,
   chain: context.chain,
   escrowKeys: context.escrowKeys,
   escrowProgramId: context.escrowProgramId,

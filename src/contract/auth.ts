@@ -76,6 +76,7 @@ const base64 = z
 export const challengeRequestSchema = z
   .object({ walletAddress: walletAddressSchema })
   .meta({ id: 'ChallengeRequest' });
+export type ChallengeRequest = z.infer<typeof challengeRequestSchema>;
 
 /** The SIWS input the server issued (Wallet Standard `solana:signIn` input). */
 export const signInInputSchema = z
@@ -105,6 +106,7 @@ export const walletLoginRequestSchema = z
     signature: base64.optional(),
   })
   .meta({ id: 'WalletLoginRequest' });
+export type WalletLoginRequest = z.infer<typeof walletLoginRequestSchema>;
 
 export const registerRequestSchema = z
   .object({
@@ -114,6 +116,7 @@ export const registerRequestSchema = z
     registrationToken: z.string().min(1).max(200),
   })
   .meta({ id: 'RegisterRequest' });
+export type RegisterRequest = z.infer<typeof registerRequestSchema>;
 
 export const loginRequestSchema = z
   .object({
@@ -122,6 +125,7 @@ export const loginRequestSchema = z
     password: text().max(1024),
   })
   .meta({ id: 'LoginRequest' });
+export type LoginRequest = z.infer<typeof loginRequestSchema>;
 
 export const authResponseSchema = z
   .object({ user: publicUserSchema, token: z.string() })

@@ -1,7 +1,6 @@
 import { DARE_LIMITS, DARE_MESSAGES } from './dares';
 import type { DareStatus } from './limits';
-
-const DAY_MS = 24 * 3600 * 1000;
+import { DAY_MS } from './time';
 
 /**
  * The status users see: an active dare past its deadline takes no more submissions or pool
@@ -15,6 +14,17 @@ export function effectiveStatus<Status extends string = DareStatus>(
   if (dare.status === 'active' && dare.deadline !== null && new Date(dare.deadline) <= now)
     return 'completed';
   return dare.status;
+}
+
+/**
+ * A dare that takes no more submissions or pool additions: won, cancelled or past its deadline
+ * (the Major Dare's 'Challenge Closed').
+ */
+export function isDareClosed(
+  dare: { status: DareStatus; deadline: Date | string | null },
+  now: Date,
+): boolean {
+  return effectiveStatus(dare, now) !== 'active';
 }
 
 /** Why a new dare's deadline is refused, or null: it must be ahead, and at most a year ahead. */

@@ -1,4 +1,5 @@
 import type { DareStatus } from './limits';
+import { DAY_MS } from './time';
 
 /**
  * What a dare is, as every screen says it (badges, tiles, cards, the admin list): one rule and
@@ -22,11 +23,15 @@ export const DARE_PHASE_WORDS: Record<DarePhase, string> = {
 
 /** Days after the deadline when a dare without a winner refunds its payers (the vault's refund_after). */
 export const REFUND_GRACE_DAYS = 7;
-const DAY_MS = 24 * 3600 * 1000;
+/**
+ * The same grace in milliseconds: the moderation time in which a winner may be picked. After it,
+ * with no payout, the refund job refunds every payer and the vault's refund_after lets anyone.
+ */
+export const REFUND_GRACE_MS = REFUND_GRACE_DAYS * DAY_MS;
 
 /** When the refund of a dare that ends without a winner opens: its deadline plus the grace. */
 export function refundsOpenAt(deadline: Date | string): Date {
-  return new Date(new Date(deadline).getTime() + REFUND_GRACE_DAYS * DAY_MS);
+  return new Date(new Date(deadline).getTime() + REFUND_GRACE_MS);
 }
 
 export function darePhase(
@@ -39,6 +44,14 @@ export function darePhase(
   if (dare.status === 'cancelled') return 'cancelled';
   if (dare.deadline !== null && new Date(dare.deadline) <= now) return 'ended';
   return 'active';
+}
+
+/**
+ * A dare that ended without a winner (overdue, cancelled or already refunding): its payers may be
+ * owed their SOL back. The stored status cannot say it: an overdue dare reads 'completed'.
+ */
+export function endedWithoutWinner(phase: DarePhase): boolean {
+  return phase === 'ended' || phase === 'cancelled' || phase === 'refunded';
 }
 
 /** 'Refunded 0.2 SOL to 2 backers': the line a refunded dare shows on its page, card and admin row. */

@@ -164,5 +164,9 @@ export const transactionViewSchema = z
   })
   .meta({ id: 'TransactionView' });
 
+export type CheckBalanceRequest = z.infer<typeof checkBalanceRequestSchema>;
+export type CreateTransactionRequest = z.infer<typeof createTransactionRequestSchema>;
 export type CreateTransactionResponse = z.infer<typeof createTransactionResponseSchema>;
+export type SendTransactionRequest = z.infer<typeof sendTransactionRequestSchema>;
+export type AirdropRequest = z.infer<typeof airdropRequestSchema>;
 export type TransactionView = z.infer<typeof transactionViewSchema>;

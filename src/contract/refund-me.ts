@@ -69,6 +69,7 @@ export type RefundTransactionResponse = z.infer<typeof refundTransactionResponse
 export const refundRequestSchema = z
   .object({ signedTransaction: signedTransactionSchema(REFUND_ME_MESSAGES.unreadable) })
   .meta({ id: 'RefundRequest' });
+export type RefundRequest = z.infer<typeof refundRequestSchema>;
 
 /** POST /api/dares/{id}/refund: the relayed refund, confirmed. */
 export const refundResponseSchema = z

@@ -139,6 +139,7 @@ export const submitVideoRequestSchema = z
 export const enterTransactionRequestSchema = z
   .object({ videoUrl: videoLinkSchema })
   .meta({ id: 'EnterTransactionRequest' });
+export type SubmitVideoRequest = z.infer<typeof submitVideoRequestSchema>;
 export type EnterTransactionRequest = z.infer<typeof enterTransactionRequestSchema>;
 
 /**

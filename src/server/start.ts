@@ -2,7 +2,7 @@ import { buildApp } from './app';
 import { createLaggingClock } from './chain/embedded/lagging-clock';
 import { chainStateExists } from './chain/embedded/state-files';
 import { ConfigError, loadConfig, loadDotEnv } from './config';
-import { DEMO_ADMIN_USERNAME, type SeedResult, seedDemoData } from './db/seed';
+import { DEMO_ADMIN_USERNAME, type SeedResult, seedDemoData } from './demo/seed';
 import type { AppDeps } from './deps';
 import { demoAdminWallet } from './judging';
 import { loggerOptions } from './logger';
@@ -63,14 +63,7 @@ export async function startServer({ webBuild }: StartOptions = {}): Promise<void
   const seeded: SeedResult =
     config.seedDemoData && config.chain.embedded
       ? await seedDemoData({
-          db: database.db,
-          chain,
-          escrowKeys,
-          escrowProgramId: deps.escrowProgramId,
-          escrowProgramV2Id: deps.escrowProgramV2Id,
-          judging: deps.judging,
-          clock,
-          storage: deps.storage,
+          ...deps,
           adminPassword: config.demoAdminPassword,
           adminWallet: await demoAdminWallet(config.dataDir),
           payoutWindowPassed: history ? async () => history.catchUp() : undefined,

@@ -21,11 +21,9 @@ import type { VaultKind } from '#contract/payments';
 import { fetchVault } from '#server/chain/escrow-program/accounts';
 import { memoInstruction } from '#server/chain/memo';
 import type { ChainPort } from '#server/chain/port';
-import { createLapsedPayments } from '#server/features/payments/jobs/lapsed-payments';
-import { createPayoutsService } from '#server/features/payouts/service';
-import { createRefundsService } from '#server/features/refunds/service';
 import { ledgerBalanceOf } from '#server/ledger/entries';
 import type { TestContext } from './app';
+import { servicesFor } from './services';
 import { bearer, type TestWallet } from './wallet';
 
 export interface PaidStake {
@@ -192,24 +190,10 @@ export async function waitUntilLanded(chain: ChainPort, signature: string): Prom
 
 /**
  * The payments job (lapsed payments) the server runs every minute, driven with the test clock:
- * refused vaults go to the refunds feature, as routes.ts wires it.
+ * refused vaults go to the refunds feature, as routes.ts wires it (createServices).
  */
 export function lapsedPaymentsJob(ctx: TestContext) {
-  const clock = () => ctx.clock.now;
-  const payouts = createPayoutsService({
-    db: ctx.database.db,
-    chain: ctx.chain,
-    escrowKeys: ctx.escrowKeys,
-    escrowPrograms: { v1: ctx.escrowProgramId, v2: ctx.escrowProgramV2Id },
-    clock,
-  });
-  return createLapsedPayments({
-    db: ctx.database.db,
-    chain: ctx.chain,
-    clock,
-    programs: { v1: ctx.escrowProgramId, v2: ctx.escrowProgramV2Id },
-    refusedVaults: createRefundsService({ db: ctx.database.db, chain: ctx.chain, clock, payouts }),
-  });
+  return { run: servicesFor(ctx).payments.settleLapsed };
 }
 
 /** A vault's books equal the chain: the ledger's balance is what the vault holds above its rent. */

@@ -16,13 +16,11 @@ import { listVaultRecords } from '#server/chain/escrow-program/vault-records';
 import { createDare } from '#server/db/factories';
 import { dareSubmissions, dares, dareWallets, poolContributions, submissionVotes } from '#server/db/schema';
 import { setAdminByUsernameOrWallet } from '#server/features/auth/promote';
-import { createClaimsService } from '#server/features/claims/service';
-import { createPayoutsService } from '#server/features/payouts/service';
-import { createRefundsService } from '#server/features/refunds/service';
 import { appendLedgerEntry } from '#server/ledger/entries';
 import { reconcileEscrows } from '#server/ledger/reconcile';
 import type { TestContext } from './app';
 import { airdrop, dareBody, payStake, payTo, signBase64 } from './money';
+import { servicesFor } from './services';
 import { bearer, createTestWallet, registerWithWallet, type TestWallet } from './wallet';
 
 /** Shared by the issue 6 API tests (admin, claims, major dare, refunds, leaderboard, profile). */
@@ -139,23 +137,17 @@ export async function expectReconciled(ctx: TestContext) {
 
 /** The payout machinery as the server builds it, on the test clock. */
 export function payoutsService(ctx: TestContext, overrides: { chain?: TestContext['chain'] } = {}) {
-  return createPayoutsService({
-    db: ctx.database.db,
-    chain: overrides.chain ?? ctx.chain,
-    escrowKeys: ctx.escrowKeys,
-    escrowPrograms: { v1: ctx.escrowProgramId, v2: ctx.escrowProgramV2Id },
-    clock: () => ctx.clock.now,
-  });
+  return servicesFor(ctx, overrides).payouts;
 }
 
 /** The refund job the server runs every minute, driven with the test clock. */
-export function refundJob(ctx: TestContext, payouts = payoutsService(ctx)) {
-  return createRefundsService({ db: ctx.database.db, chain: ctx.chain, clock: () => ctx.clock.now, payouts });
+export function refundJob(ctx: TestContext) {
+  return servicesFor(ctx).refunds;
 }
 
 /** The claims service as the server builds it. */
-export function claimsService(ctx: TestContext, payouts = payoutsService(ctx)) {
-  return createClaimsService({ db: ctx.database.db, chain: ctx.chain, clock: () => ctx.clock.now, payouts });
+export function claimsService(ctx: TestContext) {
+  return servicesFor(ctx).claims;
 }
 
 /** A dare whose money sits in its program vault, made the way payments and dares record one. */

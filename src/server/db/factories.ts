@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { getAddressDecoder } from '@solana/kit';
+import { DAY_MS } from '#contract/time';
 import { hashPassword } from '../features/auth/password';
 import type { DbOrTx } from './client';
 import { dares, users } from './schema';
@@ -67,7 +68,7 @@ export async function createDare(
       totalPool: overrides.stakeAmount ?? '0.1',
       difficulty: 'medium',
       category: 'creative',
-      deadline: new Date(Date.now() + 7 * 24 * 3600 * 1000),
+      deadline: new Date(Date.now() + 7 * DAY_MS),
       ...(overrides as Partial<NewDare> & { creatorId: number }),
     })
     .returning();

@@ -1,6 +1,5 @@
 import { DARE_PHASE_WORDS, type DarePhase } from '#contract/dare-status';
-
-const DAY_MS = 24 * 60 * 60 * 1000;
+import { DAY_MS } from '#contract/time';
 
 /** docs/product.md#limits-and-constants: days left until a deadline, rounded up, 0 once it has passed; null without a deadline. */
 export function daysLeft(deadline: string | Date | null | undefined, now: Date = new Date()): number | null {

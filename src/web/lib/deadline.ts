@@ -1,4 +1,5 @@
-import { DARE_LIMITS, DARE_MESSAGES } from '#contract/dares';
+import { deadlineProblem } from '#contract/dare-rules';
+import { DARE_MESSAGES } from '#contract/dares';
 
 const LOCAL_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?$/;
 
@@ -43,12 +44,10 @@ export function toLocalDateTimeValue(date: Date): string {
   );
 }
 
-const DAY_MS = 24 * 60 * 60 * 1000;
-
 /**
  * The deadline rules the server applies when the record is written (a real local date and time,
- * in the future, at most DARE_LIMITS.deadlineMaxDays ahead), checked before any SOL moves: the
- * server can only judge them after the stake is already paid.
+ * then #contract/dare-rules' deadlineProblem: in the future, at most DARE_LIMITS.deadlineMaxDays
+ * ahead), checked before any SOL moves: the server can only judge them after the stake is paid.
  */
 export function checkDeadline(
   value: string,
@@ -56,8 +55,6 @@ export function checkDeadline(
 ): { ok: true; deadline: Date } | { ok: false; error: string } {
   const deadline = parseLocalDateTime(value);
   if (!deadline) return { ok: false, error: DARE_MESSAGES.deadlineFormat };
-  if (deadline.getTime() <= now.getTime()) return { ok: false, error: DARE_MESSAGES.deadlinePast };
-  if (deadline.getTime() > now.getTime() + DARE_LIMITS.deadlineMaxDays * DAY_MS)
-    return { ok: false, error: DARE_MESSAGES.deadlineTooFar };
-  return { ok: true, deadline };
+  const problem = deadlineProblem(deadline, now);
+  return problem ? { ok: false, error: problem } : { ok: true, deadline };
 }

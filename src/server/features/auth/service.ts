@@ -1,5 +1,6 @@
-import { AUTH_MESSAGES, type SignInInput } from '#contract/auth';
+import { AUTH_MESSAGES, type SignInInput, type WalletLoginRequest } from '#contract/auth';
 import type { Cluster } from '#contract/config';
+import { DAY_MS } from '#contract/time';
 import type { Clock } from '#server/deps';
 import { isSettingEnabled, SETTING_KEYS } from '#server/features/settings/switches';
 import type { AppConfig } from '../../config';
@@ -14,7 +15,7 @@ import { createSignInChallenge, SIGN_IN_FAILURE_MESSAGES, verifySignInProof } fr
 import { hashToken, newOpaqueToken } from './tokens';
 import type { UserRow } from './user';
 
-export const SESSION_TTL_MS = 30 * 24 * 3600 * 1000;
+export const SESSION_TTL_MS = 30 * DAY_MS;
 export const REGISTRATION_TOKEN_TTL_MS = 15 * 60 * 1000;
 
 export interface AuthServiceDeps {
@@ -101,10 +102,7 @@ export function createAuthService({ db, clock, cluster, config, limiter }: AuthS
       return { input: challenge.input satisfies SignInInput, message: challenge.message };
     },
 
-    async walletLogin(
-      body: { walletAddress: string; signedMessage?: string; signature?: string },
-      domain: string,
-    ): Promise<WalletLoginResult> {
+    async walletLogin(body: WalletLoginRequest, domain: string): Promise<WalletLoginResult> {
       const signedMessage = decodeBase64(body.signedMessage);
       const signature = decodeBase64(body.signature);
       if (!body.signedMessage || !body.signature) {

@@ -32,6 +32,7 @@ import {
   signBytes,
 } from '@solana/kit';
 import { deadlineProblem, effectiveStatus } from '#contract/dare-rules';
+import { REFUND_GRACE_MS } from '#contract/dare-status';
 import { DARE_MESSAGES } from '#contract/dares';
 import {
   AIRDROP_MAX_SOL,
@@ -84,13 +85,7 @@ import {
   type PaymentIntentRow,
   type ProgramInstruction,
 } from './intents/intent';
-import {
-  platformKeys,
-  REFUND_GRACE_MS,
-  unixSeconds,
-  type VaultTerms,
-  vaultTerms,
-} from './intents/vault-terms';
+import { platformKeys, unixSeconds, type VaultTerms, vaultTerms } from './intents/vault-terms';
 import { createLapsedPayments } from './jobs/lapsed-payments';
 import type { RefusedVaults } from './jobs/refund-refused-vaults';
 import { findDareStanding } from './repo/credits';

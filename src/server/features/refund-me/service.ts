@@ -25,7 +25,7 @@ import { findDareVault } from './repo';
 
 /**
  * Books a refund the chain made outside the server's own refund job: the money-out features
- * notice the vault's payments sent by others and book each once (wired in routes.ts).
+ * notice the vault's payments sent by others and book each once (wired in services.ts).
  */
 export interface RefundBooking {
   bookOutsideRefunds(target: { escrowWallet: string; dareId: number }): Promise<void>;

@@ -1,4 +1,5 @@
 import type { DareRefund, RefundSummary } from '#contract/admin';
+import { REFUND_GRACE_MS } from '#contract/dare-status';
 import { JUDGING_MESSAGES } from '#contract/judging';
 import { lamportsToSol } from '#contract/money';
 import { AppError } from '../../errors';
@@ -19,9 +20,6 @@ import {
   overdueDaresWithOpenVaults,
   paidDaresWithOpenVaults,
 } from './repo/dares';
-
-/** Moderation time after a deadline before a dare without a winner is refunded automatically. */
-export const REFUND_GRACE_MS = 7 * 24 * 3600 * 1000;
 
 function reasonOf(error: unknown): string {
   if (error instanceof TransferAlreadyLive) return 'Another transaction of this dare is on its way';

@@ -6,6 +6,7 @@ import {
   type MyVotes,
   SUBMISSION_MESSAGES,
   type Submission,
+  type SubmitVideoRequest,
   UPLOADED_VIDEO_PREFIX,
   type VoteResponse,
 } from '#contract/submissions';
@@ -182,11 +183,7 @@ export function createSubmissionsService(deps: SubmissionsDeps) {
      * A proof, recorded once its author entered the dare on chain: the signed entry is relayed and
      * confirmed first in the same request (docs/product.md#submit-video-rules).
      */
-    async submit(
-      user: UserRow,
-      dareId: number,
-      body: { videoUrl: string; description: string; signedEntryTransaction?: string },
-    ) {
+    async submit(user: UserRow, dareId: number, body: SubmitVideoRequest) {
       const wallet = requireEntrantWallet(user);
       const dare = await requireOpenDare(dareId);
       const { upload, proofHash } = await proofOf(user, dareId, body.videoUrl);

@@ -1,5 +1,6 @@
 import { Crown } from 'lucide-react';
 import type { ReactNode } from 'react';
+import { isDareClosed } from '#contract/dare-rules';
 import type { MajorDare } from '#contract/major-dare';
 import { EmptyState } from '#web/components/common/empty-state';
 import { PageHeader } from '#web/components/common/page-header';
@@ -7,7 +8,6 @@ import { ShareButton } from '#web/components/common/share-button';
 import { useMajorDare } from './api/get-major-dare';
 import { MajorDareDetails } from './components/major-dare-details';
 import { PrizeDistribution } from './components/prize-distribution';
-import { isMajorDareClosed } from './lib/is-closed';
 
 export type ActiveMajorDare = Extract<MajorDare, { isActive: true }>;
 
@@ -36,7 +36,7 @@ export default function MajorDarePage({
       </div>
     );
   }
-  const closed = isMajorDareClosed(majorDare);
+  const closed = isDareClosed(majorDare, new Date());
   return (
     <div className="space-y-6">
       <PageHeader title="Major Dare" description="The weekly challenge with the biggest prize pool." />

@@ -1,5 +1,5 @@
 import { type Cluster, networkLabel } from '#contract/network';
-import type { CreateTransactionResponse } from '#contract/payments';
+import type { CreateTransactionRequest, CreateTransactionResponse } from '#contract/payments';
 import { balanceUnavailableMessage, checkAffordable } from './balance-check';
 import type { CreateDareStepId, StepStatus } from './escrow-funding-steps';
 import { PaymentError } from './payment-errors';
@@ -21,18 +21,6 @@ export interface PaidStake extends VaultTerms {
   stakeAmount: string;
   escrowWalletAddress: string;
   signature: string;
-}
-
-/** POST /api/create-transaction's body: `deadline` and `kind` are read only for a new vault. */
-export interface CreateTransactionRequest {
-  fromWallet: string;
-  toWallet: string;
-  amount: string;
-  deadline?: string;
-  kind?: VaultTerms['kind'];
-  /** The new dare's texts: the server refuses ones the dare could not be recorded with before SOL moves. */
-  title?: string;
-  description?: string;
 }
 
 /** The payment calls of the flow; hooks pass the real ones, tests pass fakes. */

@@ -1,15 +1,8 @@
 import type { Address } from '@solana/kit';
 import { DARE_LIMITS } from '#contract/dares';
 import type { VaultKind } from '#contract/payments';
+import { DAY_MS } from '#contract/time';
 import type { EscrowKeys } from '#server/chain/escrow-keys';
-
-const DAY_MS = 24 * 3600 * 1000;
-
-/**
- * Refunds of a vault open this long after its deadline (decision 021): the moderation time in
- * which the admin picks a winner; after it, with no payout, anyone may refund every payer.
- */
-export const REFUND_GRACE_MS = 7 * DAY_MS;
 
 /** What a new vault is created with (decision 021). */
 export interface VaultTerms {

@@ -1,5 +1,5 @@
 import type { AddPoolRequest, Dare } from '#contract/dares';
-import { PAYMENT_MESSAGES } from '#contract/payments';
+import { type CreateTransactionRequest, PAYMENT_MESSAGES } from '#contract/payments';
 import { balanceUnavailableMessage, checkAffordable } from '#web/lib/payments/balance-check';
 import { PaymentError } from '#web/lib/payments/payment-errors';
 import { type PaymentSigner, WalletNotFoundError } from '#web/lib/payments/payment-wallet';
@@ -16,11 +16,7 @@ export interface PaidContribution {
 export interface AddToPoolDeps {
   checkBalance(walletAddress: string): Promise<bigint>;
   connectWallet(walletAddress: string): Promise<PaymentSigner>;
-  createTransaction(request: {
-    fromWallet: string;
-    toWallet: string;
-    amount: string;
-  }): Promise<{ transaction: string }>;
+  createTransaction(request: CreateTransactionRequest): Promise<{ transaction: string }>;
   sendTransaction(signedTransaction: string): Promise<string>;
   addToPool(dareId: number, request: AddPoolRequest): Promise<Dare>;
 }

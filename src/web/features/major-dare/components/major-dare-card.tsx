@@ -1,5 +1,6 @@
 import { ArrowRight, Crown } from 'lucide-react';
 import { Link } from 'react-router';
+import { isDareClosed } from '#contract/dare-rules';
 import { MAJOR_DARE_SPLIT } from '#contract/limits';
 import { Badge } from '#web/components/ui/badge';
 import { Button } from '#web/components/ui/button';
@@ -7,7 +8,6 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#web/
 import { timeLeftLabel } from '#web/lib/dates';
 import { formatSol } from '#web/lib/utils';
 import { useMajorDare } from '../api/get-major-dare';
-import { isMajorDareClosed } from '../lib/is-closed';
 
 // The empty texts are the contract's MAJOR_DARE_MESSAGES written out: importing that module
 // would pull zod into the landing chunk.
@@ -19,7 +19,7 @@ import { isMajorDareClosed } from '../lib/is-closed';
  */
 export function MajorDareCard() {
   const majorDare = useMajorDare();
-  const closed = majorDare.isActive && isMajorDareClosed(majorDare);
+  const closed = majorDare.isActive && isDareClosed(majorDare, new Date());
   return (
     <Card className="border-primary/40">
       <CardHeader>

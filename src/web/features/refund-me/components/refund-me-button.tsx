@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Undo2 } from 'lucide-react';
 import { useState } from 'react';
-import type { DarePhase } from '#contract/dare-status';
+import { type DarePhase, endedWithoutWinner } from '#contract/dare-status';
 import { lamportsToSol } from '#contract/money';
 import { REFUND_ME_MESSAGES } from '#contract/refund-me';
 import { TransactionLink } from '#web/components/payments/transaction-link';
@@ -27,7 +27,7 @@ export function RefundMeButton({ dare }: { dare: { id: number; phase: DarePhase 
   const [busy, setBusy] = useState(false);
   // The API's `status` reads 'completed' for any dare past its deadline, won or not: the phase tells
   // a dare that ended without a winner (its payers' refund opens a week later) from one that was won.
-  const ended = dare.phase === 'ended' || dare.phase === 'cancelled' || dare.phase === 'refunded';
+  const ended = endedWithoutWinner(dare.phase);
   const walletAddress = user?.walletAddress ?? null;
   const status = useQuery({
     ...refundStatusQueryOptions(dare.id, user?.id ?? 0),

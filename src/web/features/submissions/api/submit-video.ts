@@ -1,4 +1,4 @@
-import type { Submission } from '#contract/submissions';
+import type { Submission, SubmitVideoRequest } from '#contract/submissions';
 import { apiRequest } from '#web/lib/api-client';
 
 /**
@@ -6,9 +6,6 @@ import { apiRequest } from '#web/lib/api-client';
  * submission, once the server relayed the entry and saw it on chain. Without the signed entry
  * only when the user's entry exists already.
  */
-export function submitVideo(
-  dareId: number,
-  body: { videoUrl: string; description: string; signedEntryTransaction?: string },
-) {
+export function submitVideo(dareId: number, body: SubmitVideoRequest) {
   return apiRequest<Submission>('POST', `/api/dares/${dareId}/submit`, body);
 }

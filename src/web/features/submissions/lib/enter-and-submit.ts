@@ -1,15 +1,17 @@
-import { SUBMISSION_MESSAGES, type Submission } from '#contract/submissions';
+import {
+  type EnterTransactionRequest,
+  SUBMISSION_MESSAGES,
+  type Submission,
+  type SubmitVideoRequest,
+} from '#contract/submissions';
 import { ApiError } from '#web/lib/api-client';
 import type { PaymentSigner } from '#web/lib/payments/payment-wallet';
 import { signBase64Transaction } from '#web/lib/payments/sign-transaction';
 
 export interface EnterAndSubmitDeps {
-  requestEntry(dareId: number, body: { videoUrl: string }): Promise<{ transaction: string }>;
+  requestEntry(dareId: number, body: EnterTransactionRequest): Promise<{ transaction: string }>;
   connectWallet(walletAddress: string): Promise<PaymentSigner>;
-  submit(
-    dareId: number,
-    body: { videoUrl: string; description: string; signedEntryTransaction?: string },
-  ): Promise<Submission>;
+  submit(dareId: number, body: SubmitVideoRequest): Promise<Submission>;
 }
 
 export type EnterStage = 'entering' | 'signing' | 'submitting';

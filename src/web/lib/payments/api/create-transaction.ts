@@ -1,8 +1,5 @@
-import type { CreateTransactionResponse } from '#contract/payments';
+import type { CreateTransactionRequest, CreateTransactionResponse } from '#contract/payments';
 import { apiRequest } from '#web/lib/api-client';
-import type { CreateTransactionRequest } from '../escrow-funding-flow';
-
-export type { CreateTransactionRequest } from '../escrow-funding-flow';
 
 /**
  * POST /api/create-transaction: the program transaction (base64, fee payer `fromWallet`) of a

@@ -1,15 +1,7 @@
-import type { AuthResponse } from '#contract/auth';
+import type { AuthResponse, RegisterRequest } from '#contract/auth';
 import { apiRequest } from '#web/lib/api-client';
 
-export interface RegisterInput {
-  username: string;
-  password: string;
-  walletAddress: string;
-  /** Issued by wallet-login for this wallet: proof that its owner signed in a moment ago. */
-  registrationToken: string;
-}
-
-/** POST /api/auth/register. */
-export function register(input: RegisterInput): Promise<AuthResponse> {
+/** POST /api/auth/register, with the registrationToken wallet-login issued for this wallet. */
+export function register(input: RegisterRequest): Promise<AuthResponse> {
   return apiRequest<AuthResponse>('POST', '/api/auth/register', input);
 }

@@ -11,39 +11,22 @@ import {
 import { count, eq } from 'drizzle-orm';
 import type { Category, Difficulty } from '#contract/limits';
 import { solToLamports } from '#contract/money';
-import type { Clock } from '#server/deps';
+import { DAY_MS } from '#contract/time';
+import { createUser } from '#server/db/factories';
+import { dares, users } from '#server/db/schema';
+import type { AppDeps } from '#server/deps';
 import type { UserRow } from '#server/features/auth/user';
-import type { EscrowKeys } from '../chain/escrow-keys';
-import type { ChainPort } from '../chain/port';
-import { createDaresService } from '../features/dares/service';
-import { createPaymentsService } from '../features/payments/service';
-import type { Judging } from '../judging';
-import { MemoryRateLimiter } from '../rate-limit/memory';
-import type { StoragePort } from '../storage/port';
-import type { Db } from './client';
-import { createUser } from './factories';
-import { dares, users } from './schema';
+import { type DemoServices, demoServices } from './demo-services';
 import { seedActivity } from './seed-activity';
 
 export const DEMO_ADMIN_USERNAME = 'admin';
 /** The demo users' shared, documented password: they hold no rights beyond any sign-up's. */
 export const DEMO_USER_PASSWORD = 'darepool-demo';
-const DAY = 24 * 3600 * 1000;
 const MAJOR_TITLE = 'Major Dare of the Week: 100 push-ups in public';
 /** Test SOL each demo wallet starts with, before its stakes and contributions. */
 const DEMO_WALLET_SOL = '10';
 
-export interface SeedDeps {
-  db: Db;
-  chain: ChainPort;
-  escrowKeys: EscrowKeys;
-  /** Escrow program v1 (the demo's vaults) and v2. */
-  escrowProgramId: Address;
-  escrowProgramV2Id: Address;
-  judging: Judging;
-  clock: Clock;
-  /** Where the demo proofs' videos are stored, as uploads are. */
-  storage: StoragePort;
+export interface SeedDeps extends AppDeps {
   /** DEMO_ADMIN_PASSWORD; unset, a random one is generated. */
   adminPassword?: string;
   /**
@@ -95,7 +78,8 @@ interface DemoDare {
  * Runs only on an empty database, so later starts keep what users did.
  */
 export async function seedDemoData(deps: SeedDeps): Promise<SeedResult> {
-  const { db, chain } = deps;
+  const { chain } = deps;
+  const db = deps.database.db;
   const [{ value: userCount } = { value: 0 }] = await db.select({ value: count() }).from(users);
   if (userCount > 0) return { seeded: false };
 
@@ -201,7 +185,8 @@ export async function seedDemoData(deps: SeedDeps): Promise<SeedResult> {
     },
   ];
 
-  const pay = createPayer(deps);
+  const { services, settled } = demoServices(deps);
+  const pay = createPayer(deps, services);
   const ids = new Map<string, number>();
   for (const demo of demoDares) {
     const dareId = await pay.createDare(demo);
@@ -211,7 +196,7 @@ export async function seedDemoData(deps: SeedDeps): Promise<SeedResult> {
   }
   const dareId = (title: string) => ids.get(title)!;
   const coldShower = dareId('Cold shower for 7 days');
-  await seedActivity({ ...deps, judge: admin }, {
+  await seedActivity({ ...deps, judge: admin }, services, {
     proofs: [
       {
         author: bob,
@@ -258,6 +243,7 @@ export async function seedDemoData(deps: SeedDeps): Promise<SeedResult> {
       { user: alice.row, dareId: coldShower, message: 'Respect. Voted!' },
     ],
   });
+  await settled();
   return {
     seeded: true,
     admin: { username: DEMO_ADMIN_USERNAME, password: adminPassword, generated: !deps.adminPassword },
@@ -270,20 +256,7 @@ export async function seedDemoData(deps: SeedDeps): Promise<SeedResult> {
  * pool), signed by the demo wallet next to the platform's rent-payer signature, relayed, verified
  * and credited at step 7 as any user's.
  */
-function createPayer(deps: SeedDeps) {
-  const limiter = new MemoryRateLimiter(() => deps.clock().getTime());
-  const payments = createPaymentsService({
-    ...deps,
-    limiter,
-    // Every demo payment is credited as it was built: the seed never refuses a vault.
-    refusedVaults: {
-      async cancelAndRefund(vault) {
-        throw new Error(`the demo seed refused its own vault ${vault}`);
-      },
-    },
-  });
-  const daresService = createDaresService({ ...deps, credit: payments.credit });
-
+function createPayer(deps: SeedDeps, { payments, dares: daresService }: DemoServices) {
   async function pay(
     user: DemoUser,
     toWallet: string,
@@ -305,7 +278,7 @@ function createPayer(deps: SeedDeps) {
   return {
     async createDare(demo: DemoDare): Promise<number> {
       const { publicKey } = await payments.reserveEscrow(demo.creator.row);
-      const deadline = new Date(deps.clock().getTime() + demo.days * DAY).toISOString();
+      const deadline = new Date(deps.clock().getTime() + demo.days * DAY_MS).toISOString();
       const isMajor = demo.afterwards?.isMajor === true;
       const signature = await pay(demo.creator, publicKey, demo.stake, {
         deadline,

@@ -1,31 +1,19 @@
 import { createReadStream } from 'node:fs';
 import {
-  type Address,
   getBase64EncodedWireTransaction,
   getTransactionDecoder,
   partiallySignTransaction,
 } from '@solana/kit';
 import { UPLOADED_VIDEO_PREFIX } from '#contract/submissions';
+import type { ChainPort } from '#server/chain/port';
+import type { Database } from '#server/db/client';
 import type { Clock } from '#server/deps';
 import type { UserRow } from '#server/features/auth/user';
-import type { EscrowKeys } from '../chain/escrow-keys';
-import type { ChainPort } from '../chain/port';
-import { createAdminService } from '../features/admin/service';
-import type { Announce } from '../features/chat/announce';
-import { createLocalChatBus } from '../features/chat/bus';
-import { createChatService } from '../features/chat/service';
-import { createClaimsService } from '../features/claims/service';
-import { ensureFeePayerFunded } from '../features/payouts/fee-payer';
-import { createPayoutsService } from '../features/payouts/service';
-import { createRefundsService } from '../features/refunds/service';
-import { createJudgingService } from '../features/judging/service';
-import { createHashingStream } from '../features/submissions/proof-hash';
-import { createSubmissionsService } from '../features/submissions/service';
-import { createVideoAccess } from '../features/submissions/video-access';
-import { replacePendingUpload } from '../features/videos/repo';
-import { MemoryRateLimiter } from '../rate-limit/memory';
-import type { StoragePort } from '../storage/port';
-import type { Db } from './client';
+import { ensureFeePayerFunded } from '#server/features/payouts/fee-payer';
+import { createHashingStream } from '#server/features/submissions/proof-hash';
+import { replacePendingUpload } from '#server/features/videos/repo';
+import type { StoragePort } from '#server/storage/port';
+import type { DemoServices } from './demo-services';
 
 /** A few seconds of ffmpeg test pattern each (see docs/decisions/018), kept under 100 KB. */
 export type DemoVideo = 'cold-shower' | 'rubiks-cube' | 'summit-sunrise' | 'push-ups';
@@ -58,44 +46,25 @@ export interface DemoChat {
  */
 export async function seedActivity(
   deps: {
-    db: Db;
+    database: Database;
     chain: ChainPort;
-    escrowKeys: EscrowKeys;
     clock: Clock;
     storage: StoragePort;
-    escrowProgramId: Address;
-    escrowProgramV2Id: Address;
     /** The demo admin, a judge of every demo vault: its wallet signs the propose. */
     judge: { row: UserRow; keys: CryptoKeyPair };
     payoutWindowPassed?: () => Promise<void>;
   },
+  { payouts, claims, admin, submissions, chat, judging }: DemoServices,
   { proofs, chat: messages }: { proofs: DemoProof[]; chat: DemoChat[] },
 ): Promise<void> {
-  const { db, clock, storage } = deps;
-  const limiter = new MemoryRateLimiter(() => clock().getTime());
-  // No socket is connected during the seed: the local bus has nobody to deliver to.
-  const chat = createChatService({ db, bus: createLocalChatBus(), clock, limiter });
-  // Announcements are fire-and-forget in the services; the seed keeps them to wait for them.
-  const announced: Promise<unknown>[] = [];
-  const announce: Announce = (dareId, message) => {
-    announced.push(chat.postSystemMessage(dareId, message));
-  };
-  const payouts = createPayoutsService({
-    ...deps,
-    escrowPrograms: { v1: deps.escrowProgramId, v2: deps.escrowProgramV2Id },
-  });
+  const { clock, storage } = deps;
+  const db = deps.database.db;
   // The seed runs before the app's start-up funds the fee payer, and pays a prize: fund it now.
   await ensureFeePayerFunded(deps.chain, payouts);
-  const claims = createClaimsService({ ...deps, payouts });
-  const refunds = createRefundsService({ ...deps, payouts });
-  const admin = createAdminService({ db, clock, refunds, claims, announce });
-  const judging = createJudgingService({ ...deps, announce });
   const named: { author: UserRow; submissionId: number }[] = [];
-  const videoAccess = createVideoAccess({ secret: deps.escrowKeys.secretFor('video-links'), clock });
-  const submissions = createSubmissionsService({ ...deps, videoAccess, limiter });
 
   for (const proof of proofs) {
-    const file = new URL(`./demo-videos/${proof.video}.mp4`, import.meta.url);
+    const file = new URL(`./videos/${proof.video}.mp4`, import.meta.url);
     // Hashed on its way to the store, as POST /api/upload-video does (decision 038).
     const hasher = createHashingStream();
     const stored = await storage.put(createReadStream(file).pipe(hasher), 'video/mp4');
@@ -147,11 +116,4 @@ export async function seedActivity(
     }
   }
   for (const { user, dareId, message } of messages) await chat.postUserMessage(user, { dareId, message });
-
-  // An announcement first looks up a username, then posts: wait until no new one appears.
-  for (let seen = -1; seen !== announced.length; ) {
-    seen = announced.length;
-    await Promise.all(announced);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }
