@@ -2,7 +2,7 @@ import { type ChildProcess, fork } from 'node:child_process';
 import path from 'node:path';
 import type { FromReceiver, ReceiverSocket, ToReceiver } from './chat-receiver';
 
-export { monotonicMs } from './chat-receiver';
+export { monotonicMs } from './ws-reader';
 
 type Report = Extract<FromReceiver, { type: 'report' }>;
 
@@ -47,7 +47,12 @@ export async function startChatReceivers(
     await Promise.all(
       opened.map(async (_, index) => {
         const child = fork(path.join(import.meta.dirname, 'chat-receiver.ts'), [], {
-          execArgv: ['--import', 'tsx'],
+          // BENCH_RECEIVER_NODE_ARGS: e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile the readers.
+          execArgv: [
+            '--import',
+            'tsx',
+            ...(process.env.BENCH_RECEIVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
+          ],
           stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
         });
         children.push(child);
@@ -99,6 +104,7 @@ export async function startChatReceivers(
       });
     },
     async report(texts) {
+      if (failures.length > 0) throw new Error(`a receiver failed: ${failures.join('; ')}`);
       const reports = await Promise.all(
         children.map(
           (child) =>

@@ -85,4 +85,36 @@ describe('chat hub fan-out', () => {
     expect(texts(late.writes)).toEqual([['after']]);
     hub.close();
   });
+
+  it("announces a room's changed count at once, then at most once per interval with the latest total", async () => {
+    const { bus, deliver } = fakeBus();
+    const intervalMs = 200;
+    const hub = createChatHub(bus, { presenceTtlMs: 90_000, now: () => 0, presenceIntervalMs: intervalMs });
+    const member = fakeSocket();
+    hub.join(member.handle, GLOBAL_ROOM);
+    const presence = (online: number): ChatEvent => ({
+      kind: 'presence',
+      instance: 'other',
+      rooms: { global: online },
+    });
+    const announced = () =>
+      member.writes.flat().flatMap((text) => {
+        const frame = JSON.parse(text);
+        return frame.type === 'presence' ? [frame.online] : [];
+      });
+    // A crowd arriving on another instance: its count changes with every event.
+    deliver(presence(10));
+    for (let online = 11; online <= 40; online++) deliver(presence(online));
+    await afterWindow();
+    expect(announced()).toEqual([11]);
+    await new Promise((resolve) => setTimeout(resolve, intervalMs + FAN_OUT_WINDOW_MS * 2));
+    expect(announced()).toEqual([11, 41]);
+    // An unchanged count is not announced again; a change after a quiet interval goes out at once.
+    deliver(presence(40));
+    await new Promise((resolve) => setTimeout(resolve, intervalMs * 2 + FAN_OUT_WINDOW_MS * 2));
+    deliver(presence(5));
+    await afterWindow();
+    expect(announced()).toEqual([11, 41, 6]);
+    hub.close();
+  });
 });

@@ -11,6 +11,13 @@ const dareIdOf = (room: string): number | null => (room === GLOBAL_ROOM ? null :
 /** How long a room-wide frame may wait for others to share its writes: far below what a reader notices. */
 export const FAN_OUT_WINDOW_MS = 10;
 
+/**
+ * A room's changed online count goes out at once, then at most once per interval with the latest
+ * total: while a crowd arrives the count changes with every join on every instance, and each
+ * announcement is a write to every socket of the room (decision 039).
+ */
+export const PRESENCE_INTERVAL_MS = 1000;
+
 /** One open socket as the hub sees it. */
 export interface ChatSocketHandle {
   send(frame: ServerFrame): void;
@@ -24,13 +31,20 @@ export interface ChatSocketHandle {
  * and presence arrive through the bus (our own included), so one path serves one or many
  * instances.
  */
-export function createChatHub(bus: ChatBus, options: { presenceTtlMs: number; now: () => number }) {
+export function createChatHub(
+  bus: ChatBus,
+  options: { presenceTtlMs: number; now: () => number; presenceIntervalMs?: number },
+) {
+  const presenceIntervalMs = options.presenceIntervalMs ?? PRESENCE_INTERVAL_MS;
   const instance = randomUUID();
   const rooms = new Map<string, Set<ChatSocketHandle>>();
   const remote = new Map<string, { rooms: Record<string, number>; seenAt: number }>();
   /** What this instance's sockets in each room were last told; a room whose total did not change hears nothing. */
   const announced = new Map<string, number>();
   let presenceTimer: NodeJS.Timeout | null = null;
+  /** When counts were last announced (performance.now: the throttle must not follow a test's clock). */
+  let announcedAt = Number.NEGATIVE_INFINITY;
+  let announceTimer: NodeJS.Timeout | null = null;
 
   const localCounts = (): Record<string, number> =>
     Object.fromEntries([...rooms].map(([room, sockets]) => [room, sockets.size]));
@@ -86,6 +100,7 @@ export function createChatHub(bus: ChatBus, options: { presenceTtlMs: number; no
    * unchanged count to every socket (with many sockets, that was most of a join's cost).
    */
   function announcePresence() {
+    announcedAt = performance.now();
     for (const room of announced.keys()) if (!rooms.has(room)) announced.delete(room);
     for (const room of rooms.keys()) {
       const count = online(room);
@@ -93,6 +108,20 @@ export function createChatHub(bus: ChatBus, options: { presenceTtlMs: number; no
       announced.set(room, count);
       broadcast(room, { type: 'presence', dareId: dareIdOf(room), online: count });
     }
+  }
+
+  /** At once when the last announcement is an interval old, else once at the interval's end. */
+  function scheduleAnnouncement() {
+    if (announceTimer) return;
+    const wait = announcedAt + presenceIntervalMs - performance.now();
+    if (wait <= 0) {
+      announcePresence();
+      return;
+    }
+    announceTimer = setTimeout(() => {
+      announceTimer = null;
+      announcePresence();
+    }, wait);
   }
 
   /** Counts change in bursts (a page opens several rooms): one presence event per burst. */
@@ -111,7 +140,7 @@ export function createChatHub(bus: ChatBus, options: { presenceTtlMs: number; no
     }
     if (event.kind !== 'presence') return;
     remote.set(event.instance, { rooms: event.rooms, seenAt: options.now() });
-    announcePresence();
+    scheduleAnnouncement();
   });
 
   return {
@@ -149,6 +178,7 @@ export function createChatHub(bus: ChatBus, options: { presenceTtlMs: number; no
     online,
     close() {
       if (presenceTimer) clearTimeout(presenceTimer);
+      if (announceTimer) clearTimeout(announceTimer);
       if (flushScheduled) clearTimeout(flushScheduled);
       flushScheduled = null;
       pending.clear();
