@@ -1,7 +1,10 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { JUDGING_MESSAGES } from '#contract/judging';
+import { normalizeSol } from '#contract/money';
 import { claims, dares, ledgerEntries, users } from '#server/db/schema';
-import { ENTRY_RENT, enterAndSubmit, fundEntries } from './helpers/entries';
+import { ENTRY_RENT, enterAndSubmit, fundEntries, walletSigns } from './helpers/entries';
+import { passPayoutWindow } from './helpers/judging';
 import { payStake } from './helpers/money';
 import { type Actor, castVote, contribute, expectReconciled, lamportsOf, newActor } from './helpers/payouts';
 import { setupApiSuite } from './helpers/suite';
@@ -187,12 +190,14 @@ describe('major dare', () => {
       { submissionId: a.id, winnerType: 'admin' },
       admin.token,
     );
-    expect(adminPick.statusCode, adminPick.body).toBe(201);
-    expect(adminPick.json()).toMatchObject({
-      amount: '0.070000005',
-      claimType: 'major_admin',
-      userId: picked.id,
-    });
+    // The pick completing the pair answers the propose of both winners (program v2), for the
+    // judge's own wallet (the admin's: the first admin is the tests' judge) to sign.
+    expect(adminPick.statusCode, adminPick.body).toBe(200);
+    const offered = adminPick.json() as { transaction: string; winners: unknown[] };
+    expect(offered.winners).toEqual([
+      { submissionId: a.id, walletAddress: picked.wallet.address, amount: '0.070000005' },
+      { submissionId: b.id, walletAddress: popular.wallet.address, amount: '0.030000002' },
+    ]);
     const twice = await http.post(
       `/api/admin/major-dare/${dare.id}/winner`,
       { submissionId: c.id, winnerType: 'admin' },
@@ -200,6 +205,33 @@ describe('major dare', () => {
     );
     expect(twice.statusCode).toBe(409);
     expect(twice.json().error).toBe('The admin winner of this major dare is already selected');
+    const relayed = await http.post(
+      `/api/admin/major-dare/${dare.id}/winner`,
+      {
+        submissionId: a.id,
+        winnerType: 'admin',
+        signedTransaction: await walletSigns(admin.wallet, offered.transaction),
+      },
+      admin.token,
+    );
+    expect(relayed.statusCode, relayed.body).toBe(200);
+    const { proposal } = relayed.json() as { proposal: { winners: unknown[]; executesAt: string } };
+    expect(proposal.winners).toEqual(offered.winners);
+    const picks = await ctx.database.db.select().from(claims).where(eq(claims.dareId, dare.id));
+    expect(
+      picks.map((claim) => [claim.claimType, claim.userId, normalizeSol(claim.amount), claim.status]).sort(),
+    ).toEqual([
+      ['major_admin', picked.id, '0.070000005', 'pending'],
+      ['major_community', popular.id, '0.030000002', 'pending'],
+    ]);
+    // Once proposed, no pick changes the winners while the proposal stands.
+    const afterProposal = await http.post(
+      `/api/admin/major-dare/${dare.id}/winner`,
+      { submissionId: c.id, winnerType: 'admin' },
+      admin.token,
+    );
+    expect(afterProposal.statusCode).toBe(409);
+    expect(afterProposal.json().error).toBe(JUDGING_MESSAGES.proposalStanding);
     expect((await http.get('/api/major-dare')).json()).toMatchObject({ status: 'completed', isActive: true });
     // The room hears about both winners (and the pool addition and approvals before them).
     const room = async () =>
@@ -217,12 +249,19 @@ describe('major dare', () => {
 
     const pickedBefore = await lamportsOf(ctx, picked.wallet.address);
     const popularBefore = await lamportsOf(ctx, popular.wallet.address);
-    // One settle pays both winners: the first claim sends it, both claims record its signature.
+    // Nothing is paid before the guardian's window ends: Claim Prize says when.
+    const early = await http.post('/api/claims/prize', { submissionId: a.id }, picked.token);
+    expect(early.statusCode, early.body).toBe(409);
+    expect(early.json()).toMatchObject({ executesAt: proposal.executesAt });
+    expect(await lamportsOf(ctx, picked.wallet.address)).toBe(pickedBefore);
+    await passPayoutWindow(ctx);
+    // One execute pays both winners: the first claim sends it, both claims record its signature.
     const paidA = await http.post('/api/claims/prize', { submissionId: a.id }, picked.token);
     expect(paidA.statusCode, paidA.body).toBe(200);
+    // The other winner's Claim Prize finds its share paid by that execute: nothing is sent again.
     const paidB = await http.post('/api/claims/prize', { submissionId: b.id }, popular.token);
-    expect(paidB.statusCode, paidB.body).toBe(409);
-    expect(paidB.json().error).toBe('This prize has already been paid');
+    expect(paidB.statusCode, paidB.body).toBe(200);
+    expect(paidB.json()).toMatchObject({ status: 'paid', transactionHash: paidA.json().transactionHash });
     const both = await ctx.database.db.select().from(claims).where(eq(claims.dareId, dare.id));
     expect(both.map((claim) => claim.transactionHash)).toEqual([
       paidA.json().transactionHash,
@@ -279,8 +318,9 @@ describe('major dare', () => {
       { kind: 'refund', direction: -1, amount: '0.050000000' },
     ]);
     expect(await lamportsOf(ctx, paid.escrow)).toBe(0n);
-    // The admin is out only the create_vault transaction's two signatures.
-    expect(adminBefore - (await lamportsOf(ctx, admin.wallet.address))).toBe(10_000n);
+    // The admin is out only the create_vault transaction's one signature (program v2: the
+    // creator alone signs it); the vault's and receipt's rent came back with the refund.
+    expect(adminBefore - (await lamportsOf(ctx, admin.wallet.address))).toBe(5_000n);
     await expectReconciled(ctx);
   });
 

@@ -3,7 +3,9 @@ import { count, eq, isNotNull } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { REFUND_GRACE_MS } from '#contract/dare-status';
 import { fetchReceipt, fetchVault } from '#server/chain/escrow-program/accounts';
+import { RECEIPT_SIZE } from '#server/chain/escrow-program/layout';
 import { findReceiptAddress, findVaultAddress } from '#server/chain/escrow-program/pda';
+import { VAULT_V2_SIZE } from '#server/chain/escrow-program/v2/layout';
 import { createRpcChain } from '#server/chain/index';
 import { dares, dareWallets, ledgerEntries, paymentIntents, poolContributions } from '#server/db/schema';
 import { PAYMENT_INTENT_TTL_MS, REFUSED_PAYMENT_HOLD_MS } from '#server/features/payments/intents/intent';
@@ -43,7 +45,14 @@ const {
 const DAY = 24 * 3600 * 1000;
 /** What a wallet pays the network for one signature (the embedded chain's fee). */
 const SIGNATURE_FEE = 5_000n;
+/**
+ * A new vault's create_vault (program v2) carries one signature, the creator's: the platform does
+ * not sign it. Its rent comes back to the creator when the vault is refunded and closed.
+ */
+const CREATE_VAULT_FEE = SIGNATURE_FEE;
+/** A new dare's vault (program v2) and its creator's receipt: rent the creator's wallet puts up. */
 let vaultRent = 0n;
+let receiptRent = 0n;
 let platform: { moderator: Address; rentPayer: Address };
 
 const newUser = (name: string, sol = '10'): Promise<User> => newActor(ctx, name, { sol });
@@ -53,6 +62,9 @@ beforeAll(async () => {
     moderator: (await ctx.escrowKeys.moderator()).address,
     rentPayer: (await ctx.escrowKeys.feePayer()).address,
   };
+  const rent = (size: number) => ctx.chain.rpc.getMinimumBalanceForRentExemption(BigInt(size)).send();
+  vaultRent = await rent(VAULT_V2_SIZE);
+  receiptRent = await rent(RECEIPT_SIZE);
 });
 
 const post = (url: string, payload: unknown, token?: string) =>
@@ -96,13 +108,14 @@ async function createDare(
 /** A deadline the vault is created with, as the web app sends it. */
 const inDays = (days: number) => new Date(ctx.clock.now.getTime() + days * DAY).toISOString();
 
+/** Every new dare's vault is one of program v2 (decision 036). */
 async function vaultOf(escrow: string) {
-  return fetchVault(ctx.chain.rpc, ctx.escrowProgramId, escrow as Address);
+  return fetchVault(ctx.chain.rpc, ctx.escrowProgramV2Id, escrow as Address);
 }
 
 async function receiptOf(escrow: string, wallet: string) {
-  const { address } = await findReceiptAddress(ctx.escrowProgramId, escrow as Address, wallet as Address);
-  return fetchReceipt(ctx.chain.rpc, ctx.escrowProgramId, address);
+  const { address } = await findReceiptAddress(ctx.escrowProgramV2Id, escrow as Address, wallet as Address);
+  return fetchReceipt(ctx.chain.rpc, ctx.escrowProgramV2Id, address);
 }
 
 /** Row counts of every table a credit writes to: a refused request must leave them unchanged. */
@@ -183,9 +196,11 @@ describe('create a dare with a verified stake', () => {
       creatorId: alice.id,
       creator: { id: alice.id, username: 'alice' },
     });
-    // The wallet moved exactly the stake plus the fee of its two signatures (its own and the
-    // platform's as rent payer); the platform paid the rent.
-    expect(before - (await balanceOf(alice.wallet.address))).toBe(500_000_000n + 2n * SIGNATURE_FEE);
+    // The wallet moved exactly the stake, the rent of the vault and of its receipt (returned when
+    // they close), and the fee of its one signature: the platform signs and pays nothing.
+    expect(before - (await balanceOf(alice.wallet.address))).toBe(
+      500_000_000n + vaultRent + receiptRent + SIGNATURE_FEE,
+    );
     const [wallet] = await ctx.database.db
       .select()
       .from(dareWallets)
@@ -194,26 +209,29 @@ describe('create a dare with a verified stake', () => {
     // No key exists for it: the address is the program's vault of a random seed.
     expect(wallet).toMatchObject({ privateKey: null, derivationIndex: null });
     expect(wallet!.vaultSeed).toMatch(/^[0-9a-f]{64}$/);
-    const pda = await findVaultAddress(ctx.escrowProgramId, Buffer.from(wallet!.vaultSeed!, 'hex'));
+    const pda = await findVaultAddress(ctx.escrowProgramV2Id, Buffer.from(wallet!.vaultSeed!, 'hex'));
     expect(pda.address).toBe(paid.escrow);
     const vault = await vaultOf(paid.escrow);
     const seconds = BigInt(Math.floor(new Date(deadline).getTime() / 1000));
     expect(vault).toMatchObject({
+      version: 2,
       kind: 'community',
       status: 'open',
+      // v2's canceller: the moderator key may cancel (refunds only), never pay out.
       moderator: platform.moderator,
-      rentPayer: platform.rentPayer,
+      rentPayer: alice.wallet.address,
+      rent: vaultRent,
       deadline: seconds,
       refundAfter: seconds + BigInt(REFUND_GRACE_MS / 1000),
       total: 500_000_000n,
       receiptCount: 1,
     });
-    vaultRent = vault!.rent;
     expect(await balanceOf(paid.escrow)).toBe(vaultRent + 500_000_000n);
     expect(await receiptOf(paid.escrow, alice.wallet.address)).toMatchObject({
       payer: alice.wallet.address,
-      rentPayer: platform.rentPayer,
+      rentPayer: alice.wallet.address,
       amount: 500_000_000n,
+      lamports: receiptRent,
     });
     const ledger = await ctx.database.db
       .select()
@@ -273,7 +291,7 @@ describe('create a dare with a verified stake', () => {
     await expectVaultRefunded(first.escrow, second.signature);
     expect((await intentOf(first.signature)).refundedAt).not.toBeNull();
     // Both payments came back; only the two transactions' fees are gone.
-    expect(alices - (await balanceOf(alice.wallet.address))).toBe(2n * SIGNATURE_FEE + SIGNATURE_FEE);
+    expect(alices - (await balanceOf(alice.wallet.address))).toBe(CREATE_VAULT_FEE + SIGNATURE_FEE);
   });
 
   it('refuses a stake outside 0.01 to 5 SOL, a Major Dare vault for a non-admin and a past deadline, before any SOL moves', async () => {
@@ -373,7 +391,7 @@ describe('create a dare with a verified stake', () => {
     }
     // The vault can never fund a dare now: it was cancelled at once and the stake went back.
     await expectVaultRefunded(paid.escrow, paid.signature);
-    expect(before - (await balanceOf(alice.wallet.address))).toBe(2n * SIGNATURE_FEE);
+    expect(before - (await balanceOf(alice.wallet.address))).toBe(CREATE_VAULT_FEE);
     const again = await post('/api/dares', dareBody(alice.wallet, paid, '0.1'), alice.token);
     expect(again.statusCode).toBe(400);
     expect(again.json().error).toBe('The transaction does not belong to this payment request');
@@ -410,7 +428,7 @@ describe('create a dare with a verified stake', () => {
     expect(res.json().error).toBe('Deadline must be in the future');
     await expectVaultRefunded(paid.escrow, paid.signature);
     // Only the fees of the wallet's one transaction are gone; the refunds cost it nothing.
-    expect(before - (await balanceOf(alice.wallet.address))).toBe(2n * SIGNATURE_FEE);
+    expect(before - (await balanceOf(alice.wallet.address))).toBe(CREATE_VAULT_FEE);
   });
 
   it('cancels and refunds a vault whose deadline or kind differ from the dare', async () => {
@@ -426,7 +444,7 @@ describe('create a dare with a verified stake', () => {
     expect(res.statusCode, res.body).toBe(400);
     expect(res.json().error).toBe('The deadline does not match the one the payment was prepared with');
     await expectVaultRefunded(paid.escrow, paid.signature);
-    expect(alices - (await balanceOf(alice.wallet.address))).toBe(2n * SIGNATURE_FEE);
+    expect(alices - (await balanceOf(alice.wallet.address))).toBe(CREATE_VAULT_FEE);
 
     const major = await payStake(ctx.app, admin.token, admin.wallet, '0.1', { kind: 'major' });
     const community = await post('/api/dares', dareBody(admin.wallet, major, '0.1'), admin.token);
@@ -435,7 +453,7 @@ describe('create a dare with a verified stake', () => {
       'The kind of dare does not match the one the payment was prepared with',
     );
     await expectVaultRefunded(major.escrow, major.signature);
-    expect(admins - (await balanceOf(admin.wallet.address))).toBe(2n * SIGNATURE_FEE);
+    expect(admins - (await balanceOf(admin.wallet.address))).toBe(CREATE_VAULT_FEE);
   });
 
   it('requires a session and the wallet of the account', async () => {
@@ -579,7 +597,7 @@ describe('payments that are not credited', () => {
     ctx.clock.advance(REFUSED_PAYMENT_HOLD_MS + 60_000);
     expect(await lapsedPaymentsJob(ctx).run()).toMatchObject({ refused: 1, failureReasons: [] });
     await expectVaultRefunded(paid.escrow, paid.signature);
-    expect(before - (await balanceOf(carol.wallet.address))).toBe(2n * SIGNATURE_FEE);
+    expect(before - (await balanceOf(carol.wallet.address))).toBe(CREATE_VAULT_FEE);
   });
 
   it('refuses a payment into another vault than the request names', async () => {
@@ -817,7 +835,7 @@ describe('payments nobody finished', () => {
     ctx.clock.advance(PAYMENT_INTENT_TTL_MS + 60_000);
     expect(await lapsedPaymentsJob(ctx).run()).toMatchObject({ found: 1, refused: 1, failureReasons: [] });
     await expectVaultRefunded(escrow, signature);
-    expect(before - (await balanceOf(fay.wallet.address))).toBe(2n * SIGNATURE_FEE);
+    expect(before - (await balanceOf(fay.wallet.address))).toBe(CREATE_VAULT_FEE);
     const lines = await ctx.database.db
       .select()
       .from(ledgerEntries)
@@ -983,29 +1001,32 @@ describe('the relay sends only what the server built (issue 13)', () => {
   });
 
   it('keeps the platform’s signature: a wallet that dropped it still gets its payment relayed', async () => {
-    const escrow = await reserveEscrow(alice);
-    const { transaction } = await prepare(alice, escrow, '0.1');
-    const signed = Buffer.from(await signBase64(alice.wallet, transaction), 'base64');
+    // A new vault is signed by its creator alone (program v2); the platform co-signs a first
+    // deposit, as the rent payer of the depositor's new receipt.
+    const { dare } = await createDare(alice, '0.1', { title: 'Co-signed deposit' });
+    const { transaction } = await prepare(bob, dare.escrowWallet, '0.1');
+    const signed = Buffer.from(await signBase64(bob.wallet, transaction), 'base64');
     // Two signatures (the wallet's, then the rent payer's): the second one zeroed.
     expect(signed[0]).toBe(2);
     signed.fill(0, 65, 129);
     const sent = await post(
       '/api/send-transaction',
       { signedTransaction: signed.toString('base64') },
-      alice.token,
+      bob.token,
     );
     expect(sent.statusCode, sent.body).toBe(200);
-    expect(await vaultOf(escrow)).toMatchObject({ total: 100_000_000n, rentPayer: platform.rentPayer });
+    expect(await vaultOf(dare.escrowWallet)).toMatchObject({ total: 200_000_000n, receiptCount: 2 });
+    expect(await receiptOf(dare.escrowWallet, bob.wallet.address)).toMatchObject({
+      amount: 100_000_000n,
+      rentPayer: platform.rentPayer,
+    });
     const res = await post(
-      '/api/dares',
-      dareBody(
-        alice.wallet,
-        { escrow, reference: '', signature: sent.json().signature, deadline: inDays(7) },
-        '0.1',
-      ),
-      alice.token,
+      `/api/dares/${dare.id}/add-pool`,
+      { amount: '0.1', userWallet: bob.wallet.address, transactionSignature: sent.json().signature },
+      bob.token,
     );
-    expect(res.statusCode, res.body).toBe(201);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().totalPool).toBe('0.2');
   });
 
   it('relays an intent once: the same signed transaction again gets the same signature, nothing is sent twice', async () => {
@@ -1020,7 +1041,9 @@ describe('the relay sends only what the server built (issue 13)', () => {
     expect(second.statusCode, second.body).toBe(200);
     expect(second.json().signature).toBe(first.json().signature);
     expect(await books()).toEqual(books1);
-    expect(before - (await balanceOf(alice.wallet.address))).toBe(100_000_000n + 2n * SIGNATURE_FEE);
+    expect(before - (await balanceOf(alice.wallet.address))).toBe(
+      100_000_000n + vaultRent + receiptRent + CREATE_VAULT_FEE,
+    );
     expect(await vaultOf(escrow)).toMatchObject({ total: 100_000_000n });
     expect(await balanceOf(escrow)).toBe(vaultRent + 100_000_000n);
     const [intent] = await ctx.database.db

@@ -24,6 +24,7 @@ import { createDare, createUser } from '#server/db/factories';
 import { dareSubmissions, dares, preparedTransactions } from '#server/db/schema';
 import { chainNow, warpChain } from './helpers/chain-clock';
 import {
+  DEFAULT_PROOF_URL,
   dareVault,
   ENTRY_COST,
   ENTRY_RENT,
@@ -47,7 +48,9 @@ const {
   actors: { owner: {}, alice: { sol: '1' }, bob: { sol: '1' } },
 });
 
-const proof = { videoUrl: 'https://videos.example/entry.mp4', description: 'Entered' };
+// The video the helpers' entries are signed for: a v2 entry holds its proof's hash, and submit
+// takes only the video its entry was signed for.
+const proof = { videoUrl: DEFAULT_PROOF_URL, description: 'Entered' };
 
 let dare: { id: number };
 let vault: string;
@@ -76,7 +79,12 @@ describe('POST /api/dares/{id}/enter-transaction', () => {
     // One slot, the wallet's, empty: nothing of DarePool signs what a client may broadcast.
     expect(Object.keys(signatures)).toEqual([alice.wallet.address]);
     expect(signatures[address(alice.wallet.address)]).toBeNull();
-    const entry = await findEntryAddress(ctx.escrowProgramId, address(vault), address(alice.wallet.address));
+    // Every new dare's vault is one of program v2, and so is its entry.
+    const entry = await findEntryAddress(
+      ctx.escrowProgramV2Id,
+      address(vault),
+      address(alice.wallet.address),
+    );
     expect(body.entry).toBe(entry.address);
     expect(BigInt(body.lastValidBlockHeight)).toBeGreaterThan(0n);
     // Asked again while it can land, the same transaction comes back: never two live entries.
@@ -161,21 +169,21 @@ describe('POST /api/dares/{id}/enter-transaction', () => {
     const empty = await requestEntry(ctx, broke, dare.id);
     expect([empty.statusCode, empty.json().error]).toEqual([
       400,
-      SUBMISSION_MESSAGES.entryUnaffordable('0.0017', '0'),
+      SUBMISSION_MESSAGES.entryUnaffordable('0.0019', '0'),
     ]);
     // One lamport short.
     await ctx.chain.airdrop(address(broke.wallet.address), ENTRY_COST - 1n);
     const short = await requestEntry(ctx, broke, dare.id);
     expect([short.statusCode, short.json().error]).toEqual([
       400,
-      SUBMISSION_MESSAGES.entryUnaffordable('0.0017', '0.001675399'),
+      SUBMISSION_MESSAGES.entryUnaffordable('0.0019', '0.001898119'),
     ]);
     // A few lamports over: the wallet would be left below the chain's rent-exempt minimum.
     await ctx.chain.airdrop(address(broke.wallet.address), 101n);
     const dust = await requestEntry(ctx, broke, dare.id);
     expect([dust.statusCode, dust.json().error]).toEqual([
       400,
-      SUBMISSION_MESSAGES.entryUnaffordable('0.0026', '0.0016755'),
+      SUBMISSION_MESSAGES.entryUnaffordable('0.0028', '0.00189822'),
     ]);
     expect(await ctx.database.db.select().from(preparedTransactions)).toHaveLength(prepared);
     const submitted = await postSubmit(ctx, broke, dare.id, proof);
@@ -207,7 +215,7 @@ describe('POST /api/dares/{id}/enter-transaction', () => {
     const res = await postSubmit(ctx, spender, dare.id, { ...proof, signedEntryTransaction: signed });
     expect([res.statusCode, res.json().error]).toEqual([
       400,
-      SUBMISSION_MESSAGES.entryUnaffordable('0.0017'),
+      SUBMISSION_MESSAGES.entryUnaffordable('0.0019'),
     ]);
     expect(await entryOnChain(ctx, vault, spender.wallet.address)).toBeNull();
     expect(await lamportsOf(ctx, platform)).toBe(before);
@@ -349,8 +357,9 @@ describe('POST /api/dares/{id}/submit with the entry', () => {
     const answers = await Promise.all(
       Array.from({ length: 10 }, (_, i) =>
         postSubmit(ctx, gina, dare.id, {
-          videoUrl: `https://videos.example/g${i}.mp4`,
-          description: 'Burst',
+          // The video the entry was signed for: the only one it can submit.
+          videoUrl: proof.videoUrl,
+          description: `Burst ${i}`,
           signedEntryTransaction: signed,
         }),
       ),

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { SUBMISSION_MESSAGES } from '#contract/submissions';
 import { dareSubmissions, dares, submissionVotes } from '#server/db/schema';
 import { postSubmit, signedEntry } from './helpers/entries';
+import { demoJudgeKey, nameWinner, walletOfKey } from './helpers/judging';
 import { type Actor, api, createFundedDare, newActor } from './helpers/payouts';
 import { setupApiSuite } from './helpers/suite';
 
@@ -20,9 +21,12 @@ beforeAll(async () => {
   dareId = (await createFundedDare(ctx, owner, '0.1')).id;
 });
 
-/** Submit Video as the web sends it: with the author's signed entry. */
-const submit = async (user: Actor, id: number, body: object) =>
-  postSubmit(ctx, user, id, { ...body, signedEntryTransaction: await signedEntry(ctx, user, id) });
+/** Submit Video as the web sends it: with the author's entry, signed for this video (its hash is in it). */
+const submit = async (user: Actor, id: number, body: { videoUrl: string; description: string }) =>
+  postSubmit(ctx, user, id, {
+    ...body,
+    signedEntryTransaction: await signedEntry(ctx, user, id, body.videoUrl),
+  });
 const approve = (id: number) =>
   ctx.database.db.update(dareSubmissions).set({ status: 'approved' }).where(eq(dareSubmissions.id, id));
 
@@ -54,12 +58,14 @@ describe('submitting a video proof', () => {
 
   it('allows one submission under concurrent requests', async () => {
     const carol = await newActor(ctx, 'carol', { sol: '1' });
-    const signedEntryTransaction = await signedEntry(ctx, carol, dareId);
+    const videoUrl = 'https://videos.example/carol.mp4';
+    const signedEntryTransaction = await signedEntry(ctx, carol, dareId, videoUrl);
     const answers = await Promise.all(
       Array.from({ length: 10 }, (_, i) =>
         postSubmit(ctx, carol, dareId, {
-          videoUrl: `https://videos.example/c${i}.mp4`,
-          description: 'Race',
+          // The video the entry was signed for: the only one it can submit.
+          videoUrl,
+          description: `Race ${i}`,
           signedEntryTransaction,
         }),
       ),
@@ -233,7 +239,12 @@ describe('voting', () => {
   });
 
   it('stops once votes can change nothing: a cancelled dare, a dare with its winner', async () => {
-    const admin = await newActor(ctx, 'judge', { sol: '1', admin: true });
+    // The demo admin's wallet: the judge of every new vault in tests (program v2).
+    const admin = await newActor(ctx, 'judge', {
+      sol: '1',
+      admin: true,
+      wallet: walletOfKey(await demoJudgeKey(ctx)),
+    });
     const voter = await newActor(ctx, 'latevoter', { sol: '1' });
     const proofOn = async (title: string) => {
       const dare = await createFundedDare(ctx, owner, '0.1', { title });
@@ -262,24 +273,26 @@ describe('voting', () => {
     });
     await approve(rival.json().id);
     expect((await vote(rival.json().id)).statusCode).toBe(200);
-    const marked = await api(ctx).post(
-      `/api/admin/submissions/${won.submissionId}/mark-winner`,
-      { dareId: won.dare.id },
-      admin.token,
-    );
-    expect(marked.statusCode, marked.body).toBe(201);
+    // The judge's wallet names the winner: a proposal in its window closes voting at once.
+    const proposal = await nameWinner(ctx, admin, won.submissionId, won.dare.id);
     const afterWinner = await vote(won.submissionId);
     expect([afterWinner.statusCode, afterWinner.json().error]).toEqual([
       409,
       'Voting is closed: this dare already has its winner',
     ]);
-    // The dare's page reads the same reason, and the winner, from the outcome.
+    // The dare's page reads the same reason, and the winner, from the outcome; every new vault (v2)
+    // says who judges it.
+    const judging = {
+      judges: ctx.judging.judges,
+      threshold: 1,
+      guardian: ctx.judging.guardian,
+      payoutWindowSeconds: Number(ctx.judging.payoutWindowSeconds),
+    };
     expect((await api(ctx).get(`/api/dares/${won.dare.id}/outcome`)).json()).toEqual({
       votingClosed: 'Voting is closed: this dare already has its winner',
       refunds: [],
-      // A vault of program v1: no proposal, no judges (the moderator settles it).
-      proposal: null,
-      judging: null,
+      proposal: { ...proposal, vetoed: false },
+      judging,
       winners: [
         {
           submissionId: won.submissionId,
@@ -297,7 +310,7 @@ describe('voting', () => {
       winners: [],
       refunds: [],
       proposal: null,
-      judging: null,
+      judging,
     });
     expect((await api(ctx).get('/api/dares/999999/outcome')).statusCode).toBe(404);
     // Nothing was counted by the refused votes.

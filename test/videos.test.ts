@@ -7,7 +7,7 @@ import { SUBMISSION_MESSAGES } from '#contract/submissions';
 import { dareSubmissions } from '#server/db/schema';
 import { createLocalDiskStorage } from '#server/storage/local-disk';
 import { createTestContext, type TestContext } from './helpers/app';
-import { signedEntry } from './helpers/entries';
+import { requestEntry, signedEntry } from './helpers/entries';
 import { type Actor, api, createFundedDare, newActor } from './helpers/payouts';
 import { setupApiSuite } from './helpers/suite';
 import { bearer } from './helpers/wallet';
@@ -295,12 +295,14 @@ describe('GET /api/video-proxy/{submissionId}', () => {
   it('never redirects to a link nobody approved, whoever asks', async () => {
     const author = await newActor(ctx, 'linker', { sol: '1' });
     const admin = await newActor(ctx, 'linkmod', { sol: '1', admin: true });
+    const link = 'https://evil.example/phish.mp4';
     const submitted = await api(ctx).post(
       `/api/dares/${dareId}/submit`,
       {
-        videoUrl: 'https://evil.example/phish.mp4',
+        videoUrl: link,
         description: 'Pending link',
-        signedEntryTransaction: await signedEntry(ctx, author, dareId),
+        // Signed for this link: a v2 entry holds the hash of the proof it enters with.
+        signedEntryTransaction: await signedEntry(ctx, author, dareId, link),
       },
       author.token,
     );
@@ -362,7 +364,12 @@ describe('uploads that go wrong, the clean-up job and the disk cap', () => {
   const submitUpload = async (as: Actor, dare: number, url: string) =>
     api(small).post(
       `/api/dares/${dare}/submit`,
-      { videoUrl: url, description: 'Proof', signedEntryTransaction: await signedEntry(small, as, dare) },
+      // The entry is signed for this upload: a v2 entry holds the hash of its proof.
+      {
+        videoUrl: url,
+        description: 'Proof',
+        signedEntryTransaction: await signedEntry(small, as, dare, url),
+      },
       as.token,
     );
 
@@ -473,8 +480,14 @@ describe('uploads that go wrong, the clean-up job and the disk cap', () => {
     expect(left).not.toContain(pendingKey);
     expect(left.length).toBe(3);
     for (const key of left) expect(attached.has(key)).toBe(true);
-    // Forgotten with its bytes: it cannot be submitted any more.
-    const late = await submitUpload(filmer, openDare, pending);
-    expect(late.statusCode).toBe(400);
+    // Forgotten with its bytes: it cannot be entered (a v2 entry holds the file's hash) nor submitted.
+    const entry = await requestEntry(small, filmer, openDare, pending);
+    expect([entry.statusCode, entry.json().error]).toEqual([400, SUBMISSION_MESSAGES.videoUrl]);
+    const late = await api(small).post(
+      `/api/dares/${openDare}/submit`,
+      { videoUrl: pending, description: 'Proof' },
+      filmer.token,
+    );
+    expect([late.statusCode, late.json().error]).toEqual([400, SUBMISSION_MESSAGES.videoUrl]);
   });
 });

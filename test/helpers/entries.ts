@@ -91,10 +91,17 @@ export async function enterAndSubmit(
   return res.json() as { id: number; dareId: number; userId: number };
 }
 
-/** The entry account of `wallet` in `vault`, as the program holds it (null when absent). */
+/**
+ * The entry account of `wallet` in `vault`, as its program holds it (null when absent): a vault of
+ * program v2 (every new dare's) or of v1 (a legacy one, or one made by `ensureVault`).
+ */
 export async function entryOnChain(ctx: TestContext, vault: string, wallet: string) {
-  const at = (await findEntryAddress(ctx.escrowProgramId, address(vault), address(wallet))).address;
-  return fetchEntry(ctx.chain.rpc, ctx.escrowProgramId, at);
+  for (const programId of [ctx.escrowProgramV2Id, ctx.escrowProgramId]) {
+    const at = (await findEntryAddress(programId, address(vault), address(wallet))).address;
+    const entry = await fetchEntry(ctx.chain.rpc, programId, at);
+    if (entry) return entry;
+  }
+  return null;
 }
 
 export async function dareVault(ctx: TestContext, dareId: number): Promise<string | null> {
