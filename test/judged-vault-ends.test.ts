@@ -22,14 +22,8 @@ import type { ChainPort } from '#server/chain/port';
 import { proposeNonceAddress } from '#server/features/judging/propose-nonce';
 import { warpChain } from './helpers/chain-clock';
 import { adminWithKey, createV2Dare, enteredSubmission, judgeSigns, type V2Dare } from './helpers/judging';
-import {
-  type Actor,
-  castVote,
-  claimsService,
-  lamportsOf,
-  payoutsService,
-  refundJob,
-} from './helpers/payouts';
+import { type Actor, castVote, lamportsOf } from './helpers/payouts';
+import { servicesFor } from './helpers/services';
 import { setupApiSuite } from './helpers/suite';
 
 let keys: KeyPairSigner[] = [];
@@ -61,7 +55,7 @@ beforeAll(async () => {
  * program at its own address). LiteSVM, under the embedded chain, credits such an account, so the
  * node's answer to any transaction paying it is given here: its preflight refuses it, nothing moves.
  */
-function payoutsRefusing(unpayable: Address) {
+function servicesRefusing(unpayable: Address) {
   const rpc = new Proxy(ctx.chain.rpc, {
     get(target, property, receiver) {
       const value = Reflect.get(target, property, receiver);
@@ -88,7 +82,7 @@ function payoutsRefusing(unpayable: Address) {
     },
   });
   const chain: ChainPort = Object.assign(Object.create(Object.getPrototypeOf(ctx.chain)), ctx.chain, { rpc });
-  return payoutsService(ctx, { chain });
+  return servicesFor(ctx, { chain });
 }
 
 const recordOnChain = {
@@ -127,8 +121,8 @@ describe("a v2 vault's end", () => {
     await warpChain(ctx, 3601);
     const bobBefore = await lamportsOf(ctx, bob.wallet.address);
 
-    const payouts = payoutsRefusing(address(bob.wallet.address));
-    expect(await claimsService(ctx, payouts).payDueProposals()).toEqual({ paid: 1, failures: [] });
+    const { claims, payouts } = servicesRefusing(address(bob.wallet.address));
+    expect(await claims.payDueProposals()).toEqual({ paid: 1, failures: [] });
 
     // The payout, the creator's receipt and the winner's entry each closed on their own; bob's
     // entry alone stays, and with it the vault (the program closes it with its last record).
@@ -153,7 +147,7 @@ describe("a v2 vault's end", () => {
     await enteredSubmission(ctx, bob, dare);
     const creatorBefore = await lamportsOf(ctx, creator.wallet.address);
 
-    const refunds = refundJob(ctx, payoutsRefusing(address(bob.wallet.address)));
+    const { refunds } = servicesRefusing(address(bob.wallet.address));
     const summary = await refunds.refundDare(dare.id);
     expect(summary.transfers).toEqual([
       expect.objectContaining({ walletAddress: creator.wallet.address, amount: '0.5' }),
