@@ -111,5 +111,6 @@ describe('Major Dare page in the browser', () => {
     const other = page.getByRole('article', { name: 'Submission by bob' });
     await other.getByText('Approved', { exact: true }).waitFor();
     expect(await other.getByRole('button', { name: /^Vote/ }).isEnabled()).toBe(true);
-  });
+    // A proof entered on chain and approved, and a browser session: as the test above, more than 30 s.
+  }, 90_000);
 });

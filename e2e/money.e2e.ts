@@ -85,9 +85,10 @@ describe('money in the browser', () => {
         (request) => request.method === 'signTransaction' && request.outcome === 'approved',
       ),
     ).toHaveLength(1);
-    // The balance paid the stake and create_vault's two signature fees (the wallet's and the
-    // platform rent payer's, 0.00001 SOL); the platform paid the vault's rent.
-    await expect.poll(() => balanceText(page)).toBe('1.49999 SOL');
+    // The balance paid the stake, create_vault's one signature fee (the wallet is its only signer)
+    // and the rent of the v2 vault (3,841,920 lamports) and of the creator's receipt (1,726,080):
+    // 0.5 + 0.000005 + 0.005568 SOL. The rent comes back to the creator when the vault closes.
+    await expect.poll(() => balanceText(page)).toBe('1.494427 SOL');
 
     // The dare's page: badges, title, the pool from the stake, and its chat.
     for (const badge of ['hard', 'Active', 'physical'])
@@ -106,13 +107,13 @@ describe('money in the browser', () => {
     await dialog.getByRole('button', { name: 'Add to Pool' }).click();
     await dialog.getByText('Please enter a valid amount').waitFor();
     // More than the wallet holds: the same balance check as Create Dare, before any wallet prompt.
-    await dialog.getByText('Available: 1.49999 SOL').waitFor();
+    await dialog.getByText('Available: 1.494427 SOL').waitFor();
     const prompts = wallet!.requests.length;
     await amount.fill('50');
     await dialog.getByRole('button', { name: 'Add to Pool' }).click();
     const short = dialog.getByRole('alert').filter({ hasText: 'Not enough SOL' });
     await short
-      .getByText('Insufficient balance. You have 1.49999 SOL on localnet', { exact: false })
+      .getByText('Insufficient balance. You have 1.494427 SOL on localnet', { exact: false })
       .waitFor();
     await short.getByRole('button', { name: 'Get test SOL' }).waitFor();
     expect(wallet!.requests.length).toBe(prompts);
@@ -134,7 +135,7 @@ describe('money in the browser', () => {
     // Updated from the answer, without a reload: the same document, the new pool and balance.
     await expect.poll(() => poolTile.textContent()).toContain('0.75 SOL');
     // A deposit to the creator's own receipt: one signature, 0.000005 SOL.
-    await expect.poll(() => balanceText(page)).toBe('1.249985 SOL');
+    await expect.poll(() => balanceText(page)).toBe('1.244422 SOL');
 
     const stored = (await (await fetch(app.url(`/api/dares/${dareId}`))).json()) as { totalPool: string };
     expect(stored.totalPool).toBe('0.75');
@@ -144,13 +145,14 @@ describe('money in the browser', () => {
     await page.getByRole('heading', { name: 'Transaction', exact: true }).waitFor();
     await page.getByText('success', { exact: true }).waitFor();
     await page.getByText(wallet!.address).first().waitFor();
-    await page.getByRole('cell', { name: '-0.50001' }).waitFor();
-    // The vault received the stake and its rent (the platform's, back to it when the vault closes).
-    await page.getByRole('cell', { name: '+0.50189312', exact: true }).waitFor();
-    const { escrowProgramId } = (await (await fetch(app.url('/api/config'))).json()) as {
-      escrowProgramId: string;
+    await page.getByRole('cell', { name: '-0.505573', exact: true }).waitFor();
+    // The vault received the stake and its rent (the creator's, back to them when the vault closes).
+    await page.getByRole('cell', { name: '+0.50384192', exact: true }).waitFor();
+    // Every new vault is an account of escrow program v2.
+    const { escrowProgramV2Id } = (await (await fetch(app.url('/api/config'))).json()) as {
+      escrowProgramV2Id: string;
     };
-    await page.getByText(escrowProgramId).first().waitFor();
+    await page.getByText(escrowProgramV2Id).first().waitFor();
   }, 90_000);
 
   it('on a phone, shows a short balance inline and wrapped, with Get test SOL as the next step', async () => {

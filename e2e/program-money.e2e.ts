@@ -1,7 +1,8 @@
 /**
- * Issue 16 in the browser: the money path on the escrow program, with the E2E Test Wallet signing
- * the program's transactions (create_vault, deposit, enter, refund). A dare is created, another
- * user adds to its pool and enters it with a video, the admin marks the winner, the winner claims;
+ * Issue 16 in the browser: the money path on the escrow program (v2, every new vault's), with the
+ * E2E Test Wallet signing the program's transactions (create_vault, deposit, enter, propose,
+ * refund). A dare is created, another user adds to its pool and enters it with a video, the admin's
+ * own wallet names the winner, the chain passes the payout window, the winner claims (execute);
  * and a payer refunds themselves from the dare's page after a cancel the platform could not pay.
  */
 import { randomBytes } from 'node:crypto';
@@ -27,17 +28,26 @@ import { REFUND_ME_MESSAGES } from '#contract/refund-me';
 import { SUBMISSION_MESSAGES } from '#contract/submissions';
 import { waitForConfirmation } from '#server/chain/confirmation';
 import { createEscrowKeys } from '#server/chain/escrow-keys';
-import { getCancelInstruction } from '#server/chain/escrow-program/instructions';
+import { getCancelV2Instruction } from '#server/chain/escrow-program/v2/instructions';
 import { setupApp } from './fixtures/app';
 import { createDareOverHttp, newClient, request } from './fixtures/http-client';
 import { getFreePortPair } from './fixtures/server';
-import { loginAsDemoAdmin, openAsDemoAdmin, registerWithWallet, toast } from './fixtures/users';
+import { loginAsDemoAdmin, openAsDemoJudge, registerWithWallet, toast } from './fixtures/users';
 
 // The test holds the server's master seed, so it can act as the moderator and empty the fee payer.
 const masterSeed = randomBytes(64);
 const chainPort = await getFreePortPair();
 const app = setupApp({
-  env: { ESCROW_MASTER_SEED: masterSeed.toString('hex'), CHAIN_RPC_PORT: String(chainPort) },
+  env: {
+    ESCROW_MASTER_SEED: masterSeed.toString('hex'),
+    CHAIN_RPC_PORT: String(chainPort),
+    // The program's shortest payout window, passed by moving the embedded chain's clock.
+    EMBEDDED_CHAIN_TEST_CONTROLS: '1',
+    PAYOUT_WINDOW_HOURS: '1',
+    // The winner's Claim Prize is what sends execute here, never the job between the warp and the
+    // click; and no job run refills the fee payer the second test empties.
+    PAYOUT_JOB_INTERVAL_SECONDS: '3600',
+  },
 });
 const rpcUrl = `http://127.0.0.1:${chainPort}`;
 
@@ -90,8 +100,8 @@ async function sendToChain(feePayer: TransactionSigner, instructions: Instructio
 }
 
 describe('the money path on the escrow program, in the browser', () => {
-  it('create, add to the pool, enter with a video, mark the winner, claim: the winner gets the pool', async () => {
-    const config = await api<{ escrowProgramId: string }>('GET', '/api/config');
+  it('create, add to the pool, enter with a video, name the winner, claim after the window: the winner gets the pool', async () => {
+    const config = await api<{ escrowProgramV2Id: string }>('GET', '/api/config');
 
     // The creator stakes 0.5 SOL: the wallet signs create_vault (the dare's deadline is the vault's).
     const creator = await app.newPage({ wallet: true });
@@ -120,8 +130,13 @@ describe('the money path on the escrow program, in the browser', () => {
       `https://explorer.solana.com/address/${dare.escrowWallet}?cluster=custom&customUrl=${encodeURIComponent(rpcUrl)}`,
     );
     expect(await vaultLink.getAttribute('title')).toBe(
-      `Vault ${dare.escrowWallet} of the DarePool escrow program ${config.escrowProgramId}`,
+      `Vault ${dare.escrowWallet}, an account of DarePool's escrow program`,
     );
+    // The vault is an account of escrow program v2, the program of every new dare.
+    const { value: vaultAccount } = await createSolanaRpc(rpcUrl)
+      .getAccountInfo(address(dare.escrowWallet), { encoding: 'base64' })
+      .send();
+    expect(vaultAccount?.owner).toBe(config.escrowProgramV2Id);
 
     // Another user adds 0.1 SOL (deposit), then enters with a video: the wallet signs the entry.
     const entrant = await app.newPage({ wallet: true });
@@ -134,7 +149,7 @@ describe('the money path on the escrow program, in the browser', () => {
     const dialog = entrant.page.getByRole('dialog', { name: 'Submit Video' });
     await dialog.getByText(SUBMISSION_MESSAGES.entryPrompt).waitFor();
     // Said before the wallet is asked: the entry's rent and fee, from the chain (decision 034).
-    await dialog.getByText('Entering costs 0.0017 SOL, returned to you when the dare ends').waitFor();
+    await dialog.getByText('Entering costs 0.0019 SOL, returned to you when the dare ends').waitFor();
     await dialog.getByLabel('Video URL').fill('https://videos.example/lake-jump.mp4');
     await dialog.getByLabel('Description').fill('In at 5:40, out at 5:41.');
     await dialog.getByRole('button', { name: 'Submit Video' }).click();
@@ -145,8 +160,9 @@ describe('the money path on the escrow program, in the browser', () => {
     ]);
     await entrant.page.getByRole('button', { name: 'Submitted' }).waitFor();
 
-    // The admin approves the proof and marks its author the winner of the whole pool.
-    const { page: panel } = await openAsDemoAdmin(app);
+    // The admin approves the proof and names its author the winner of the whole pool: the demo
+    // admin's own wallet, the vault's judge, signs the propose.
+    const { page: panel } = await openAsDemoJudge(app);
     await panel.getByRole('tab', { name: 'Submissions Management' }).click();
     const row = panel
       .getByRole('list', { name: 'Submissions' })
@@ -155,22 +171,26 @@ describe('the money path on the escrow program, in the browser', () => {
     await row.getByRole('button', { name: 'Approve' }).click();
     await toast(panel, 'Submission status updated successfully');
     await row.getByRole('button', { name: 'Mark Winner' }).click();
-    await panel
-      .getByRole('dialog', { name: 'Pay 0.6 SOL to e2e_entrant and close this dare?' })
-      .getByRole('button', { name: 'Pay winner' })
-      .click();
-    await toast(panel, 'Winner marked and claim created successfully!');
+    const ask = panel.getByRole('dialog', { name: 'Name e2e_entrant the winner?' });
+    await ask.getByText(/^0\.6 SOL will be paid to their wallet on /).waitFor();
+    await ask.getByRole('button', { name: 'Sign and name winner' }).click();
+    await toast(panel, 'Winner named');
 
-    // The winner claims: the program's settle pays the whole pool; the platform pays the fee.
+    // Nothing is paid inside the window; then the chain's clock passes it.
     const before = await lamportsOf(entrant.wallet!.address);
+    await api('POST', '/api/dev/warp', null, { seconds: 3600 + 60 });
+
+    // The winner claims: the program's execute pays the whole pool; the platform pays the fee.
     await entrant.page.goto(app.url('/profile'));
     const winning = entrant.page.getByRole('list', { name: 'Winning submissions' });
     await winning.getByRole('button', { name: 'Claim Prize' }).click();
     await toast(entrant.page, 'Prize claimed successfully!');
     await winning.getByText('Claimed', { exact: true }).waitFor();
-    // The whole pool, plus the entry's rent the entrant paid (1,670,400 lamports), returned as the
-    // payout closes the entry (decision 034).
-    expect((await lamportsOf(entrant.wallet!.address)) - before).toBe(600_000_000n + 1_670_400n);
+    // The whole pool, plus the v2 entry's rent the entrant paid (1,893,120 lamports), returned as
+    // its record closes after the payout (decision 034).
+    await expect
+      .poll(async () => (await lamportsOf(entrant.wallet!.address)) - before)
+      .toBe(600_000_000n + 1_893_120n);
   }, 180_000);
 
   it("lets a payer refund themselves from the dare's page after a cancel the platform could not pay for", async () => {
@@ -185,14 +205,14 @@ describe('the money path on the escrow program, in the browser', () => {
     await payer.page.goto(app.url(`/dare/${dare.id}`));
     await addToPool(payer.page, '0.05');
 
-    // The moderator cancels the vault; then the platform's fee payer is emptied, so the server's
-    // own refunds cannot be sent: the admin's cancel refunds nobody.
+    // The moderator (the v2 vault's canceller) cancels it; then the platform's fee payer is
+    // emptied, so the server's own refunds cannot be sent: the admin's cancel refunds nobody.
     const feePayer = await keys.feePayer();
     await sendToChain(feePayer, [
-      getCancelInstruction({
-        programId: (await api<{ escrowProgramId: Address }>('GET', '/api/config')).escrowProgramId,
+      getCancelV2Instruction({
+        programId: (await api<{ escrowProgramV2Id: Address }>('GET', '/api/config')).escrowProgramV2Id,
         vault: address(escrowWallet),
-        moderator: await keys.moderator(),
+        canceller: await keys.moderator(),
       }),
     ]);
     const sink = (await newClient(app, 8)).address;
