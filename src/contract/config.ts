@@ -36,6 +36,12 @@ export const publicConfigSchema = z
        * the network fee, exact): the rent comes back when the dare ends. Submit Video shows it.
        */
       entryCostSol: z.string(),
+      /**
+       * What creating a dare's vault lends from the creator's wallet besides the stake and the fee
+       * (SOL, exact): the rent of the v2 vault and of the creator's receipt, returned when the dare
+       * ends. The balance check before Create Dare counts it.
+       */
+      newVaultRentSol: z.string(),
     }),
   })
   .meta({ id: 'PublicConfig' });

@@ -10,7 +10,8 @@ import {
 } from '#contract/limits';
 import { lamportsToSol } from '#contract/money';
 import { createEntryCost } from '#server/chain/escrow-program/entry-cost';
-import { ENTRY_V2_SIZE } from '#server/chain/escrow-program/v2/layout';
+import { RECEIPT_SIZE } from '#server/chain/escrow-program/layout';
+import { ENTRY_V2_SIZE, VAULT_V2_SIZE } from '#server/chain/escrow-program/v2/layout';
 import type { AppDeps } from '../../deps';
 
 export const configRoutes: FastifyPluginAsyncZod<AppDeps> = async (
@@ -19,8 +20,22 @@ export const configRoutes: FastifyPluginAsyncZod<AppDeps> = async (
 ) => {
   // What entering a new dare costs: every new vault is program v2's, whose entry holds the proof's hash.
   const entryCost = createEntryCost(chain.rpc, ENTRY_V2_SIZE);
+  // A new v2 vault's creator lends the vault's and its own receipt's rent (decision 036).
+  let vaultRent: Promise<bigint> | undefined;
+  const newVaultRent = () => {
+    vaultRent ??= Promise.all(
+      [VAULT_V2_SIZE, RECEIPT_SIZE].map((size) =>
+        chain.rpc.getMinimumBalanceForRentExemption(BigInt(size)).send(),
+      ),
+    ).then(([vault, receipt]) => vault! + receipt!);
+    // A failed read is not kept: the next request asks again.
+    vaultRent.catch(() => {
+      vaultRent = undefined;
+    });
+    return vaultRent;
+  };
   const publicConfig: Omit<PublicConfig, 'limits'> & {
-    limits: Omit<PublicConfig['limits'], 'entryCostSol'>;
+    limits: Omit<PublicConfig['limits'], 'entryCostSol' | 'newVaultRentSol'>;
   } = {
     cluster: chain.cluster,
     embeddedChain: chain.embedded,
@@ -51,7 +66,11 @@ export const configRoutes: FastifyPluginAsyncZod<AppDeps> = async (
     // then fails this one request, not the start), then kept.
     async (): Promise<PublicConfig> => ({
       ...publicConfig,
-      limits: { ...publicConfig.limits, entryCostSol: lamportsToSol((await entryCost()).total) },
+      limits: {
+        ...publicConfig.limits,
+        entryCostSol: lamportsToSol((await entryCost()).total),
+        newVaultRentSol: lamportsToSol(await newVaultRent()),
+      },
     }),
   );
 };

@@ -19,6 +19,16 @@ describe('checkAffordable', () => {
     );
   });
 
+  it("counts a new vault's rent (lent, returned when the dare ends), to the lamport, and says so", () => {
+    const input = { amount: '1', network: 'localnet', walletAddress, rentSol: '0.005568' };
+    expect(checkAffordable({ ...input, balance: 1_005_573_000n })).toBeNull();
+    expect(checkAffordable({ ...input, balance: 1_005_572_999n })).toBe(
+      'Insufficient balance. You have 1.005572999 SOL on localnet, but need 1.005573 SOL ' +
+        '(1 SOL + 0.000005 SOL fee + 0.005568 SOL rent, returned when the dare ends). ' +
+        `Please add SOL to your wallet: ${walletAddress}`,
+    );
+  });
+
   it('writes amounts as exact decimals, never floats', () => {
     expect(checkAffordable({ balance: 0n, amount: '0.30', network: 'mainnet', walletAddress })).toContain(
       'You have 0 SOL on mainnet, but need 0.300005 SOL (0.3 SOL + 0.000005 SOL fee)',

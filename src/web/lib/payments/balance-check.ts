@@ -12,17 +12,29 @@ export function balanceUnavailableMessage(walletAddress: string): string {
   return `Failed to get balance of account ${shortAddress(walletAddress)}. Please check your wallet connection and try again.`;
 }
 
-export function insufficientBalanceMessage(input: {
+interface AffordableInput {
   balance: bigint;
   amount: string;
   network: string;
   walletAddress: string;
-}): string {
-  const need = solToLamports(input.amount) + solToLamports(NETWORK_FEE_SOL);
+  /**
+   * Rent the payment lends besides the amount (a new vault's and its receipt's, returned when the
+   * dare ends); none for a deposit, whose new receipt's rent DarePool lends.
+   */
+  rentSol?: string;
+}
+
+function needed(input: AffordableInput): bigint {
+  return solToLamports(input.amount) + solToLamports(NETWORK_FEE_SOL) + solToLamports(input.rentSol ?? '0');
+}
+
+export function insufficientBalanceMessage(input: AffordableInput): string {
+  const rent = solToLamports(input.rentSol ?? '0');
+  const rentPart = rent > 0n ? ` + ${lamportsToSol(rent)} SOL rent, returned when the dare ends` : '';
   return (
     `Insufficient balance. You have ${lamportsToSol(input.balance)} SOL on ${input.network}, ` +
-    `but need ${lamportsToSol(need)} SOL (${lamportsToSol(solToLamports(input.amount))} SOL + ` +
-    `${NETWORK_FEE_SOL} SOL fee). Please add SOL to your wallet: ${input.walletAddress}`
+    `but need ${lamportsToSol(needed(input))} SOL (${lamportsToSol(solToLamports(input.amount))} SOL + ` +
+    `${NETWORK_FEE_SOL} SOL fee${rentPart}). Please add SOL to your wallet: ${input.walletAddress}`
   );
 }
 
@@ -30,12 +42,6 @@ export function insufficientBalanceMessage(input: {
  * docs/product.md#create-dare-form-rules: the balance must cover the amount plus the 0.000005 SOL network fee. Returns
  * the message of docs/product.md#dare-and-payment-messages when it does not, null when it does. Exact lamports, never floats.
  */
-export function checkAffordable(input: {
-  balance: bigint;
-  amount: string;
-  network: string;
-  walletAddress: string;
-}): string | null {
-  const need = solToLamports(input.amount) + solToLamports(NETWORK_FEE_SOL);
-  return input.balance >= need ? null : insufficientBalanceMessage(input);
+export function checkAffordable(input: AffordableInput): string | null {
+  return input.balance >= needed(input) ? null : insufficientBalanceMessage(input);
 }

@@ -52,6 +52,8 @@ export async function runEscrowFunding<T>(
     amount: string;
     walletAddress: string;
     cluster: Cluster;
+    /** The rent the new vault and the creator's receipt lend (/api/config's newVaultRentSol). */
+    vaultRentSol: string;
     /** The vault the stake creates: its deadline and kind. */
     vault: VaultTerms;
     /** The dare the stake is for, checked by the server when it builds the transaction. */
@@ -90,7 +92,13 @@ export async function runEscrowFunding<T>(
         const balance = await deps.checkBalance(walletAddress).catch(() => {
           throw new PaymentError(balanceUnavailableMessage(walletAddress));
         });
-        const problem = checkAffordable({ balance, amount, network: networkLabel(cluster), walletAddress });
+        const problem = checkAffordable({
+          balance,
+          amount,
+          network: networkLabel(cluster),
+          walletAddress,
+          rentSol: input.vaultRentSol,
+        });
         if (problem) throw new PaymentError(problem);
       });
       const escrow = await step('escrow', () => deps.createEscrowWallet());

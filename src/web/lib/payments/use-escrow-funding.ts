@@ -22,6 +22,8 @@ import { refreshAfterPayment } from './refresh-after-payment';
 export interface EscrowFundingContext {
   walletAddress: string;
   cluster: Cluster;
+  /** What a new vault lends from the creator's wallet besides the stake (/api/config). */
+  vaultRentSol: string;
   paid: PaidStake | null;
   deps: EscrowFundingDeps;
   events: EscrowFundingEvents;
@@ -60,6 +62,7 @@ export function useEscrowFunding() {
         const result = await flow({
           walletAddress,
           cluster: config.cluster,
+          vaultRentSol: config.limits.newVaultRentSol,
           paid: paidRef.current,
           deps: {
             connectWallet: lazyConnectPaymentWallet({ embeddedChain: config.embeddedChain }),

@@ -58,9 +58,9 @@ export function CreateMajorDareDialog({ walletAddress }: { walletAddress: string
     setFailure(null);
     const outcome = await run(
       walletAddress,
-      ({ cluster, paid: alreadyPaid, deps, events, walletAddress: wallet }) =>
+      ({ cluster, vaultRentSol, paid: alreadyPaid, deps, events, walletAddress: wallet }) =>
         runCreateMajorDare(
-          { form: checked.value, walletAddress: wallet, cluster, paid: alreadyPaid },
+          { form: checked.value, walletAddress: wallet, cluster, vaultRentSol, paid: alreadyPaid },
           { ...deps, createMajorDare },
           events,
         ),

@@ -90,7 +90,7 @@ describe('runCreateMajorDare', () => {
   it("pays the prize from the admin's wallet into a fresh escrow, then records it with the signature", async () => {
     const calls = deps();
     const result = await runCreateMajorDare(
-      { form, walletAddress: WALLET, cluster: 'localnet' },
+      { form, walletAddress: WALLET, cluster: 'localnet', vaultRentSol: '0' },
       calls,
       events,
     );
@@ -122,7 +122,11 @@ describe('runCreateMajorDare', () => {
       deadline: form.deadline,
       kind: 'major' as const,
     };
-    await runCreateMajorDare({ form, walletAddress: WALLET, cluster: 'localnet', paid }, calls, events);
+    await runCreateMajorDare(
+      { form, walletAddress: WALLET, cluster: 'localnet', vaultRentSol: '0', paid },
+      calls,
+      events,
+    );
     expect(calls.sendTransaction).not.toHaveBeenCalled();
     expect(calls.createMajorDare).toHaveBeenCalledTimes(1);
   });
@@ -130,7 +134,11 @@ describe('runCreateMajorDare', () => {
   it('stops before the escrow when the wallet cannot pay the prize', async () => {
     const calls = { ...deps(), checkBalance: vi.fn(async () => 50_000_000n) };
     await expect(
-      runCreateMajorDare({ form, walletAddress: WALLET, cluster: 'localnet' }, calls, events),
+      runCreateMajorDare(
+        { form, walletAddress: WALLET, cluster: 'localnet', vaultRentSol: '0' },
+        calls,
+        events,
+      ),
     ).rejects.toThrow(/Insufficient balance/);
     expect(calls.createEscrowWallet).not.toHaveBeenCalled();
     expect(calls.createMajorDare).not.toHaveBeenCalled();

@@ -48,7 +48,13 @@ export interface CreateMajorDareDeps extends EscrowFundingDeps {
  * (the seven steps), then POST /api/admin/major-dare records it with the payment's signature.
  */
 export async function runCreateMajorDare(
-  input: { form: MajorDareForm; walletAddress: string; cluster: Cluster; paid?: PaidStake | null },
+  input: {
+    form: MajorDareForm;
+    walletAddress: string;
+    cluster: Cluster;
+    vaultRentSol: string;
+    paid?: PaidStake | null;
+  },
   deps: CreateMajorDareDeps,
   events: EscrowFundingEvents,
 ): Promise<{ dare: Dare; signature: string }> {
@@ -58,6 +64,7 @@ export async function runCreateMajorDare(
       amount: form.prizeAmount,
       walletAddress,
       cluster,
+      vaultRentSol: input.vaultRentSol,
       vault: { deadline: form.deadline, kind: 'major' },
       dare: { title: form.title, description: form.description },
       paid: input.paid,

@@ -9,12 +9,14 @@ export function useCreateDare() {
   const { steps, isPending, paid, run } = useEscrowFunding();
   const submit = useCallback(
     (form: ValidCreateDareForm, walletAddress: string | null) =>
-      run(walletAddress, ({ cluster, paid: alreadyPaid, deps, events, walletAddress: wallet }) =>
-        runCreateDare(
-          { form, walletAddress: wallet, cluster, paid: alreadyPaid },
-          { ...deps, createDare },
-          events,
-        ),
+      run(
+        walletAddress,
+        ({ cluster, vaultRentSol, paid: alreadyPaid, deps, events, walletAddress: wallet }) =>
+          runCreateDare(
+            { form, walletAddress: wallet, cluster, vaultRentSol, paid: alreadyPaid },
+            { ...deps, createDare },
+            events,
+          ),
       ),
     [run],
   );

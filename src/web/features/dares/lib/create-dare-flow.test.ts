@@ -55,7 +55,11 @@ const ALL_DONE = ['connect', 'balance', 'escrow', 'build', 'sign', 'send', 'reco
 describe('runCreateDare', () => {
   it('runs the seven steps in order and records the dare with the signature', async () => {
     const { deps, events, log, paid } = setup();
-    const result = await runCreateDare({ form, walletAddress: WALLET, cluster: 'localnet' }, deps, events);
+    const result = await runCreateDare(
+      { form, walletAddress: WALLET, cluster: 'localnet', vaultRentSol: '0' },
+      deps,
+      events,
+    );
 
     expect(log).toEqual(ALL_DONE);
     expect(result.signature).toBe(SIGNATURE);
@@ -97,7 +101,7 @@ describe('runCreateDare', () => {
   it('stops at the balance step with the insufficient-balance text, before any escrow or signing', async () => {
     const { deps, events, log } = setup({ checkBalance: vi.fn(async () => 500_000_000n) });
     await expect(
-      runCreateDare({ form, walletAddress: WALLET, cluster: 'devnet' }, deps, events),
+      runCreateDare({ form, walletAddress: WALLET, cluster: 'devnet', vaultRentSol: '0' }, deps, events),
     ).rejects.toThrow(
       `Insufficient balance. You have 0.5 SOL on devnet, but need 0.500005 SOL (0.5 SOL + 0.000005 SOL fee). Please add SOL to your wallet: ${WALLET}`,
     );
@@ -108,7 +112,7 @@ describe('runCreateDare', () => {
   it('does not assume a balance when the balance call fails', async () => {
     const { deps, events } = setup({ checkBalance: vi.fn(async () => Promise.reject(new Error('offline'))) });
     await expect(
-      runCreateDare({ form, walletAddress: WALLET, cluster: 'localnet' }, deps, events),
+      runCreateDare({ form, walletAddress: WALLET, cluster: 'localnet', vaultRentSol: '0' }, deps, events),
     ).rejects.toThrow(
       'Failed to get balance of account 9xQe…VFin. Please check your wallet connection and try again.',
     );
@@ -121,7 +125,7 @@ describe('runCreateDare', () => {
       Object.assign(new Error('User rejected the request.'), { code: 4001 }),
     );
     await expect(
-      runCreateDare({ form, walletAddress: WALLET, cluster: 'localnet' }, deps, events),
+      runCreateDare({ form, walletAddress: WALLET, cluster: 'localnet', vaultRentSol: '0' }, deps, events),
     ).rejects.toThrow('User rejected the request.');
     expect(log.at(-1)).toBe('sign:failed');
     expect(deps.sendTransaction).not.toHaveBeenCalled();
@@ -134,7 +138,7 @@ describe('runCreateDare', () => {
       ),
     });
     await expect(
-      runCreateDare({ form, walletAddress: WALLET, cluster: 'localnet' }, deps, events),
+      runCreateDare({ form, walletAddress: WALLET, cluster: 'localnet', vaultRentSol: '0' }, deps, events),
     ).rejects.toThrow('Insufficient funds');
     expect(log.at(-1)).toBe('send:failed');
   });
@@ -149,7 +153,11 @@ describe('runCreateDare', () => {
       deadline: form.deadline,
       kind: 'community' as const,
     };
-    await runCreateDare({ form, walletAddress: WALLET, cluster: 'localnet', paid }, deps, events);
+    await runCreateDare(
+      { form, walletAddress: WALLET, cluster: 'localnet', vaultRentSol: '0', paid },
+      deps,
+      events,
+    );
     expect(deps.connectWallet).not.toHaveBeenCalled();
     expect(deps.sendTransaction).not.toHaveBeenCalled();
     expect(log.slice(-2)).toEqual(['record:running', 'record:done']);
@@ -164,7 +172,11 @@ describe('runCreateDare', () => {
       { ...paidFor, stakeAmount: '0.5', deadline: '2026-06-01T10:00:00.000Z', kind: 'community' as const },
     ]) {
       const { deps, events, log } = setup();
-      await runCreateDare({ form, walletAddress: WALLET, cluster: 'localnet', paid }, deps, events);
+      await runCreateDare(
+        { form, walletAddress: WALLET, cluster: 'localnet', vaultRentSol: '0', paid },
+        deps,
+        events,
+      );
       expect(log).toEqual(ALL_DONE);
     }
   });

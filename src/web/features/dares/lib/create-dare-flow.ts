@@ -17,7 +17,13 @@ export interface CreateDareFlowDeps extends EscrowFundingDeps {
 
 /** docs/product.md#create-dare-flow: the stake into a fresh escrow, then the dare with its signature. */
 export async function runCreateDare(
-  input: { form: ValidCreateDareForm; walletAddress: string; cluster: Cluster; paid?: PaidStake | null },
+  input: {
+    form: ValidCreateDareForm;
+    walletAddress: string;
+    cluster: Cluster;
+    vaultRentSol: string;
+    paid?: PaidStake | null;
+  },
   deps: CreateDareFlowDeps,
   events: EscrowFundingEvents,
 ): Promise<{ dare: Dare; signature: string }> {
@@ -27,6 +33,7 @@ export async function runCreateDare(
       amount: form.stakeAmount,
       walletAddress,
       cluster,
+      vaultRentSol: input.vaultRentSol,
       vault: { deadline: form.deadline, kind: 'community' },
       dare: { title: form.title, description: form.description },
       paid: input.paid,
