@@ -6,7 +6,7 @@
  * for its entry. Dares are funded through the API (create_vault, deposit, enter signed by the
  * users' wallets).
  */
-import { type Address, address, type Signature } from '@solana/kit';
+import { type Address, address } from '@solana/kit';
 import { getTransferSolInstruction } from '@solana-program/system';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
@@ -25,6 +25,7 @@ import {
   expectReconciled,
   lamportsOf,
   newActor,
+  platformFeesFor,
   submitVideo,
   vaultOnChain,
 } from './helpers/payouts';
@@ -85,25 +86,17 @@ async function wonDare(author: Actor, stake = '0.2', added = '0.15') {
 }
 
 /** The network fees the platform paid for the transactions of this vault (it is their fee payer). */
-async function platformFees(vault: string): Promise<bigint> {
-  const platform = (await feePayer()).address;
-  let total = 0n;
-  for (const { signature } of await ctx.chain.rpc.getSignaturesForAddress(address(vault)).send()) {
-    const landed = await ctx.chain.rpc
-      .getTransaction(signature as Signature, { encoding: 'json', maxSupportedTransactionVersion: 0 })
-      .send();
-    if (landed?.transaction.message.accountKeys[0] === platform) total += landed.meta!.fee;
-  }
-  return total;
-}
+const platformFees = (vault: string) => platformFeesFor(ctx, vault);
 
 const feePayer = () => ctx.escrowKeys.feePayer();
 
 /**
  * The platform's fees for one judged dare: the propose it relays (its fee payer and the judge
- * sign: 2 signatures), the execute (1) and the close of the records (1), 5,000 lamports each.
+ * sign: 2 signatures), the execute (1) and one close per record, each its own transaction on
+ * program v2 (decision 032): the creator's and the backer's receipts and the entry (3); 5,000
+ * lamports each.
  */
-const PLATFORM_FEES = 20_000n;
+const PLATFORM_FEES = 30_000n;
 
 async function expectClosed(dare: { vault: Address }) {
   expect(await vaultOnChain(ctx, dare.vault)).toEqual({ vault: null, receipts: 0, entries: 0 });

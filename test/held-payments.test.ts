@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { dares, dareWallets, ledgerEntries, paymentIntents, payoutTransfers } from '#server/db/schema';
 import { PAYMENT_INTENT_TTL_MS, REFUSED_PAYMENT_HOLD_MS } from '#server/features/payments/intents/intent';
 import { dareBody, payStake, sendStraight, signBase64, waitUntilLanded } from './helpers/money';
-import { expectReconciled, lamportsOf, refundJob, vaultOnChain } from './helpers/payouts';
+import { expectReconciled, lamportsOf, platformFeesFor, refundJob, vaultOnChain } from './helpers/payouts';
 import { setupApiSuite } from './helpers/suite';
 
 const {
@@ -81,18 +81,13 @@ describe('a vault that can never fund its dare (a final refusal)', () => {
     expect(refused.json().error).toBe('The deadline does not match the one the payment was prepared with');
     await expectRefundedVault(paid.escrow, paid.signature, alice.wallet.address, '0.200000000');
     // The wallet is out only its create_vault fee (the vault's and receipt's rent came back to it);
-    // the platform paid only the refund's fee.
+    // the platform paid only the fees of the cancel and the refund.
     expect(before - (await lamportsOf(ctx, alice.wallet.address))).toBe(CREATE_FEES);
-    const [transfer] = await ctx.database.db
-      .select()
-      .from(payoutTransfers)
-      .where(eq(payoutTransfers.escrowWallet, paid.escrow));
-    const landed = await ctx.chain.rpc
-      .getTransaction(transfer!.signature as never, { encoding: 'json', maxSupportedTransactionVersion: 0 })
-      .send();
-    expect((await lamportsOf(ctx, (await ctx.escrowKeys.feePayer()).address)) - platformBefore).toBe(
-      -landed!.meta!.fee,
-    );
+    // On program v2 the cancel and the refund are transactions of their own (decision 032): the
+    // platform paid exactly their fees (cancel: 2 signatures, refund: 1).
+    const fees = await platformFeesFor(ctx, paid.escrow);
+    expect(fees).toBe(15_000n);
+    expect((await lamportsOf(ctx, (await ctx.escrowKeys.feePayer()).address)) - platformBefore).toBe(-fees);
 
     // Sent again, the refused request changes nothing; the jobs find nothing owed.
     const again = await http.post(

@@ -362,3 +362,19 @@ export async function vaultOnChain(ctx: TestContext, vault: Address) {
   }
   return { vault: account, receipts, entries };
 }
+
+/**
+ * What the platform's fee payer paid in fees for the transactions naming `vault` (cancel, refunds,
+ * closes, proposes, executes: on program v2 each record's end is a transaction of its own).
+ */
+export async function platformFeesFor(ctx: TestContext, vault: string): Promise<bigint> {
+  const platform = (await ctx.escrowKeys.feePayer()).address;
+  let total = 0n;
+  for (const { signature } of await ctx.chain.rpc.getSignaturesForAddress(address(vault)).send()) {
+    const landed = await ctx.chain.rpc
+      .getTransaction(signature, { encoding: 'json', maxSupportedTransactionVersion: 0 })
+      .send();
+    if (landed?.transaction.message.accountKeys[0] === platform) total += landed.meta!.fee;
+  }
+  return total;
+}
