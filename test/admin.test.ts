@@ -1,16 +1,20 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { JUDGING_MESSAGES } from '#contract/judging';
+import { listVaultRecords } from '#server/chain/escrow-program/vault-records';
 import { claims, dareSubmissions, dares, ledgerEntries, poolContributions, users } from '#server/db/schema';
+import { enterAndSubmit } from './helpers/entries';
+import { nameWinner, vaultV2 } from './helpers/judging';
 import { contribute, createFundedDare, expectReconciled, lamportsOf, submitVideo } from './helpers/payouts';
 import { setupApiSuite } from './helpers/suite';
 
 const {
   ctx,
   http,
-  actors: { admin, alice, bob },
+  actors: { admin, alice, bob, carol },
 } = setupApiSuite({
   env: { RATE_LIMIT_AUTH_PER_MINUTE: '1000' },
-  actors: { admin: { username: 'boss', admin: true }, alice: {}, bob: {} },
+  actors: { admin: { username: 'boss', admin: true }, alice: {}, bob: {}, carol: {} },
 });
 
 describe('every admin route is admin-only, on the server', () => {
@@ -178,11 +182,13 @@ describe('moderation', () => {
 });
 
 describe('mark winner', () => {
-  it('completes the dare and creates one pending claim for the whole pool; a second winner is 409', async () => {
+  // Program v2: the judge's own wallet names the winner (propose), the pool waits for the payout
+  // window; the naming itself completes the dare and writes the one pending claim.
+  it('a judge names the winner of the whole pool: the dare completes with one pending claim; a second winner is 409', async () => {
     const dare = await createFundedDare(ctx, alice, '0.1');
     await contribute(ctx, bob, dare, '0.02');
-    const first = await submitVideo(ctx, bob, dare.id);
-    const second = await submitVideo(ctx, admin, dare.id);
+    const first = await enterAndSubmit(ctx, bob, dare.id);
+    const second = await enterAndSubmit(ctx, carol, dare.id);
     const pending = await http.post(
       `/api/admin/submissions/${first.id}/mark-winner`,
       { dareId: dare.id },
@@ -199,36 +205,45 @@ describe('mark winner', () => {
     );
     expect(wrongDare.statusCode).toBe(400);
 
-    const results = await Promise.all(
-      [first, second].map((s) =>
-        http.post(`/api/admin/submissions/${s.id}/mark-winner`, { dareId: dare.id }, admin.token),
-      ),
+    const proposal = await nameWinner(ctx, admin, first.id, dare.id);
+    expect(proposal.winners).toEqual([
+      { submissionId: first.id, walletAddress: bob.wallet.address, amount: '0.12' },
+    ]);
+    const again = await http.post(
+      `/api/admin/submissions/${second.id}/mark-winner`,
+      { dareId: dare.id },
+      admin.token,
     );
-    expect(results.map((r) => r.statusCode).sort()).toEqual([201, 409]);
-    const won = results.find((r) => r.statusCode === 201)!.json();
-    expect(won).toMatchObject({
-      amount: '0.12',
-      status: 'pending',
-      claimType: 'dare_winner',
-      dareId: dare.id,
-    });
-    expect(results.find((r) => r.statusCode === 409)!.json().error).toBe('This dare already has a winner');
-    expect(await ctx.database.db.$count(claims, eq(claims.dareId, dare.id))).toBe(1);
+    expect(again.statusCode).toBe(409);
+    expect(again.json().error).toBe(JUDGING_MESSAGES.proposalStanding);
+    const written = await ctx.database.db.select().from(claims).where(eq(claims.dareId, dare.id));
+    expect(written).toEqual([
+      expect.objectContaining({
+        amount: '0.120000000',
+        status: 'pending',
+        claimType: 'dare_winner',
+        submissionId: first.id,
+        userId: bob.id,
+      }),
+    ]);
     const [row] = await ctx.database.db.select().from(dares).where(eq(dares.id, dare.id));
     expect(row!.status).toBe('completed');
     const [sub] = await ctx.database.db
       .select()
       .from(dareSubmissions)
-      .where(eq(dareSubmissions.id, won.submissionId));
+      .where(eq(dareSubmissions.id, first.id));
     expect(sub!.status).toBe('winner');
-    // A completed dare can neither be cancelled nor deleted while its prize is unpaid.
-    expect(
-      (await http.patch(`/api/admin/dares/${dare.id}/status`, { status: 'cancelled' }, admin.token))
-        .statusCode,
-    ).toBe(409);
+    // A dare whose winner waits for its window can neither be cancelled nor deleted.
+    const cancel = await http.patch(
+      `/api/admin/dares/${dare.id}/status`,
+      { status: 'cancelled' },
+      admin.token,
+    );
+    expect(cancel.statusCode).toBe(409);
+    expect(cancel.json().error).toBe(JUDGING_MESSAGES.cannotCancelProposed);
     const del = await http.del(`/api/admin/dares/${dare.id}`, admin.token);
     expect(del.statusCode).toBe(409);
-    expect(del.json().error).toBe('This dare has prize claims that are not paid yet');
+    expect(del.json().error).toBe(JUDGING_MESSAGES.cannotCancelProposed);
   });
 });
 
@@ -236,6 +251,13 @@ describe('delete', () => {
   it('refunds a dare that holds money first, then deletes it; the ledger keeps the history', async () => {
     const dare = await createFundedDare(ctx, alice, '0.1');
     await contribute(ctx, bob, dare, '0.03');
+    // Program v2: the creator's wallet paid the vault's rent, and each payer's wallet the rent of
+    // what it created: the closes give every rent back to whoever paid it.
+    const vaultRent = (await vaultV2(ctx, dare.vault)).rent;
+    const { receipts } = await listVaultRecords(ctx.chain.rpc, ctx.escrowProgramV2Id, dare.vault);
+    expect(receipts).toHaveLength(2);
+    const receiptRentPaidBy = (wallet: string) =>
+      receipts.filter((r) => r.rentPayer === wallet).reduce((sum, r) => sum + r.rent, 0n);
     const aliceBefore = await lamportsOf(ctx, alice.wallet.address);
     const bobBefore = await lamportsOf(ctx, bob.wallet.address);
     // A client may send a JSON content type with no body (docs/product.md#admin-calls): still a plain delete.
@@ -265,8 +287,12 @@ describe('delete', () => {
         { signature: expect.any(String), amount: '0.1', walletAddress: alice.wallet.address },
       ]),
     );
-    expect(await lamportsOf(ctx, alice.wallet.address)).toBe(aliceBefore + 100_000_000n);
-    expect(await lamportsOf(ctx, bob.wallet.address)).toBe(bobBefore + 30_000_000n);
+    expect(await lamportsOf(ctx, alice.wallet.address)).toBe(
+      aliceBefore + 100_000_000n + vaultRent + receiptRentPaidBy(alice.wallet.address),
+    );
+    expect(await lamportsOf(ctx, bob.wallet.address)).toBe(
+      bobBefore + 30_000_000n + receiptRentPaidBy(bob.wallet.address),
+    );
     expect(await lamportsOf(ctx, dare.escrowWallet)).toBe(0n);
     expect((await http.get(`/api/dares/${dare.id}`)).statusCode).toBe(404);
     expect(await ctx.database.db.$count(poolContributions, eq(poolContributions.dareId, dare.id))).toBe(0);

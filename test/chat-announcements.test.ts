@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { api, createFundedDare, newActor, submitVideo } from './helpers/payouts';
+import { enterAndSubmit } from './helpers/entries';
+import { adminWithKey, demoJudgeKey, nameWinner } from './helpers/judging';
+import { api, createFundedDare, newActor } from './helpers/payouts';
 import { setupApiSuite } from './helpers/suite';
 
 const { ctx } = setupApiSuite({ env: { RATE_LIMIT_AUTH_PER_MINUTE: '1000' } });
@@ -16,13 +18,14 @@ async function systemMessages(dareId: number): Promise<string[]> {
 
 describe("system messages in a dare's room", () => {
   it('announce an approved submission and the winner', async () => {
-    const admin = await newActor(ctx, 'boss', { admin: true });
+    // Program v2: the admin naming the winner is a judge of the vault (the demo admin's wallet).
+    const admin = await adminWithKey(ctx, await demoJudgeKey(ctx), 'boss');
     const creator = await newActor(ctx, 'maker');
     const doer = await newActor(ctx, 'doer');
     const dare = await createFundedDare(ctx, creator, '0.1');
     expect(await systemMessages(dare.id)).toEqual([]);
 
-    const submission = await submitVideo(ctx, doer, dare.id);
+    const submission = await enterAndSubmit(ctx, doer, dare.id);
     const approved = await api(ctx).put(
       `/api/admin/submissions/${submission.id}`,
       { status: 'approved' },
@@ -31,12 +34,7 @@ describe("system messages in a dare's room", () => {
     expect(approved.statusCode, approved.body).toBe(200);
     // Approving again announces nothing new.
     await api(ctx).put(`/api/admin/submissions/${submission.id}`, { status: 'approved' }, admin.token);
-    const won = await api(ctx).post(
-      `/api/admin/submissions/${submission.id}/mark-winner`,
-      { dareId: dare.id },
-      admin.token,
-    );
-    expect(won.statusCode, won.body).toBe(201);
+    await nameWinner(ctx, admin, submission.id, dare.id);
     // Announcements are posted after the action answers: poll until both are stored.
     await expect
       .poll(() => systemMessages(dare.id))

@@ -15,7 +15,7 @@ import {
 import { expect, it } from 'vitest';
 import { SUBMISSION_MESSAGES } from '#contract/submissions';
 import { waitForConfirmation } from '#server/chain/confirmation';
-import { ENTRY_COST, ENTRY_RENT, entryOnChain, requestEntry, walletSigns } from './helpers/entries';
+import { ENTRY_COST, ENTRY_RENT, entryInVault, requestEntry, walletSigns } from './helpers/entries';
 import { createFundedDare, lamportsOf } from './helpers/payouts';
 import { setupApiSuite } from './helpers/suite';
 import { createTestWallet, registerWithWallet, type TestWallet } from './helpers/wallet';
@@ -95,7 +95,7 @@ it('free accounts entering every open dare cost the platform fee payer nothing',
   // An account that cannot pay its entry is told so, in DarePool's words, before anything is built.
   expect(refusals).toEqual(
     Array((accounts.length - funded.length) * dares.length).fill(
-      `400 ${SUBMISSION_MESSAGES.entryUnaffordable('0.0017', '0')}`,
+      `400 ${SUBMISSION_MESSAGES.entryUnaffordable('0.0019', '0')}`,
     ),
   );
   expect(sent).toHaveLength(funded.length * dares.length);
@@ -103,7 +103,11 @@ it('free accounts entering every open dare cost the platform fee payer nothing',
   // and comes back to them when the dare ends.
   for (const account of funded) {
     expect(await lamportsOf(ctx, account.wallet.address)).toBe(0n);
-    const entry = await entryOnChain(ctx, dares[0]!.escrowWallet, account.wallet.address);
-    expect(entry).toMatchObject({ rentPayer: account.wallet.address, rent: ENTRY_RENT });
+    const entry = await entryInVault(ctx, dares[0]!.escrowWallet, account.wallet.address);
+    expect(entry).toMatchObject({
+      programId: ctx.escrowProgramV2Id,
+      rentPayer: account.wallet.address,
+      rent: ENTRY_RENT,
+    });
   }
 }, 180_000);

@@ -1,13 +1,15 @@
 /**
  * When the platform fee payer runs low (decision 034): the health check and the admin panel say
- * so against FEE_PAYER_MIN_SOL, and wherever the platform pays (a new vault's rent here; payouts
- * in claims.test.ts) the user is told 'DarePool cannot pay network fees right now', never that
- * their own wallet is short.
+ * so against FEE_PAYER_MIN_SOL, and wherever the platform pays (payouts, in claims.test.ts) the
+ * user is told 'DarePool cannot pay network fees right now', never that their own wallet is short.
+ * A new dare is not such a place any more: on program v2 the creator's wallet pays all of it.
  */
 import {
+  type Address,
   appendTransactionMessageInstruction,
   createTransactionMessage,
   getBase64EncodedWireTransaction,
+  getTransactionDecoder,
   pipe,
   setTransactionMessageFeePayerSigner,
   setTransactionMessageLifetimeUsingBlockhash,
@@ -17,7 +19,9 @@ import { getTransferSolInstruction } from '@solana-program/system';
 import { describe, expect, it } from 'vitest';
 import { FEE_PAYER_MESSAGES } from '#contract/fee-payer';
 import { waitForConfirmation } from '#server/chain/confirmation';
-import { paymentIntents } from '#server/db/schema';
+import { listVaultRecords } from '#server/chain/escrow-program/vault-records';
+import { vaultV2 } from './helpers/judging';
+import { signBase64 } from './helpers/money';
 import { lamportsOf } from './helpers/payouts';
 import { setupApiSuite } from './helpers/suite';
 
@@ -71,12 +75,14 @@ describe('the fee payer, reported', () => {
 });
 
 describe('the fee payer, drained', () => {
-  it("refuses a new dare's payment in DarePool's words, building nothing, and reports it low", async () => {
+  // Program v2: a new vault is the creator's to pay (its rent, her stake's receipt, the fee), so a
+  // drained fee payer stops no new dare; where the platform still pays (payouts, in
+  // claims.test.ts) the user is told 'DarePool cannot pay network fees right now'.
+  it('lets a new dare through at the creator’s own cost, and reports the fee payer low', async () => {
     await drainFeePayer(admin.wallet.address);
     const { address } = await feePayer();
     expect(await lamportsOf(ctx, address)).toBe(0n);
 
-    // The user's wallet holds plenty: the platform's part (the vault's rent) is what cannot be paid.
     const aliceBefore = await lamportsOf(ctx, alice.wallet.address);
     const escrow = await http.post('/api/create-escrow-wallet', undefined, alice.token);
     expect(escrow.statusCode, escrow.body).toBe(200);
@@ -90,12 +96,32 @@ describe('the fee payer, drained', () => {
       },
       alice.token,
     );
-    expect([res.statusCode, res.json().error]).toEqual([503, FEE_PAYER_MESSAGES.low]);
-    expect(res.json().error).not.toMatch(/your wallet/i);
-    expect(await ctx.database.db.select().from(paymentIntents)).toHaveLength(0);
-    expect(await lamportsOf(ctx, alice.wallet.address)).toBe(aliceBefore);
+    expect(res.statusCode, res.body).toBe(200);
+    const { transaction } = res.json() as { transaction: string };
+    // Her wallet is the only signer: nothing of it is the platform's to pay.
+    const signers = Object.keys(
+      getTransactionDecoder().decode(Buffer.from(transaction, 'base64')).signatures,
+    );
+    expect(signers).toEqual([alice.wallet.address]);
+    const sent = await http.post(
+      '/api/send-transaction',
+      { signedTransaction: await signBase64(alice.wallet, transaction) },
+      alice.token,
+    );
+    expect(sent.statusCode, sent.body).toBe(200);
+    const vault = await vaultV2(ctx, escrow.json().publicKey as Address);
+    expect(vault.rentPayer).toBe(alice.wallet.address);
+    const { receipts } = await listVaultRecords(ctx.chain.rpc, ctx.escrowProgramV2Id, vault.address);
+    expect(receipts).toEqual([
+      expect.objectContaining({ payer: alice.wallet.address, amount: 100_000_000n }),
+    ]);
+    const receiptRent = receipts[0]!.rentPayer === alice.wallet.address ? receipts[0]!.rent : 0n;
+    expect(await lamportsOf(ctx, alice.wallet.address)).toBe(
+      aliceBefore - 100_000_000n - vault.rent - receiptRent - 5_000n,
+    );
+    expect(await lamportsOf(ctx, address)).toBe(0n);
 
-    // Health stays 'ok' (every instance shares the fee payer) and says why users are refused.
+    // Health stays 'ok' (every instance shares the fee payer) and says what users will be refused.
     const health = await http.get('/api/health');
     expect(health.statusCode).toBe(200);
     expect(health.json()).toMatchObject({
@@ -105,18 +131,11 @@ describe('the fee payer, drained', () => {
     const panel = (await http.get('/api/admin/fee-payer', admin.token)).json();
     expect(panel).toMatchObject({ balance: '0', low: true, payoutsLeft: 0 });
 
-    // Funded again, the same payment goes through.
+    // Funded again, it is reported healthy.
     await ctx.chain.airdrop(address, 1_000_000_000n);
-    const again = await http.post(
-      '/api/create-transaction',
-      {
-        fromWallet: alice.wallet.address,
-        toWallet: escrow.json().publicKey,
-        amount: '0.1',
-        deadline: new Date(ctx.clock.now.getTime() + 7 * 24 * 3600 * 1000).toISOString(),
-      },
-      alice.token,
-    );
-    expect(again.statusCode, again.body).toBe(200);
+    expect((await http.get('/api/health')).json().feePayer).toMatchObject({
+      ok: true,
+      balance: '1000000000',
+    });
   });
 });

@@ -21,7 +21,7 @@ import { api, claimsService, contribute, createFundedDare, lamportsOf } from './
 import { setupApiSuite } from './helpers/suite';
 
 const { ctx, actors } = setupApiSuite({
-  env: { NEW_VAULTS_PROGRAM: 'v2', PAYOUT_WINDOW_HOURS: '1', RATE_LIMIT_AUTH_PER_MINUTE: '1000' },
+  env: { PAYOUT_WINDOW_HOURS: '1', RATE_LIMIT_AUTH_PER_MINUTE: '1000' },
   actors: { creator: {}, backer: {}, walker: { sol: '1' } },
 });
 

@@ -1,5 +1,5 @@
 /**
- * The whole story through the app with new vaults on program v2 (NEW_VAULTS_PROGRAM=v2): a dare
+ * The whole story through the app with new vaults on program v2 (the only program for them): a dare
  * created over HTTP, a proof entered with the entrant's wallet and submitted, approved, its winner
  * named by the judge's wallet (mark-winner's propose and relay), paid by the job after the window.
  * docs/decisions/042-naming-winners.md.
@@ -13,7 +13,6 @@ import { type Actor, createFundedDare, lamportsOf } from './helpers/payouts';
 import { setupApiSuite } from './helpers/suite';
 
 const { ctx, http, actors } = setupApiSuite({
-  env: { NEW_VAULTS_PROGRAM: 'v2' },
   actors: { creator: {}, walker: {} },
 });
 

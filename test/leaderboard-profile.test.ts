@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { enterAndSubmit } from './helpers/entries';
+import { nameWinner, passPayoutWindow } from './helpers/judging';
 import { type Actor, castVote, contribute, createFundedDare, newActor, submitVideo } from './helpers/payouts';
 import { setupApiSuite } from './helpers/suite';
 
@@ -24,7 +25,9 @@ async function winAndClaim(author: Actor, stake: string) {
   // Submit Video signs the entry on chain: only entrants can be paid.
   const submission = await enterAndSubmit(ctx, author, dare.id);
   await http.put(`/api/admin/submissions/${submission.id}`, { status: 'approved' }, admin.token);
-  await http.post(`/api/admin/submissions/${submission.id}/mark-winner`, { dareId: dare.id }, admin.token);
+  // Program v2: the judge's wallet names the winner, paid once the payout window has passed.
+  await nameWinner(ctx, admin, submission.id, dare.id);
+  await passPayoutWindow(ctx);
   const paid = await http.post('/api/claims/prize', { submissionId: submission.id }, author.token);
   expect(paid.statusCode, paid.body).toBe(200);
   return { dare, submission, claim: paid.json() };

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SUBMISSION_MESSAGES } from '#contract/submissions';
 import { dares } from '#server/db/schema';
-import { signedEntry } from './helpers/entries';
+import { requestEntry, walletSigns } from './helpers/entries';
 import { type Actor, api, createFundedDare } from './helpers/payouts';
 import { setupApiSuite } from './helpers/suite';
 import { bearer } from './helpers/wallet';
@@ -47,12 +47,20 @@ async function upload(as: Actor, dare: number | null, size = 1000) {
   });
 }
 
-const submit = async (as: Actor, dare: number, videoUrl: string) =>
-  api(ctx).post(
+/**
+ * Submit Video as the web does it. A v2 entry holds the proof's fingerprint, so the entry is asked
+ * for this very video and enter-transaction checks the video first: its refusal is the submit's.
+ */
+async function submit(as: Actor, dare: number, videoUrl: string) {
+  const entry = await requestEntry(ctx, as, dare, videoUrl);
+  if (entry.statusCode !== 200) return entry;
+  const signedEntryTransaction = await walletSigns(as.wallet, entry.json().transaction);
+  return api(ctx).post(
     `/api/dares/${dare}/submit`,
-    { videoUrl, description: 'Proof', signedEntryTransaction: await signedEntry(ctx, as, dare) },
+    { videoUrl, description: 'Proof', signedEntryTransaction },
     as.token,
   );
+}
 const videoFiles = () => readdirSync(ctx.config.storage.videoDir).filter((name) => !name.endsWith('.json'));
 const keyOf = (url: string) => url.split('/').at(-1)!;
 

@@ -2,6 +2,8 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { createDare } from '#server/db/factories';
 import { dareSubmissions, dares, ledgerEntries, poolContributions } from '#server/db/schema';
+import { enterAndSubmit } from './helpers/entries';
+import { nameWinner } from './helpers/judging';
 import { contribute, createFundedDare, newActor, submitVideo } from './helpers/payouts';
 import { setupApiSuite } from './helpers/suite';
 
@@ -168,14 +170,10 @@ describe('GET /api/settings', () => {
 describe('a winning submission in the public lists', () => {
   it("reads status 'winner' (the web shows a Winner badge and disables its vote) and takes no vote", async () => {
     const dare = await createFundedDare(ctx, alice, '0.05');
-    const submission = await submitVideo(ctx, bob, dare.id, 'the winning take');
+    const submission = await enterAndSubmit(ctx, bob, dare.id, { description: 'the winning take' });
     await http.put(`/api/admin/submissions/${submission.id}`, { status: 'approved' }, admin.token);
-    const marked = await http.post(
-      `/api/admin/submissions/${submission.id}/mark-winner`,
-      { dareId: dare.id },
-      admin.token,
-    );
-    expect(marked.statusCode, marked.body).toBe(201);
+    // Program v2: named by the judge's wallet; the winner stands from then on (its payout waits).
+    await nameWinner(ctx, admin, submission.id, dare.id);
     const listed = (await http.get(`/api/approved-submissions/${dare.id}`)).json();
     expect(listed).toEqual([expect.objectContaining({ id: submission.id, status: 'winner' })]);
     const vote = await http.post(`/api/submissions/${submission.id}/vote`, undefined, alice.token);

@@ -104,6 +104,20 @@ export async function entryOnChain(ctx: TestContext, vault: string, wallet: stri
   return null;
 }
 
+/**
+ * The entry of `wallet` in `vault` under whichever program owns the vault (a new vault is a v2
+ * one; `entryOnChain` reads v1 only), null when absent.
+ */
+export async function entryInVault(ctx: TestContext, vault: string, wallet: string) {
+  const programs = { v1: ctx.escrowProgramId, v2: ctx.escrowProgramV2Id };
+  for (const programId of [programs.v2, programs.v1]) {
+    const at = (await findEntryAddress(programId, address(vault), address(wallet))).address;
+    const entry = await fetchEntry(ctx.chain.rpc, programs, at);
+    if (entry) return entry;
+  }
+  return null;
+}
+
 export async function dareVault(ctx: TestContext, dareId: number): Promise<string | null> {
   const [row] = await ctx.database.db
     .select({ escrowWallet: dares.escrowWallet })
