@@ -81,7 +81,6 @@ describe('loadConfig', () => {
       majorThreshold: 1,
       guardianWallet: GUARDIAN,
       payoutWindowSeconds: 86_400n,
-      newVaultsVersion: 1,
     });
   });
 
@@ -241,7 +240,6 @@ describe('loadConfig', () => {
       majorThreshold: 1,
       guardianWallet: null,
       payoutWindowSeconds: 86_400n,
-      newVaultsVersion: 1,
     });
     expect(
       loadConfig({
