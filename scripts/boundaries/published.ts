@@ -13,7 +13,8 @@ export const PUBLISHED: Readonly<Record<string, string>> = {
   'chat/announce': 'posting a system message into a dare’s room',
   'dares/dare-view': 'a dare as the API shows it (`toDare`, `findDare`)',
   'major-dare/current': 'the current major dare',
-  'judging/propose-nonce': 'a vault’s propose nonce: its address, and its rent given back once the vault ends',
+  'judging/propose-nonce':
+    'a vault’s propose nonce: its address, and its rent given back once the vault ends',
   'payments/crediting/credit-payment': 'crediting a payment (`creditPayment`)',
   'payments/crediting/book-payment': 'booking a payment (`bookPayment`)',
   'payments/intents/escrow-reservations': 'escrow reservations',

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { getAddressDecoder } from '@solana/kit';
 import { DAY_MS } from '#contract/time';
-import { hashPassword } from '../features/auth/password';
+import { hashPassword } from '#server/features/auth/password';
 import type { DbOrTx } from './client';
 import { dares, users } from './schema';
 

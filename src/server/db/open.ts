@@ -1,4 +1,4 @@
-import type { AppConfig } from '../config';
+import type { AppConfig } from '#server/config';
 import { type Database, openPglite, openPostgres } from './client';
 
 /** The database the configuration names, migrated and ready. */

@@ -1,4 +1,4 @@
-import type { Database } from '../db/client';
+import type { Database } from '#server/db/client';
 
 /** The background jobs that must run on one instance at a time. */
 export type JobName = 'payouts' | 'video-cleanup' | 'payments' | 'judging';

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import type { Db } from '#server/db/client';
 import type { Clock } from '#server/deps';
 import { sessionUser } from '#server/features/auth/sessions';
+import { hashToken } from '#server/features/auth/tokens';
 import type { UserRow } from '#server/features/auth/user';
-import type { Db } from '../db/client';
-import { hashToken } from '../features/auth/tokens';
 import { declareRouteAuth } from './route-auth';
 
 declare module 'fastify' {

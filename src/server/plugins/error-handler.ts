@@ -2,7 +2,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ErrorBody } from '#contract/errors';
-import { AppError } from '../errors';
+import { AppError } from '#server/errors';
 
 type ValidationIssue = {
   instancePath?: string;

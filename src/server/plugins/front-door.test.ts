@@ -1,8 +1,8 @@
 import http from 'node:http';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type FrontDoorSlot, serverWithFrontDoor } from '../http-server';
-import { createLocalBus } from '../instance-bus';
+import { type FrontDoorSlot, serverWithFrontDoor } from '#server/http-server';
+import { createLocalBus } from '#server/instance-bus';
 import { readCache } from './read-cache';
 import { appSecurityHeaders, securityHeaders } from './security-headers';
 

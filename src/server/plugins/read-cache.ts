@@ -2,8 +2,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { FrontDoorSlot } from '../http-server';
-import { type InstanceBus, WRITES_CHANNEL } from '../instance-bus';
+import type { FrontDoorSlot } from '#server/http-server';
+import { type InstanceBus, WRITES_CHANNEL } from '#server/instance-bus';
 
 type Compute = () => Promise<{ body: unknown; headers?: Record<string, string> }>;
 

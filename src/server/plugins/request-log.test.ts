@@ -1,6 +1,6 @@
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { loggerOptions } from '../logger';
+import { loggerOptions } from '#server/logger';
 import { createRequestLog } from './request-log';
 
 interface Line {

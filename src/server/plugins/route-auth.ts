@@ -1,6 +1,6 @@
 import type { FastifyRequest, onRequestHookHandler, RouteOptions } from 'fastify';
+import { AppError, errorResponses, unauthenticated } from '#server/errors';
 import type { UserRow } from '#server/features/auth/user';
-import { AppError, errorResponses, unauthenticated } from '../errors';
 import { BEARER_AUTH } from './openapi';
 
 /** Who may call a route: a signed-in user, or an admin. */

@@ -1,4 +1,4 @@
-import type { AppConfig } from '../config';
+import type { AppConfig } from '#server/config';
 import { MemoryRateLimiter } from './memory';
 import type { RateLimiter } from './port';
 import type { LimiterLog } from './redis';

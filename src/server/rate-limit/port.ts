@@ -1,4 +1,4 @@
-import { AppError } from '../errors';
+import { AppError } from '#server/errors';
 
 /**
  * At most `limit` events per `windowMs`; rate-limits.ts lists every one the server applies.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AppError } from '../errors';
+import type { AppError } from '#server/errors';
 import type { RateLimit } from './port';
 import { createRedisRateLimiter } from './redis';
 import { closedPort } from './testing/test-redis';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppError } from '../errors';
+import type { AppError } from '#server/errors';
 import type { RateLimit, RateLimiter } from './port';
 import { createRedisRateLimiter, type LimiterLog } from './redis';
 import { describeRateLimiter } from './testing/limiter-contract';

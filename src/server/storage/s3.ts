@@ -14,7 +14,7 @@ import {
   S3Client,
   S3ServiceException,
 } from '@aws-sdk/client-s3';
-import type { S3Settings } from '../config';
+import type { S3Settings } from '#server/config';
 import type { ByteRange, ListedObject, StoragePort, StoredObject } from './port';
 
 const KEY_PATTERN = /^[a-f0-9]{32}$/;

@@ -17,8 +17,8 @@ import {
 } from '@solana/kit';
 import { getTransferSolInstruction } from '@solana-program/system';
 import { describe, expect, it } from 'vitest';
+import { waitForConfirmation } from '#server/chain/confirmation';
 import { currentNonce, proposeNonce } from '#server/features/judging/propose-nonce';
-import { waitForConfirmation } from '../confirmation';
 import { createEmbeddedChain } from '.';
 
 describe('embedded chain: durable nonce transactions', () => {

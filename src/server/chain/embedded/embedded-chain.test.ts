@@ -40,9 +40,9 @@ import {
 } from '@solana/kit';
 import { getTransferSolInstruction } from '@solana-program/system';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ConfirmationError, waitForConfirmation } from '#server/chain/confirmation';
+import type { ChainPort } from '#server/chain/port';
 import { describeTransactionError } from '#server/features/payments/explorer/transaction-errors';
-import { ConfirmationError, waitForConfirmation } from '../confirmation';
-import type { ChainPort } from '../port';
 import { ChainStateError, createEmbeddedChain } from '.';
 import { SNAPSHOT_EVERY } from './ledger';
 

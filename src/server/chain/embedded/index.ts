@@ -1,7 +1,7 @@
 import { createSolanaRpcFromTransport, lamports, type RpcTransport } from '@solana/kit';
 import { parseJsonWithBigInts, stringifyJsonWithBigInts } from '@solana/rpc-spec-types';
-import type { ChainPort, ChainRpcServerStatus } from '../port';
-import { explorerUrlTemplate } from '../rpc-chain';
+import type { ChainPort, ChainRpcServerStatus } from '#server/chain/port';
+import { explorerUrlTemplate } from '#server/chain/rpc-chain';
 import { answerJsonRpc } from './json-rpc';
 import { EmbeddedLedger } from './ledger';
 import { RPC_LIMITS } from './rpc-guard';

@@ -11,7 +11,7 @@ import {
   type Transaction,
 } from '@solana/kit';
 import type { FailedTransactionMetadata, LiteSVM, TransactionMetadata } from 'litesvm';
-import { liteSvm } from '../litesvm-native';
+import { liteSvm } from '#server/chain/litesvm-native';
 import { blockhashOfSlot, newBlockhashSeed, SLOT_MS, type SlotClock } from './chain-time';
 import { type EpochScheduleValues, epochOf } from './epochs';
 import { Faucet } from './faucet';

@@ -8,13 +8,13 @@ import {
   SOLANA_ERROR__JSON_RPC__SERVER_ERROR_SEND_TRANSACTION_PREFLIGHT_FAILURE,
 } from '@solana/kit';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { EmbeddedEscrowChain, SOL } from '../escrow-program/embedded-test-chain';
+import { EmbeddedEscrowChain, SOL } from '#server/chain/escrow-program/embedded-test-chain';
 import {
   getCreateVaultInstruction,
   getDepositInstruction,
   getRefundInstruction,
-} from '../escrow-program/instructions';
-import { findVaultAddress } from '../escrow-program/pda';
+} from '#server/chain/escrow-program/instructions';
+import { findVaultAddress } from '#server/chain/escrow-program/pda';
 
 let t: EmbeddedEscrowChain;
 beforeAll(async () => {

@@ -20,16 +20,16 @@ import {
   SOLANA_ERROR__JSON_RPC__INVALID_PARAMS,
 } from '@solana/kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EmbeddedEscrowChain, SOL } from '../escrow-program/embedded-test-chain';
+import { EmbeddedEscrowChain, SOL } from '#server/chain/escrow-program/embedded-test-chain';
 import {
   getCancelInstruction,
   getCloseInstructions,
   getCreateVaultInstruction,
   getDepositInstruction,
   getEnterInstruction,
-} from '../escrow-program/instructions';
-import { decodeReceipt, ENTRY_SIZE, RECEIPT_SIZE, VAULT_SIZE } from '../escrow-program/layout';
-import { findEntryAddress, findReceiptAddress, findVaultAddress } from '../escrow-program/pda';
+} from '#server/chain/escrow-program/instructions';
+import { decodeReceipt, ENTRY_SIZE, RECEIPT_SIZE, VAULT_SIZE } from '#server/chain/escrow-program/layout';
+import { findEntryAddress, findReceiptAddress, findVaultAddress } from '#server/chain/escrow-program/pda';
 import { createEmbeddedChain } from '.';
 
 let stateDir: string;

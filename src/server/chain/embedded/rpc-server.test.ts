@@ -28,8 +28,8 @@ import {
 import { getTransferSolInstruction } from '@solana-program/system';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { loadConfig } from '../../config';
-import type { ChainPort } from '../port';
+import type { ChainPort } from '#server/chain/port';
+import { loadConfig } from '#server/config';
 import { createEmbeddedChain } from '.';
 import { epochOf } from './cluster-info';
 import { EMBEDDED_GENESIS_HASH } from './rpc-handler';

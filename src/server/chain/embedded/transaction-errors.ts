@@ -1,6 +1,6 @@
 import type { FailedTransactionMetadata } from 'litesvm';
 import type { TransactionErrorInstructionError } from 'litesvm/dist/internal.js';
-import { liteSvmInternals } from '../litesvm-native';
+import { liteSvmInternals } from '#server/chain/litesvm-native';
 
 /**
  * LiteSVM reports errors as native enums and classes; real nodes as JSON such as

@@ -17,7 +17,7 @@ import {
   TransactionInstruction,
 } from '@solana/web3.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ChainPort } from '../port';
+import type { ChainPort } from '#server/chain/port';
 import { createEmbeddedChain } from '.';
 
 const MEMO = new PublicKey('MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr');

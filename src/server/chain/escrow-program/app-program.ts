@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { type Address, isAddress } from '@solana/kit';
-import type { EscrowKeys } from '../escrow-keys';
-import type { ChainPort } from '../port';
+import type { EscrowKeys } from '#server/chain/escrow-keys';
+import type { ChainPort } from '#server/chain/port';
 import { checkDeployedProgram, ensureProgramDeployed } from './deploy';
 import { readEscrowProgram } from './program';
 import { readEscrowProgramV2 } from './v2/program';

@@ -18,9 +18,9 @@ import {
 } from '@solana/kit';
 import { LiteSVM } from 'litesvm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEmbeddedChain } from '#server/chain/embedded';
+import type { ChainPort } from '#server/chain/port';
 import { linkSbf } from '../../../../program/linker/link';
-import { createEmbeddedChain } from '../embedded';
-import type { ChainPort } from '../port';
 import { fetchEntry, fetchReceipt, fetchVault } from './accounts';
 import {
   checkDeployedProgram,

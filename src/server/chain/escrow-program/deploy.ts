@@ -28,7 +28,7 @@ import {
 } from '@solana/kit';
 import { getCreateAccountInstruction } from '@solana-program/system';
 import type { LiteSVM } from 'litesvm';
-import { liteSvm } from '../litesvm-native';
+import { liteSvm } from '#server/chain/litesvm-native';
 import { readKeypairFile, writeNewKeypairFile } from './keypair-file';
 import {
   BUFFER_METADATA_SIZE,

@@ -24,9 +24,9 @@ import {
   signBytes,
   signTransactionMessageWithSigners,
 } from '@solana/kit';
-import { waitForConfirmation } from '../confirmation';
-import { createEmbeddedChain } from '../embedded';
-import type { ChainPort } from '../port';
+import { waitForConfirmation } from '#server/chain/confirmation';
+import { createEmbeddedChain } from '#server/chain/embedded';
+import type { ChainPort } from '#server/chain/port';
 import { ensureProgramDeployed } from './deploy';
 import { readEscrowProgram } from './program';
 

@@ -7,10 +7,10 @@ import {
 } from '#contract/admin';
 import type { DareStatus, SubmissionStatus } from '#contract/limits';
 import { lamportsToSol, solToLamports } from '#contract/money';
+import type { DbOrTx } from '#server/db/client';
 import { likePattern } from '#server/db/like';
-import type { DbOrTx } from '../../db/client';
-import { refundedColumns } from '../../db/refunded-columns';
-import { claims, dareSubmissions, dares, poolContributions, users } from '../../db/schema';
+import { refundedColumns } from '#server/db/refunded-columns';
+import { claims, dareSubmissions, dares, poolContributions, users } from '#server/db/schema';
 
 const sumSol = async (query: Promise<{ total: string | null }[]>) => {
   const [row] = await query;

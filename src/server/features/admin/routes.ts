@@ -19,11 +19,11 @@ import {
 import { claimSchema } from '#contract/claims';
 import { adminProposalListSchema, markWinnerResponseSchema } from '#contract/judging';
 import { publicUserSchema } from '#contract/users';
-import { errorResponses } from '../../errors';
-import { userOf } from '../../plugins/route-auth';
-import { toPublicUser } from '../auth/public-user';
-import type { JudgingService } from '../judging/service';
-import type { VideoAccess } from '../submissions/video-access';
+import { errorResponses } from '#server/errors';
+import { toPublicUser } from '#server/features/auth/public-user';
+import type { JudgingService } from '#server/features/judging/service';
+import type { VideoAccess } from '#server/features/submissions/video-access';
+import { userOf } from '#server/plugins/route-auth';
 import type { AdminService } from './service';
 
 const errors = errorResponses(400, 401, 403, 404, 409, 503);

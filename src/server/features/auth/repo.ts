@@ -1,7 +1,7 @@
 import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import type { SignInInput } from '#contract/auth';
-import type { DbOrTx } from '../../db/client';
-import { authSessions, registrationTokens, signInNonces, users } from '../../db/schema';
+import type { DbOrTx } from '#server/db/client';
+import { authSessions, registrationTokens, signInNonces, users } from '#server/db/schema';
 import type { ChallengeStore, IssuedChallenge } from './siws';
 import type { UserRow } from './user';
 

@@ -14,8 +14,8 @@ import {
   walletNotRegisteredSchema,
 } from '#contract/auth';
 import { publicUserSchema } from '#contract/users';
-import { errorResponses, notFound } from '../../errors';
-import { userOf } from '../../plugins/route-auth';
+import { errorResponses, notFound } from '#server/errors';
+import { userOf } from '#server/plugins/route-auth';
 import { toPublicUser } from './public-user';
 import type { AuthService } from './service';
 

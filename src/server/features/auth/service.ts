@@ -1,13 +1,13 @@
 import { AUTH_MESSAGES, type SignInInput, type WalletLoginRequest } from '#contract/auth';
 import type { Cluster } from '#contract/config';
 import { DAY_MS } from '#contract/time';
+import type { AppConfig } from '#server/config';
+import type { Db } from '#server/db/client';
 import type { Clock } from '#server/deps';
+import { AppError, conflict } from '#server/errors';
 import { isSettingEnabled, SETTING_KEYS } from '#server/features/settings/switches';
-import type { AppConfig } from '../../config';
-import type { Db } from '../../db/client';
-import { AppError, conflict } from '../../errors';
-import { type LimitRule, type RateLimiter, tooManyRequests } from '../../rate-limit/port';
-import { RATE_LIMITS } from '../../rate-limits';
+import { type LimitRule, type RateLimiter, tooManyRequests } from '#server/rate-limit/port';
+import { RATE_LIMITS } from '#server/rate-limits';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './password';
 import * as repo from './repo';
 import { type SignInSite, signInSiteFor } from './sign-in-site';

@@ -1,6 +1,6 @@
 import { AUTH_MESSAGES } from '#contract/auth';
-import type { AppConfig } from '../../config';
-import { badRequest } from '../../errors';
+import type { AppConfig } from '#server/config';
+import { badRequest } from '#server/errors';
 
 export interface SignInSite {
   domain: string;

@@ -1,5 +1,5 @@
 import type { ChatMessage } from '#contract/chat';
-import { createLocalBus, type InstanceBus } from '../../instance-bus';
+import { createLocalBus, type InstanceBus } from '#server/instance-bus';
 
 /**
  * What instances tell each other: a stored message, how many sockets one has in each room, or

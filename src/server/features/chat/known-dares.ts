@@ -1,4 +1,4 @@
-import { type InstanceBus, WRITES_CHANNEL } from '../../instance-bus';
+import { type InstanceBus, WRITES_CHANNEL } from '#server/instance-bus';
 
 /** Past this many remembered ids the memory starts over: ids an attacker makes up cannot grow it. */
 const MAX_ENTRIES = 10_000;

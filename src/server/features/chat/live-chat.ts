@@ -1,8 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Database } from '../../db/client';
-import type { Clock } from '../../deps';
-import type { InstanceBus } from '../../instance-bus';
-import type { RateLimiter } from '../../rate-limit/port';
+import type { Database } from '#server/db/client';
+import type { Clock } from '#server/deps';
+import type { InstanceBus } from '#server/instance-bus';
+import type { RateLimiter } from '#server/rate-limit/port';
 import type { Announce } from './announce';
 import { type ChatBus, chatBusOn } from './bus';
 import { type ChatHub, createChatHub } from './hub';

@@ -1,7 +1,7 @@
 import { and, desc, eq, isNull, lt } from 'drizzle-orm';
 import { type ChatMessage, SYSTEM_SENDER } from '#contract/chat';
-import type { DbOrTx } from '../../db/client';
-import { chatMessages, dares, users } from '../../db/schema';
+import type { DbOrTx } from '#server/db/client';
+import { chatMessages, dares, users } from '#server/db/schema';
 
 const columns = {
   id: chatMessages.id,

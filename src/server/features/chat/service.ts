@@ -1,10 +1,10 @@
 import { CHAT_LIMITS, CHAT_MESSAGES, type ChatMessage, chatTextSchema } from '#contract/chat';
+import type { Db } from '#server/db/client';
 import type { Clock } from '#server/deps';
+import { AppError, badRequest, notFound } from '#server/errors';
 import type { UserRow } from '#server/features/auth/user';
-import type { Db } from '../../db/client';
-import { AppError, badRequest, notFound } from '../../errors';
-import type { RateLimiter } from '../../rate-limit/port';
-import { RATE_LIMITS } from '../../rate-limits';
+import type { RateLimiter } from '#server/rate-limit/port';
+import { RATE_LIMITS } from '#server/rate-limits';
 import type { ChatBus } from './bus';
 import type { KnownDares } from './known-dares';
 import { dareExists, insertChatMessage, listChatMessages } from './repo';

@@ -1,8 +1,8 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Claim, ClaimType, WinningSubmission } from '#contract/claims';
 import { normalizeSol } from '#contract/money';
-import type { DbOrTx } from '../../db/client';
-import { claims, dareSubmissions, dares, dareWallets, users } from '../../db/schema';
+import type { DbOrTx } from '#server/db/client';
+import { claims, dareSubmissions, dares, dareWallets, users } from '#server/db/schema';
 
 export type ClaimRow = typeof claims.$inferSelect;
 

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { claimPrizeRequestSchema, claimSchema, winningSubmissionSchema } from '#contract/claims';
-import { errorResponses } from '../../errors';
-import { userOf } from '../../plugins/route-auth';
+import { errorResponses } from '#server/errors';
+import { userOf } from '#server/plugins/route-auth';
 import type { ClaimsService } from './service';
 
 const errors = errorResponses(400, 401, 403, 404, 409, 503);

@@ -2,15 +2,15 @@ import { CLAIM_MESSAGES, type Claim, type ClaimType } from '#contract/claims';
 import { JUDGING_MESSAGES } from '#contract/judging';
 import { lamportsToSol } from '#contract/money';
 import { violatedConstraint } from '#server/db/errors';
+import { AppError, badRequest, conflict, forbidden, notFound } from '#server/errors';
 import type { UserRow } from '#server/features/auth/user';
-import { AppError, badRequest, conflict, forbidden, notFound } from '../../errors';
 import {
   type PayingServiceDeps,
   PayoutNotYetDue,
   type PayoutOutcome,
   TransferAlreadyLive,
   VaultStateError,
-} from '../payouts/service';
+} from '#server/features/payouts/service';
 import {
   type ClaimRow,
   completeDare,

@@ -12,7 +12,7 @@ import { lamportsToSol } from '#contract/money';
 import { createEntryCost } from '#server/chain/escrow-program/entry-cost';
 import { RECEIPT_SIZE } from '#server/chain/escrow-program/layout';
 import { ENTRY_V2_SIZE, VAULT_V2_SIZE } from '#server/chain/escrow-program/v2/layout';
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '#server/deps';
 
 export const configRoutes: FastifyPluginAsyncZod<AppDeps> = async (
   app,

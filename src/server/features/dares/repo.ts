@@ -1,9 +1,9 @@
 import { and, desc, eq, gt, ilike, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import { DARE_LIST_LIMITS, type DareListQuery } from '#contract/dares';
+import type { DbOrTx } from '#server/db/client';
 import { likePattern } from '#server/db/like';
-import type { DbOrTx } from '../../db/client';
-import { refundedColumns } from '../../db/refunded-columns';
-import { dareSubmissions, dares, users } from '../../db/schema';
+import { refundedColumns } from '#server/db/refunded-columns';
+import { dareSubmissions, dares, users } from '#server/db/schema';
 
 export type DareRow = typeof dares.$inferSelect;
 

@@ -7,8 +7,8 @@ import {
   dareListQuerySchema,
   dareSchema,
 } from '#contract/dares';
-import { errorResponses } from '../../errors';
-import { userOf } from '../../plugins/route-auth';
+import { errorResponses } from '#server/errors';
+import { userOf } from '#server/plugins/route-auth';
 import type { DaresService } from './service';
 
 const errors = errorResponses(400, 401, 403, 404, 409, 429, 503);

@@ -2,8 +2,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { FEE_PAYER_MESSAGES } from '#contract/fee-payer';
 import { healthSchema } from '#contract/health';
 import { createFeePayerFunds } from '#server/chain/fee-payer-funds';
-import type { AppDeps } from '../../deps';
-import type { RateLimiter } from '../../rate-limit/port';
+import type { AppDeps } from '#server/deps';
+import type { RateLimiter } from '#server/rate-limit/port';
 
 /**
  * The rate-limit store and the fee payer are reported but do not make the answer 503: every

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { JobLock } from '../../jobs/job-lock';
-import { type PeriodicJob, periodicJob } from '../../jobs/periodic-job';
+import type { JobLock } from '#server/jobs/job-lock';
+import { type PeriodicJob, periodicJob } from '#server/jobs/periodic-job';
 import type { JudgingService } from './service';
 
 declare module 'fastify' {

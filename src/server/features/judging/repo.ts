@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gt, inArray, ne, or, sql } from 'drizzle-orm';
 import { lamportsToSol } from '#contract/money';
-import type { DbOrTx } from '../../db/client';
+import type { DbOrTx } from '#server/db/client';
 import {
   claims,
   dareSubmissions,
@@ -9,7 +9,7 @@ import {
   type ProposalWinnerRecord,
   payoutProposals,
   users,
-} from '../../db/schema';
+} from '#server/db/schema';
 
 export type ProposalRow = typeof payoutProposals.$inferSelect;
 export type { ProposalWinnerRecord };

@@ -19,7 +19,6 @@ import {
   type Transaction,
 } from '@solana/kit';
 import type { ClaimType } from '#contract/claims';
-import { type Announce, announceAboutUser, noAnnouncements } from '#server/features/chat/announce';
 import {
   type AdminProposal,
   type DareJudging,
@@ -56,6 +55,7 @@ import type { Db } from '#server/db/client';
 import type { Clock } from '#server/deps';
 import { AppError, badRequest, conflict, forbidden, notFound } from '#server/errors';
 import type { UserRow } from '#server/features/auth/user';
+import { type Announce, announceAboutUser, noAnnouncements } from '#server/features/chat/announce';
 import { currentNonce, NO_BLOCK_HEIGHT_LIMIT, proposeNonce, proposeNonceAddress } from './propose-nonce';
 import type { ProposalWinnerRecord } from './repo';
 import {

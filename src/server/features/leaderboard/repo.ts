@@ -2,8 +2,8 @@ import { and, asc, count, desc, eq, gt, sql } from 'drizzle-orm';
 import type { Leaderboard, LeaderboardEntry } from '#contract/leaderboard';
 import { LEADERBOARD_SIZE } from '#contract/limits';
 import { lamportsToSol, normalizeSol, solToLamports } from '#contract/money';
-import type { DbOrTx } from '../../db/client';
-import { users } from '../../db/schema';
+import type { DbOrTx } from '#server/db/client';
+import { users } from '#server/db/schema';
 
 const entryColumns = {
   id: users.id,

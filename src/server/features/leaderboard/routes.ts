@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { leaderboardSchema } from '#contract/leaderboard';
-import type { Db } from '../../db/client';
+import type { Db } from '#server/db/client';
 import { leaderboard } from './repo';
 
 export const leaderboardRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {

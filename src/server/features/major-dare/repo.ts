@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, inArray, ne, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client';
-import { dareSubmissions, dares } from '../../db/schema';
+import type { DbOrTx } from '#server/db/client';
+import { dareSubmissions, dares } from '#server/db/schema';
 
 /** The newest major dare not cancelled, with its counts (a completed one still shows, closed). */
 export async function findNewestMajorDare(db: DbOrTx) {

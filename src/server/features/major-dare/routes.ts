@@ -8,9 +8,9 @@ import {
   majorDareSchema,
   selectMajorWinnerRequestSchema,
 } from '#contract/major-dare';
-import { AppError, errorResponses } from '../../errors';
-import { userOf } from '../../plugins/route-auth';
-import type { JudgingService } from '../judging/service';
+import { AppError, errorResponses } from '#server/errors';
+import type { JudgingService } from '#server/features/judging/service';
+import { userOf } from '#server/plugins/route-auth';
 import type { MajorDareService } from './service';
 
 const errors = errorResponses(400, 401, 403, 404, 409, 503);

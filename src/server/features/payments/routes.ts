@@ -13,8 +13,8 @@ import {
   signatureSchema,
   transactionViewSchema,
 } from '#contract/payments';
-import { errorResponses } from '../../errors';
-import { userOf } from '../../plugins/route-auth';
+import { errorResponses } from '#server/errors';
+import { userOf } from '#server/plugins/route-auth';
 import type { PaymentsService } from './service';
 
 const errors = errorResponses(400, 401, 403, 404, 409, 429, 503);

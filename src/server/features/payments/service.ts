@@ -44,6 +44,7 @@ import {
 import { MAJOR_DARE_MESSAGES } from '#contract/major-dare';
 import { solToLamports } from '#contract/money';
 import { PAYMENT_MESSAGES, type VaultKind } from '#contract/payments';
+import type { EscrowKeys } from '#server/chain/escrow-keys';
 import { fetchVault } from '#server/chain/escrow-program/accounts';
 import type { EscrowPrograms } from '#server/chain/escrow-program/any-program';
 import {
@@ -55,6 +56,7 @@ import { RECEIPT_SIZE, VAULT_SIZE } from '#server/chain/escrow-program/layout';
 import { VAULT_V2_SIZE } from '#server/chain/escrow-program/v2/layout';
 import { createFeePayerFunds, FeePayerLowError } from '#server/chain/fee-payer-funds';
 import { MEMO_PROGRAM } from '#server/chain/memo';
+import type { ChainPort } from '#server/chain/port';
 import {
   confirmSent,
   decodeSigned,
@@ -63,17 +65,15 @@ import {
   type RelayFailures,
   sendAndConfirm,
 } from '#server/chain/relay';
+import type { Db } from '#server/db/client';
 import type { Clock } from '#server/deps';
+import { AppError, badRequest, conflict, forbidden, notFound } from '#server/errors';
 import { requireWallet, type UserRow } from '#server/features/auth/user';
 import { requireDareCreationEnabled } from '#server/features/settings/switches';
 import type { Judging } from '#server/judging';
 import { limit as hitLimit } from '#server/rate-limit/limit';
-import type { EscrowKeys } from '../../chain/escrow-keys';
-import type { ChainPort } from '../../chain/port';
-import type { Db } from '../../db/client';
-import { AppError, badRequest, conflict, forbidden, notFound } from '../../errors';
-import type { RateLimit, RateLimiter } from '../../rate-limit/port';
-import { RATE_LIMITS } from '../../rate-limits';
+import type { RateLimit, RateLimiter } from '#server/rate-limit/port';
+import { RATE_LIMITS } from '#server/rate-limits';
 import { bookPayment } from './crediting/book-payment';
 import { createPaymentCredits } from './crediting/credit-payment';
 import { describeTransactionError, INSUFFICIENT_FUNDS } from './explorer/transaction-errors';

@@ -1,7 +1,7 @@
 import type { FeePayerStatus } from '#contract/admin';
 import { NETWORK_FEE_SOL } from '#contract/limits';
 import { solToLamports } from '#contract/money';
-import type { ChainPort } from '../../chain/port';
+import type { ChainPort } from '#server/chain/port';
 import type { PayoutsService } from './service';
 
 /** Below this the embedded chain's fee payer is topped up at start (0.1 SOL = 20,000 payouts). */

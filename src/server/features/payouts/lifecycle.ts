@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { ChainPort } from '../../chain/port';
-import type { JobLock } from '../../jobs/job-lock';
-import { type PeriodicJob, periodicJob } from '../../jobs/periodic-job';
+import type { ChainPort } from '#server/chain/port';
+import type { JobLock } from '#server/jobs/job-lock';
+import { type PeriodicJob, periodicJob } from '#server/jobs/periodic-job';
 import { ensureFeePayerFunded } from './fee-payer';
 import type { PayoutsService } from './service';
 

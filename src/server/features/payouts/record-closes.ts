@@ -1,6 +1,6 @@
 import { address } from '@solana/kit';
-import { fetchVault } from '../../chain/escrow-program/accounts';
-import { buildCloseRecordsTransactions } from '../../chain/escrow-program/app-transactions';
+import { fetchVault } from '#server/chain/escrow-program/accounts';
+import { buildCloseRecordsTransactions } from '#server/chain/escrow-program/app-transactions';
 import type { PayoutsDeps, Transfers } from './transfers';
 import type { VaultState } from './vault-state';
 

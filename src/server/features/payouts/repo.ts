@@ -1,5 +1,5 @@
 import { and, eq, isNotNull, isNull, or, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client';
+import type { DbOrTx } from '#server/db/client';
 import {
   claims,
   dareWallets,
@@ -9,7 +9,7 @@ import {
   poolContributions,
   users,
   vaultSignatureCursors,
-} from '../../db/schema';
+} from '#server/db/schema';
 
 export type PayoutTransferRow = typeof payoutTransfers.$inferSelect;
 export type PayoutPurpose = 'claim' | 'refund';

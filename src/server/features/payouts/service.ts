@@ -1,6 +1,6 @@
+import type { ChainPort } from '#server/chain/port';
+import type { Db } from '#server/db/client';
 import type { Clock } from '#server/deps';
-import type { ChainPort } from '../../chain/port';
-import type { Db } from '../../db/client';
 import { createRecordCloses } from './record-closes';
 import { createRecovery } from './recovery';
 import { hasSendingTransfer } from './repo';
@@ -10,7 +10,7 @@ import { createVaultRefunds } from './vault-refunds';
 import { createVaultState } from './vault-state';
 import { createWinnerPayouts } from './winner-payouts';
 
-export { VaultStateError } from '../../chain/escrow-program/app-transactions';
+export { VaultStateError } from '#server/chain/escrow-program/app-transactions';
 export type { BookedPayment } from './settle';
 export {
   type PayoutOutcome,

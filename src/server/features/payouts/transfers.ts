@@ -6,21 +6,21 @@ import {
   SOLANA_ERROR__JSON_RPC__SERVER_ERROR_SEND_TRANSACTION_PREFLIGHT_FAILURE,
 } from '@solana/kit';
 import { lamportsToSol } from '#contract/money';
-import type { Clock } from '#server/deps';
-import { ConfirmationError, waitForConfirmation } from '../../chain/confirmation';
-import type { EscrowKeys } from '../../chain/escrow-keys';
-import type { EscrowPrograms } from '../../chain/escrow-program/any-program';
-import type { VaultTransaction } from '../../chain/escrow-program/app-transactions';
-import { VAULT_SIZE } from '../../chain/escrow-program/layout';
-import { VAULT_V2_SIZE } from '../../chain/escrow-program/v2/layout';
+import { ConfirmationError, waitForConfirmation } from '#server/chain/confirmation';
+import type { EscrowKeys } from '#server/chain/escrow-keys';
+import type { EscrowPrograms } from '#server/chain/escrow-program/any-program';
+import type { VaultTransaction } from '#server/chain/escrow-program/app-transactions';
+import { VAULT_SIZE } from '#server/chain/escrow-program/layout';
+import { VAULT_V2_SIZE } from '#server/chain/escrow-program/v2/layout';
 import {
   readVaultTransaction,
   sendSignedTransaction,
   type VaultTransactionEffects,
-} from '../../chain/payout-transactions';
-import type { ChainPort } from '../../chain/port';
-import type { Db, Tx } from '../../db/client';
-import { violatedConstraint } from '../../db/errors';
+} from '#server/chain/payout-transactions';
+import type { ChainPort } from '#server/chain/port';
+import type { Db, Tx } from '#server/db/client';
+import { violatedConstraint } from '#server/db/errors';
+import type { Clock } from '#server/deps';
 import { describePayoutError } from './payout-errors';
 import {
   closeSendingTransfer,

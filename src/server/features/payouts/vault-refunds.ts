@@ -1,6 +1,6 @@
 import { address } from '@solana/kit';
-import { fetchVault } from '../../chain/escrow-program/accounts';
-import { buildCancelAndRefundTransactions } from '../../chain/escrow-program/app-transactions';
+import { fetchVault } from '#server/chain/escrow-program/accounts';
+import { buildCancelAndRefundTransactions } from '#server/chain/escrow-program/app-transactions';
 import { countVaultAttempts } from './repo';
 import type { PayoutOutcome, PayoutsDeps, Transfers, VaultPayout } from './transfers';
 import type { VaultState } from './vault-state';

@@ -1,7 +1,7 @@
 import { address } from '@solana/kit';
-import { fetchVault } from '../../chain/escrow-program/accounts';
-import { fetchChainTime } from '../../chain/escrow-program/chain-clock';
-import { reclaimProposeNonce } from '../judging/propose-nonce';
+import { fetchVault } from '#server/chain/escrow-program/accounts';
+import { fetchChainTime } from '#server/chain/escrow-program/chain-clock';
+import { reclaimProposeNonce } from '#server/features/judging/propose-nonce';
 import { escrowProgramVersion, markEscrowClosed } from './repo';
 import type { PayoutsDeps } from './transfers';
 

@@ -1,12 +1,12 @@
 import { address } from '@solana/kit';
-import { fetchVault } from '../../chain/escrow-program/accounts';
+import { fetchVault } from '#server/chain/escrow-program/accounts';
 import {
   buildExecuteTransaction,
   buildSettleTransactions,
   VaultStateError,
   type VaultTransaction,
-} from '../../chain/escrow-program/app-transactions';
-import { fetchChainTime } from '../../chain/escrow-program/chain-clock';
+} from '#server/chain/escrow-program/app-transactions';
+import { fetchChainTime } from '#server/chain/escrow-program/chain-clock';
 import { countVaultAttempts, type PayoutTransferRow } from './repo';
 import type { BeforeRecord, PayoutOutcome, PayoutsDeps, Transfers, VaultPayout } from './transfers';
 import type { VaultState } from './vault-state';

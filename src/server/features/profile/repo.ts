@@ -1,8 +1,8 @@
 import { and, count, desc, eq, sql } from 'drizzle-orm';
 import { lamportsToSol, normalizeSol, solToLamports } from '#contract/money';
 import type { ActivityItem, Profile } from '#contract/profile';
-import type { DbOrTx } from '../../db/client';
-import { claims, dareSubmissions, dares, poolContributions, submissionVotes, users } from '../../db/schema';
+import type { DbOrTx } from '#server/db/client';
+import { claims, dareSubmissions, dares, poolContributions, submissionVotes, users } from '#server/db/schema';
 
 const RECENT = 20;
 

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { profileSchema } from '#contract/profile';
-import type { Db } from '../../db/client';
-import { errorResponses } from '../../errors';
-import { userOf } from '../../plugins/route-auth';
-import { toPublicUser } from '../auth/public-user';
+import type { Db } from '#server/db/client';
+import { errorResponses } from '#server/errors';
+import { toPublicUser } from '#server/features/auth/public-user';
+import { userOf } from '#server/plugins/route-auth';
 import { findProfileUser, profileActivity } from './repo';
 
 export const profileRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {

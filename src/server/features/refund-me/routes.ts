@@ -6,8 +6,8 @@ import {
   refundStatusSchema,
   refundTransactionResponseSchema,
 } from '#contract/refund-me';
-import { errorResponses } from '../../errors';
-import { userOf } from '../../plugins/route-auth';
+import { errorResponses } from '#server/errors';
+import { userOf } from '#server/plugins/route-auth';
 import type { RefundMeService } from './service';
 
 const errors = errorResponses(400, 401, 403, 404, 409, 429, 503);

@@ -2,14 +2,14 @@ import type { DareRefund, RefundSummary } from '#contract/admin';
 import { REFUND_GRACE_MS } from '#contract/dare-status';
 import { JUDGING_MESSAGES } from '#contract/judging';
 import { lamportsToSol } from '#contract/money';
-import { AppError } from '../../errors';
+import { AppError } from '#server/errors';
 import {
   type BookedPayment,
   type PayingServiceDeps,
   type PayoutOutcome,
   TransferAlreadyLive,
   VaultStateError,
-} from '../payouts/service';
+} from '#server/features/payouts/service';
 import {
   cancelExpiredDares,
   countRefundedBy,

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client';
-import { systemSettings } from '../../db/schema';
+import type { DbOrTx } from '#server/db/client';
+import { systemSettings } from '#server/db/schema';
 import type { SettingKey } from './switches';
 
 /** The stored value of a switch, or undefined when it was never saved. */

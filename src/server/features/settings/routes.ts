@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { systemSettingsSchema, systemSettingsUpdateSchema } from '#contract/settings';
-import { errorResponses } from '../../errors';
+import { errorResponses } from '#server/errors';
 import type { SettingsService } from './service';
 
 export const settingsRoutes: FastifyPluginAsyncZod<{ settings: SettingsService }> = async (

@@ -1,5 +1,5 @@
 import type { SystemSettings, SystemSettingsUpdate } from '#contract/settings';
-import type { Db } from '../../db/client';
+import type { Db } from '#server/db/client';
 import { setSetting } from './repo';
 import { readSystemSettings, SETTING_KEYS } from './switches';
 

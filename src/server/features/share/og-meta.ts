@@ -4,10 +4,10 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Dare } from '#contract/dares';
 import { isRecordId } from '#contract/ids';
 import { isSolAmount, normalizeSol } from '#contract/money';
+import type { DbOrTx } from '#server/db/client';
 import type { Clock } from '#server/deps';
 import { findDare } from '#server/features/dares/dare-view';
-import type { DbOrTx } from '../../db/client';
-import { WEB_DIST_DIR } from '../../plugins/static-web';
+import { WEB_DIST_DIR } from '#server/plugins/static-web';
 
 const SITE_NAME = 'DarePool';
 const DESCRIPTION_MAX = 200;

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { normalizeSol } from '#contract/money';
 import type { Stats, StatsQuery } from '#contract/stats';
-import type { DbOrTx } from '../../db/client';
+import type { DbOrTx } from '#server/db/client';
 
 interface StatsRow {
   total_dares: number;

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { statsQuerySchema, statsSchema } from '#contract/stats';
-import type { Db } from '../../db/client';
-import type { Clock } from '../../deps';
-import { errorResponses } from '../../errors';
+import type { Db } from '#server/db/client';
+import type { Clock } from '#server/deps';
+import { errorResponses } from '#server/errors';
 import { readStats } from './repo';
 
 export const statsRoutes: FastifyPluginAsyncZod<{ db: Db; clock: Clock }> = async (app, { db, clock }) => {

@@ -15,7 +15,7 @@ import {
 } from 'drizzle-orm';
 import { normalizeSol } from '#contract/money';
 import { type DareOutcome, type Submission, UPLOADED_VIDEO_PREFIX } from '#contract/submissions';
-import type { DbOrTx } from '../../db/client';
+import type { DbOrTx } from '#server/db/client';
 import {
   claims,
   dareSubmissions,
@@ -24,7 +24,7 @@ import {
   submissionVotes,
   users,
   videoUploads,
-} from '../../db/schema';
+} from '#server/db/schema';
 import { PUBLIC_STATUSES } from './visibility';
 
 export type SubmissionRow = typeof dareSubmissions.$inferSelect;

@@ -15,8 +15,8 @@ import {
   voteResponseSchema,
   votingRightsSchema,
 } from '#contract/submissions';
-import { errorResponses } from '../../errors';
-import { userOf } from '../../plugins/route-auth';
+import { errorResponses } from '#server/errors';
+import { userOf } from '#server/plugins/route-auth';
 import type { SubmissionsService } from './service';
 
 const errors = errorResponses(400, 401, 403, 404, 409);

@@ -2,8 +2,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { idParam } from '#contract/ids';
 import { publicUserSchema } from '#contract/users';
-import { errorResponses } from '../../errors';
-import { userOf } from '../../plugins/route-auth';
+import { errorResponses } from '#server/errors';
+import { userOf } from '#server/plugins/route-auth';
 import type { UsersService } from './service';
 
 export const userAdminRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async (app, { users }) => {

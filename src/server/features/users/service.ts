@@ -1,9 +1,9 @@
 import type { PublicUser } from '#contract/users';
-import type { Db } from '../../db/client';
-import type { Clock } from '../../deps';
-import { conflict, notFound } from '../../errors';
-import { setAdminById } from '../auth/promote';
-import { toPublicUser } from '../auth/public-user';
+import type { Db } from '#server/db/client';
+import type { Clock } from '#server/deps';
+import { conflict, notFound } from '#server/errors';
+import { setAdminById } from '#server/features/auth/promote';
+import { toPublicUser } from '#server/features/auth/public-user';
 
 /** Admin rights granted from the panel; the CLI and ADMIN_WALLETS make the first admin. */
 export function createUsersService({ db, clock }: { db: Db; clock: Clock }) {

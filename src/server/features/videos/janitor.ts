@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Db } from '../../db/client';
-import type { Clock } from '../../deps';
-import type { JobLock } from '../../jobs/job-lock';
-import { type PeriodicJob, periodicJob } from '../../jobs/periodic-job';
-import type { StoragePort } from '../../storage/port';
-import { uploadedKey } from '../submissions/video-url';
+import type { Db } from '#server/db/client';
+import type { Clock } from '#server/deps';
+import { uploadedKey } from '#server/features/submissions/video-url';
+import type { JobLock } from '#server/jobs/job-lock';
+import { type PeriodicJob, periodicJob } from '#server/jobs/periodic-job';
+import type { StoragePort } from '#server/storage/port';
 import type { VideoQuota } from './quota';
 import { forgetPendingUploads, uploadedVideoUrls } from './repo';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ListedObject, StoragePort } from '../../storage/port';
+import type { ListedObject, StoragePort } from '#server/storage/port';
 import { createVideoQuota, type VideoQuotaOptions } from './quota';
 
 function storageHolding(sizes: number[]): StoragePort {

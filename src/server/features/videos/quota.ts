@@ -1,7 +1,7 @@
 import { SUBMISSION_LIMITS } from '#contract/limits';
 import { SUBMISSION_MESSAGES } from '#contract/submissions';
-import { AppError } from '../../errors';
-import type { StoragePort } from '../../storage/port';
+import { AppError } from '#server/errors';
+import type { StoragePort } from '#server/storage/port';
 
 export const storageFull = () => new AppError('INSUFFICIENT_STORAGE', SUBMISSION_MESSAGES.storageFull);
 

@@ -2,9 +2,9 @@ import { pipeline } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SUBMISSION_LIMITS } from '#contract/limits';
 import { SUBMISSION_MESSAGES } from '#contract/submissions';
-import { AppError, badRequest, notFound } from '../../errors';
-import type { StoragePort, StoredObject } from '../../storage/port';
-import { createHashingStream } from '../submissions/proof-hash';
+import { AppError, badRequest, notFound } from '#server/errors';
+import { createHashingStream } from '#server/features/submissions/proof-hash';
+import type { StoragePort, StoredObject } from '#server/storage/port';
 import type { Reservation, VideoQuota } from './quota';
 import { storageFull } from './quota';
 import {

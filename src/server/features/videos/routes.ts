@@ -2,8 +2,8 @@ import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { submissionIdParamsSchema, uploadVideoResponseSchema } from '#contract/submissions';
-import { errorResponses } from '../../errors';
-import { userOf } from '../../plugins/route-auth';
+import { errorResponses } from '#server/errors';
+import { userOf } from '#server/plugins/route-auth';
 import type { Playback, VideosService } from './service';
 
 /** The signed link's parameters (see submissions/video-access.ts); absent for public videos. */

@@ -1,15 +1,15 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SUBMISSION_MESSAGES, UPLOADED_VIDEO_PREFIX } from '#contract/submissions';
+import type { Db } from '#server/db/client';
+import { badRequest, forbidden, notFound } from '#server/errors';
+import type { UserRow } from '#server/features/auth/user';
+import type { SubmissionsService } from '#server/features/submissions/service';
+import { isPublicStatus, type VideoAccess } from '#server/features/submissions/video-access';
+import { uploadedKey } from '#server/features/submissions/video-url';
 import { limit as hitLimit } from '#server/rate-limit/limit';
-import type { Db } from '../../db/client';
-import { badRequest, forbidden, notFound } from '../../errors';
-import type { RateLimiter } from '../../rate-limit/port';
-import { RATE_LIMITS } from '../../rate-limits';
-import type { ByteRange, StoragePort } from '../../storage/port';
-import type { UserRow } from '../auth/user';
-import type { SubmissionsService } from '../submissions/service';
-import { isPublicStatus, type VideoAccess } from '../submissions/video-access';
-import { uploadedKey } from '../submissions/video-url';
+import type { RateLimiter } from '#server/rate-limit/port';
+import { RATE_LIMITS } from '#server/rate-limits';
+import type { ByteRange, StoragePort } from '#server/storage/port';
 import { createVideoQuota, type VideoQuota } from './quota';
 import { receiveUpload } from './receive-upload';
 import {

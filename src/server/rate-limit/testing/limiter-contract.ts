@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { LimitRule, RateLimit, RateLimiter } from '../port';
+import type { LimitRule, RateLimit, RateLimiter } from '#server/rate-limit/port';
 
 const rule = (limit: number, windowMs: number): RateLimit => ({ limit, windowMs, ifStoreDown: 'refuse' });
 const keyed = (key: string, limit: number, windowMs: number): LimitRule => ({

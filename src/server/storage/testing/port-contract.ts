@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import { describe, expect, it } from 'vitest';
-import type { StoragePort } from '../port';
+import type { StoragePort } from '#server/storage/port';
 
 export interface StorageUnderTest {
   store: StoragePort;

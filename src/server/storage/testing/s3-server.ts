@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ListMultipartUploadsCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
-import type { S3Settings } from '../../config';
-import { createS3Client } from '../s3';
+import type { S3Settings } from '#server/config';
+import { createS3Client } from '#server/storage/s3';
 
 const BUCKET = 'darepool-test';
 /** s3rver's only account. */

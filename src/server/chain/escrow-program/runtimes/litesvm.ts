@@ -1,7 +1,10 @@
 import { type Address, generateKeyPairSigner, lamports, type Transaction } from '@solana/kit';
 import { FailedTransactionMetadata, LiteSVM, type TransactionMetadata } from 'litesvm';
-import { describeRpcTransactionError, toRpcTransactionError } from '../../embedded/transaction-errors';
-import { customErrorCode } from '../errors';
+import {
+  describeRpcTransactionError,
+  toRpcTransactionError,
+} from '#server/chain/embedded/transaction-errors';
+import { customErrorCode } from '#server/chain/escrow-program/errors';
 import type { ProgramRuntime, RuntimeResult } from './runtime';
 
 /** What the payer starts with: enough for deploys and every fee of a test. */

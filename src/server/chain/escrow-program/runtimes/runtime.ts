@@ -40,7 +40,7 @@ import {
   type Transaction,
   type TransactionSigner,
 } from '@solana/kit';
-import { type DeployTarget, deployProgram } from '../deploy';
+import { type DeployTarget, deployProgram } from '#server/chain/escrow-program/deploy';
 
 export type RuntimeResult =
   | { ok: true; computeUnits: bigint; logs: string[] }

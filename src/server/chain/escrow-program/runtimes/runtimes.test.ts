@@ -17,9 +17,9 @@ import {
   getEnterInstruction,
   getSettleAndCloseInstructions,
   getSettleInstruction,
-} from '../instructions';
-import { findEntryAddress, findVaultAddress } from '../pda';
-import { readEscrowProgram } from '../program';
+} from '#server/chain/escrow-program/instructions';
+import { findEntryAddress, findVaultAddress } from '#server/chain/escrow-program/pda';
+import { readEscrowProgram } from '#server/chain/escrow-program/program';
 import { loadBankrun } from './bankrun';
 import { balances, bankrunForTests, outcome, type Report, sameOnEveryRuntime } from './compare';
 import { deploy, deployPrograms, mustSend, type ProgramRuntime, sendInstructions } from './runtime';

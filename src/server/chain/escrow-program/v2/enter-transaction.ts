@@ -11,8 +11,8 @@ import {
   type ReadonlyUint8Array,
   type Rpc,
 } from '@solana/kit';
-import { findEntryAddress } from '../pda';
-import { type AppTransaction, partiallySigned } from '../wire-transactions';
+import { findEntryAddress } from '#server/chain/escrow-program/pda';
+import { type AppTransaction, partiallySigned } from '#server/chain/escrow-program/wire-transactions';
 import { getEnterV2Instruction } from './instructions';
 
 export async function buildEnterV2Transaction(

@@ -2,9 +2,9 @@
  * Escrow v2's error codes (Custom(n) in a failed instruction). 1-30 mean what they mean in
  * version 1 (19 now names the canceller; 21, settle's window, is never returned); 31 on are new.
  */
-import { ESCROW_ERRORS } from '../errors';
+import { ESCROW_ERRORS } from '#server/chain/escrow-program/errors';
 
-export { customErrorCode } from '../errors';
+export { customErrorCode } from '#server/chain/escrow-program/errors';
 
 export const ESCROW_V2_ERRORS = {
   ...ESCROW_ERRORS,

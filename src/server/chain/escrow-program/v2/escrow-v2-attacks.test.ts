@@ -6,10 +6,10 @@
 import { AccountRole, type Address, type Instruction, type KeyPairSigner, lamports } from '@solana/kit';
 import { getTransferSolInstruction } from '@solana-program/system';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { findEntryAddress, findReceiptAddress, findVaultAddress } from '../pda';
-import { readEscrowProgram } from '../program';
-import { type LiteSvmRuntime, startLiteSvmRuntime } from '../runtimes/litesvm';
-import { deployPrograms } from '../runtimes/runtime';
+import { findEntryAddress, findReceiptAddress, findVaultAddress } from '#server/chain/escrow-program/pda';
+import { readEscrowProgram } from '#server/chain/escrow-program/program';
+import { type LiteSvmRuntime, startLiteSvmRuntime } from '#server/chain/escrow-program/runtimes/litesvm';
+import { deployPrograms } from '#server/chain/escrow-program/runtimes/runtime';
 import { ESCROW_V2_ERROR_CODE as E, escrowV2ErrorMessage } from './errors';
 import {
   type CreateVaultV2Input,

@@ -6,7 +6,11 @@
  * line; the LiteSVM half always runs.
  */
 import { describe, expect } from 'vitest';
-import { bankrunForTests, type Report, scenarioOnEveryRuntime } from '../runtimes/compare';
+import {
+  bankrunForTests,
+  type Report,
+  scenarioOnEveryRuntime,
+} from '#server/chain/escrow-program/runtimes/compare';
 import { ESCROW_V2_ERROR_CODE as E } from './errors';
 import { ENTRY_V2_SIZE, VAULT_V2_SIZE } from './layout';
 import { SOL } from './testing/chain';

@@ -6,8 +6,8 @@
  */
 import type { Address, KeyPairSigner } from '@solana/kit';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { findEntryAddress, findReceiptAddress } from '../pda';
-import { startLiteSvmRuntime } from '../runtimes/litesvm';
+import { findEntryAddress, findReceiptAddress } from '#server/chain/escrow-program/pda';
+import { startLiteSvmRuntime } from '#server/chain/escrow-program/runtimes/litesvm';
 import {
   getCancelV2Instruction,
   getCloseEntryV2Instruction,

@@ -11,8 +11,8 @@ import {
   type ReadonlyUint8Array,
   type TransactionSigner,
 } from '@solana/kit';
-import { SYSTEM_PROGRAM_ADDRESS } from '../loader-v3';
-import { findEntryAddress, findReceiptAddress, findVaultAddress } from '../pda';
+import { SYSTEM_PROGRAM_ADDRESS } from '#server/chain/escrow-program/loader-v3';
+import { findEntryAddress, findReceiptAddress, findVaultAddress } from '#server/chain/escrow-program/pda';
 import { DARE_KIND, type DareKind, MAX_JUDGES } from './layout';
 
 export const INSTRUCTION_V2 = {
@@ -279,4 +279,4 @@ export {
   getCloseEntryInstruction as getCloseEntryV2Instruction,
   getCloseReceiptInstruction as getCloseReceiptV2Instruction,
   getRefundInstruction as getRefundV2Instruction,
-} from '../instructions';
+} from '#server/chain/escrow-program/instructions';

@@ -16,7 +16,7 @@ import {
   getU64Decoder,
   type ReadonlyUint8Array,
 } from '@solana/kit';
-import type { DareKind } from '../layout';
+import type { DareKind } from '#server/chain/escrow-program/layout';
 
 export {
   DARE_KIND,
@@ -25,7 +25,7 @@ export {
   MIN_DEPOSIT_LAMPORTS,
   RECEIPT_SIZE,
   type Receipt,
-} from '../layout';
+} from '#server/chain/escrow-program/layout';
 
 export const VAULT_V2_SIZE = 424;
 export const ENTRY_V2_SIZE = 144;

@@ -11,8 +11,8 @@ import {
   type Transaction,
 } from '@solana/kit';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type LiteSvmRuntime, startLiteSvmRuntime } from '../runtimes/litesvm';
-import { blockhashLifetime } from '../runtimes/runtime';
+import { type LiteSvmRuntime, startLiteSvmRuntime } from '#server/chain/escrow-program/runtimes/litesvm';
+import { blockhashLifetime } from '#server/chain/escrow-program/runtimes/runtime';
 import { ESCROW_V2_ERROR_CODE as E, ESCROW_V2_ERRORS, escrowV2ErrorName } from './errors';
 import { getEnterV2Instruction, INSTRUCTION_V2 } from './instructions';
 import { planPayoutV2, planRecordClosesV2 } from './payout-plan';

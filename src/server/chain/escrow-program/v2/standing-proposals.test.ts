@@ -5,7 +5,7 @@
  */
 import { type Address, generateKeyPairSigner, getBase58Decoder, type Signature } from '@solana/kit';
 import { describe, expect, it } from 'vitest';
-import { MEMO_PROGRAM } from '../../memo';
+import { MEMO_PROGRAM } from '#server/chain/memo';
 import { printableMemo, timeUntil, utcMinute } from './proposal-text';
 import { dareIdOfMemo, findVaultCreation, payoutSharesV2 } from './standing-proposals';
 

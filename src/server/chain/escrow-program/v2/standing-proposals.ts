@@ -17,7 +17,7 @@ import {
   type Rpc,
   type Signature,
 } from '@solana/kit';
-import { majorShares } from '../../payout-transactions';
+import { majorShares } from '#server/chain/payout-transactions';
 import { INSTRUCTION_V2 } from './instructions';
 import {
   type DareKind,

@@ -1,9 +1,9 @@
 import { solToLamports } from '#contract/money';
 import type { DbOrTx } from '#server/db/client';
+import type { PaymentIntentRow } from '#server/features/payments/intents/intent';
+import { addToEscrowBalance } from '#server/features/payments/repo/escrow-wallets';
+import { findIntent, markIntentPaid } from '#server/features/payments/repo/payment-intents';
 import { appendLedgerEntry } from '#server/ledger/entries';
-import type { PaymentIntentRow } from '../intents/intent';
-import { addToEscrowBalance } from '../repo/escrow-wallets';
-import { findIntent, markIntentPaid } from '../repo/payment-intents';
 
 export type BookingResult = 'booked' | 'already-booked' | 'paid-by-another';
 

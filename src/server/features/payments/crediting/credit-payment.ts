@@ -10,11 +10,9 @@ import { violatedConstraint } from '#server/db/errors';
 import type { Clock } from '#server/deps';
 import { AppError, badRequest, conflict } from '#server/errors';
 import type { UserRow } from '#server/features/auth/user';
-import { requireDareCreationEnabled } from '#server/features/settings/switches';
-import { attachLedgerDare } from '#server/ledger/entries';
-import type { PaymentIntentRow } from '../intents/intent';
-import { type PlatformKeys, wholeSeconds } from '../intents/vault-terms';
-import { type RefusedVaults, refuseVault } from '../jobs/refund-refused-vaults';
+import type { PaymentIntentRow } from '#server/features/payments/intents/intent';
+import { type PlatformKeys, wholeSeconds } from '#server/features/payments/intents/vault-terms';
+import { type RefusedVaults, refuseVault } from '#server/features/payments/jobs/refund-refused-vaults';
 import {
   addToDarePool,
   findContributionBySignature,
@@ -22,9 +20,15 @@ import {
   insertContribution,
   insertStakedDare,
   lockDareStanding,
-} from '../repo/credits';
-import { assignEscrowToDare, findEscrowWallet, lockEscrowWallet } from '../repo/escrow-wallets';
-import { consumeIntent, findVaultCreation } from '../repo/payment-intents';
+} from '#server/features/payments/repo/credits';
+import {
+  assignEscrowToDare,
+  findEscrowWallet,
+  lockEscrowWallet,
+} from '#server/features/payments/repo/escrow-wallets';
+import { consumeIntent, findVaultCreation } from '#server/features/payments/repo/payment-intents';
+import { requireDareCreationEnabled } from '#server/features/settings/switches';
+import { attachLedgerDare } from '#server/ledger/entries';
 import { bookPayment } from './book-payment';
 import { type VerifiedPayment, verifyPayment } from './verify-payment';
 

@@ -2,8 +2,8 @@ import type { DbOrTx } from '#server/db/client';
 import type { Clock } from '#server/deps';
 import { AppError } from '#server/errors';
 import type { UserRow } from '#server/features/auth/user';
-import { REFUSED_PAYMENT_HOLD_MS } from '../intents/intent';
-import { shortenHold } from '../repo/payment-intents';
+import { REFUSED_PAYMENT_HOLD_MS } from '#server/features/payments/intents/intent';
+import { shortenHold } from '#server/features/payments/repo/payment-intents';
 
 /**
  * Runs step 7 (a dare, a contribution, a major dare). When it is refused, money the server holds

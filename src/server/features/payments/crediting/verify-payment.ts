@@ -7,9 +7,9 @@ import type { Receipt, Vault } from '#server/chain/escrow-program/layout';
 import { findReceiptAddress } from '#server/chain/escrow-program/pda';
 import type { DbOrTx } from '#server/db/client';
 import { AppError } from '#server/errors';
-import type { PaymentIntentRow, PaymentPurpose } from '../intents/intent';
-import { unixSeconds } from '../intents/vault-terms';
-import { findIntentByMessage, findIntentBySignature } from '../repo/payment-intents';
+import type { PaymentIntentRow, PaymentPurpose } from '#server/features/payments/intents/intent';
+import { unixSeconds } from '#server/features/payments/intents/vault-terms';
+import { findIntentByMessage, findIntentBySignature } from '#server/features/payments/repo/payment-intents';
 import { fetchLandedTransaction } from './landed-transactions';
 
 export type PaymentFailure =

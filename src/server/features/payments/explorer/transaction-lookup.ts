@@ -3,10 +3,10 @@ import type { TransactionView } from '#contract/payments';
 import type { InstructionDecoder } from '#server/chain/escrow-program/decode';
 import type { ChainPort } from '#server/chain/port';
 import { notFound } from '#server/errors';
+import type { ExplorerNames } from '#server/features/payments/repo/explorer-names';
 import { limit } from '#server/rate-limit/limit';
 import type { RateLimiter } from '#server/rate-limit/port';
 import { RATE_LIMITS } from '#server/rate-limits';
-import type { ExplorerNames } from '../repo/explorer-names';
 import { addressesOf, describeTransaction, toTransactionView } from './transaction-view';
 
 /** Confirmed transactions kept in memory; the oldest-used goes first. */

@@ -2,7 +2,7 @@ import { getBase58Encoder } from '@solana/kit';
 import { lamportsToSol } from '#contract/money';
 import type { TransactionView } from '#contract/payments';
 import type { InstructionDecoder } from '#server/chain/escrow-program/decode';
-import type { ExplorerNames } from '../repo/explorer-names';
+import type { ExplorerNames } from '#server/features/payments/repo/explorer-names';
 import { describeTransactionError } from './transaction-errors';
 
 type ParsedInstruction = {

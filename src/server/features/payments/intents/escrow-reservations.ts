@@ -6,7 +6,7 @@ import {
   type EscrowWalletRow,
   insertReservation,
   markLapsedReservationsExpired,
-} from '../repo/escrow-wallets';
+} from '#server/features/payments/repo/escrow-wallets';
 
 /** An unused reservation lapses after this long (issue 4). */
 export const ESCROW_RESERVATION_MS = 30 * 60 * 1000;

@@ -6,19 +6,19 @@ import type { ChainPort } from '#server/chain/port';
 import type { Db } from '#server/db/client';
 import { violatedConstraint } from '#server/db/errors';
 import type { Clock } from '#server/deps';
-import { bookPayment } from '../crediting/book-payment';
-import { creditLapsedPayment } from '../crediting/credit-payment';
-import { fetchLandedTransaction } from '../crediting/landed-transactions';
-import { expireReservations } from '../intents/escrow-reservations';
-import type { PaymentIntentRow } from '../intents/intent';
-import { findEscrowWallet } from '../repo/escrow-wallets';
+import { bookPayment } from '#server/features/payments/crediting/book-payment';
+import { creditLapsedPayment } from '#server/features/payments/crediting/credit-payment';
+import { fetchLandedTransaction } from '#server/features/payments/crediting/landed-transactions';
+import { expireReservations } from '#server/features/payments/intents/escrow-reservations';
+import type { PaymentIntentRow } from '#server/features/payments/intents/intent';
+import { findEscrowWallet } from '#server/features/payments/repo/escrow-wallets';
 import {
   lapsedPaidIntents,
   lapsedUncheckedIntents,
   markIntentChecked,
   markIntentRefundedWithVault,
   vaultsOwingRefunds,
-} from '../repo/payment-intents';
+} from '#server/features/payments/repo/payment-intents';
 import { type RefusedVaults, refundVault, takeRefusedVault } from './refund-refused-vaults';
 
 /** How many signatures of a receipt are searched for an unreported payment. */

@@ -1,9 +1,12 @@
 import type { Db } from '#server/db/client';
 import type { Clock } from '#server/deps';
-import { bookPayment } from '../crediting/book-payment';
-import type { PaymentIntentRow } from '../intents/intent';
-import { closeReservation } from '../repo/escrow-wallets';
-import { markVaultRefundsDone, takeVaultIntentsForRefund } from '../repo/payment-intents';
+import { bookPayment } from '#server/features/payments/crediting/book-payment';
+import type { PaymentIntentRow } from '#server/features/payments/intents/intent';
+import { closeReservation } from '#server/features/payments/repo/escrow-wallets';
+import {
+  markVaultRefundsDone,
+  takeVaultIntentsForRefund,
+} from '#server/features/payments/repo/payment-intents';
 
 /**
  * What payments needs of the refunds feature, declared here and wired in routes.ts (refunds

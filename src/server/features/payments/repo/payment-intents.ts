@@ -2,8 +2,12 @@ import { and, asc, eq, gt, inArray, isNotNull, isNull, lte, or, sql } from 'driz
 import { lamportsToSol } from '#contract/money';
 import type { DbOrTx } from '#server/db/client';
 import { paymentIntents } from '#server/db/schema';
-import type { PaymentIntentRow, PaymentPurpose, ProgramInstruction } from '../intents/intent';
-import type { VaultTerms } from '../intents/vault-terms';
+import type {
+  PaymentIntentRow,
+  PaymentPurpose,
+  ProgramInstruction,
+} from '#server/features/payments/intents/intent';
+import type { VaultTerms } from '#server/features/payments/intents/vault-terms';
 
 export async function insertPaymentIntent(
   db: DbOrTx,

@@ -16,14 +16,14 @@ import {
   signTransactionMessageWithSigners,
 } from '@solana/kit';
 import { getTransferSolInstruction } from '@solana-program/system';
-import { findVaultAddress } from '../../pda';
+import { findVaultAddress } from '#server/chain/escrow-program/pda';
 import {
   blockhashLifetime,
   deployPrograms,
   type ProgramRuntime,
   type RuntimeResult,
-} from '../../runtimes/runtime';
-import { getCreateVaultV2Instruction, type VaultTerms } from '../instructions';
+} from '#server/chain/escrow-program/runtimes/runtime';
+import { getCreateVaultV2Instruction, type VaultTerms } from '#server/chain/escrow-program/v2/instructions';
 import {
   type DareKind,
   decodeEntryV2,
@@ -32,8 +32,8 @@ import {
   type EntryV2,
   type Receipt,
   type VaultV2,
-} from '../layout';
-import { readEscrowProgramV2 } from '../program';
+} from '#server/chain/escrow-program/v2/layout';
+import { readEscrowProgramV2 } from '#server/chain/escrow-program/v2/program';
 
 export const SOL = 1_000_000_000n;
 export const HOUR = 3600n;

@@ -9,11 +9,11 @@
 import type { Address, KeyPairSigner } from '@solana/kit';
 import { getTransferSolInstruction } from '@solana-program/system';
 import { expect } from 'vitest';
-import { findEntryAddress, findReceiptAddress } from '../../pda';
-import { readEscrowProgram } from '../../program';
-import { balances, outcome, type Report } from '../../runtimes/compare';
-import { deployPrograms, type ProgramRuntime } from '../../runtimes/runtime';
-import { ESCROW_V2_ERROR_CODE as E } from '../errors';
+import { findEntryAddress, findReceiptAddress } from '#server/chain/escrow-program/pda';
+import { readEscrowProgram } from '#server/chain/escrow-program/program';
+import { balances, outcome, type Report } from '#server/chain/escrow-program/runtimes/compare';
+import { deployPrograms, type ProgramRuntime } from '#server/chain/escrow-program/runtimes/runtime';
+import { ESCROW_V2_ERROR_CODE as E } from '#server/chain/escrow-program/v2/errors';
 import {
   getCancelV2Instruction,
   getDepositV2Instruction,
@@ -22,8 +22,8 @@ import {
   getProposeInstruction,
   getRefundV2Instruction,
   getVetoInstruction,
-} from '../instructions';
-import { type PlannedTransaction, planRecordClosesV2 } from '../payout-plan';
+} from '#server/chain/escrow-program/v2/instructions';
+import { type PlannedTransaction, planRecordClosesV2 } from '#server/chain/escrow-program/v2/payout-plan';
 import { DAY, EscrowV2Chain, SOL, type TestDareV2 } from './chain';
 
 /** A v2 chain on `runtime` with the steps every scenario takes. */
