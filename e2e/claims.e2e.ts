@@ -4,8 +4,12 @@ import { setupApp } from './fixtures/app';
 import { request } from './fixtures/http-client';
 import { openAsDemoJudge, registerWithWallet, toast } from './fixtures/users';
 
-// The program's shortest payout window, passed by moving the embedded chain's clock.
-const app = setupApp({ env: { EMBEDDED_CHAIN_TEST_CONTROLS: '1', PAYOUT_WINDOW_HOURS: '1' } });
+// The program's shortest payout window, passed by moving the embedded chain's clock. The payout
+// job (which executes a due payout by itself, every minute by default) waits an hour, so what pays
+// the winner here is their Claim Prize, however slow the machine.
+const app = setupApp({
+  env: { EMBEDDED_CHAIN_TEST_CONTROLS: '1', PAYOUT_WINDOW_HOURS: '1', PAYOUT_JOB_INTERVAL_SECONDS: '3600' },
+});
 /** The rent of a v2 entry account (144 bytes, with the proof's hash) on the embedded chain, and a signature's fee. */
 const ENTRY_RENT = 1_893_120n;
 const ENTRY_FEE = 5_000n;
@@ -14,7 +18,8 @@ const api = <T>(method: string, path: string, token?: string | null, body?: unkn
   request<T>(app, method, path, token, body);
 
 describe('claiming a prize in the browser', () => {
-  it("pays the winner the dare's whole pool when they click Claim Prize", async () => {
+  // Registration, entry, review, the judge's propose, the window and the claim: two pages' worth.
+  it("pays the winner the dare's whole pool when they click Claim Prize", { timeout: 90_000 }, async () => {
     const { page, wallet } = await app.newPage({ wallet: true });
     await registerWithWallet(page, app.baseUrl, 'e2e_winner');
     // The entrant's wallet pays its entry (decision 034): exactly the entry's rent and fee, so the

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { setupApp } from './fixtures/app';
 import { DEMO_USER_PASSWORD } from './fixtures/demo-accounts';
 import { newClient, request, submitOverHttp } from './fixtures/http-client';
+import { nameWinnerAsDemoJudge } from './fixtures/judging';
 import { loginAsDemoAdmin } from './fixtures/users';
 
 const app = setupApp();
@@ -84,7 +85,10 @@ describe('the edges at 1366 px', () => {
     expect(new Set(Object.values(colours)).size).toBe(levels.length);
   });
 
-  it("asks a password user for the account's wallet before Submit Video and before Claim Prize", async () => {
+  // Two dialogs, an entry, and a winner named through the judge's propose and relay.
+  it("asks a password user for the account's wallet before Submit Video and before Claim Prize", {
+    timeout: 60_000,
+  }, async () => {
     // A password user whose wallet is elsewhere (the test holds its keys, to enter the dare later).
     const client = await newClient(app, 1);
     const { user } = await request<{ user: { walletAddress: string } }>(
@@ -128,9 +132,8 @@ describe('the edges at 1366 px', () => {
     });
     const admin = await loginAsDemoAdmin(app);
     await request(app, 'PUT', `/api/admin/submissions/${proof.id}`, admin.token, { status: 'approved' });
-    await request(app, 'POST', `/api/admin/submissions/${proof.id}/mark-winner`, admin.token, {
-      dareId: dare.id,
-    });
+    // Named by the demo admin's wallet, the judge: the prize waits on the profile as a pending claim.
+    await nameWinnerAsDemoJudge(app, admin.token, proof.id, dare.id);
     await page.goto(app.url('/profile'));
     const claimGate = page.getByRole('region', { name: 'Connect your wallet' });
     await claimGate.getByTestId('expected-wallet').getByText(bob.walletAddress, { exact: true }).waitFor();

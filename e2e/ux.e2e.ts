@@ -6,7 +6,14 @@ import type { MajorDare } from '#contract/major-dare';
 import { MAJOR_VOTE_NEEDS_PAYMENT } from '#contract/voting';
 import { setupApp } from './fixtures/app';
 import { call, type HttpClient, newClient, request, submitOverHttp } from './fixtures/http-client';
-import { loginAsDemoAdmin, openAsDemoAdmin, openSignedIn, registerWithWallet, toast } from './fixtures/users';
+import {
+  loginAsDemoAdmin,
+  openAsDemoAdmin,
+  openAsDemoJudge,
+  openSignedIn,
+  registerWithWallet,
+  toast,
+} from './fixtures/users';
 
 /**
  * Issue 26, at the widths where users tripped: where a finished dare's money went, votes that show,
@@ -167,7 +174,8 @@ describe('where the money went (375 px)', () => {
     await summary
       .getByText(/^carol was paid [\d.]+ SOL from dare "Sunrise summit hike" · Open dare$/)
       .waitFor();
-    await page.getByText(/#\d DarePool escrow · settle/).waitFor();
+    // Program v2 pays a named winner with `execute` once the guardian's window has passed.
+    await page.getByText(/#\d DarePool escrow · execute/).waitFor();
     expect(await page.getByText(/unknown/).count()).toBe(0);
     await expectNoSideScroll(page);
     await page.screenshot({ path: '/tmp/ux-payout-tx.png', fullPage: true });
@@ -215,12 +223,14 @@ describe('votes (375 px)', () => {
 
 describe('reasons as text (375 px)', () => {
   it('says beside every disabled action why it is off, inside the phone’s width', async () => {
-    const dares = await request<{ id: number; phase: string; isMajor: boolean }[]>(
+    const dares = await request<{ id: number; status: string; isMajor: boolean }[]>(
       app,
       'GET',
       '/api/dares?limit=100',
     );
-    const cancelled = dares.find((dare) => dare.phase === 'cancelled' && !dare.isMajor);
+    // By its stored status: the refund job gives a cancelled dare's SOL back within a minute of
+    // the start (its phase then reads Refunded), and a refunded dare takes no SOL either.
+    const cancelled = dares.find((dare) => dare.status === 'cancelled' && !dare.isMajor);
     if (!cancelled) throw new Error('the demo data has a cancelled dare');
     /** The reason is on screen as text, not in a tooltip, and the phone shows all of it. */
     const expectShown = async (page: Page, text: string) => {
@@ -356,7 +366,8 @@ describe('Select Winners (1366 px)', () => {
     const admin = await loginAsDemoAdmin(app);
     await request(app, 'PUT', `/api/admin/submissions/${proof.id}`, admin.token, { status: 'approved' });
 
-    const { page } = await openAsDemoAdmin(app, '/admin', { viewport: { width: 1366, height: 900 } });
+    // The demo admin with its own wallet in the page: the judge who signs the Major Dare's propose.
+    const { page } = await openAsDemoJudge(app, '/admin', { viewport: { width: 1366, height: 900 } });
     const openWinners = async () => {
       await page.getByRole('tab', { name: 'Major Dares' }).click();
       await page
@@ -369,21 +380,20 @@ describe('Select Winners (1366 px)', () => {
       await list.waitFor();
       return list;
     };
-    const payWinner = (question: RegExp) =>
-      page.getByRole('dialog', { name: question }).getByRole('button', { name: 'Pay winner' }).click();
-
     let list = await openWinners();
     await list
       .getByRole('listitem', { name: author.username })
       .getByRole('button', { name: 'Admin Winner (70%)', exact: true })
       .click();
-    await payWinner(/as the admin's winner \(70%\)\?$/);
+    // The first pick is recorded; the pick completing the pair asks the judge's wallet to sign.
     await toast(page, 'Major dare winner selected and claim created!');
     await list
       .getByRole('listitem', { name: 'bob' })
       .getByRole('button', { name: 'Community Winner (30%)', exact: true })
       .click();
-    await payWinner(/as the community winner \(30%\)\?$/);
+    const propose = page.getByRole('dialog', { name: `Name ${author.username} and bob the winners?` });
+    await propose.getByRole('button', { name: 'Sign and name winners' }).click();
+    await toast(page, 'Winner named');
 
     const adminPrize = `Admin Winner (70%): ${major.adminPrize} SOL`;
     const communityPrize = `Community Winner (30%): ${major.communityPrize} SOL`;
@@ -406,10 +416,10 @@ describe('Select Winners (1366 px)', () => {
     };
     await expectClosed();
 
-    // Clicking anyway leads nowhere: no 'cannot be undone' confirmation, no failure.
+    // Clicking anyway leads nowhere: no confirmation to sign, no failure.
     for (const button of await list.getByRole('button').all()) await button.click({ force: true });
     await page.waitForTimeout(500);
-    expect(await page.getByRole('dialog', { name: /^Pay / }).count()).toBe(0);
+    expect(await page.getByRole('dialog', { name: /^Name / }).count()).toBe(0);
     expect(await page.getByText('Failed to select winner').count()).toBe(0);
 
     // Closed for good: the same after a reload, read from the dare's outcome.
