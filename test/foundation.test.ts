@@ -41,6 +41,7 @@ describe('HTTP conventions', () => {
       // The test chain serves no RPC, so Solana Explorer cannot read it.
       solanaExplorerUrl: null,
       escrowProgramId: ctx.escrowProgramId,
+      escrowProgramV2Id: ctx.escrowProgramV2Id,
       limits: {
         stakeMinSol: '0.01',
         stakeMaxSol: '5',
@@ -49,8 +50,10 @@ describe('HTTP conventions', () => {
         maxVideoBytes: 10 * 1024 * 1024,
         votesPerUserPerDare: 3,
         airdropMaxSol: '10',
-        // The entry's rent on this chain (112 bytes: 1,670,400 lamports) and one signature's fee.
-        entryCostSol: '0.0016754',
+        // A v2 entry's rent on this chain (144 bytes: 1,893,120 lamports) and one signature's fee.
+        entryCostSol: '0.00189812',
+        // A new v2 vault's rent (424 bytes: 3,841,920) and its creator's receipt's (120: 1,726,080).
+        newVaultRentSol: '0.005568',
       },
     });
   });

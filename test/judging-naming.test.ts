@@ -52,7 +52,7 @@ import { setupApiSuite } from './helpers/suite';
 const { ctx, http, actors } = setupApiSuite({
   // v2 vaults are not reconciled by this change (reconcile of both programs is the payout side's).
   context: { leavesReconcileDifferences: true },
-  actors: { creator: {}, walker: {}, other: {}, payee: {}, stranger: { admin: true } },
+  actors: { creator: {}, walker: {}, other: {}, payee: {}, stranger: { admin: true, judge: false } },
 });
 
 let judgeKey: KeyPairSigner;

@@ -1,13 +1,15 @@
 /**
- * A major dare's prize through the escrow program: one `settle` pays both winners 70/30 in exact
+ * A major dare's prize in a vault of escrow program v1 (made before every new vault was v2's:
+ * decision 046; such vaults keep v1's rules for life): one `settle` pays both winners 70/30 in exact
  * lamports (the odd lamport to the admin's pick, as the program splits), once both are picked; both
- * claims record its signature.
+ * claims record its signature. The same on v2 (propose, window, execute): major-dare.test.ts.
  */
+import { address } from '@solana/kit';
 import { eq, inArray } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { majorShares } from '#server/chain/payout-transactions';
 import { claims, ledgerEntries, payoutTransfers, users } from '#server/db/schema';
-import { ENTRY_RENT, fundEntries } from './helpers/entries';
+import { ENTRY_FEE } from './helpers/entries';
 import {
   type Actor,
   castVote,
@@ -37,13 +39,16 @@ const {
   },
 });
 
+/** A v1 entry's rent (112 bytes, no proof hash), back to the entrant when the entry closes. */
+const ENTRY_RENT = 1_670_400n;
+
 async function majorWithEntries(prize: string, added: string | null, entrants: Actor[]) {
   const dare = await createProgramDare(ctx, admin, prize, { kind: 'major' });
   if (added) await contributeOnChain(ctx, backer, dare, added);
   const submissions = [];
   for (const entrant of entrants) {
-    // Each entrant's wallet pays its own entry: exactly that much is given to it first.
-    await fundEntries(ctx, entrant.wallet.address);
+    // Each entrant's wallet pays its own (v1) entry: exactly that much is given to it first.
+    await ctx.chain.airdrop(address(entrant.wallet.address), ENTRY_RENT + ENTRY_FEE);
     await enterOnChain(ctx, entrant, dare);
     const submission = await submitVideo(ctx, entrant, dare.id);
     const approved = await http.put(

@@ -13,6 +13,8 @@ export interface ActorSpec {
    * vault names as its judge in tests (program v2: only a judge's own wallet names a winner).
    */
   admin?: boolean;
+  /** `false`: an admin who is no judge, even as the file's first admin (the 403 of a non-judge). */
+  judge?: boolean;
 }
 
 /** A value, or what computes it once the suite starts (e.g. a wallet made for `ADMIN_WALLETS`). */
@@ -51,7 +53,7 @@ export function setupApiSuite<const Name extends string = never>(
     context = await createTestContext(await resolve(options.env ?? {}), await resolve(options.context ?? {}));
     let judgeTaken = false;
     for (const [name, spec] of Object.entries<ActorSpec>(options.actors ?? ({} as Record<Name, ActorSpec>))) {
-      const judge = spec.admin && !judgeTaken;
+      const judge = spec.admin && spec.judge !== false && !judgeTaken;
       if (judge) judgeTaken = true;
       const wallet = judge ? walletOfKey(await demoJudgeKey(context)) : undefined;
       registered.set(name, await newActor(context, spec.username ?? name, { ...spec, wallet }));
