@@ -167,8 +167,9 @@ describe('money in the browser', () => {
     const failure = form.getByRole('alert').filter({ hasText: 'Not enough SOL' });
     await failure
       .getByText(
-        'Insufficient balance. You have 0 SOL on localnet, but need 1.000005 SOL (1 SOL + 0.000005 SOL fee). ' +
-          `Please add SOL to your wallet: ${wallet!.address}`,
+        // The new vault's and its receipt's rent (3,841,920 + 1,726,080 lamports) are lent too.
+        'Insufficient balance. You have 0 SOL on localnet, but need 1.005573 SOL (1 SOL + 0.000005 SOL fee ' +
+          `+ 0.005568 SOL rent, returned when the dare ends). Please add SOL to your wallet: ${wallet!.address}`,
       )
       .waitFor();
     // The spec's 'Transaction Failed' heads the panel, which says nothing was sent; it fits the phone.
