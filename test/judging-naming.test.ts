@@ -249,8 +249,9 @@ describe('one judge names a winner through the wire contract', () => {
     expect(await claimsOf(dare.id)).toHaveLength(1);
   });
 
-  it('notices a veto by the guardian: judging starts again and a new proposal lands', async () => {
+  it('notices a veto by the guardian: judging starts again, and a new proposal lands and is paid', async () => {
     const { dare, submission } = await namedDare();
+    const pot = await potOf(ctx, dare.vault);
     const other = await enteredSubmission(ctx, actors.other, dare);
     const first = await nameWinner(dare, submission.id);
     const guardian = await readKeypairFile(path.join(ctx.dataDir, GUARDIAN_KEYPAIR_FILE));
@@ -281,6 +282,17 @@ describe('one judge names a winner through the wire contract', () => {
     expect(await claimsOf(dare.id)).toMatchObject([{ userId: actors.other.id, status: 'pending' }]);
     const latest = (await http.get(`/api/dares/${dare.id}/outcome`)).json();
     expect(latest.proposal).toEqual({ ...second.proposal, vetoed: false });
+
+    // The new proposal is paid after its own window: the new winner gets exactly the pool, the
+    // vetoed one nothing but its entry's rent back as the records close.
+    const otherBefore = await lamportsOf(ctx, actors.other.wallet.address);
+    const walkerBefore = await lamportsOf(ctx, actors.walker.wallet.address);
+    await warpChain(ctx, Number(ctx.judging.payoutWindowSeconds) + 60);
+    await ctx.app.payoutJob.runNow();
+    expect(await lamportsOf(ctx, actors.other.wallet.address)).toBe(otherBefore + pot + ENTRY_RENT_V2);
+    expect(await lamportsOf(ctx, actors.walker.wallet.address)).toBe(walkerBefore + ENTRY_RENT_V2);
+    expect(await claimsOf(dare.id)).toMatchObject([{ userId: actors.other.id, status: 'paid' }]);
+    expect((await proposalsOf(dare.id)).map((r) => r.status).sort()).toEqual(['executed', 'vetoed']);
   });
 
   it('records a propose that landed while its relay was cut short, when the dare is next read', async () => {

@@ -14,6 +14,7 @@ import {
   createTransactionMessage,
   getBase64EncodedWireTransaction,
   getSignatureFromTransaction,
+  type Instruction,
   type KeyPairSigner,
   type Nonce,
   pipe,
@@ -68,51 +69,24 @@ export async function proposeNonce(
   if (!nonce) {
     const space = BigInt(getNonceSize());
     const rent = await rpc.getMinimumBalanceForRentExemption(space).send();
-    const { value: latest } = await rpc.getLatestBlockhash({ commitment: 'confirmed' }).send();
-    const signed = await signTransactionMessageWithSigners(
-      pipe(
-        createTransactionMessage({ version: 0 }),
-        (m) => setTransactionMessageFeePayerSigner(feePayer, m),
-        (m) => setTransactionMessageLifetimeUsingBlockhash(latest, m),
-        (m) =>
-          appendTransactionMessageInstructions(
-            [
-              getCreateAccountWithSeedInstruction({
-                payer: feePayer,
-                newAccount: nonceAccountAddress,
-                baseAccount: feePayer,
-                base: feePayer.address,
-                seed: vault.slice(0, 32),
-                amount: rent,
-                space,
-                programAddress: SYSTEM_PROGRAM_ADDRESS,
-              }),
-              getInitializeNonceAccountInstruction({
-                nonceAccount: nonceAccountAddress,
-                nonceAuthority: feePayer.address,
-              }),
-            ],
-            m,
-          ),
-      ),
-    );
-    const signature = getSignatureFromTransaction(signed);
     // Two judges asking at once may both create it: one lands, the other is refused; either way
     // the account exists afterwards.
-    await rpc
-      .sendTransaction(getBase64EncodedWireTransaction(signed), {
-        encoding: 'base64',
-        preflightCommitment: 'confirmed',
-      })
-      .send()
-      .then(() =>
-        waitForConfirmation(rpc, signature, {
-          commitment: 'confirmed',
-          timeoutMs: 60_000,
-          lastValidBlockHeight: latest.lastValidBlockHeight,
-        }),
-      )
-      .catch(() => undefined);
+    await sendAsFeePayer(rpc, feePayer, [
+      getCreateAccountWithSeedInstruction({
+        payer: feePayer,
+        newAccount: nonceAccountAddress,
+        baseAccount: feePayer,
+        base: feePayer.address,
+        seed: vault.slice(0, 32),
+        amount: rent,
+        space,
+        programAddress: SYSTEM_PROGRAM_ADDRESS,
+      }),
+      getInitializeNonceAccountInstruction({
+        nonceAccount: nonceAccountAddress,
+        nonceAuthority: feePayer.address,
+      }),
+    ]).catch(() => undefined);
     nonce = await currentNonce(rpc, nonceAccountAddress);
     if (!nonce) throw new Error('The propose nonce account could not be created');
   }
@@ -138,24 +112,30 @@ export async function reclaimProposeNonce(
     .getAccountInfo(nonceAccount, { commitment: 'confirmed', encoding: 'base64' })
     .send();
   if (!account) return 0n;
+  await sendAsFeePayer(rpc, feePayer, [
+    getWithdrawNonceAccountInstruction({
+      nonceAccount,
+      recipientAccount: feePayer.address,
+      nonceAuthority: feePayer,
+      withdrawAmount: account.lamports,
+    }),
+  ]);
+  return account.lamports;
+}
+
+/** Signs `instructions` with the fee payer (and any signer in them), sends and waits for them. */
+async function sendAsFeePayer(
+  rpc: Rpc<SolanaRpcApi>,
+  feePayer: KeyPairSigner,
+  instructions: Instruction[],
+): Promise<void> {
   const { value: latest } = await rpc.getLatestBlockhash({ commitment: 'confirmed' }).send();
   const signed = await signTransactionMessageWithSigners(
     pipe(
       createTransactionMessage({ version: 0 }),
       (m) => setTransactionMessageFeePayerSigner(feePayer, m),
       (m) => setTransactionMessageLifetimeUsingBlockhash(latest, m),
-      (m) =>
-        appendTransactionMessageInstructions(
-          [
-            getWithdrawNonceAccountInstruction({
-              nonceAccount,
-              recipientAccount: feePayer.address,
-              nonceAuthority: feePayer,
-              withdrawAmount: account.lamports,
-            }),
-          ],
-          m,
-        ),
+      (m) => appendTransactionMessageInstructions(instructions, m),
     ),
   );
   await rpc
@@ -169,5 +149,4 @@ export async function reclaimProposeNonce(
     timeoutMs: 60_000,
     lastValidBlockHeight: latest.lastValidBlockHeight,
   });
-  return account.lamports;
 }
