@@ -43,7 +43,7 @@ import {
 } from '#contract/limits';
 import { MAJOR_DARE_MESSAGES } from '#contract/major-dare';
 import { solToLamports } from '#contract/money';
-import { PAYMENT_MESSAGES, type VaultKind } from '#contract/payments';
+import { type CreateTransactionRequest, PAYMENT_MESSAGES, type VaultKind } from '#contract/payments';
 import type { EscrowKeys } from '#server/chain/escrow-keys';
 import { fetchVault } from '#server/chain/escrow-program/accounts';
 import type { EscrowPrograms } from '#server/chain/escrow-program/any-program';
@@ -314,10 +314,7 @@ export function createPaymentsService({
      * `deposit` after), an active dare's vault a contribution to its pool (`deposit`). DarePool's
      * fee payer signs as the rent payer of what the transaction creates; the wallet signs the rest.
      */
-    async createTransaction(
-      user: UserRow,
-      body: { fromWallet: string; toWallet: string; amount: string; deadline?: string; kind?: VaultKind },
-    ) {
+    async createTransaction(user: UserRow, body: CreateTransactionRequest) {
       const from = requireWallet(user, body.fromWallet);
       await limit(
         `intent:${user.id}`,

@@ -1,4 +1,3 @@
-import type { Address } from '@solana/kit';
 import { deadlineProblem } from '#contract/dare-rules';
 import type { Difficulty } from '#contract/limits';
 import { lamportsToSol, solToLamports } from '#contract/money';

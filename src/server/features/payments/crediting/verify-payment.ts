@@ -3,7 +3,7 @@ import { solToLamports } from '#contract/money';
 import { PAYMENT_MESSAGES } from '#contract/payments';
 import { fetchReceipt, fetchVault } from '#server/chain/escrow-program/accounts';
 import type { AnyVault, EscrowPrograms } from '#server/chain/escrow-program/any-program';
-import type { Receipt, Vault } from '#server/chain/escrow-program/layout';
+import type { Receipt } from '#server/chain/escrow-program/layout';
 import { findReceiptAddress } from '#server/chain/escrow-program/pda';
 import type { DbOrTx } from '#server/db/client';
 import { AppError } from '#server/errors';

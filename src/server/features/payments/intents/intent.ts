@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { getAddressDecoder } from '@solana/kit';
 import { REFUSED_PAYMENT_HOLD_MINUTES } from '#contract/limits';
+import { DAY_MS } from '#contract/time';
 import type { paymentIntents } from '#server/db/schema';
 
 /**
@@ -8,7 +9,7 @@ import type { paymentIntents } from '#server/db/schema';
  * land (about a minute); the longer window lets a client that crashed after sending finish the
  * dare or contribution later with the same signature.
  */
-export const PAYMENT_INTENT_TTL_MS = 24 * 3600 * 1000;
+export const PAYMENT_INTENT_TTL_MS = DAY_MS;
 
 /**
  * After step 7 refused a payment the server holds for its payer, the payer has this long to send
