@@ -40,6 +40,7 @@ export function createPayoutsService(deps: PayoutsDeps) {
     /** Whether a transaction out of this vault is on its way (recorded, not settled). */
     hasTransferOnItsWay: (escrowWallet: string) => hasSendingTransfer(deps.db, escrowWallet),
     prepareSettle: winners.prepareSettle,
+    prepareExecute: winners.prepareExecute,
     payWinners: winners.payWinners,
     settle: winners.settle,
     refundVault: createVaultRefunds(deps, { transfers, vaultState }),

@@ -86,14 +86,29 @@ export function createWinnerPayouts(
 
   /**
    * Pays a dare's winners by its vault's program: v1's `settle` (the moderator signs), or v2's
-   * `execute` of the winners the judges proposed, once the payout window has passed (throws
-   * PayoutNotYetDue before). `winners` are who the books say won: a v2 vault pays only the
-   * proposal's winners, so any other list is refused rather than sent.
+   * `execute` (prepareExecute, then sent; once it landed, the records' closes, one each).
    */
   async function payWinners(payout: WinnersPayout, beforeRecord?: BeforeRecord): Promise<PayoutOutcome> {
     const vault = await fetchVault(rpc, escrowPrograms, address(payout.escrowWallet));
     if (!vault) throw new VaultStateError('The vault of this dare is closed');
     if (vault.version === 1) return settle(payout, beforeRecord);
+    const { transfer } = await prepareExecute(payout, beforeRecord);
+    const outcome = await transfers.sendStored(transfer);
+    if (outcome.status === 'confirmed') await closeSettledRecords(payout.escrowWallet);
+    return outcome;
+  }
+
+  /**
+   * Signs a v2 vault's `execute` of the winners its judges proposed, once the payout window has
+   * passed (throws PayoutNotYetDue before), and records it with `beforeRecord` before anything is
+   * sent. `winners` are who the books say won: any other list than the proposal's is refused.
+   */
+  async function prepareExecute(
+    payout: WinnersPayout,
+    beforeRecord?: BeforeRecord,
+  ): Promise<{ transfer: PayoutTransferRow }> {
+    const vault = await fetchVault(rpc, escrowPrograms, address(payout.escrowWallet));
+    if (!vault) throw new VaultStateError('The vault of this dare is closed');
     const proposal = vault.judging?.proposal;
     if (vault.status !== 'proposed' || !proposal)
       throw new VaultStateError(
@@ -120,10 +135,8 @@ export function createWinnerPayouts(
       { recipient: payout.winners[0]!, lamports: vault.lamports - vault.rent },
       beforeRecord,
     );
-    const outcome = await transfers.sendStored(transfer);
-    if (outcome.status === 'confirmed') await closeSettledRecords(payout.escrowWallet);
-    return outcome;
+    return { transfer };
   }
 
-  return { prepareSettle, settle, payWinners };
+  return { prepareSettle, prepareExecute, settle, payWinners };
 }
