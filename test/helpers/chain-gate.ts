@@ -18,6 +18,8 @@ export interface HeldSend {
    * one that died between sending and booking).
    */
   deliverToChain(): Promise<unknown>;
+  /** Sends it on and answers the instance with the chain's answer, as if it had never been held. */
+  passThrough(): Promise<void>;
 }
 
 /**
@@ -102,6 +104,10 @@ export async function startChainGate(upstream: string): Promise<ChainGate> {
           hand({
             signature,
             deliverToChain: async () => JSON.parse((await forward(body)).text) as unknown,
+            passThrough: async () => {
+              const forwarded = await forward(body);
+              answer(response, forwarded.status, forwarded.text);
+            },
           });
           return;
         }
