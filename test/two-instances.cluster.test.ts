@@ -349,8 +349,9 @@ describe('two server processes on one PostgreSQL, Redis, S3 server and chain', (
     const received = await cluster.localnet.rpc
       .getSignaturesForAddress(winner.address as Address, { commitment: 'confirmed' })
       .send();
-    // The winner's wallet is in four transactions: its funding (the entry's cost), its entry, the
-    // payout and its entry's close. Apart from the funding, only the payout and the close paid it.
+    // The winner's wallet is in five transactions: its funding (the entry's cost), its entry, the
+    // judge's propose naming it, the payout and its entry's close. Apart from the funding, only the
+    // payout and the close paid it.
     const paidIt: string[] = [];
     for (const { signature } of received) {
       const tx = await cluster.localnet.rpc
@@ -363,7 +364,7 @@ describe('two server processes on one PostgreSQL, Redis, S3 server and chain', (
       const index = tx!.transaction.message.accountKeys.indexOf(winner.address as Address);
       if (tx!.meta!.postBalances[index]! > tx!.meta!.preBalances[index]!) paidIt.push(signature);
     }
-    expect(received).toHaveLength(4);
+    expect(received).toHaveLength(5);
     expect(paidIt).toHaveLength(3);
     expect(paidIt).toContain(payout.signature as Signature);
 
