@@ -283,14 +283,13 @@ describe('one judge names a winner through the wire contract', () => {
     const latest = (await http.get(`/api/dares/${dare.id}/outcome`)).json();
     expect(latest.proposal).toEqual({ ...second.proposal, vetoed: false });
 
-    // The new proposal is paid after its own window: the new winner gets exactly the pool, the
-    // vetoed one nothing but its entry's rent back as the records close.
+    // The new proposal is paid after its own window: the new winner gets exactly the pool (and its
+    // entry's rent back); every record closes, the vetoed winner's entry too, and the vault with them.
     const otherBefore = await lamportsOf(ctx, actors.other.wallet.address);
-    const walkerBefore = await lamportsOf(ctx, actors.walker.wallet.address);
     await warpChain(ctx, Number(ctx.judging.payoutWindowSeconds) + 60);
     await ctx.app.payoutJob.runNow();
     expect(await lamportsOf(ctx, actors.other.wallet.address)).toBe(otherBefore + pot + ENTRY_RENT_V2);
-    expect(await lamportsOf(ctx, actors.walker.wallet.address)).toBe(walkerBefore + ENTRY_RENT_V2);
+    expect(await lamportsOf(ctx, dare.vault)).toBe(0n);
     expect(await claimsOf(dare.id)).toMatchObject([{ userId: actors.other.id, status: 'paid' }]);
     expect((await proposalsOf(dare.id)).map((r) => r.status).sort()).toEqual(['executed', 'vetoed']);
   });
