@@ -1,4 +1,4 @@
-import { DARE_LIMITS, DARE_MESSAGES } from './dares';
+import { DARE_LIMITS, DEADLINE_MESSAGES } from './dare-limits';
 import type { DareStatus } from './limits';
 import { DAY_MS } from './time';
 
@@ -29,8 +29,8 @@ export function isDareClosed(
 
 /** Why a new dare's deadline is refused, or null: it must be ahead, and at most a year ahead. */
 export function deadlineProblem(deadline: Date, now: Date): string | null {
-  if (deadline <= now) return DARE_MESSAGES.deadlinePast;
+  if (deadline <= now) return DEADLINE_MESSAGES.deadlinePast;
   if (deadline.getTime() - now.getTime() > DARE_LIMITS.deadlineMaxDays * DAY_MS)
-    return DARE_MESSAGES.deadlineTooFar;
+    return DEADLINE_MESSAGES.deadlineTooFar;
   return null;
 }

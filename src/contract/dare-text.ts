@@ -1,15 +1,7 @@
+import { DARE_LIMITS } from './dare-limits';
 import { text } from './text';
 
-export const DARE_LIMITS = {
-  titleMax: 100,
-  descriptionMax: 2000,
-  maxParticipantsMax: 1000,
-  tagsMax: 10,
-  tagMax: 30,
-  urlMax: 2048,
-  /** How far ahead a deadline may be set. */
-  deadlineMaxDays: 365,
-} as const;
+export { DARE_LIMITS };
 
 export const DARE_TEXT_MESSAGES = {
   titleRequired: 'Title is required',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { walletAddressSchema } from './auth';
+import { DEADLINE_MESSAGES } from './dare-limits';
 import { DARE_PHASES } from './dare-status';
 import { DARE_LIMITS, DARE_TEXT_MESSAGES, descriptionSchema, titleSchema } from './dare-text';
 import { idParam, isRecordId } from './ids';
@@ -28,10 +29,7 @@ export const DARE_MESSAGES = {
   difficulty: `Difficulty must be one of ${DIFFICULTIES.join(', ')}`,
   categoryRequired: 'Category is required',
   category: `Category must be one of ${CATEGORIES.join(', ')}`,
-  deadlineRequired: 'Deadline is required',
-  deadlineFormat: 'Deadline must be a date and time',
-  deadlinePast: 'Deadline must be in the future',
-  deadlineTooFar: `Deadline must be within ${DARE_LIMITS.deadlineMaxDays} days`,
+  ...DEADLINE_MESSAGES,
   maxParticipants: `Max participants must be a whole number from 1 to ${DARE_LIMITS.maxParticipantsMax}`,
   tags: `At most ${DARE_LIMITS.tagsMax} tags of up to ${DARE_LIMITS.tagMax} characters`,
   imageUrl: 'Image URL must be an http(s) address',
