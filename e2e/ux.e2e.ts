@@ -131,13 +131,28 @@ describe('where the money went (375 px)', () => {
     await expectNoSideScroll(page);
     await page.screenshot({ path: '/tmp/ux-refunded.png', fullPage: true });
 
-    // The refund's transaction page speaks DarePool and fits the phone.
-    await note.getByRole('link', { name: 'View refund transaction' }).first().click();
-    const summary = page.getByRole('region', { name: 'What happened' });
-    await summary
-      .getByText(`Refunded 0.05 SOL to ${backer.username} from dare "Refund me properly"`)
-      .waitFor();
-    await expectNoSideScroll(page);
+    // Each refund's transaction page speaks DarePool and fits the phone; on program v2 each payer's
+    // refund is a transaction of its own (decision 032).
+    const refundPages = await note
+      .getByRole('link', { name: 'View refund transaction' })
+      .evaluateAll((links) => links.map((link) => link.getAttribute('href')!));
+    const said: string[] = [];
+    for (const href of refundPages) {
+      await page.goto(app.url(href));
+      const summary = page.getByRole('region', { name: 'What happened' });
+      await summary
+        .getByText(/^Refunded /)
+        .first()
+        .waitFor();
+      said.push(...(await summary.getByText(/^Refunded /).allTextContents()));
+      await expectNoSideScroll(page);
+    }
+    expect([...new Set(said.map((line) => line.replace(/ · Open dare$/, '')))].sort()).toEqual(
+      [
+        `Refunded 0.05 SOL to ${backer.username} from dare "Refund me properly"`,
+        `Refunded 0.15 SOL to ${creator.username} from dare "Refund me properly"`,
+      ].sort(),
+    );
 
     // The card in the list, and the backer's Profile.
     await page.goto(app.url('/community-dares'));
@@ -435,5 +450,5 @@ describe('Select Winners (1366 px)', () => {
     expect(claims.map((claim) => [claim.claimType, claim.amount])).toEqual([
       ['major_admin', major.adminPrize],
     ]);
-  });
+  }, 90_000);
 });

@@ -1,5 +1,6 @@
 import { createReadStream } from 'node:fs';
 import {
+  type Address,
   getBase64EncodedWireTransaction,
   getTransactionDecoder,
   partiallySignTransaction,
@@ -12,6 +13,7 @@ import type { UserRow } from '#server/features/auth/user';
 import { ensureFeePayerFunded } from '#server/features/payouts/fee-payer';
 import { createHashingStream } from '#server/features/submissions/proof-hash';
 import { replacePendingUpload } from '#server/features/videos/repo';
+import type { Judging } from '#server/judging';
 import type { StoragePort } from '#server/storage/port';
 import type { DemoServices } from './demo-services';
 
@@ -50,8 +52,10 @@ export async function seedActivity(
     chain: ChainPort;
     clock: Clock;
     storage: StoragePort;
-    /** The demo admin, a judge of every demo vault: its wallet signs the propose. */
+    /** The demo admin: its wallet signs the propose when it is one of the vaults' judges. */
     judge: { row: UserRow; keys: CryptoKeyPair };
+    /** Who judges new vaults: JUDGE_WALLETS may name others than the demo admin. */
+    judging: Judging;
     payoutWindowPassed?: () => Promise<void>;
   },
   { payouts, claims, admin, submissions, chat, judging }: DemoServices,
@@ -62,6 +66,11 @@ export async function seedActivity(
   // The seed runs before the app's start-up funds the fee payer, and pays a prize: fund it now.
   await ensureFeePayerFunded(deps.chain, payouts);
   const named: { author: UserRow; submissionId: number }[] = [];
+  // With JUDGE_WALLETS naming other wallets (or more than one signature needed), the demo admin
+  // cannot name a winner alone: the demo's winning proof then stays approved, and its judges name
+  // it in the admin panel like any other.
+  const demoAdminJudges =
+    deps.judging.threshold === 1 && deps.judging.judges.includes(deps.judge.row.walletAddress as Address);
 
   for (const proof of proofs) {
     const file = new URL(`./videos/${proof.video}.mp4`, import.meta.url);
@@ -92,7 +101,7 @@ export async function seedActivity(
     });
     await admin.updateSubmission(submission.id, { status: 'approved', is_featured: proof.featured ?? false });
     for (const voter of proof.voters ?? []) await submissions.vote(voter, submission.id);
-    if (proof.wins) {
+    if (proof.wins && demoAdminJudges) {
       // As the admin panel does: the judge's wallet signs the propose the server built, then relays it.
       const offered = await judging.markWinner(deps.judge.row, submission.id, { dareId: proof.dareId });
       if (!offered || !('transaction' in offered)) throw new Error('The demo vault is not judged');
