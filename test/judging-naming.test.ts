@@ -291,6 +291,9 @@ describe('one judge names a winner through the wire contract', () => {
     expect(await lamportsOf(ctx, actors.other.wallet.address)).toBe(otherBefore + pot + ENTRY_RENT_V2);
     expect(await lamportsOf(ctx, dare.vault)).toBe(0n);
     expect(await claimsOf(dare.id)).toMatchObject([{ userId: actors.other.id, status: 'paid' }]);
+    // The proposal reads executed once the dare is next read (the sync that follows its vault).
+    await http.get(`/api/dares/${dare.id}/outcome`);
+    expect((await proposalsOf(dare.id)).map((r) => r.status).sort()).toEqual(['executed', 'vetoed']);
   });
 
   it('records a propose that landed while its relay was cut short, when the dare is next read', async () => {
