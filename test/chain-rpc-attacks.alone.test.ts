@@ -4,8 +4,8 @@
  * outside the app sends it, while /api/health keeps answering within 100 ms throughout.
  */
 import { generateKeyPairSigner } from '@solana/kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RPC_LIMITS } from '#server/chain/embedded/rpc-guard';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { RPC_BUDGET_WINDOW_MS, RPC_LIMITS } from '#server/chain/embedded/rpc-guard';
 import { createTestContext, type TestContext } from './helpers/app';
 import { attackFromOutside } from './helpers/rpc-attacker';
 
@@ -28,6 +28,13 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await ctx?.close();
+});
+
+// The expensive methods' budget is per second, all callers together: an attack that begins inside
+// the previous attack's spent second would be refused whole (seen in CI: 60 parallel scans all
+// answered 'retry in a second'). Each attack starts as a newcomer would, on a fresh second.
+beforeEach(async () => {
+  await new Promise((resolve) => setTimeout(resolve, RPC_BUDGET_WINDOW_MS + 50));
 });
 
 /**

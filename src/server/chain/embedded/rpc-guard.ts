@@ -47,6 +47,8 @@ export const EXPENSIVE_METHODS = new Set([
 ]);
 
 const RATE_LIMITED = -32005;
+/** The busy budget's window: `busyMsPerSecond` is spent and renewed per this many milliseconds. */
+export const RPC_BUDGET_WINDOW_MS = 1000;
 /** Expensive requests waiting their turn, all callers together. */
 const MAX_WAITING = 200;
 
@@ -94,7 +96,7 @@ export class BusyBudget {
 
   private charge<T>(method: string, work: () => T): T {
     const started = this.now();
-    if (started - this.windowStart >= 1000) {
+    if (started - this.windowStart >= RPC_BUDGET_WINDOW_MS) {
       this.windowStart = started;
       this.spentMs = 0;
     }
