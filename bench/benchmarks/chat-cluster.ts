@@ -88,7 +88,9 @@ export const chatCluster: Benchmark = {
           const users = await Promise.all(
             instances.map((instance, i) => cluster.newUser(instance, `bench_${role}_${i}`, { sol: '0.01' })),
           );
-          const sockets = await Promise.all(instances.map((instance, i) => sender(instance, users[i]!.token)));
+          const sockets = await Promise.all(
+            instances.map((instance, i) => sender(instance, users[i]!.token)),
+          );
           senders.push(...sockets);
           return sockets;
         }),
