@@ -56,17 +56,20 @@ describe('dares that ended', () => {
     ]);
   });
 
-  it('shows a cancelled dare as Cancelled on its card and its page', async () => {
+  it('shows a deactivated dare as Refunded, with what went back, on its card and its page', async () => {
+    // The demo deactivates it through the admin's Deactivate, which refunds its creator at once.
     const id = await demoDare('Juggle five balls for a minute');
     const { page } = await app.newPage();
     await page.goto(app.url(`/dare/${id}`));
-    await page.getByText('Cancelled', { exact: true }).first().waitFor();
+    await page.getByText('Refunded', { exact: true }).first().waitFor();
+    await page.getByText('Refunded 0.2 SOL to 1 backer').first().waitFor();
     expect(await page.getByText('Days Left').count()).toBe(0);
 
     await page.goto(app.url('/community-dares'));
     await page.getByRole('button', { name: 'All', exact: true }).click();
     const card = page.getByRole('link', { name: /Juggle five balls for a minute/ });
-    await card.locator('[data-phase="cancelled"]').getByText('Cancelled', { exact: true }).waitFor();
+    await card.locator('[data-phase="refunded"]').getByText('Refunded', { exact: true }).waitFor();
+    await card.getByText('Refunded 0.2 SOL to 1 backer').waitFor();
   });
 });
 

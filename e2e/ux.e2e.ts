@@ -243,8 +243,8 @@ describe('reasons as text (375 px)', () => {
       'GET',
       '/api/dares?limit=100',
     );
-    // By its stored status: the refund job gives a cancelled dare's SOL back within a minute of
-    // the start (its phase then reads Refunded), and a refunded dare takes no SOL either.
+    // The demo's deactivated dare, by its stored status (its phase reads Refunded: Deactivate gave
+    // its SOL back): a cancelled dare takes no more SOL.
     const cancelled = dares.find((dare) => dare.status === 'cancelled' && !dare.isMajor);
     if (!cancelled) throw new Error('the demo data has a cancelled dare');
     /** The reason is on screen as text, not in a tooltip, and the phone shows all of it. */

@@ -66,9 +66,9 @@ describe('demo data', () => {
         { v1: ctx.escrowProgramId, v2: ctx.escrowProgramV2Id },
         dare.escrowWallet as Address,
       );
-      // A dare whose winner was paid has its vault closed; every other vault holds its pool above
-      // the vault's rent (its creator's, returned when the vault closes).
-      if (paidOut.has(dare.id)) expect(value).toBe(0n);
+      // A dare whose winner was paid, or whose payers were refunded, has its vault closed; every
+      // other vault holds its pool above the vault's rent (its creator's, returned when it closes).
+      if (paidOut.has(dare.id) || dare.status === 'cancelled') expect(value).toBe(0n);
       else {
         expect(vault).toMatchObject({
           total: solToLamports(dare.totalPool),
@@ -77,6 +77,11 @@ describe('demo data', () => {
         expect(value).toBe(vault!.rent + solToLamports(dare.totalPool));
       }
     }
+    // The deactivated dare went through the admin's Deactivate: its creator's stake is back on chain.
+    const deactivated = all.filter((dare) => dare.status === 'cancelled');
+    expect(deactivated.map((dare) => dare.title)).toEqual(['Juggle five balls for a minute']);
+    const listed = await ctx.app.inject({ method: 'GET', url: `/api/dares/${deactivated[0]!.id}` });
+    expect(listed.json()).toMatchObject({ phase: 'refunded', refundTotal: { amount: '0.2', backers: 1 } });
     expect(await reconcileEscrows(ctx.database.db, ctx.chain.rpc)).toEqual({
       checked: all.length,
       differences: [],

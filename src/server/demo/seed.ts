@@ -62,8 +62,12 @@ interface DemoDare {
   days: number;
   contributions?: [DemoUser, string][];
   /** Applied after the dare is funded: the demo shows every status, not only 'active'. */
+  /**
+   * Deactivated by the admin once funded, through the admin's own Deactivate: cancelled on chain
+   * and its payers refunded, so the demo shows a refunded dare as users would see one.
+   */
+  deactivated?: true;
   afterwards?: {
-    status?: 'completed' | 'cancelled';
     isMajor?: boolean;
     maxParticipants?: number;
     category?: string;
@@ -164,7 +168,7 @@ export async function seedDemoData(deps: SeedDeps): Promise<SeedResult> {
       difficulty: 'hard',
       stake: '0.2',
       days: 8,
-      afterwards: { status: 'cancelled' },
+      deactivated: true,
     },
     {
       creator: admin,
@@ -193,6 +197,7 @@ export async function seedDemoData(deps: SeedDeps): Promise<SeedResult> {
     ids.set(demo.title, dareId);
     for (const [user, amount] of demo.contributions ?? []) await pay.addToPool(user, dareId, amount);
     if (demo.afterwards) await db.update(dares).set(demo.afterwards).where(eq(dares.id, dareId));
+    if (demo.deactivated) await deactivate(services, dareId);
   }
   const dareId = (title: string) => ids.get(title)!;
   const coldShower = dareId('Cold shower for 7 days');
@@ -337,4 +342,11 @@ function createPayer(deps: SeedDeps, { payments, dares: daresService }: DemoServ
       });
     },
   };
+}
+
+/** The admin panel's Deactivate: refused unless every payer's refund landed on chain. */
+async function deactivate(services: DemoServices, dareId: number): Promise<void> {
+  const { refunds } = await services.admin.setDareStatus(dareId, 'cancelled');
+  if (refunds.failed > 0)
+    throw new Error(`the demo dare ${dareId} was not refunded: ${refunds.failureReason}`);
 }
