@@ -224,7 +224,8 @@ describe('votes (375 px)', () => {
     // After a reload too: the server says which proofs got this user's votes.
     await page.reload();
     await voted.waitFor();
-    await page.waitForTimeout(5500); // the vote toast has gone: the screenshot shows the page
+    // The screenshot shows the page, not the vote's toast: taken once the toast has gone.
+    await page.getByText('Vote added!', { exact: true }).waitFor({ state: 'detached', timeout: 15_000 });
     await page.screenshot({ path: '/tmp/ux-voted-phone.png', fullPage: true });
 
     // The Major Dare's vote for a user who never paid in: the reason is text, not a tooltip.

@@ -29,6 +29,7 @@ const { ctx, http, actors } = setupApiSuite({
     keys = [await generateKeyPairSigner(), await generateKeyPairSigner(), await generateKeyPairSigner()];
     return { JUDGE_WALLETS: keys.map((k) => k.address).join(','), MAJOR_JUDGE_THRESHOLD: '2' };
   },
+  // The v2 dares here are funded on chain directly (helpers/judging.ts), without the stake's ledger line.
   context: { leavesReconcileDifferences: true },
   actors: { creator: {}, ada: {}, bob: {}, voter: {} },
 });

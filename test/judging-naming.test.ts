@@ -50,7 +50,7 @@ const ENTRY_RENT_V2 = 1_893_120n;
 import { setupApiSuite } from './helpers/suite';
 
 const { ctx, http, actors } = setupApiSuite({
-  // v2 vaults are not reconciled by this change (reconcile of both programs is the payout side's).
+  // The v2 dares here are funded on chain directly (helpers/judging.ts), without the stake's ledger line.
   context: { leavesReconcileDifferences: true },
   actors: { creator: {}, walker: {}, other: {}, payee: {}, stranger: { admin: true, judge: false } },
 });

@@ -158,19 +158,12 @@ export function createPaymentsService({
   const feePayerFunds = createFeePayerFunds({ rpc, escrowKeys });
 
   /**
-   * The rent the platform puts up when this payment lands: a new vault and its creator's receipt,
-   * or a new receipt; nothing for a deposit into an existing receipt.
+   * The rent the platform puts up when this payment lands: a backer's first receipt; nothing for
+   * a new vault or a deposit into an existing receipt.
    */
-  async function platformRent(built: {
-    instruction: ProgramInstruction;
-    newReceipt?: boolean;
-    programVersion: number;
-  }) {
-    // A v2 vault's creator pays its rent: the platform puts up nothing (decision 036).
-    if (built.instruction === 'create_vault')
-      return built.programVersion === 1
-        ? (await feePayerFunds.rent(VAULT_SIZE)) + (await feePayerFunds.rent(RECEIPT_SIZE))
-        : 0n;
+  async function platformRent(built: { instruction: ProgramInstruction; newReceipt?: boolean }) {
+    // Every new vault is v2's, whose creator pays its rent and its receipt's (decisions 036, 046).
+    if (built.instruction === 'create_vault') return 0n;
     return built.newReceipt ? feePayerFunds.rent(RECEIPT_SIZE) : 0n;
   }
 
@@ -188,7 +181,6 @@ export function createPaymentsService({
     const rent = await platformRent({
       instruction: intent.programInstruction as ProgramInstruction,
       newReceipt: true,
-      programVersion: 1,
     });
     return !(await feePayerFunds.canPay(rent).catch(() => true));
   }
