@@ -14,7 +14,10 @@ import { parseArgs } from 'node:util';
 import { type Address, createSolanaRpc, fetchEncodedAccount, isAddress } from '@solana/kit';
 import { lamportsToSol } from '#contract/money';
 import { waitForConfirmation } from '#server/chain/confirmation';
-import { buildCloseRecordsTransactions } from '#server/chain/escrow-program/app-transactions';
+import {
+  buildCloseRecordsTransactions,
+  type VaultTransaction,
+} from '#server/chain/escrow-program/app-transactions';
 import { fetchChainTime, laterOfClocks } from '#server/chain/escrow-program/chain-clock';
 import { checkDeployedProgram } from '#server/chain/escrow-program/deploy';
 import { readKeypairFile } from '#server/chain/escrow-program/keypair-file';
@@ -95,24 +98,47 @@ const transactions = await reach(
   buildCloseRecordsTransactions(rpc, { programId, vault: vaultAddress, feePayer }),
 );
 let returned = 0n;
-for (const transaction of transactions) {
-  let signature: string;
+/** Closes that could not land even alone (their entrant's account refuses its rent). */
+const refused: string[] = [];
+async function send(transaction: VaultTransaction): Promise<string> {
+  const signature = await rpc.sendTransaction(transaction.base64, { encoding: 'base64' }).send();
+  await waitForConfirmation(rpc, transaction.signature, {
+    lastValidBlockHeight: transaction.lastValidBlockHeight,
+  });
+  return signature;
+}
+/** Packed entry closes that cannot land (one entrant's account refusing its rent) go one by one. */
+async function sendOrSeparately(transaction: VaultTransaction): Promise<VaultTransaction[]> {
   try {
-    signature = await rpc.sendTransaction(transaction.base64, { encoding: 'base64' }).send();
-    await waitForConfirmation(rpc, transaction.signature, {
-      lastValidBlockHeight: transaction.lastValidBlockHeight,
-    });
+    console.log(`Sent ${await send(transaction)}`);
+    return [transaction];
   } catch (error) {
-    fail(`transaction ${transaction.signature} failed: ${(error as Error).message}`);
-  }
-  console.log(`Sent ${signature}`);
-  for (const close of transaction.closes) {
-    if (close.kind === 'refund') {
-      returned += close.amount;
-      console.log(`  refunded ${lamportsToSol(close.amount)} SOL to ${close.payer}`);
-    } else if (close.kind === 'closeEntry') console.log(`  closed the entry of ${close.entrant}`);
+    if (!transaction.separately)
+      fail(`transaction ${transaction.signature} failed: ${(error as Error).message}`);
+    console.log(`Transaction ${transaction.signature} failed; sending its closes one by one`);
+    const sent: VaultTransaction[] = [];
+    for (const single of transaction.separately) {
+      try {
+        console.log(`Sent ${await send(single)}`);
+        sent.push(single);
+      } catch (singleError) {
+        refused.push(`transaction ${single.signature} failed: ${(singleError as Error).message}`);
+      }
+    }
+    return sent;
   }
 }
+for (const transaction of transactions) {
+  for (const landed of await sendOrSeparately(transaction)) {
+    for (const close of landed.closes) {
+      if (close.kind === 'refund') {
+        returned += close.amount;
+        console.log(`  refunded ${lamportsToSol(close.amount)} SOL to ${close.payer}`);
+      } else if (close.kind === 'closeEntry') console.log(`  closed the entry of ${close.entrant}`);
+    }
+  }
+}
+if (refused.length > 0) fail(`${refused.length} close(s) could not land: ${refused.join('; ')}`);
 const closed = !(await reach(fetchEncodedAccount(rpc, vaultAddress, { commitment: 'confirmed' }))).exists;
 console.log(
   `Done: ${lamportsToSol(returned)} SOL refunded in ${transactions.length} transaction(s); ${closed ? 'the vault is closed' : 'the vault is still open (records were added meanwhile: run again)'}.`,

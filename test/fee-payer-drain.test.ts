@@ -15,13 +15,20 @@ import {
 import { expect, it } from 'vitest';
 import { SUBMISSION_MESSAGES } from '#contract/submissions';
 import { waitForConfirmation } from '#server/chain/confirmation';
-import { ENTRY_COST, ENTRY_RENT, entryInVault, requestEntry, walletSigns } from './helpers/entries';
-import { createFundedDare, lamportsOf } from './helpers/payouts';
+import {
+  ENTRY_COST,
+  ENTRY_FEE,
+  ENTRY_RENT,
+  entryInVault,
+  requestEntry,
+  walletSigns,
+} from './helpers/entries';
+import { api, createFundedDare, lamportsOf, platformFeesFor } from './helpers/payouts';
 import { setupApiSuite } from './helpers/suite';
 import { createTestWallet, registerWithWallet, type TestWallet } from './helpers/wallet';
 
 // The sign-in limit is the default one: the attack gets exactly what it would get in production.
-const { ctx, actors } = setupApiSuite({ actors: { owner: {} } });
+const { ctx, actors } = setupApiSuite({ actors: { owner: {}, moderator: { admin: true } } });
 
 /** Accounts from one address until sign-in refuses more (or `max`, to bound the test's time). */
 async function freeAccounts(max: number) {
@@ -110,4 +117,44 @@ it('free accounts entering every open dare cost the platform fee payer nothing',
       rent: ENTRY_RENT,
     });
   }
+
+  // The dares end (Deactivate): each entrant gets its rent back, closed by the platform. The
+  // entries' closes are packed, one fee for many (decision 047): closing them costs the platform
+  // a fraction of what the attacker paid to make them, never as much.
+  for (const dare of dares) {
+    const res = await api(ctx).patch(
+      `/api/admin/dares/${dare.id}/status`,
+      { status: 'cancelled' },
+      actors.moderator.token,
+    );
+    expect(res.statusCode, res.body).toBe(200);
+  }
+  for (const account of funded)
+    expect(await lamportsOf(ctx, account.wallet.address)).toBe(ENTRY_RENT * BigInt(dares.length));
+  // What the platform paid for transactions that closed the attackers' entries, against what the
+  // attackers paid to make them.
+  const attackers = new Set<string>(funded.map((account) => account.wallet.address));
+  let entryCloses = 0;
+  let entryCloseFees = 0n;
+  for (const dare of dares) {
+    expect(await lamportsOf(ctx, dare.escrowWallet)).toBe(0n);
+    for (const { signature } of await ctx.chain.rpc
+      .getSignaturesForAddress(address(dare.escrowWallet))
+      .send()) {
+      const landed = await ctx.chain.rpc
+        .getTransaction(signature, { encoding: 'json', maxSupportedTransactionVersion: 0 })
+        .send();
+      const keys = landed!.transaction.message.accountKeys;
+      if (keys[0] !== platform || !keys.some((key) => attackers.has(key))) continue;
+      entryCloses += 1;
+      entryCloseFees += landed!.meta!.fee;
+    }
+  }
+  const attackerFees = ENTRY_FEE * BigInt(sent.length);
+  expect(entryCloses).toBeGreaterThan(0);
+  expect(entryCloses * 5).toBeLessThanOrEqual(sent.length);
+  expect(entryCloseFees * 5n).toBeLessThanOrEqual(attackerFees);
+  let platformFees = 0n;
+  for (const dare of dares) platformFees += await platformFeesFor(ctx, dare.escrowWallet);
+  expect(await lamportsOf(ctx, platform)).toBe(platformBefore - platformFees);
 }, 180_000);

@@ -124,8 +124,9 @@ describe("a v2 vault's end", () => {
     const { claims, payouts } = servicesRefusing(address(bob.wallet.address));
     expect(await claims.payDueProposals()).toEqual({ paid: 1, failures: [] });
 
-    // The payout, the creator's receipt and the winner's entry each closed on their own; bob's
-    // entry alone stays, and with it the vault (the program closes it with its last record).
+    // The payout and the creator's receipt each closed on their own; the entries' packed close was
+    // refused for bob's sake and went again one by one (decision 047): bob's entry alone stays,
+    // and with it the vault (the program closes it with its last record).
     expect(await recordOnChain.receipt(dare, creator)).toBeNull();
     expect(await recordOnChain.entry(dare, ada)).toBeNull();
     expect(await recordOnChain.entry(dare, bob)).not.toBeNull();

@@ -72,6 +72,12 @@ export type RecordClose =
 
 export interface VaultTransaction extends SignedAppTransaction {
   closes: RecordClose[];
+  /**
+   * A v2 vault's entry closes go out packed (one fee for many, decision 047); these are the same
+   * closes, each signed alone, to send when the packed transaction cannot land (one entrant's
+   * account refusing its rent must not hold up the others).
+   */
+  separately?: VaultTransaction[];
 }
 
 async function lifetimeOf(rpc: BlockhashRpc): Promise<Lifetime> {
@@ -302,7 +308,8 @@ export async function buildExecuteTransaction(
 
 /**
  * cancel (when the vault is still open), then a refund per receipt and close_entry per entry:
- * packed as full as a packet allows for a v1 vault, each alone for a v2 vault (see `pack`).
+ * packed as full as a packet allows for a v1 vault; for a v2 vault each alone but the entry
+ * closes, which are packed (see `pack`).
  */
 export async function buildCancelAndRefundTransactions(
   rpc: VaultRpc,
@@ -325,7 +332,7 @@ export async function buildCancelAndRefundTransactions(
  * Closes what is left of a vault, signed only by `feePayer` (any wallet: no DarePool key): a
  * refund per receipt and close_entry per entry when it is refunding or open (the program refuses
  * the refunds of an open vault before refund_after), close_receipt and close_entry when settled.
- * A v2 vault's come one per transaction (see `pack`).
+ * A v2 vault's come one per transaction, but its entry closes, which are packed (see `pack`).
  */
 export async function buildCloseRecordsTransactions(
   rpc: VaultRpc,
@@ -398,10 +405,13 @@ async function closeSteps(
 /**
  * The steps in signed transactions sharing one blockhash. A v1 vault's are packed as full as a
  * packet allows (its records' rent payers are the platform and DarePool's users). A v2 vault's
- * entries are paid for by their entrants, strangers: an entrant whose account cannot be credited
- * (an executable one, on a runtime that refuses it) makes every transaction closing its entry
- * fail, so each step goes alone and holds up nothing else (decision 032, "one transaction per
- * record close").
+ * cancel, refunds and receipt closes go one per transaction (decision 032): each moves a payer's
+ * SOL or is already paid for by them twice over. Its entry closes move only their entrant's own
+ * rent, and an entry costs its entrant one fee, so closing them one per transaction cost the
+ * platform as much as a stranger spent entering: they are packed as full as a packet allows, and
+ * each packed transaction carries its closes signed one by one for when it cannot land (an
+ * entrant whose account cannot be credited fails every transaction closing its entry; decision
+ * 047).
  */
 async function pack(
   rpc: BlockhashRpc,
@@ -411,18 +421,29 @@ async function pack(
 ): Promise<VaultTransaction[]> {
   if (steps.length === 0) return [];
   const lifetime = await lifetimeOf(rpc);
-  const groups = version === 2 ? steps.map((step) => [step]) : [steps];
-  const packed = (
-    await Promise.all(
-      groups.map((group) =>
-        packSignedTransactions({ feePayer: input.feePayer, lifetime, steps: group, memo: input.memo }),
-      ),
-    )
+  const signed = async (group: Step[]): Promise<VaultTransaction[]> =>
+    (
+      await packSignedTransactions({ feePayer: input.feePayer, lifetime, steps: group, memo: input.memo })
+    ).map(({ steps: carried, ...transaction }) => ({
+      ...transaction,
+      closes: carried.flatMap((step) => (step.close ? [step.close] : [])),
+    }));
+  if (version === 1) return signed(steps);
+  const entries = steps.filter((step) => step.close?.kind === 'closeEntry');
+  const alone = (
+    await Promise.all(steps.filter((step) => !entries.includes(step)).map((step) => signed([step])))
   ).flat();
-  return packed.map(({ steps: carried, ...transaction }) => ({
-    ...transaction,
-    closes: carried.flatMap((step) => (step.close ? [step.close] : [])),
-  }));
+  const packed = await signed(entries);
+  const withFallback = await Promise.all(
+    packed.map(async (transaction) => {
+      if (transaction.closes.length < 2) return transaction;
+      const carried = entries.filter((step) => transaction.closes.includes(step.close!));
+      const separately = (await Promise.all(carried.map((step) => signed([step])))).flat();
+      return { ...transaction, separately };
+    }),
+  );
+  // Entry closes last: close_entry needs a refunding (or settled) vault, which the steps before make.
+  return [...alone, ...withFallback];
 }
 
 function walletTransaction(built: AppTransaction & { signature: Signature | null }): AppTransaction {

@@ -25,9 +25,10 @@ export function createRecordCloses(
       vault: address(escrowWallet),
       feePayer: await escrowKeys.feePayer(),
     });
-    // A v2 vault's closes are one per record, each independent of the others: one that cannot
-    // land (its entrant's account refuses the rent) leaves the rest to close. v1's batches stop
-    // at the first failure, as they always have; the job sends what is left again.
+    // A v2 vault's closes are independent of each other: one that cannot land (its entrant's
+    // account refuses the rent) leaves the rest to close, packed entry closes going again one by
+    // one (decision 047). v1's batches stop at the first failure, as they always have; the job
+    // sends what is left again.
     for (const transaction of transactions)
       if (!(await transfers.sendAndConfirm(transaction)) && vault.version === 1) break;
     return vaultState(escrowWallet);

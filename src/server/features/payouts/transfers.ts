@@ -250,8 +250,8 @@ export function createTransfers({
     }
   }
 
-  /** Sends a transaction that moves no pool money (closes of records), and waits for it. */
-  async function sendAndConfirm(transaction: VaultTransaction): Promise<boolean> {
+  /** Sends one transaction and waits for it: whether it landed. */
+  async function landed(transaction: VaultTransaction): Promise<boolean> {
     try {
       await sendSignedTransaction(rpc, transaction.base64);
       await waitForConfirmation(rpc, transaction.signature, {
@@ -267,12 +267,25 @@ export function createTransfers({
     }
   }
 
+  /**
+   * Sends a transaction that moves no pool money (closes of records), and waits for it. Packed
+   * entry closes that cannot land go again one by one, so one entrant's refusal holds up only its
+   * own entry; whether every close landed.
+   */
+  async function sendAndConfirm(transaction: VaultTransaction): Promise<boolean> {
+    if (await landed(transaction)) return true;
+    if (!transaction.separately) return false;
+    let all = true;
+    for (const single of transaction.separately) if (!(await landed(single))) all = false;
+    return all;
+  }
+
   const memo = (payout: VaultPayout, what: string, attempt: number) =>
     `DarePool ${what}${payout.dareId === null ? '' : ` of dare ${payout.dareId}`}, attempt ${attempt}`;
 
   /**
    * Records, sends and books each paying transaction in order; stops at the first that does not
-   * land. With `independentCloses` (each transaction closes one record of its own), one that
+   * land. With `independentCloses` (each transaction closes records of its own), one that
    * closes records and failed does not stop the next: only a transaction closing nothing (the
    * cancel the refunds need) or one whose fate is unknown (one transaction of a vault on its way
    * at a time) does.

@@ -45,7 +45,7 @@ export function createVaultRefunds(
         if (refunds.length === 0) return null;
         return { recipient: refunds[0]!.payer, lamports: refunds.reduce((sum, r) => sum + r.amount, 0n) };
       },
-      // A v2 vault's records close one per transaction, each on its own (see record-closes.ts).
+      // A v2 vault's records close independently of each other (see record-closes.ts).
       { independentCloses: vault.version === 2 },
     );
     return { state: await vaultState(payout.escrowWallet), outcomes };
