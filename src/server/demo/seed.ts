@@ -61,12 +61,12 @@ interface DemoDare {
   stake: string;
   days: number;
   contributions?: [DemoUser, string][];
-  /** Applied after the dare is funded: the demo shows every status, not only 'active'. */
   /**
    * Deactivated by the admin once funded, through the admin's own Deactivate: cancelled on chain
    * and its payers refunded, so the demo shows a refunded dare as users would see one.
    */
   deactivated?: true;
+  /** Written after the dare is funded: what makes the Major Dare one. */
   afterwards?: {
     isMajor?: boolean;
     maxParticipants?: number;

@@ -308,7 +308,7 @@ export async function buildExecuteTransaction(
 
 /**
  * cancel (when the vault is still open), then a refund per receipt and close_entry per entry:
- * packed as full as a packet allows for a v1 vault; for a v2 vault each alone but the entry
+ * packed as full as a packet allows for a v1 vault; for a v2 vault each alone, except the entry
  * closes, which are packed (see `pack`).
  */
 export async function buildCancelAndRefundTransactions(
@@ -332,7 +332,7 @@ export async function buildCancelAndRefundTransactions(
  * Closes what is left of a vault, signed only by `feePayer` (any wallet: no DarePool key): a
  * refund per receipt and close_entry per entry when it is refunding or open (the program refuses
  * the refunds of an open vault before refund_after), close_receipt and close_entry when settled.
- * A v2 vault's come one per transaction, but its entry closes, which are packed (see `pack`).
+ * A v2 vault's go one per transaction, except its entry closes, which are packed (see `pack`).
  */
 export async function buildCloseRecordsTransactions(
   rpc: VaultRpc,
