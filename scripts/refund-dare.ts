@@ -117,7 +117,7 @@ async function sendOrSeparately(transaction: VaultTransaction): Promise<VaultTra
       fail(`transaction ${transaction.signature} failed: ${(error as Error).message}`);
     console.log(`Transaction ${transaction.signature} failed; sending its closes one by one`);
     const sent: VaultTransaction[] = [];
-    for (const single of transaction.separately) {
+    for (const single of await transaction.separately()) {
       try {
         console.log(`Sent ${await send(single)}`);
         sent.push(single);

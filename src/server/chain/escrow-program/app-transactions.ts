@@ -73,11 +73,11 @@ export type RecordClose =
 export interface VaultTransaction extends SignedAppTransaction {
   closes: RecordClose[];
   /**
-   * A v2 vault's entry closes go out packed (one fee for many, decision 047); these are the same
-   * closes, each signed alone, to send when the packed transaction cannot land (one entrant's
-   * account refusing its rent must not hold up the others).
+   * A v2 vault's entry closes go out packed (one fee for many, decision 047); this signs the same
+   * closes each alone (same blockhash), to send when the packed transaction cannot land: one
+   * entrant's account refusing its rent must not hold up the others. Signed only when asked for.
    */
-  separately?: VaultTransaction[];
+  separately?: () => Promise<VaultTransaction[]>;
 }
 
 async function lifetimeOf(rpc: BlockhashRpc): Promise<Lifetime> {
@@ -433,15 +433,12 @@ async function pack(
   const alone = (
     await Promise.all(steps.filter((step) => !entries.includes(step)).map((step) => signed([step])))
   ).flat();
-  const packed = await signed(entries);
-  const withFallback = await Promise.all(
-    packed.map(async (transaction) => {
-      if (transaction.closes.length < 2) return transaction;
-      const carried = entries.filter((step) => transaction.closes.includes(step.close!));
-      const separately = (await Promise.all(carried.map((step) => signed([step])))).flat();
-      return { ...transaction, separately };
-    }),
-  );
+  const withFallback = (await signed(entries)).map((transaction) => {
+    if (transaction.closes.length < 2) return transaction;
+    const carried = entries.filter((step) => transaction.closes.includes(step.close!));
+    const separately = async () => (await Promise.all(carried.map((step) => signed([step])))).flat();
+    return { ...transaction, separately };
+  });
   // Entry closes last: close_entry needs a refunding (or settled) vault, which the steps before make.
   return [...alone, ...withFallback];
 }

@@ -276,7 +276,7 @@ export function createTransfers({
     if (await landed(transaction)) return true;
     if (!transaction.separately) return false;
     let all = true;
-    for (const single of transaction.separately) if (!(await landed(single))) all = false;
+    for (const single of await transaction.separately()) if (!(await landed(single))) all = false;
     return all;
   }
 
