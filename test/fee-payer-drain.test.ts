@@ -4,7 +4,8 @@
  * broadcast whatever they get straight to the chain, without ever submitting a proof. Before
  * decision 034 each one was signed by the platform's fee payer and cost it an entry's rent and fee
  * (60 accounts took it from 1.26 SOL to nothing in 103 s). Now an entry is the entrant's to pay:
- * the platform fee payer loses nothing, because it sent nothing.
+ * the platform fee payer loses nothing, because it sent nothing. When the dares end it closes those
+ * entries, packed, for a fraction of what the attackers paid to make them (decision 047).
  */
 import {
   address,
