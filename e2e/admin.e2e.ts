@@ -40,7 +40,9 @@ describe('the Admin panel', () => {
 
     const all = await api<Dare[]>('GET', '/api/admin/dares', token);
     const list = page.getByRole('list', { name: 'Dares' });
-    await expect.poll(() => list.getByRole('listitem').count()).toBe(all.length);
+    // The dares' own rows: a refunded dare's row holds a list of its refund transactions.
+    const rows = list.locator(':scope > li');
+    await expect.poll(() => rows.count()).toBe(all.length);
 
     // Search runs on the server: the list is exactly what the API finds for the same words.
     const [target, other] = all.filter(
@@ -52,11 +54,7 @@ describe('the Admin panel', () => {
     await page.getByLabel('Search dares').fill(word);
     await expect
       .poll(async () =>
-        (
-          await list
-            .getByRole('listitem')
-            .evaluateAll((items) => items.map((item) => item.getAttribute('aria-label')))
-        ).sort(),
+        (await rows.evaluateAll((items) => items.map((item) => item.getAttribute('aria-label')))).sort(),
       )
       .toEqual(found.map((dare) => dare.title).sort());
     await page.getByLabel('Search dares').fill('');
