@@ -23,12 +23,17 @@ export function createLocalDiskStorage(dir: string): StoragePort {
       const key = randomBytes(16).toString('hex');
       const file = fileOf(key);
       let contentType: string;
+      const out = createWriteStream(file, { flags: 'wx' });
       try {
         // pipeline destroys every stream on failure or abort, so no file handle outlives the upload.
-        await pipeline(body, createWriteStream(file, { flags: 'wx' }), { signal: options.signal });
+        await pipeline(body, out, { signal: options.signal });
         contentType = typeof contentTypeOf === 'function' ? contentTypeOf() : contentTypeOf;
         await writeFile(`${file}.json`, JSON.stringify({ contentType }));
       } catch (error) {
+        // A write stream destroyed before its file opened still opens (creating the file) and then
+        // closes it: removed before that close, an aborted upload's file would be left behind.
+        if (!out.closed)
+          await new Promise<void>((resolve) => out.once('close', () => resolve()).once('error', () => {}));
         await rm(file, { force: true });
         await rm(`${file}.json`, { force: true });
         throw error;
