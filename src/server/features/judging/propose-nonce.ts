@@ -9,20 +9,12 @@
  */
 import {
   type Address,
-  appendTransactionMessageInstructions,
   createAddressWithSeed,
-  createTransactionMessage,
-  getBase64EncodedWireTransaction,
-  getSignatureFromTransaction,
   type Instruction,
   type KeyPairSigner,
   type Nonce,
-  pipe,
   type Rpc,
   type SolanaRpcApi,
-  setTransactionMessageFeePayerSigner,
-  setTransactionMessageLifetimeUsingBlockhash,
-  signTransactionMessageWithSigners,
 } from '@solana/kit';
 import {
   fetchMaybeNonce,
@@ -33,6 +25,8 @@ import {
   SYSTEM_PROGRAM_ADDRESS,
 } from '@solana-program/system';
 import { waitForConfirmation } from '#server/chain/confirmation';
+import { packSignedTransactions } from '#server/chain/escrow-program/wire-transactions';
+import { sendSignedTransaction } from '#server/chain/payout-transactions';
 
 export interface NonceLifetime {
   nonce: Nonce;
@@ -129,24 +123,17 @@ async function sendAsFeePayer(
   feePayer: KeyPairSigner,
   instructions: Instruction[],
 ): Promise<void> {
-  const { value: latest } = await rpc.getLatestBlockhash({ commitment: 'confirmed' }).send();
-  const signed = await signTransactionMessageWithSigners(
-    pipe(
-      createTransactionMessage({ version: 0 }),
-      (m) => setTransactionMessageFeePayerSigner(feePayer, m),
-      (m) => setTransactionMessageLifetimeUsingBlockhash(latest, m),
-      (m) => appendTransactionMessageInstructions(instructions, m),
-    ),
-  );
-  await rpc
-    .sendTransaction(getBase64EncodedWireTransaction(signed), {
-      encoding: 'base64',
-      preflightCommitment: 'confirmed',
-    })
-    .send();
-  await waitForConfirmation(rpc, getSignatureFromTransaction(signed), {
+  const { value: lifetime } = await rpc.getLatestBlockhash({ commitment: 'confirmed' }).send();
+  const [transaction, ...more] = await packSignedTransactions({
+    feePayer,
+    lifetime,
+    steps: instructions.map((instruction) => ({ instruction })),
+  });
+  if (!transaction || more.length > 0) throw new Error('The nonce instructions must fit in one transaction');
+  await sendSignedTransaction(rpc, transaction.base64);
+  await waitForConfirmation(rpc, transaction.signature, {
     commitment: 'confirmed',
     timeoutMs: 60_000,
-    lastValidBlockHeight: latest.lastValidBlockHeight,
+    lastValidBlockHeight: lifetime.lastValidBlockHeight,
   });
 }

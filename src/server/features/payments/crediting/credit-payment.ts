@@ -1,5 +1,4 @@
 import { deadlineProblem } from '#contract/dare-rules';
-import type { Difficulty } from '#contract/limits';
 import { lamportsToSol, solToLamports } from '#contract/money';
 import { PAYMENT_MESSAGES } from '#contract/payments';
 import type { EscrowPrograms } from '#server/chain/escrow-program/any-program';
@@ -19,6 +18,7 @@ import {
   insertContribution,
   insertStakedDare,
   lockDareStanding,
+  type NewDare,
 } from '#server/features/payments/repo/credits';
 import {
   assignEscrowToDare,
@@ -30,20 +30,6 @@ import { requireDareCreationEnabled } from '#server/features/settings/switches';
 import { attachLedgerDare } from '#server/ledger/entries';
 import { bookPayment } from './book-payment';
 import { type VerifiedPayment, verifyPayment } from './verify-payment';
-
-/** The dare a stake opens, as the request describes it; the money columns come from the payment. */
-export interface NewDare {
-  title: string;
-  description: string;
-  difficulty: Difficulty;
-  category: string;
-  deadline: Date;
-  maxParticipants: number;
-  isMajor: boolean;
-  isPublic?: boolean;
-  tags?: string[];
-  imageUrl?: string | null;
-}
 
 /** What a verified payment pays for. */
 export type Credit =

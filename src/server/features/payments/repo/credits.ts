@@ -51,21 +51,25 @@ export async function findContributionBySignature(db: DbOrTx, signature: string)
   return row;
 }
 
+/** The dare a stake opens, as the request describes it; the money columns come from the payment. */
+export interface NewDare {
+  title: string;
+  description: string;
+  difficulty: Difficulty;
+  category: string;
+  deadline: Date;
+  maxParticipants: number;
+  isMajor: boolean;
+  isPublic?: boolean;
+  tags?: string[];
+  imageUrl?: string | null;
+}
+
 export async function insertStakedDare(
   db: DbOrTx,
-  dare: {
-    title: string;
-    description: string;
+  dare: NewDare & {
     creatorId: number;
     stake: string;
-    difficulty: Difficulty;
-    category: string;
-    deadline: Date;
-    maxParticipants: number;
-    isMajor: boolean;
-    isPublic?: boolean;
-    tags?: string[];
-    imageUrl?: string | null;
     escrowWallet: string;
     signature: string;
     network: string;
