@@ -14,6 +14,19 @@ export async function findDareStanding(db: DbOrTx, id: number): Promise<DareStan
   return row;
 }
 
+/** The kind and deadline a dare's vault was made for (null: a dare without a deadline, from before vaults). */
+export async function findDareVaultTarget(
+  db: DbOrTx,
+  id: number,
+): Promise<{ kind: 'community' | 'major'; deadline: Date } | null> {
+  const [row] = await db
+    .select({ isMajor: dares.isMajor, deadline: dares.deadline })
+    .from(dares)
+    .where(eq(dares.id, id));
+  if (!row?.deadline) return null;
+  return { kind: row.isMajor ? 'major' : 'community', deadline: row.deadline };
+}
+
 /**
  * The dare, locked until the transaction ends: a winner pick or a cancellation waits for a
  * contribution being credited, or the contribution sees the dare they left behind.
