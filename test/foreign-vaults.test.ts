@@ -217,6 +217,24 @@ describe('front-running an honest creator', () => {
   });
 });
 
+describe('a front-run creator who never comes back', () => {
+  it('leaves a reservation the payments job records foreign when it lapses, so reconcile knows its SOL is not ours', async () => {
+    const deadline = defaultDeadline();
+    const escrow = await reserve(carol);
+    expect((await createTransaction(carol, escrow, '0.5', deadline)).statusCode).toBe(200);
+    await createVaultStraight(mallory, await seedOf(escrow), seconds(deadline), '0.02', {
+      guardian: address(mallory.wallet.address),
+    });
+    ctx.clock.advance(31 * 60_000);
+    const run = await servicesFor(ctx).payments.settleLapsed();
+    expect(run.failureReasons).toEqual([]);
+    const [row] = await ctx.database.db.select().from(dareWallets).where(eq(dareWallets.publicKey, escrow));
+    expect(row).toMatchObject({ foreignTerm: 'guardian', status: 'closed', dareId: null });
+    const report = await expectReconciled(ctx);
+    expect(report.foreign).toContain(escrow);
+  });
+});
+
 describe('a dare opened on a foreign vault before every term was checked', () => {
   /** The dare as the old code made it: our canceller, the creator's sock as judge, stake booked. */
   async function dareOnForeignVault(): Promise<{ id: number; vault: Address }> {

@@ -1,10 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import {
-  type Address,
-  address,
-  type Base64EncodedWireTransaction,
-  createNoopSigner,
-} from '@solana/kit';
+import { type Address, address, type Base64EncodedWireTransaction, createNoopSigner } from '@solana/kit';
 import { eq } from 'drizzle-orm';
 import { waitForConfirmation } from '#server/chain/confirmation';
 import { ensureProgramDeployed } from '#server/chain/escrow-program/deploy';

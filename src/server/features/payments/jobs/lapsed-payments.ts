@@ -12,7 +12,11 @@ import { fetchLandedTransaction } from '#server/features/payments/crediting/land
 import { expireReservations } from '#server/features/payments/intents/escrow-reservations';
 import type { PaymentIntentRow } from '#server/features/payments/intents/intent';
 import type { OurVaults } from '#server/features/payments/intents/our-vault';
-import { findEscrowWallet, foreignVaultsWithBookedSol } from '#server/features/payments/repo/escrow-wallets';
+import {
+  findEscrowWallet,
+  findLapsingReservations,
+  foreignVaultsWithBookedSol,
+} from '#server/features/payments/repo/escrow-wallets';
 import {
   lapsedPaidIntents,
   lapsedUncheckedIntents,
@@ -53,7 +57,9 @@ export interface LapsedPaymentsDeps {
  *   contribution (or, if the vault was refunded meanwhile, settled as refunded with it);
  * - a landed payment into a vault that funds no dare (a create_vault never followed by step 7, or
  *   refused and not corrected in time): the vault is cancelled and every receipt refunded;
- * - vault refunds that could not be done yet are asked for again.
+ * - vault refunds that could not be done yet are asked for again;
+ * - a reservation lapsing is looked at once: a vault made there with other terms is recorded
+ *   foreign (decision 048), and one whose canceller is ours and that holds our books' SOL refunded.
  */
 export function createLapsedPayments(deps: LapsedPaymentsDeps) {
   const { db, chain, clock, programs } = deps;
@@ -132,6 +138,15 @@ export function createLapsedPayments(deps: LapsedPaymentsDeps) {
   return {
     async run(): Promise<LapsedPaymentsRun> {
       const run: LapsedPaymentsRun = { found: 0, credited: 0, refused: 0, failureReasons: [] };
+      for (const reservation of await findLapsingReservations(db, clock())) {
+        try {
+          // A vault someone made at the address with other terms is recorded foreign (our-vault.ts),
+          // so reconcile knows the SOL in it is not the ledger's.
+          await deps.ourVaults.check(reservation);
+        } catch (error) {
+          run.failureReasons.push(`reservation ${reservation.publicKey}: ${(error as Error).message}`);
+        }
+      }
       await expireReservations(db, clock());
       for (const intent of await lapsedUncheckedIntents(db, clock())) {
         try {

@@ -31,6 +31,14 @@ export async function insertReservation(
   return row!;
 }
 
+/** Reservations lapsing now (still 'reserved' past their time): the job looks at their address once. */
+export async function findLapsingReservations(db: DbOrTx, now: Date): Promise<EscrowWalletRow[]> {
+  return db
+    .select()
+    .from(dareWallets)
+    .where(and(eq(dareWallets.status, 'reserved'), lt(dareWallets.expiresAt, now)));
+}
+
 export async function markLapsedReservationsExpired(db: DbOrTx, now: Date): Promise<void> {
   await db
     .update(dareWallets)
