@@ -290,6 +290,9 @@ describe('a dare opened on a foreign vault before every term was checked', () =>
     // The stake and both rents are back with the creator; the platform paid the fees.
     expect((await lamportsOf(ctx, alice.wallet.address)) - before).toBeGreaterThan(500_000_000n);
     expect(await ledgerLines(dare.vault)).toEqual(['stake 1 0.500000000', 'refund -1 0.500000000']);
+    // No dare shows a foreign vault as its pool: it is cancelled, its payers refunded.
+    const page = await http.get(`/api/dares/${dare.id}`);
+    expect(page.json()).toMatchObject({ status: 'cancelled', phase: 'refunded' });
     await expectReconciled(ctx);
   });
 });

@@ -12,6 +12,7 @@ import { fetchLandedTransaction } from '#server/features/payments/crediting/land
 import { expireReservations } from '#server/features/payments/intents/escrow-reservations';
 import type { PaymentIntentRow } from '#server/features/payments/intents/intent';
 import type { OurVaults } from '#server/features/payments/intents/our-vault';
+import { cancelDareOnVault } from '#server/features/payments/repo/credits';
 import {
   findEscrowWallet,
   findLapsingReservations,
@@ -169,6 +170,7 @@ export function createLapsedPayments(deps: LapsedPaymentsDeps) {
         }
       }
       for (const vault of await foreignVaultsToRefund(deps)) {
+        await cancelDareOnVault(db, vault, clock());
         const failure = await refuseVault(deps, vault);
         if (failure) run.failureReasons.push(`vault ${vault}: ${failure}`);
         else run.refused += 1;

@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Difficulty } from '#contract/limits';
 import { lamportsToSol } from '#contract/money';
 import type { DbOrTx } from '#server/db/client';
@@ -25,6 +25,17 @@ export async function findDareVaultTarget(
     .where(eq(dares.id, id));
   if (!row?.deadline) return null;
   return { kind: row.isMajor ? 'major' : 'community', deadline: row.deadline };
+}
+
+/**
+ * The dare a foreign vault funds, cancelled: it cannot be paid out by DarePool's rules, so it no
+ * longer shows that vault as a pool (decision 048). Its refunds follow.
+ */
+export async function cancelDareOnVault(db: DbOrTx, escrowWallet: string, now: Date): Promise<void> {
+  await db
+    .update(dares)
+    .set({ status: 'cancelled', updatedAt: now })
+    .where(and(eq(dares.escrowWallet, escrowWallet), eq(dares.status, 'active')));
 }
 
 /**
