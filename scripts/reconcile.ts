@@ -33,6 +33,10 @@ try {
       `DIFFERENCE ${d.escrowWallet}: on chain ${lamportsToSol(d.onChain)} SOL above rent, ledger ${lamportsToSol(d.ledger)} SOL (${sign}${lamportsToSol(abs)} SOL)`,
     );
   }
+  for (const vault of report.foreign)
+    console.log(
+      `FOREIGN ${vault}: a vault not made with DarePool's terms, holding nothing of the ledger (not compared)`,
+    );
   if (report.differences.length === 0) console.log('No difference.');
   process.exitCode = report.differences.length === 0 ? 0 : 1;
 } finally {

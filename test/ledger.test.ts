@@ -75,7 +75,7 @@ describe('the ledger against the chain', () => {
     expect(pools).toEqual(['0.810000001', '3.25', '0.01', '6.5']);
 
     const report = await reconcileEscrows(ctx.database.db, ctx.chain.rpc);
-    expect(report).toEqual({ checked: 4, differences: [] });
+    expect(report).toEqual({ checked: 4, differences: [], foreign: [] });
   });
 
   it('still refuses a replayed signature after a restart, and still knows every balance', async () => {
@@ -87,7 +87,11 @@ describe('the ledger against the chain', () => {
     const other = await post('/api/dares', { ...firstBody, title: 'Another' }, firstCreator.token);
     expect(other.statusCode).toBe(409);
     expect(await rowCounts()).toEqual(before);
-    expect(await reconcileEscrows(ctx.database.db, ctx.chain.rpc)).toEqual({ checked: 4, differences: [] });
+    expect(await reconcileEscrows(ctx.database.db, ctx.chain.rpc)).toEqual({
+      checked: 4,
+      differences: [],
+      foreign: [],
+    });
   });
 
   it('reports SOL that reached an escrow without being credited', async () => {

@@ -24,6 +24,7 @@ import { eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { solToLamports } from '#contract/money';
+import { PAYMENT_MESSAGES } from '#contract/payments';
 import { buildApp } from '#server/app';
 import { readKeypairFile, writeNewKeypairFile } from '#server/chain/escrow-program/keypair-file';
 import { findEntryAddress } from '#server/chain/escrow-program/pda';
@@ -204,6 +205,26 @@ describe('a data folder from before v2, started by today’s code', () => {
     const report = await expectReconciled();
     // The demo's vaults and the three dares' are all checked.
     expect(report.checked).toBeGreaterThanOrEqual(3);
+  });
+
+  it('takes no new SOL into a v1 vault: Add to Pool answers 409 saying why (decision 048)', async () => {
+    const dare = fixture.dares.toCancel;
+    const token = await login(backer, LEGACY_FIXTURE.userPassword);
+    const before = await lamportsOf(dare.vault);
+    const res = await call(
+      'POST',
+      '/api/create-transaction',
+      { fromWallet: fixture.wallets[backer], toWallet: dare.vault, amount: '0.05' },
+      token,
+    );
+    expect(res.statusCode, res.body).toBe(409);
+    expect(res.json()).toMatchObject({
+      code: 'CONFLICT',
+      foreignTerm: 'program',
+      error: PAYMENT_MESSAGES.v1Retired,
+    });
+    expect(await lamportsOf(dare.vault)).toBe(before);
+    await expectReconciled();
   });
 
   it('pays the winner of an open v1 dare by settle: marked by the admin, claimed, richer by exactly the pool', async () => {

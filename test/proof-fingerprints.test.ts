@@ -1,6 +1,6 @@
 /**
  * Proof fingerprints (docs/decisions/038-proof-fingerprints.md): an upload is hashed as it is
- * stored; `enter-transaction {videoUrl}` builds v1's entry as before on a v1 vault and, on a v2
+ * stored; `enter-transaction {videoUrl}` builds no entry on a v1 vault (409: v1 takes no new SOL) and, on a v2
  * vault, an entry carrying the proof's SHA-256; submit records a proof only when the entry holds
  * its fingerprint; `proofMatches` follows the stored bytes (re-hashed on approval and by the job).
  */
@@ -15,11 +15,12 @@ import {
 } from '@solana/kit';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { PAYMENT_MESSAGES } from '#contract/payments';
 import { SUBMISSION_MESSAGES, UPLOADED_VIDEO_PREFIX } from '#contract/submissions';
 import { findEntryAddress } from '#server/chain/escrow-program/pda';
 import { fetchEntryV2 } from '#server/chain/escrow-program/v2/accounts';
 import { createDare } from '#server/db/factories';
-import { dareSubmissions, videoUploads } from '#server/db/schema';
+import { dareSubmissions, preparedTransactions, videoUploads } from '#server/db/schema';
 import { ensureVault, entryOnChain, postSubmit, requestEntry, walletSigns } from './helpers/entries';
 import { createV2Dare, deployEscrowV2, sendSigned } from './helpers/escrow-v2';
 import { type Actor, newActor } from './helpers/payouts';
@@ -99,7 +100,7 @@ let v2Dare: { id: number; vault: Address };
 
 beforeAll(async () => {
   v2ProgramId = await deployEscrowV2(ctx);
-  v2Dare = await createV2Dare(ctx, v2ProgramId, owner, [address(judge.wallet.address)]);
+  v2Dare = await createV2Dare(ctx, v2ProgramId, owner);
 });
 
 describe('the fingerprint of an upload', () => {
@@ -124,26 +125,16 @@ describe('POST /api/dares/{id}/enter-transaction {videoUrl}', () => {
     expect([borrowed.statusCode, borrowed.json().error]).toEqual([400, SUBMISSION_MESSAGES.ownUpload]);
   });
 
-  it('on a v1 vault, builds v1’s entry as before: no fingerprint, the same one for any video', async () => {
-    // A vault of program v1 (dares made before v2 keep theirs), whatever new dares get.
+  it('on a v1 vault, builds no entry: v1 takes no new SOL (409 saying why, decision 048)', async () => {
+    // A vault of program v1 (dares made before v2 keep theirs until they are refunded).
     const row = await createDare(ctx.database.db, { creatorId: owner.id, escrowWallet: null });
-    const dare = { id: row.id, vault: await ensureVault(ctx, owner, row.id) };
-    const first = await requestEntry(ctx, bob, dare.id, 'https://videos.example/a.mp4');
-    expect(first.statusCode, first.body).toBe(200);
-    const enter = enterInstruction(first.json().transaction);
-    expect(enter.programId).toBe(ctx.escrowProgramId);
-    expect(enter.signers).toEqual([bob.wallet.address]);
-    const other = await requestEntry(ctx, bob, dare.id, 'https://videos.example/b.mp4');
-    expect(other.json().transaction).toBe(first.json().transaction);
-    // Submitted and recorded as before, with no fingerprint.
-    const res = await postSubmit(ctx, bob, dare.id, {
-      videoUrl: 'https://videos.example/b.mp4',
-      description: 'v1 proof',
-      signedEntryTransaction: await walletSigns(bob.wallet, first.json().transaction),
-    });
-    expect(res.statusCode, res.body).toBe(201);
-    expect([res.json().proofHash, res.json().proofMatches]).toEqual([null, null]);
-    expect(await entryOnChain(ctx, dare.vault, bob.wallet.address)).not.toBeNull();
+    const dare = { id: row.id, vault: await ensureVault(ctx, owner, row.id, { version: 1 }) };
+    const prepared = (await ctx.database.db.select().from(preparedTransactions)).length;
+    const refused = await requestEntry(ctx, bob, dare.id, 'https://videos.example/a.mp4');
+    expect(refused.statusCode, refused.body).toBe(409);
+    expect(refused.json()).toMatchObject({ error: PAYMENT_MESSAGES.v1Retired, foreignTerm: 'program' });
+    expect((await ctx.database.db.select().from(preparedTransactions)).length).toBe(prepared);
+    expect(await entryOnChain(ctx, dare.vault, bob.wallet.address)).toBeNull();
   });
 
   it('on a v2 vault, carries the proof’s SHA-256; the same video gets the same transaction, another a new one', async () => {

@@ -85,6 +85,7 @@ describe('demo data', () => {
     expect(await reconcileEscrows(ctx.database.db, ctx.chain.rpc)).toEqual({
       checked: all.length,
       differences: [],
+      foreign: [],
     });
     const admins = (await ctx.database.db.select().from(users)).filter((user) => user.isAdmin);
     expect(admins.map((user) => user.username)).toEqual(['admin']);

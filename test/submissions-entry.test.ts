@@ -148,7 +148,11 @@ describe('POST /api/dares/{id}/enter-transaction', () => {
       feePayer: await ctx.escrowKeys.feePayer(),
       lifetime,
       instructions: [
-        getCancelInstruction({ programId: ctx.escrowProgramId, vault: address(cancelled.vault), moderator }),
+        getCancelInstruction({
+          programId: ctx.escrowProgramV2Id,
+          vault: address(cancelled.vault),
+          moderator,
+        }),
       ],
     });
     const sent = await ctx.chain.rpc.sendTransaction(cancel.base64, { encoding: 'base64' }).send();
@@ -156,7 +160,7 @@ describe('POST /api/dares/{id}/enter-transaction', () => {
     const onCancelled = await requestEntry(ctx, bob, cancelled.id);
     expect([onCancelled.statusCode, onCancelled.json().error]).toEqual([409, 'Submissions Closed']);
 
-    // The row's deadline is a week away, but the vault's (what the program checks) is past.
+    // The vault's deadline (what the program checks) is past on the chain's clock only.
     const closing = await dareWithOwnVault({ deadline: new Date((await chainNow(ctx)).getTime() + 2000) });
     await warpChain(ctx, 3);
     const onClosed = await requestEntry(ctx, bob, closing.id);

@@ -18,6 +18,7 @@ export const PUBLISHED: Readonly<Record<string, string>> = {
   'payments/crediting/credit-payment': 'crediting a payment (`creditPayment`)',
   'payments/crediting/book-payment': 'booking a payment (`bookPayment`)',
   'payments/intents/escrow-reservations': 'escrow reservations',
+  'payments/intents/our-vault': 'whether a vault is ours in every term (`createOurVaults`, decision 048)',
   'payments/crediting/hold-refused-payment': '`holdRefusedPayment` around a step 7',
   'settings/switches': 'System Controls switches, `requireDareCreationEnabled`',
   'submissions/visibility': 'statuses anyone may see',

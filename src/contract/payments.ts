@@ -27,6 +27,12 @@ export const PAYMENT_MESSAGES = {
   vaultNotOpen: "This dare's vault no longer takes payments",
   deadlineMismatch: 'The deadline does not match the one the payment was prepared with',
   kindMismatch: 'The kind of dare does not match the one the payment was prepared with',
+  foreignVault: (term: string) =>
+    `This vault is not a DarePool vault: its ${term} differs from DarePool's, so nothing is paid into it`,
+  foreignReservation: (term: string) =>
+    `Someone else created a vault at this address first (its ${term} differs from DarePool's); nothing of yours was taken. Start again with the new vault address`,
+  v1Retired:
+    "This dare's vault is on escrow program v1, which DarePool is retiring: it takes no new SOL, and its payers are refunded",
 } as const;
 
 /** The escrow program's two kinds of vault: 100% to one winner, or 70/30 (a Major Dare). */

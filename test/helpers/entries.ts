@@ -11,7 +11,10 @@ import { eq } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { waitForConfirmation } from '#server/chain/confirmation';
 import { fetchEntry, fetchVault } from '#server/chain/escrow-program/accounts';
-import { buildCreateVaultTransaction } from '#server/chain/escrow-program/app-transactions';
+import {
+  buildCreateVaultTransaction,
+  buildCreateVaultV2Transaction,
+} from '#server/chain/escrow-program/app-transactions';
 import { findEntryAddress } from '#server/chain/escrow-program/pda';
 import { dares } from '#server/db/schema';
 import type { TestContext } from './app';
@@ -128,38 +131,63 @@ export async function dareVault(ctx: TestContext, dareId: number): Promise<strin
 
 /**
  * A dare made without the API (a factory row) gets a vault here, for chain states the API cannot
- * make (a vault whose deadline passes in seconds): a program vault created by `creator`'s wallet
- * (the platform pays the rent), and the dare's `escrowWallet` pointed at it. A dare that has its
- * vault already (every dare made through the API) is left as it is.
+ * make (a vault whose deadline passes in seconds): a program v2 vault with the app's terms
+ * (decision 048), created and paid by `creator`'s wallet, the dare's `escrowWallet` and deadline
+ * set to the vault's. `version: 1` makes a legacy v1 vault instead (the platform pays the rent).
+ * A dare that has its vault already (every dare made through the API) is left as it is.
  */
 export async function ensureVault(
   ctx: TestContext,
   creator: { wallet: TestWallet },
   dareId: number,
-  options: { deadline?: Date; kind?: 'community' | 'major' } = {},
+  options: { deadline?: Date; kind?: 'community' | 'major'; version?: 1 | 2 } = {},
 ): Promise<Address> {
   const current = await dareVault(ctx, dareId);
-  if (current && (await fetchVault(ctx.chain.rpc, ctx.escrowProgramId, address(current))))
-    return address(current);
+  const programs = { v1: ctx.escrowProgramId, v2: ctx.escrowProgramV2Id };
+  if (current && (await fetchVault(ctx.chain.rpc, programs, address(current)))) return address(current);
   const [dare] = await ctx.database.db.select().from(dares).where(eq(dares.id, dareId));
   const deadlineAt = options.deadline ?? dare!.deadline ?? new Date(Date.now() + 365 * 24 * 3600 * 1000);
   const deadline = BigInt(Math.floor(deadlineAt.getTime() / 1000));
-  const built = await buildCreateVaultTransaction(ctx.chain.rpc, {
-    programId: ctx.escrowProgramId,
-    creator: address(creator.wallet.address),
-    rentPayer: await ctx.escrowKeys.feePayer(),
-    dareId: new Uint8Array(randomBytes(32)),
-    moderator: (await ctx.escrowKeys.moderator()).address,
-    deadline,
-    refundAfter: deadline + 7n * 24n * 3600n,
-    amount: 10_000_000n,
-    kind: options.kind ?? (dare!.isMajor ? 'major' : 'community'),
-  });
+  const refundAfter = deadline + 7n * 24n * 3600n;
+  const kind = options.kind ?? (dare!.isMajor ? 'major' : 'community');
+  const moderator = (await ctx.escrowKeys.moderator()).address;
+  const built =
+    options.version === 1
+      ? await buildCreateVaultTransaction(ctx.chain.rpc, {
+          programId: ctx.escrowProgramId,
+          creator: address(creator.wallet.address),
+          rentPayer: await ctx.escrowKeys.feePayer(),
+          dareId: new Uint8Array(randomBytes(32)),
+          moderator,
+          deadline,
+          refundAfter,
+          amount: 10_000_000n,
+          kind,
+        })
+      : await buildCreateVaultV2Transaction(ctx.chain.rpc, {
+          programId: ctx.escrowProgramV2Id,
+          creator: address(creator.wallet.address),
+          dareId: new Uint8Array(randomBytes(32)),
+          terms: {
+            kind,
+            deadline,
+            refundAfter,
+            judges: ctx.judging.judges,
+            threshold: kind === 'major' ? ctx.judging.majorThreshold : ctx.judging.threshold,
+            guardian: ctx.judging.guardian,
+            canceller: moderator,
+            payoutWindow: ctx.judging.payoutWindowSeconds,
+          },
+          amount: 10_000_000n,
+        });
   const signed = await walletSigns(creator.wallet, built.base64);
   const signature = await ctx.chain.rpc
     .sendTransaction(signed as Base64EncodedWireTransaction, { encoding: 'base64' })
     .send();
   await waitForConfirmation(ctx.chain.rpc, signature, { commitment: 'confirmed' });
-  await ctx.database.db.update(dares).set({ escrowWallet: built.vault }).where(eq(dares.id, dareId));
+  await ctx.database.db
+    .update(dares)
+    .set({ escrowWallet: built.vault, deadline: new Date(Number(deadline) * 1000) })
+    .where(eq(dares.id, dareId));
   return built.vault;
 }

@@ -1,11 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import {
-  type Address,
-  address,
-  type Base64EncodedWireTransaction,
-  createNoopSigner,
-  generateKeyPairSigner,
-} from '@solana/kit';
+import { type Address, address, type Base64EncodedWireTransaction, createNoopSigner } from '@solana/kit';
 import { eq } from 'drizzle-orm';
 import { waitForConfirmation } from '#server/chain/confirmation';
 import { ensureProgramDeployed } from '#server/chain/escrow-program/deploy';
@@ -38,13 +32,12 @@ export async function deployEscrowV2(ctx: TestContext): Promise<Address> {
 
 /**
  * A dare row whose vault is a v2 vault created here by `creator`'s wallet (it pays the stake, the
- * rent and the fee: no ledger line, nothing of the platform's), judged by `judges`.
+ * rent and the fee: no ledger line, nothing of the platform's), with the app's judging terms.
  */
 export async function createV2Dare(
   ctx: TestContext,
   programId: Address,
   creator: Actor,
-  judges: Address[],
 ): Promise<{ id: number; vault: Address }> {
   const row = await createDare(ctx.database.db, { creatorId: creator.id, escrowWallet: null });
   const deadline = BigInt(Math.floor(row.deadline!.getTime() / 1000));
@@ -62,11 +55,12 @@ export async function createV2Dare(
         kind: 'community',
         deadline,
         refundAfter: deadline + 7n * 86_400n,
-        judges,
-        threshold: 1,
-        guardian: (await generateKeyPairSigner()).address,
+        // The app's terms (decision 048): a vault with any other is foreign, and nothing enters it.
+        judges: ctx.judging.judges,
+        threshold: ctx.judging.threshold,
+        guardian: ctx.judging.guardian,
         canceller: (await ctx.escrowKeys.moderator()).address,
-        payoutWindow: 3600n,
+        payoutWindow: ctx.judging.payoutWindowSeconds,
         amount: 10_000_000n,
       }),
     ],

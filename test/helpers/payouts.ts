@@ -168,7 +168,7 @@ async function signAndSend(ctx: TestContext, wallet: TestWallet, base64: string)
 }
 
 /** What crediting a payment records: the contribution, the ledger line, the pool and the vault's balance. */
-async function bookCredit(
+export async function bookCredit(
   ctx: TestContext,
   payment: {
     dareId: number;

@@ -244,6 +244,16 @@ export const chatMessages = pgTable(
   ],
 );
 
+/** A vault's judging terms as recorded on its reservation (amounts as decimal strings: JSON has no u64). */
+export interface RecordedVaultTerms {
+  canceller: string;
+  judges: string[];
+  threshold: number;
+  majorThreshold: number;
+  guardian: string;
+  payoutWindowSeconds: string;
+}
+
 /**
  * One escrow per dare: the dare's vault of the escrow program (docs/program.md), the PDA
  * ["vault", vaultSeed] at its canonical bump, `publicKey` being that address (decision 021). No key
@@ -266,6 +276,14 @@ export const dareWallets = pgTable(
      * docs/decisions/036-judges-guardian-window.md). Each vault keeps its program's rules for life.
      */
     programVersion: smallint('program_version').notNull().default(1),
+    /**
+     * The judging terms a v2 vault at this address must carry, fixed when it was reserved (the
+     * configuration then; docs/decisions/048-our-vault.md). Null on rows from before: the current
+     * configuration is their terms.
+     */
+    vaultTerms: jsonb('vault_terms').$type<RecordedVaultTerms>(),
+    /** The term in which the vault found at this address differs from ours: a foreign vault, never a pool. */
+    foreignTerm: text('foreign_term'),
     reservedBy: integer('reserved_by').references(() => users.id),
     balance: sol('balance').notNull().default('0'),
     status: text('status').notNull().default('active'),

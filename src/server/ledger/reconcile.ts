@@ -16,6 +16,11 @@ export interface EscrowDifference {
 export interface ReconcileReport {
   checked: number;
   differences: EscrowDifference[];
+  /**
+   * Foreign vaults at addresses we handed out (someone made a vault there first with other terms,
+   * decision 048) that hold nothing of our books: not compared, their SOL is not ours.
+   */
+  foreign: string[];
 }
 
 /** The most getMultipleAccounts takes per call. */
@@ -49,7 +54,7 @@ function heldFor(
  * Compares every vault with the sum of its ledger lines: what the vault holds above its rent on
  * chain (vault.total plus any stray lamports) against the ledger's balance; a closed vault must be
  * zero on both sides. Every escrow address ever handed out is checked, so SOL that reached one
- * without being booked shows up too. `programIds`, when given, are the only owners a vault may
+ * without being booked shows up too, except a foreign vault holding nothing of our books. `programIds`, when given, are the only owners a vault may
  * have (both escrow programs: v1's vaults and v2's are reconciled alike).
  */
 export async function reconcileEscrows(
@@ -58,9 +63,13 @@ export async function reconcileEscrows(
   programIds?: readonly Address[],
 ): Promise<ReconcileReport> {
   const ledger = await ledgerBalances(db);
-  const wallets = await db.select({ publicKey: dareWallets.publicKey }).from(dareWallets);
+  const wallets = await db
+    .select({ publicKey: dareWallets.publicKey, foreignTerm: dareWallets.foreignTerm })
+    .from(dareWallets);
+  const foreignRows = new Set(wallets.filter((w) => w.foreignTerm !== null).map((w) => w.publicKey));
   const escrows = [...new Set([...ledger.keys(), ...wallets.map((wallet) => wallet.publicKey)])].sort();
   const differences: EscrowDifference[] = [];
+  const foreign: string[] = [];
   for (let start = 0; start < escrows.length; start += ACCOUNTS_PER_CALL) {
     const batch = escrows.slice(start, start + ACCOUNTS_PER_CALL);
     const { value } = await rpc
@@ -72,9 +81,14 @@ export async function reconcileEscrows(
     for (const [index, escrowWallet] of batch.entries()) {
       const onChain = heldFor(value[index] ?? null, programIds);
       const expected = ledger.get(escrowWallet) ?? 0n;
+      // Books that hold something in a foreign vault are still compared: that is money to account for.
+      if (foreignRows.has(escrowWallet) && expected === 0n) {
+        foreign.push(escrowWallet);
+        continue;
+      }
       if (onChain !== expected)
         differences.push({ escrowWallet, ledger: expected, onChain, difference: onChain - expected });
     }
   }
-  return { checked: escrows.length, differences };
+  return { checked: escrows.length, differences, foreign };
 }

@@ -32,7 +32,6 @@ import {
   signBytes,
 } from '@solana/kit';
 import { deadlineProblem, effectiveStatus } from '#contract/dare-rules';
-import { REFUND_GRACE_MS } from '#contract/dare-status';
 import { DARE_MESSAGES } from '#contract/dares';
 import {
   AIRDROP_MAX_SOL,
@@ -45,7 +44,6 @@ import { MAJOR_DARE_MESSAGES } from '#contract/major-dare';
 import { solToLamports } from '#contract/money';
 import { type CreateTransactionRequest, PAYMENT_MESSAGES, type VaultKind } from '#contract/payments';
 import type { EscrowKeys } from '#server/chain/escrow-keys';
-import { fetchVault } from '#server/chain/escrow-program/accounts';
 import type { EscrowPrograms } from '#server/chain/escrow-program/any-program';
 import {
   buildCreateVaultV2Transaction,
@@ -53,6 +51,7 @@ import {
 } from '#server/chain/escrow-program/app-transactions';
 import { escrowProgramDecoder } from '#server/chain/escrow-program/decode';
 import { RECEIPT_SIZE, VAULT_SIZE } from '#server/chain/escrow-program/layout';
+import { VAULT_TERM_WORDS } from '#server/chain/escrow-program/our-vault';
 import { VAULT_V2_SIZE } from '#server/chain/escrow-program/v2/layout';
 import { createFeePayerFunds, FeePayerLowError } from '#server/chain/fee-payer-funds';
 import { MEMO_PROGRAM } from '#server/chain/memo';
@@ -85,7 +84,8 @@ import {
   type PaymentIntentRow,
   type ProgramInstruction,
 } from './intents/intent';
-import { platformKeys, unixSeconds, type VaultTerms, vaultTerms } from './intents/vault-terms';
+import { createOurVaults, v1RetiredError, vaultTermsFor } from './intents/our-vault';
+import { platformKeys, type VaultTerms, vaultTerms } from './intents/vault-terms';
 import { createLapsedPayments } from './jobs/lapsed-payments';
 import type { RefusedVaults } from './jobs/refund-refused-vaults';
 import { findDareStanding } from './repo/credits';
@@ -168,6 +168,7 @@ export function createPaymentsService({
   }
 
   const programs: EscrowPrograms = { v1: escrowProgramId, v2: escrowProgramV2Id };
+  const ourVaults = createOurVaults({ db, rpc, programs, escrowKeys, judging, clock });
   /** The program an escrow's vault belongs to, as recorded when it was reserved. */
   const programOf = (escrow: Pick<EscrowWalletRow, 'programVersion'>) =>
     escrow.programVersion === 2 ? escrowProgramV2Id : escrowProgramId;
@@ -220,24 +221,24 @@ export function createPaymentsService({
     if (terms) {
       const seed = vaultSeedBytes(escrow);
       if (!seed) throw new AppError('CONFLICT', PAYMENT_MESSAGES.escrowExpired);
-      const deadline = unixSeconds(terms.deadline);
-      const refundAfter = deadline + BigInt(REFUND_GRACE_MS / 1000);
       // New vaults are program v2's only: no server key can pay one out (decision 036). A v1
       // reservation made before the switch and never funded is asked for again.
       if (programVersion !== 2) throw new AppError('CONFLICT', PAYMENT_MESSAGES.escrowExpired);
+      // The terms the reservation recorded, the very ones every later check holds the vault to.
+      const ours = vaultTermsFor(await ourVaults.recordedOf(escrow), escrowProgramV2Id, terms);
       const built = await buildCreateVaultV2Transaction(rpc, {
         programId: escrowProgramV2Id,
         creator: from,
         dareId: seed,
         terms: {
-          kind: terms.kind,
-          deadline,
-          refundAfter,
-          judges: judging.judges,
-          threshold: terms.kind === 'major' ? judging.majorThreshold : judging.threshold,
-          guardian: judging.guardian,
-          canceller: keys.moderator,
-          payoutWindow: judging.payoutWindowSeconds,
+          kind: ours.kind,
+          deadline: ours.deadline,
+          refundAfter: ours.refundAfter,
+          judges: [...ours.judges],
+          threshold: ours.threshold,
+          guardian: ours.guardian,
+          canceller: ours.canceller,
+          payoutWindow: ours.payoutWindow,
         },
         amount: lamports,
         memo: reference,
@@ -257,20 +258,40 @@ export function createPaymentsService({
 
   /**
    * Whether the escrow's vault takes a deposit now: null when it does not exist yet (a stake then
-   * creates it); refused when it is not one of ours or no longer open.
+   * creates it); 409 when it is not ours in every term (naming the term), is v1's (retired), or no
+   * longer open.
    */
   async function openVault(escrow: EscrowWalletRow): Promise<'open' | null> {
-    const vault = await fetchVault(rpc, programOf(escrow), address(escrow.publicKey));
+    const vault = await ourVaults.requireOurs(escrow);
     if (!vault) return null;
-    const keys = await platform();
-    // A v1 vault's rent is the platform's; a v2 vault's its creator's (decision 036).
-    if (
-      vault.moderator !== keys.moderator ||
-      (vault.version === 1 && vault.rentPayer !== keys.rentPayer.address)
-    )
-      throw new AppError('CONFLICT', PAYMENT_MESSAGES.escrowExpired);
     if (vault.status !== 'open') throw new AppError('CONFLICT', PAYMENT_MESSAGES.vaultNotOpen);
     return 'open';
+  }
+
+  /**
+   * A stake whose reserved address already holds a vault: ours (a stake paid, not yet recorded as
+   * a dare) takes a deposit. A foreign one (someone made a vault there first, with other terms) is
+   * never paid into: the reservation is abandoned and a fresh one offered in the 409, so
+   * front-running costs the front-runner its rent and the creator one retry, never SOL.
+   */
+  async function stakeVault(user: UserRow, escrow: EscrowWalletRow): Promise<'open' | null> {
+    const found = await ourVaults.check(escrow);
+    if (found.state === 'none') return null;
+    if (found.state === 'v1') throw v1RetiredError();
+    if (found.state === 'ours') {
+      if (found.vault.status !== 'open') throw new AppError('CONFLICT', PAYMENT_MESSAGES.vaultNotOpen);
+      return 'open';
+    }
+    const fresh = await reserveEscrowWallet(
+      db,
+      { programId: escrowProgramV2Id, version: 2, terms: await ourVaults.termsToRecord() },
+      user.id,
+      clock(),
+    );
+    throw new AppError('CONFLICT', PAYMENT_MESSAGES.foreignReservation(VAULT_TERM_WORDS[found.term]), {
+      foreignTerm: found.term,
+      escrowWallet: { publicKey: fresh.publicKey, expiresAt: fresh.expiresAt!.toISOString() },
+    });
   }
 
   return {
@@ -292,7 +313,7 @@ export function createPaymentsService({
       // Every new dare's vault is one of program v2: judges name its winners (decision 036).
       const row = await reserveEscrowWallet(
         db,
-        { programId: escrowProgramV2Id, version: 2 },
+        { programId: escrowProgramV2Id, version: 2, terms: await ourVaults.termsToRecord() },
         user.id,
         clock(),
       );
@@ -335,7 +356,7 @@ export function createPaymentsService({
         }
         purpose = 'stake';
         // A vault created already (a stake paid, not yet recorded as a dare) takes a deposit.
-        if ((await openVault(escrow)) === 'open') terms = null;
+        if ((await stakeVault(user, escrow)) === 'open') terms = null;
         // A new vault fixes the dare's deadline on chain: the dare must be made with that very one.
         else if (!terms.deadlineRequested)
           throw badRequest(PAYMENT_MESSAGES.vaultDeadlineRequired, {
@@ -463,10 +484,10 @@ export function createPaymentsService({
     },
 
     /** Step 7: a verified payment credited to a new dare or a pool (creditPayment). */
-    credit: createPaymentCredits({ db, chain, clock, programs, platform, refusedVaults }),
+    credit: createPaymentCredits({ db, chain, clock, programs, platform, ourVaults, refusedVaults }),
 
     /** One run of the lapsed-payments job (lifecycle.ts): credit, refund or look up what nobody finished. */
-    settleLapsed: createLapsedPayments({ db, chain, clock, programs, refusedVaults }).run,
+    settleLapsed: createLapsedPayments({ db, chain, clock, programs, ourVaults, refusedVaults }).run,
 
     /** Test SOL on the embedded chain only: a real cluster's SOL is never minted by us. */
     async airdrop(walletAddress: string, amount: string, ip: string) {

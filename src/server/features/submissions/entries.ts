@@ -12,6 +12,7 @@
 import { type Address, address, type Signature } from '@solana/kit';
 import { lamportsToSol } from '#contract/money';
 import { entryCostLabel, SUBMISSION_MESSAGES } from '#contract/submissions';
+import type { EscrowKeys } from '#server/chain/escrow-keys';
 import { fetchEntry, fetchVault, type Owned } from '#server/chain/escrow-program/accounts';
 import type { AnyVault } from '#server/chain/escrow-program/any-program';
 import { buildEnterTransaction } from '#server/chain/escrow-program/app-transactions';
@@ -28,6 +29,8 @@ type VaultOnChain = Owned<AnyVault>;
 import type { Db } from '#server/db/client';
 import type { Clock } from '#server/deps';
 import { AppError, badRequest, conflict } from '#server/errors';
+import { createOurVaults } from '#server/features/payments/intents/our-vault';
+import type { Judging } from '#server/judging';
 import { createPreparedTransactions, type RelayMessages } from '#server/prepared-transactions/prepared';
 import { limit as hitLimit } from '#server/rate-limit/limit';
 import type { RateLimit, RateLimiter } from '#server/rate-limit/port';
@@ -41,6 +44,9 @@ export interface EntriesDeps {
   escrowProgramId: Address;
   /** Escrow v2's program id: a vault owned by any program but these two is refused. */
   escrowProgramV2Id: Address;
+  /** With the judging configuration: whose terms a vault of ours carries (decision 048). */
+  escrowKeys: EscrowKeys;
+  judging: Judging;
   limiter: RateLimiter;
 }
 
@@ -68,6 +74,8 @@ export function createEntries({
   clock,
   escrowProgramId,
   escrowProgramV2Id,
+  escrowKeys,
+  judging,
   limiter,
 }: EntriesDeps) {
   const { rpc } = chain;
@@ -75,6 +83,7 @@ export function createEntries({
   // A v2 entry is bigger (it holds the proof's hash): its rent is too.
   const entryCosts = { 1: createEntryCost(rpc), 2: createEntryCost(rpc, ENTRY_V2_SIZE) } as const;
   const programs = { v1: escrowProgramId, v2: escrowProgramV2Id };
+  const ourVaults = createOurVaults({ db, rpc, programs, escrowKeys, judging, clock });
 
   /** Refuses before building when the wallet cannot pay: a send would only fail at preflight. */
   async function requireAffordable(wallet: Address, version: 1 | 2) {
@@ -102,6 +111,17 @@ export function createEntries({
     const found = await fetchVault(rpc, programs, vault);
     if (!found) throw conflict(SUBMISSION_MESSAGES.noVault);
     return found;
+  }
+
+  /**
+   * The dare's vault as an entry may go into it: ours in every term (an entry pays rent beside a
+   * vault, and a foreign vault's judges pay whom they like), never one of v1 (retired: it takes no
+   * new SOL). 409 saying why.
+   */
+  async function ourVaultOf(dare: EnterableDare): Promise<VaultOnChain> {
+    const vault = await ourVaults.requireOursFor({ id: dare.id, escrowWallet: vaultOf(dare) });
+    if (!vault) throw conflict(SUBMISSION_MESSAGES.noVault);
+    return vault;
   }
 
   /**
@@ -147,7 +167,7 @@ export function createEntries({
       await limit(`enter:${user.id}`, RATE_LIMITS.walletTransactions);
       const vault = vaultOf(dare);
       const entrant = address(wallet);
-      const program = await vaultOnChain(vault);
+      const program = await ourVaultOf(dare);
       const entry = await entryOf(vault, program, entrant);
       if (entry.exists) throw conflict(SUBMISSION_MESSAGES.alreadyEntered);
       await requireOpenVault(program);
@@ -202,6 +222,7 @@ export function createEntries({
       }
       if (signedEntryTransaction === undefined) throw badRequest(SUBMISSION_MESSAGES.signEntry);
       await limit(`enter-relay:${user.id}`, RATE_LIMITS.relayedWalletTransactions);
+      await ourVaultOf(dare);
       const signature = await prepared.relay(
         {
           kind: 'enter',

@@ -19,6 +19,7 @@ import type { Clock } from '#server/deps';
 import { AppError, badRequest, conflict, forbidden, notFound } from '#server/errors';
 import type { UserRow } from '#server/features/auth/user';
 import { currentMajorDare } from '#server/features/major-dare/current';
+import type { Judging } from '#server/judging';
 import type { RateLimiter } from '#server/rate-limit/port';
 import type { StoragePort } from '#server/storage/port';
 import { createEntries } from './entries';
@@ -83,6 +84,8 @@ export interface SubmissionsDeps {
   escrowProgramId: Address;
   /** Escrow v2's program id: entries refuse a vault owned by any third program (decision 038). */
   escrowProgramV2Id: Address;
+  /** The judging configuration: the terms of vaults made before they were recorded (decision 048). */
+  judging: Judging;
   limiter: RateLimiter;
   /** Told when a pending upload becomes a submission's video (the storage quota counts it). */
   onUploadAttached?: (bytes: number) => void;

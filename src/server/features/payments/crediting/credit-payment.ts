@@ -9,6 +9,7 @@ import type { Clock } from '#server/deps';
 import { AppError, badRequest, conflict } from '#server/errors';
 import type { UserRow } from '#server/features/auth/user';
 import type { PaymentIntentRow } from '#server/features/payments/intents/intent';
+import type { OurVaults } from '#server/features/payments/intents/our-vault';
 import { type PlatformKeys, wholeSeconds } from '#server/features/payments/intents/vault-terms';
 import { type RefusedVaults, refuseVault } from '#server/features/payments/jobs/refund-refused-vaults';
 import {
@@ -71,6 +72,8 @@ export interface CreditDeps {
   /** Both escrow programs (a vault is read under whichever owns it). */
   programs: EscrowPrograms;
   platform: () => Promise<PlatformKeys>;
+  /** Every term of a vault ours (decision 048). */
+  ourVaults: OurVaults;
   /** Cancels and refunds a vault the server refuses (the refunds feature). */
   refusedVaults: RefusedVaults;
 }
@@ -120,6 +123,7 @@ export async function creditPayment(deps: CreditDeps, request: PaymentToCredit):
         rpc: chain.rpc,
         programs: deps.programs,
         platform: { moderator: platform.moderator, rentPayer: platform.rentPayer.address },
+        ourVaults: deps.ourVaults,
       },
       {
         userId: request.payer.id,

@@ -1,6 +1,7 @@
 import type { Address, Rpc, SolanaRpcApi } from '@solana/kit';
 import { solToLamports } from '#contract/money';
 import { PAYMENT_MESSAGES } from '#contract/payments';
+import type { Owned } from '#server/chain/escrow-program/accounts';
 import { fetchReceipt, fetchVault } from '#server/chain/escrow-program/accounts';
 import type { AnyVault, EscrowPrograms } from '#server/chain/escrow-program/any-program';
 import type { Receipt } from '#server/chain/escrow-program/layout';
@@ -8,7 +9,9 @@ import { findReceiptAddress } from '#server/chain/escrow-program/pda';
 import type { DbOrTx } from '#server/db/client';
 import { AppError } from '#server/errors';
 import type { PaymentIntentRow, PaymentPurpose } from '#server/features/payments/intents/intent';
+import { foreignVaultError, type OurVaults } from '#server/features/payments/intents/our-vault';
 import { unixSeconds } from '#server/features/payments/intents/vault-terms';
+import { findEscrowWallet } from '#server/features/payments/repo/escrow-wallets';
 import { findIntentByMessage, findIntentBySignature } from '#server/features/payments/repo/payment-intents';
 import { fetchLandedTransaction } from './landed-transactions';
 
@@ -52,6 +55,8 @@ export interface VerifyDeps {
   programs: EscrowPrograms;
   /** The moderator and rent payer every DarePool vault names. */
   platform: { moderator: Address; rentPayer: Address };
+  /** Every term of a vault ours (decision 048). */
+  ourVaults: OurVaults;
 }
 
 /**
@@ -60,8 +65,8 @@ export interface VerifyDeps {
  * 1. The transaction landed without error and is exactly a message the server built for one of
  *    the caller's open payment intents (its SHA-256), paying into the escrow the request names.
  *    A payment the relay (or the job) already booked was checked so when it landed.
- * 2. The chain holds what it did: the vault is the program's, names our moderator and rent payer,
- *    still takes money, and (for the intent that created it) has the kind and deadline built; the
+ * 2. The chain holds what it did: the vault is ours in every term (or v1's, made before v2), still
+ *    takes money, and (for the intent that created it) has the kind and deadline built; the
  *    caller's receipt in it is theirs and holds at least the amount credited.
  */
 export async function verifyPayment(
@@ -90,30 +95,47 @@ export async function verifyPayment(
 
   const lamports = solToLamports(intent.amount);
   const vaultAddress = intent.escrowWallet as Address;
-  const vault = await fetchVault(deps.rpc, deps.programs, vaultAddress);
-  if (!vault) throw paymentNotVerified('vault-missing');
+  const vault = await ourVaultOf(deps, intent);
   const receiptAddress = (
     await findReceiptAddress(vault.programId, vaultAddress, intent.fromWallet as Address)
   ).address;
   const receipt = await fetchReceipt(deps.rpc, vault.programId, receiptAddress);
-  // A v1 vault's rent payer is the platform; a v2 vault's is the wallet that created it, which
-  // for the intent that created it is this payer (decision 036).
-  const rentPayerOk =
-    vault.version === 1
-      ? vault.rentPayer === deps.platform.rentPayer
-      : intent.programInstruction !== 'create_vault' || vault.rentPayer === intent.fromWallet;
-  if (
-    vault.moderator !== deps.platform.moderator ||
-    !rentPayerOk ||
-    (intent.programInstruction === 'create_vault' &&
-      (vault.kind !== intent.vaultKind || vault.deadline !== unixSeconds(intent.vaultDeadline!)))
-  )
-    throw paymentNotVerified('vault-not-ours');
   if (vault.status !== 'open')
     throw new AppError('CONFLICT', PAYMENT_MESSAGES.vaultNotOpen, { reason: 'vault-not-open' });
   if (!receipt || receipt.payer !== intent.fromWallet || receipt.amount < lamports)
     throw paymentNotVerified('not-in-vault');
   return { intent, lamports, vault, receipt };
+}
+
+/**
+ * The vault the intent paid into, checked: every term ours (our-vault.ts; a foreign vault is 409
+ * naming the term), or a vault v1 made before v2 naming our moderator and rent payer (SOL that
+ * already landed there is booked; no new SOL is built into one). A v2 vault's rent payer is the
+ * wallet that created it, which for the intent that created it is this payer (decision 036), and
+ * that intent's kind and deadline are the vault's.
+ */
+async function ourVaultOf(deps: VerifyDeps, intent: PaymentIntentRow): Promise<Owned<AnyVault>> {
+  const escrow = await findEscrowWallet(deps.db, intent.escrowWallet);
+  if (!escrow) throw paymentNotVerified('vault-missing');
+  const found = await deps.ourVaults.check(escrow);
+  if (found.state === 'none') throw paymentNotVerified('vault-missing');
+  if (found.state === 'foreign') throw foreignVaultError(found.term);
+  if (found.state === 'v1') {
+    const vault = await fetchVault(deps.rpc, deps.programs.v1, intent.escrowWallet as Address);
+    if (!vault) throw paymentNotVerified('vault-missing');
+    if (vault.moderator !== deps.platform.moderator || vault.rentPayer !== deps.platform.rentPayer)
+      throw paymentNotVerified('vault-not-ours');
+    return vault;
+  }
+  const { vault } = found;
+  if (
+    intent.programInstruction === 'create_vault' &&
+    (vault.rentPayer !== intent.fromWallet ||
+      vault.kind !== intent.vaultKind ||
+      vault.deadline !== unixSeconds(intent.vaultDeadline!))
+  )
+    throw paymentNotVerified('vault-not-ours');
+  return vault;
 }
 
 /**

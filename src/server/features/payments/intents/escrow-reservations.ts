@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Address } from '@solana/kit';
 import { findVaultAddress } from '#server/chain/escrow-program/pda';
 import type { DbOrTx } from '#server/db/client';
+import type { RecordedVaultTerms } from '#server/db/schema';
 import {
   type EscrowWalletRow,
   insertReservation,
@@ -13,12 +14,13 @@ export const ESCROW_RESERVATION_MS = 30 * 60 * 1000;
 
 /**
  * Reserves a fresh dare vault for a user (decision 021): a random 32-byte seed (the program's
- * dare_id) and the vault's address, the PDA ["vault", seed] of the escrow program. No key exists
- * for it: only the program moves what it will hold.
+ * dare_id) and the vault's address, the PDA ["vault", seed] of the escrow program, with the
+ * judging terms its vault will be made with (decision 048). No key exists for it: only the program
+ * moves what it will hold.
  */
 export async function reserveEscrowWallet(
   db: DbOrTx,
-  program: { programId: Address; version: 1 | 2 },
+  program: { programId: Address; version: 1 | 2; terms: RecordedVaultTerms },
   userId: number,
   now: Date,
 ): Promise<EscrowWalletRow> {
@@ -30,6 +32,7 @@ export async function reserveEscrowWallet(
     programVersion: program.version,
     userId,
     expiresAt: new Date(now.getTime() + ESCROW_RESERVATION_MS),
+    vaultTerms: program.terms,
   });
 }
 

@@ -11,7 +11,13 @@ import { creditLapsedPayment } from '#server/features/payments/crediting/credit-
 import { fetchLandedTransaction } from '#server/features/payments/crediting/landed-transactions';
 import { expireReservations } from '#server/features/payments/intents/escrow-reservations';
 import type { PaymentIntentRow } from '#server/features/payments/intents/intent';
-import { findEscrowWallet } from '#server/features/payments/repo/escrow-wallets';
+import type { OurVaults } from '#server/features/payments/intents/our-vault';
+import { cancelDareOnVault } from '#server/features/payments/repo/credits';
+import {
+  findEscrowWallet,
+  findLapsingReservations,
+  foreignVaultsWithBookedSol,
+} from '#server/features/payments/repo/escrow-wallets';
 import {
   lapsedPaidIntents,
   lapsedUncheckedIntents,
@@ -19,7 +25,7 @@ import {
   markIntentRefundedWithVault,
   vaultsOwingRefunds,
 } from '#server/features/payments/repo/payment-intents';
-import { type RefusedVaults, refundVault, takeRefusedVault } from './refund-refused-vaults';
+import { type RefusedVaults, refundVault, refuseVault, takeRefusedVault } from './refund-refused-vaults';
 
 /** How many signatures of a receipt are searched for an unreported payment. */
 const SIGNATURES_PER_RECEIPT = 50;
@@ -39,6 +45,8 @@ export interface LapsedPaymentsDeps {
   chain: ChainPort;
   clock: Clock;
   programs: EscrowPrograms;
+  /** Every term of a vault ours (decision 048): nothing is credited into another. */
+  ourVaults: OurVaults;
   refusedVaults: RefusedVaults;
 }
 
@@ -50,7 +58,9 @@ export interface LapsedPaymentsDeps {
  *   contribution (or, if the vault was refunded meanwhile, settled as refunded with it);
  * - a landed payment into a vault that funds no dare (a create_vault never followed by step 7, or
  *   refused and not corrected in time): the vault is cancelled and every receipt refunded;
- * - vault refunds that could not be done yet are asked for again.
+ * - vault refunds that could not be done yet are asked for again;
+ * - a reservation lapsing is looked at once: a vault made there with other terms is recorded
+ *   foreign (decision 048), and one whose canceller is ours and that holds our books' SOL refunded.
  */
 export function createLapsedPayments(deps: LapsedPaymentsDeps) {
   const { db, chain, clock, programs } = deps;
@@ -75,6 +85,23 @@ export function createLapsedPayments(deps: LapsedPaymentsDeps) {
     return null;
   }
 
+  /**
+   * Foreign vaults our canceller can cancel that hold SOL our books took from payers (a dare
+   * opened on one before every term was checked): handed over to be cancelled and refunded, each
+   * refund booked. A stranger's vault holding only its own SOL is left to it: refunding it would
+   * make the platform pay fees for whatever anyone can repeat.
+   */
+  async function foreignVaultsToRefund({ db: database }: LapsedPaymentsDeps): Promise<string[]> {
+    const due: string[] = [];
+    const { canceller } = await deps.ourVaults.termsToRecord();
+    for (const escrow of await foreignVaultsWithBookedSol(database)) {
+      const vault = await fetchVault(rpc, programs, escrow as Address);
+      const cancellable = vault?.status === 'open' || vault?.status === 'refunding';
+      if (vault && vault.moderator === canceller && cancellable) due.push(escrow);
+    }
+    return due;
+  }
+
   async function book(intent: PaymentIntentRow, signature: string): Promise<boolean> {
     try {
       const booked = await db.transaction((tx) => bookPayment(tx, intent, signature, clock()));
@@ -86,7 +113,10 @@ export function createLapsedPayments(deps: LapsedPaymentsDeps) {
     }
   }
 
-  /** 'credited', 'refunded' (with its vault), 'refused' (the vault handed over), or 'taken' by another. */
+  /**
+   * 'credited', 'refunded' (with its vault), 'refused' (the vault handed over), 'taken' by
+   * another, or 'foreign' (its vault is not ours: nothing credited).
+   */
   async function settle(intent: PaymentIntentRow & { signature: string }) {
     const escrow = await findEscrowWallet(db, intent.escrowWallet);
     if (escrow?.dareId == null) {
@@ -95,6 +125,10 @@ export function createLapsedPayments(deps: LapsedPaymentsDeps) {
       return 'refused';
     }
     const vault = await fetchVault(rpc, programs, intent.escrowWallet as Address);
+    const checked = vault ? await deps.ourVaults.check(escrow) : null;
+    // Never credited into a foreign vault: the payment stays held; the vault is refunded below
+    // when our canceller can (foreignVaultsToRefund).
+    if (checked?.state === 'foreign') return 'foreign';
     if (!vault || vault.status === 'refunding') {
       // The dare was cancelled: its vault's refunds returned this payment with the rest.
       return (await markIntentRefundedWithVault(db, intent.id, clock())) ? 'refunded' : 'taken';
@@ -105,6 +139,15 @@ export function createLapsedPayments(deps: LapsedPaymentsDeps) {
   return {
     async run(): Promise<LapsedPaymentsRun> {
       const run: LapsedPaymentsRun = { found: 0, credited: 0, refused: 0, failureReasons: [] };
+      for (const reservation of await findLapsingReservations(db, clock())) {
+        try {
+          // A vault someone made at the address with other terms is recorded foreign (our-vault.ts),
+          // so reconcile knows the SOL in it is not the ledger's.
+          await deps.ourVaults.check(reservation);
+        } catch (error) {
+          run.failureReasons.push(`reservation ${reservation.publicKey}: ${(error as Error).message}`);
+        }
+      }
       await expireReservations(db, clock());
       for (const intent of await lapsedUncheckedIntents(db, clock())) {
         try {
@@ -121,9 +164,16 @@ export function createLapsedPayments(deps: LapsedPaymentsDeps) {
           const outcome = await settle(intent as PaymentIntentRow & { signature: string });
           if (outcome === 'credited') run.credited += 1;
           if (outcome === 'refused') run.refused += 1;
+          if (outcome === 'foreign') run.failureReasons.push(`payment ${intent.id}: its vault is not ours`);
         } catch (error) {
           run.failureReasons.push(`payment ${intent.id}: ${(error as Error).message}`);
         }
+      }
+      for (const vault of await foreignVaultsToRefund(deps)) {
+        await cancelDareOnVault(db, vault, clock());
+        const failure = await refuseVault(deps, vault);
+        if (failure) run.failureReasons.push(`vault ${vault}: ${failure}`);
+        else run.refused += 1;
       }
       for (const vault of await vaultsOwingRefunds(db)) {
         const failure = await refundVault(deps, vault);

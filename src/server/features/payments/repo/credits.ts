@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Difficulty } from '#contract/limits';
 import { lamportsToSol } from '#contract/money';
 import type { DbOrTx } from '#server/db/client';
@@ -12,6 +12,30 @@ const standing = { id: dares.id, status: dares.status, deadline: dares.deadline 
 export async function findDareStanding(db: DbOrTx, id: number): Promise<DareStanding | undefined> {
   const [row] = await db.select(standing).from(dares).where(eq(dares.id, id));
   return row;
+}
+
+/** The kind and deadline a dare's vault was made for (null: a dare without a deadline, from before vaults). */
+export async function findDareVaultTarget(
+  db: DbOrTx,
+  id: number,
+): Promise<{ kind: 'community' | 'major'; deadline: Date } | null> {
+  const [row] = await db
+    .select({ isMajor: dares.isMajor, deadline: dares.deadline })
+    .from(dares)
+    .where(eq(dares.id, id));
+  if (!row?.deadline) return null;
+  return { kind: row.isMajor ? 'major' : 'community', deadline: row.deadline };
+}
+
+/**
+ * The dare a foreign vault funds, cancelled: it cannot be paid out by DarePool's rules, so it no
+ * longer shows that vault as a pool (decision 048). Its refunds follow.
+ */
+export async function cancelDareOnVault(db: DbOrTx, escrowWallet: string, now: Date): Promise<void> {
+  await db
+    .update(dares)
+    .set({ status: 'cancelled', updatedAt: now })
+    .where(and(eq(dares.escrowWallet, escrowWallet), eq(dares.status, 'active')));
 }
 
 /**

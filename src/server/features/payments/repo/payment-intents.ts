@@ -120,6 +120,27 @@ export async function findVaultCreation(
   return row;
 }
 
+/** The kind and deadline of every create_vault the server built for this address (any could have landed). */
+export async function vaultCreationTargets(
+  db: DbOrTx,
+  escrowWallet: string,
+): Promise<{ kind: 'community' | 'major'; deadline: Date }[]> {
+  const rows = await db
+    .selectDistinct({ kind: paymentIntents.vaultKind, deadline: paymentIntents.vaultDeadline })
+    .from(paymentIntents)
+    .where(
+      and(
+        eq(paymentIntents.escrowWallet, escrowWallet),
+        eq(paymentIntents.programInstruction, 'create_vault'),
+      ),
+    );
+  return rows.flatMap((row) =>
+    row.deadline && (row.kind === 'community' || row.kind === 'major')
+      ? [{ kind: row.kind, deadline: row.deadline }]
+      : [],
+  );
+}
+
 /** The intent this signature paid (booked), or was relayed for. */
 export async function findIntentBySignature(
   db: DbOrTx,
