@@ -270,3 +270,16 @@ export async function isJudgedDare(db: DbOrTx, dareId: number): Promise<boolean>
     .where(eq(dares.id, dareId));
   return row?.version === 2;
 }
+
+/**
+ * Whether a dare's vault is escrow program v1's: retired, it names no winner any more (its payers
+ * are refunded instead: docs/decisions/050-retire-v1.md).
+ */
+export async function isRetiredEscrowDare(db: DbOrTx, dareId: number): Promise<boolean> {
+  const [row] = await db
+    .select({ version: dareWallets.programVersion })
+    .from(dares)
+    .innerJoin(dareWallets, eq(dareWallets.publicKey, dares.escrowWallet))
+    .where(eq(dares.id, dareId));
+  return row?.version === 1;
+}
