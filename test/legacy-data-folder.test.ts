@@ -1,8 +1,11 @@
 /**
  * A data folder made by main before escrow program v2 held new vaults (test/fixtures, every vault
- * on v1) keeps working under today's code: started as `npm start` starts (DATA_DIR with PGlite,
- * the kept chain, the master seed), its open dares are paid by v1's `settle` and refunded, a
- * week-old one by anyone with `npm run refund-dare`, and `npm run reconcile` covers them all.
+ * on v1) started by today's code, as `npm start` starts it (DATA_DIR with PGlite, the kept chain,
+ * the master seed). v1 is retired (decision 050): its `settle` let the moderator key, derived from
+ * the folder's master seed, pay a pool to any wallet it entered, so no winner of a v1 dare is
+ * named or paid any more; the payout job cancels every open v1 vault and refunds each payer to
+ * the lamport, its dare saying why; a week-old one refunded by anyone with `npm run refund-dare`
+ * is booked too; and `npm run reconcile` covers them all.
  *
  * The app's and the chain's clocks run from when the folder was closed (decision 036, 'Data
  * folders from before v2'), so the dares are as open as they were then however late this runs;
@@ -15,24 +18,31 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import {
   address,
+  appendTransactionMessageInstructions,
+  createTransactionMessage,
+  generateKeyPairSigner,
   getBase64EncodedWireTransaction,
   getTransactionDecoder,
   partiallySignTransaction,
+  pipe,
   type Signature,
+  setTransactionMessageFeePayerSigner,
+  setTransactionMessageLifetimeUsingBlockhash,
+  signTransactionMessageWithSigners,
 } from '@solana/kit';
 import { eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLAIM_MESSAGES } from '#contract/claims';
 import { solToLamports } from '#contract/money';
 import { PAYMENT_MESSAGES } from '#contract/payments';
 import { buildApp } from '#server/app';
+import { getEnterInstruction, getSettleInstruction } from '#server/chain/escrow-program/instructions';
 import { readKeypairFile, writeNewKeypairFile } from '#server/chain/escrow-program/keypair-file';
 import { findEntryAddress } from '#server/chain/escrow-program/pda';
 import { loadConfig } from '#server/config';
-import { dareWallets, ledgerEntries } from '#server/db/schema';
+import { claims, dareWallets, ledgerEntries } from '#server/db/schema';
 import { seedDemoData } from '#server/demo/seed';
-import { createPayoutsService } from '#server/features/payouts/service';
-import { createRefundsService } from '#server/features/refunds/service';
 import { demoAdminWallet } from '#server/judging';
 import { reconcileEscrows } from '#server/ledger/reconcile';
 import { openRuntime, type Runtime } from '#server/runtime';
@@ -46,6 +56,8 @@ const run = promisify(execFile);
 const fixture = readLegacyFixture();
 const { creator, backer, entrant } = LEGACY_FIXTURE.users;
 const DAY_MS = 24 * 3600 * 1000;
+const REFUNDED_WORDS =
+  "Refunded: this dare's escrow was retired (program v1), every backer got their SOL back";
 
 /**
  * One clock for the app and the chain: a minute after the folder was closed, moving with real time
@@ -227,67 +239,24 @@ describe('a data folder from before v2, started by today’s code', () => {
     await expectReconciled();
   });
 
-  it('pays the winner of an open v1 dare by settle: marked by the admin, claimed, richer by exactly the pool', async () => {
+  it('names no winner of a v1 dare any more: mark-winner answers 409 with the reason, nothing moves', async () => {
     const dare = fixture.dares.toPay;
-    const admin = await adminToken();
+    const vaultBefore = await lamportsOf(dare.vault);
     const marked = await call(
       'POST',
       `/api/admin/submissions/${fixture.submissionId}/mark-winner`,
       { dareId: dare.id },
-      admin,
-    );
-    expect(marked.statusCode, marked.body).toBe(201);
-    expect(marked.json()).toMatchObject({ amount: '0.35', status: 'pending' });
-
-    const winner = fixture.wallets[entrant]!;
-    const entry = (await findEntryAddress(fixture.programs.v1 as never, address(dare.vault), address(winner)))
-      .address;
-    const entryRent = await lamportsOf(entry);
-    expect(entryRent).toBeGreaterThan(0n);
-    const before = await lamportsOf(winner);
-    const token = await login(entrant, LEGACY_FIXTURE.userPassword);
-    const claimed = await call('POST', '/api/claims/prize', { submissionId: fixture.submissionId }, token);
-    expect(claimed.statusCode, claimed.body).toBe(200);
-    const paid = claimed.json();
-    expect(paid).toMatchObject({ status: 'paid', amount: '0.35' });
-    // v1's settle, signed by the moderator key: the old rules, no window.
-    expect(await programsOf(paid.transactionHash)).toContain(fixture.programs.v1);
-    // The pool, plus the entry's rent when its record was closed with the payout.
-    const entryBack = (await lamportsOf(entry)) === 0n ? entryRent : 0n;
-    expect((await lamportsOf(winner)) - before).toBe(solToLamports('0.35') + entryBack);
-    const payouts = await runtime.database.db
-      .select()
-      .from(ledgerEntries)
-      .where(eq(ledgerEntries.signature, paid.transactionHash));
-    expect(payouts.map((line) => `${line.kind} ${line.amount} ${line.counterparty}`)).toEqual([
-      `payout 0.350000000 ${winner}`,
-    ]);
-    await expectReconciled();
-  });
-
-  it('cancels the other open v1 dare: the admin’s cancel refunds each payer exactly', async () => {
-    const dare = fixture.dares.toCancel;
-    const [creatorBefore, backerBefore] = await balancesOf(creator, backer);
-    const res = await call(
-      'PATCH',
-      `/api/admin/dares/${dare.id}/status`,
-      { status: 'cancelled' },
       await adminToken(),
     );
-    expect(res.statusCode, res.body).toBe(200);
-    expect(res.json().refunds).toMatchObject({ refunded: 2, refundedAmount: '0.15', failed: 0 });
-    const [creatorAfter, backerAfter] = await balancesOf(creator, backer);
-    expect([creatorAfter! - creatorBefore!, backerAfter! - backerBefore!]).toEqual([
-      solToLamports('0.1'),
-      solToLamports('0.05'),
-    ]);
-    const [signature] = res.json().refunds.transfers.map((t: { signature: string }) => t.signature);
-    expect(await programsOf(signature)).toContain(fixture.programs.v1);
+    expect(marked.statusCode, marked.body).toBe(409);
+    expect(marked.json().error).toBe(CLAIM_MESSAGES.escrowRetired);
+    expect(await runtime.database.db.$count(claims, eq(claims.dareId, dare.id))).toBe(0);
+    expect(await lamportsOf(dare.vault)).toBe(vaultBefore);
     await expectReconciled();
   });
 
   // refund-dare runs in a process of its own (~10 s on two busy cores).
-  it('a week on, refunds the overdue v1 dare with npm run refund-dare (no server key), and the app books it', async () => {
+  it('a week on, refunds the overdue v1 dare with npm run refund-dare (no server key)', async () => {
     const dare = fixture.dares.overdue;
     moveClocks(Date.parse(dare.deadline) + 8 * DAY_MS - clock.now().getTime());
     const keypairFile = path.join(dataDir, 'stranger.json');
@@ -319,35 +288,106 @@ describe('a data folder from before v2, started by today’s code', () => {
       solToLamports('0.07'),
       solToLamports('0.02'),
     ]);
-
-    // The server's refund job, as it runs every few minutes: it books what the program returned.
-    const payouts = createPayoutsService({
-      db: runtime.database.db,
-      chain: runtime.chain,
-      escrowKeys: runtime.escrowKeys,
-      escrowPrograms: { v1: runtime.escrowProgram.programId, v2: runtime.escrowProgramV2.programId },
-      clock: clock.now,
-    });
-    await createRefundsService({
-      db: runtime.database.db,
-      chain: runtime.chain,
-      clock: clock.now,
-      payouts,
-    }).refundDue();
-    const refunds = await runtime.database.db
-      .select()
-      .from(ledgerEntries)
-      .where(eq(ledgerEntries.escrowWallet, dare.vault));
-    expect(
-      refunds
-        .filter((line) => line.kind === 'refund')
-        .map((line) => `${line.amount} ${line.counterparty}`)
-        .sort(),
-    ).toEqual([`0.020000000 ${fixture.wallets[backer]}`, `0.070000000 ${fixture.wallets[creator]}`].sort());
-    const page = await call('GET', `/api/dares/${dare.id}`);
-    expect(page.statusCode, page.body).toBe(200);
-    await expectReconciled();
   }, 60_000);
+
+  it('retires every open v1 vault by the payout job: each payer refunded to the lamport and booked, the pages say why', async () => {
+    const { toPay, toCancel, overdue } = fixture.dares;
+    const entrantWallet = fixture.wallets[entrant]!;
+    const entry = (
+      await findEntryAddress(fixture.programs.v1 as never, address(toPay.vault), address(entrantWallet))
+    ).address;
+    const entryRent = await lamportsOf(entry);
+    expect(entryRent).toBeGreaterThan(0n);
+    const before = await balancesOf(creator, backer, entrant);
+
+    // The job as the server runs it (recovery, due payouts, refunds), on the app's clock.
+    expect(await app.payoutJob.runNow()).toBe('ran');
+
+    const after = await balancesOf(creator, backer, entrant);
+    // The two open dares' stakes and additions back to who paid them; the entrant's entry rent back.
+    expect(after.map((lamports, index) => lamports - before[index]!)).toEqual([
+      solToLamports('0.3'),
+      solToLamports('0.2'),
+      entryRent,
+    ]);
+    const expected = {
+      [toPay.vault]: ['0.200000000 creator', '0.150000000 backer'],
+      [toCancel.vault]: ['0.100000000 creator', '0.050000000 backer'],
+      // Refunded by a stranger's refund-dare a week ago; booked by the job.
+      [overdue.vault]: ['0.070000000 creator', '0.020000000 backer'],
+    };
+    const names = { [fixture.wallets[creator]!]: 'creator', [fixture.wallets[backer]!]: 'backer' };
+    for (const [vault, lines] of Object.entries(expected)) {
+      const { value } = await runtime.chain.rpc.getAccountInfo(address(vault), { encoding: 'base64' }).send();
+      expect(value, vault).toBeNull();
+      const booked = await runtime.database.db
+        .select()
+        .from(ledgerEntries)
+        .where(eq(ledgerEntries.escrowWallet, vault));
+      expect(
+        booked
+          .filter((line) => line.direction < 0)
+          .map(
+            (line) =>
+              `${line.kind === 'refund' ? '' : `${line.kind} `}${line.amount} ${names[line.counterparty]}`,
+          )
+          .sort(),
+      ).toEqual([...lines].sort());
+      // Refunds through v1's own cancel and refund: no other program, no transfer of the server's.
+      for (const line of booked.filter((line) => line.kind === 'refund'))
+        expect(await programsOf(line.signature!)).toContain(fixture.programs.v1);
+    }
+    for (const dare of [toPay, toCancel, overdue]) {
+      const page = await call('GET', `/api/dares/${dare.id}`);
+      expect(page.statusCode, page.body).toBe(200);
+      expect(page.json()).toMatchObject({
+        status: 'cancelled',
+        phase: 'refunded',
+        phaseReason: REFUNDED_WORDS,
+      });
+    }
+    await expectReconciled();
+
+    // Again: nothing left to retire, nothing sent or booked twice.
+    const lines = await runtime.database.db.$count(ledgerEntries);
+    expect(await app.payoutJob.runNow()).toBe('ran');
+    expect(await runtime.database.db.$count(ledgerEntries)).toBe(lines);
+    expect(await balancesOf(creator, backer, entrant)).toEqual(after);
+  }, 60_000);
+
+  it('leaves the moderator key nothing to take: entering a fresh wallet and settling to it fails', async () => {
+    // The attack v1 allowed while a vault was open: the key from the folder's master seed enters a
+    // wallet of its own and settles the whole pot to it, before the deadline, in one transaction.
+    const moderator = await runtime.escrowKeys.moderator();
+    const thief = await generateKeyPairSigner();
+    await runtime.chain.airdrop(thief.address, solToLamports('0.01'));
+    const vault = address(fixture.dares.toPay.vault);
+    const programId = address(fixture.programs.v1);
+    const { value: lifetime } = await runtime.chain.rpc.getLatestBlockhash().send();
+    const instructions = [
+      await getEnterInstruction({ programId, vault, entrant: thief, rentPayer: thief }),
+      await getSettleInstruction({ programId, vault, moderator, winners: [thief.address] }),
+    ];
+    const signed = await signTransactionMessageWithSigners(
+      pipe(
+        createTransactionMessage({ version: 0 }),
+        (m) => setTransactionMessageFeePayerSigner(thief, m),
+        (m) => setTransactionMessageLifetimeUsingBlockhash(lifetime, m),
+        (m) => appendTransactionMessageInstructions(instructions, m),
+      ),
+    );
+    const sent = await runtime.chain.rpc
+      .sendTransaction(getBase64EncodedWireTransaction(signed), { encoding: 'base64' })
+      .send()
+      .then(
+        () => 'landed',
+        () => 'refused',
+      );
+    expect(sent).toBe('refused');
+    expect(await lamportsOf(thief.address)).toBe(solToLamports('0.01'));
+    const { value } = await runtime.chain.rpc.getAccountInfo(vault, { encoding: 'base64' }).send();
+    expect(value).toBeNull();
+  });
 
   it('gives a new dare on the same folder a vault of program v2, as every new dare', async () => {
     const wallet: TestWallet = await createTestWallet();

@@ -29,6 +29,7 @@ export const ADMIN_MESSAGES = {
   useMajorWinner: 'Use the major dare winner selection for a major dare',
   completedDare: 'A completed dare cannot change status',
   refundedDare: 'This dare was cancelled and its pool refunded; it cannot be reactivated',
+  retiredDare: "This dare's escrow was retired (program v1): it cannot be reactivated",
   unpaidClaims: 'This dare has prize claims that are not paid yet',
   refundFailed: (reason: string) => `The refund did not complete: ${reason}. It will be retried.`,
   winnerStatusByMarkWinner: 'Use mark winner to make a submission the winner',

@@ -19,6 +19,9 @@ export const CLAIM_MESSAGES = {
     "A major dare's prize is paid to both winners at once (70/30): it can be claimed once both are picked",
   vaultBusy: "Another payment of this dare's vault is on its way; try again in a moment",
   vaultRefused: (reason: string) => `The prize cannot be paid from this dare's vault: ${reason}`,
+  /** A winner of a dare whose escrow (program v1) was retired: refused, or the reason of its claim. */
+  escrowRetired:
+    "This dare's escrow was retired (program v1): every backer gets their SOL back and no prize is paid",
   claimSucceeded: 'Prize claimed successfully!',
   claimFailedTitle: 'Error claiming prize',
 } as const;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { darePhase, refundedLine, refundsOpenAt } from './dare-status';
+import { darePhase, phaseReason, refundedLine, refundsOpenAt } from './dare-status';
 
 const now = new Date('2026-05-10T12:00:00Z');
 const past = '2026-05-01T12:00:00Z';
@@ -25,5 +25,19 @@ describe('the words', () => {
     expect(refundedLine('0.2', 2)).toBe('Refunded 0.2 SOL to 2 backers');
     expect(refundedLine('0.05', 1)).toBe('Refunded 0.05 SOL to 1 backer');
     expect(refundsOpenAt(past).toISOString()).toBe('2026-05-08T12:00:00.000Z');
+  });
+});
+
+describe('phaseReason', () => {
+  it('says why a retired v1 dare was cancelled, then that its SOL went back; nothing for other dares', () => {
+    expect(phaseReason('cancelled', 'escrow_retired')).toBe(
+      "Cancelled: this dare's escrow was retired (program v1), every backer gets their SOL back",
+    );
+    expect(phaseReason('refunded', 'escrow_retired')).toBe(
+      "Refunded: this dare's escrow was retired (program v1), every backer got their SOL back",
+    );
+    expect(phaseReason('refunded', null)).toBeNull();
+    expect(phaseReason('cancelled', null)).toBeNull();
+    expect(phaseReason('active', 'escrow_retired')).toBeNull();
   });
 });

@@ -21,6 +21,31 @@ export const DARE_PHASE_WORDS: Record<DarePhase, string> = {
   cancelled: 'Cancelled',
 };
 
+/**
+ * Why a dare was cancelled when it was not its own doing (stored with the dare; null for an
+ * admin's Deactivate or an expiry): 'escrow_retired', its vault was of escrow program v1, whose
+ * moderator key could still pay a pool out, so every open v1 vault is cancelled and refunded
+ * (docs/decisions/050-retire-v1.md).
+ */
+export const DARE_CANCEL_REASONS = ['escrow_retired'] as const;
+export type DareCancelReason = (typeof DARE_CANCEL_REASONS)[number];
+
+/** The plain words a cancelled dare's page says for its reason, before and after its SOL went back. */
+const CANCEL_REASON_WORDS: Record<DareCancelReason, { cancelled: string; refunded: string }> = {
+  escrow_retired: {
+    cancelled: "Cancelled: this dare's escrow was retired (program v1), every backer gets their SOL back",
+    refunded: "Refunded: this dare's escrow was retired (program v1), every backer got their SOL back",
+  },
+};
+
+/** What a dare's page says about why it ended as it did, or null when its phase says it all. */
+export function phaseReason(phase: DarePhase, cancelReason: DareCancelReason | null): string | null {
+  if (cancelReason === null) return null;
+  if (phase === 'refunded') return CANCEL_REASON_WORDS[cancelReason].refunded;
+  if (phase === 'cancelled' || phase === 'ended') return CANCEL_REASON_WORDS[cancelReason].cancelled;
+  return null;
+}
+
 /** Days after the deadline when a dare without a winner refunds its payers (the vault's refund_after). */
 export const REFUND_GRACE_DAYS = 7;
 /**

@@ -159,6 +159,11 @@ export const dareSchema = z
     status: z.enum(DARE_STATUSES),
     /** (Addition) what the dare is, in the words every screen uses (dare-status.ts). */
     phase: z.enum(DARE_PHASES),
+    /**
+     * (Addition) why the dare ended as it did, in plain words, when that was not its own doing
+     * (its escrow program retired: dare-status.ts phaseReason); null otherwise.
+     */
+    phaseReason: z.string().nullable(),
     /** (Addition) the SOL that went back to the wallets that paid it, once any did. */
     refundTotal: z
       .object({ amount: solAmountSchema, backers: z.number().int() })

@@ -45,9 +45,9 @@ export function createServices(deps: ServiceDeps) {
   const settings = createSettingsService({ db });
   const users = createUsersService({ db, clock });
 
-  // Money out goes through the escrow program: payouts sign settle, cancel and refunds with the
-  // moderator and fee payer keys; no key can move a vault's SOL otherwise (decision 021).
-  // Both programs: vaults made before v2 keep v1's rules (decision 036).
+  // Money out goes through the escrow program: payouts sign cancel and refunds with the moderator
+  // and fee payer keys, and v2's execute with the fee payer (decision 021); v1's settle is never
+  // signed (decision 050). Both programs: vaults made before v2 are v1's until refunded (036).
   const escrowPrograms = { v1: deps.escrowProgramId, v2: deps.escrowProgramV2Id };
   const payouts = createPayoutsService({ db, chain, escrowKeys, escrowPrograms, clock });
   const refunds = createRefundsService({ db, chain, clock, payouts });

@@ -6,8 +6,9 @@ import { HDKey } from 'micro-key-producer/slip10.js';
  * The only code that turns the master seed into keys. Nothing outside src/server/chain reads the
  * seed; callers get the platform's two signers and never see key bytes. No key exists for a
  * dare's money: each dare's SOL sits in its escrow program vault, a PDA no key can sign for
- * (docs/program.md). What these keys can do there: the moderator settles (pays entrants) and
- * cancels (everyone is refunded); the fee payer pays fees and rent and gets the rent back.
+ * (docs/program.md). What these keys can do there: the moderator cancels (everyone is refunded;
+ * v1's program would also let it settle, which the server never signs: decision 050); the fee
+ * payer pays fees and rent and gets the rent back.
  */
 export function createEscrowKeys(masterSeed: Uint8Array) {
   if (masterSeed.length < 16 || masterSeed.length > 64)
@@ -39,8 +40,8 @@ export function createEscrowKeys(masterSeed: Uint8Array) {
       return signerAt(FEE_PAYER_DERIVATION_PATH);
     },
     /**
-     * The escrow program's moderator: the only key that may settle (pay entrants) or cancel a
-     * vault. Its own path, so the fee payer's key cannot settle.
+     * The escrow program's moderator: the only key that may cancel a vault (and, on v1, settle it:
+     * retired, never signed by the server). Its own path, so the fee payer's key cannot.
      */
     moderator(): Promise<KeyPairSigner> {
       return signerAt(MODERATOR_DERIVATION_PATH);

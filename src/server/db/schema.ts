@@ -15,6 +15,7 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { CLAIM_TYPES, type ClaimType } from '#contract/claims';
+import { DARE_CANCEL_REASONS, type DareCancelReason } from '#contract/dare-status';
 import {
   CATEGORIES,
   CLAIM_STATUSES,
@@ -78,6 +79,8 @@ export const dares = pgTable(
     isPublic: boolean('is_public').notNull().default(true),
     isMajor: boolean('is_major').notNull().default(false),
     status: text('status').$type<DareStatus>().notNull().default('active'),
+    /** Why a cancelled dare was cancelled when not by an admin or its expiry (#contract/dare-status). */
+    cancelReason: text('cancel_reason').$type<DareCancelReason>(),
     escrowWallet: text('escrow_wallet'),
     /** The signature of the stake that funded this dare; one signature funds one dare. */
     transactionSignature: text('transaction_signature'),
@@ -93,6 +96,10 @@ export const dares = pgTable(
     index('dares_status_created_idx').on(t.status, t.createdAt),
     index('dares_creator_idx').on(t.creatorId),
     check('dares_status_valid', inList('status', DARE_STATUSES)),
+    check(
+      'dares_cancel_reason_valid',
+      sql`cancel_reason is null or ${inList('cancel_reason', DARE_CANCEL_REASONS)}`,
+    ),
     check('dares_difficulty_valid', inList('difficulty', DIFFICULTIES)),
     // Major dares take a free-text category (docs/product.md#major-dare-form-rules); community dares one of the five.
     check('dares_category_valid', sql`is_major or ${inList('category', CATEGORIES)}`),

@@ -24,8 +24,6 @@ import {
   buildDepositTransaction,
   buildEnterTransaction,
   buildRefundTransaction,
-  buildSettleTransactions,
-  VaultStateError,
   type VaultTransaction,
 } from './app-transactions';
 import { EmbeddedEscrowChain, SIGNATURE_FEE, SOL, walletSigns } from './embedded-test-chain';
@@ -120,7 +118,7 @@ function signersOf(base64: string) {
 }
 
 describe('app transactions: a community dare from stake to payout', () => {
-  it('create, a second payer, two entrants, settle: the winner gets exactly the pool and the platform every rent lamport', async () => {
+  it('create, a second payer, two entrants, a settle and the app’s closes: the winner gets exactly the pool and the platform every rent lamport', async () => {
     const platformBefore = await t.balance(t.platform.address);
     const feesBefore = await platformFeesSoFar();
     const creator = await t.wallet();
@@ -191,43 +189,30 @@ describe('app transactions: a community dare from stake to payout', () => {
     expect(records.entries.map((e) => e.entrant).sort()).toEqual([winner.address, loser.address].sort());
 
     const pool = stake + 2n * SOL + 1n + MIN_DEPOSIT_LAMPORTS;
-    const settle = await buildSettleTransactions(t.rpc, {
+    // A vault settled before v1 was retired (the server signs no settle now): the app closes its records.
+    platformFees.push(await t.settleV1(built.vault, [winner.address], { closes: false }));
+    const closes = await buildCloseRecordsTransactions(t.rpc, {
       programId: t.programId,
       vault: built.vault,
-      moderator: t.moderator,
       feePayer: t.platform,
-      winners: [winner.address],
     });
-    expect(settle).toHaveLength(1);
-    expect(settle[0]!.closes.map((c) => c.kind)).toEqual([
+    expect(closes).toHaveLength(1);
+    expect(closes[0]!.closes.map((c) => c.kind)).toEqual([
       'closeReceipt',
       'closeReceipt',
       'closeEntry',
       'closeEntry',
     ]);
-    await sendAll(settle);
+    await sendAll(closes);
     // The pool, and the entry's rent back to the entrant who paid it; the loser gets its rent.
     expect(await t.balance(winner.address)).toBe(pool + rent.entry);
     expect(await t.balance(loser.address)).toBe(rent.entry);
     await expectAllClosed(built.vault);
     const fees = (await platformFeesSoFar()) - feesBefore;
-    expect(fees).toBe(2n * SIGNATURE_FEE); // one settle (moderator + fee payer); the entries were the entrants'
+    // The settle (moderator + fee payer) and the closes (fee payer); the entries were the entrants'.
+    expect(fees).toBe(3n * SIGNATURE_FEE);
 
     expect(await t.balance(t.platform.address)).toBe(platformBefore - fees);
-  });
-
-  it('refuses a winner who never entered, before building anything', async () => {
-    const { vault } = await createDare(await t.wallet(), SOL);
-    const stranger = await t.wallet(0n);
-    await expect(
-      buildSettleTransactions(t.rpc, {
-        programId: t.programId,
-        vault,
-        moderator: t.moderator,
-        feePayer: t.platform,
-        winners: [stranger.address],
-      }),
-    ).rejects.toThrow(VaultStateError);
   });
 });
 
@@ -238,15 +223,7 @@ describe('app transactions: a major dare', () => {
     const [first, second] = [await t.wallet(0n), await t.wallet(0n)];
     await enter(vault, first);
     await enter(vault, second);
-    await sendAll(
-      await buildSettleTransactions(t.rpc, {
-        programId: t.programId,
-        vault,
-        moderator: t.moderator,
-        feePayer: t.platform,
-        winners: [first.address, second.address],
-      }),
-    );
+    platformFees.push(await t.settleV1(vault, [first.address, second.address]));
     const pot = 1_000_000_007n;
     expect(await t.balance(second.address)).toBe(300_000_002n + rent.entry); // floor(30%), and its rent back
     expect(await t.balance(first.address)).toBe(pot - 300_000_002n + rent.entry);
@@ -387,28 +364,24 @@ describe('app transactions: cancel and refunds', () => {
 });
 
 describe('app transactions: a dare with many records', () => {
-  it('settles 30 receipts and 3 entries over several transactions, settle first', async () => {
+  it('closes 30 receipts and 3 entries of a settled vault over several transactions', async () => {
     const platformBefore = await t.balance(t.platform.address);
     const feesBefore = await platformFeesSoFar();
     const dare = await crowdedDare(30, 3);
     const winner = dare.entrants[0]!;
-    const transactions = await buildSettleTransactions(t.rpc, {
+    // Settled before v1 was retired (the server signs no settle now); the closes are the app's.
+    platformFees.push(await t.settleV1(dare.vault, [winner.address], { closes: false }));
+    const transactions = await buildCloseRecordsTransactions(t.rpc, {
       programId: t.programId,
       vault: dare.vault,
-      moderator: t.moderator,
       feePayer: t.platform,
-      winners: [winner.address],
     });
     expect(transactions.length).toBeGreaterThan(1);
     expect(transactions.flatMap((tx) => tx.closes)).toHaveLength(33);
     for (const transaction of transactions)
       expect(getBase64Encoder().encode(transaction.base64).length).toBeLessThanOrEqual(1232);
-    // Only the first carries settle, so only it has the moderator's signature.
-    expect(Object.keys(signersOf(transactions[0]!.base64))).toEqual([
-      t.platform.address,
-      t.moderator.address,
-    ]);
-    for (const transaction of transactions.slice(1))
+    // No key of the moderator in any of them: closes need only the fee payer.
+    for (const transaction of transactions)
       expect(Object.keys(signersOf(transaction.base64))).toEqual([t.platform.address]);
     await sendAll(transactions);
     expect(await t.balance(winner.address)).toBe(30n * MIN_DEPOSIT_LAMPORTS + rent.entry);
@@ -476,14 +449,9 @@ describe('app transactions: records another client made', () => {
 
     const winner = await t.wallet(0n);
     await enter(vault, winner);
+    platformFees.push(await t.settleV1(vault, [winner.address], { closes: false }));
     await sendAll(
-      await buildSettleTransactions(t.rpc, {
-        programId: t.programId,
-        vault,
-        moderator: t.moderator,
-        feePayer: t.platform,
-        winners: [winner.address],
-      }),
+      await buildCloseRecordsTransactions(t.rpc, { programId: t.programId, vault, feePayer: t.platform }),
     );
     expect(await t.balance(winner.address)).toBe(SOL + MIN_DEPOSIT_LAMPORTS + rent.entry);
     await expectAllClosed(vault);

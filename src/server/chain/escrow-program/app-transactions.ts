@@ -8,8 +8,9 @@
  *   locks none of the client's own SOL: a free account could broadcast such a transaction without
  *   ever submitting a proof (docs/decisions/034-entrants-pay-their-entry.md).
  * - refund ('Refund me'): the refunding payer's wallet pays the fee; nothing of DarePool signs.
- * - settle, cancel and the closes after them: the platform fee payer pays, the moderator signs
- *   settle and cancel; every transaction is fully signed, its signature known before it is sent.
+ * - cancel and the closes after it (or after a payout): the platform fee payer pays, the moderator
+ *   signs cancel; every transaction is fully signed, its signature known before it is sent. The
+ *   server builds no v1 `settle` (retired: docs/decisions/050-retire-v1.md).
  * Wallet-signed transactions come back with the server's signatures in place and an empty slot
  * for the wallet (its signature over `messageBytes`).
  */
@@ -35,7 +36,6 @@ import {
   getDepositInstruction,
   getEnterInstruction,
   getRefundInstruction,
-  getSettleInstruction,
 } from './instructions';
 import type { DareKind, Vault } from './layout';
 import { findEntryAddress, findReceiptAddress } from './pda';
@@ -250,39 +250,10 @@ export async function buildRefundTransaction(
 }
 
 /**
- * settle, then close_receipt and close_entry for every record of the vault, in as many
- * transactions as the packet limit needs; the first one holds settle. Send them in order.
- */
-export async function buildSettleTransactions(
-  rpc: VaultRpc,
-  input: {
-    programId: Address;
-    vault: Address;
-    moderator: TransactionSigner;
-    feePayer: TransactionSigner;
-    /** One for a community dare; two (70%, 30%) for a major dare. */
-    winners: readonly Address[];
-    memo?: string;
-  },
-): Promise<VaultTransaction[]> {
-  const vault = await endableVault(rpc, input.programId, input.vault);
-  if (vault.status !== 'open')
-    throw new VaultStateError(`The vault is ${vault.status}: it cannot be settled`);
-  const records = await listVaultRecords(rpc, input.programId, input.vault);
-  const winnerEntries = input.winners.map((winner) => {
-    const entry = records.entries.find((candidate) => candidate.entrant === winner);
-    if (!entry) throw new VaultStateError(`${winner} has not entered this dare on chain`);
-    return entry.address;
-  });
-  const settle = await getSettleInstruction({ ...input, winnerEntries });
-  return pack(rpc, input, [{ instruction: settle }, ...(await closeSteps(input, vault, records, false))]);
-}
-
-/**
  * Program v2's `execute`, alone in its transaction (one unpayable record must never hold up the
  * payout; docs/program.md): pays the winners the judges proposed, once the window has passed.
  * Anyone may send it; the platform fee payer signs only as the fee payer. The record closes
- * follow in their own transactions (buildCloseRecordsTransactions), as after v1's settle.
+ * follow in their own transactions (buildCloseRecordsTransactions).
  */
 export async function buildExecuteTransaction(
   rpc: BlockhashRpc,

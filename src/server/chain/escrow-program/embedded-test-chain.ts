@@ -27,8 +27,11 @@ import {
 import { waitForConfirmation } from '#server/chain/confirmation';
 import { createEmbeddedChain } from '#server/chain/embedded';
 import type { ChainPort } from '#server/chain/port';
+import { fetchVault } from './accounts';
 import { ensureProgramDeployed } from './deploy';
+import { getSettleAndCloseInstructions, getSettleInstruction } from './instructions';
 import { readEscrowProgram } from './program';
+import { listVaultRecords } from './vault-records';
 
 export const SOL = 1_000_000_000n;
 /** LiteSVM's (and mainnet's) fee: 5000 lamports per signature. */
@@ -115,6 +118,33 @@ export class EmbeddedEscrowChain {
     const transaction = await signTransactionMessageWithSigners(message);
     await this.sendWire(getBase64EncodedWireTransaction(transaction));
     return getSignatureFromTransaction(transaction);
+  }
+
+  /**
+   * v1's `settle` signed by the moderator key, as only a test sends one now: the program still
+   * allows it, the server signs none (docs/decisions/050-retire-v1.md). With `closes` (the
+   * default), every record's close follows in the same transaction; without, the settle alone
+   * (the app's buildCloseRecordsTransactions closes the rest, as for a vault paid before v1 was
+   * retired). Returns its signature.
+   */
+  async settleV1(
+    vault: Address,
+    winners: readonly Address[],
+    { closes = true }: { closes?: boolean } = {},
+  ): Promise<Signature> {
+    const account = await fetchVault(this.rpc, this.programId, vault);
+    if (!account) throw new Error(`settleV1: no vault at ${vault}`);
+    const input = { programId: this.programId, vault, moderator: this.moderator, winners };
+    if (!closes) return this.send([await getSettleInstruction(input)]);
+    const records = await listVaultRecords(this.rpc, this.programId, vault);
+    return this.send(
+      await getSettleAndCloseInstructions({
+        ...input,
+        vaultRentPayer: account.rentPayer,
+        receipts: records.receipts,
+        entries: records.entries,
+      }),
+    );
   }
 
   /** The fee and compute units a landed transaction was charged, as the chain recorded them. */

@@ -229,7 +229,8 @@ export async function hasUnpaidClaims(db: DbOrTx, dareId: number): Promise<boole
   const [row] = await db
     .select({ id: claims.id })
     .from(claims)
-    .where(and(eq(claims.dareId, dareId), sql`${claims.status} <> 'paid'`))
+    // A failed claim (a retired v1 dare's prize, decision 050) will never be paid: it holds nothing up.
+    .where(and(eq(claims.dareId, dareId), sql`${claims.status} in ('pending', 'processing')`))
     .limit(1);
   return row !== undefined;
 }

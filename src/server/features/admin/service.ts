@@ -106,6 +106,8 @@ export function createAdminService({
       // Says why first: a named winner waiting for its window is what makes the dare unchangeable.
       if (status === 'cancelled') await assertCancellable(dareId);
       if (dare.status === 'completed') throw conflict(ADMIN_MESSAGES.completedDare);
+      if (status === 'active' && dare.cancelReason === 'escrow_retired')
+        throw conflict(ADMIN_MESSAGES.retiredDare);
       if (status === 'active' && dare.status === 'cancelled' && (await hasRefunds(db, dareId)))
         throw conflict(ADMIN_MESSAGES.refundedDare);
       if (!(await setOpenDareStatus(db, dareId, status, clock())))

@@ -86,7 +86,7 @@ export async function listWinningSubmissions(db: DbOrTx, userId: number): Promis
 }
 
 /**
- * A major dare's two claims, pending -> processing together (its one settle pays both): 'missing'
+ * A major dare's two claims, pending -> processing together (its one execute pays both): 'missing'
  * while a winner is not picked yet, 'busy' when they are not both pending (being paid, or paid).
  * Of concurrent claimers exactly one gets them. Admin's pick first (the program's 70% share).
  */
@@ -154,7 +154,7 @@ export async function releaseClaims(
     .where(and(inArray(claims.id, claimIds), eq(claims.status, 'processing')));
 }
 
-/** The signature of the settle paying the claims, recorded with the transaction itself. */
+/** The signature of the execute paying the claims, recorded with the transaction itself. */
 export async function setClaimsTransaction(db: DbOrTx, claimIds: number[], signature: string): Promise<void> {
   await db.update(claims).set({ transactionHash: signature }).where(inArray(claims.id, claimIds));
 }
@@ -269,4 +269,17 @@ export async function isJudgedDare(db: DbOrTx, dareId: number): Promise<boolean>
     .innerJoin(dareWallets, eq(dareWallets.publicKey, dares.escrowWallet))
     .where(eq(dares.id, dareId));
   return row?.version === 2;
+}
+
+/**
+ * Whether a dare's vault is escrow program v1's: retired, it names no winner any more (its payers
+ * are refunded instead: docs/decisions/050-retire-v1.md).
+ */
+export async function isRetiredEscrowDare(db: DbOrTx, dareId: number): Promise<boolean> {
+  const [row] = await db
+    .select({ version: dareWallets.programVersion })
+    .from(dares)
+    .innerJoin(dareWallets, eq(dareWallets.publicKey, dares.escrowWallet))
+    .where(eq(dares.id, dareId));
+  return row?.version === 1;
 }

@@ -20,6 +20,7 @@ import {
   findPayeeWallet,
   insertPendingClaim,
   isJudgedDare,
+  isRetiredEscrowDare,
   listUserClaims,
   listWinningSubmissions,
   markSubmissionWinner,
@@ -64,6 +65,8 @@ export function createClaimsService({ db, chain, clock, payouts }: PayingService
   };
 
   function notClaimable(claim: ClaimRow): AppError {
+    // Failed for good (a retired v1 dare's prize): its reason, not 'being paid out'.
+    if (claim.status === 'failed') return conflict(claim.failureReason ?? CLAIM_MESSAGES.escrowRetired);
     return claim.status === 'paid'
       ? new AppError('ALREADY_PROCESSED', CLAIM_MESSAGES.alreadyPaid)
       : new AppError('ALREADY_PROCESSED', CLAIM_MESSAGES.processing);
@@ -89,9 +92,9 @@ export function createClaimsService({ db, chain, clock, payouts }: PayingService
   }
 
   /**
-   * Pays one claim: pending -> processing, then the dare's `settle` paying the winner's registered
-   * wallet everything the vault holds (a major dare: both winners, 70/30, in one settle whose
-   * signature both claims record).
+   * Pays one claim: pending -> processing, then the dare's `execute` paying the winners its judges
+   * named everything the vault holds (a major dare: both winners, 70/30, in one execute whose
+   * signature both claims record). A v1 dare's claim is refused (its vault is retired).
    */
   async function payClaim(claimId: number): Promise<Claim> {
     const taken = await takeClaims(claimId);
@@ -170,6 +173,7 @@ export function createClaimsService({ db, chain, clock, payouts }: PayingService
    */
   async function createWinnerClaim(input: WinnerClaim): Promise<number> {
     if (input.lamports <= 0n) throw new AppError('CONFLICT', 'This dare has no prize pool to pay');
+    if (await isRetiredEscrowDare(db, input.dareId)) throw conflict(CLAIM_MESSAGES.escrowRetired);
     try {
       return await db.transaction(async (tx) => {
         if (!(await completeDare(tx, input.dareId, input.fromStatuses, input.now)))

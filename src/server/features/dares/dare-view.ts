@@ -1,5 +1,5 @@
 import { effectiveStatus } from '#contract/dare-rules';
-import { darePhase } from '#contract/dare-status';
+import { darePhase, phaseReason } from '#contract/dare-status';
 import type { Dare } from '#contract/dares';
 import type { DareStatus, Difficulty } from '#contract/limits';
 import { normalizeSol } from '#contract/money';
@@ -18,6 +18,8 @@ export function toDare(
   const stakeAmount = normalizeSol(dare.stakeAmount);
   const totalPool = normalizeSol(dare.totalPool);
   const status = dare.status as DareStatus;
+  // The admin list reads stored statuses but still shows the words users see.
+  const phase = darePhase({ status, deadline: dare.deadline, refundedBackers: backers }, now ?? new Date());
   return {
     id: dare.id,
     title: dare.title,
@@ -32,8 +34,8 @@ export function toDare(
     isPublic: dare.isPublic,
     isMajor: dare.isMajor,
     status: now ? effectiveStatus({ status, deadline: dare.deadline }, now) : status,
-    // The admin list reads stored statuses but still shows the words users see.
-    phase: darePhase({ status, deadline: dare.deadline, refundedBackers: backers }, now ?? new Date()),
+    phase,
+    phaseReason: phaseReason(phase, dare.cancelReason),
     refundTotal: backers > 0 ? { amount: normalizeSol(refundedAmount), backers } : null,
     escrowWallet: dare.escrowWallet,
     transactionSignature: dare.transactionSignature,

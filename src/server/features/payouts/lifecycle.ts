@@ -20,7 +20,7 @@ export interface ClaimsRecovery {
 
 /** What the job needs of the refunds feature (see ClaimsRecovery). */
 export interface RefundsJob {
-  refundDue(): Promise<{ finished: { failureReasons: string[] } }>;
+  refundDue(): Promise<{ retired: number[]; finished: { failureReasons: string[] } }>;
 }
 
 /** How often the in-process job refunds expired dares, settles unconfirmed transactions and closes ended vaults. */
@@ -85,6 +85,11 @@ async function refundRun(app: FastifyInstance, options: PayoutLifecycleOptions):
     if (executed.failures.length > 0)
       app.log.warn({ reasons: executed.failures }, 'some named winners could not be paid yet');
     const run = await options.refunds.refundDue();
+    if (run.retired.length > 0)
+      app.log.warn(
+        { dareIds: run.retired },
+        'escrow program v1 retired: these dares are cancelled and their payers refunded (docs/operations.md, Upgrade notes)',
+      );
     if (run.finished.failureReasons.length > 0)
       app.log.warn({ reasons: run.finished.failureReasons }, 'some ended dares could not be finished yet');
   } catch (error) {

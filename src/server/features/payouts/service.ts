@@ -19,12 +19,12 @@ export {
   type VaultPayout,
 } from './transfers';
 export type { VaultState } from './vault-state';
-export { PayoutNotYetDue } from './winner-payouts';
+export { PayoutNotYetDue, V1_RETIRED } from './winner-payouts';
 
 /**
  * Every lamport that leaves a dare's vault leaves through the escrow program, in transactions the
- * platform fee payer signs (with the moderator key for v1's `settle` and `cancel`; no key can move
- * a vault's SOL otherwise). The parts, each in its own module over the shared machinery of
+ * platform fee payer signs (with the moderator key for `cancel`; no key the server holds can move
+ * a vault's SOL otherwise: v1's `settle` is retired, docs/decisions/050-retire-v1.md). The parts, each in its own module over the shared machinery of
  * transfers.ts (record, send, confirm, book): paying winners (winner-payouts.ts), refunds
  * (vault-refunds.ts), the record closes after a payout (record-closes.ts), recovery of
  * transactions a crash left 'sending' (recovery.ts), and booking what others sent
@@ -34,15 +34,13 @@ export function createPayoutsService(deps: PayoutsDeps) {
   const transfers = createTransfers(deps);
   const vaultState = createVaultState(deps);
   const closeSettledRecords = createRecordCloses(deps, { transfers, vaultState });
-  const winners = createWinnerPayouts(deps, { transfers, vaultState, closeSettledRecords });
+  const winners = createWinnerPayouts(deps, { transfers, closeSettledRecords });
   return {
     sendStored: transfers.sendStored,
     /** Whether a transaction out of this vault is on its way (recorded, not settled). */
     hasTransferOnItsWay: (escrowWallet: string) => hasSendingTransfer(deps.db, escrowWallet),
-    prepareSettle: winners.prepareSettle,
     prepareExecute: winners.prepareExecute,
     payWinners: winners.payWinners,
-    settle: winners.settle,
     refundVault: createVaultRefunds(deps, { transfers, vaultState }),
     closeSettledRecords,
     vaultState,

@@ -1,11 +1,6 @@
 import { address } from '@solana/kit';
 import { fetchVault } from '#server/chain/escrow-program/accounts';
-import {
-  buildExecuteTransaction,
-  buildSettleTransactions,
-  VaultStateError,
-  type VaultTransaction,
-} from '#server/chain/escrow-program/app-transactions';
+import { buildExecuteTransaction, VaultStateError } from '#server/chain/escrow-program/app-transactions';
 import { fetchChainTime } from '#server/chain/escrow-program/chain-clock';
 import { countVaultAttempts, type PayoutTransferRow } from './repo';
 import type { BeforeRecord, PayoutOutcome, PayoutsDeps, Transfers, VaultPayout } from './transfers';
@@ -20,78 +15,35 @@ export class PayoutNotYetDue extends Error {
 
 export type WinnersPayout = Omit<VaultPayout, 'purpose'> & { winners: readonly string[] };
 
+/** Why a v1 vault pays no winner (Claim Prize says it after 'cannot be paid from this dare's vault: '). */
+export const V1_RETIRED =
+  'its escrow (program v1) is retired, so every backer is refunded instead and no prize is paid';
+
 /**
- * Paying a dare's winners: v1's `settle` (signed by the moderator) or v2's `execute` of the
- * judges' proposal once its window has passed; the record closes follow.
+ * Paying a dare's winners: v2's `execute` of the judges' proposal once its window has passed; the
+ * record closes follow.
  */
 export function createWinnerPayouts(
   { db, chain, escrowKeys, escrowPrograms }: PayoutsDeps,
   {
     transfers,
-    vaultState,
     closeSettledRecords,
   }: {
     transfers: Transfers;
-    vaultState: (escrowWallet: string) => Promise<VaultState>;
     closeSettledRecords: (escrowWallet: string) => Promise<VaultState>;
   },
 ) {
   const { rpc } = chain;
 
   /**
-   * Signs a dare's `settle` (the moderator signs; everything the vault holds above its rent goes
-   * to the winners, 70/30 for a major dare) with as many record closes as fit, and records it
-   * with `beforeRecord` before anything is sent. Throws VaultStateError when the vault cannot
-   * be settled (closed, not open, a winner never entered). Returns the record and the closes
-   * left for later transactions.
-   */
-  async function prepareSettle(
-    payout: WinnersPayout,
-    beforeRecord?: BeforeRecord,
-  ): Promise<{ transfer: PayoutTransferRow; closes: VaultTransaction[] }> {
-    const vault = await fetchVault(rpc, escrowPrograms, address(payout.escrowWallet));
-    if (!vault) throw new VaultStateError('The vault of this dare is closed');
-    // Only v1 has settle: a v2 vault pays the winners its judges proposed, after the window.
-    if (vault.version !== 1)
-      throw new VaultStateError("This dare is paid by its judges' proposal, not settled");
-    const attempt = (await countVaultAttempts(db, payout.escrowWallet)) + 1;
-    const [settle, ...closes] = await buildSettleTransactions(rpc, {
-      programId: vault.programId,
-      vault: address(payout.escrowWallet),
-      ...(await transfers.signers()),
-      winners: payout.winners.map((winner) => address(winner)),
-      memo: transfers.memo({ ...payout, purpose: 'claim' }, 'prize payout', attempt),
-    });
-    const transfer = await transfers.record(
-      { ...payout, purpose: 'claim' },
-      settle!,
-      { recipient: payout.winners[0]!, lamports: vault.lamports - vault.rent },
-      beforeRecord,
-    );
-    return { transfer, closes };
-  }
-
-  /**
-   * Pays a dare's winners (prepareSettle, then sends it); once it landed, the closes that did
-   * not fit in it follow, so every record's rent returns to the fee payer (the job retries them).
-   */
-  async function settle(payout: WinnersPayout, beforeRecord?: BeforeRecord): Promise<PayoutOutcome> {
-    const { transfer, closes } = await prepareSettle(payout, beforeRecord);
-    const outcome = await transfers.sendStored(transfer);
-    if (outcome.status !== 'confirmed') return outcome;
-    for (const close of closes) if (!(await transfers.sendAndConfirm(close))) break;
-    await vaultState(payout.escrowWallet);
-    return outcome;
-  }
-
-  /**
-   * Pays a dare's winners by its vault's program: v1's `settle` (the moderator signs), or v2's
-   * `execute` (prepareExecute, then sent; once it landed, the records' closes, one each).
+   * Pays a dare's winners: v2's `execute` (prepareExecute, then sent; once it landed, the records'
+   * closes, one each). A v1 vault is never paid out: its program let the moderator key settle it to
+   * anyone, so it is retired, its payers refunded (docs/decisions/050-retire-v1.md).
    */
   async function payWinners(payout: WinnersPayout, beforeRecord?: BeforeRecord): Promise<PayoutOutcome> {
     const vault = await fetchVault(rpc, escrowPrograms, address(payout.escrowWallet));
     if (!vault) throw new VaultStateError('The vault of this dare is closed');
-    if (vault.version === 1) return settle(payout, beforeRecord);
+    if (vault.version === 1) throw new VaultStateError(V1_RETIRED);
     const { transfer } = await prepareExecute(payout, beforeRecord);
     const outcome = await transfers.sendStored(transfer);
     if (outcome.status === 'confirmed') await closeSettledRecords(payout.escrowWallet);
@@ -138,5 +90,5 @@ export function createWinnerPayouts(
     return { transfer };
   }
 
-  return { prepareSettle, prepareExecute, settle, payWinners };
+  return { prepareExecute, payWinners };
 }

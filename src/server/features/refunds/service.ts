@@ -1,4 +1,5 @@
 import type { DareRefund, RefundSummary } from '#contract/admin';
+import { CLAIM_MESSAGES } from '#contract/claims';
 import { REFUND_GRACE_MS } from '#contract/dare-status';
 import { JUDGING_MESSAGES } from '#contract/judging';
 import { lamportsToSol } from '#contract/money';
@@ -20,6 +21,7 @@ import {
   overdueDaresWithOpenVaults,
   paidDaresWithOpenVaults,
 } from './repo/dares';
+import { failClaimsOfRetiredDares, retireV1Dares } from './repo/retired-escrows';
 
 function reasonOf(error: unknown): string {
   if (error instanceof TransferAlreadyLive) return 'Another transaction of this dare is on its way';
@@ -160,18 +162,24 @@ export function createRefundsService({ db, clock, payouts }: PayingServiceDeps) 
     },
 
     /**
-     * The periodic job: dares past deadline + grace with no winner are cancelled and refunded;
+     * The periodic job: every open dare of escrow program v1 is retired (cancelled, its unpaid
+     * prizes failed: v1 let the moderator key pay a pool to anyone, docs/decisions/050-retire-v1.md)
+     * and refunded; dares past deadline + grace with no winner are cancelled and refunded;
      * cancelled dares still owing refunds (a failed or interrupted run) are retried, each dare on
      * its own (one that fails does not hold up the next); then ended dares' vaults are finished.
      * (Payments nobody finished, and vaults no dare uses, are the payments job's: it hands those
      * vaults to cancelAndRefund.)
      */
     async refundDue(): Promise<{
+      /** v1 dares this run retired (their refunds are among `dareIds`). */
+      retired: number[];
       dareIds: number[];
       summaries: RefundSummary[];
       finished: FinishedVaultsRun;
     }> {
       const now = clock();
+      const retired = await retireV1Dares(db, now);
+      await failClaimsOfRetiredDares(db, CLAIM_MESSAGES.escrowRetired, now);
       await cancelExpiredDares(db, new Date(now.getTime() - REFUND_GRACE_MS), now);
       const dareIds = await daresOwingRefunds(db);
       const summaries: RefundSummary[] = [];
@@ -185,7 +193,7 @@ export function createRefundsService({ db, clock, payouts }: PayingServiceDeps) 
           })),
         );
       }
-      return { dareIds, summaries, finished: await finishVaults() };
+      return { retired, dareIds, summaries, finished: await finishVaults() };
     },
   };
 }

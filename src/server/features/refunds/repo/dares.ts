@@ -25,6 +25,10 @@ const vaultOpenOnChain = (escrowWallet: typeof dares.escrowWallet) =>
 const hasClaims = (dareId: typeof dares.id) =>
   sql`exists (select 1 from ${claims} where ${claims.dareId} = ${dareId})`;
 
+/** Claims that pay or may still pay (a retired v1 dare's unpaid claims are 'failed': they never will). */
+const hasLiveClaims = (dareId: typeof dares.id) =>
+  sql`exists (select 1 from ${claims} where ${claims.dareId} = ${dareId} and ${claims.status} <> 'failed')`;
+
 /**
  * Active dares whose deadline plus the moderation grace has passed with no winner: each is moved
  * to cancelled in one conditional update, so a winner marked at the same moment wins or loses
@@ -50,7 +54,7 @@ export async function daresOwingRefunds(db: DbOrTx): Promise<number[]> {
     .where(
       and(
         eq(dares.status, 'cancelled'),
-        sql`not ${hasClaims(dares.id)}`,
+        sql`not ${hasLiveClaims(dares.id)}`,
         or(
           sql`exists (select 1 from ${poolContributions} where ${poolContributions.dareId} = ${dares.id} and ${poolContributions.refundedAt} is null)`,
           vaultOpenOnChain(dares.escrowWallet),

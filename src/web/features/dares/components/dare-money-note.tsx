@@ -10,7 +10,8 @@ const shortAddress = (address: string) => `${address.slice(0, 4)}…${address.sl
 /**
  * Where a finished dare's money went when nobody won it (docs/product.md#dare-details): the
  * refund date of a dare that ended without a winner, the refunds of one that gave its SOL back
- * (each with its transaction), or that a cancelled dare refunds its payers. A dare with a winner
+ * (each with its transaction), or that a cancelled dare refunds its payers, with the reason when it
+ * was not the dare's own doing (a retired escrow program: `phaseReason`). A dare with a winner
  * says so in the submissions' winner banner instead.
  */
 export function DareMoneyNote({ dare }: { dare: Dare }) {
@@ -40,6 +41,7 @@ export function DareMoneyNote({ dare }: { dare: Dare }) {
           <Undo2 className="size-4 text-primary" aria-hidden />
           {refundedLine(dare.refundTotal.amount, dare.refundTotal.backers)}
         </p>
+        {dare.phaseReason && <p className="text-sm">{dare.phaseReason}</p>}
         {outcome && outcome.refunds.length > 0 && (
           <ul className="space-y-1 text-sm" aria-label="Refunds">
             {outcome.refunds.map((refund) => (
@@ -60,7 +62,7 @@ export function DareMoneyNote({ dare }: { dare: Dare }) {
   if (dare.phase === 'cancelled') {
     return (
       <p role="status" aria-label="Where the money goes" className="rounded-lg border bg-card p-3 text-sm">
-        Cancelled: every payer gets their SOL back.
+        {dare.phaseReason ?? 'Cancelled: every payer gets their SOL back.'}
       </p>
     );
   }

@@ -1,0 +1,2 @@
+ALTER TABLE "dares" ADD COLUMN "cancel_reason" text;--> statement-breakpoint
+ALTER TABLE "dares" ADD CONSTRAINT "dares_cancel_reason_valid" CHECK (cancel_reason is null or cancel_reason in ('escrow_retired'));
