@@ -179,6 +179,11 @@ const envSchema = z.object({
   RATE_LIMIT_AUTH_PER_MINUTE: positiveInt(RATE_LIMITS.signInRequests.limit),
   RATE_LIMIT_FAILED_LOGINS: positiveInt(RATE_LIMITS.failedLogins.limit),
   RATE_LIMIT_FAILED_LOGIN_WINDOW_MINUTES: positiveInt(RATE_LIMITS.failedLogins.windowMs / 60_000),
+  /**
+   * Once an account's failures from every address fill its window, attempts from addresses it never
+   * signed in from are allowed this many a minute over them all (decision 060).
+   */
+  RATE_LIMIT_FAILED_LOGIN_BACKOFF_PER_MINUTE: positiveInt(RATE_LIMITS.failedLoginBackoff.limit),
   /** On SIGTERM/SIGINT, how long requests under way may take to finish before their connections are cut. */
   SHUTDOWN_TIMEOUT_SECONDS: positiveInt(25),
   /** How often chat sockets are pinged; one missed pong drops the socket. */
@@ -318,6 +323,7 @@ export interface AppConfig {
     authPerMinute: number;
     failedLogins: number;
     failedLoginWindowMs: number;
+    failedLoginBackoffPerMinute: number;
     /** REDIS_URL: counters shared by every instance; null: each process counts its own. */
     redis: { url: string; keyPrefix: string } | null;
   };
@@ -479,6 +485,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       authPerMinute: env.RATE_LIMIT_AUTH_PER_MINUTE,
       failedLogins: env.RATE_LIMIT_FAILED_LOGINS,
       failedLoginWindowMs: env.RATE_LIMIT_FAILED_LOGIN_WINDOW_MINUTES * 60_000,
+      failedLoginBackoffPerMinute: env.RATE_LIMIT_FAILED_LOGIN_BACKOFF_PER_MINUTE,
       redis: env.REDIS_URL ? { url: env.REDIS_URL, keyPrefix: env.REDIS_KEY_PREFIX } : null,
     },
     chatHeartbeatMs: env.CHAT_HEARTBEAT_MS,
