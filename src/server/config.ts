@@ -213,6 +213,12 @@ const envSchema = z.object({
   /** Disk all stored videos may take together (GB of 1024³ bytes; fractions allowed). */
   VIDEO_STORAGE_MAX_GB: z.coerce.number().positive().finite().default(5),
   VIDEO_PENDING_POOL_GB: z.coerce.number().positive().finite().default(0.5),
+  /**
+   * Stored videos not approved (waiting for their submit, pending review, rejected) one account, and
+   * one client address over all its accounts, may hold (MB of 1024² bytes; decision 061).
+   */
+  VIDEO_UNAPPROVED_PER_ACCOUNT_MB: z.coerce.number().positive().finite().default(50),
+  VIDEO_UNAPPROVED_PER_ADDRESS_MB: z.coerce.number().positive().finite().default(200),
   /** Where videos live: `local` (DATA_DIR/videos) or `s3` (an S3-compatible bucket, S3_*). */
   VIDEO_STORAGE: z.enum(['local', 's3']).default('local'),
   S3_BUCKET: optionalText.pipe(
@@ -304,9 +310,13 @@ export interface AppConfig {
     maxBytes: number;
     /**
      * The part of `maxBytes` uploads no submission took yet may use together; past it the oldest
-     * waiting upload is deleted to make room (decision 028). At most `maxBytes`.
+     * waiting upload past its submit window is deleted to make room (decisions 028, 061). At most `maxBytes`.
      */
     pendingPoolBytes: number;
+    /** Bytes of unapproved videos one account may hold (VIDEO_UNAPPROVED_PER_ACCOUNT_MB). */
+    unapprovedPerAccountBytes: number;
+    /** Bytes of unapproved videos one client address may hold over its accounts (VIDEO_UNAPPROVED_PER_ADDRESS_MB). */
+    unapprovedPerAddressBytes: number;
     /** VIDEO_STORAGE=s3: the bucket that holds the videos instead of `videoDir`. */
     s3: S3Settings | null;
   };
@@ -472,6 +482,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       tmpDir: path.join(dataDir, 'tmp'),
       maxBytes: Math.floor(env.VIDEO_STORAGE_MAX_GB * 1024 ** 3),
       pendingPoolBytes: Math.floor(Math.min(env.VIDEO_PENDING_POOL_GB, env.VIDEO_STORAGE_MAX_GB) * 1024 ** 3),
+      unapprovedPerAccountBytes: Math.floor(env.VIDEO_UNAPPROVED_PER_ACCOUNT_MB * 1024 ** 2),
+      unapprovedPerAddressBytes: Math.floor(env.VIDEO_UNAPPROVED_PER_ADDRESS_MB * 1024 ** 2),
       s3,
     },
     uploadBodyTimeoutMs: env.UPLOAD_BODY_TIMEOUT_SECONDS * 1000,
