@@ -71,13 +71,23 @@ describe('rate limits', () => {
     expect((await login('target', 'right-password', '10.1.0.1')).statusCode).toBe(200);
   });
 
-  it('caps failed logins on one account across addresses, and from one address across accounts', async () => {
+  it('slows failed logins on one account across addresses to a backoff, and caps one address across accounts', async () => {
     await createUser(ctx.database.db, { username: 'spread', password: 'right-password' });
     // Limit 3 per account and address; ten times that per account over every address.
     for (let attempt = 0; attempt < 30; attempt += 1) {
       expect((await login('spread', 'wrong', `10.7.${attempt}.1`)).statusCode).toBe(401);
     }
-    expect((await login('spread', 'right-password', '10.7.99.1')).statusCode).toBe(429);
+    // Then addresses the account never signed in from get RATE_LIMIT_FAILED_LOGIN_BACKOFF_PER_MINUTE (2) a minute together.
+    expect((await login('spread', 'wrong', '10.7.98.1')).statusCode).toBe(401);
+    // A right password is given back, as always.
+    expect((await login('spread', 'right-password', '10.7.98.2')).statusCode).toBe(200);
+    expect((await login('spread', 'wrong', '10.7.98.3')).statusCode).toBe(401);
+    const slowed = await login('spread', 'wrong', '10.7.99.1');
+    expect(slowed.statusCode).toBe(429);
+    expect(slowed.json().error).toBe('Too many failed logins for this account. Please try again later.');
+    expect(Number(slowed.headers['retry-after'])).toBeLessThanOrEqual(60);
+    ctx.clock.advance(61_000);
+    expect((await login('spread', 'wrong', '10.7.99.1')).statusCode).toBe(401);
 
     const statuses: number[] = [];
     for (let account = 0; account < 30; account += 1) {
@@ -91,6 +101,50 @@ describe('rate limits', () => {
     expect(lockedAddress.json().error).toBe(
       'Too many failed logins from your network. Please try again later.',
     );
+    ctx.clock.advance(15 * 60 * 1000 + 1000);
+  });
+
+  it('guesses from many addresses do not lock the owner out of an address they signed in from', async () => {
+    await createUser(ctx.database.db, { username: 'owner', password: 'right-password' });
+    expect((await login('owner', 'right-password', '10.20.0.1')).statusCode).toBe(200);
+    // Ten strangers' addresses use up their own locks (3 each) and the account-wide count (30).
+    for (let stranger = 0; stranger < 10; stranger += 1) {
+      for (let attempt = 0; attempt < 3; attempt += 1) {
+        expect((await login('owner', 'wrong', `10.21.${stranger}.1`)).statusCode).toBe(401);
+      }
+      expect((await login('owner', 'right-password', `10.21.${stranger}.1`)).statusCode).toBe(429);
+    }
+    // More strangers are slowed to the backoff (2 a minute over all of them)...
+    const statuses = [];
+    for (let stranger = 10; stranger < 14; stranger += 1)
+      statuses.push((await login('owner', 'wrong', `10.21.${stranger}.1`)).statusCode);
+    expect(statuses).toEqual([401, 401, 429, 429]);
+    // ...while the owner, from the address they signed in from, is not locked out.
+    expect((await login('owner', 'right-password', '10.20.0.1')).statusCode).toBe(200);
+    // Their own address keeps its own lock: three mistakes there, and it waits like any other.
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      expect((await login('owner', 'wrong', '10.20.0.1')).statusCode).toBe(401);
+    }
+    expect((await login('owner', 'right-password', '10.20.0.1')).statusCode).toBe(429);
+    // A wallet sign-in or the next minute: a new address gets one of the backoff's attempts.
+    ctx.clock.advance(61_000);
+    expect((await login('owner', 'right-password', '10.22.0.1')).statusCode).toBe(200);
+    ctx.clock.advance(15 * 60 * 1000 + 1000);
+  });
+
+  it('a wallet sign-in also makes its address one the backoff spares', async () => {
+    const wallet = await createTestWallet();
+    await createUser(ctx.database.db, {
+      username: 'walleter',
+      password: 'right-password',
+      walletAddress: wallet.address,
+    });
+    // From 127.0.0.1, the inject default.
+    expect((await walletLogin(ctx.app, wallet)).statusCode).toBe(200);
+    for (let attempt = 0; attempt < 32; attempt += 1)
+      expect((await login('walleter', 'wrong', `10.23.${attempt}.1`)).statusCode).toBe(401);
+    expect((await login('walleter', 'wrong', '10.23.99.1')).statusCode).toBe(429);
+    expect((await login('walleter', 'right-password', '127.0.0.1')).statusCode).toBe(200);
     ctx.clock.advance(15 * 60 * 1000 + 1000);
   });
 

@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SUBMISSION_LIMITS, type SubmissionStatus } from '#contract/limits';
 import { SUBMISSION_MESSAGES } from '#contract/submissions';
-import { dareSubmissions } from '#server/db/schema';
+import { dareSubmissions, videoUploads } from '#server/db/schema';
 import { createLocalDiskStorage } from '#server/storage/local-disk';
 import { createTestContext, type TestContext } from './helpers/app';
 import { requestEntry, signedEntry } from './helpers/entries';
@@ -32,13 +32,19 @@ function mp4(size: number): Buffer {
 const videoBlob = (content: Buffer, type = 'video/mp4') => new Blob([new Uint8Array(content)], { type });
 
 /** Sends a form as the browser would (multipart with a boundary), signed in as `token`. */
-async function sendForm(form: FormData, token: string | null = user.token, on: TestContext = ctx) {
+async function sendForm(
+  form: FormData,
+  token: string | null = user.token,
+  on: TestContext = ctx,
+  remoteAddress?: string,
+) {
   const request = new Request('http://localhost/api/upload-video', { method: 'POST', body: form });
   return on.app.inject({
     method: 'POST',
     url: '/api/upload-video',
     payload: Buffer.from(await request.arrayBuffer()),
     headers: { 'content-type': request.headers.get('content-type')!, ...(token ? bearer(token) : {}) },
+    ...(remoteAddress ? { remoteAddress } : {}),
   });
 }
 
@@ -355,11 +361,11 @@ describe('uploads that go wrong, the clean-up job and the disk cap', () => {
   };
   const videoKeys = () => filesIn().filter((name) => !name.endsWith('.json'));
   const openFds = () => readdirSync('/proc/self/fd').length;
-  const sendVideo = (content: Buffer, as: Actor = filmer, dare = openDare) => {
+  const sendVideo = (content: Buffer, as: Actor = filmer, dare = openDare, from?: string) => {
     const form = new FormData();
     form.append('dareId', String(dare));
     form.append('video', videoBlob(content), 'a.mp4');
-    return sendForm(form, as.token, small);
+    return sendForm(form, as.token, small, from);
   };
   const submitUpload = async (as: Actor, dare: number, url: string) =>
     api(small).post(
@@ -432,16 +438,35 @@ describe('uploads that go wrong, the clean-up job and the disk cap', () => {
     expect(filesIn()).toEqual(before);
   });
 
-  it("a flood of pending uploads does not make a real proof's upload fail with 507", async () => {
-    // Eight fresh accounts each leave a 300 KB upload they never submit: more than the whole cap.
+  it("a refused upload deletes no one's pending upload; only uploads past their submit window make room, oldest first", async () => {
+    // Three fresh accounts, each on its own address, leave 300 KB uploads they have not submitted yet.
     const flooders: Actor[] = [];
-    for (let i = 0; i < 8; i++) flooders.push(await newActor(small, `flooder${i}`, { sol: '0' }));
-    for (const flooder of flooders) expect((await sendVideo(mp4(300 * KB), flooder)).statusCode).toBe(200);
-    // They only pushed each other out: the waiting uploads stay within their pool (1 MiB here).
-    expect(videoKeys().length).toBeLessThanOrEqual(4);
+    for (let i = 0; i < 4; i++) flooders.push(await newActor(small, `flooder${i}`, { sol: '0' }));
+    const keys: string[] = [];
+    for (const [i, flooder] of flooders.slice(0, 3).entries()) {
+      const sent = await sendVideo(mp4(300 * KB), flooder, openDare, `10.50.${i}.1`);
+      expect(sent.statusCode).toBe(200);
+      keys.push(sent.json().url.split('/').at(-1));
+    }
+    // With the 1,000-byte upload above they hold 922,600 of the pool's 1,073,741 bytes: a fourth
+    // does not fit, and no one's upload is deleted for it while its owner may still submit it.
+    const before = videoKeys();
+    const refused = await sendVideo(mp4(300 * KB), flooders[3], openDare, '10.50.3.1');
+    expect([refused.statusCode, refused.json().error]).toEqual([507, SUBMISSION_MESSAGES.storageFull]);
+    expect(videoKeys()).toEqual(before);
 
+    // Made more than an hour ago (61–63 minutes), their submit window is over: a real proof's upload
+    // makes room, deleting only the oldest that free enough (the first flooder's); the 1,000-byte
+    // upload, younger, is not touched.
+    for (const [i, key] of keys.entries())
+      await small.database.db
+        .update(videoUploads)
+        .set({ createdAt: new Date(small.clock.now.getTime() - (63 - i) * 60_000) })
+        .where(eq(videoUploads.key, key));
     const proof = await sendVideo(mp4(400 * KB), filmer, proofDare);
     expect(proof.statusCode, proof.body).toBe(200);
+    const left = videoKeys();
+    expect(before.filter((key) => !left.includes(key))).toEqual([keys[0]]);
     const submitted = await submitUpload(filmer, proofDare, proof.json().url);
     expect(submitted.statusCode, submitted.body).toBe(201);
   });
@@ -451,8 +476,13 @@ describe('uploads that go wrong, the clean-up job and the disk cap', () => {
     for (const name of ['attached1', 'attached2']) {
       const author = await newActor(small, name, { sol: '1' });
       const { url } = (await sendVideo(mp4(800 * KB), author, proofDare)).json();
-      expect((await submitUpload(author, proofDare, url)).statusCode).toBe(201);
+      const attached = await submitUpload(author, proofDare, url);
+      expect(attached.statusCode, attached.body).toBe(201);
     }
+    // Another user's upload waits for its submit.
+    const bystander = await newActor(small, 'bystander', { sol: '0' });
+    const waiting = await sendVideo(mp4(2 * KB), bystander, openDare, '10.51.0.1');
+    expect(waiting.statusCode).toBe(200);
     const before = filesIn();
     const full = await sendVideo(mp4(CAP_BYTES - 2_048_000 + 1));
     expect(full.statusCode).toBe(507);
@@ -461,9 +491,10 @@ describe('uploads that go wrong, the clean-up job and the disk cap', () => {
         'Video storage is full, so uploads are paused. Please try again later or use an https:// video link.',
       code: 'INSUFFICIENT_STORAGE',
     });
-    // Nothing was written for it (pending uploads may have made way for it first).
-    expect(filesIn().every((name) => before.includes(name))).toBe(true);
-    expect((await sendVideo(mp4(CAP_BYTES - 2_048_000 - 4 * KB))).statusCode).toBe(200);
+    // Nothing was written for it, and no pending upload made way for it in vain: the bystander's stays.
+    expect(filesIn()).toEqual(before);
+    expect(videoKeys()).toContain(waiting.json().url.split('/').at(-1));
+    expect((await sendVideo(mp4(CAP_BYTES - 2_048_000 - 8 * KB))).statusCode).toBe(200);
   });
 
   it('deletes uploads no submission points at after an hour, which frees their space', async () => {
@@ -489,5 +520,56 @@ describe('uploads that go wrong, the clean-up job and the disk cap', () => {
       filmer.token,
     );
     expect([late.statusCode, late.json().error]).toEqual([400, SUBMISSION_MESSAGES.videoUrl]);
+  });
+});
+
+describe('an upload refused for room', () => {
+  let tiny: TestContext;
+  beforeAll(async () => {
+    // 600 KiB for all videos.
+    tiny = await createTestContext({
+      RATE_LIMIT_AUTH_PER_MINUTE: '1000',
+      VIDEO_STORAGE_MAX_GB: String(600 / 1024 ** 2),
+    });
+  });
+  afterAll(() => tiny.close());
+
+  const send = (as: Actor, dare: number, size: number, from: string) => {
+    const form = new FormData();
+    form.append('dareId', String(dare));
+    form.append('video', videoBlob(mp4(size)), 'a.mp4');
+    return sendForm(form, as.token, tiny, from);
+  };
+
+  it("deletes no other user's pending upload when even deleting them all would not make room", async () => {
+    const darer = await newActor(tiny, 'tinydarer');
+    const author = await newActor(tiny, 'tinyauthor', { sol: '1' });
+    const bystander = await newActor(tiny, 'tinybystander', { sol: '1' });
+    const latecomer = await newActor(tiny, 'tinylatecomer', { sol: '0' });
+    const dare = (await createFundedDare(tiny, darer, '0.1')).id;
+    // A submitted proof of 450 KB, and another user's 100 KB upload waiting for its submit.
+    const proof = await send(author, dare, 450 * 1024, '10.60.0.1');
+    const url = proof.json().url as string;
+    const submitted = await api(tiny).post(
+      `/api/dares/${dare}/submit`,
+      {
+        videoUrl: url,
+        description: 'Proof',
+        signedEntryTransaction: await signedEntry(tiny, author, dare, url),
+      },
+      author.token,
+    );
+    expect(submitted.statusCode, submitted.body).toBe(201);
+    const waiting = await send(bystander, dare, 100 * 1024, '10.60.0.2');
+    expect(waiting.statusCode).toBe(200);
+    // 200 KB more cannot fit even without the 100 KB upload: refused, and that upload is kept.
+    const refused = await send(latecomer, dare, 200 * 1024, '10.60.0.3');
+    expect([refused.statusCode, refused.json().error]).toEqual([507, SUBMISSION_MESSAGES.storageFull]);
+    // Its owner can still enter with it (an entry holds the upload's hash).
+    const entry = await requestEntry(tiny, bystander, dare, waiting.json().url);
+    expect(entry.statusCode, entry.body).toBe(200);
+    expect(readdirSync(tiny.config.storage.videoDir).filter((name) => !name.endsWith('.json'))).toContain(
+      waiting.json().url.split('/').at(-1),
+    );
   });
 });

@@ -22,6 +22,10 @@ export const SUBMISSION_MESSAGES = {
   uploadTimedOut: 'The upload took too long; please try again',
   storageFull:
     'Video storage is full, so uploads are paused. Please try again later or use an https:// video link.',
+  accountHoldsTooMuch:
+    'You have too many videos waiting for review. Please wait until they are reviewed, or use an https:// video link.',
+  addressHoldsTooMuch:
+    'Too many videos from your network are waiting for review. Please wait until they are reviewed, or use an https:// video link.',
   videoUrl: 'The video must be a file uploaded here or an https:// link',
   videoHttps: 'Please use an https:// video link',
   videoLinkExpired: 'This video link has expired; reload the page to watch it',

@@ -179,6 +179,11 @@ const envSchema = z.object({
   RATE_LIMIT_AUTH_PER_MINUTE: positiveInt(RATE_LIMITS.signInRequests.limit),
   RATE_LIMIT_FAILED_LOGINS: positiveInt(RATE_LIMITS.failedLogins.limit),
   RATE_LIMIT_FAILED_LOGIN_WINDOW_MINUTES: positiveInt(RATE_LIMITS.failedLogins.windowMs / 60_000),
+  /**
+   * Once an account's failures from every address fill its window, attempts from addresses it never
+   * signed in from are allowed this many a minute over them all (decision 060).
+   */
+  RATE_LIMIT_FAILED_LOGIN_BACKOFF_PER_MINUTE: positiveInt(RATE_LIMITS.failedLoginBackoff.limit),
   /** On SIGTERM/SIGINT, how long requests under way may take to finish before their connections are cut. */
   SHUTDOWN_TIMEOUT_SECONDS: positiveInt(25),
   /** How often chat sockets are pinged; one missed pong drops the socket. */
@@ -208,6 +213,12 @@ const envSchema = z.object({
   /** Disk all stored videos may take together (GB of 1024³ bytes; fractions allowed). */
   VIDEO_STORAGE_MAX_GB: z.coerce.number().positive().finite().default(5),
   VIDEO_PENDING_POOL_GB: z.coerce.number().positive().finite().default(0.5),
+  /**
+   * Stored videos not approved (waiting for their submit, pending review, rejected) one account, and
+   * one client address over all its accounts, may hold (MB of 1024² bytes; decision 061).
+   */
+  VIDEO_UNAPPROVED_PER_ACCOUNT_MB: z.coerce.number().positive().finite().default(50),
+  VIDEO_UNAPPROVED_PER_ADDRESS_MB: z.coerce.number().positive().finite().default(200),
   /** Where videos live: `local` (DATA_DIR/videos) or `s3` (an S3-compatible bucket, S3_*). */
   VIDEO_STORAGE: z.enum(['local', 's3']).default('local'),
   S3_BUCKET: optionalText.pipe(
@@ -299,9 +310,13 @@ export interface AppConfig {
     maxBytes: number;
     /**
      * The part of `maxBytes` uploads no submission took yet may use together; past it the oldest
-     * waiting upload is deleted to make room (decision 028). At most `maxBytes`.
+     * waiting upload past its submit window is deleted to make room (decisions 028, 061). At most `maxBytes`.
      */
     pendingPoolBytes: number;
+    /** Bytes of unapproved videos one account may hold (VIDEO_UNAPPROVED_PER_ACCOUNT_MB). */
+    unapprovedPerAccountBytes: number;
+    /** Bytes of unapproved videos one client address may hold over its accounts (VIDEO_UNAPPROVED_PER_ADDRESS_MB). */
+    unapprovedPerAddressBytes: number;
     /** VIDEO_STORAGE=s3: the bucket that holds the videos instead of `videoDir`. */
     s3: S3Settings | null;
   };
@@ -318,6 +333,7 @@ export interface AppConfig {
     authPerMinute: number;
     failedLogins: number;
     failedLoginWindowMs: number;
+    failedLoginBackoffPerMinute: number;
     /** REDIS_URL: counters shared by every instance; null: each process counts its own. */
     redis: { url: string; keyPrefix: string } | null;
   };
@@ -466,6 +482,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       tmpDir: path.join(dataDir, 'tmp'),
       maxBytes: Math.floor(env.VIDEO_STORAGE_MAX_GB * 1024 ** 3),
       pendingPoolBytes: Math.floor(Math.min(env.VIDEO_PENDING_POOL_GB, env.VIDEO_STORAGE_MAX_GB) * 1024 ** 3),
+      unapprovedPerAccountBytes: Math.floor(env.VIDEO_UNAPPROVED_PER_ACCOUNT_MB * 1024 ** 2),
+      unapprovedPerAddressBytes: Math.floor(env.VIDEO_UNAPPROVED_PER_ADDRESS_MB * 1024 ** 2),
       s3,
     },
     uploadBodyTimeoutMs: env.UPLOAD_BODY_TIMEOUT_SECONDS * 1000,
@@ -479,6 +497,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       authPerMinute: env.RATE_LIMIT_AUTH_PER_MINUTE,
       failedLogins: env.RATE_LIMIT_FAILED_LOGINS,
       failedLoginWindowMs: env.RATE_LIMIT_FAILED_LOGIN_WINDOW_MINUTES * 60_000,
+      failedLoginBackoffPerMinute: env.RATE_LIMIT_FAILED_LOGIN_BACKOFF_PER_MINUTE,
       redis: env.REDIS_URL ? { url: env.REDIS_URL, keyPrefix: env.REDIS_KEY_PREFIX } : null,
     },
     chatHeartbeatMs: env.CHAT_HEARTBEAT_MS,

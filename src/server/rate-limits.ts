@@ -15,10 +15,15 @@ export const RATE_LIMITS = {
   /** Per IP address: sign-in challenges, wallet and password logins, registrations. */
   signInRequests: { limit: 100, windowMs: MINUTE, ifStoreDown: 'refuse' },
   /**
-   * Per account and address together; ten times as many per account and per address
-   * (`failedLoginRules`, features/auth/service.ts).
+   * Per account and address together; ten times as many per address, and per account from addresses
+   * it never signed in from (`failedLoginRules`, features/auth/failed-logins.ts).
    */
   failedLogins: { limit: 10, windowMs: 15 * MINUTE, ifStoreDown: 'refuse' },
+  /**
+   * Per account, once its account-wide failures are used up: attempts from addresses it never
+   * signed in from, over them all (a slow backoff, not a lock: decision 060).
+   */
+  failedLoginBackoff: { limit: 2, windowMs: MINUTE, ifStoreDown: 'refuse' },
   /** Per IP address. */
   balanceChecks: { limit: 120, windowMs: MINUTE, ifStoreDown: 'count-locally' },
   /** Per user: Create Dare step 3. */

@@ -73,6 +73,7 @@ export function createServices(deps: ServiceDeps) {
     storage,
     capBytes: config.storage.maxBytes,
     pendingPoolBytes: config.storage.pendingPoolBytes,
+    clock,
   });
   // Program v2: judges' wallets name winners; the guardian may veto within the window (decision 042).
   const judging = createJudgingService({ ...deps, db, announce });
@@ -92,6 +93,10 @@ export function createServices(deps: ServiceDeps) {
     quota: videoQuota,
     videoAccess,
     bodyTimeoutMs: config.uploadBodyTimeoutMs,
+    unapprovedLimits: {
+      accountBytes: config.storage.unapprovedPerAccountBytes,
+      addressBytes: config.storage.unapprovedPerAddressBytes,
+    },
     clock,
   });
 

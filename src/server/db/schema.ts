@@ -9,6 +9,7 @@ import {
   jsonb,
   numeric,
   pgTable,
+  primaryKey,
   smallint,
   text,
   timestamp,
@@ -387,6 +388,22 @@ export const authSessions = pgTable(
   ],
 );
 
+/**
+ * The client addresses an account signed in from (password or wallet), last time each: a failed-login
+ * backoff over the whole account spares them, so strangers guessing elsewhere cannot lock the owner out.
+ */
+export const signInAddresses = pgTable(
+  'sign_in_addresses',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    address: text('address').notNull(),
+    lastSignedInAt: timestamp('last_signed_in_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.address] })],
+);
+
 /** A Sign-In With Solana challenge: issued once, consumed once, with the exact input and text it issued. */
 export const signInNonces = pgTable(
   'sign_in_nonces',
@@ -686,9 +703,13 @@ export const videoUploads = pgTable(
     /** SHA-256 (hex) of the bytes as they were written, hashed on the way in; null on older rows. */
     sha256: text('sha256'),
     submissionId: integer('submission_id').references(() => dareSubmissions.id, { onDelete: 'cascade' }),
+    /** The client address it came from: unapproved videos are limited per address too; null on older rows. */
+    uploaderAddress: text('uploader_address'),
     createdAt: createdAt(),
   },
   (t) => [
+    index('video_uploads_user_idx').on(t.userId),
+    index('video_uploads_address_idx').on(t.uploaderAddress),
     uniqueIndex('video_uploads_one_pending_per_dare')
       .on(t.userId, t.dareId)
       .where(sql`submission_id is null`),

@@ -84,6 +84,7 @@ export async function seedActivity(
       dareId: proof.dareId,
       size: stored.size,
       sha256: hasher.digest(),
+      uploaderAddress: null,
       now: clock(),
     });
     const videoUrl = `${UPLOADED_VIDEO_PREFIX}${stored.key}`;

@@ -1,7 +1,7 @@
 import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import type { SignInInput } from '#contract/auth';
 import type { DbOrTx } from '#server/db/client';
-import { authSessions, registrationTokens, signInNonces, users } from '#server/db/schema';
+import { authSessions, registrationTokens, signInAddresses, signInNonces, users } from '#server/db/schema';
 import type { ChallengeStore, IssuedChallenge } from './siws';
 import type { UserRow } from './user';
 
@@ -173,4 +173,32 @@ export async function insertUser(
     })
     .returning();
   return row!;
+}
+
+/** Notes that `userId` signed in from `address` now (the failed-login backoff spares it). */
+export async function rememberSignInAddress(db: DbOrTx, userId: number, address: string, now: Date) {
+  await db
+    .insert(signInAddresses)
+    .values({ userId, address, lastSignedInAt: now })
+    .onConflictDoUpdate({
+      target: [signInAddresses.userId, signInAddresses.address],
+      set: { lastSignedInAt: now },
+    });
+}
+
+/** Whether the account named `username` signed in from `address` since `since`. */
+export async function hasSignedInFrom(db: DbOrTx, username: string, address: string, since: Date) {
+  const [row] = await db
+    .select({ userId: signInAddresses.userId })
+    .from(signInAddresses)
+    .innerJoin(users, eq(users.id, signInAddresses.userId))
+    .where(
+      and(
+        eq(sql`lower(${users.username})`, username.toLowerCase()),
+        eq(signInAddresses.address, address),
+        gt(signInAddresses.lastSignedInAt, since),
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
 }

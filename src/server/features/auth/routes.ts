@@ -50,7 +50,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (a
       },
     },
     async (request, reply) => {
-      const result = await auth.walletLogin(request.body, auth.signInSite(request).domain);
+      const result = await auth.walletLogin(request.body, auth.signInSite(request).domain, request.ip);
       if (result.kind === 'unregistered') {
         return reply.status(404).send({
           error: AUTH_MESSAGES.walletNotRegistered,

@@ -6,8 +6,9 @@ import type { Db } from '#server/db/client';
 import type { Clock } from '#server/deps';
 import { AppError, conflict } from '#server/errors';
 import { isSettingEnabled, SETTING_KEYS } from '#server/features/settings/switches';
-import { type LimitRule, type RateLimiter, tooManyRequests } from '#server/rate-limit/port';
+import { type RateLimiter, tooManyRequests } from '#server/rate-limit/port';
 import { RATE_LIMITS } from '#server/rate-limits';
+import { countLoginAttempt, failedLoginRules, SIGN_IN_ADDRESS_MEMORY_MS } from './failed-logins';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './password';
 import * as repo from './repo';
 import { type SignInSite, signInSiteFor } from './sign-in-site';
@@ -38,32 +39,11 @@ function decodeBase64(text: string | undefined): Uint8Array | null {
   return new Uint8Array(bytes);
 }
 
-/**
- * Failed sign-ins are limited per account and address together (guessing from one address locks
- * only that address out of the account), with wider ceilings per account across addresses and per
- * address across accounts (docs/decisions/013-sign-in-abuse-and-headers.md).
- */
-export function failedLoginRules(
-  username: string,
-  ip: string,
-  limits: Pick<AppConfig['rateLimits'], 'failedLogins' | 'failedLoginWindowMs'>,
-): LimitRule[] {
-  const account = username.trim().toLowerCase();
-  const { failedLogins: limit, failedLoginWindowMs: windowMs } = limits;
-  const { ifStoreDown } = RATE_LIMITS.failedLogins;
-  return [
-    { key: `login-pair:${account}@${ip}`, limit, windowMs, ifStoreDown },
-    { key: `login-account:${account}`, limit: limit * WIDE_LIMIT_FACTOR, windowMs, ifStoreDown },
-    { key: `login-ip:${ip}`, limit: limit * WIDE_LIMIT_FACTOR, windowMs, ifStoreDown },
-  ];
-}
-
-/** How many more failures the account-wide and address-wide ceilings allow than one pair. */
-export const WIDE_LIMIT_FACTOR = 10;
-
 export function createAuthService({ db, clock, cluster, config, limiter }: AuthServiceDeps) {
-  async function startSession(user: UserRow): Promise<{ user: UserRow; token: string }> {
+  /** A session for `user`, signed in from `ip` (remembered: see failed-logins.ts). */
+  async function startSession(user: UserRow, ip?: string): Promise<{ user: UserRow; token: string }> {
     const now = clock();
+    if (ip !== undefined) await repo.rememberSignInAddress(db, user.id, ip, now);
     // ADMIN_WALLETS bootstraps the first admin without touching the database by hand.
     const promoted =
       !user.isAdmin && user.walletAddress && config.adminWallets.includes(user.walletAddress)
@@ -102,7 +82,7 @@ export function createAuthService({ db, clock, cluster, config, limiter }: AuthS
       return { input: challenge.input satisfies SignInInput, message: challenge.message };
     },
 
-    async walletLogin(body: WalletLoginRequest, domain: string): Promise<WalletLoginResult> {
+    async walletLogin(body: WalletLoginRequest, domain: string, ip: string): Promise<WalletLoginResult> {
       const signedMessage = decodeBase64(body.signedMessage);
       const signature = decodeBase64(body.signature);
       if (!body.signedMessage || !body.signature) {
@@ -118,7 +98,7 @@ export function createAuthService({ db, clock, cluster, config, limiter }: AuthS
       if (!verdict.ok) throw new AppError('INVALID_SIGN_IN', SIGN_IN_FAILURE_MESSAGES[verdict.reason]);
 
       const user = await repo.findUserByWallet(db, body.walletAddress);
-      if (user) return { kind: 'signed-in', ...(await startSession(user)) };
+      if (user) return { kind: 'signed-in', ...(await startSession(user, ip)) };
       const now = clock();
       const { token, hash } = newOpaqueToken();
       await repo.insertRegistrationToken(
@@ -182,25 +162,23 @@ export function createAuthService({ db, clock, cluster, config, limiter }: AuthS
 
     /**
      * Every attempt is counted before the password is checked, so parallel guesses cannot all
-     * pass the check at once; the owner's successful attempt is given back.
+     * pass the check at once; the owner's successful attempt is given back. Strangers' guesses
+     * from elsewhere only slow down attempts from addresses the account never signed in from.
      */
     async passwordLogin(body: { username: string; password: string }, ip: string) {
-      const rules = failedLoginRules(body.username, ip, config.rateLimits);
-      const counted = await limiter.hitAll(rules);
-      if (!counted.allowed) {
-        throw tooManyRequests(
-          counted.key.startsWith('login-ip:')
-            ? 'Too many failed logins from your network. Please try again later.'
-            : 'Too many failed logins for this account. Please try again later.',
-          counted.retryAfterSeconds,
-        );
-      }
+      const since = new Date(clock().getTime() - SIGN_IN_ADDRESS_MEMORY_MS);
+      const known = await repo.hasSignedInFrom(db, body.username.trim(), ip, since);
+      const counted = await countLoginAttempt(
+        limiter,
+        failedLoginRules(body.username, ip, config.rateLimits),
+        known,
+      );
       const user = await repo.findUserByUsername(db, body.username.trim());
       // An unknown user still costs one scrypt, so timing does not reveal which usernames exist.
       const valid = await verifyPassword(body.password, user?.password ?? (await dummyPasswordHash()));
       if (!user || !valid) throw new AppError('INVALID_CREDENTIALS', AUTH_MESSAGES.invalidCredentials);
-      await Promise.all(rules.map((rule) => limiter.release(rule.key)));
-      return startSession(user);
+      await Promise.all(counted.map((key) => limiter.release(key)));
+      return startSession(user, ip);
     },
 
     async logout(tokenHash: string) {

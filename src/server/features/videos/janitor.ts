@@ -6,11 +6,11 @@ import { uploadedKey } from '#server/features/submissions/video-url';
 import type { JobLock } from '#server/jobs/job-lock';
 import { type PeriodicJob, periodicJob } from '#server/jobs/periodic-job';
 import type { StoragePort } from '#server/storage/port';
-import type { VideoQuota } from './quota';
+import { SUBMIT_WINDOW_MS, type VideoQuota } from './quota';
 import { forgetPendingUploads, uploadedVideoUrls } from './repo';
 
-/** An upload no submission points at is deleted once it is this old (by the app's clock). */
-export const UNATTACHED_UPLOAD_MAX_AGE_MS = 60 * 60_000;
+/** An upload no submission points at is deleted once its submit window is over (by the app's clock). */
+export const UNATTACHED_UPLOAD_MAX_AGE_MS = SUBMIT_WINDOW_MS;
 /** How often the clean-up runs (also once at start). */
 export const VIDEO_JANITOR_INTERVAL_MS = 10 * 60_000;
 

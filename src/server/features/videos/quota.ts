@@ -3,6 +3,12 @@ import { SUBMISSION_MESSAGES } from '#contract/submissions';
 import { AppError } from '#server/errors';
 import type { StoragePort } from '#server/storage/port';
 
+/**
+ * How long an upload waits for its owner to submit it (the wallet's signature comes in between):
+ * never deleted to make room before, deleted by the clean-up job after (janitor.ts).
+ */
+export const SUBMIT_WINDOW_MS = 60 * 60_000;
+
 export const storageFull = () => new AppError('INSUFFICIENT_STORAGE', SUBMISSION_MESSAGES.storageFull);
 
 /** One upload's claim on the disk: bytes are counted as they arrive, before they are written. */
@@ -23,16 +29,20 @@ export interface VideoQuotaOptions {
   pendingPoolBytes: number;
   /** The stored keys submissions point at, read once when the storage is first measured. */
   attachedKeys(): Promise<Set<string>>;
-  /** Deletes the oldest pending upload (its row and its bytes); its size, or null when none is left. */
-  evictOldestPending(): Promise<number | null>;
+  /**
+   * Deletes the oldest pending uploads past their submit window (rows and bytes) that free at least
+   * `bytes` together, or none when those cannot; answers the bytes freed.
+   */
+  evictPending(bytes: number): Promise<number>;
 }
 
 /**
  * The cap on the disk videos take (`VIDEO_STORAGE_MAX_GB`), split in two: videos submissions point
  * at (attached), and uploads waiting for their submission (pending), which together may take only
- * `pendingPoolBytes`. When a new upload finds no room, the oldest pending uploads are deleted to
- * make it: free accounts flooding uploads they never submit only push each other out, and a real
- * proof is refused (507) only when attached videos themselves fill the cap (decision 028).
+ * `pendingPoolBytes`. When a new upload finds no room, the oldest pending uploads past their
+ * owners' submit window are deleted to make it, and only when that makes room: an upload refused
+ * anyway deletes nothing, and an upload its owner may still submit is never deleted (decision 061;
+ * free accounts are kept from filling the pool by their per-account and per-address limits).
  *
  * What is stored is measured once from the storage, then kept up to date by this process; bytes
  * of uploads in progress count from the moment they arrive, so concurrent uploads cannot overshoot.
@@ -67,21 +77,26 @@ export function createVideoQuota(options: VideoQuotaOptions) {
   const freePending = (bytes: number) => {
     if (counts) counts.pending = Math.max(0, counts.pending - bytes);
   };
+  /** Pending bytes that must go before `bytes` more fit; more than all pending when nothing would do. */
+  const shortfall = (bytes: number) => {
+    if (!counts) return Number.POSITIVE_INFINITY;
+    const pending = counts.pending + inFlight + bytes;
+    return Math.max(pending - poolBytes, counts.attached + pending - capBytes);
+  };
 
   return {
     /**
      * A reservation for a new upload of about `expectedBytes` (its declared length; a whole video
-     * when unknown). Room for it is made first, deleting the oldest pending uploads while there is
-     * none; 507 when even then nothing fits.
+     * when unknown). When there is no room for it, the oldest pending uploads past their submit
+     * window are deleted to make it, only if they can; 507 when not one byte fits. Otherwise its
+     * bytes are claimed as they arrive, and refused at the cap (an upload smaller than it declared
+     * may still fit, and one too large is told so, 413, before the cap is reached).
      */
     async open(expectedBytes: number = SUBMISSION_LIMITS.videoMaxBytes): Promise<Reservation> {
-      await measured();
+      const { pending } = await measured();
       const room = Math.min(Math.max(expectedBytes, 1), SUBMISSION_LIMITS.videoMaxBytes);
-      while (!fits(room)) {
-        const freed = await options.evictOldestPending();
-        if (freed === null) break;
-        freePending(freed);
-      }
+      const needed = shortfall(room);
+      if (needed > 0 && needed <= pending) freePending(await options.evictPending(needed));
       if (!fits(1)) throw storageFull();
       let claimed = 0;
       let settled = false;

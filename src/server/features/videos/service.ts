@@ -1,7 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { SUBMISSION_LIMITS } from '#contract/limits';
 import { SUBMISSION_MESSAGES, UPLOADED_VIDEO_PREFIX } from '#contract/submissions';
 import type { Db } from '#server/db/client';
-import { badRequest, forbidden, notFound } from '#server/errors';
+import { AppError, badRequest, forbidden, notFound } from '#server/errors';
 import type { UserRow } from '#server/features/auth/user';
 import type { SubmissionsService } from '#server/features/submissions/service';
 import { isPublicStatus, type VideoAccess } from '#server/features/submissions/video-access';
@@ -10,13 +11,14 @@ import { limit as hitLimit } from '#server/rate-limit/limit';
 import type { RateLimiter } from '#server/rate-limit/port';
 import { RATE_LIMITS } from '#server/rate-limits';
 import type { ByteRange, StoragePort } from '#server/storage/port';
-import { createVideoQuota, type VideoQuota } from './quota';
+import { createVideoQuota, SUBMIT_WINDOW_MS, type VideoQuota } from './quota';
 import { receiveUpload } from './receive-upload';
 import {
   findSubmissionsByVideoUrl,
   findSubmissionVideo,
   replacePendingUpload,
-  takeOldestPendingUpload,
+  takePendingUploadsToFree,
+  unapprovedUploadBytes,
   uploadedVideoUrls,
 } from './repo';
 
@@ -29,11 +31,13 @@ export function createUploadQuota({
   storage,
   capBytes,
   pendingPoolBytes,
+  clock,
 }: {
   db: Db;
   storage: StoragePort;
   capBytes: number;
   pendingPoolBytes: number;
+  clock: () => Date;
 }): VideoQuota {
   return createVideoQuota({
     storage,
@@ -41,11 +45,14 @@ export function createUploadQuota({
     pendingPoolBytes,
     attachedKeys: async () =>
       new Set((await uploadedVideoUrls(db)).map(uploadedKey).filter((key) => key !== null)),
-    async evictOldestPending() {
-      const oldest = await takeOldestPendingUpload(db);
-      if (!oldest) return null;
-      await storage.remove(oldest.key);
-      return oldest.size;
+    async evictPending(bytes) {
+      const madeBefore = new Date(clock().getTime() - SUBMIT_WINDOW_MS);
+      let freed = 0;
+      for (const upload of await takePendingUploadsToFree(db, bytes, madeBefore)) {
+        await storage.remove(upload.key);
+        freed += upload.size;
+      }
+      return freed;
     },
   });
 }
@@ -63,6 +70,8 @@ export interface VideosDeps {
   quota: VideoQuota;
   videoAccess: VideoAccess;
   bodyTimeoutMs: number;
+  /** What unapproved videos one account, and one client address, may hold (bytes; decision 061). */
+  unapprovedLimits: { accountBytes: number; addressBytes: number };
   clock: () => Date;
 }
 
@@ -75,8 +84,25 @@ export function createVideosService({
   quota,
   videoAccess,
   bodyTimeoutMs,
+  unapprovedLimits,
   clock,
 }: VideosDeps) {
+  const holdsTooMuch = (over: 'account' | 'address') =>
+    new AppError(
+      'INSUFFICIENT_STORAGE',
+      over === 'account' ? SUBMISSION_MESSAGES.accountHoldsTooMuch : SUBMISSION_MESSAGES.addressHoldsTooMuch,
+    );
+
+  /**
+   * Before any byte is stored: the uploader's unapproved videos, and their address's, leave room
+   * for `bytes` more (the pending upload this one would replace left out).
+   */
+  async function requireRoomToHold(user: UserRow, address: string, dareId: number, bytes: number) {
+    const held = await unapprovedUploadBytes(db, { userId: user.id, address, except: { dareId } });
+    if (held.account + bytes > unapprovedLimits.accountBytes) throw holdsTooMuch('account');
+    if (held.address + bytes > unapprovedLimits.addressBytes) throw holdsTooMuch('address');
+  }
+
   return {
     /**
      * Stores a user's video and answers the URL a submission then points at. It reads the
@@ -90,29 +116,50 @@ export function createVideosService({
       ] as const)
         await hitLimit(limiter, key, rule, 'Too many uploads; wait a few minutes');
       if (!request.isMultipart()) throw badRequest(SUBMISSION_MESSAGES.videoMissing);
+      const declared = Number(request.headers['content-length']);
+      const expectedBytes = Math.min(
+        Number.isFinite(declared) && declared > 0 ? declared : SUBMISSION_LIMITS.videoMaxBytes,
+        SUBMISSION_LIMITS.videoMaxBytes,
+      );
       const stored = await receiveUpload(request, reply, {
         storage,
         quota,
         bodyTimeoutMs,
-        checkDare: (dareId) => submissions.requireUploadableDare(user, dareId),
+        async checkDare(dareId) {
+          await submissions.requireUploadableDare(user, dareId);
+          await requireRoomToHold(user, request.ip, dareId, expectedBytes);
+        },
       });
-      let replaced: { key: string; size: number }[];
-      try {
-        replaced = await replacePendingUpload(db, {
-          key: stored.key,
-          userId: user.id,
-          dareId: stored.dareId,
-          size: stored.size,
-          sha256: stored.sha256,
-          now: clock(),
-        });
-      } catch (error) {
+      const discard = async () => {
         await storage.remove(stored.key);
         quota.freed(stored.size);
+      };
+      let recorded: Awaited<ReturnType<typeof replacePendingUpload>>;
+      try {
+        recorded = await replacePendingUpload(
+          db,
+          {
+            key: stored.key,
+            userId: user.id,
+            dareId: stored.dareId,
+            size: stored.size,
+            sha256: stored.sha256,
+            uploaderAddress: request.ip,
+            now: clock(),
+          },
+          unapprovedLimits,
+        );
+      } catch (error) {
+        await discard();
         throw error;
       }
+      // Parallel uploads can each pass the check before storing; the one recorded past a limit goes.
+      if ('over' in recorded) {
+        await discard();
+        throw holdsTooMuch(recorded.over);
+      }
       // One upload waits per account and dare: the one it replaces goes, bytes and all.
-      for (const old of replaced) {
+      for (const old of recorded.replaced) {
         await storage.remove(old.key);
         quota.freed(old.size);
       }
