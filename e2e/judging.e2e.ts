@@ -9,6 +9,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { JUDGING_MESSAGES } from '#contract/judging';
+import { PROPOSE_CHECK_MESSAGES } from '#web/features/admin/lib/propose-check-messages';
 import { setupApp } from './fixtures/app';
 import {
   createDareOverHttp,
@@ -17,6 +18,13 @@ import {
   request,
   submitOverHttp,
 } from './fixtures/http-client';
+import {
+  addTransfer,
+  swapAccount,
+  swapProgram,
+  type Tamper,
+  tamperMarkWinner,
+} from './fixtures/tamper-propose';
 import { openSignedIn, passwordLogin, registerWithWallet, toast } from './fixtures/users';
 import { walletAddressOf } from './fixtures/wallet-address';
 
@@ -198,5 +206,88 @@ describe("naming a winner with the judge's own wallet, paid after the guardian's
       .waitFor();
     // The walker got the whole pool (and, as the entry closes, its rent back).
     expect((await lamportsOf(walker.address)) - before >= 350_000_000n).toBe(true);
+  }, 180_000);
+});
+
+describe('the judge sees what the wallet signs: the web app reads the propose itself (issue 33 item 7)', () => {
+  // Whoever a lying server would pay instead: a wallet nobody picked.
+  const MALLORY = walletAddressOf(new Uint8Array(32).fill(66));
+  const short = (wallet: string) => `${wallet.slice(0, 4)}…${wallet.slice(-4)}`;
+
+  it('refuses a tampered propose before the wallet sees it, says why, and signs the honest one', async () => {
+    const { dare, walker } = await judgeableDare('Walk on your hands', '0.25', 3);
+    const opened = await openSignedIn(app, JUDGE_ACCOUNT, '/admin', { wallet: { privateKey: JUDGE_KEY } });
+    const { page } = opened;
+    const { escrowProgramV2Id } = await api<{ escrowProgramV2Id: string }>('GET', '/api/config');
+    const vault = dare.escrowWallet;
+    const signRequests = () => opened.wallet!.requests.filter((r) => r.method === 'signTransaction');
+
+    const tampers: { what: string; tamper: Tamper; alsoWinner?: string; reason: string }[] = [
+      {
+        what: "the winner's wallet swapped (the answer's own description agreeing)",
+        tamper: swapAccount(1, MALLORY),
+        alsoWinner: MALLORY,
+        reason: PROPOSE_CHECK_MESSAGES.wrongWinner(100, MALLORY, `${walker.username} (${walker.address})`),
+      },
+      {
+        what: "an added transfer out of the judge's wallet",
+        tamper: addTransfer(JUDGE, MALLORY),
+        reason: PROPOSE_CHECK_MESSAGES.extraInstruction('11111111111111111111111111111111'),
+      },
+      {
+        what: 'another vault',
+        tamper: swapAccount(0, MALLORY),
+        reason: PROPOSE_CHECK_MESSAGES.wrongVault(MALLORY, vault),
+      },
+      {
+        what: 'another program',
+        tamper: swapProgram(MALLORY),
+        reason: PROPOSE_CHECK_MESSAGES.noProposal(MALLORY, escrowProgramV2Id),
+      },
+    ];
+    await page.goto(app.url('/admin'));
+    await page.getByRole('tab', { name: 'Submissions Management' }).click();
+    const row = page
+      .getByRole('list', { name: 'Submissions' })
+      .getByRole('listitem')
+      .filter({ hasText: walker.username });
+    for (const { what, tamper, alsoWinner, reason } of tampers) {
+      const tampered = await tamperMarkWinner(page, tamper, { alsoWinner });
+      await row.getByRole('button', { name: 'Mark Winner' }).click();
+      const dialog = page.getByRole('dialog', { name: PROPOSE_CHECK_MESSAGES.notSigned });
+      await dialog.waitFor();
+      expect(tampered(), what).toBe(1);
+      expect(await dialog.getByRole('alert').textContent(), what).toBe(reason);
+      await dialog.getByText(PROPOSE_CHECK_MESSAGES.refused).waitFor();
+      expect(await dialog.getByRole('button', { name: 'Sign and name winner' }).isDisabled(), what).toBe(
+        true,
+      );
+      // Nothing named, and the wallet was never asked.
+      expect(signRequests(), what).toEqual([]);
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      await dialog.waitFor({ state: 'detached' });
+    }
+    const outcome = await api<{ proposal: unknown }>('GET', `/api/dares/${dare.id}/outcome`);
+    expect(outcome.proposal).toBeNull();
+
+    // The honest answer: the confirmation names the winner the transaction pays, and it signs.
+    await page.unrouteAll({ behavior: 'wait' });
+    await row.getByRole('button', { name: 'Mark Winner' }).click();
+    const dialog = page.getByRole('dialog', { name: `Name ${walker.username} the winner?` });
+    await dialog.waitFor();
+    const decoded = dialog.getByRole('list', { name: 'Winners in the transaction' }).getByRole('listitem');
+    expect(await decoded.allTextContents()).toEqual([
+      `${walker.username} · ${short(walker.address)} · 100%: 0.25 SOL`,
+    ]);
+    await dialog.getByRole('button', { name: 'Sign and name winner' }).click();
+    await toast(page, 'Winner named');
+    expect(signRequests()).toEqual([
+      { method: 'signTransaction', origin: new URL(app.baseUrl).origin, outcome: 'approved' },
+    ]);
+    const named = await api<{ proposal: { winners: { walletAddress: string }[] } | null }>(
+      'GET',
+      `/api/dares/${dare.id}/outcome`,
+    );
+    expect(named.proposal?.winners.map((w) => w.walletAddress)).toEqual([walker.address]);
   }, 180_000);
 });

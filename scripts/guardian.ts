@@ -3,10 +3,13 @@
  * (it imports only the chain client; `npm run check` holds it to that).
  *
  * npm run guardian -- list [--rpc <url>] [--program <v2 id>] [--guardian <address> | --all]
- *                          [--canceller <address>] [--json]
+ *                          [--canceller <address>] [--app <DarePool site URL>] [--json]
  *   Every escrow v2 proposal still in its window: the vault, which dare (the memo of the vault's
  *   creating transaction, else the vault's seed), the winners, what each would be paid, each
- *   winner's proof hash, and when it pays. --guardian (default GUARDIAN_WALLET) keeps the vaults
+ *   winner's proof hash, and when it pays. With --app (default DAREPOOL_URL), also the dare's id
+ *   and title, each winner's username, and whether the proof video the site serves still hashes
+ *   to the entry's fingerprint (read over the site's public API, checked against the chain:
+ *   docs/decisions/055). --guardian (default GUARDIAN_WALLET) keeps the vaults
  *   that name that guardian, --all shows every vault's; --canceller keeps the vaults that key may
  *   cancel (DarePool's vaults: its moderator key, printed by the server at start).
  * npm run guardian -- veto --vault <address> --keypair <file> [--rpc <url>] [--program <v2 id>]
@@ -48,6 +51,11 @@ import { readKeypairFile } from '#server/chain/escrow-program/keypair-file';
 import { customErrorCode, escrowV2ErrorMessage } from '#server/chain/escrow-program/v2/errors';
 import { getVetoInstruction } from '#server/chain/escrow-program/v2/instructions';
 import { decodeVaultV2 } from '#server/chain/escrow-program/v2/layout';
+import {
+  createProposalLabeller,
+  type ProposalLabel,
+  type VideoCheck,
+} from '#server/chain/escrow-program/v2/proposal-labels';
 import { printableMemo, timeUntil, utcMinute } from '#server/chain/escrow-program/v2/proposal-text';
 import {
   dareIdOfMemo,
@@ -101,6 +109,7 @@ const parsed = (() => {
         canceller: { type: 'string' },
         vault: { type: 'string' },
         keypair: { type: 'string' },
+        app: { type: 'string' },
       },
     });
   } catch (error) {
@@ -156,21 +165,36 @@ async function now(): Promise<{ chain: bigint; later: bigint }> {
   return { chain, later: chain > wall ? chain : wall };
 }
 
-function described(proposal: StandingProposal, dare: { id: string | null; memo: string | null }, at: bigint) {
+function described(
+  proposal: StandingProposal,
+  dare: { id: string | null; memo: string | null },
+  label: ProposalLabel | null,
+  at: bigint,
+) {
   const { terms } = proposal;
   return {
     vault: proposal.vault,
-    dare: { id: dare.id, memo: dare.memo, seed: Buffer.from(terms.dareId).toString('hex') },
+    dare: {
+      // The site's dare (its own escrowWallet is this vault) when it names one, else the memo's.
+      id: label?.dare ? String(label.dare.id) : dare.id,
+      title: label?.dare?.title ?? null,
+      memo: dare.memo,
+      seed: Buffer.from(terms.dareId).toString('hex'),
+    },
     kind: terms.kind,
     executesAt: new Date(Number(proposal.executesAt) * 1000).toISOString(),
     secondsLeft: Number(proposal.executesAt - at),
     pot: lamportsToSol(proposal.pot),
-    winners: proposal.winners.map((w) => ({
+    winners: proposal.winners.map((w, index) => ({
       wallet: w.wallet,
       amount: lamportsToSol(w.lamports),
       lamports: w.lamports.toString(),
       proofHashes: w.entries.map((e) => e.proofHash),
       entries: w.entries,
+      username: label?.winners[index]?.username ?? null,
+      proofHash: label?.winners[index]?.proofHash ?? null,
+      video: label?.winners[index]?.video ?? ('unknown' as VideoCheck),
+      servedHash: label?.winners[index]?.servedHash ?? null,
     })),
     judges: terms.judges,
     threshold: terms.threshold,
@@ -194,13 +218,26 @@ async function list(): Promise<void> {
   // The program refuses a veto from executes_at on, by the chain's clock.
   const open = standing.filter((p) => p.executesAt > clock.chain);
   const waiting = standing.length - open.length;
-  const rows = await Promise.all(
-    open.map(async (proposal) => {
-      const creation = await findVaultCreation(rpc, program, proposal.vault);
-      const memo = creation?.memo ?? null;
-      return described(proposal, { id: dareIdOfMemo(memo), memo }, clock.later);
-    }),
-  );
+  const siteUrl = str(values.app) ?? str(process.env.DAREPOOL_URL);
+  if (siteUrl && (!URL.canParse(siteUrl) || !/^https?:$/.test(new URL(siteUrl).protocol)))
+    fail(`the DarePool site URL ${siteUrl} is not an http(s) URL`);
+  const labeller = siteUrl ? createProposalLabeller(siteUrl) : null;
+  const memos = await Promise.all(open.map((p) => findVaultCreation(rpc, program, p.vault)));
+  const rows = [];
+  // One after another: the site's dares are read once, page by page, for every vault.
+  for (const [index, proposal] of open.entries()) {
+    const memo = memos[index]?.memo ?? null;
+    const label = labeller
+      ? await labeller.label(
+          proposal.vault,
+          proposal.winners.map((w) => ({ proofHashes: w.entries.map((e) => e.proofHash) })),
+        )
+      : null;
+    rows.push(described(proposal, { id: dareIdOfMemo(memo), memo }, label, clock.later));
+  }
+  const siteNote = !labeller
+    ? 'Dare titles, usernames and videos: pass --app <DarePool site URL> (or set DAREPOOL_URL) to check them.'
+    : labeller.problem();
   if (values.json) {
     console.log(
       JSON.stringify(
@@ -209,6 +246,8 @@ async function list(): Promise<void> {
           programId: program,
           guardian: guardian ?? null,
           now: new Date(Number(clock.later) * 1000).toISOString(),
+          site: siteUrl ?? null,
+          siteProblem: labeller?.problem() ?? null,
           proposals: rows,
           pastWindow: waiting,
         },
@@ -221,9 +260,10 @@ async function list(): Promise<void> {
   console.log(
     `Escrow v2 program ${program} on ${rpcUrl}; ${guardian ? `vaults guarded by ${guardian}` : 'every guardian'}${canceller ? `, cancellable by ${canceller}` : ''}. Now ${utcMinute(clock.later)}.`,
   );
+  if (siteNote) console.log(siteNote);
   for (const row of rows) {
     const which = row.dare.id
-      ? `dare ${row.dare.id}`
+      ? `dare ${row.dare.id}${row.dare.title ? ` "${printableMemo(row.dare.title)}"` : ''}`
       : row.dare.memo
         ? `memo "${printableMemo(row.dare.memo)}"`
         : `dare seed ${row.dare.seed} (no creation memo found)`;
@@ -242,7 +282,9 @@ async function list(): Promise<void> {
           : winner.proofHashes.length === 1
             ? `proof hash ${winner.proofHashes[0]}`
             : `${winner.proofHashes.length} entries, proof hashes ${winner.proofHashes.join(', ')} (check which one was judged)`;
-      console.log(`  winner ${winner.wallet} gets ${winner.amount} SOL${share}; ${hashes}`);
+      const who = winner.username ? ` (${printableMemo(winner.username)})` : '';
+      console.log(`  winner ${winner.wallet}${who} gets ${winner.amount} SOL${share}; ${hashes}`);
+      if (labeller) console.log(`    ${videoLine(winner)}`);
     }
     console.log(`  veto: npm run guardian -- veto --vault ${row.vault} --keypair <guardian keypair file>`);
   }
@@ -256,6 +298,20 @@ async function list(): Promise<void> {
     console.log(
       `${waiting} more past ${waiting === 1 ? 'its' : 'their'} window, waiting to be executed (too late to veto).`,
     );
+}
+
+const VIDEO_WORDS: Record<VideoCheck, string> = {
+  matches: 'the stored video still has this fingerprint',
+  changed: 'THE STORED VIDEO NO LONGER HAS THIS FINGERPRINT',
+  missing: 'THE STORED VIDEO IS GONE',
+  link: 'a link proof: its fingerprint is the URL, which matches (what it points to is not fixed)',
+  unknown: 'the site lists no proof with this fingerprint',
+};
+
+function videoLine(winner: { proofHash: string | null; video: VideoCheck; servedHash: string | null }) {
+  const which = winner.proofHash ? `proof ${winner.proofHash}: ` : '';
+  const served = winner.servedHash ? ` (it hashes to ${winner.servedHash})` : '';
+  return `${which}${VIDEO_WORDS[winner.video]}${served}`;
 }
 
 /** The program's or the node's reason a send was refused, in one line. */

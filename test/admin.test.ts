@@ -94,7 +94,7 @@ describe('admin reads', () => {
         is_featured: false,
         video_url: expect.stringContaining('bob'),
         dares: { title: 'Juggle 100% flaming torches', is_major: false, status: 'active' },
-        users: { username: 'bob' },
+        users: { username: 'bob', walletAddress: bob.wallet.address },
       }),
     ]);
   });

@@ -204,6 +204,7 @@ async function guardianScript(args: string[], env: Record<string, string> = {}) 
           SOLANA_RPC_URL: rpcUrl,
           ESCROW_PROGRAM_V2_ID: '',
           GUARDIAN_WALLET: '',
+          DAREPOOL_URL: '',
           ...env,
         },
       },
@@ -299,7 +300,12 @@ it('lists the proposals in their window, vetoes one with the guardian key, and r
   expect(listed.proposals).toEqual([
     expect.objectContaining({
       vault: community,
-      dare: { id: '42', memo: 'DarePool dare 42', seed: expect.stringMatching(/^[0-9a-f]{64}$/) },
+      dare: {
+        id: '42',
+        title: null,
+        memo: 'DarePool dare 42',
+        seed: expect.stringMatching(/^[0-9a-f]{64}$/),
+      },
       kind: 'community',
       executesAt: new Date(Number(executesAt) * 1000).toISOString(),
       pot: '0.351',

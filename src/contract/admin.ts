@@ -142,7 +142,8 @@ export { markWinnerRequestSchema } from './judging';
 export const adminSubmissionSchema = submissionSchema
   .extend({
     dares: z.object({ title: z.string(), is_major: z.boolean(), status: z.enum(DARE_STATUSES) }),
-    users: z.object({ username: z.string() }),
+    /** `walletAddress`: the author's wallet, the one a propose naming this proof must pay (decision 054). */
+    users: z.object({ username: z.string(), walletAddress: z.string().nullable() }),
   })
   .meta({ id: 'AdminSubmission' });
 

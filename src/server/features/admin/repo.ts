@@ -124,6 +124,7 @@ const submissionColumns = {
   dareIsMajor: dares.isMajor,
   dareStatus: dares.status,
   username: users.username,
+  walletAddress: users.walletAddress,
 };
 
 type SubmissionSelection = {
@@ -132,6 +133,7 @@ type SubmissionSelection = {
   dareIsMajor: boolean;
   dareStatus: DareStatus;
   username: string;
+  walletAddress: string | null;
 };
 
 /** The admin's view of a submission before the video's signed source is added. */
@@ -159,7 +161,7 @@ function toAdminSubmission(row: SubmissionSelection): AdminSubmissionRecord {
     thumbnail_url: s.thumbnailUrl,
     is_featured: s.isFeatured,
     dares: { title: row.dareTitle, is_major: row.dareIsMajor, status: row.dareStatus },
-    users: { username: row.username },
+    users: { username: row.username, walletAddress: row.walletAddress },
   };
 }
 

@@ -29,6 +29,7 @@ import {
   type ProposeTransaction,
 } from '#contract/judging';
 import { lamportsToSol } from '#contract/money';
+import { proposalShares } from '#contract/propose-layout';
 import type { EscrowKeys } from '#server/chain/escrow-keys';
 import { fetchChainTime } from '#server/chain/escrow-program/chain-clock';
 import {
@@ -123,13 +124,6 @@ interface Winner {
   userId: number;
   walletAddress: Address;
   claimType: ClaimType;
-}
-
-/** execute's split of the pool (program/src/darepool_escrow_v2.c): 100%, or 70/30 with the odd lamports first. */
-export function splitPot(pot: bigint, winners: number): bigint[] {
-  if (winners === 1) return [pot];
-  const second = (pot / 100n) * 30n + ((pot % 100n) * 30n) / 100n;
-  return [pot - second, second];
 }
 
 const fromSeconds = (seconds: bigint) => new Date(Number(seconds) * 1000);
@@ -269,7 +263,10 @@ export function createJudgingService({
       const entry = await findEntryAddress(escrowProgramV2Id, address(dare.vault), winner.walletAddress);
       if (!(await fetchEntryV2(rpc, escrowProgramV2Id, entry.address))) throw conflict(MESSAGES.notEntered);
     }
-    const shares = splitPot(vault.lamports > vault.rent ? vault.lamports - vault.rent : 0n, winners.length);
+    const shares = proposalShares(
+      vault.lamports > vault.rent ? vault.lamports - vault.rent : 0n,
+      winners.length,
+    );
     if (shares[0]! <= 0n) throw conflict('This dare has no prize pool to pay');
     // The caller first, then other judges in the vault's order, up to its threshold.
     const signers = [caller, ...vault.judges.filter((j) => j !== caller)].slice(0, vault.threshold);

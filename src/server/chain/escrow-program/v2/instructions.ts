@@ -11,6 +11,7 @@ import {
   type ReadonlyUint8Array,
   type TransactionSigner,
 } from '@solana/kit';
+import { encodeProposeData, PROPOSE_TAG } from '#contract/propose-layout';
 import { SYSTEM_PROGRAM_ADDRESS } from '#server/chain/escrow-program/loader-v3';
 import { findEntryAddress, findReceiptAddress, findVaultAddress } from '#server/chain/escrow-program/pda';
 import { DARE_KIND, type DareKind, MAX_JUDGES } from './layout';
@@ -23,7 +24,7 @@ export const INSTRUCTION_V2 = {
   refund: 5,
   closeEntry: 6,
   closeReceipt: 7,
-  propose: 8,
+  propose: PROPOSE_TAG,
   veto: 9,
   execute: 10,
 } as const;
@@ -226,7 +227,7 @@ export async function getProposeInstruction(input: {
   return {
     programAddress: input.programId,
     accounts,
-    data: new Uint8Array([INSTRUCTION_V2.propose, input.winners.length]),
+    data: encodeProposeData(input.winners.length),
   };
 }
 

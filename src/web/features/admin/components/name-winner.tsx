@@ -1,33 +1,16 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { JUDGING_MESSAGES, type ProposalWinner, type ProposeTransaction } from '#contract/judging';
+import { JUDGING_MESSAGES, type ProposeTransaction } from '#contract/judging';
 import type { DareOutcome } from '#contract/submissions';
 import { Button } from '#web/components/ui/button';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '#web/components/ui/dialog';
 import { toast } from '#web/components/ui/use-toast';
-import { useConfig } from '#web/lib/config';
-import { dareOutcomeKey } from '#web/lib/dare-outcome';
 import { formatDayTime } from '#web/lib/dates';
-import { lazyConnectJudgeWallet } from '#web/lib/payments/lazy-payment-wallet';
 import { describePaymentError } from '#web/lib/payments/payment-errors';
-import { proposalSentence } from '#web/lib/payout-window';
-import { describeNamed, type NamingStep, readNamingAnswer, signAndRelay } from '../lib/name-winners';
+import { useJudgingOutcome } from '../api/get-judging-outcome';
+import { describeNamed, type NamingStep, readNamingAnswer } from '../lib/name-winners';
+import type { ProposeExpectations } from '../lib/verify-propose';
 import { ConfirmPayout, type PayoutKind } from './confirm-payout';
-
-/**
- * The dare's outcome as the admin panel reads it: who judges its vault (null: program v1) and the
- * standing proposal. Not polled: rows of many dares share it, and every action refetches it.
- */
-export function useJudgingOutcome(dareId: number) {
-  return useQuery<DareOutcome>({ queryKey: dareOutcomeKey(dareId), staleTime: 15_000 });
-}
+import { ProposeDialog } from './propose-dialog';
 
 /** A proposal that still stands (in its window or paid): nobody names another winner. */
 export function standingProposal(outcome: DareOutcome | undefined) {
@@ -48,7 +31,8 @@ export function NameWinnerButton({
   kind,
   username,
   request,
-  nameOf,
+  picked,
+  nameOfWallet,
   recordedTitle,
   failureTitle,
 }: {
@@ -60,8 +44,10 @@ export function NameWinnerButton({
   username: string;
   /** The call, without and then with the judge's signed transaction. */
   request: (signedTransaction?: string) => Promise<unknown>;
+  /** The winners this click picks, in share order, as the page knows them (not the server's answer). */
+  picked: ProposeExpectations['picked'];
   /** A winner of the proposal as the dialog names them. */
-  nameOf: (winner: ProposalWinner) => string;
+  nameOfWallet: (wallet: string) => string;
   recordedTitle: string;
   failureTitle: string;
 }) {
@@ -124,9 +110,11 @@ export function NameWinnerButton({
       )}
       {propose && (
         <ProposeDialog
+          dareId={dareId}
           propose={propose}
-          judges={judging?.judges ?? []}
-          nameOf={nameOf}
+          picked={picked}
+          signers={judging?.judges ?? []}
+          nameOfWallet={nameOfWallet}
           send={request}
           onClose={() => setPropose(null)}
           onDone={(step) => {
@@ -136,83 +124,5 @@ export function NameWinnerButton({
         />
       )}
     </>
-  );
-}
-
-/**
- * The confirmation of issue 24: "Name walker1 the winner?" and what happens, then the judge's
- * wallet signs. A failure (no judge's wallet here, a rejected signature, the server's refusal)
- * stays in the dialog as text, so it can be read at any width and tried again.
- */
-export function ProposeDialog({
-  propose,
-  judges,
-  nameOf,
-  send,
-  onClose,
-  onDone,
-}: {
-  propose: Pick<ProposeTransaction, 'transaction' | 'winners' | 'executesAt'>;
-  judges: readonly string[];
-  nameOf: (winner: ProposalWinner) => string;
-  send: (signedTransaction: string) => Promise<unknown>;
-  onClose: () => void;
-  onDone: (step: NamingStep) => void;
-}) {
-  const { data: config } = useConfig();
-  const [signing, setSigning] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
-  const { question, detail } = proposalSentence(
-    propose.winners.map((winner) => ({ name: nameOf(winner), amount: winner.amount })),
-    propose.executesAt,
-  );
-  const sign = async () => {
-    setSigning(true);
-    setFailure(null);
-    try {
-      onDone(
-        await signAndRelay(
-          { transaction: propose.transaction, judges },
-          {
-            connectJudge: lazyConnectJudgeWallet({ embeddedChain: config?.embeddedChain ?? false }),
-            send,
-          },
-        ),
-      );
-    } catch (error) {
-      setFailure(describePaymentError(error));
-    } finally {
-      setSigning(false);
-    }
-  };
-  return (
-    <Dialog open onOpenChange={(open) => !open && !signing && onClose()}>
-      <DialogContent>
-        <DialogHeader>
-          <DialogTitle>{question}</DialogTitle>
-          <DialogDescription>{detail}</DialogDescription>
-        </DialogHeader>
-        <p className="text-xs text-muted-foreground">
-          Your wallet signs the proposal; it is public on chain from now until it pays.
-        </p>
-        {failure && (
-          <p role="alert" className="text-sm break-words text-destructive">
-            {failure}
-          </p>
-        )}
-        <DialogFooter>
-          <Button variant="outline" disabled={signing} onClick={onClose}>
-            Cancel
-          </Button>
-          <Button disabled={signing} onClick={() => void sign()}>
-            {signing
-              ? 'Signing…'
-              : propose.winners.length > 1
-                ? 'Sign and name winners'
-                : 'Sign and name winner'}
-          </Button>
-        </DialogFooter>
-      </DialogContent>
-    </Dialog>
   );
 }

@@ -12,12 +12,14 @@ import { Spinner } from '#web/components/ui/spinner';
 import { toast } from '#web/components/ui/use-toast';
 import { formatDayTime } from '#web/lib/dates';
 import { formatSol } from '#web/lib/utils';
+import { useJudgingOutcome } from '../api/get-judging-outcome';
 import { useAdminSubmissions } from '../api/list-admin-submissions';
 import { useAdminProposals } from '../api/list-proposals';
 import { markWinner } from '../api/mark-winner';
 import { selectMajorWinner } from '../api/select-major-winner';
 import { describeNamed, type NamingStep } from '../lib/name-winners';
-import { ProposeDialog, useJudgingOutcome } from './name-winner';
+import { nameOfWallet, type ProofAuthors, proofAuthors } from '../lib/proof-authors';
+import { ProposeDialog } from './propose-dialog';
 import { winnerNamer } from './winner-actions';
 
 /**
@@ -47,8 +49,8 @@ export function relayCall(proposal: Pick<AdminProposal, 'dareId' | 'winners'>) {
 export function PayoutProposals() {
   const proposals = useAdminProposals();
   const submissions = useAdminSubmissions();
-  const usernames = new Map((submissions.data ?? []).map((s) => [s.id, s.users.username]));
-  const nameOf = winnerNamer(usernames);
+  const authors = proofAuthors(submissions.data ?? []);
+  const nameOf = winnerNamer(authors);
   return (
     <Card>
       <CardHeader>
@@ -66,7 +68,12 @@ export function PayoutProposals() {
         ) : (
           <ul className="space-y-2" aria-label="Payout proposals">
             {proposals.data.map((proposal) => (
-              <ProposalRow key={`${proposal.vault}:${proposal.state}`} proposal={proposal} nameOf={nameOf} />
+              <ProposalRow
+                key={`${proposal.vault}:${proposal.state}`}
+                proposal={proposal}
+                nameOf={nameOf}
+                authors={authors}
+              />
             ))}
           </ul>
         )}
@@ -97,9 +104,11 @@ function WinnerAmounts({
 function ProposalRow({
   proposal,
   nameOf,
+  authors,
 }: {
   proposal: AdminProposal;
   nameOf: (winner: ProposalWinner) => string;
+  authors: ProofAuthors;
 }) {
   return (
     <li
@@ -134,21 +143,24 @@ function ProposalRow({
         )}
       </div>
       {proposal.state === 'collecting' && proposal.transaction && (
-        <SignProposal proposal={proposal} transaction={proposal.transaction} nameOf={nameOf} />
+        <SignProposal proposal={proposal} transaction={proposal.transaction} authors={authors} />
       )}
     </li>
   );
 }
 
-/** Sign, for a judge who has not: the stored transaction, signed and relayed by the same call. */
+/**
+ * Sign, for a judge who has not: the stored transaction, signed and relayed by the same call.
+ * Another judge picked its winners, so the dialog names them from the transaction itself.
+ */
 function SignProposal({
   proposal,
   transaction,
-  nameOf,
+  authors,
 }: {
   proposal: AdminProposal;
   transaction: string;
-  nameOf: (winner: ProposalWinner) => string;
+  authors: ProofAuthors;
 }) {
   const queryClient = useQueryClient();
   const judging = useJudgingOutcome(proposal.dareId).data?.judging ?? null;
@@ -167,9 +179,11 @@ function SignProposal({
       </Button>
       {open && (
         <ProposeDialog
+          dareId={proposal.dareId}
           propose={{ transaction, winners: proposal.winners, executesAt }}
-          judges={unsigned}
-          nameOf={nameOf}
+          picked={null}
+          signers={unsigned}
+          nameOfWallet={(wallet) => nameOfWallet(authors, wallet)}
           send={send}
           onClose={() => setOpen(false)}
           onDone={(step: NamingStep) => {

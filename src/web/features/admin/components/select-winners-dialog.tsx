@@ -16,9 +16,10 @@ import {
 } from '#web/components/ui/dialog';
 import { Spinner } from '#web/components/ui/spinner';
 import { countOf, formatSol } from '#web/lib/utils';
+import { useJudgingOutcome } from '../api/get-judging-outcome';
 import { useAdminSubmissions } from '../api/list-admin-submissions';
+import { proofAuthors } from '../lib/proof-authors';
 import { rankEligibleSubmissions } from '../lib/rank-submissions';
-import { useJudgingOutcome } from './name-winner';
 import { chosenPrizes, MajorPrizeButton } from './winner-actions';
 
 /**
@@ -70,7 +71,7 @@ function Candidates({ dareId }: { dareId: number }) {
     return (
       <EmptyState title="No approved submissions yet" description="Approve submissions to pick winners." />
     );
-  const usernames = new Map(submissions.data.map((submission) => [submission.id, submission.users.username]));
+  const authors = proofAuthors(submissions.data);
   return (
     <ul className="max-h-96 space-y-2 overflow-y-auto" aria-label="Eligible submissions">
       {ranked.map((submission, index) => (
@@ -96,7 +97,7 @@ function Candidates({ dareId }: { dareId: number }) {
               username={submission.users.username}
               type="admin"
               variant="default"
-              usernames={usernames}
+              authors={authors}
             />
             {/* The server takes only the most voted proof as the community's winner. */}
             {index === 0 || communityPick?.submissionId === submission.id ? (
@@ -106,7 +107,7 @@ function Candidates({ dareId }: { dareId: number }) {
                 username={submission.users.username}
                 type="community"
                 variant="outline"
-                usernames={usernames}
+                authors={authors}
               />
             ) : null}
           </div>

@@ -8,6 +8,7 @@ import { Spinner } from '#web/components/ui/spinner';
 import { countOf } from '#web/lib/utils';
 import { useAdminSubmissions } from '../api/list-admin-submissions';
 import { useUpdateSubmission } from '../api/update-submission';
+import { proofAuthors } from '../lib/proof-authors';
 import { CommunityWinnerAction, MajorPrizeButton } from './winner-actions';
 
 const STATUS_REASONS: Record<Exclude<AdminSubmission['status'], 'pending'>, string> = {
@@ -94,7 +95,7 @@ function SubmissionVideo({ submission }: { submission: AdminSubmission }) {
 function SubmissionList({ submissions, className }: { submissions: AdminSubmission[]; className: string }) {
   const update = useUpdateSubmission();
   const busy = update.isPending;
-  const usernames = new Map(submissions.map((submission) => [submission.id, submission.users.username]));
+  const authors = proofAuthors(submissions);
   return (
     <ul className={`${className} space-y-3`} aria-label="Submissions">
       {submissions.map((submission) => (
@@ -158,7 +159,7 @@ function SubmissionList({ submissions, className }: { submissions: AdminSubmissi
                     dareId={submission.dareId}
                     submissionId={submission.id}
                     username={submission.users.username}
-                    usernames={usernames}
+                    authors={authors}
                     open={submission.status === 'approved' && submission.dares.status === 'active'}
                   />
                 )}
@@ -173,7 +174,7 @@ function SubmissionList({ submissions, className }: { submissions: AdminSubmissi
                     submissionId={submission.id}
                     username={submission.users.username}
                     type={type}
-                    usernames={usernames}
+                    authors={authors}
                   />
                 ))}
             </div>

@@ -49,7 +49,7 @@ describe('chosenPrizes', () => {
 
 describe('winnerNamer', () => {
   it('names a winner by username, else by a short address', () => {
-    const name = winnerNamer(new Map([[7, 'walker1']]));
+    const name = winnerNamer(new Map([[7, { username: 'walker1', walletAddress: null }]]));
     expect(name({ submissionId: 7, walletAddress: 'x', amount: '1' })).toBe('walker1');
     expect(
       name({ submissionId: 9, walletAddress: '7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU', amount: '1' }),

@@ -5,14 +5,16 @@ import { solToLamports } from '#contract/money';
 import type { DareOutcome } from '#contract/submissions';
 import { Button } from '#web/components/ui/button';
 import { formatSol, shortAddress } from '#web/lib/utils';
+import { useJudgingOutcome } from '../api/get-judging-outcome';
 import { markWinner } from '../api/mark-winner';
 import { selectMajorWinner } from '../api/select-major-winner';
-import { NameWinnerButton, standingProposal, useJudgingOutcome } from './name-winner';
+import { nameOfWallet, type ProofAuthors, pickedWinners } from '../lib/proof-authors';
+import { NameWinnerButton, standingProposal } from './name-winner';
 
-/** Who a proposal's winner is, for the confirmation: the username when the panel knows it. */
-export function winnerNamer(usernames: ReadonlyMap<number, string>) {
+/** Who a proposal's winner is, for the lists: the username when the panel knows it. */
+export function winnerNamer(authors: ProofAuthors) {
   return (winner: ProposalWinner) =>
-    (winner.submissionId !== null ? usernames.get(winner.submissionId) : undefined) ??
+    (winner.submissionId !== null ? authors.get(winner.submissionId)?.username : undefined) ??
     shortAddress(winner.walletAddress);
 }
 
@@ -36,13 +38,13 @@ export function CommunityWinnerAction({
   dareId,
   submissionId,
   username,
-  usernames,
+  authors,
   open,
 }: {
   dareId: number;
   submissionId: number;
   username: string;
-  usernames: ReadonlyMap<number, string>;
+  authors: ProofAuthors;
   /** An approved proof of an active dare: a winner can be named (the server's rule). */
   open: boolean;
 }) {
@@ -65,7 +67,8 @@ export function CommunityWinnerAction({
       kind="dare"
       username={username}
       request={(signedTransaction) => markWinner({ id: submissionId, dareId, signedTransaction })}
-      nameOf={winnerNamer(usernames)}
+      picked={pickedWinners(authors, [submissionId])}
+      nameOfWallet={(wallet) => nameOfWallet(authors, wallet)}
       recordedTitle={ADMIN_MESSAGES.winnerMarked}
       failureTitle={ADMIN_MESSAGES.winnerFailed}
     />
@@ -112,18 +115,19 @@ export function MajorPrizeButton({
   submissionId,
   username,
   type,
-  usernames,
+  authors,
   variant = 'secondary',
 }: {
   dareId: number;
   submissionId: number;
   username: string;
   type: WinnerType;
-  usernames: ReadonlyMap<number, string>;
+  authors: ProofAuthors;
   variant?: 'secondary' | 'default' | 'outline';
 }) {
   const outcome = useJudgingOutcome(dareId).data;
-  const chosen = chosenPrizes(outcome)[type];
+  const picks = chosenPrizes(outcome);
+  const chosen = picks[type];
   const label = PRIZE_LABELS[type];
   if (chosen) {
     return chosen.submissionId === submissionId ? (
@@ -142,7 +146,14 @@ export function MajorPrizeButton({
       request={(signedTransaction) =>
         selectMajorWinner({ dareId, submissionId, winnerType: type, signedTransaction })
       }
-      nameOf={winnerNamer(usernames)}
+      picked={pickedWinners(
+        authors,
+        // This pick completes the pair with the other one recorded: admin's 70% first.
+        type === 'admin'
+          ? [submissionId, picks.community?.submissionId]
+          : [picks.admin?.submissionId, submissionId],
+      )}
+      nameOfWallet={(wallet) => nameOfWallet(authors, wallet)}
       recordedTitle={MAJOR_DARE_MESSAGES.winnerSelected}
       failureTitle={MAJOR_DARE_MESSAGES.winnerFailed}
     />
