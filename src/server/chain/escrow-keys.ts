@@ -1,5 +1,11 @@
 import { createHmac } from 'node:crypto';
-import { createKeyPairSignerFromPrivateKeyBytes, type KeyPairSigner } from '@solana/kit';
+import { ed25519 } from '@noble/curves/ed25519.js';
+import {
+  type Address,
+  createKeyPairSignerFromPrivateKeyBytes,
+  getAddressDecoder,
+  type KeyPairSigner,
+} from '@solana/kit';
 import { HDKey } from 'micro-key-producer/slip10.js';
 
 /**
@@ -45,8 +51,42 @@ export function createEscrowKeys(masterSeed: Uint8Array) {
     moderator(): Promise<KeyPairSigner> {
       return signerAt(MODERATOR_DERIVATION_PATH);
     },
+    /**
+     * The addresses of keys anyone holding the seed has, each with what it is: the fee payer, the
+     * moderator, and the keys a wallet tool derives from a seed (the Solana wallet tree's first
+     * accounts and change levels, the custodial escrows' old `m/44'/501'/{index}'/0'`, the seed's
+     * first 32 bytes as solana-keygen takes them). No key the server has may hold a power meant
+     * to check the server (a judge, the guardian, the program's upgrade authority): the start
+     * refuses those by this list.
+     */
+    heldKeys(): Map<Address, string> {
+      const held = new Map<Address, string>();
+      const add = (privateKey: Uint8Array, name: string) => {
+        const address = addressDecoder.decode(ed25519.getPublicKey(privateKey)) as Address;
+        if (!held.has(address)) held.set(address, name);
+      };
+      add(root.derive(FEE_PAYER_DERIVATION_PATH).privateKey, 'the platform fee payer');
+      add(root.derive(MODERATOR_DERIVATION_PATH).privateKey, 'the moderator (canceller) key');
+      // Child by child from m/44'/501' (a path from the root would redo every level each time).
+      const solana = root.derive("m/44'/501'");
+      for (let account = 0; account < HELD_KEY_ACCOUNTS; account++) {
+        const path = `m/44'/501'/${account}'`;
+        const accountKey = solana.deriveChild(HARDENED + account);
+        add(accountKey.privateKey, `the key at ${path}`);
+        for (let change = 0; change < HELD_KEY_CHANGES; change++)
+          add(accountKey.deriveChild(HARDENED + change).privateKey, `the key at ${path}/${change}'`);
+      }
+      add(masterSeed.slice(0, 32), "the seed's first 32 bytes taken as a key");
+      return held;
+    },
   };
 }
+
+const addressDecoder = getAddressDecoder();
+/** How far `heldKeys` looks in the wallet tree: custodial escrows were numbered from 0. */
+const HELD_KEY_ACCOUNTS = 32;
+const HELD_KEY_CHANGES = 4;
+const HARDENED = 0x8000_0000;
 
 /**
  * Paths of the Solana wallet tree (`m/44'/501'/…`), change levels 1' and 2'. Before the escrow
