@@ -12,20 +12,16 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { type Address, generateKeyPairSigner, type KeyPairSigner } from '@solana/kit';
-import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fetchVault } from '#server/chain/escrow-program/accounts';
 import { readKeypairFile, writeNewKeypairFile } from '#server/chain/escrow-program/keypair-file';
-import { getVetoInstruction } from '#server/chain/escrow-program/v2/instructions';
-import { proposeNonceAddress } from '#server/chain/escrow-program/v2/propose-nonce-account';
 import { listVaultRecords } from '#server/chain/escrow-program/vault-records';
-import { dareSubmissions } from '#server/db/schema';
-import { GUARDIAN_KEYPAIR_FILE } from '#server/judging';
 import { warpChain } from './helpers/chain-clock';
 import { enterAndSubmit } from './helpers/entries';
-import { adminWithKey, judgeSigns, sendInstructions } from './helpers/judging';
-import { type Actor, contribute, createFundedDare, lamportsOf } from './helpers/payouts';
+import { adminWithKey } from './helpers/judging';
+import { type Actor, createFundedDare, lamportsOf } from './helpers/payouts';
 import { setupApiSuite } from './helpers/suite';
+import { vetoedJudgedDare } from './helpers/vetoed-dare';
 
 const REPO_ROOT = path.resolve(import.meta.dirname, '..');
 const run = promisify(execFile);
@@ -34,7 +30,7 @@ const FEE = 5_000n;
 let judgeKeys: KeyPairSigner[] = [];
 /** DarePool's master seed, which its operator hands to refund-dare for the fee payer's nonce. */
 const masterSeed = randomBytes(64).toString('hex');
-const { ctx, http, actors } = setupApiSuite({
+const { ctx, actors } = setupApiSuite({
   env: async () => {
     judgeKeys = [await generateKeyPairSigner(), await generateKeyPairSigner()];
     return {
@@ -100,40 +96,17 @@ describe('npm run refund-dare with the server stopped', () => {
   it('refunds v2 vaults to the lamport: receipts, entries, a vetoed proposal and its nonce', async () => {
     const { creator, backer, ada, bob, other } = actors;
     // A judged dare: backed, entered twice, winners proposed by both judges, vetoed by the guardian.
-    const judged = await createFundedDare(ctx, creator, '0.3');
-    await contribute(ctx, backer, judged, '0.045');
-    const winning = await enterAndSubmit(ctx, ada, judged.id);
-    await enterAndSubmit(ctx, bob, judged.id);
-    await ctx.database.db
-      .update(dareSubmissions)
-      .set({ status: 'approved' })
-      .where(eq(dareSubmissions.id, winning.id));
-    const url = `/api/admin/submissions/${winning.id}/mark-winner`;
-    const offered = await http.post(url, { dareId: judged.id }, first.token);
-    expect(offered.statusCode, offered.body).toBe(200);
-    const waiting = await http.post(
-      url,
-      { dareId: judged.id, signedTransaction: await judgeSigns(judgeKeys[0]!, offered.json().transaction) },
-      first.token,
+    const {
+      dare: judged,
+      veto,
+      nonceAccount,
+    } = await vetoedJudgedDare(
+      ctx,
+      { creator, backer, entrants: [ada, bob] },
+      { keys: [judgeKeys[0]!, judgeKeys[1]!], admins: [first, second] },
     );
-    expect(waiting.json()).toMatchObject({ signaturesNeeded: 1 });
-    const relayed = await http.post(
-      url,
-      { dareId: judged.id, signedTransaction: await judgeSigns(judgeKeys[1]!, waiting.json().transaction) },
-      second.token,
-    );
-    expect(relayed.json(), relayed.body).toHaveProperty('proposal');
-    const guardian = await readKeypairFile(path.join(ctx.dataDir, GUARDIAN_KEYPAIR_FILE));
-    await ctx.chain.airdrop(guardian.address, 10_000_000n);
-    await sendInstructions(ctx, guardian, [
-      getVetoInstruction({ programId: ctx.escrowProgramV2Id, vault: judged.vault, guardian }),
-    ]);
-    expect(await fetchVault(ctx.chain.rpc, ctx.escrowProgramV2Id, judged.vault)).toMatchObject({
-      status: 'open',
-      judging: expect.objectContaining({ vetoCount: 1, proposal: null }),
-    });
+    await veto();
     const feePayer = (await ctx.escrowKeys.feePayer()).address;
-    const nonceAccount = await proposeNonceAddress(feePayer, judged.vault);
     const nonceRent = await lamportsOf(ctx, nonceAccount);
     expect(nonceRent).toBeGreaterThan(0n);
 

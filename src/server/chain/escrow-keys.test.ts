@@ -83,7 +83,7 @@ describe('escrow key derivation', () => {
     expect(held.get((await keys.feePayer()).address)).toBe('the platform fee payer');
     expect(held.get((await keys.moderator()).address)).toBe('the moderator (canceller) key');
     expect(held.get(at("m/44'/501'/0'/0'"))).toBe("the key at m/44'/501'/0'/0'");
-    expect(held.get(at("m/44'/501'/31'"))).toBe("the key at m/44'/501'/31'");
+    expect(held.get(at("m/44'/501'/11'"))).toBe("the key at m/44'/501'/11'");
     expect(held.get(at("m/44'/501'/7'/3'"))).toBe("the key at m/44'/501'/7'/3'");
     const rawSeedKey = getAddressDecoder().decode(ed25519.getPublicKey(seed.slice(0, 32)));
     expect(held.get(rawSeedKey)).toBe("the seed's first 32 bytes taken as a key");
