@@ -39,7 +39,8 @@ const { ctx, actors } = setupApiSuite({
       ESCROW_MASTER_SEED: masterSeed,
     };
   },
-  context: { persistentChain: true },
+  // Its chain served while it runs too: refund-dare is first asked about a standing proposal.
+  context: { persistentChain: true, serveChainRpc: true },
   actors: { creator: {}, backer: {}, ada: {}, bob: {}, other: {} },
 });
 
@@ -76,6 +77,24 @@ async function serveChainFolder(ledger: string): Promise<{ url: string; stop(): 
   };
 }
 
+const refundDare = (rpc: string, vault: Address, keypair: string, more: string[] = []) =>
+  run(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      'scripts/refund-dare.ts',
+      '--rpc',
+      rpc,
+      '--vault',
+      vault,
+      '--keypair',
+      keypair,
+      ...more,
+    ],
+    { cwd: REPO_ROOT },
+  );
+
 /** What each wallet is owed back from a vault: its receipts' amounts and every record's rent. */
 async function owedFrom(vault: Address): Promise<Map<string, bigint>> {
   const owed = new Map<string, bigint>();
@@ -105,6 +124,22 @@ describe('npm run refund-dare with the server stopped', () => {
       { creator, backer, entrants: [ada, bob] },
       { keys: [judgeKeys[0]!, judgeKeys[1]!], admins: [first, second] },
     );
+    // While the proposal stands, nothing can be refunded: the script says so, and sends nothing.
+    const strangerFile = path.join(ctx.dataDir, 'stranger.json');
+    writeNewKeypairFile(strangerFile);
+    const stranger = await readKeypairFile(strangerFile);
+    await ctx.chain.airdrop(stranger.address, 1_000_000_000n);
+    const served = ctx.chain.rpcServer;
+    if (!served?.serving) throw new Error('the chain RPC is not served');
+    const refused = await refundDare(served.httpUrl, judged.vault, strangerFile).then(
+      () => null,
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(refused?.code).toBe(1);
+    expect(refused?.stderr).toMatch(
+      /^refund-dare: the judges named \w+: the payout is due at \S+ and nothing can be refunded unless the guardian vetoes it before then$/m,
+    );
+    expect(await lamportsOf(ctx, stranger.address)).toBe(1_000_000_000n);
     await veto();
     const feePayer = (await ctx.escrowKeys.feePayer()).address;
     const nonceRent = await lamportsOf(ctx, nonceAccount);
@@ -123,10 +158,6 @@ describe('npm run refund-dare with the server stopped', () => {
     owed.set(feePayer, (owed.get(feePayer) ?? 0n) + nonceRent);
     expect(owed.get(creator.wallet.address)).toBeGreaterThan(300_000_000n);
 
-    const strangerFile = path.join(ctx.dataDir, 'stranger.json');
-    writeNewKeypairFile(strangerFile);
-    const stranger = await readKeypairFile(strangerFile);
-    await ctx.chain.airdrop(stranger.address, 1_000_000_000n);
     const before = new Map<string, bigint>();
     for (const wallet of [...owed.keys(), stranger.address])
       before.set(wallet, await lamportsOf(ctx, wallet));
@@ -138,17 +169,7 @@ describe('npm run refund-dare with the server stopped', () => {
       const localnet = await serveChainFolder(path.join(ctx.dataDir, 'chain'));
       try {
         for (const vault of [judged.vault, plain.vault]) {
-          const { stdout } = await run(
-            process.execPath,
-            [
-              '--import',
-              'tsx',
-              'scripts/refund-dare.ts',
-              ...['--rpc', localnet.url, '--vault', vault, '--keypair', strangerFile],
-              ...['--master-seed', seedFile],
-            ],
-            { cwd: REPO_ROOT },
-          );
+          const { stdout } = await refundDare(localnet.url, vault, strangerFile, ['--master-seed', seedFile]);
           outputs.push(stdout);
         }
       } finally {
