@@ -81,16 +81,6 @@ function reasonOf(error: unknown): string {
   return current instanceof Error ? current.message : String(current);
 }
 
-const account = await reach(fetchEncodedAccount(rpc, vaultAddress, { commitment: 'confirmed' }));
-if (!account.exists)
-  fail(`no account at ${vaultAddress}: the vault is closed (everyone was paid) or never existed`);
-const programId = values.program ? addressArg(values.program, 'program') : account.programAddress;
-if (account.programAddress !== programId)
-  fail(`${vaultAddress} is owned by ${account.programAddress}, not ${programId}`);
-const vault = decodeAnyVault(new Uint8Array(account.data));
-if (!vault) fail(`${vaultAddress} is not a DarePool vault (neither escrow program v1's layout nor v2's)`);
-const version = ESCROW_PROGRAM_VERSIONS[vault.version];
-
 // Read before anything is sent: a seed that cannot be read stops the script with nothing moved.
 const nonceAuthority = values['master-seed'] ? await feePayerOf(values['master-seed']) : null;
 
@@ -106,6 +96,23 @@ async function feePayerOf(file: string): Promise<KeyPairSigner> {
     fail(`${file} is not a master seed (16 to 64 bytes in hex, as ESCROW_MASTER_SEED)`);
   return createEscrowKeys(Uint8Array.from(Buffer.from(hex, 'hex'))).feePayer();
 }
+
+const account = await reach(fetchEncodedAccount(rpc, vaultAddress, { commitment: 'confirmed' }));
+if (!account.exists) {
+  // A vault refunded earlier without --master-seed may have left the fee payer's nonce behind.
+  if (nonceAuthority) {
+    console.log(`No account at ${vaultAddress}: the vault is closed (everyone was paid) or never existed.`);
+    await giveBackProposeNonce(await readFeePaying(), false);
+    process.exit(0);
+  }
+  fail(`no account at ${vaultAddress}: the vault is closed (everyone was paid) or never existed`);
+}
+const programId = values.program ? addressArg(values.program, 'program') : account.programAddress;
+if (account.programAddress !== programId)
+  fail(`${vaultAddress} is owned by ${account.programAddress}, not ${programId}`);
+const vault = decodeAnyVault(new Uint8Array(account.data));
+if (!vault) fail(`${vaultAddress} is not a DarePool vault (neither escrow program v1's layout nor v2's)`);
+const version = ESCROW_PROGRAM_VERSIONS[vault.version];
 
 // Only informative: the keypair pays fees and signs nothing else, whatever the program is.
 const check = await reach(checkDeployedProgram(rpc, programId, version.build()));
@@ -132,7 +139,7 @@ console.log(
   `Vault ${vaultAddress} (escrow program v${vault.version}): ${vault.status === 'refunding' ? 'cancelled' : `refunds due since ${isoTime(vault.refundAfter)}`}${vetoes > 0 ? ` (${vetoes} proposal(s) vetoed)` : ''}; ${lamportsToSol(vault.total)} SOL to return.`,
 );
 
-const feePayer = await readKeypairFile(values.keypair).catch((error: Error) => fail(error.message));
+const feePayer = await readFeePaying();
 const transactions = await reach(
   buildCloseRecordsTransactions(rpc, { programId, vault: vaultAddress, feePayer }),
 );
@@ -181,10 +188,15 @@ for (const transaction of transactions) {
 }
 if (refused.length > 0) fail(`${refused.length} close(s) could not land: ${refused.join('; ')}`);
 const closed = !(await reach(fetchEncodedAccount(rpc, vaultAddress, { commitment: 'confirmed' }))).exists;
-if (vault.version === 2) await giveBackProposeNonce();
+if (vault.version === 2) await giveBackProposeNonce(feePayer, (vault.judging?.threshold ?? 1) > 1);
 console.log(
   `Done: ${lamportsToSol(returned)} SOL refunded in ${transactions.length} transaction(s); ${closed ? 'the vault is closed' : 'the vault is still open (records were added meanwhile: run again)'}.`,
 );
+
+/** The --keypair that pays the fees. */
+function readFeePaying(): Promise<KeyPairSigner> {
+  return readKeypairFile(values.keypair).catch((error: Error) => fail(error.message));
+}
 
 /**
  * A v2 vault judged by several judges has a durable nonce account of the fee payer's (its rent
@@ -193,9 +205,9 @@ console.log(
  * it, the account is named so DarePool's operator knows it is theirs (the server also withdraws
  * it when it next runs: decision 042).
  */
-async function giveBackProposeNonce(): Promise<void> {
+async function giveBackProposeNonce(payer: TransactionSigner, severalJudges: boolean): Promise<void> {
   if (!nonceAuthority) {
-    if ((vault?.judging?.threshold ?? 1) > 1)
+    if (severalJudges)
       console.log(
         "Judges sign this vault's proposals in turn: DarePool's fee payer may hold a propose nonce for it (its own rent); DarePool's operator gives it back with --master-seed.",
       );
@@ -211,7 +223,7 @@ async function giveBackProposeNonce(): Promise<void> {
   }
   const { value: lifetime } = await reach(rpc.getLatestBlockhash({ commitment: 'confirmed' }).send());
   const [withdraw] = await packSignedTransactions({
-    feePayer: feePayer as TransactionSigner,
+    feePayer: payer,
     lifetime,
     steps: [
       {

@@ -172,6 +172,11 @@ describe('npm run refund-dare with the server stopped', () => {
           const { stdout } = await refundDare(localnet.url, vault, strangerFile, ['--master-seed', seedFile]);
           outputs.push(stdout);
         }
+        // Run again on the closed vault: nothing left to give back, nothing sent.
+        const again = await refundDare(localnet.url, judged.vault, strangerFile, ['--master-seed', seedFile]);
+        expect(again.stdout).toContain(`No account at ${judged.vault}: the vault is closed`);
+        expect(again.stdout).toContain('No propose nonce of the fee payer');
+        expect(again.stdout).not.toContain('Sent ');
       } finally {
         await localnet.stop();
       }
