@@ -37,6 +37,10 @@ describe('the Admin panel', () => {
     const stats = await api<AdminStats>('GET', '/api/admin/stats', token);
     await expect.poll(() => statValue(page, 'Total Users')).toContain(String(stats.totalUsers));
     await expect.poll(() => statValue(page, 'Total Dares')).toContain(`${stats.activeDares} active`);
+    // The embedded start funded the guardian's key: its balance, and no warning (decision 052).
+    const guardian = page.getByRole('region', { name: 'Guardian' });
+    await expect.poll(() => guardian.textContent()).toContain('holds 1 SOL');
+    expect(await guardian.getByRole('alert').count()).toBe(0);
 
     const all = await api<Dare[]>('GET', '/api/admin/dares', token);
     const list = page.getByRole('list', { name: 'Dares' });

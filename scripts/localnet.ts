@@ -6,7 +6,8 @@
  *   instances on one local chain (each with SOLANA_RPC_URL=http://127.0.0.1:8899 and the same
  *   ESCROW_MASTER_SEED), for wallets and tools without a server, and for the two-instance test tier.
  *   State is kept in --ledger (reloaded on the next start; --reset starts afresh) or, with
- *   --memory, nowhere (the default folder follows DATA_DIR). Flag names are solana-test-validator's.
+ *   --memory, nowhere (the default folder follows DATA_DIR). `--ledger DATA_DIR/chain` serves a
+ *   stopped server's own chain (for `npm run refund-dare`), holding its data folder meanwhile. Flag names are solana-test-validator's.
  *   --rpc-port 0 picks free ports (printed). --test-controls (tests only): a parent process that
  *   started this with an IPC channel may move the chain's clock forward ({warp: seconds}).
  *   Both committed escrow programs are deployed at start, at program ids kept in the ledger folder
@@ -48,16 +49,35 @@ const ledgerDir = values.memory ? null : path.resolve(values.ledger);
 
 let unlock = () => {};
 if (ledgerDir) {
-  // One writer per chain folder, as for the server's data folder.
+  // One writer per chain folder, as for the server's data folder. A server's own chain folder
+  // (DATA_DIR/chain, served so that `npm run refund-dare` can reach it while the server is stopped)
+  // is written by the server, which locks DATA_DIR: that lock is taken too, so neither runs beside
+  // the other.
   try {
-    unlock = lockDataDir(ledgerDir);
+    const serverDataDir = path.basename(ledgerDir) === 'chain' ? path.dirname(ledgerDir) : null;
+    const unlockServer = serverDataDir ? lockDataDir(serverDataDir) : () => {};
+    try {
+      const unlockLedger = lockDataDir(ledgerDir);
+      unlock = () => {
+        unlockLedger();
+        unlockServer();
+      };
+    } catch (error) {
+      unlockServer();
+      throw error;
+    }
   } catch (error) {
     fail((error as Error).message);
   }
   if (values.reset) {
-    unlock();
+    // Only the chain folder is emptied; the server's data folder, if locked, stays locked.
     rmSync(ledgerDir, { recursive: true, force: true });
-    unlock = lockDataDir(ledgerDir);
+    const unlockServer = unlock;
+    const unlockLedger = lockDataDir(ledgerDir);
+    unlock = () => {
+      unlockLedger();
+      unlockServer();
+    };
   }
 }
 

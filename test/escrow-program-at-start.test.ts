@@ -63,6 +63,8 @@ describe('the escrow program on a real cluster', () => {
   let cluster: Awaited<ReturnType<typeof createChain>>;
   const clusterDir = mkdtempSync(path.join(os.tmpdir(), 'darepool-program-cluster-'));
   const seed = randomBytes(64);
+  /** Where the operator's upgrade authority comes from in these tests: apart from the server's seed. */
+  const operatorSeed = randomBytes(64);
   let env: Record<string, string>;
   beforeAll(async () => {
     cluster = await createChain({ stateDir: null, rpcServer: { host: '127.0.0.1', port: 0 } });
@@ -91,14 +93,15 @@ describe('the escrow program on a real cluster', () => {
    */
   const ownDataDir = () => mkdtempSync(path.join(clusterDir, 'start-'));
 
-  /** Both programs of this build deployed at new ids, upgradeable by the platform fee payer (the seed's). */
-  async function deployUpgradeable() {
-    const { v1, v2 } = await deployEscrowProgramsOnEmbeddedChain(cluster, createEscrowKeys(seed), null);
-    return {
-      programId: v1.programId,
-      programV2Id: v2.programId,
-      authority: (await createEscrowKeys(seed).feePayer()).address,
-    };
+  /**
+   * Both programs of this build deployed at new ids, upgradeable by an operator's key: one derived
+   * from a seed of its own, never the server's (`byServerKey`: the server's own fee payer, which
+   * the start must refuse to accept).
+   */
+  async function deployUpgradeable({ byServerKey = false } = {}) {
+    const keys = createEscrowKeys(byServerKey ? seed : operatorSeed);
+    const { v1, v2 } = await deployEscrowProgramsOnEmbeddedChain(cluster, keys, null);
+    return { programId: v1.programId, programV2Id: v2.programId, authority: (await keys.feePayer()).address };
   }
 
   it('refuses to start until the configured program runs this build there, saying how to deploy it', async () => {
@@ -122,7 +125,7 @@ describe('the escrow program on a real cluster', () => {
     for (const id of [programId, programV2Id])
       await makeProgramImmutable({
         target: rpcDeployTarget(cluster.rpc, { pollMs: 5 }),
-        authority: await createEscrowKeys(seed).feePayer(),
+        authority: await createEscrowKeys(operatorSeed).feePayer(),
         programId: id,
       });
     const runtime = await openRuntime(
@@ -201,6 +204,34 @@ describe('the escrow program on a real cluster', () => {
     ).rejects.toThrow(
       `The program at ${programId} on localnet can be replaced by ${authority}, not by ESCROW_PROGRAM_UPGRADE_AUTHORITY=${named}:`,
     );
+  });
+
+  it('refuses to start, in one line, when the accepted upgrade authority is a key the server holds', async () => {
+    // The intruder's way in: the programs upgradeable by the server's own fee payer, and the
+    // operator told to accept it. With the seed alone, the code could be replaced.
+    const { programId, programV2Id, authority } = await deployUpgradeable({ byServerKey: true });
+    const keys = createEscrowKeys(seed);
+    const held = keys.heldKeys();
+    const moderator = (await keys.moderator()).address;
+    const pathKey = [...held].find(([, name]) => name === "the key at m/44'/501'/3'/0'")![0];
+    const start = (accepted: string) =>
+      openRuntime(
+        loadConfig({
+          ...env,
+          DATA_DIR: ownDataDir(),
+          ESCROW_PROGRAM_ID: programId,
+          ESCROW_PROGRAM_V2_ID: programV2Id,
+          ESCROW_PROGRAM_UPGRADE_AUTHORITY: accepted,
+        }),
+      );
+    const refusal = (key: string, name: string) =>
+      `Invalid ESCROW_PROGRAM_UPGRADE_AUTHORITY: ${key} is ${name}, derived from ESCROW_MASTER_SEED: whoever holds the seed could replace the escrow program's code and take every pool; name a key kept apart from the server (e.g. a multisig), or make the program immutable (docs/program.md)`;
+    expect(authority).toBe((await keys.feePayer()).address);
+    await expect(start(authority)).rejects.toThrow(refusal(authority, 'the platform fee payer'));
+    await expect(start(moderator)).rejects.toThrow(refusal(moderator, 'the moderator (canceller) key'));
+    await expect(start(pathKey)).rejects.toThrow(refusal(pathKey, "the key at m/44'/501'/3'/0'"));
+    const error = await start(authority).catch((caught: Error) => caught);
+    expect((error as Error).message).not.toContain('\n');
   });
 
   it("refuses to start with one of the server's own keys as a judge or the guardian, saying why", async () => {

@@ -94,6 +94,7 @@ describe('HTTP conventions', () => {
       'chain',
       'rateLimits',
       'feePayer',
+      'guardian',
     ]);
     const ui = await ctx.app.inject('/api/docs');
     expect([200, 302]).toContain(ui.statusCode);

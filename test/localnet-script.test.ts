@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {
@@ -158,5 +158,30 @@ describe('npm run localnet', () => {
     );
     holder.child.kill('SIGTERM');
     expect(await holder.exited).toBe(0);
+  });
+
+  it("serves a server's own chain folder (DATA_DIR/chain) only while no server holds its data folder", async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'darepool-localnet-datadir-'));
+    try {
+      const chainDir = path.join(dataDir, 'chain');
+      mkdirSync(chainDir);
+      // A running server's lock: this test process is alive.
+      writeFileSync(path.join(dataDir, '.lock'), String(process.pid));
+      const refused = localnet(['--rpc-port', '0', '--ledger', chainDir]);
+      expect(await refused.exited).toBe(1);
+      expect(refused.output().trim()).toBe(
+        `localnet: The data folder ${dataDir} is in use by process ${process.pid} (a running DarePool?); stop it first`,
+      );
+      // Stopped: served, and the data folder is held meanwhile (a server start would be refused).
+      rmSync(path.join(dataDir, '.lock'));
+      const served = localnet(['--rpc-port', '0', '--ledger', chainDir]);
+      await serving(served);
+      expect(existsSync(path.join(dataDir, '.lock'))).toBe(true);
+      served.child.kill('SIGTERM');
+      expect(await served.exited).toBe(0);
+      expect(existsSync(path.join(dataDir, '.lock'))).toBe(false);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -29,7 +29,22 @@ export const healthSchema = z
       minBalance: z.string(),
       message: z.string().optional(),
     }),
+    /**
+     * The guardian's wallet, the only key that can veto a proposed payout (docs/operations.md,
+     * 'Keys'): it pays each veto's fee itself, so `ok: false` below the fees of
+     * GUARDIAN_MIN_VETOES vetoes (`minBalance`). Shared by every instance: the status stays 'ok'.
+     * Lamports as integer strings; `balance` absent when the chain did not answer.
+     */
+    guardian: z.object({
+      ok: z.boolean(),
+      address: z.string(),
+      balance: z.string().optional(),
+      minBalance: z.string(),
+    }),
   })
   .meta({ id: 'Health' });
+
+/** How many vetoes the guardian's wallet must be able to pay for to count as ready. */
+export const GUARDIAN_MIN_VETOES = 10;
 
 export type Health = z.infer<typeof healthSchema>;

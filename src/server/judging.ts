@@ -63,10 +63,7 @@ export async function resolveJudging(config: AppConfig, escrowKeys: EscrowKeys):
     if (!embedded) throw new ConfigError('Invalid GUARDIAN_WALLET: required with SOLANA_RPC_URL');
     guardian = (await keyInDataDir(config.dataDir, GUARDIAN_KEYPAIR_FILE)).address;
   }
-  const serverKeys = new Map<string, string>([
-    [(await escrowKeys.feePayer()).address, 'the platform fee payer'],
-    [(await escrowKeys.moderator()).address, 'the moderator (canceller) key'],
-  ]);
+  const serverKeys = escrowKeys.heldKeys();
   for (const judge of judges) {
     const key = serverKeys.get(judge);
     if (key)
@@ -90,4 +87,19 @@ export async function resolveJudging(config: AppConfig, escrowKeys: EscrowKeys):
     guardian,
     payoutWindowSeconds: settings.payoutWindowSeconds,
   };
+}
+
+/**
+ * On a cluster, the key the operator accepts as the escrow programs' upgrade authority may not be
+ * one the server holds (the fee payer, the canceller, any key derived from ESCROW_MASTER_SEED):
+ * with it, whoever has the seed could replace the program's code and, with it, take every pool.
+ */
+export function checkUpgradeAuthority(config: AppConfig, escrowKeys: EscrowKeys): void {
+  const accepted = config.chain.embedded ? null : config.chain.acceptedUpgradeAuthority;
+  if (!accepted) return;
+  const key = escrowKeys.heldKeys().get(accepted);
+  if (key)
+    throw new ConfigError(
+      `Invalid ESCROW_PROGRAM_UPGRADE_AUTHORITY: ${accepted} is ${key}, derived from ESCROW_MASTER_SEED: whoever holds the seed could replace the escrow program's code and take every pool; name a key kept apart from the server (e.g. a multisig), or make the program immutable (docs/program.md)`,
+    );
 }

@@ -9,6 +9,7 @@ import {
   type RequiredProgram,
   requireDeployedProgram,
 } from './chain/escrow-program/app-program';
+import { fundGuardianOnEmbeddedChain } from './chain/guardian-funds';
 import { liteSvm } from './chain/litesvm-native';
 import { loadMasterSeed } from './chain/master-seed';
 import type { ChainPort } from './chain/port';
@@ -17,7 +18,7 @@ import type { AppConfig } from './config';
 import { lockDataDir } from './data-dir-lock';
 import type { Database } from './db/client';
 import { openConfiguredDatabase } from './db/open';
-import { type Judging, resolveJudging } from './judging';
+import { checkUpgradeAuthority, type Judging, resolveJudging } from './judging';
 
 export interface Runtime {
   database: Database;
@@ -89,12 +90,15 @@ export async function openRuntime(
     let judging: Judging;
     try {
       judging = await resolveJudging(config, escrowKeys);
+      checkUpgradeAuthority(config, escrowKeys);
       if (config.chain.embedded) {
         ({ v1: escrowProgram, v2: escrowProgramV2 } = await deployEscrowProgramsOnEmbeddedChain(
           chain,
           escrowKeys,
           config.chain.stateDir,
         ));
+        // Its first veto must not fail for want of a fee (the embedded guardian's key is new).
+        await fundGuardianOnEmbeddedChain(chain, judging.guardian);
       } else {
         escrowProgram = await checkOnCluster(
           chain,

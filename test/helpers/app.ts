@@ -38,8 +38,9 @@ export interface TestContext {
   /**
    * Stops the server and starts a new one on the same database; with `persistentChain`, the chain
    * too is saved, closed and reloaded from its data folder, as a process restart does.
+   * `whileStopped` runs between the two, with nothing of the app open (the chain folder saved).
    */
-  restart(): Promise<void>;
+  restart(whileStopped?: () => Promise<void>): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -126,7 +127,10 @@ export async function createTestContext(
   const webRoot = path.join(dataDir, 'web');
   mkdirSync(webRoot);
   writeFileSync(path.join(webRoot, 'index.html'), TEST_INDEX_HTML);
-  const escrowKeys = createEscrowKeys(randomBytes(64));
+  // A random seed unless the file names one (ESCROW_MASTER_SEED), e.g. to hand it to a script.
+  const escrowKeys = createEscrowKeys(
+    config.escrowMasterSeedHex ? Buffer.from(config.escrowMasterSeedHex, 'hex') : randomBytes(64),
+  );
   // The same program ids across a restart of a kept chain, as the server's start does.
   const deployPrograms = async () => {
     if (!options.chain) {
@@ -168,10 +172,11 @@ export async function createTestContext(
     config,
     dataDir,
     clock,
-    async restart() {
+    async restart(whileStopped) {
       await context.app.close();
+      if (chainStateDir) await chain.close();
+      await whileStopped?.();
       if (chainStateDir) {
-        await chain.close();
         chain = await openChain();
         context.chain = chain;
         programs = await deployPrograms();

@@ -99,7 +99,7 @@ export function setupApiSuite<const Name extends string = never>(
     get clock() {
       return started().clock;
     },
-    restart: () => started().restart(),
+    restart: (whileStopped) => started().restart(whileStopped),
     close: () => started().close(),
   };
 

@@ -1,3 +1,4 @@
+import { ed25519 } from '@noble/curves/ed25519.js';
 import { getAddressDecoder } from '@solana/kit';
 import { HDKey } from 'micro-key-producer/slip10.js';
 import { describe, expect, it } from 'vitest';
@@ -33,7 +34,8 @@ describe('escrow key derivation', () => {
 
   it('holds no key for a dare: only the fee payer, the moderator and non-money secrets', () => {
     const keys = createEscrowKeys(hex('ab'.repeat(64)));
-    expect(Object.keys(keys).sort()).toEqual(['feePayer', 'moderator', 'secretFor']);
+    // heldKeys gives addresses only, to refuse them where a key apart from the server is needed.
+    expect(Object.keys(keys).sort()).toEqual(['feePayer', 'heldKeys', 'moderator', 'secretFor']);
   });
 
   it('derives other secrets one-way, per purpose and per seed', () => {
@@ -70,5 +72,24 @@ describe('escrow key derivation', () => {
       getAddressDecoder().decode(HDKey.fromMasterSeed(seed).derive(MODERATOR_DERIVATION_PATH).publicKeyRaw),
     );
     expect(moderator.keyPair.privateKey.extractable).toBe(false);
+  });
+
+  it("lists every key the seed gives, the server's own and the wallet paths a tool would derive", async () => {
+    const seed = hex('cd'.repeat(64));
+    const keys = createEscrowKeys(seed);
+    const held = keys.heldKeys();
+    const root = HDKey.fromMasterSeed(seed);
+    const at = (path: string) => getAddressDecoder().decode(root.derive(path).publicKeyRaw);
+    expect(held.get((await keys.feePayer()).address)).toBe('the platform fee payer');
+    expect(held.get((await keys.moderator()).address)).toBe('the moderator (canceller) key');
+    expect(held.get(at("m/44'/501'/0'/0'"))).toBe("the key at m/44'/501'/0'/0'");
+    expect(held.get(at("m/44'/501'/11'"))).toBe("the key at m/44'/501'/11'");
+    expect(held.get(at("m/44'/501'/7'/3'"))).toBe("the key at m/44'/501'/7'/3'");
+    const rawSeedKey = getAddressDecoder().decode(ed25519.getPublicKey(seed.slice(0, 32)));
+    expect(held.get(rawSeedKey)).toBe("the seed's first 32 bytes taken as a key");
+    // Another seed's keys are not the server's.
+    expect(held.has((await createEscrowKeys(hex('ef'.repeat(64))).feePayer()).address)).toBe(false);
+    // The seed is left as it was: the signers still derive the same keys.
+    expect((await keys.feePayer()).address).toBe(at("m/44'/501'/0'/1'"));
   });
 });

@@ -2,17 +2,18 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { FEE_PAYER_MESSAGES } from '#contract/fee-payer';
 import { healthSchema } from '#contract/health';
 import { createFeePayerFunds } from '#server/chain/fee-payer-funds';
+import { GUARDIAN_MIN_LAMPORTS, guardianBalance } from '#server/chain/guardian-funds';
 import type { AppDeps } from '#server/deps';
 import type { RateLimiter } from '#server/rate-limit/port';
 
 /**
- * The rate-limit store and the fee payer are reported but do not make the answer 503: every
+ * The rate-limit store, the fee payer and the guardian's wallet are reported but do not make the answer 503: every
  * instance shares them, so taking instances out of a load balancer for them would help nobody
  * (reads keep working without them).
  */
 export const healthRoutes: FastifyPluginAsyncZod<AppDeps & { limiter: RateLimiter }> = async (
   app,
-  { database, chain, limiter, escrowKeys, config },
+  { database, chain, limiter, escrowKeys, config, judging },
 ) => {
   const feePayerFunds = createFeePayerFunds({ rpc: chain.rpc, escrowKeys });
   const minBalance = config.feePayerMinLamports;
@@ -26,7 +27,7 @@ export const healthRoutes: FastifyPluginAsyncZod<AppDeps & { limiter: RateLimite
       },
     },
     async (_request, reply) => {
-      const [db, chainHealth, feePayer] = await Promise.all([
+      const [db, chainHealth, feePayer, guardian] = await Promise.all([
         database
           .ping()
           .then(() => ({ ok: true }))
@@ -36,6 +37,7 @@ export const healthRoutes: FastifyPluginAsyncZod<AppDeps & { limiter: RateLimite
           ({ lamports }) => lamports,
           () => null,
         ),
+        guardianBalance(chain.rpc, judging.guardian).catch(() => null),
       ]);
       const feePayerOk = feePayer !== null && feePayer >= minBalance;
       const ok = db.ok && chainHealth.ok;
@@ -54,6 +56,12 @@ export const healthRoutes: FastifyPluginAsyncZod<AppDeps & { limiter: RateLimite
           ...(feePayer === null ? {} : { balance: feePayer.toString() }),
           minBalance: minBalance.toString(),
           ...(feePayerOk ? {} : { message: FEE_PAYER_MESSAGES.low }),
+        },
+        guardian: {
+          ok: guardian !== null && guardian >= GUARDIAN_MIN_LAMPORTS,
+          address: judging.guardian,
+          ...(guardian === null ? {} : { balance: guardian.toString() }),
+          minBalance: GUARDIAN_MIN_LAMPORTS.toString(),
         },
       });
     },

@@ -7,15 +7,7 @@
  * stored proposal can land until then — and a replaced one never, as only the fee payer (the
  * authority) can sign the advance, which the server does only for the stored message.
  */
-import {
-  type Address,
-  createAddressWithSeed,
-  type Instruction,
-  type KeyPairSigner,
-  type Nonce,
-  type Rpc,
-  type SolanaRpcApi,
-} from '@solana/kit';
+import type { Address, Instruction, KeyPairSigner, Nonce, Rpc, SolanaRpcApi } from '@solana/kit';
 import {
   fetchMaybeNonce,
   getCreateAccountWithSeedInstruction,
@@ -25,8 +17,11 @@ import {
   SYSTEM_PROGRAM_ADDRESS,
 } from '@solana-program/system';
 import { waitForConfirmation } from '#server/chain/confirmation';
+import { proposeNonceAddress } from '#server/chain/escrow-program/v2/propose-nonce-account';
 import { packSignedTransactions } from '#server/chain/escrow-program/wire-transactions';
 import { sendSignedTransaction } from '#server/chain/payout-transactions';
+
+export { proposeNonceAddress };
 
 export interface NonceLifetime {
   nonce: Nonce;
@@ -36,15 +31,6 @@ export interface NonceLifetime {
 
 /** Stored as a proposal's last valid block height: a nonce-lived transaction has none. */
 export const NO_BLOCK_HEIGHT_LIMIT = 9_223_372_036_854_775_807n;
-
-/** The seed is at most 32 characters: the vault address's first 32 are unique enough per fee payer. */
-export function proposeNonceAddress(feePayer: Address, vault: Address): Promise<Address> {
-  return createAddressWithSeed({
-    baseAddress: feePayer,
-    programAddress: SYSTEM_PROGRAM_ADDRESS,
-    seed: vault.slice(0, 32),
-  });
-}
 
 /** The nonce account's current value; null when it does not exist (yet). */
 export async function currentNonce(rpc: Rpc<SolanaRpcApi>, nonceAccount: Address): Promise<Nonce | null> {

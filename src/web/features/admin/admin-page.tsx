@@ -7,9 +7,11 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '#web/components/ui/tab
 import { useAuth } from '#web/lib/session/auth-provider';
 import { useAdminStats } from './api/get-admin-stats';
 import { useFeePayerStatus } from './api/get-fee-payer';
+import { useHealth } from './api/get-health';
 import { AdminStats } from './components/admin-stats';
 import { DaresManagement } from './components/dares-management';
 import { FeePayerStatus } from './components/fee-payer-status';
+import { GuardianStatus } from './components/guardian-status';
 import { MajorDares } from './components/major-dares';
 import { PayoutProposals } from './components/payout-proposals';
 import { SubmissionsManagement } from './components/submissions-management';
@@ -47,12 +49,14 @@ function AdminDashboard() {
   const [submissionsOf, setSubmissionsOf] = useState<{ id: number; title: string } | null>(null);
   const stats = useAdminStats().data;
   const feePayer = useFeePayerStatus().data;
+  const guardian = useHealth().data?.guardian;
 
   return (
     <div className="space-y-6">
       <PageHeader title="Admin Panel" description="Moderate dares and submissions, pick winners." />
       <AdminStats stats={stats} />
       <FeePayerStatus status={feePayer} />
+      <GuardianStatus guardian={guardian} />
       <PayoutProposals />
       <Card>
         <CardHeader>
