@@ -26,7 +26,7 @@ export function createRecordCloses(
       feePayer: await escrowKeys.feePayer(),
     });
     // A v2 vault's closes are independent of each other: one that cannot land (its entrant's
-    // account refuses the rent) leaves the rest to close, packed entry closes going again one by
+    // account refuses the rent) leaves the rest to close, packed closes going again one by
     // one (decision 047). v1's batches stop at the first failure, as they always have; the job
     // sends what is left again.
     for (const transaction of transactions)
