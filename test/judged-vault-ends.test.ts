@@ -1,7 +1,7 @@
 /**
- * How a v2 vault's end is sent (decision 032, "one transaction per record close"; decision 042):
- * after `execute` or a refund every record closes in a transaction of its own, so an entry whose
- * rent payer cannot be paid holds up only its own close; and the durable nonce a multi-judge
+ * How a v2 vault's end is sent (decisions 032, 042, 047, 058): after `execute` or a cancel the
+ * refunds and closes go packed, and a packet that cannot land goes again one step at a time, so a
+ * payer or entrant that cannot be paid holds up only its own refund or close; and the durable nonce a multi-judge
  * proposal lived by gives its rent back to the fee payer once the vault has ended, exactly once.
  */
 import {

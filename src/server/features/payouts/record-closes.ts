@@ -6,7 +6,7 @@ import type { VaultState } from './vault-state';
 
 /**
  * Closes what a settled vault still holds (receipts and entries created or left after the
- * payout), so their rent and the vault's return to the fee payer. Moves no pool money.
+ * payout), so each record's rent and the vault's return to whoever paid them. Moves no pool money.
  */
 export function createRecordCloses(
   { chain, escrowKeys, escrowPrograms }: PayoutsDeps,
