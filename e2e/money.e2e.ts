@@ -106,6 +106,12 @@ describe('money in the browser', () => {
     await amount.fill('0');
     await dialog.getByRole('button', { name: 'Add to Pool' }).click();
     await dialog.getByText('Please enter a valid amount').waitFor();
+    // The receipt's rent a first contribution lends is said before the wallet is asked (decision 058).
+    await dialog
+      .getByText('Your first contribution to a dare also lends 0.0018 SOL of rent for its receipt', {
+        exact: false,
+      })
+      .waitFor();
     // More than the wallet holds: the same balance check as Create Dare, before any wallet prompt.
     await dialog.getByText('Available: 1.494427 SOL').waitFor();
     const prompts = wallet!.requests.length;

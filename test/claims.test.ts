@@ -92,11 +92,10 @@ const feePayer = () => ctx.escrowKeys.feePayer();
 
 /**
  * The platform's fees for one judged dare: the propose it relays (its fee payer and the judge
- * sign: 2 signatures), the execute (1) and one close per record, each its own transaction on
- * program v2 (decision 032): the creator's and the backer's receipts and the entry (3); 5,000
- * lamports each.
+ * sign: 2 signatures), the execute (1) and the closes of the creator's and the backer's receipts
+ * and the entry, packed in one transaction (1, decision 058); 5,000 lamports each.
  */
-const PLATFORM_FEES = 30_000n;
+const PLATFORM_FEES = 20_000n;
 
 async function expectClosed(dare: { vault: Address }) {
   expect(await vaultOnChain(ctx, dare.vault)).toEqual({ vault: null, receipts: 0, entries: 0 });

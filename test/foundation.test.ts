@@ -54,6 +54,8 @@ describe('HTTP conventions', () => {
         entryCostSol: '0.00189812',
         // A new v2 vault's rent (424 bytes: 3,841,920) and its creator's receipt's (120: 1,726,080).
         newVaultRentSol: '0.005568',
+        // What a backer's first contribution lends: its receipt's rent (decision 058).
+        receiptRentSol: '0.00172608',
       },
     });
   });

@@ -1,7 +1,7 @@
 /**
- * How a v2 vault's end is sent (decision 032, "one transaction per record close"; decision 042):
- * after `execute` or a refund every record closes in a transaction of its own, so an entry whose
- * rent payer cannot be paid holds up only its own close; and the durable nonce a multi-judge
+ * How a v2 vault's end is sent (decisions 032, 042, 047, 058): after `execute` or a cancel the
+ * refunds and closes go packed, and a packet that cannot land goes again one step at a time, so a
+ * payer or entrant that cannot be paid holds up only its own refund or close; and the durable nonce a multi-judge
  * proposal lived by gives its rent back to the fee payer once the vault has ended, exactly once.
  */
 import {
@@ -22,7 +22,7 @@ import type { ChainPort } from '#server/chain/port';
 import { proposeNonceAddress } from '#server/features/judging/propose-nonce';
 import { warpChain } from './helpers/chain-clock';
 import { adminWithKey, createV2Dare, enteredSubmission, judgeSigns, type V2Dare } from './helpers/judging';
-import { type Actor, castVote, lamportsOf } from './helpers/payouts';
+import { type Actor, castVote, contributeOnChain, lamportsOf } from './helpers/payouts';
 import { servicesFor } from './helpers/services';
 import { setupApiSuite } from './helpers/suite';
 
@@ -163,6 +163,44 @@ describe("a v2 vault's end", () => {
       receiptCount: 0,
       entryCount: 1,
     });
+  });
+
+  it("refunds every other payer, each booked on its own, when one payer's account cannot take its refund", async () => {
+    const { creator, ada, bob } = actors;
+    const dare = await createV2Dare(ctx, creator, '0.5');
+    const onChain = { ...dare, escrowWallet: dare.vault };
+    await contributeOnChain(ctx, ada, onChain, '0.1');
+    await contributeOnChain(ctx, bob, onChain, '0.2');
+    const creatorBefore = await lamportsOf(ctx, creator.wallet.address);
+    const adaBefore = await lamportsOf(ctx, ada.wallet.address);
+    const bobBefore = await lamportsOf(ctx, bob.wallet.address);
+
+    // The three refunds go packed (decision 058); bob's refusal sends them again one by one.
+    const { refunds } = servicesRefusing(address(bob.wallet.address));
+    const transfers = (await refunds.refundDare(dare.id)).transfers ?? [];
+    expect(transfers.map((t) => `${t.walletAddress} ${t.amount}`).sort()).toEqual(
+      [`${creator.wallet.address} 0.5`, `${ada.wallet.address} 0.1`].sort(),
+    );
+    // Each in a transaction of its own once the packed one was refused.
+    expect(new Set(transfers.map((t) => t.signature)).size).toBe(2);
+
+    expect(await lamportsOf(ctx, creator.wallet.address)).toBe(creatorBefore + 500_000_000n);
+    expect(await lamportsOf(ctx, ada.wallet.address)).toBe(adaBefore + 100_000_000n);
+    expect(await lamportsOf(ctx, bob.wallet.address)).toBe(bobBefore);
+    expect(await recordOnChain.receipt(dare, creator)).toBeNull();
+    expect(await recordOnChain.receipt(dare, ada)).toBeNull();
+    expect(await recordOnChain.receipt(dare, bob)).toMatchObject({ amount: 200_000_000n });
+    expect(await fetchVault(ctx.chain.rpc, ctx.escrowProgramV2Id, dare.vault)).toMatchObject({
+      status: 'refunding',
+      receiptCount: 1,
+    });
+
+    // Once bob's account takes lamports again, the job refunds it: the vault closes.
+    const again = await servicesFor(ctx).refunds.refundDare(dare.id);
+    expect(again.transfers).toEqual([
+      expect.objectContaining({ walletAddress: bob.wallet.address, amount: '0.2' }),
+    ]);
+    expect(await fetchVault(ctx.chain.rpc, ctx.escrowProgramV2Id, dare.vault)).toBeNull();
   });
 
   it("gives a 2-of-3 proposal's nonce account back to the fee payer once executed, exactly once", async () => {

@@ -725,10 +725,15 @@ describe('add to pool', () => {
       total_pool: '0.75',
       stakeAmount: '0.5',
     });
-    // A first deposit creates Bob's receipt: the platform co-signs as its rent payer.
-    expect(before - (await balanceOf(bob.wallet.address))).toBe(250_000_000n + 2n * SIGNATURE_FEE);
+    // A first deposit creates Bob's receipt: Bob's wallet lends its rent (returned when the
+    // receipt closes) and is the only signer; the platform signs nothing (decision 058).
+    expect(before - (await balanceOf(bob.wallet.address))).toBe(250_000_000n + SIGNATURE_FEE + receiptRent);
     expect(await vaultOf(dare.escrowWallet)).toMatchObject({ total: 750_000_000n, receiptCount: 2 });
-    expect(await receiptOf(dare.escrowWallet, bob.wallet.address)).toMatchObject({ amount: 250_000_000n });
+    expect(await receiptOf(dare.escrowWallet, bob.wallet.address)).toMatchObject({
+      amount: 250_000_000n,
+      rentPayer: bob.wallet.address,
+      rent: receiptRent,
+    });
     expect(await expectVaultBooked(ctx, dare.escrowWallet)).toBe(750_000_000n);
 
     const replay = await post(`/api/dares/${dare.id}/add-pool`, body, bob.token);
@@ -1000,26 +1005,25 @@ describe('the relay sends only what the server built (issue 13)', () => {
     expect(await balanceOf(escrow)).toBe(0n);
   });
 
-  it('keeps the platform’s signature: a wallet that dropped it still gets its payment relayed', async () => {
-    // A new vault is signed by its creator alone (program v2); the platform co-signs a first
-    // deposit, as the rent payer of the depositor's new receipt.
-    const { dare } = await createDare(alice, '0.1', { title: 'Co-signed deposit' });
+  it('hands out a deposit only the wallet signs: the backer lends its own receipt’s rent', async () => {
+    // Neither a new vault (its creator) nor a first deposit (its backer, decision 058) carries a
+    // signature of DarePool's: broadcast by anyone, neither costs the platform a lamport.
+    const { dare } = await createDare(alice, '0.1', { title: 'Wallet-signed deposit' });
+    const platformBefore = await balanceOf(platform.rentPayer);
     const { transaction } = await prepare(bob, dare.escrowWallet, '0.1');
-    const signed = Buffer.from(await signBase64(bob.wallet, transaction), 'base64');
-    // Two signatures (the wallet's, then the rent payer's): the second one zeroed.
-    expect(signed[0]).toBe(2);
-    signed.fill(0, 65, 129);
-    const sent = await post(
-      '/api/send-transaction',
-      { signedTransaction: signed.toString('base64') },
-      bob.token,
-    );
+    const handedOut = Buffer.from(transaction, 'base64');
+    // One signature slot, the wallet's, empty until it signs.
+    expect(handedOut[0]).toBe(1);
+    expect(handedOut.subarray(1, 65).every((byte) => byte === 0)).toBe(true);
+    const signed = await signBase64(bob.wallet, transaction);
+    const sent = await post('/api/send-transaction', { signedTransaction: signed }, bob.token);
     expect(sent.statusCode, sent.body).toBe(200);
     expect(await vaultOf(dare.escrowWallet)).toMatchObject({ total: 200_000_000n, receiptCount: 2 });
     expect(await receiptOf(dare.escrowWallet, bob.wallet.address)).toMatchObject({
       amount: 100_000_000n,
-      rentPayer: platform.rentPayer,
+      rentPayer: bob.wallet.address,
     });
+    expect(await balanceOf(platform.rentPayer)).toBe(platformBefore);
     const res = await post(
       `/api/dares/${dare.id}/add-pool`,
       { amount: '0.1', userWallet: bob.wallet.address, transactionSignature: sent.json().signature },

@@ -43,6 +43,8 @@ const programs = () => ({ v1: ctx.escrowProgramId, v2: ctx.escrowProgramV2Id });
 
 /** The refund's one signature, the payer's: 5,000 lamports. */
 const FEE = 5_000n;
+/** A receipt's rent on the test chain (120 bytes). */
+const RECEIPT_RENT = 1_726_080n;
 
 let dare: { id: number; escrowWallet: string };
 beforeAll(async () => {
@@ -173,14 +175,16 @@ describe("'Refund me'", () => {
     const before = await lamportsOf(ctx, alice.wallet.address);
     const refunded = await relay(alice, signed);
     expect(refunded.statusCode, refunded.body).toBe(200);
-    expect(refunded.json().amount).toBe('50000000');
-    expect((await lamportsOf(ctx, alice.wallet.address)) - before).toBe(50_000_000n - FEE);
+    // What the refund gave the wallet: its receipt's amount, and the receipt's rent it lent
+    // (decision 058), as a creator's refund gives back the rent it lent.
+    expect(refunded.json().amount).toBe((50_000_000n + RECEIPT_RENT).toString());
+    expect((await lamportsOf(ctx, alice.wallet.address)) - before).toBe(50_000_000n + RECEIPT_RENT - FEE);
     // Booked at once: the ledger follows the chain.
     await expectReconciled(ctx);
     // Sent again (a lost answer), it is the same transaction: the same answer, nothing twice.
     const again = await relay(alice, signed);
     expect(again.json()).toEqual(refunded.json());
-    expect((await lamportsOf(ctx, alice.wallet.address)) - before).toBe(50_000_000n - FEE);
+    expect((await lamportsOf(ctx, alice.wallet.address)) - before).toBe(50_000_000n + RECEIPT_RENT - FEE);
     expect((await status(alice)).json()).toMatchObject({ refundable: false, amount: null });
 
     // Once the platform can pay again, its job refunds everyone else and the vault closes.

@@ -48,12 +48,14 @@ const DAY = 24 * 3600 * 1000;
 /**
  * Rent on the test chain. A new dare's vault is program v2's: its creator's wallet pays the rent of
  * the vault (424 bytes) and of its own receipt, so a refund of the creator's stake brings both back
- * to the creator; a backer's receipt's rent is the platform's, as before.
+ * to the creator; a backer's wallet pays its own receipt's rent (decision 058), back with its refund.
  */
 const VAULT_RENT = 3_841_920n;
 const RECEIPT_RENT = 1_726_080n;
 /** What a refund of its stake gives a dare's creator: the stake, and its vault's and receipt's rent. */
 const creatorBack = (stake: bigint) => stake + VAULT_RENT + RECEIPT_RENT;
+/** What a refund gives a backer: what it put in, and its receipt's rent. */
+const backerBack = (amount: bigint) => amount + RECEIPT_RENT;
 
 const balances = async (...actors: Actor[]) =>
   Promise.all(actors.map((a) => lamportsOf(ctx, a.wallet.address)));
@@ -97,27 +99,32 @@ describe('admin cancel', () => {
       [`${alice.wallet.address} 0.2`, `${bob.wallet.address} 0.061`, `${carol.wallet.address} 0.03`].sort(),
     );
     const [a1, b1, c1] = await balances(alice, bob, carol);
-    expect([a1! - a0!, b1! - b0!, c1! - c0!]).toEqual([creatorBack(200_000_000n), 61_000_000n, 30_000_000n]);
+    expect([a1! - a0!, b1! - b0!, c1! - c0!]).toEqual([
+      creatorBack(200_000_000n),
+      backerBack(61_000_000n),
+      backerBack(30_000_000n),
+    ]);
     await expectClosed(dare);
-    // The rent of the backers' receipts came back to the platform, which paid only the fee; the
-    // vault's and the creator's receipt's to the creator; the entry's to the entrant who paid it.
-    // On program v2 the cancel, each refund and each close are transactions of their own
-    // (decision 032): the platform paid exactly the fees of those it sent for this vault.
-    expect((await platformBalance()) - platformBefore).toBe(
-      2n * RECEIPT_RENT - (await platformFeesOf(ctx, dare.escrowWallet)),
-    );
+    // Every rent went back to whoever paid it: the backers' receipts' to the backers, the vault's
+    // and the creator's receipt's to the creator, the entry's to the entrant. The platform paid
+    // only the fees of what it sent: the cancel alone (the fee payer's and the moderator's
+    // signatures), then the three refunds and the entry's close packed into one transaction
+    // (decision 058).
+    const platformFees = await platformFeesOf(ctx, dare.escrowWallet);
+    expect(platformFees).toBe(15_000n);
+    expect((await platformBalance()) - platformBefore).toBe(-platformFees);
     expect(await lamportsOf(ctx, dan.wallet.address)).toBe(ENTRY_RENT);
     const rows = await ctx.database.db
       .select()
       .from(poolContributions)
       .where(eq(poolContributions.dareId, dare.id));
-    // Each payer's refund (one per receipt) is its own transaction: every contribution names its
-    // payer's, and the three payers' are three transactions.
+    // The three payers' refunds (one per receipt) went in one transaction: every contribution
+    // names it, and each refund is still booked on its own, a ledger line per payer (below).
     const refundSignatures = new Set(refunds.transfers.map((t: { signature: string }) => t.signature));
     expect(rows.every((row) => row.refundedAt !== null && refundSignatures.has(row.refundSignature!))).toBe(
       true,
     );
-    expect(new Set(rows.map((row) => row.refundSignature)).size).toBe(3);
+    expect(new Set(rows.map((row) => row.refundSignature)).size).toBe(1);
     const lines = await ctx.database.db.select().from(ledgerEntries).where(eq(ledgerEntries.dareId, dare.id));
     expect(
       lines
@@ -163,7 +170,7 @@ describe('admin cancel', () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().refunds).toMatchObject({ refunded: 2, refundedAmount: '0.12', failed: 0 });
     const [a1, c1] = await balances(alice, carol);
-    expect([a1! - a0!, c1! - c0!]).toEqual([creatorBack(100_000_000n), 20_000_000n]);
+    expect([a1! - a0!, c1! - c0!]).toEqual([creatorBack(100_000_000n), backerBack(20_000_000n)]);
     await expectClosed(dare);
     await expectReconciled(ctx);
   });
@@ -190,7 +197,7 @@ describe('deadline passed with no winner', () => {
     expect(run.dareIds).toContain(dare.id);
     expect(run.dareIds).not.toContain(won.id);
     const [a1, c1] = await balances(alice, carol);
-    expect([a1! - a0!, c1! - c0!]).toEqual([creatorBack(100_000_000n), 20_000_000n]);
+    expect([a1! - a0!, c1! - c0!]).toEqual([creatorBack(100_000_000n), backerBack(20_000_000n)]);
     await expectClosed(dare);
     // The winner's proposal stands on chain: its vault can be neither cancelled nor refunded.
     expect((await vaultOnChain(ctx, won.vault)).vault?.status).toBe('proposed');
@@ -329,7 +336,7 @@ describe('a refund that cannot be sent blocks no other dare', () => {
     const again = await refundJob(ctx).refundDue();
     expect(again.dareIds).toEqual([stuck.id]);
     const [a2, b2] = await balances(alice, bob);
-    expect([a2! - a0!, b2! - b0!]).toEqual([creatorBack(100_000_000n), 20_000_000n]);
+    expect([a2! - a0!, b2! - b0!]).toEqual([creatorBack(100_000_000n), backerBack(20_000_000n)]);
     await expectClosed(stuck);
     await expectReconciled(ctx);
   });
@@ -347,7 +354,7 @@ describe('lamports sent to a vault from outside', () => {
     const [a1, b1] = await balances(alice, bob);
     // One of the two refunds is the vault's last: it carries the stray lamport. The creator also
     // gets its vault's and receipt's rent back.
-    expect(a1! - a0! + (b1! - b0!)).toBe(creatorBack(120_000_001n));
+    expect(a1! - a0! + (b1! - b0!)).toBe(backerBack(creatorBack(120_000_001n)));
     await expectClosed(dare);
     const lines = await ctx.database.db
       .select()
@@ -397,15 +404,16 @@ describe('records left after a payout', () => {
     await expectReconciled(ctx);
 
     const platformBefore = await platformBalance();
-    const [aliceBefore] = await balances(alice);
+    const [aliceBefore, bobBefore] = await balances(alice, bob);
     const run = await refundJob(ctx).refundDue();
     expect(run.finished).toMatchObject({ closed: 1, failureReasons: [] });
     await expectClosed(dare);
-    // The backer's receipt rent back to the platform, less the fees of the three closes (one
-    // transaction each on program v2: the two receipts and the entry); the vault's and the
-    // creator's receipt's rent to the creator; the entry's to the winner who paid it.
-    expect((await platformBalance()) - platformBefore).toBe(RECEIPT_RENT - 15_000n);
+    // Each rent back to whoever paid it: the backer's receipt's to the backer, the vault's and the
+    // creator's receipt's to the creator, the entry's to the winner who paid it. The platform paid
+    // one fee: the two receipts' and the entry's closes packed in one transaction (decision 058).
+    expect((await platformBalance()) - platformBefore).toBe(-5_000n);
     expect((await lamportsOf(ctx, alice.wallet.address)) - aliceBefore!).toBe(VAULT_RENT + RECEIPT_RENT);
+    expect((await lamportsOf(ctx, bob.wallet.address)) - bobBefore!).toBe(RECEIPT_RENT);
     expect((await lamportsOf(ctx, dan.wallet.address)) - before).toBe(110_000_000n + ENTRY_RENT);
     await expectReconciled(ctx);
   });

@@ -24,10 +24,14 @@ import { waitForConfirmation } from '#server/chain/confirmation';
 import { fetchReceipt, fetchVault } from '#server/chain/escrow-program/accounts';
 import { getCancelInstruction, getRefundInstruction } from '#server/chain/escrow-program/instructions';
 import { findReceiptAddress } from '#server/chain/escrow-program/pda';
+import { getDepositV2Instruction } from '#server/chain/escrow-program/v2/instructions';
 import { partiallySigned } from '#server/chain/escrow-program/wire-transactions';
 import type { ChainPort } from '#server/chain/port';
 import { ledgerEntries, vaultSignatureCursors } from '#server/db/schema';
+import { walletSigns } from './helpers/entries';
+import { lapsedPaymentsJob } from './helpers/money';
 import {
+  api,
   contribute,
   createFundedDare,
   expectReconciled,
@@ -134,6 +138,9 @@ beforeAll(async () => {
   await waitForConfirmation(ctx.chain.rpc, sent);
 });
 
+/** A receipt's rent on the test chain (120 bytes). */
+const RECEIPT_RENT = 1_726_080n;
+
 describe('refunds others sent', () => {
   it('books a self-refund sent with a 3 SOL transfer to the same wallet as exactly its receipt, with no surplus', async () => {
     const before = await lamportsOf(ctx, alice.wallet.address);
@@ -145,8 +152,11 @@ describe('refunds others sent', () => {
       }),
       await refundOf(dare.vault, alice.wallet.address),
     ]);
-    // The wallet is 3.05 SOL richer less the fee: its balance says nothing of what the vault paid.
-    expect((await lamportsOf(ctx, alice.wallet.address)) - before).toBe(3_050_000_000n - 10_000n);
+    // The wallet is 3.05 SOL richer and has its receipt's rent back (it lent it, decision 058),
+    // less the fee: its balance says nothing of what the vault paid.
+    expect((await lamportsOf(ctx, alice.wallet.address)) - before).toBe(
+      3_050_000_000n + RECEIPT_RENT - 10_000n,
+    );
 
     const { payouts } = countingPayouts();
     const booked = await payouts.noticeVaultPayments(target);
@@ -190,6 +200,60 @@ describe('refunds others sent', () => {
       .where(eq(vaultSignatureCursors.escrowWallet, dare.escrowWallet));
     expect(cursor!.newestSignature).toBe(signature);
     expect(await lamportsOf(ctx, dare.escrowWallet)).toBe(0n);
+    await expectReconciled(ctx);
+  });
+});
+
+describe('deposits made straight on chain (decision 058)', () => {
+  it("credits one to its payer's account once, and leaves a deposit the server built to its payment intent", async () => {
+    const running = await createFundedDare(ctx, owner, '0.1');
+    const vault = address(running.escrowWallet);
+    const target = { escrowWallet: running.escrowWallet, dareId: running.id };
+    const { payouts } = countingPayouts();
+
+    // Alice, who has an account, deposits 0.02 SOL twice in one transaction of her own.
+    const own = await signer(alice.wallet);
+    const deposit = () =>
+      getDepositV2Instruction({
+        programId: ctx.escrowProgramV2Id,
+        vault,
+        payer: own,
+        rentPayer: own,
+        amount: 20_000_000n,
+      });
+    const straight = await sendOwn(own, [await deposit(), await deposit()]);
+    // The accomplice asks the API for a deposit and broadcasts it itself, without reporting it.
+    const built = await api(ctx).post(
+      '/api/create-transaction',
+      { fromWallet: accomplice.wallet.address, toWallet: running.escrowWallet, amount: '0.03' },
+      accomplice.token,
+    );
+    expect(built.statusCode, built.body).toBe(200);
+    const signed = await walletSigns(accomplice.wallet, built.json().transaction);
+    const reported = await ctx.chain.rpc.sendTransaction(signed as never, { encoding: 'base64' }).send();
+    await waitForConfirmation(ctx.chain.rpc, reported, { intervalMs: 5, timeoutMs: 10_000 });
+
+    // Noticed (twice): Alice's deposit is in the pool once, under her account; the accomplice's
+    // is its intent's to book, not the notice's.
+    await payouts.noticeVaultPayments(target);
+    await payouts.noticeVaultPayments(target);
+    const lines = await ctx.database.db
+      .select()
+      .from(ledgerEntries)
+      .where(eq(ledgerEntries.escrowWallet, running.escrowWallet));
+    expect(
+      lines
+        .filter((line) => line.kind === 'contribution')
+        .map((line) => [line.signature, line.userId, line.amount]),
+    ).toEqual([[straight, alice.id, '0.040000000']]);
+    const shown = await api(ctx).get(`/api/dares/${running.id}`);
+    expect(shown.json().totalPool).toBe('0.14');
+
+    // The lapsed-payments job books the accomplice's once its intent lapses: no line twice.
+    ctx.clock.advance(24 * 3600 * 1000 + 60_000);
+    expect(await lapsedPaymentsJob(ctx).run()).toMatchObject({ found: 1, credited: 1 });
+    await payouts.noticeVaultPayments(target);
+    expect((await api(ctx).get(`/api/dares/${running.id}`)).json().totalPool).toBe('0.17');
     await expectReconciled(ctx);
   });
 });

@@ -17,6 +17,8 @@ export const PUBLISHED: Readonly<Record<string, string>> = {
     'a vault’s propose nonce: its address, and its rent given back once the vault ends',
   'payments/crediting/credit-payment': 'crediting a payment (`creditPayment`)',
   'payments/crediting/book-payment': 'booking a payment (`bookPayment`)',
+  'payments/crediting/outside-deposits':
+    'crediting deposits made straight on chain (`creditOutsideDeposits`, decision 058)',
   'payments/intents/escrow-reservations': 'escrow reservations',
   'payments/intents/our-vault': 'whether a vault is ours in every term (`createOurVaults`, decision 048)',
   'payments/crediting/hold-refused-payment': '`holdRefusedPayment` around a step 7',

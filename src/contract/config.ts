@@ -42,6 +42,12 @@ export const publicConfigSchema = z
        * ends. The balance check before Create Dare counts it.
        */
       newVaultRentSol: z.string(),
+      /**
+       * What a backer's first contribution to a dare lends from its wallet besides the amount and
+       * the fee (SOL, exact): its receipt's rent, returned when the dare ends (decision 058). Add to
+       * Pool says it and its balance check counts it.
+       */
+      receiptRentSol: z.string(),
     }),
   })
   .meta({ id: 'PublicConfig' });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { walletAddressSchema } from './auth';
 import { descriptionSchema, titleSchema } from './dare-text';
 import { AIRDROP_MAX_SOL, POOL_ADD_MIN_SOL } from './limits';
-import { isSolAmount, SOL_DECIMAL_PATTERN, solToLamports } from './money';
+import { isSolAmount, lamportsToSolRoundedUp, SOL_DECIMAL_PATTERN, solToLamports } from './money';
 
 export const PAYMENT_MESSAGES = {
   invalidAmount: 'Please enter a valid amount',
@@ -10,6 +10,12 @@ export const PAYMENT_MESSAGES = {
   notYourWallet: 'The paying wallet must be the wallet of your account',
   noWallet: 'Your account has no wallet; connect a wallet first',
   escrowNotFound: 'Dare escrow wallet not found',
+  /**
+   * Said in Add to Pool before the wallet signs (decision 058); `sol` is the receipt's rent rounded
+   * up (receiptRentLabel). A later contribution adds to the same receipt and lends nothing more.
+   */
+  receiptRent: (sol: string) =>
+    `Your first contribution to a dare also lends ${sol} SOL of rent for its receipt, returned to you when the dare ends`,
   escrowExpired: 'This escrow wallet reservation has expired; start again',
   dareNotActive: 'This dare no longer accepts contributions',
   notPrepared: 'This transaction was not prepared by DarePool for your account',
@@ -34,6 +40,11 @@ export const PAYMENT_MESSAGES = {
   v1Retired:
     "This dare's vault is on escrow program v1, which DarePool is retiring: it takes no new SOL, and its payers are refunded",
 } as const;
+
+/** A receipt's rent as Add to Pool says it: rounded up to 0.0001 SOL, never less than it is. */
+export function receiptRentLabel(receiptRentSol: string): string {
+  return lamportsToSolRoundedUp(solToLamports(receiptRentSol), 4);
+}
 
 /** The escrow program's two kinds of vault: 100% to one winner, or 70/30 (a Major Dare). */
 export const VAULT_KINDS = ['community', 'major'] as const;

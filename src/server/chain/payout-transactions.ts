@@ -43,6 +43,12 @@ export interface VaultTransactionEffects {
   /** Receipts and entries closed without a payment (after a settle). */
   closedRecords: Address[];
   /**
+   * Every `deposit` into this vault, in the order the chain ran them: the payer and the amount
+   * the program added to its receipt (the instruction's own amount: the program adds exactly that
+   * or fails the whole transaction). Read from the instruction, never from a balance change.
+   */
+  deposits: { payer: Address; amount: bigint }[];
+  /**
    * Lamports the program paid out of the vault's pool in this transaction (to winners or payers;
    * never the rent, which goes back to the rent payer when the vault closes). Read from the vault
    * alone (decision 037): only the program can take lamports out of it, so this is what it held
@@ -129,6 +135,7 @@ export async function readVaultTransaction(
     cancelled: false,
     refunds: [],
     closedRecords: [],
+    deposits: [],
     vaultOut: 0n,
   };
   if (effects.failed) return effects;
@@ -141,8 +148,15 @@ export async function readVaultTransaction(
     sentIn += systemTransferInto(instruction, keys, target.vault);
     if (!programs.includes(keys[instruction.programIdIndex]!)) continue;
     const accounts = instruction.accounts;
+    const data = new Uint8Array(base58.encode(instruction.data));
+    const tag = data[0];
+    // deposit: [payer, rent payer, vault, receipt, System program]; data: tag, amount u64, bump.
+    if (tag === INSTRUCTION.deposit && keys[accounts[2]!] === target.vault && data.length === 10) {
+      const amount = new DataView(data.buffer, data.byteOffset, data.byteLength).getBigUint64(1, true);
+      effects.deposits.push({ payer: keys[accounts[0]!]!, amount });
+      continue;
+    }
     if (keys[accounts[0]!] !== target.vault && keys[accounts[1]!] !== target.vault) continue;
-    const tag = new Uint8Array(base58.encode(instruction.data))[0];
     if (tag === INSTRUCTION.settle && keys[accounts[1]!] === target.vault) {
       const winnerIndexes = accounts.length >= 6 ? [accounts[2]!, accounts[4]!] : [accounts[2]!];
       effects.settle = { winners: winnerIndexes.map((index) => keys[index]!) };

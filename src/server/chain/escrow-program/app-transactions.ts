@@ -1,8 +1,8 @@
 /**
  * The escrow transactions DarePool's server builds. Who pays what:
- * - create_vault and deposit: the user's wallet is the fee payer (it pays its network fee and
- *   moves exactly its stake), the platform fee payer signs only as the rent payer of the new
- *   accounts, and gets that rent back when they close.
+ * - create_vault and deposit (program v2): the user's wallet is the fee payer, the rent payer of
+ *   what the transaction creates (returned to it when those accounts close) and the only signer.
+ *   A v1 deposit's new receipt is lent by the platform fee payer, which then signs as its rent payer.
  * - enter: the entrant's wallet pays the network fee and the entry's rent (returned to it when
  *   the entry closes) and is the only signer. The platform signs no transaction it hands out that
  *   locks none of the client's own SOL: a free account could broadcast such a transaction without
@@ -73,9 +73,10 @@ export type RecordClose =
 export interface VaultTransaction extends SignedAppTransaction {
   closes: RecordClose[];
   /**
-   * A v2 vault's entry closes go out packed (one fee for many, decision 047); this signs the same
-   * closes each alone (same blockhash), to send when the packed transaction cannot land: one
-   * entrant's account refusing its rent must not hold up the others. Signed only when asked for.
+   * A v2 vault's refunds and closes go out packed (one fee for many, decisions 047, 058); this
+   * signs the same steps each alone (same blockhash), to send when the packed transaction cannot
+   * land: one payer's or entrant's account refusing its lamports must not hold up the others.
+   * Signed only when asked for.
    */
   separately?: () => Promise<VaultTransaction[]>;
 }
@@ -159,7 +160,12 @@ export async function buildCreateVaultV2Transaction(
   return createVaultTransaction(rpc, creator, instruction, input.memo);
 }
 
-/** The platform signs as rent payer only when this deposit creates the payer's receipt. */
+/**
+ * A deposit for the payer's wallet to sign as fee payer. Without `rentPayer` the payer lends its
+ * own new receipt's rent (program v2: returned to it when the receipt closes) and is the only
+ * signer, so nothing of DarePool signs a transaction handed to a client (decision 058). With one
+ * (v1 vaults only), that signer lends it, signing only when this deposit creates the receipt.
+ */
 export async function buildDepositTransaction(
   rpc: AccountRpc,
   input: {
@@ -167,7 +173,7 @@ export async function buildDepositTransaction(
     vault: Address;
     /** The user's wallet: fee payer and depositor; it signs later. */
     payer: Address;
-    rentPayer: TransactionSigner;
+    rentPayer?: TransactionSigner;
     amount: bigint;
     memo?: string;
   },
@@ -177,11 +183,12 @@ export async function buildDepositTransaction(
   // A receipt never closes while its vault takes deposits, so "exists" cannot turn false before
   // this lands; one created meanwhile only makes the rent payer's signature unneeded.
   const newReceipt = (await fetchReceipt(rpc, input.programId, receipt)) === null;
+  const rentPayer = input.rentPayer ?? payer;
   const instruction = await getDepositInstruction({
     programId: input.programId,
     vault: input.vault,
     payer,
-    rentPayer: newReceipt ? input.rentPayer : input.rentPayer.address,
+    rentPayer: newReceipt ? rentPayer : rentPayer.address,
     amount: input.amount,
   });
   const built = await partiallySigned({
@@ -278,9 +285,8 @@ export async function buildExecuteTransaction(
 }
 
 /**
- * cancel (when the vault is still open), then a refund per receipt and close_entry per entry:
- * packed as full as a packet allows for a v1 vault; for a v2 vault each alone, except the entry
- * closes, which are packed (see `pack`).
+ * cancel (when the vault is still open), then a refund per receipt and close_entry per entry,
+ * packed as full as a packet allows (a v2 vault's cancel alone; see `pack`).
  */
 export async function buildCancelAndRefundTransactions(
   rpc: VaultRpc,
@@ -303,7 +309,7 @@ export async function buildCancelAndRefundTransactions(
  * Closes what is left of a vault, signed only by `feePayer` (any wallet: no DarePool key): a
  * refund per receipt and close_entry per entry when it is refunding or open (the program refuses
  * the refunds of an open vault before refund_after), close_receipt and close_entry when settled.
- * A v2 vault's go one per transaction, except its entry closes, which are packed (see `pack`).
+ * Packed as full as a packet allows (see `pack`).
  */
 export async function buildCloseRecordsTransactions(
   rpc: VaultRpc,
@@ -376,13 +382,12 @@ async function closeSteps(
 /**
  * The steps in signed transactions sharing one blockhash. A v1 vault's are packed as full as a
  * packet allows (its records' rent payers are the platform and DarePool's users). A v2 vault's
- * cancel, refunds and receipt closes go one per transaction (decision 032): each moves a payer's
- * SOL or is already paid for by them twice over. Its entry closes move only their entrant's own
- * rent, and an entry costs its entrant one fee, so closing them one per transaction cost the
- * platform as much as a stranger spent entering: they are packed as full as a packet allows, and
- * each packed transaction carries its closes signed one by one for when it cannot land (an
- * entrant whose account cannot be credited fails every transaction closing its entry; decision
- * 047).
+ * cancel and payout go alone; its refunds, receipt closes and entry closes are packed as full as a
+ * packet allows, receipts first (close_entry needs a refunding vault, which the first refund of an
+ * overdue open vault makes): a stranger's receipt or entry cost it at least a fee to make, and one
+ * fee now closes a dozen (decisions 047, 058). Each packed transaction carries its closes signed
+ * one by one for when it cannot land (a payer or entrant whose account cannot be credited fails
+ * every transaction paying it): only that record's refund or close then fails.
  */
 async function pack(
   rpc: BlockhashRpc,
@@ -400,17 +405,17 @@ async function pack(
       closes: carried.flatMap((step) => (step.close ? [step.close] : [])),
     }));
   if (version === 1) return signed(steps);
-  const entries = steps.filter((step) => step.close?.kind === 'closeEntry');
+  const records = steps.filter((step) => step.close !== undefined);
   const alone = (
-    await Promise.all(steps.filter((step) => !entries.includes(step)).map((step) => signed([step])))
+    await Promise.all(steps.filter((step) => !records.includes(step)).map((step) => signed([step])))
   ).flat();
-  const withFallback = (await signed(entries)).map((transaction) => {
+  const withFallback = (await signed(records)).map((transaction) => {
     if (transaction.closes.length < 2) return transaction;
-    const carried = entries.filter((step) => transaction.closes.includes(step.close!));
+    const carried = records.filter((step) => transaction.closes.includes(step.close!));
     const separately = async () => (await Promise.all(carried.map((step) => signed([step])))).flat();
     return { ...transaction, separately };
   });
-  // Entry closes last: close_entry needs a refunding (or settled) vault, which the steps before make.
+  // The records after the cancel: refunds need a refunding vault, which the cancel makes.
   return [...alone, ...withFallback];
 }
 

@@ -20,14 +20,15 @@ export const configRoutes: FastifyPluginAsyncZod<AppDeps> = async (
 ) => {
   // What entering a new dare costs: every new vault is program v2's, whose entry holds the proof's hash.
   const entryCost = createEntryCost(chain.rpc, ENTRY_V2_SIZE);
-  // A new v2 vault's creator lends the vault's and its own receipt's rent (decision 036).
-  let vaultRent: Promise<bigint> | undefined;
-  const newVaultRent = () => {
+  // A new v2 vault's creator lends the vault's and its own receipt's rent (decision 036); a
+  // backer's first contribution its receipt's (decision 058).
+  let vaultRent: Promise<{ newVault: bigint; receipt: bigint }> | undefined;
+  const rents = () => {
     vaultRent ??= Promise.all(
       [VAULT_V2_SIZE, RECEIPT_SIZE].map((size) =>
         chain.rpc.getMinimumBalanceForRentExemption(BigInt(size)).send(),
       ),
-    ).then(([vault, receipt]) => vault! + receipt!);
+    ).then(([vault, receipt]) => ({ newVault: vault! + receipt!, receipt: receipt! }));
     // A failed read is not kept: the next request asks again.
     vaultRent.catch(() => {
       vaultRent = undefined;
@@ -35,7 +36,7 @@ export const configRoutes: FastifyPluginAsyncZod<AppDeps> = async (
     return vaultRent;
   };
   const publicConfig: Omit<PublicConfig, 'limits'> & {
-    limits: Omit<PublicConfig['limits'], 'entryCostSol' | 'newVaultRentSol'>;
+    limits: Omit<PublicConfig['limits'], 'entryCostSol' | 'newVaultRentSol' | 'receiptRentSol'>;
   } = {
     cluster: chain.cluster,
     embeddedChain: chain.embedded,
@@ -69,7 +70,8 @@ export const configRoutes: FastifyPluginAsyncZod<AppDeps> = async (
       limits: {
         ...publicConfig.limits,
         entryCostSol: lamportsToSol((await entryCost()).total),
-        newVaultRentSol: lamportsToSol(await newVaultRent()),
+        newVaultRentSol: lamportsToSol((await rents()).newVault),
+        receiptRentSol: lamportsToSol((await rents()).receipt),
       },
     }),
   );

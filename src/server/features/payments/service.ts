@@ -158,12 +158,17 @@ export function createPaymentsService({
   const feePayerFunds = createFeePayerFunds({ rpc, escrowKeys });
 
   /**
-   * The rent the platform puts up when this payment lands: a backer's first receipt; nothing for
-   * a new vault or a deposit into an existing receipt.
+   * The rent the platform puts up when this payment lands: a backer's first receipt in a v1
+   * vault; nothing for a new vault, a v2 deposit or a deposit into an existing receipt.
    */
-  async function platformRent(built: { instruction: ProgramInstruction; newReceipt?: boolean }) {
-    // Every new vault is v2's, whose creator pays its rent and its receipt's (decisions 036, 046).
-    if (built.instruction === 'create_vault') return 0n;
+  async function platformRent(built: {
+    instruction: ProgramInstruction;
+    newReceipt?: boolean;
+    programVersion: number;
+  }) {
+    // Every new vault is v2's, whose creator pays its rent and its receipt's (decisions 036, 046);
+    // a v2 backer pays its own receipt's (decision 058).
+    if (built.instruction === 'create_vault' || built.programVersion === 2) return 0n;
     return built.newReceipt ? feePayerFunds.rent(RECEIPT_SIZE) : 0n;
   }
 
@@ -182,6 +187,7 @@ export function createPaymentsService({
     const rent = await platformRent({
       instruction: intent.programInstruction as ProgramInstruction,
       newReceipt: true,
+      programVersion: 1,
     });
     return !(await feePayerFunds.canPay(rent).catch(() => true));
   }
@@ -245,11 +251,13 @@ export function createPaymentsService({
       });
       return { ...built, instruction: 'create_vault' as const, programVersion };
     }
+    // A v2 backer lends its own receipt's rent, returned to it when the receipt closes: the
+    // platform signs nothing a client could broadcast (decision 058). v1 vaults take no new money.
     const built = await buildDepositTransaction(rpc, {
       programId: programOf(escrow),
       vault,
       payer: from,
-      rentPayer: keys.rentPayer,
+      ...(programVersion === 2 ? {} : { rentPayer: keys.rentPayer }),
       amount: lamports,
       memo: reference,
     });
@@ -324,8 +332,8 @@ export function createPaymentsService({
      * Builds the program transaction of a payment and records the payment intent it must satisfy
      * (decision 021). The escrow decides the purpose: the caller's own reservation is a stake
      * (`create_vault`, with the deadline and kind asked for, while its vault does not exist;
-     * `deposit` after), an active dare's vault a contribution to its pool (`deposit`). DarePool's
-     * fee payer signs as the rent payer of what the transaction creates; the wallet signs the rest.
+     * `deposit` after), an active dare's vault a contribution to its pool (`deposit`). The wallet
+     * pays the fee and the rent of what the transaction creates, and is its only signer.
      */
     async createTransaction(user: UserRow, body: CreateTransactionRequest) {
       const from = requireWallet(user, body.fromWallet);

@@ -6,7 +6,7 @@ import type { VaultState } from './vault-state';
 
 /**
  * Closes what a settled vault still holds (receipts and entries created or left after the
- * payout), so their rent and the vault's return to the fee payer. Moves no pool money.
+ * payout), so each record's rent and the vault's return to whoever paid them. Moves no pool money.
  */
 export function createRecordCloses(
   { chain, escrowKeys, escrowPrograms }: PayoutsDeps,
@@ -26,7 +26,7 @@ export function createRecordCloses(
       feePayer: await escrowKeys.feePayer(),
     });
     // A v2 vault's closes are independent of each other: one that cannot land (its entrant's
-    // account refuses the rent) leaves the rest to close, packed entry closes going again one by
+    // account refuses the rent) leaves the rest to close, packed closes going again one by
     // one (decision 047). v1's batches stop at the first failure, as they always have; the job
     // sends what is left again.
     for (const transaction of transactions)

@@ -269,8 +269,8 @@ export function createTransfers({
 
   /**
    * Sends a transaction that moves no pool money (closes of records), and waits for it. Packed
-   * entry closes that cannot land go again one by one, so one entrant's refusal holds up only its
-   * own entry; whether every close landed.
+   * closes that cannot land go again one by one, so one record's refusal holds up only its own
+   * close; whether every close landed.
    */
   async function sendAndConfirm(transaction: VaultTransaction): Promise<boolean> {
     if (await landed(transaction)) return true;
@@ -288,7 +288,9 @@ export function createTransfers({
    * land. With `independentCloses` (each transaction closes records of its own), one that
    * closes records and failed does not stop the next: only a transaction closing nothing (the
    * cancel the refunds need) or one whose fate is unknown (one transaction of a vault on its way
-   * at a time) does.
+   * at a time) does. A packed transaction that failed goes again as its steps one by one, each
+   * recorded and booked on its own (decision 058): one payer unable to take its refund fails only
+   * its own.
    */
   async function sendInOrder(
     payout: VaultPayout,
@@ -299,18 +301,29 @@ export function createTransfers({
     { independentCloses = false }: { independentCloses?: boolean } = {},
   ): Promise<PayoutOutcome[]> {
     const outcomes: PayoutOutcome[] = [];
-    for (const [index, transaction] of transactions.entries()) {
+    // A transaction whose fate is unknown stops everything: one of a vault's on its way at a time.
+    let unknown = false;
+    /** Sends one transaction: false when what follows must wait (it did not land, or is unknown). */
+    async function send(transaction: VaultTransaction, before?: BeforeRecord): Promise<boolean> {
       const goesOn = independentCloses && transaction.closes.length > 0;
       const expected = recipientOf(transaction);
-      if (!expected) {
-        if (!(await sendAndConfirm(transaction)) && !goesOn) break;
-        continue;
-      }
-      const row = await record(payout, transaction, expected, index === 0 ? beforeRecord : undefined);
+      if (!expected) return (await sendAndConfirm(transaction)) || goesOn;
+      const row = await record(payout, transaction, expected, before);
       const outcome = await sendStored(row);
+      if (outcome.status === 'failed' && transaction.separately) {
+        let all = true;
+        for (const single of await transaction.separately()) {
+          if (!(await send(single))) all = false;
+          if (unknown) return false;
+        }
+        return all || goesOn;
+      }
       outcomes.push(outcome);
-      if (outcome.status === 'unknown' || (outcome.status === 'failed' && !goesOn)) break;
+      if (outcome.status === 'unknown') unknown = true;
+      return !unknown && (outcome.status === 'confirmed' || goesOn);
     }
+    for (const [index, transaction] of transactions.entries())
+      if (!(await send(transaction, index === 0 ? beforeRecord : undefined))) break;
     return outcomes;
   }
 

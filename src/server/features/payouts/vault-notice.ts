@@ -1,4 +1,5 @@
 import { address, type Signature } from '@solana/kit';
+import { creditOutsideDeposits } from '#server/features/payments/crediting/outside-deposits';
 import { bookedSignatures, findNoticeCursor, saveNoticeCursor } from './repo';
 import type { BookedPayment } from './settle';
 import type { PayoutsDeps, Transfers } from './transfers';
@@ -8,7 +9,8 @@ export function createVaultNotice({ db, chain, clock }: PayoutsDeps, transfers: 
   /**
    * The ledger follows the chain: every landed transaction of this vault that paid something out
    * and is not booked yet (a payer's own 'Refund me', `npm run refund-dare`, a transaction of
-   * ours whose booking was interrupted) is booked now. The vault's history is read from the
+   * ours whose booking was interrupted) is booked now, and every deposit made straight on chain
+   * (a message the server never built) is credited to its payer (decision 058). The vault's history is read from the
    * cursor on (decision 037): only signatures newer than the newest one a run read before, so a
    * stranger's thousands of transactions that merely mention the vault are read once. The
    * cursor moves past a signature only once it is read (and booked if it paid): one the node
@@ -45,6 +47,15 @@ export function createVaultNotice({ db, chain, clock }: PayoutsDeps, transfers: 
         if (!failed && !booked.has(signature)) {
           const effects = await transfers.effectsOf(signature, target.escrowWallet);
           if (!effects) break;
+          if (effects.deposits.length > 0) {
+            const credited = await creditOutsideDeposits(db, rpc, {
+              ...target,
+              signature,
+              deposits: effects.deposits,
+              now: clock(),
+            });
+            if (credited === 'unread') break;
+          }
           if (effects.refunds.length > 0 || effects.settle) {
             const result = await transfers.bookLanded(signature, target, effects);
             if (result === null) break;

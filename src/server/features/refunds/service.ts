@@ -16,12 +16,15 @@ import {
   countRefundedBy,
   countUnrefundedContributions,
   daresOwingRefunds,
+  daresTakingDeposits,
   findDareEscrow,
   findEscrowDareId,
   overdueDaresWithOpenVaults,
   paidDaresWithOpenVaults,
 } from './repo/dares';
 import { failClaimsOfRetiredDares, retireV1Dares } from './repo/retired-escrows';
+
+const DAY_MS = 24 * 3600 * 1000;
 
 function reasonOf(error: unknown): string {
   if (error instanceof TransferAlreadyLive) return 'Another transaction of this dare is on its way';
@@ -116,14 +119,25 @@ export function createRefundsService({ db, clock, payouts }: PayingServiceDeps) 
 
   /**
    * Vaults of ended dares, finished: a paid dare's records left after its payout are closed (their
-   * rent returns to the fee payer), and payments out of overdue dares' vaults that anyone sent
-   * are booked.
+   * rent returns to whoever paid it), deposits made straight on chain into running dares'
+   * vaults are credited, and payments out of overdue dares' vaults that anyone sent are booked.
    */
   async function finishVaults(): Promise<FinishedVaultsRun> {
     const run: FinishedVaultsRun = { closed: 0, noticed: 0, failureReasons: [] };
     for (const dare of await paidDaresWithOpenVaults(db)) {
       try {
         if ((await payouts.closeSettledRecords(dare.escrowWallet)) === 'closed') run.closed += 1;
+      } catch (error) {
+        run.failureReasons.push(`dare ${dare.id}: ${(error as Error).message}`);
+      }
+    }
+    // Deposits made straight on chain are in the pot: the notice credits them to their payers
+    // while the dare runs (decision 058). A day past the deadline covers the last ones.
+    for (const dare of await daresTakingDeposits(db, new Date(clock().getTime() - DAY_MS))) {
+      try {
+        await once(dare.escrowWallet, () =>
+          payouts.noticeVaultPayments({ escrowWallet: dare.escrowWallet, dareId: dare.id }),
+        );
       } catch (error) {
         run.failureReasons.push(`dare ${dare.id}: ${(error as Error).message}`);
       }

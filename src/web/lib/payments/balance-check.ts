@@ -18,8 +18,8 @@ interface AffordableInput {
   network: string;
   walletAddress: string;
   /**
-   * Rent the payment lends besides the amount (a new vault's and its receipt's, returned when the
-   * dare ends); none for a deposit, whose new receipt's rent DarePool lends.
+   * Rent the payment lends besides the amount, returned when the dare ends: a new vault's and its
+   * receipt's, or a first contribution's receipt's.
    */
   rentSol?: string;
 }

@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Difficulty } from '#contract/limits';
 import { lamportsToSol } from '#contract/money';
 import type { DbOrTx } from '#server/db/client';
-import { dares, poolContributions } from '#server/db/schema';
+import { dares, poolContributions, users } from '#server/db/schema';
 
 /** What a credit needs to know of a dare: whether it still takes money. */
 export type DareStanding = { id: number; status: string; deadline: Date | null };
@@ -154,4 +154,10 @@ export async function addToDarePool(db: DbOrTx, dareId: number, lamports: bigint
     .update(dares)
     .set({ totalPool: sql`${dares.totalPool} + ${lamportsToSol(lamports)}`, updatedAt: now })
     .where(eq(dares.id, dareId));
+}
+
+/** The account whose wallet this is, if any (a wallet belongs to one account at most). */
+export async function findUserIdByWallet(db: DbOrTx, walletAddress: string): Promise<number | null> {
+  const [row] = await db.select({ id: users.id }).from(users).where(eq(users.walletAddress, walletAddress));
+  return row?.id ?? null;
 }

@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, eq, gte, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '#server/db/client';
 import { claims, dares, dareWallets, poolContributions } from '#server/db/schema';
 
@@ -94,6 +94,23 @@ export async function overdueDaresWithOpenVaults(
     .select({ id: dares.id, escrowWallet: dares.escrowWallet })
     .from(dares)
     .where(and(lt(dares.deadline, cutoff), vaultOpenOnChain(dares.escrowWallet)))
+    .orderBy(dares.id);
+  return rows.flatMap((row) => (row.escrowWallet ? [{ id: row.id, escrowWallet: row.escrowWallet }] : []));
+}
+
+/**
+ * Dares whose vault may still take deposits, or took its last ones since `since` (their
+ * deadline is later), and is not closed: deposits made straight on chain into them are credited
+ * by the notice (decision 058).
+ */
+export async function daresTakingDeposits(
+  db: DbOrTx,
+  since: Date,
+): Promise<{ id: number; escrowWallet: string }[]> {
+  const rows = await db
+    .select({ id: dares.id, escrowWallet: dares.escrowWallet })
+    .from(dares)
+    .where(and(gte(dares.deadline, since), vaultOpenOnChain(dares.escrowWallet)))
     .orderBy(dares.id);
   return rows.flatMap((row) => (row.escrowWallet ? [{ id: row.id, escrowWallet: row.escrowWallet }] : []));
 }

@@ -3,6 +3,7 @@ import { type FormEvent, useId, useState } from 'react';
 import type { Dare } from '#contract/dares';
 import { POOL_ADD_DEFAULT_SOL, POOL_ADD_MIN_SOL } from '#contract/limits';
 import { networkLabel } from '#contract/network';
+import { PAYMENT_MESSAGES, receiptRentLabel } from '#contract/payments';
 import { AvailableBalance } from '#web/components/payments/available-balance';
 import { PaymentFailure } from '#web/components/payments/payment-failure';
 import { TransactionLink } from '#web/components/payments/transaction-link';
@@ -11,7 +12,7 @@ import { DialogClose, DialogFooter } from '#web/components/ui/dialog';
 import { Input } from '#web/components/ui/input';
 import { FieldError, Label } from '#web/components/ui/label';
 import { toast } from '#web/components/ui/use-toast';
-import { configQueryOptions } from '#web/lib/config';
+import { configQueryOptions, useConfig } from '#web/lib/config';
 import { dareQueryKey } from '#web/lib/dare';
 import { checkBalance } from '#web/lib/payments/api/check-balance';
 import { createTransaction } from '#web/lib/payments/api/create-transaction';
@@ -48,6 +49,7 @@ export default function AddToPoolForm({
   const [error, setError] = useState<string | undefined>();
   const [pending, setPending] = useState(false);
   const [failure, setFailure] = useState<{ error: unknown; sent: boolean } | null>(null);
+  const receiptRentSol = useConfig().data?.limits.receiptRentSol;
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -64,7 +66,14 @@ export default function AddToPoolForm({
     try {
       const config = await queryClient.ensureQueryData(configQueryOptions());
       const { dare: updated, signature } = await runAddToPool(
-        { dare, amount: checked.amount, walletAddress, network: networkLabel(config.cluster), paid },
+        {
+          dare,
+          amount: checked.amount,
+          walletAddress,
+          network: networkLabel(config.cluster),
+          receiptRentSol: config.limits.receiptRentSol,
+          paid,
+        },
         {
           checkBalance,
           connectWallet: lazyConnectPaymentWallet({ embeddedChain: config.embeddedChain }),
@@ -129,6 +138,13 @@ export default function AddToPoolForm({
         />
         <FieldError id={errorId} message={error} />
       </div>
+      {/* Said before the wallet is asked, as Submit Video says the entry's cost: the backer's own
+          wallet lends its receipt's rent (decision 058). */}
+      {receiptRentSol && (
+        <p className="text-sm text-muted-foreground">
+          {PAYMENT_MESSAGES.receiptRent(receiptRentLabel(receiptRentSol))}
+        </p>
+      )}
       {paid && !pending && (
         <p role="status" className="text-sm text-muted-foreground">
           Your {paid.amount} SOL already reached the escrow; submitting again only records it.

@@ -86,6 +86,26 @@ describe('runAddToPool', () => {
     expect(unreadable.connectWallet).not.toHaveBeenCalled();
   });
 
+  it("counts the receipt's rent a first contribution lends: a wallet holding only the amount and fee is not asked", async () => {
+    // 0.01 SOL + the 0.000005 fee, but not the receipt's 0.00172608 of rent (decision 058).
+    const calls = deps({ checkBalance: vi.fn(async () => 10_005_000n) });
+    await expect(
+      runAddToPool(
+        { dare, amount: '0.01', walletAddress: WALLET, network: 'localnet', receiptRentSol: '0.00172608' },
+        calls,
+      ),
+    ).rejects.toThrow(
+      'Insufficient balance. You have 0.010005 SOL on localnet, but need 0.01173108 SOL (0.01 SOL + 0.000005 SOL fee + 0.00172608 SOL rent, returned when the dare ends)',
+    );
+    expect(calls.connectWallet).not.toHaveBeenCalled();
+    const enough = deps({ checkBalance: vi.fn(async () => 11_731_080n) });
+    await runAddToPool(
+      { dare, amount: '0.01', walletAddress: WALLET, network: 'localnet', receiptRentSol: '0.00172608' },
+      enough,
+    );
+    expect(enough.createTransaction).toHaveBeenCalled();
+  });
+
   it('only repeats the credit for a contribution already on chain', async () => {
     const calls = deps();
     const paid = { dareId: 7, walletAddress: WALLET, amount: '0.01', signature: SIGNATURE };

@@ -35,6 +35,11 @@ export async function runAddToPool(
     walletAddress: string | null;
     /** The cluster's label for the insufficient-balance message ('localnet', 'devnet'). */
     network: string;
+    /**
+     * The rent a first contribution lends for its receipt (/api/config's receiptRentSol), counted
+     * by the balance check: the wallet pays it, and gets it back when the dare ends.
+     */
+    receiptRentSol?: string;
     paid?: PaidContribution | null;
   },
   deps: AddToPoolDeps,
@@ -54,7 +59,13 @@ export async function runAddToPool(
     const balance = await deps.checkBalance(walletAddress).catch(() => {
       throw new PaymentError(balanceUnavailableMessage(walletAddress));
     });
-    const short = checkAffordable({ balance, amount, network: input.network, walletAddress });
+    const short = checkAffordable({
+      balance,
+      amount,
+      network: input.network,
+      walletAddress,
+      rentSol: input.receiptRentSol,
+    });
     if (short) throw new PaymentError(short);
     const signer = await deps.connectWallet(walletAddress).catch((error: unknown) => {
       throw error instanceof WalletNotFoundError ? new PaymentError('Phantom wallet not found') : error;
