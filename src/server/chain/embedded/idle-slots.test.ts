@@ -129,6 +129,32 @@ describe('the embedded chain while nothing happens', () => {
     expect(socket.messages.slice(countAfter)).toEqual([]);
   });
 
+  it('holds at most 16 slot and root subscriptions per connection: each costs a message every slot', async () => {
+    const served = await servedChain();
+    const socket = await pubsubSocket(served.wsUrl);
+    for (let id = 1; id <= 17; id += 1) {
+      socket.send({ jsonrpc: '2.0', id, method: id % 2 === 0 ? 'rootSubscribe' : 'slotSubscribe' });
+    }
+    await socket.waitFor((all) => all.some((entry) => entry.message.id === 17));
+    const answers = socket.messages
+      .filter((entry) => entry.message.id !== undefined)
+      .map((entry) => entry.message);
+    expect(answers.slice(0, 16).every((answer) => typeof answer.result === 'number')).toBe(true);
+    expect(answers[16]).toEqual({
+      jsonrpc: '2.0',
+      id: 17,
+      error: {
+        code: -32602,
+        message: 'Invalid params: Too many slot and root subscriptions: at most 16 per connection',
+      },
+    });
+    // Another connection has its own allowance.
+    const other = await pubsubSocket(served.wsUrl);
+    other.send({ jsonrpc: '2.0', id: 1, method: 'slotSubscribe' });
+    await other.waitFor((all) => all.some((entry) => entry.message.id === 1));
+    expect(other.messages[0]!.message).toMatchObject({ id: 1, result: expect.any(Number) });
+  });
+
   it("ends kit's sendAndConfirmTransaction of a dropped transaction with BLOCK_HEIGHT_EXCEEDED", async () => {
     const served = await servedChain({ testControls: true });
     const rpc = createSolanaRpc(served.httpUrl);

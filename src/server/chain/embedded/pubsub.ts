@@ -16,6 +16,12 @@ import { type AccountLookup, existing, renderAccount } from './rpc-handler';
 /** Bounds one client's memory here; real nodes cap subscriptions per connection too. */
 export const MAX_SUBSCRIPTIONS_PER_CLIENT = 1_000;
 /**
+ * Slot and root subscriptions one connection may hold: each costs a message every slot, idle or
+ * not, so a thousand per socket would be a stream nobody asked for. Clients hold one (kit and
+ * web3.js share identical subscriptions).
+ */
+export const MAX_SLOT_SUBSCRIPTIONS_PER_CLIENT = 16;
+/**
  * How often the chain is looked at for a new slot while anyone subscribes to slots or roots: a
  * quarter slot, so each slot is announced within 100 ms of its start. Nobody subscribed, no timer.
  */
@@ -315,14 +321,28 @@ export function createPubSub(ledger: EmbeddedLedger): PubSub {
         break;
       }
       case 'rootSubscribe':
-        subscription = { kind: 'root', id, client };
-        rootSubscriptions.add(subscription);
+      case 'slotSubscribe': {
+        const held = [...client.subscriptions].filter((held) => {
+          const kind = byId.get(held)?.kind;
+          return kind === 'slot' || kind === 'root';
+        }).length;
+        if (held >= MAX_SLOT_SUBSCRIPTIONS_PER_CLIENT) {
+          throw invalidParams(
+            `Too many slot and root subscriptions: at most ${MAX_SLOT_SUBSCRIPTIONS_PER_CLIENT} per connection`,
+          );
+        }
+        if (method === 'slotSubscribe') {
+          subscription = { kind: 'slot', id, client };
+          slotSubscriptions.add(subscription);
+        } else {
+          subscription = { kind: 'root', id, client };
+          rootSubscriptions.add(subscription);
+        }
         watchSlots();
         break;
+      }
       default:
-        subscription = { kind: 'slot', id, client };
-        slotSubscriptions.add(subscription);
-        watchSlots();
+        throw new JsonRpcError(RPC_ERROR.methodNotFound, 'Method not found');
     }
     byId.set(id, subscription);
     client.subscriptions.add(id);
