@@ -4,6 +4,9 @@
  * epoch start agrees with the slots.
  */
 
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import {
   address,
   appendTransactionMessageInstructions,
@@ -26,6 +29,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { ChainPort } from '#server/chain/port';
 import { createEmbeddedChain } from '.';
+import { EmbeddedLedger } from './ledger';
+import { ChainStateFiles } from './state-files';
 
 const CLOCK_SYSVAR = address('SysvarC1ock11111111111111111111111111111111');
 
@@ -75,6 +80,17 @@ async function pubsubSocket(wsUrl: string) {
 }
 
 type Notification = { at: number; message: { method?: string; params?: { result: unknown } } };
+
+async function expectEpochStartFromSlots(chain: ChainPort) {
+  const clock = await readClock(chain);
+  const { slotIndex, epoch } = await chain.rpc.getEpochInfo().send();
+  expect(clock.epoch).toBe(epoch);
+  // slotIndex slots of 400 ms before now, to the second (the Clock counts whole seconds).
+  const fromSlots = clock.unixTimestamp! - (slotIndex * 400n) / 1000n;
+  expect(clock.epochStartTimestamp! - fromSlots).toBeGreaterThanOrEqual(-1n);
+  expect(clock.epochStartTimestamp! - fromSlots).toBeLessThanOrEqual(1n);
+  return { clock, slotIndex, epoch };
+}
 
 async function readClock(chain: ChainPort) {
   const { value } = await chain.rpc.getAccountInfo(CLOCK_SYSVAR, { encoding: 'jsonParsed' }).send();
@@ -206,16 +222,7 @@ describe('the embedded chain while nothing happens', () => {
   it("dates the Clock's epoch start at the epoch's first slot, also after a warp into the next epoch", async () => {
     const chain = await createEmbeddedChain({ stateDir: null, testControls: true });
     opened.push(chain);
-    const expectConsistent = async () => {
-      const clock = await readClock(chain);
-      const { slotIndex, epoch } = await chain.rpc.getEpochInfo().send();
-      expect(clock.epoch).toBe(epoch);
-      // slotIndex slots of 400 ms before now, to the second (the Clock counts whole seconds).
-      const fromSlots = clock.unixTimestamp! - (slotIndex * 400n) / 1000n;
-      expect(clock.epochStartTimestamp! - fromSlots).toBeGreaterThanOrEqual(-1n);
-      expect(clock.epochStartTimestamp! - fromSlots).toBeLessThanOrEqual(1n);
-      return { clock, slotIndex, epoch };
-    };
+    const expectConsistent = () => expectEpochStartFromSlots(chain);
     const start = await expectConsistent();
     // LiteSVM's first slot lies hours into its epoch: the epoch began before the chain did.
     expect(start.slotIndex).toBeGreaterThan(100_000n);
@@ -226,5 +233,28 @@ describe('the embedded chain while nothing happens', () => {
     const next = await expectConsistent();
     expect(next.epoch).toBe(start.epoch + 1n);
     expect(next.slotIndex).toBeGreaterThan(8_000n);
+  });
+
+  it("moves a saved Clock that dated its epoch from the first start back to the epoch's first slot", async () => {
+    const stateDir = mkdtempSync(path.join(os.tmpdir(), 'darepool-epoch-start-'));
+    opened.push({ close: () => rmSync(stateDir, { recursive: true, force: true }) });
+    // A chain saved before this fix: its Clock said the epoch began when the chain first started.
+    const old = EmbeddedLedger.open(new ChainStateFiles(stateDir), () => new Date());
+    const svm = (
+      old as unknown as {
+        svm: {
+          getClock(): { unixTimestamp: bigint; epochStartTimestamp: bigint };
+          setClock(clock: unknown): void;
+        };
+      }
+    ).svm;
+    const clock = svm.getClock();
+    clock.epochStartTimestamp = clock.unixTimestamp;
+    svm.setClock(clock);
+    await old.close();
+
+    const chain = await createEmbeddedChain({ stateDir });
+    opened.push(chain);
+    await expectEpochStartFromSlots(chain);
   });
 });
