@@ -56,7 +56,25 @@ export function tokenAccountOwner(account: EncodedAccount): string {
   return addressAt(account.data as Uint8Array, 32);
 }
 
-function tokenAmount(amount: bigint, decimals: number) {
+/** The raw amount a token account holds (u64 at offset 64). */
+export function tokenAccountAmount(account: EncodedAccount): bigint {
+  return view(account.data as Uint8Array).getBigUint64(64, true);
+}
+
+/** A mint's supply (u64 at offset 36). */
+export function mintSupply(account: EncodedAccount): bigint {
+  return view(account.data as Uint8Array).getBigUint64(36, true);
+}
+
+export interface UiTokenAmount {
+  amount: string;
+  decimals: number;
+  uiAmount: number;
+  uiAmountString: string;
+}
+
+/** A token amount as agave shows it (token_amount_to_ui_amount_v3): raw, decimals, and both UI forms. */
+export function tokenAmount(amount: bigint, decimals: number): UiTokenAmount {
   const divisor = 10n ** BigInt(decimals);
   const whole = amount / divisor;
   const fraction = (amount % divisor).toString().padStart(decimals, '0').replace(/0+$/, '');

@@ -1,6 +1,6 @@
 import { configParam, invalidParams, JsonRpcError, u64Param } from './json-rpc';
 import type { EmbeddedLedger } from './ledger';
-import { renderTransaction, type TransactionEncoding } from './transaction-view';
+import { renderTransaction, renderTransactionAccounts, type TransactionEncoding } from './transaction-view';
 
 // agave: MAX_GET_CONFIRMED_BLOCKS_RANGE.
 const MAX_BLOCKS_RANGE = 500_000;
@@ -45,8 +45,10 @@ export function blockMethods(ledger: EmbeddedLedger): Methods {
         throw invalidParams(`unsupported encoding ${String(encoding)}`);
       }
       const details = config.transactionDetails ?? 'full';
-      if (!['full', 'signatures', 'none'].includes(details as string)) {
-        throw invalidParams(`unsupported transactionDetails ${String(details)}: full, signatures or none`);
+      if (!['full', 'accounts', 'signatures', 'none'].includes(details as string)) {
+        throw invalidParams(
+          `unsupported transactionDetails ${String(details)}: full, accounts, signatures or none`,
+        );
       }
       const maxVersion = config.maxSupportedTransactionVersion;
       if (maxVersion !== undefined && maxVersion !== 0) {
@@ -63,6 +65,8 @@ export function blockMethods(ledger: EmbeddedLedger): Methods {
       if (details === 'full') {
         const { meta, transaction, version } = renderTransaction(record, encoding, maxVersion);
         block.transactions = [{ meta, transaction, ...(version === undefined ? {} : { version }) }];
+      } else if (details === 'accounts') {
+        block.transactions = [renderTransactionAccounts(record, maxVersion, config.rewards !== false)];
       } else if (details === 'signatures') {
         block.signatures = [record.signature];
       }

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { type Address, getAddressDecoder } from '@solana/kit';
 import { TOKEN_2022_PROGRAM, TOKEN_PROGRAM } from './account-parsers';
-import { configParam, invalidParams } from './json-rpc';
+import { epochOf } from './epochs';
+import { configParam, invalidParams, u64Param } from './json-rpc';
 import type { EmbeddedLedger } from './ledger';
 
 type Methods = Record<string, (params: readonly unknown[]) => unknown>;
@@ -40,6 +41,21 @@ export function clusterMethods(ledger: EmbeddedLedger): Methods {
       const limit = Number(params[1] ?? 0);
       if (!Number.isInteger(limit) || limit < 1 || limit > 5000) throw invalidParams('limit must be 1..5000');
       return Array.from({ length: limit }, () => EMBEDDED_IDENTITY);
+    },
+    // One node leads every slot: each slot index of the epoch is ours, as a one-node cluster says.
+    getLeaderSchedule: (params) => {
+      const slotGiven = params[0] !== undefined && params[0] !== null && typeof params[0] !== 'object';
+      const config = configParam(params, slotGiven || params[0] === null ? 1 : 0);
+      const slot = slotGiven ? u64Param(params[0], 'slot') : BigInt(ledger.currentSlot);
+      const schedule = ledger.epochSchedule();
+      const { epoch, slotsInEpoch } = epochOf(schedule, slot);
+      // Like agave: known up to the leader-schedule epoch (the next one), null beyond it.
+      if (epoch > epochOf(schedule, BigInt(ledger.currentSlot)).epoch + 1n) return null;
+      const identity = config.identity;
+      if (identity !== undefined && typeof identity !== 'string')
+        throw invalidParams('identity must be a string');
+      if (identity !== undefined && identity !== EMBEDDED_IDENTITY) return {};
+      return { [EMBEDDED_IDENTITY]: Array.from({ length: Number(slotsInEpoch) }, (_, index) => index) };
     },
     getClusterNodes: () => [
       {

@@ -1,3 +1,4 @@
+import type { TokenBalance } from './token-balances';
 import type { RpcTransactionError } from './transaction-errors';
 
 export interface RecordedInstruction {
@@ -30,6 +31,9 @@ export interface TransactionRecord {
   innerInstructions: { index: number; instructions: RecordedInstruction[] }[];
   computeUnitsConsumed: number;
   returnData: { programId: string; data: string } | null;
+  /** Token accounts among the keys before and after; absent when none (and in older records). */
+  preTokenBalances?: TokenBalance[];
+  postTokenBalances?: TokenBalance[];
 }
 
 /** Every transaction by signature, and per address its transactions in slot order. */

@@ -19,6 +19,7 @@ import { TransactionHistory, type TransactionRecord } from './history';
 import { JsonRpcError, RPC_ERROR } from './json-rpc';
 import { type ChainStateFiles, chainStateError } from './state-files';
 import { decodeSvmState, restoreSvmState, SvmSnapshots } from './svm-state';
+import { tokenBalancesOf } from './token-balances';
 import {
   describeRpcTransactionError,
   type RpcTransactionError,
@@ -170,6 +171,7 @@ export class EmbeddedLedger {
       );
       for (const record of saved.replay) ledger.replay(record);
       ledger.tick();
+      ledger.alignEpochStart();
       // Replayed once: the next start begins from here. An older state gets its clock saved now,
       // so the slots handed out from here on never move back after a crash.
       if (saved.replay.length > 0 || !timing) ledger.saveNow({ snapshot: true });
@@ -231,6 +233,19 @@ export class EmbeddedLedger {
       this.setClock(this.slot, seconds);
     }
     this.hashWindow();
+  }
+
+  /**
+   * Chains saved before the Clock's epoch start followed the slots named the first start instead
+   * (up to a day late); such a start is moved back to the epoch's first slot.
+   */
+  private alignEpochStart(): void {
+    const clock = this.svm.getClock();
+    const { slotIndex } = epochOf(this.epochSchedule(), clock.slot);
+    const start = epochStartTime(Number(clock.unixTimestamp), slotIndex);
+    if (clock.epochStartTimestamp - start <= 60n) return;
+    clock.epochStartTimestamp = start;
+    this.svm.setClock(clock);
   }
 
   /** Keeps recentBlockhashes to the slots whose blockhash can still land. */
@@ -667,6 +682,9 @@ export class EmbeddedLedger {
     const previousSeconds = this.clockSeconds;
     this.setClock(slot, blockTime);
     const preBalances = accountKeys.map((key) => this.balance(key as Address));
+    const invoked = new Set(tx.message.instructions.map((instruction) => instruction.programAddressIndex));
+    const readAccount = (address: Address) => this.svm.getAccount(address);
+    const preTokenBalances = tokenBalancesOf(accountKeys, invoked, readAccount);
     const result = this.svm.sendTransaction(tx.transaction);
     const postBalances = accountKeys.map((key) => this.balance(key as Address));
     // Lamports only leave the transaction's accounts as the fee, so the difference is the fee,
@@ -703,6 +721,11 @@ export class EmbeddedLedger {
       computeUnitsConsumed: Number(meta.computeUnitsConsumed()),
       returnData: returnDataRecordOf(meta),
     };
+    const postTokenBalances = tokenBalancesOf(accountKeys, invoked, readAccount);
+    if (preTokenBalances.length > 0 || postTokenBalances.length > 0) {
+      record.preTokenBalances = preTokenBalances;
+      record.postTokenBalances = postTokenBalances;
+    }
     const written = failed ? [accountKeys[0]!] : writableKeys(tx.message, keys);
     this.snapshots.markWritten(written);
     return { recorded: true, record, written };
@@ -715,11 +738,11 @@ export class EmbeddedLedger {
   private setClock(slot: number, blockTime = Math.floor(this.nowMs() / 1000)): number {
     this.svm.warpToSlot(BigInt(slot));
     const clock = this.svm.getClock();
-    const { epoch } = epochOf(this.epochSchedule(), BigInt(slot));
+    const { epoch, slotIndex } = epochOf(this.epochSchedule(), BigInt(slot));
     if (clock.epoch !== epoch) {
       clock.epoch = epoch;
       clock.leaderScheduleEpoch = epoch + 1n;
-      clock.epochStartTimestamp = BigInt(blockTime);
+      clock.epochStartTimestamp = epochStartTime(blockTime, slotIndex);
     }
     clock.unixTimestamp = BigInt(blockTime);
     this.svm.setClock(clock);
@@ -771,6 +794,15 @@ export class EmbeddedLedger {
     }
     return { all: [...message.staticAccounts.map(String), ...writable, ...readonly], writable, readonly };
   }
+}
+
+/**
+ * When the epoch began, by its slots: `slotIndex` slots of SLOT_MS before `blockTime`. A chain
+ * starts (and a warp lands) in the middle of an epoch, and a validator's Clock names the time of
+ * the epoch's first slot, not the moment it first looked.
+ */
+export function epochStartTime(blockTime: number, slotIndex: bigint): bigint {
+  return BigInt(blockTime) - (slotIndex * BigInt(SLOT_MS)) / 1000n;
 }
 
 function configure(svm: LiteSVM): LiteSVM {

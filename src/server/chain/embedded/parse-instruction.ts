@@ -1,5 +1,11 @@
 import { AccountRole, type Address, getBase58Decoder } from '@solana/kit';
 import { parseSystemInstruction, SYSTEM_PROGRAM_ADDRESS, SystemInstruction } from '@solana-program/system';
+import {
+  ASSOCIATED_TOKEN_PROGRAM,
+  parseAssociatedTokenInstruction,
+  parseTokenInstruction,
+  TOKEN_PROGRAMS,
+} from './parse-token-instruction';
 
 const MEMO_PROGRAMS = new Set([
   'MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr',
@@ -13,8 +19,9 @@ export interface RawInstruction {
 }
 
 /**
- * An instruction as `jsonParsed` shows it: System and Memo instructions parsed with agave's
- * names (`parsed.type`, `parsed.info`), any other as `{programId, accounts, data}` in base58.
+ * An instruction as `jsonParsed` shows it: System, Token (both programs), Associated Token
+ * Account and Memo instructions parsed with agave's names (`parsed.type`, `parsed.info`), any
+ * other as `{programId, accounts, data}` in base58.
  */
 export function toJsonParsedInstruction(
   instruction: RawInstruction,
@@ -26,6 +33,14 @@ export function toJsonParsedInstruction(
   if (programId === SYSTEM_PROGRAM_ADDRESS) {
     const parsed = parseSystem(instruction.data, accounts);
     if (parsed) return { program: 'system', programId, parsed, stackHeight };
+  }
+  if (TOKEN_PROGRAMS.has(programId)) {
+    const parsed = parseTokenInstruction(instruction.data, accounts);
+    if (parsed) return { program: 'spl-token', programId, parsed, stackHeight };
+  }
+  if (programId === ASSOCIATED_TOKEN_PROGRAM) {
+    const parsed = parseAssociatedTokenInstruction(instruction.data, accounts);
+    if (parsed) return { program: 'spl-associated-token-account', programId, parsed, stackHeight };
   }
   if (MEMO_PROGRAMS.has(programId)) {
     const text = new TextDecoder('utf-8', { fatal: true });

@@ -1,5 +1,6 @@
 import { type Address, isAddress, lamports } from '@solana/kit';
 import { stringifyJsonWithBigInts } from '@solana/rpc-spec-types';
+import { SLOT_MS } from './chain-time';
 import {
   configParam,
   errorResponse,
@@ -14,6 +15,22 @@ import { type AccountLookup, existing, renderAccount } from './rpc-handler';
 
 /** Bounds one client's memory here; real nodes cap subscriptions per connection too. */
 export const MAX_SUBSCRIPTIONS_PER_CLIENT = 1_000;
+/**
+ * Slot and root subscriptions one connection may hold: each costs a message every slot, idle or
+ * not, so a thousand per socket would be a stream nobody asked for. Clients hold one (kit and
+ * web3.js share identical subscriptions).
+ */
+export const MAX_SLOT_SUBSCRIPTIONS_PER_CLIENT = 16;
+/**
+ * How often the chain is looked at for a new slot while anyone subscribes to slots or roots: a
+ * quarter slot, so each slot is announced within 100 ms of its start. Nobody subscribed, no timer.
+ */
+const SLOT_WATCH_MS = SLOT_MS / 4;
+/**
+ * At most this many slots are announced at once: after a jump (a test's warp, or an event loop
+ * held up for seconds) only the newest are, instead of a flood of slots nobody waited for.
+ */
+const MAX_SLOTS_PER_ANNOUNCEMENT = 64;
 const SIGNATURE_PATTERN = /^[1-9A-HJ-NP-Za-km-z]{64,88}$/;
 const SYSTEM_PROGRAM = '11111111111111111111111111111111';
 
@@ -21,6 +38,7 @@ type Subscription =
   | { kind: 'signature'; id: number; client: Client; signature: string; received: boolean }
   | { kind: 'account'; id: number; client: Client; address: Address; config: Record<string, unknown> }
   | { kind: 'slot'; id: number; client: Client }
+  | { kind: 'root'; id: number; client: Client }
   /** logsSubscribe: every transaction ('all'), or those whose accounts include `mentions`. */
   | { kind: 'logs'; id: number; client: Client; mentions: string | null }
   | {
@@ -52,15 +70,20 @@ export interface PubSub {
 
 /**
  * Solana's WebSocket PubSub for the embedded ledger: signatureSubscribe, accountSubscribe,
- * slotSubscribe, logsSubscribe and programSubscribe (and their Unsubscribe), in agave's wire format. Notifications are pushed by the
+ * slotSubscribe, rootSubscribe, logsSubscribe and programSubscribe (and their Unsubscribe), in agave's wire format. Notifications are pushed by the
  * ledger as it executes a transaction, never polled, and sent once that change is on disk, so a
- * client told "processed" finds it after a crash — exactly like an RPC answer.
+ * client told "processed" finds it after a crash — exactly like an RPC answer. Slots and roots
+ * also follow the clock: while anyone listens, each slot is announced as time reaches it.
  */
 export function createPubSub(ledger: EmbeddedLedger): PubSub {
   const byId = new Map<number, Subscription>();
   const bySignature = new Map<string, Set<Subscription & { kind: 'signature' }>>();
   const byAccount = new Map<string, Set<Subscription & { kind: 'account' }>>();
   const slotSubscriptions = new Set<Subscription & { kind: 'slot' }>();
+  const rootSubscriptions = new Set<Subscription & { kind: 'root' }>();
+  /** The newest slot announced to slot and root subscribers; each is announced once, in order. */
+  let announcedSlot = ledger.currentSlot;
+  let slotWatch: NodeJS.Timeout | null = null;
   const logsForAll = new Set<Subscription & { kind: 'logs' }>();
   const logsByMention = new Map<string, Set<Subscription & { kind: 'logs' }>>();
   const byProgram = new Map<string, Set<Subscription & { kind: 'program' }>>();
@@ -88,7 +111,60 @@ export function createPubSub(ledger: EmbeddedLedger): PubSub {
       if (subscription.mentions === null) logsForAll.delete(subscription);
       else unindex(logsByMention, subscription.mentions, subscription);
     } else if (subscription.kind === 'program') unindex(byProgram, subscription.program, subscription);
+    else if (subscription.kind === 'root') rootSubscriptions.delete(subscription);
     else slotSubscriptions.delete(subscription);
+    if (slotSubscriptions.size === 0 && rootSubscriptions.size === 0 && slotWatch) {
+      clearInterval(slotWatch);
+      slotWatch = null;
+    }
+  }
+
+  /**
+   * Slot and root notifications for every slot after the last one announced, up to `slot`, as a
+   * validator sends one per slot whether or not it holds a transaction (kit's confirmation counts
+   * block height from them, so an idle chain must keep sending them).
+   */
+  function announceSlotsUpTo(slot: number): void {
+    if (slot <= announcedSlot) return;
+    const from = Math.max(announcedSlot + 1, slot - MAX_SLOTS_PER_ANNOUNCEMENT + 1);
+    announcedSlot = slot;
+    for (let at = from; at <= slot; at += 1) {
+      const current = BigInt(at);
+      for (const subscription of slotSubscriptions) {
+        // Everything is final at once, so the newest slot is also the root.
+        subscription.client.send(
+          notification('slotNotification', subscription.id, {
+            parent: current - 1n,
+            root: current,
+            slot: current,
+          }),
+        );
+      }
+      for (const subscription of rootSubscriptions) {
+        subscription.client.send(notification('rootNotification', subscription.id, current));
+      }
+    }
+  }
+
+  /** Watches the clock for new slots while anyone listens to slots or roots. */
+  function watchSlots(): void {
+    if (slotWatch) return;
+    announcedSlot = Math.max(announcedSlot, ledger.currentSlot);
+    slotWatch = setInterval(() => {
+      let slot: number;
+      try {
+        slot = ledger.currentSlot;
+      } catch {
+        return; // the chain is closing
+      }
+      if (slot <= announcedSlot) return;
+      // After whatever is being saved now: a transaction's own notifications go out before its slot.
+      ledger.whenSaved().then(
+        () => announceSlotsUpTo(slot),
+        () => {},
+      );
+    }, SLOT_WATCH_MS);
+    slotWatch.unref();
   }
 
   function notification(method: string, subscription: number, result: unknown): string {
@@ -178,17 +254,12 @@ export function createPubSub(ledger: EmbeddedLedger): PubSub {
         }
       }
     }
-    for (const subscription of slotSubscriptions) {
-      outbox.push([
-        subscription.client,
-        // Everything is final at once, so the newest slot is also the root.
-        notification('slotNotification', subscription.id, { parent: slot - 1n, root: slot, slot }),
-      ]);
-    }
-    if (outbox.length === 0) return;
+    const watchingSlots = slotSubscriptions.size > 0 || rootSubscriptions.size > 0;
+    if (outbox.length === 0 && !watchingSlots) return;
     ledger.whenSaved().then(
       () => {
         for (const [client, text] of outbox) client.send(text);
+        announceSlotsUpTo(record.slot);
       },
       // The chain refuses everything once a save fails; nothing it did not keep is announced.
       () => {},
@@ -249,9 +320,29 @@ export function createPubSub(ledger: EmbeddedLedger): PubSub {
         index(byProgram, program, subscription);
         break;
       }
+      case 'rootSubscribe':
+      case 'slotSubscribe': {
+        const held = [...client.subscriptions].filter((held) => {
+          const kind = byId.get(held)?.kind;
+          return kind === 'slot' || kind === 'root';
+        }).length;
+        if (held >= MAX_SLOT_SUBSCRIPTIONS_PER_CLIENT) {
+          throw invalidParams(
+            `Too many slot and root subscriptions: at most ${MAX_SLOT_SUBSCRIPTIONS_PER_CLIENT} per connection`,
+          );
+        }
+        if (method === 'slotSubscribe') {
+          subscription = { kind: 'slot', id, client };
+          slotSubscriptions.add(subscription);
+        } else {
+          subscription = { kind: 'root', id, client };
+          rootSubscriptions.add(subscription);
+        }
+        watchSlots();
+        break;
+      }
       default:
-        subscription = { kind: 'slot', id, client };
-        slotSubscriptions.add(subscription);
+        throw new JsonRpcError(RPC_ERROR.methodNotFound, 'Method not found');
     }
     byId.set(id, subscription);
     client.subscriptions.add(id);
@@ -262,6 +353,7 @@ export function createPubSub(ledger: EmbeddedLedger): PubSub {
     'signatureSubscribe',
     'accountSubscribe',
     'slotSubscribe',
+    'rootSubscribe',
     'logsSubscribe',
     'programSubscribe',
   ]);
@@ -269,6 +361,7 @@ export function createPubSub(ledger: EmbeddedLedger): PubSub {
     ['signatureUnsubscribe', 'signature'],
     ['accountUnsubscribe', 'account'],
     ['slotUnsubscribe', 'slot'],
+    ['rootUnsubscribe', 'root'],
     ['logsUnsubscribe', 'logs'],
     ['programUnsubscribe', 'program'],
   ]);
@@ -325,6 +418,8 @@ export function createPubSub(ledger: EmbeddedLedger): PubSub {
     close() {
       detach();
       for (const subscription of [...byId.values()]) remove(subscription);
+      if (slotWatch) clearInterval(slotWatch);
+      slotWatch = null;
     },
   };
 }

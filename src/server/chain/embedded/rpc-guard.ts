@@ -33,6 +33,8 @@ export const EXPENSIVE_METHODS = new Set([
   'getProgramAccounts',
   'getTokenAccountsByOwner',
   'getTokenAccountsByDelegate',
+  'getTokenLargestAccounts',
+  'getLeaderSchedule',
   'getSupply',
   'getLargestAccounts',
   'getSignaturesForAddress',

@@ -21,6 +21,7 @@ import { configParam, invalidParams, JsonRpcError, RPC_ERROR, stringParam, u64Pa
 import { type DecodedTransaction, decodeMessage, type EmbeddedLedger } from './ledger';
 import { toJsonParsedInstruction } from './parse-instruction';
 import { parseProgramAccountsConfig, selectAccounts } from './program-accounts';
+import { tokenMethods } from './token-methods';
 import { memoOf, renderTransaction, type TransactionEncoding } from './transaction-view';
 
 const LITESVM_VERSION = (createRequire(import.meta.url)('litesvm/package.json') as { version: string })
@@ -289,7 +290,13 @@ export function createRpcHandler(
     },
   };
 
-  Object.assign(methods, blockMethods(ledger), accountMethods(ledger, lookup), clusterMethods(ledger));
+  Object.assign(
+    methods,
+    blockMethods(ledger),
+    accountMethods(ledger, lookup),
+    tokenMethods(ledger, lookup),
+    clusterMethods(ledger),
+  );
 
   return (method, params) => {
     const run = methods[method];

@@ -123,6 +123,18 @@ function closeNet(server: Server): Promise<void> {
   return new Promise((resolve) => (server.listening ? server.close(() => resolve()) : resolve()));
 }
 
+/** The first value of a subscription that `matches`, or a failure after `ms`. */
+async function firstMatching<T>(iterable: AsyncIterable<T>, matches: (value: T) => boolean, ms = 5_000) {
+  const timeout = new Promise<never>((_, reject) =>
+    setTimeout(() => reject(new Error(`no matching notification within ${ms} ms`)), ms).unref(),
+  );
+  const found = (async () => {
+    for await (const value of iterable) if (matches(value)) return value;
+    throw new Error('the subscription ended');
+  })();
+  return Promise.race([found, timeout]);
+}
+
 /** A raw PubSub socket, to see the wire format itself. */
 async function pubsubSocket(wsUrl: string) {
   const socket = new WebSocket(wsUrl);
@@ -137,9 +149,18 @@ async function pubsubSocket(wsUrl: string) {
   let read = 0;
   return {
     send: (message: unknown) => socket.send(typeof message === 'string' ? message : JSON.stringify(message)),
+    /** The next message but slot notifications, which an idle chain sends every slot. */
     async next(): Promise<Record<string, unknown>> {
-      while (read >= messages.length) await new Promise<void>((resolve) => waiters.push(resolve));
-      return messages[read++] as Record<string, unknown>;
+      return this.nextWhere((message) => message.method !== 'slotNotification');
+    },
+    async nextWhere(
+      matches: (message: Record<string, unknown>) => boolean,
+    ): Promise<Record<string, unknown>> {
+      for (;;) {
+        while (read >= messages.length) await new Promise<void>((resolve) => waiters.push(resolve));
+        const message = messages[read++] as Record<string, unknown>;
+        if (matches(message)) return message;
+      }
     },
   };
 }
@@ -167,7 +188,9 @@ describe('the embedded chain served as a localnet', () => {
       .slotNotifications()
       .subscribe({ abortSignal: abort.signal });
     const accountNotified = first(accountNotifications);
-    const slotNotified = first(slotNotifications);
+    // Slots are announced as time passes too; the transfer's slot is the first past the current one.
+    const slotBefore = await rpc.getSlot().send();
+    const slotNotified = firstMatching(slotNotifications, (notification) => notification.slot > slotBefore);
     const transfer = await signedTransfer(served, payer, recipient, SOL / 4n);
     await sendAndConfirmTransactionFactory({ rpc, rpcSubscriptions })(transfer.transaction, {
       commitment: 'confirmed',
@@ -233,7 +256,8 @@ describe('the embedded chain served as a localnet', () => {
     await served.rpc
       .sendTransaction(getBase64EncodedWireTransaction(transfer.transaction), { encoding: 'base64' })
       .send();
-    const slot = Number(await served.rpc.getSlot().send());
+    const [status] = (await served.rpc.getSignatureStatuses([transfer.signature]).send()).value;
+    const slot = Number(status!.slot);
     const subscription = subscribed.result;
     expect(await socket.next()).toEqual({
       jsonrpc: '2.0',
@@ -245,7 +269,14 @@ describe('the embedded chain served as a localnet', () => {
       method: 'signatureNotification',
       params: { result: { context: { slot }, value: { err: null } }, subscription },
     });
-    expect(await socket.next()).toEqual({
+    // The transaction's slot, after its signature's notifications (idle slots before it skipped).
+    expect(
+      await socket.nextWhere(
+        (message) =>
+          message.method === 'slotNotification' &&
+          (message.params as { result: { slot: number } }).result.slot >= slot,
+      ),
+    ).toEqual({
       jsonrpc: '2.0',
       method: 'slotNotification',
       params: { result: { parent: slot - 1, root: slot, slot }, subscription: slotSubscription },

@@ -1,4 +1,10 @@
-import { getBase58Decoder, getBase58Encoder, getBase64Encoder, getTransactionDecoder } from '@solana/kit';
+import {
+  getBase58Decoder,
+  getBase58Encoder,
+  getBase64Encoder,
+  getTransactionDecoder,
+  type Transaction,
+} from '@solana/kit';
 import type { RecordedInstruction, TransactionRecord } from './history';
 import { JsonRpcError, RPC_ERROR } from './json-rpc';
 import { decodeMessage, type LegacyOrV0Message } from './ledger';
@@ -19,15 +25,7 @@ export function renderTransaction(
   encoding: TransactionEncoding,
   maxSupportedTransactionVersion: number | undefined,
 ) {
-  const bytes = new Uint8Array(base64Bytes.encode(record.transaction));
-  const transaction = getTransactionDecoder().decode(bytes);
-  const message = decodeMessage(transaction.messageBytes);
-  if (message.version === 0 && maxSupportedTransactionVersion === undefined) {
-    throw new JsonRpcError(
-      RPC_ERROR.unsupportedTransactionVersion,
-      'Transaction version (0) is not supported by the requesting client. Please try the request again with the following configuration parameter: "maxSupportedTransactionVersion": 0',
-    );
-  }
+  const { bytes, message, transaction } = decodeRecorded(record, maxSupportedTransactionVersion);
   const parsed = encoding === 'jsonParsed';
   const view: Record<string, unknown> = {
     slot: record.slot,
@@ -39,15 +37,32 @@ export function renderTransaction(
         : encoding === 'base58'
           ? [base58.decode(bytes), 'base58']
           : {
-              signatures: message.staticAccounts
-                .slice(0, message.header.numSignerAccounts)
-                .map((signer) => base58.decode(transaction.signatures[signer] ?? new Uint8Array(64))),
+              signatures: signaturesOf(message, transaction),
               message: parsed ? renderParsedMessage(message, record) : renderRawMessage(message),
             },
   };
   // Like agave: the version appears only to clients that said which versions they understand.
   if (maxSupportedTransactionVersion !== undefined) view.version = message.version;
   return view;
+}
+
+function decodeRecorded(record: TransactionRecord, maxSupportedTransactionVersion: number | undefined) {
+  const bytes = new Uint8Array(base64Bytes.encode(record.transaction));
+  const transaction = getTransactionDecoder().decode(bytes);
+  const message = decodeMessage(transaction.messageBytes);
+  if (message.version === 0 && maxSupportedTransactionVersion === undefined) {
+    throw new JsonRpcError(
+      RPC_ERROR.unsupportedTransactionVersion,
+      'Transaction version (0) is not supported by the requesting client. Please try the request again with the following configuration parameter: "maxSupportedTransactionVersion": 0',
+    );
+  }
+  return { bytes, message, transaction };
+}
+
+function signaturesOf(message: LegacyOrV0Message, transaction: Transaction): string[] {
+  return message.staticAccounts
+    .slice(0, message.header.numSignerAccounts)
+    .map((signer) => base58.decode(transaction.signatures[signer] ?? new Uint8Array(64)));
 }
 
 function renderMeta(record: TransactionRecord, parsed: boolean) {
@@ -64,8 +79,8 @@ function renderMeta(record: TransactionRecord, parsed: boolean) {
       ),
     })),
     logMessages: record.logMessages,
-    preTokenBalances: [],
-    postTokenBalances: [],
+    preTokenBalances: record.preTokenBalances ?? [],
+    postTokenBalances: record.postTokenBalances ?? [],
     rewards: [],
     // jsonParsed lists loaded addresses among the account keys instead.
     ...(parsed ? {} : { loadedAddresses: record.loadedAddresses }),
@@ -74,6 +89,36 @@ function renderMeta(record: TransactionRecord, parsed: boolean) {
       : {}),
     computeUnitsConsumed: record.computeUnitsConsumed,
   };
+}
+
+/**
+ * A block's transaction with `transactionDetails: "accounts"`, as agave builds it: signatures and
+ * the account keys with their roles, and the meta without instructions, logs or loaded addresses.
+ */
+export function renderTransactionAccounts(
+  record: TransactionRecord,
+  maxSupportedTransactionVersion: number | undefined,
+  showRewards: boolean,
+) {
+  const { message, transaction } = decodeRecorded(record, maxSupportedTransactionVersion);
+  const view: Record<string, unknown> = {
+    transaction: {
+      signatures: signaturesOf(message, transaction),
+      accountKeys: parsedAccountKeys(message, record),
+    },
+    meta: {
+      err: record.err,
+      status: record.err === null ? { Ok: null } : { Err: record.err },
+      fee: BigInt(record.fee),
+      preBalances: record.preBalances.map(BigInt),
+      postBalances: record.postBalances.map(BigInt),
+      preTokenBalances: record.preTokenBalances ?? [],
+      postTokenBalances: record.postTokenBalances ?? [],
+      ...(showRewards ? { rewards: [] } : {}),
+    },
+  };
+  if (maxSupportedTransactionVersion !== undefined) view.version = message.version;
+  return view;
 }
 
 function parseRecorded(instruction: RecordedInstruction, accountKeys: readonly string[]) {
@@ -118,7 +163,8 @@ function renderRawMessage(message: LegacyOrV0Message) {
   };
 }
 
-function renderParsedMessage(message: LegacyOrV0Message, record: TransactionRecord) {
+/** Every account key with its roles and where it came from (jsonParsed and "accounts" details). */
+function parsedAccountKeys(message: LegacyOrV0Message, record: TransactionRecord) {
   const { numSignerAccounts, numReadonlySignerAccounts, numReadonlyNonSignerAccounts } = message.header;
   const staticCount = message.staticAccounts.length;
   const isStaticWritable = (index: number) =>
@@ -126,13 +172,17 @@ function renderParsedMessage(message: LegacyOrV0Message, record: TransactionReco
       ? index < numSignerAccounts - numReadonlySignerAccounts
       : index < staticCount - numReadonlyNonSignerAccounts;
   const writableLoaded = record.loadedAddresses.writable.length;
+  return record.accountKeys.map((pubkey, index) => ({
+    pubkey,
+    writable: index < staticCount ? isStaticWritable(index) : index - staticCount < writableLoaded,
+    signer: index < numSignerAccounts,
+    source: index < staticCount ? 'transaction' : 'lookupTable',
+  }));
+}
+
+function renderParsedMessage(message: LegacyOrV0Message, record: TransactionRecord) {
   return {
-    accountKeys: record.accountKeys.map((pubkey, index) => ({
-      pubkey,
-      writable: index < staticCount ? isStaticWritable(index) : index - staticCount < writableLoaded,
-      signer: index < numSignerAccounts,
-      source: index < staticCount ? 'transaction' : 'lookupTable',
-    })),
+    accountKeys: parsedAccountKeys(message, record),
     recentBlockhash: message.lifetimeToken,
     instructions: message.instructions.map((instruction) =>
       toJsonParsedInstruction(
