@@ -1,6 +1,6 @@
 /**
  * npm run cluster:setup -- --rpc <url> --judges <address,address> [--guardian <address>]
- *     [--upgrade-authority <address>] [--keys <dir>] [--master-seed <file>] [--out <file>] [--force] [--wait]
+ *     [--upgrade-authority <address> | --final] [--cluster <name>] [--keys <dir>] [--master-seed <file>] [--out <file>] [--force] [--wait]
  *   Prepares a DarePool deployment on a cluster (devnet, mainnet-beta, a local validator):
  *   - the keys the server needs, in --keys (default ./cluster-keys, mode 0700): the master seed
  *     (escrow-master-seed, 0600, never printed; or the operator's own with --master-seed <file>),
@@ -16,7 +16,9 @@
  *   - deploys escrow programs v1 and v2 (the server requires both; new vaults are v2's),
  *     immutable, or upgradeable only by --upgrade-authority (an offline key or a multisig; never
  *     the fee payer), then checks that the deployed bytes are the committed .so (sha256);
- *   - writes --out (default .env, mode 0600) with everything filled but DATABASE_URL and PUBLIC_URL,
+ *   - writes --out (default .env, mode 0600) with everything filled but DATABASE_URL and PUBLIC_URL
+ *     (the judges are ADMIN_WALLETS too; --cluster sets SOLANA_CLUSTER for an RPC URL that does
+ *     not name its cluster),
  *     which only the operator can fill. An existing file that says otherwise is left alone unless
  *     --force (which keeps its DATABASE_URL and PUBLIC_URL).
  *   A second run reuses the keys, the deployed programs and the file, and changes nothing.
@@ -63,6 +65,7 @@ const { values } = parseArgs({
     force: { type: 'boolean', default: false },
     wait: { type: 'boolean', default: false },
     final: { type: 'boolean', default: false },
+    cluster: { type: 'string' },
   },
 });
 
@@ -112,7 +115,10 @@ const env: Record<string, string> = {
   ESCROW_PROGRAM_ID: programKeys[0]!.address,
   ESCROW_PROGRAM_V2_ID: programKeys[1]!.address,
   ...(upgradeAuthority ? { ESCROW_PROGRAM_UPGRADE_AUTHORITY: upgradeAuthority } : {}),
+  ...(values.cluster ? { SOLANA_CLUSTER: values.cluster } : {}),
   JUDGE_WALLETS: values.judges,
+  // The judges sign in as admins: judging happens on the admin pages.
+  ADMIN_WALLETS: values.judges,
   GUARDIAN_WALLET: guardian,
 };
 
@@ -130,7 +136,7 @@ if (
 const escrowKeys = createEscrowKeys(Uint8Array.from(Buffer.from(seedHex, 'hex')));
 let feePayerMin: bigint;
 try {
-  const config = loadConfig({ ...env, FEE_PAYER_MIN_SOL: process.env.FEE_PAYER_MIN_SOL });
+  const config = loadConfig({ ...env, FEE_PAYER_MIN_SOL: process.env.FEE_PAYER_MIN_SOL || undefined });
   await resolveJudging(config, escrowKeys);
   checkUpgradeAuthority(config, escrowKeys);
   feePayerMin = config.feePayerMinLamports;
@@ -139,7 +145,7 @@ try {
   throw error;
 }
 
-const OURS = [...new Set([...Object.keys(env), 'ESCROW_PROGRAM_UPGRADE_AUTHORITY'])];
+const OURS = [...new Set([...Object.keys(env), 'ESCROW_PROGRAM_UPGRADE_AUTHORITY', 'SOLANA_CLUSTER'])];
 const differing = OURS.filter((key) => (existing[key] ?? '') !== (env[key] ?? ''));
 const writeOut = !existsSync(outFile) || differing.length > 0;
 if (existsSync(outFile) && differing.length > 0 && !values.force)
@@ -322,13 +328,14 @@ function envFileText(): string {
   return `# DarePool on ${rpcUrl}, written by npm run cluster:setup (docs/operations.md, "From zero to devnet").
 # It holds ESCROW_MASTER_SEED: keep it secret (mode 0600), and back up ${keysDir}.
 SOLANA_RPC_URL=${env.SOLANA_RPC_URL}
-# The fee payer (${feePayer.address}) and the moderator derive from it; every instance needs the same.
+${env.SOLANA_CLUSTER ? `SOLANA_CLUSTER=${env.SOLANA_CLUSTER}\n` : ''}# The fee payer (${feePayer.address}) and the moderator derive from it; every instance needs the same.
 ESCROW_MASTER_SEED=${env.ESCROW_MASTER_SEED}
 # Escrow programs v1 and v2, ${describeAuthority(upgradeAuthority)}.
 ESCROW_PROGRAM_ID=${env.ESCROW_PROGRAM_ID}
 ESCROW_PROGRAM_V2_ID=${env.ESCROW_PROGRAM_V2_ID}
-${upgradeAuthority ? `ESCROW_PROGRAM_UPGRADE_AUTHORITY=${upgradeAuthority}\n` : ''}# Admins' own wallets that name winners, and the offline key that may veto them.
+${upgradeAuthority ? `ESCROW_PROGRAM_UPGRADE_AUTHORITY=${upgradeAuthority}\n` : ''}# Admins' own wallets that name winners (admins when they sign in), and the offline key that may veto them.
 JUDGE_WALLETS=${env.JUDGE_WALLETS}
+ADMIN_WALLETS=${env.ADMIN_WALLETS}
 GUARDIAN_WALLET=${env.GUARDIAN_WALLET}
 
 # Yours to fill. A PostgreSQL server, postgresql://user:pass@host:5432/darepool (empty: PGlite in
