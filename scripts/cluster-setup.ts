@@ -210,24 +210,28 @@ console.log('\nWhat each account needs:');
 for (const need of needs)
   console.log(`  ${need.what.padEnd(9)} ${need.address}  ${lamportsToSol(need.lamports)} SOL: ${need.why}`);
 
+let lastMissing = '';
 while (true) {
   const missing: string[] = [];
   for (const need of needs) {
-    const { value: balance } = await rpc.getBalance(need.address, { commitment: 'confirmed' }).send();
+    const balance = await balanceOf(need.address);
     if (balance < need.lamports)
       missing.push(
         `  send ${lamportsToSol(need.lamports - balance)} SOL to ${need.address} (${need.what}, holds ${lamportsToSol(balance)})`,
       );
   }
   if (missing.length === 0) break;
-  console.log(`\nMissing:\n${missing.join('\n')}`);
+  // While waiting, a line only when a balance moved.
+  if (missing.join() !== lastMissing) console.log(`\nMissing:\n${missing.join('\n')}`);
   if (!values.wait) {
     console.log(
       `\nFund them (e.g. solana transfer <address> <SOL> --allow-unfunded-recipient --url ${rpcUrl}; on devnet https://faucet.solana.com), then run this again, or add --wait.`,
     );
     process.exit(EXIT_FUNDS_MISSING);
   }
-  console.log(`Waiting for the funds (checking every ${WAIT_POLL_MS / 1000} s; Ctrl-C stops)…`);
+  if (missing.join() !== lastMissing)
+    console.log(`Waiting for the funds (checking every ${WAIT_POLL_MS / 1000} s; Ctrl-C stops)…`);
+  lastMissing = missing.join();
   await new Promise((resolve) => setTimeout(resolve, WAIT_POLL_MS));
 }
 console.log('\nFunded.');
@@ -268,6 +272,20 @@ Next:
     (the site's https origin; wallet sign-in needs it on a public host) in ${values.out};
   - ${existsSync(path.join(keysDir, 'guardian-keypair.json')) ? `move ${path.join(keysDir, 'guardian-keypair.json')} to the offline machine that vetoes (npm run guardian -- veto --keypair <it>)` : 'keep the guardian key offline'};
   - npm start`);
+
+/** A public RPC hiccups now and then: while waiting, a failed read is retried at the next poll. */
+async function balanceOf(account: Address): Promise<bigint> {
+  while (true) {
+    try {
+      return (await rpc.getBalance(account, { commitment: 'confirmed' }).send()).value;
+    } catch (error) {
+      if (!values.wait)
+        fail(`cannot read the balance of ${account} on ${rpcUrl}: ${(error as Error).message}`);
+      console.log(`Reading ${account}'s balance failed (${(error as Error).message}); retrying.`);
+      await new Promise((resolve) => setTimeout(resolve, WAIT_POLL_MS));
+    }
+  }
+}
 
 /** The check reads at the RPC's default commitment (finalized), which trails a fresh deploy on a cluster. */
 async function deployedOnceVisible(id: Address, bytes: Uint8Array) {
