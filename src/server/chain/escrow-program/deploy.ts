@@ -29,6 +29,7 @@ import {
 import { getCreateAccountInstruction } from '@solana-program/system';
 import type { LiteSVM } from 'litesvm';
 import { liteSvm } from '#server/chain/litesvm-native';
+import { LAMPORTS_PER_SIGNATURE } from './entry-cost';
 import { readKeypairFile, writeNewKeypairFile } from './keypair-file';
 import {
   BUFFER_METADATA_SIZE,
@@ -36,6 +37,7 @@ import {
   getInitializeBufferInstruction,
   getMakeImmutableInstruction,
   getProgramDataAddress,
+  getSetUpgradeAuthorityInstruction,
   getUpgradeInstruction,
   getWriteInstruction,
   LOADER_V3_PROGRAM_ADDRESS,
@@ -113,9 +115,26 @@ async function writeBuffer(
 }
 
 /**
+ * What `deployProgram` of `length` bytes (maxDataLen the same) takes from its payer: the
+ * programdata's rent (the buffer's, smaller, is drained back into the payer just before it is
+ * paid), the program account's rent, and every signature's fee (the buffer's creation and the
+ * deploy carry two each).
+ */
+export async function deployCost(
+  target: Pick<DeployTarget, 'minimumBalanceForRentExemption'>,
+  length: number,
+): Promise<bigint> {
+  const programData = await target.minimumBalanceForRentExemption(PROGRAMDATA_METADATA_SIZE + length);
+  const programAccount = await target.minimumBalanceForRentExemption(PROGRAM_ACCOUNT_SIZE);
+  const signatures = BigInt(Math.ceil(length / WRITE_CHUNK_BYTES) + 4);
+  return programData + programAccount + signatures * LAMPORTS_PER_SIGNATURE;
+}
+
+/**
  * `payer` pays rent and fees and is the upgrade authority until `final` makes the program
- * immutable; `program` is the keypair whose address becomes the program id. `maxDataLen`
- * (default: the program's length) is how large a later upgrade may be.
+ * immutable, or `upgradeAuthority` takes it over, in the deploy's own transaction; `program` is
+ * the keypair whose address becomes the program id. `maxDataLen` (default: the program's length)
+ * is how large a later upgrade may be.
  */
 export async function deployProgram(input: {
   target: DeployTarget;
@@ -123,6 +142,8 @@ export async function deployProgram(input: {
   program: TransactionSigner;
   bytes: Uint8Array;
   final?: boolean;
+  /** Hands the upgrade authority to this key (which need not sign); ignored with `final`. */
+  upgradeAuthority?: Address;
   maxDataLen?: number;
   onProgress?: (written: number, total: number) => void;
 }): Promise<DeployResult> {
@@ -147,6 +168,8 @@ export async function deployProgram(input: {
     }),
   ];
   if (input.final) deploy.push(getMakeImmutableInstruction(programDataAddress, payer));
+  else if (input.upgradeAuthority)
+    deploy.push(getSetUpgradeAuthorityInstruction(programDataAddress, payer, input.upgradeAuthority));
   await sendInstructions(target, payer, deploy);
   await target.afterDeploy?.();
   return {

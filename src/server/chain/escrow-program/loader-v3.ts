@@ -141,3 +141,23 @@ export function getMakeImmutableInstruction(programData: Address, authority: Tra
     data: u32(4),
   };
 }
+
+/**
+ * SetAuthority to another key, which need not sign (e.g. an offline key or a multisig): from then
+ * on only it can upgrade the program or make it immutable.
+ */
+export function getSetUpgradeAuthorityInstruction(
+  programData: Address,
+  authority: TransactionSigner,
+  newAuthority: Address,
+): Instruction {
+  return {
+    programAddress: LOADER_V3_PROGRAM_ADDRESS,
+    accounts: [
+      { address: programData, role: AccountRole.WRITABLE },
+      { address: authority.address, role: AccountRole.READONLY_SIGNER, signer: authority },
+      { address: newAuthority, role: AccountRole.READONLY },
+    ] as Instruction['accounts'],
+    data: u32(4),
+  };
+}
