@@ -43,6 +43,13 @@ export const RATE_LIMITS = {
   airdrops: { limit: 30, windowMs: MINUTE, ifStoreDown: 'refuse' },
   /** Per IP address: lookups that reach the chain (on a real cluster each spends RPC quota). */
   transactionLookups: { limit: 30, windowMs: MINUTE, ifStoreDown: 'count-locally' },
+  /**
+   * Per IP address: Solana Actions deposits built for any wallet (POST /api/actions/dare/{id}); no
+   * account needed, each reads the chain.
+   */
+  actionTransactions: { limit: 30, windowMs: MINUTE, ifStoreDown: 'refuse' },
+  /** Per IP address: Actions callbacks, each waits on the chain and may read the vault's history. */
+  actionCallbacks: { limit: 30, windowMs: MINUTE, ifStoreDown: 'refuse' },
   /** Per user. */
   videoUploads: { limit: 20, windowMs: 10 * MINUTE, ifStoreDown: 'count-locally' },
   /** Per IP address, over every account: one address cannot multiply free accounts' uploads. */

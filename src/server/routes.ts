@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from './deps';
+import { actionRoutes } from './features/actions/routes';
 import { adminRoutes } from './features/admin/routes';
 import { authRoutes } from './features/auth/routes';
 import { openLiveChat } from './features/chat/live-chat';
@@ -126,6 +127,16 @@ export async function registerRoutes(
     refunds,
     jobLock,
     intervalMs: config.payoutJobIntervalMs,
+  });
+
+  // Solana Actions (blinks): a dare backed from wherever its link goes (decision 066).
+  await app.register(actionRoutes, {
+    actions: services.actions,
+    currentMajorDareId: async () => {
+      const current = await services.majorDare.current();
+      return current.isActive ? current.id : null;
+    },
+    config,
   });
 
   // Shared dare links: the page's social preview.

@@ -1,4 +1,5 @@
 import type { AppDeps } from '#server/deps';
+import { createActionsService } from '#server/features/actions/service';
 import { createAdminService } from '#server/features/admin/service';
 import { createAuthService } from '#server/features/auth/service';
 import type { Announce } from '#server/features/chat/announce';
@@ -134,6 +135,17 @@ export function createServices(deps: ServiceDeps) {
       deps.warn?.(error, 'A relayed refund is not booked yet: the refund job will book it'),
   });
 
+  // Solana Actions: Add to Pool's deposit for any wallet, credited by the vault notice.
+  const actions = createActionsService({
+    db,
+    chain,
+    clock,
+    limiter,
+    dares,
+    payments,
+    noticeDeposits: (target) => payouts.noticeVaultPayments(target),
+  });
+
   return {
     auth,
     settings,
@@ -151,6 +163,7 @@ export function createServices(deps: ServiceDeps) {
     admin,
     majorDare,
     refundMe,
+    actions,
     /** The platform fee payer's balance against FEE_PAYER_MIN_SOL (the admin panel's warning). */
     feePayerStatus: () => feePayerStatus(payouts, config.feePayerMinLamports),
   };

@@ -410,6 +410,38 @@ export function createPaymentsService({
     },
 
     /**
+     * A pool contribution from a wallet that asked through a public link (Solana Actions): the
+     * same checks and the same deposit as Add to Pool, for a wallet no account needs to hold. No
+     * intent is recorded, so the platform keeps nothing per request and signs nothing: the
+     * deposit, once landed, is a straight one, credited to its payer by the vault notice (the
+     * callback asks for it at once; the payout job's run otherwise), exactly once.
+     */
+    async buildWalletContribution(input: { escrowWallet: string; from: Address; amount: string }) {
+      const now = clock();
+      const lamports = solToLamports(input.amount);
+      if (lamports < solToLamports(POOL_ADD_MIN_SOL)) throw badRequest(PAYMENT_MESSAGES.invalidAmount);
+      const escrow = await findEscrowWallet(db, input.escrowWallet);
+      if (!escrow || escrow.dareId === null) throw new AppError('CONFLICT', PAYMENT_MESSAGES.dareNotActive);
+      const dare = await findDareStanding(db, escrow.dareId);
+      if (!dare || effectiveStatus(dare, now) !== 'active') {
+        throw new AppError('CONFLICT', PAYMENT_MESSAGES.dareNotActive);
+      }
+      if ((await openVault(escrow)) === null) throw new AppError('CONFLICT', PAYMENT_MESSAGES.dareNotActive);
+      // Only v2 vaults are ever open to new money (decision 048); the backer lends its receipt's rent.
+      const built = await buildDepositTransaction(rpc, {
+        programId: escrowProgramV2Id,
+        vault: address(escrow.publicKey),
+        payer: input.from,
+        amount: lamports,
+      });
+      return {
+        transaction: built.base64,
+        lamports,
+        lastValidBlockHeight: built.lastValidBlockHeight,
+      };
+    },
+
+    /**
      * Relays a transaction the user's wallet signed and waits until it is confirmed, then books it
      * as money held for the payer. Only the exact message the server built for one of the caller's
      * open payment intents is relayed, once per intent: the wallet's signature must verify, and

@@ -10,6 +10,7 @@ import { ApiError } from '#web/lib/api-client';
 import { useDare } from '#web/lib/dare';
 import { useDocumentTitle } from '#web/lib/use-document-title';
 import { AddToPoolDialog } from './components/add-to-pool-dialog';
+import { BlinkShareDialog } from './components/blink-share-dialog';
 import { DareDetails } from './components/dare-details';
 
 /** A route id that can name a dare: a positive integer, else null (no request is made). */
@@ -91,6 +92,7 @@ export default function DareDetailsPage({
             }
           />
           <ShareButton title={dare.title} description={dare.description} path={`/dare/${dare.id}`} />
+          <BlinkShareDialog dareId={dare.id} title={dare.title} />
           {renderRefund?.({ id: dare.id, phase: dare.phase })}
         </>
       }
