@@ -29,6 +29,8 @@ import {
 export const MAX_PROCESSING_AGE = 150;
 const MAX_TRANSACTION_BYTES = 1232;
 const FAUCET_LAMPORTS = 10n ** 18n; // a billion SOL: airdrops never run it dry in practice
+/** A one-signature transaction's fee: what the legacy faucet keeps back to pay for its last transfer. */
+const LEGACY_MOVE_FEE = 5_000n;
 const LOOKUP_TABLE_META_SIZE = 56;
 const SYSTEM_PROGRAM_ID = '11111111111111111111111111111111';
 /**
@@ -93,7 +95,7 @@ export function decodeMessage(messageBytes: Transaction['messageBytes']): Legacy
  * SNAPSHOT_EVERY records and at close, and a start executes the records past it again.
  */
 export class EmbeddedLedger {
-  private readonly faucet = new Faucet();
+  private readonly faucet: Faucet;
   private unsaved: TransactionRecord[] = [];
   private dirty = false;
   private saving: Promise<void> | null = null;
@@ -123,6 +125,7 @@ export class EmbeddedLedger {
     /** What a snapshot saves: every account recorded transactions wrote (svm-state.ts). */
     private readonly snapshots: SvmSnapshots,
   ) {
+    this.faucet = Faucet.ofFolder(files?.dir ?? null);
     for (const { blockhash, slot: at } of legacyBlockhashes) this.recentBlockhashes.set(blockhash, at);
   }
 
@@ -131,8 +134,9 @@ export class EmbeddedLedger {
     if (saved?.snapshot.svm === null) {
       // Written by litesvm 1.5, whose snapshots 1.4.1 cannot read: the log holds every transaction
       // since the fresh chain, so executing it again rebuilds the same state.
-      const ledger = EmbeddedLedger.genesis(files, clock);
+      const ledger = EmbeddedLedger.genesis(files, clock, Faucet.legacy());
       for (const record of [...saved.records, ...saved.replay]) ledger.replay(record);
+      ledger.moveLegacyFaucet();
       ledger.saveNow({ snapshot: true });
       return ledger;
     }
@@ -170,6 +174,7 @@ export class EmbeddedLedger {
       );
       for (const record of saved.replay) ledger.replay(record);
       ledger.tick();
+      if (ledger.moveLegacyFaucet()) ledger.saveNow({ snapshot: true });
       // Replayed once: the next start begins from here. An older state gets its clock saved now,
       // so the slots handed out from here on never move back after a crash.
       if (saved.replay.length > 0 || !timing) ledger.saveNow({ snapshot: true });
@@ -182,7 +187,12 @@ export class EmbeddedLedger {
   }
 
   /** A fresh chain: LiteSVM as it starts, at the app's time, with the faucet funded. */
-  private static genesis(files: ChainStateFiles | null, clock: () => Date): EmbeddedLedger {
+  private static genesis(
+    files: ChainStateFiles | null,
+    clock: () => Date,
+    /** The faucet the saved records paid from, for a chain rebuilt from them (its own otherwise). */
+    fundedFaucet?: Faucet,
+  ): EmbeddedLedger {
     const svm = configure(new (liteSvm().LiteSVM)());
     // Start where LiteSVM's clock starts (a mainnet-like slot), at the app's time, not at 1970.
     const slot = Number(svm.getClock().slot);
@@ -200,7 +210,7 @@ export class EmbeddedLedger {
     );
     ledger.setClock(slot);
     ledger.tick();
-    ledger.fundFaucet();
+    ledger.fundFaucet(fundedFaucet?.address ?? ledger.faucet.address);
     return ledger;
   }
 
@@ -518,6 +528,11 @@ export class EmbeddedLedger {
     return refuse(outcome.err, outcome.logs);
   }
 
+  /** The address airdrops are paid from (its key is the data folder's own: faucet.ts). */
+  get faucetAddress(): Address {
+    return this.faucet.address;
+  }
+
   /** requestAirdrop: a real transfer from the faucet, through the same path as any transaction. */
   airdrop(to: Address, lamports: bigint): string {
     this.assertUsable();
@@ -727,10 +742,29 @@ export class EmbeddedLedger {
     return blockTime;
   }
 
-  private fundFaucet(): void {
-    this.snapshots.markWritten([this.faucet.address]);
+  /**
+   * A data folder made before decision 056 funded the faucet whose key is derived from the source:
+   * at its first start here, everything it holds moves to the folder's own faucet by an ordinary
+   * transfer it signs (in the history like any other), and the old key holds nothing after.
+   * Returns whether there was anything to move.
+   */
+  private moveLegacyFaucet(): boolean {
+    const legacy = Faucet.legacy();
+    const held = this.balance(legacy.address);
+    if (held <= LEGACY_MOVE_FEE) return false;
+    const bytes = legacy.transferTransaction(
+      this.faucet.address,
+      held - LEGACY_MOVE_FEE,
+      this.latestBlockhash().blockhash,
+    );
+    this.send(this.decode(bytes, bytes.length, 'base64'), { skipPreflight: false });
+    return true;
+  }
+
+  private fundFaucet(address: Address): void {
+    this.snapshots.markWritten([address]);
     this.svm.setAccount({
-      address: this.faucet.address,
+      address,
       lamports: lamports(FAUCET_LAMPORTS),
       programAddress: '11111111111111111111111111111111' as Address,
       executable: false,
