@@ -30,6 +30,11 @@ const PKCS8_ED25519_PREFIX = Buffer.from('302e020100300506032b657004220420', 'he
 /** The faucet's key in the chain's folder, readable only by the owner, like the other keys. */
 const KEY_FILE = 'faucet-key';
 
+/** Whether the chain folder has a faucet key of its own (every folder made since decision 056 has). */
+export function hasFaucetKey(dir: string): boolean {
+  return existsSync(path.join(dir, KEY_FILE));
+}
+
 /**
  * The embedded chain's faucet: a random key per data folder (`faucet-key` beside the chain's
  * state; per process for a chain in memory) that pays airdrops with ordinary signed transfers, so an airdrop is a complete transaction in the history, with

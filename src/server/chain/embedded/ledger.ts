@@ -14,7 +14,7 @@ import type { FailedTransactionMetadata, LiteSVM, TransactionMetadata } from 'li
 import { liteSvm } from '#server/chain/litesvm-native';
 import { blockhashOfSlot, newBlockhashSeed, SLOT_MS, type SlotClock } from './chain-time';
 import { type EpochScheduleValues, epochOf } from './epochs';
-import { Faucet } from './faucet';
+import { Faucet, hasFaucetKey } from './faucet';
 import { TransactionHistory, type TransactionRecord } from './history';
 import { JsonRpcError, RPC_ERROR } from './json-rpc';
 import { type ChainStateFiles, chainStateError } from './state-files';
@@ -134,9 +134,10 @@ export class EmbeddedLedger {
     if (saved?.snapshot.svm === null) {
       // Written by litesvm 1.5, whose snapshots 1.4.1 cannot read: the log holds every transaction
       // since the fresh chain, so executing it again rebuilds the same state.
-      const ledger = EmbeddedLedger.genesis(files, clock, Faucet.legacy());
+      const madeBeforeOwnFaucet = files !== null && !hasFaucetKey(files.dir);
+      const ledger = EmbeddedLedger.genesis(files, clock, madeBeforeOwnFaucet);
       for (const record of [...saved.records, ...saved.replay]) ledger.replay(record);
-      ledger.moveLegacyFaucet();
+      if (madeBeforeOwnFaucet) ledger.moveLegacyFaucet();
       ledger.saveNow({ snapshot: true });
       return ledger;
     }
@@ -190,8 +191,11 @@ export class EmbeddedLedger {
   private static genesis(
     files: ChainStateFiles | null,
     clock: () => Date,
-    /** The faucet the saved records paid from, for a chain rebuilt from them (its own otherwise). */
-    fundedFaucet?: Faucet,
+    /**
+     * A chain rebuilt from saved records funds the key a folder made before decision 056 paid
+     * airdrops from too, so those records replay as they ran.
+     */
+    fundLegacyFaucet = false,
   ): EmbeddedLedger {
     const svm = configure(new (liteSvm().LiteSVM)());
     // Start where LiteSVM's clock starts (a mainnet-like slot), at the app's time, not at 1970.
@@ -210,7 +214,8 @@ export class EmbeddedLedger {
     );
     ledger.setClock(slot);
     ledger.tick();
-    ledger.fundFaucet(fundedFaucet?.address ?? ledger.faucet.address);
+    ledger.fundFaucet(ledger.faucet.address);
+    if (fundLegacyFaucet) ledger.fundFaucet(Faucet.legacy().address);
     return ledger;
   }
 
