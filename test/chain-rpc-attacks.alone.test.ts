@@ -3,7 +3,18 @@
  * (the same shapes, sized for a shared 2-core machine) from another thread, as a page or a program
  * outside the app sends it, while /api/health keeps answering within 100 ms throughout.
  */
-import { generateKeyPairSigner } from '@solana/kit';
+import { request as httpRequest } from 'node:http';
+import {
+  appendTransactionMessageInstruction,
+  createTransactionMessage,
+  generateKeyPairSigner,
+  getBase64EncodedWireTransaction,
+  pipe,
+  setTransactionMessageFeePayerSigner,
+  setTransactionMessageLifetimeUsingBlockhash,
+  signTransactionMessageWithSigners,
+} from '@solana/kit';
+import { getTransferSolInstruction } from '@solana-program/system';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { RPC_BUDGET_WINDOW_MS, RPC_LIMITS } from '#server/chain/embedded/rpc-guard';
 import { createTestContext, type TestContext } from './helpers/app';
@@ -185,4 +196,88 @@ describe('the served chain RPC cannot take the app down', () => {
     expect(res.headers.get('access-control-allow-origin')).toBeNull();
     expect((await ctx.chain.rpc.getBalance(wallet).send()).value).toBe(0n);
   });
+
+  it("never refuses 27 wallets' sendTransaction for another client's flood of expensive requests", async () => {
+    // 27 wallets, each its own client address (loopback's 127.0.0.0/8 is all this machine's),
+    // paying in five rounds 200 ms apart while the flood lasts.
+    const ROUNDS = 5;
+    const wallets = await Promise.all(Array.from({ length: 27 }, () => generateKeyPairSigner()));
+    for (const wallet of wallets) await ctx.chain.airdrop(wallet.address, 1_000_000_000n);
+    const recipient = (await generateKeyPairSigner()).address;
+    const { value: blockhash } = await ctx.chain.rpc.getLatestBlockhash().send();
+    const transfer = async (wallet: (typeof wallets)[number], lamports: bigint) =>
+      getBase64EncodedWireTransaction(
+        await signTransactionMessageWithSigners(
+          pipe(
+            createTransactionMessage({ version: 0 }),
+            (m) => setTransactionMessageFeePayerSigner(wallet, m),
+            (m) => setTransactionMessageLifetimeUsingBlockhash(blockhash, m),
+            (m) =>
+              appendTransactionMessageInstruction(
+                getTransferSolInstruction({ source: wallet, destination: recipient, amount: lamports }),
+                m,
+              ),
+          ),
+        ),
+      );
+    const rounds = await Promise.all(
+      Array.from({ length: ROUNDS }, (_, round) =>
+        Promise.all(wallets.map((wallet) => transfer(wallet, 1_000_000n + BigInt(round)))),
+      ),
+    );
+    // One client (127.0.0.1) keeps 300 loader scans in flight for 2 s, as issue 34's flood did.
+    const scans = Array.from({ length: 300 }, (_, id) => body(loaderScan(id)));
+    const flood = attackFromOutside(rpcUrl, scans, { parallel: true, forMs: 2_000 });
+    const answers: { result?: unknown; error?: unknown }[] = [];
+    for (const wires of rounds) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      answers.push(
+        ...(await Promise.all(
+          wires.map((wire, i) =>
+            rpcFrom(`127.0.0.${10 + i}`, {
+              jsonrpc: '2.0',
+              id: i,
+              method: 'sendTransaction',
+              params: [wire, { encoding: 'base64' }],
+            }),
+          ),
+        )),
+      );
+    }
+    const flooded = (await flood).map((result) => result.answers as { hasResult: boolean; error?: unknown });
+    console.info(
+      `flood: ${flooded.length} answers, ${flooded.filter((a) => a.error).length} refused; wallets: ${answers.filter((a) => a.error).length} of ${answers.length} refused`,
+    );
+    // The flood was refused past its own share: it really was spending the budget.
+    expect(flooded.filter((answer) => answer.error).length).toBeGreaterThan(0);
+    expect(answers.map((answer) => answer.error ?? null)).toEqual(answers.map(() => null));
+    const paid = 27n * BigInt(ROUNDS) * 1_000_000n + 27n * BigInt((ROUNDS * (ROUNDS - 1)) / 2);
+    expect((await ctx.chain.rpc.getBalance(recipient).send()).value).toBe(paid);
+  });
 });
+
+/** One JSON-RPC request from a given local address (a client of its own to the served RPC). */
+function rpcFrom(localAddress: string, payload: unknown): Promise<{ result?: unknown; error?: unknown }> {
+  const url = new URL(rpcUrl);
+  const text = JSON.stringify(payload);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      {
+        host: url.hostname,
+        port: url.port,
+        method: 'POST',
+        path: '/',
+        localAddress,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString('utf8'))));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(text);
+  });
+}

@@ -16,11 +16,22 @@ export const CHAT_LIMITS = {
   lookupsPerWindow: 20,
   lookupWindowMs: 10_000,
   /**
+   * Per connection: frames of any kind in a window, counted on arrival before anything is read or
+   * looked up; more closes it (1008). A page sends a few (auth, joins, at most 5 messages).
+   */
+  framesPerWindow: 40,
+  frameWindowMs: 10_000,
+  /** Per connection: frames waiting for the ones before them (lookups, stores); more closes it (1008). */
+  maxQueuedFrames: 40,
+  /**
    * Per client address, across every instance: open sockets (more are closed with 1013 at once),
    * and joins in a window (more answer an error event). A browser tab holds one socket and joins a
    * few rooms; these leave room for a household or an office behind one address.
    */
   socketsPerAddress: 50,
+  /** Sockets opened in a window (a closed one opened again counts again): more are closed with 1013. */
+  opensPerAddress: 300,
+  openWindowMs: 60_000,
   joinsPerAddress: 300,
   joinWindowMs: 60_000,
 } as const;

@@ -69,6 +69,15 @@ export const RATE_LIMITS = {
     windowMs: CHAT_LIMITS.lookupWindowMs,
     ifStoreDown: 'count-locally',
   },
+  /**
+   * Per client address: chat sockets opened (each an upgrade, a slot and a sign-in lookup); past it
+   * a new socket is closed with 1013 before anything else, so closing and reopening cannot repeat them.
+   */
+  chatOpensPerAddress: {
+    limit: CHAT_LIMITS.opensPerAddress,
+    windowMs: CHAT_LIMITS.openWindowMs,
+    ifStoreDown: 'count-locally',
+  },
   /** Per client address, across its sockets: room joins (each may cost a lookup and a presence update). */
   chatJoinsPerAddress: {
     limit: CHAT_LIMITS.joinsPerAddress,

@@ -38,8 +38,11 @@ async function send(body) {
 }
 (async () => {
   const results = [];
-  if (workerData.parallel) results.push(...(await Promise.all(workerData.bodies.map(send))));
-  else for (const body of workerData.bodies) results.push(await send(body));
+  const until = Date.now() + (workerData.forMs ?? 0);
+  do {
+    if (workerData.parallel) results.push(...(await Promise.all(workerData.bodies.map(send))));
+    else for (const body of workerData.bodies) results.push(await send(body));
+  } while (Date.now() < until);
   parentPort.postMessage(results);
 })().catch((error) => parentPort.postMessage({ error: String(error) }));
 `;
@@ -52,12 +55,13 @@ async function send(body) {
 export function attackFromOutside(
   url: string,
   bodies: string[],
-  options: { parallel?: boolean } = {},
+  /** `forMs`: sends `bodies` again and again until this long has passed (a sustained flood). */
+  options: { parallel?: boolean; forMs?: number } = {},
 ): Promise<ResponseSummary[]> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(ATTACKER, {
       eval: true,
-      workerData: { url, bodies, parallel: options.parallel ?? false },
+      workerData: { url, bodies, parallel: options.parallel ?? false, forMs: options.forMs ?? 0 },
     });
     worker.once('message', (message: ResponseSummary[] | { error: string }) => {
       void worker.terminate();

@@ -14,7 +14,7 @@ import type { FailedTransactionMetadata, LiteSVM, TransactionMetadata } from 'li
 import { liteSvm } from '#server/chain/litesvm-native';
 import { blockhashOfSlot, newBlockhashSeed, SLOT_MS, type SlotClock } from './chain-time';
 import { type EpochScheduleValues, epochOf } from './epochs';
-import { Faucet } from './faucet';
+import { Faucet, hasFaucetKey } from './faucet';
 import { TransactionHistory, type TransactionRecord } from './history';
 import { JsonRpcError, RPC_ERROR } from './json-rpc';
 import { type ChainStateFiles, chainStateError } from './state-files';
@@ -30,6 +30,8 @@ import {
 export const MAX_PROCESSING_AGE = 150;
 const MAX_TRANSACTION_BYTES = 1232;
 const FAUCET_LAMPORTS = 10n ** 18n; // a billion SOL: airdrops never run it dry in practice
+/** A one-signature transaction's fee: what the legacy faucet keeps back to pay for its last transfer. */
+const LEGACY_MOVE_FEE = 5_000n;
 const LOOKUP_TABLE_META_SIZE = 56;
 const SYSTEM_PROGRAM_ID = '11111111111111111111111111111111';
 /**
@@ -94,7 +96,7 @@ export function decodeMessage(messageBytes: Transaction['messageBytes']): Legacy
  * SNAPSHOT_EVERY records and at close, and a start executes the records past it again.
  */
 export class EmbeddedLedger {
-  private readonly faucet = new Faucet();
+  private readonly faucet: Faucet;
   private unsaved: TransactionRecord[] = [];
   private dirty = false;
   private saving: Promise<void> | null = null;
@@ -124,6 +126,7 @@ export class EmbeddedLedger {
     /** What a snapshot saves: every account recorded transactions wrote (svm-state.ts). */
     private readonly snapshots: SvmSnapshots,
   ) {
+    this.faucet = Faucet.ofFolder(files?.dir ?? null);
     for (const { blockhash, slot: at } of legacyBlockhashes) this.recentBlockhashes.set(blockhash, at);
   }
 
@@ -132,8 +135,10 @@ export class EmbeddedLedger {
     if (saved?.snapshot.svm === null) {
       // Written by litesvm 1.5, whose snapshots 1.4.1 cannot read: the log holds every transaction
       // since the fresh chain, so executing it again rebuilds the same state.
-      const ledger = EmbeddedLedger.genesis(files, clock);
+      const madeBeforeOwnFaucet = files !== null && !hasFaucetKey(files.dir);
+      const ledger = EmbeddedLedger.genesis(files, clock, madeBeforeOwnFaucet);
       for (const record of [...saved.records, ...saved.replay]) ledger.replay(record);
+      if (madeBeforeOwnFaucet) ledger.moveLegacyFaucet();
       ledger.saveNow({ snapshot: true });
       return ledger;
     }
@@ -172,6 +177,7 @@ export class EmbeddedLedger {
       for (const record of saved.replay) ledger.replay(record);
       ledger.tick();
       ledger.alignEpochStart();
+      if (ledger.moveLegacyFaucet()) ledger.saveNow({ snapshot: true });
       // Replayed once: the next start begins from here. An older state gets its clock saved now,
       // so the slots handed out from here on never move back after a crash.
       if (saved.replay.length > 0 || !timing) ledger.saveNow({ snapshot: true });
@@ -184,7 +190,15 @@ export class EmbeddedLedger {
   }
 
   /** A fresh chain: LiteSVM as it starts, at the app's time, with the faucet funded. */
-  private static genesis(files: ChainStateFiles | null, clock: () => Date): EmbeddedLedger {
+  private static genesis(
+    files: ChainStateFiles | null,
+    clock: () => Date,
+    /**
+     * A chain rebuilt from saved records funds the key a folder made before decision 056 paid
+     * airdrops from too, so those records replay as they ran.
+     */
+    fundLegacyFaucet = false,
+  ): EmbeddedLedger {
     const svm = configure(new (liteSvm().LiteSVM)());
     // Start where LiteSVM's clock starts (a mainnet-like slot), at the app's time, not at 1970.
     const slot = Number(svm.getClock().slot);
@@ -202,7 +216,8 @@ export class EmbeddedLedger {
     );
     ledger.setClock(slot);
     ledger.tick();
-    ledger.fundFaucet();
+    ledger.fundFaucet(ledger.faucet.address);
+    if (fundLegacyFaucet) ledger.fundFaucet(Faucet.legacy().address);
     return ledger;
   }
 
@@ -533,6 +548,11 @@ export class EmbeddedLedger {
     return refuse(outcome.err, outcome.logs);
   }
 
+  /** The address airdrops are paid from (its key is the data folder's own: faucet.ts). */
+  get faucetAddress(): Address {
+    return this.faucet.address;
+  }
+
   /** requestAirdrop: a real transfer from the faucet, through the same path as any transaction. */
   airdrop(to: Address, lamports: bigint): string {
     this.assertUsable();
@@ -750,10 +770,29 @@ export class EmbeddedLedger {
     return blockTime;
   }
 
-  private fundFaucet(): void {
-    this.snapshots.markWritten([this.faucet.address]);
+  /**
+   * A data folder made before decision 056 funded the faucet whose key is derived from the source:
+   * at its first start here, everything it holds moves to the folder's own faucet by an ordinary
+   * transfer it signs (in the history like any other), and the old key holds nothing after.
+   * Returns whether there was anything to move.
+   */
+  private moveLegacyFaucet(): boolean {
+    const legacy = Faucet.legacy();
+    const held = this.balance(legacy.address);
+    if (held <= LEGACY_MOVE_FEE) return false;
+    const bytes = legacy.transferTransaction(
+      this.faucet.address,
+      held - LEGACY_MOVE_FEE,
+      this.latestBlockhash().blockhash,
+    );
+    this.send(this.decode(bytes, bytes.length, 'base64'), { skipPreflight: false });
+    return true;
+  }
+
+  private fundFaucet(address: Address): void {
+    this.snapshots.markWritten([address]);
     this.svm.setAccount({
-      address: this.faucet.address,
+      address,
       lamports: lamports(FAUCET_LAMPORTS),
       programAddress: '11111111111111111111111111111111' as Address,
       executable: false,

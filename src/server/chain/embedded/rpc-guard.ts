@@ -14,6 +14,8 @@ export const RPC_LIMITS = {
   maxAnswerBytes: 8 * 1024 * 1024,
   /** Milliseconds of synchronous work the served RPC may take per second, all callers together. */
   busyMsPerSecond: 250,
+  /** The same, per client address: one client's flood cannot spend another's share. */
+  busyMsPerClientPerSecond: 100,
   /** requestAirdrop over RPC, per minute (the app's /api/dev/airdrop allows 30 per minute per IP). */
   airdropsPerMinute: 30,
 } as const;
@@ -51,68 +53,140 @@ export const EXPENSIVE_METHODS = new Set([
 const RATE_LIMITED = -32005;
 /** The busy budget's window: `busyMsPerSecond` is spent and renewed per this many milliseconds. */
 export const RPC_BUDGET_WINDOW_MS = 1000;
-/** Expensive requests waiting their turn, all callers together. */
-const MAX_WAITING = 200;
+/** Expensive requests one client may have waiting their turn. */
+export const MAX_WAITING_PER_CLIENT = 50;
+/** Expensive requests waiting, all clients together, past which only wallet methods still wait. */
+const MAX_WAITING = 1000;
 
 /**
- * A shared budget of synchronous work: each expensive request's time is charged; once callers have
- * used `busyMsPerSecond` within the current second, further expensive requests are refused until
- * the next one. Cheap reads (getSlot, getBalance, ...) are never refused.
+ * What a wallet needs to pay and see it land: refused only for its own client's spending, never
+ * because others spent the shared budget (the confirmation reads, getSignatureStatuses,
+ * getLatestBlockhash, getBalance, getAccountInfo, are cheap and never refused at all).
+ */
+export const WALLET_METHODS = new Set(['sendTransaction', 'simulateTransaction']);
+
+const refusal = () =>
+  new JsonRpcError(
+    RATE_LIMITED,
+    `Too many expensive requests to the embedded chain's RPC; retry in a second`,
+  );
+
+interface Job {
+  method: string;
+  work: () => unknown;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+interface Client {
+  windowStart: number;
+  spentMs: number;
+  waiting: Job[];
+}
+
+/**
+ * Budgets of synchronous work, per client address and for all clients together. Each expensive
+ * request's time is charged to both: once a client has used `busyMsPerClientPerSecond` within its
+ * current second, its expensive requests are refused until the next; once all clients together
+ * have used `busyMsPerSecond`, everyone's expensive requests are refused except wallet methods,
+ * which only their own client's spending refuses. Cheap reads (getSlot, getBalance, ...) are never
+ * refused. Requests wait in a queue per client and are served one at a time, taking turns between
+ * clients, so a client's flood waits behind itself, not in front of a wallet's payment.
  */
 export class BusyBudget {
   private windowStart = 0;
   private spentMs = 0;
   private airdropWindowStart = 0;
   private airdrops = 0;
+  private readonly clients = new Map<string, Client>();
+  /** Clients with a request waiting, in turn order. */
+  private readonly turns: string[] = [];
+  private waiting = 0;
+  private scheduled = false;
 
   constructor(private readonly now: () => number = () => performance.now()) {}
 
-  private queue: Promise<void> = Promise.resolve();
-  private waiting = 0;
-
   /**
-   * Runs `work`: a cheap method at once; an expensive one in turn, one at a time, each after a full
-   * turn of the event loop, so what waits for the app (its HTTP requests, timers) runs in between
-   * and never waits behind more than one of them. Refused when the budget or the queue is full.
+   * Runs `work` for `client` (its address): a cheap method at once; an expensive one in the
+   * client's turn, one at a time over all clients, each after a full turn of the event loop, so
+   * what waits for the app (its HTTP requests, timers) runs in between. Refused when the client's
+   * queue is full, or (not a wallet method) when every client's together is.
    */
-  run<T>(method: string, work: () => T): T | Promise<T> {
+  run<T>(method: string, work: () => T, client = 'local'): T | Promise<T> {
     if (!EXPENSIVE_METHODS.has(method)) return work();
-    if (this.waiting >= MAX_WAITING) {
-      throw new JsonRpcError(
-        RATE_LIMITED,
-        `Too many expensive requests to the embedded chain's RPC; retry in a second`,
-      );
-    }
-    this.waiting += 1;
-    const result = this.queue.then(async () => {
-      await new Promise((resolve) => setTimeout(resolve, 0));
-      this.waiting -= 1;
-      return this.charge(method, work);
+    const state = this.clientState(client);
+    if (state.waiting.length >= MAX_WAITING_PER_CLIENT) throw refusal();
+    if (this.waiting >= MAX_WAITING && !WALLET_METHODS.has(method)) throw refusal();
+    return new Promise<T>((resolve, reject) => {
+      state.waiting.push({ method, work, resolve: resolve as (value: unknown) => void, reject });
+      this.waiting += 1;
+      if (state.waiting.length === 1) this.turns.push(client);
+      this.schedule();
     });
-    this.queue = result.then(
-      () => undefined,
-      () => undefined,
-    );
-    return result;
   }
 
-  private charge<T>(method: string, work: () => T): T {
+  private clientState(client: string): Client {
+    let state = this.clients.get(client);
+    if (!state) {
+      state = { windowStart: 0, spentMs: 0, waiting: [] };
+      this.clients.set(client, state);
+    }
+    return state;
+  }
+
+  private schedule(): void {
+    if (this.scheduled || this.turns.length === 0) return;
+    this.scheduled = true;
+    setTimeout(() => {
+      this.scheduled = false;
+      this.serveNext();
+      this.schedule();
+    }, 0);
+  }
+
+  /** The next client in turn gets one request served; it goes to the back if it has more. */
+  private serveNext(): void {
+    const client = this.turns.shift();
+    if (client === undefined) return;
+    const state = this.clients.get(client)!;
+    const job = state.waiting.shift()!;
+    this.waiting -= 1;
+    if (state.waiting.length > 0) this.turns.push(client);
+    try {
+      job.resolve(this.charge(job.method, job.work, state));
+    } catch (error) {
+      job.reject(error);
+    }
+    if (this.clients.size > MAX_WAITING) this.forgetIdleClients();
+  }
+
+  /** Clients with nothing waiting and a window over are as good as new: many addresses cannot grow the map. */
+  private forgetIdleClients(): void {
+    const now = this.now();
+    for (const [client, state] of this.clients)
+      if (state.waiting.length === 0 && now - state.windowStart >= RPC_BUDGET_WINDOW_MS)
+        this.clients.delete(client);
+  }
+
+  private charge<T>(method: string, work: () => T, client: Client): T {
     const started = this.now();
     if (started - this.windowStart >= RPC_BUDGET_WINDOW_MS) {
       this.windowStart = started;
       this.spentMs = 0;
     }
-    if (this.spentMs >= RPC_LIMITS.busyMsPerSecond) {
-      throw new JsonRpcError(
-        RATE_LIMITED,
-        `Too many expensive requests to the embedded chain's RPC; retry in a second`,
-      );
+    if (started - client.windowStart >= RPC_BUDGET_WINDOW_MS) {
+      client.windowStart = started;
+      client.spentMs = 0;
     }
+    if (client.spentMs >= RPC_LIMITS.busyMsPerClientPerSecond) throw refusal();
+    if (this.spentMs >= RPC_LIMITS.busyMsPerSecond && !WALLET_METHODS.has(method)) throw refusal();
     if (method === 'requestAirdrop') this.countAirdrop(started);
     try {
       return work();
     } finally {
-      this.spentMs += this.now() - started;
+      const spent = this.now() - started;
+      this.spentMs += spent;
+      client.spentMs += spent;
     }
   }
 

@@ -28,7 +28,8 @@ export class ChainRpcListenError extends Error {}
  * Solana's WebSocket PubSub on `port + 1`, as solana-test-validator does and as clients derive it.
  * Port 0 picks free ports for both (tests). It runs inside the app's process, so it is guarded
  * (rpc-guard.ts, decision 031): only Solana Explorer's origin (and wallet extensions) may call it
- * from a browser, batches and answers are capped, expensive methods share a time budget, and
+ * from a browser, batches and answers are capped, expensive methods spend time budgets (per client
+ * address and all together; a wallet's sendTransaction only its own), and
  * airdrops are rate-limited. The app's own calls never come through here.
  * Rejects with ChainRpcListenError when either port cannot be bound, leaving nothing open.
  */
@@ -40,8 +41,13 @@ export async function serveChainRpc(options: {
 }): Promise<ChainRpcServer> {
   const { ledger, host, port } = options;
   const budget = new BusyBudget();
-  const handle: RpcHandler = (method, params) => budget.run(method, () => options.handle(method, params));
+  // Budgets are per caller: the address the connection comes from (no proxy speaks for anyone here).
+  const handleFor =
+    (client: string): RpcHandler =>
+    (method, params) =>
+      budget.run(method, () => options.handle(method, params), client);
   const http = createServer((request, response) => {
+    const handle = handleFor(request.socket.remoteAddress ?? 'unknown');
     serveHttp(request, response, (payload) => answerPayload(payload, handle, ledger)).catch(() =>
       response.destroy(),
     );

@@ -81,9 +81,17 @@ export function createChatHub(
     for (const socket of members) socket.sendFrames(frames);
   }
 
+  /**
+   * How long the last flush took: the next waits at least as long, so a crowd's fan-out takes at
+   * most half of the event loop and the app's requests run in between (many accounts each at
+   * their message limit, to thousands of sockets: decision 056).
+   */
+  let lastFlushMs = 0;
   function flush() {
     flushScheduled = null;
+    const started = performance.now();
     for (const room of [...pending.keys()]) flushRoom(room);
+    lastFlushMs = performance.now() - started;
   }
 
   function broadcast(room: string, frame: ServerFrame) {
@@ -92,7 +100,7 @@ export function createChatHub(
     const texts = pending.get(room);
     if (texts) texts.push(text);
     else pending.set(room, [text]);
-    flushScheduled ??= setTimeout(flush, FAN_OUT_WINDOW_MS);
+    flushScheduled ??= setTimeout(flush, Math.max(FAN_OUT_WINDOW_MS, lastFlushMs));
   }
 
   /**

@@ -3,13 +3,20 @@ import type { IncomingMessage } from 'node:http';
 import { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
-import { CHAT_MESSAGES, clientFrameSchema, type ServerFrame } from '#contract/chat';
+import {
+  CHAT_LIMITS,
+  CHAT_MESSAGES,
+  chatTextSchema,
+  clientFrameSchema,
+  type ServerFrame,
+} from '#contract/chat';
 import { TRY_AGAIN_LATER_CLOSE_CODE } from '#contract/chat-limits';
 import type { Db } from '#server/db/client';
 import type { Clock } from '#server/deps';
 import { AppError } from '#server/errors';
 import { sessionUser } from '#server/features/auth/sessions';
 import { hashToken } from '#server/features/auth/tokens';
+import type { UserRow } from '#server/features/auth/user';
 import type { RateLimiter } from '#server/rate-limit/port';
 import { CHAT_SOCKETS_PER_ADDRESS, RATE_LIMITS } from '#server/rate-limits';
 import type { ChatBus } from './bus';
@@ -29,6 +36,13 @@ function rawConnection(request: IncomingMessage): Duplex | null {
 /** RFC 6455 close codes. */
 const POLICY_VIOLATION = 1008;
 
+/**
+ * How long a socket speaks for its session without asking the database again. A logout reaches
+ * every socket of the session at once (the bus's 'session-ended'); an expiry, or a session revoked
+ * any other way, stops the socket speaking within this (decision 056).
+ */
+export const SESSION_RECHECK_MS = 10_000;
+
 interface Options {
   db: Db;
   clock: Clock;
@@ -39,18 +53,77 @@ interface Options {
   heartbeatMs: number;
 }
 
-/** Frames that cost a database lookup (auth, join), per connection: a visitor needs only a few. */
-function lookupBudget(now: () => number) {
+/** Counts events in fixed windows, in the socket itself: true while within `limit` per `windowMs`. */
+function windowBudget(limit: number, windowMs: number, now: () => number) {
   let used = 0;
   let resetAt = 0;
   return () => {
     const at = now();
     if (at >= resetAt) {
       used = 0;
-      resetAt = at + RATE_LIMITS.chatSocketLookups.windowMs;
+      resetAt = at + windowMs;
     }
     used += 1;
-    return used <= RATE_LIMITS.chatSocketLookups.limit;
+    return used <= limit;
+  };
+}
+
+/**
+ * Sessions as the database last said, shared by this instance's sockets: the sockets of one
+ * account (50 per address, each reopened as often as it is closed) ask once per
+ * SESSION_RECHECK_MS, and lookups of one token at the same moment share one query. A logout
+ * forgets the session at once (`forget`, on the bus's 'session-ended').
+ */
+function sharedSessions(db: Db, clock: Clock) {
+  const known = new Map<string, { user: Promise<UserRow | undefined>; checkedAt: number }>();
+  const MAX_REMEMBERED = 10_000;
+  return {
+    lookUp(tokenHash: string): { user: Promise<UserRow | undefined>; checkedAt: number } {
+      const at = clock().getTime();
+      const seen = known.get(tokenHash);
+      if (seen && at - seen.checkedAt < SESSION_RECHECK_MS && at >= seen.checkedAt) return seen;
+      const entry = { user: sessionUser(db, tokenHash, clock()), checkedAt: at };
+      if (known.size >= MAX_REMEMBERED) known.clear();
+      known.set(tokenHash, entry);
+      // A failed lookup is not remembered.
+      entry.user.catch(() => {
+        if (known.get(tokenHash) === entry) known.delete(tokenHash);
+      });
+      return entry;
+    },
+    forget(tokenHash: string) {
+      known.delete(tokenHash);
+    },
+    forgetStale() {
+      const at = clock().getTime();
+      for (const [tokenHash, entry] of known)
+        if (at - entry.checkedAt >= SESSION_RECHECK_MS) known.delete(tokenHash);
+    },
+  };
+}
+
+/**
+ * Chat messages per user over this instance's sockets, counted on arrival (the limit the service
+ * counts per user again, across instances, before storing): the sockets of one account cannot
+ * multiply its messages into lookups.
+ */
+function userMessageWindows() {
+  const windows = new Map<number, { used: number; resetAt: number }>();
+  return {
+    /** Counts one message of `userId` (none for a socket not signed in yet: the socket's own count holds). */
+    within(userId: number | undefined, at: number): boolean {
+      if (userId === undefined) return true;
+      let entry = windows.get(userId);
+      if (!entry || at >= entry.resetAt) {
+        entry = { used: 0, resetAt: at + CHAT_LIMITS.rateWindowMs };
+        windows.set(userId, entry);
+      }
+      entry.used += 1;
+      return entry.used <= CHAT_LIMITS.ratePerWindow;
+    },
+    forgetEnded(at: number) {
+      for (const [userId, entry] of windows) if (at >= entry.resetAt) windows.delete(userId);
+    },
   };
 }
 
@@ -76,8 +149,11 @@ export async function chatSocket(
   const slotKey = (address: string) => `chat-sockets:${address}`;
   /** Each session's sockets on this instance, to sign them out when the session is logged out. */
   const bySession = new Map<string, Set<() => void>>();
+  const messagesOfUser = userMessageWindows();
+  const sessions = sharedSessions(db, clock);
   bus.subscribe((event) => {
     if (event.kind !== 'session-ended') return;
+    sessions.forget(event.tokenHash);
     for (const signOut of bySession.get(event.tokenHash) ?? []) signOut();
   });
 
@@ -93,6 +169,8 @@ export async function chatSocket(
       socket.ping();
     }
     hub.refreshPresence();
+    messagesOfUser.forgetEnded(clock().getTime());
+    sessions.forgetStale();
     for (const [address, holders] of slotsByAddress)
       void limiter.renewSlots(slotKey(address), [...holders], socketSlots).catch(() => {});
   }, heartbeatMs);
@@ -106,9 +184,25 @@ export async function chatSocket(
     // The address as the proxies in TRUST_PROXY report it, like every per-address limit.
     const address = request.ip;
     const holder = `${instance}:${++socketSeq}`;
-    /** Who speaks: the session the socket authenticated with, until it ends. */
-    let session: { tokenHash: string } | null = null;
-    const withinBudget = lookupBudget(() => clock().getTime());
+    /**
+     * Who speaks: the session the socket authenticated with, until it ends, and its user as the
+     * database last said (at `checkedAt`, on the app's clock).
+     */
+    let session: { tokenHash: string; user: UserRow; checkedAt: number } | null = null;
+    const now = () => clock().getTime();
+    // Frames that cost a database lookup (auth, join): a visitor needs only a few.
+    const withinLookups = windowBudget(
+      RATE_LIMITS.chatSocketLookups.limit,
+      RATE_LIMITS.chatSocketLookups.windowMs,
+      now,
+    );
+    const withinFrames = windowBudget(CHAT_LIMITS.framesPerWindow, CHAT_LIMITS.frameWindowMs, now);
+    // The user's own limit, counted here on arrival for the socket and for its user over this
+    // instance's sockets (and again in the service, across instances): a message past it is
+    // refused before it waits for or costs anything, and told once per window, not once per frame.
+    const withinMessages = windowBudget(CHAT_LIMITS.ratePerWindow, CHAT_LIMITS.rateWindowMs, now);
+    let toldTooFastUntil = 0;
+    let queued = 0;
     // The connection ws speaks on. Room-wide frames, framed once for the room (wire.ts), are
     // written to it as they are: ws's own writes are synchronous too (no compression is
     // negotiated, so its sender never queues), so frames from both never interleave or reorder.
@@ -159,29 +253,32 @@ export async function chatSocket(
 
     // Past the address's allowance the socket is closed before it costs anything; its frames wait
     // for the answer (the queue below starts with it).
-    const slot = limiter.takeSlot(slotKey(address), holder, socketSlots).then(
-      (taken) => {
-        if (!taken) {
-          socket.close(TRY_AGAIN_LATER_CLOSE_CODE, CHAT_MESSAGES.tooManySockets);
-          return false;
-        }
-        if (socket.readyState !== socket.OPEN) {
-          void limiter.freeSlot(slotKey(address), holder).catch(() => {});
-          return false;
-        }
-        let holders = slotsByAddress.get(address);
-        if (!holders) {
-          holders = new Set();
-          slotsByAddress.set(address, holders);
-        }
-        holders.add(holder);
-        return true;
-      },
-      (error) => {
-        app.log.warn({ err: error }, 'chat socket allowance not checked');
-        return true;
-      },
-    );
+    const slot = limiter
+      .hit(`chat-opens:${address}`, RATE_LIMITS.chatOpensPerAddress)
+      .then((opened) => opened.allowed && limiter.takeSlot(slotKey(address), holder, socketSlots))
+      .then(
+        (taken) => {
+          if (!taken) {
+            socket.close(TRY_AGAIN_LATER_CLOSE_CODE, CHAT_MESSAGES.tooManySockets);
+            return false;
+          }
+          if (socket.readyState !== socket.OPEN) {
+            void limiter.freeSlot(slotKey(address), holder).catch(() => {});
+            return false;
+          }
+          let holders = slotsByAddress.get(address);
+          if (!holders) {
+            holders = new Set();
+            slotsByAddress.set(address, holders);
+          }
+          holders.add(holder);
+          return true;
+        },
+        (error) => {
+          app.log.warn({ err: error }, 'chat socket allowance not checked');
+          return true;
+        },
+      );
 
     sockets.add(socket);
     alive.set(socket, true);
@@ -200,6 +297,11 @@ export async function chatSocket(
     let queue: Promise<unknown> = slot;
     socket.on('message', (data, isBinary) => {
       if (socket.readyState !== socket.OPEN) return;
+      // Every frame counted on arrival, before it is read: a flood is cut off after a page's worth.
+      if (!withinFrames()) {
+        socket.close(POLICY_VIOLATION, CHAT_MESSAGES.tooManyRequests);
+        return;
+      }
       let raw: unknown;
       try {
         if (isBinary) throw new Error('binary frame');
@@ -210,15 +312,68 @@ export async function chatSocket(
       }
       // Counted on arrival, before any queueing: a flood is cut off after a few lookups.
       const type = (raw as { type?: unknown } | null)?.type;
-      if ((type === 'auth' || type === 'join') && !withinBudget()) {
+      if ((type === 'auth' || type === 'join') && !withinLookups()) {
         socket.close(POLICY_VIOLATION, CHAT_MESSAGES.tooManyRequests);
         return;
       }
-      queue = queue.then(() => handle_(raw)).catch(fail);
+      // A message that cannot be sent (blank, too long) is answered as such and not counted.
+      if (
+        type === 'chat_message' &&
+        chatTextSchema.safeParse((raw as { message?: unknown }).message).success &&
+        !(withinMessages() && messagesOfUser.within(session?.user.id, now()))
+      ) {
+        if (now() >= toldTooFastUntil) {
+          toldTooFastUntil = now() + CHAT_LIMITS.rateWindowMs;
+          handle.send({ type: 'error', error: CHAT_MESSAGES.rateLimited });
+        }
+        return;
+      }
+      // A socket whose frames wait faster than they are handled is not a page's.
+      if (queued >= CHAT_LIMITS.maxQueuedFrames) {
+        socket.close(POLICY_VIOLATION, CHAT_MESSAGES.tooManyRequests);
+        return;
+      }
+      queued += 1;
+      queue = queue
+        .then(() => handle_(raw))
+        .catch(fail)
+        .finally(() => {
+          queued -= 1;
+        });
     });
     void slot.then((taken) => {
       if (taken && socket.readyState === socket.OPEN) hub.join(handle, GLOBAL_ROOM);
     });
+
+    /**
+     * The session's user, asked of the database again once SESSION_RECHECK_MS have passed since
+     * it last was: a session that expired or was revoked while the socket stayed open stops
+     * speaking (a logout already signed it out through the bus). Undefined, the socket told
+     * why, when it may not speak.
+     */
+    async function speaker(): Promise<UserRow | undefined> {
+      const current = session;
+      if (!current) {
+        handle.send({ type: 'error', error: CHAT_MESSAGES.notAuthenticated });
+        return undefined;
+      }
+      const at = now();
+      if (at - current.checkedAt < SESSION_RECHECK_MS && at >= current.checkedAt) return current.user;
+      const lookup = sessions.lookUp(current.tokenHash);
+      const user = await lookup.user;
+      if (session !== current) {
+        // Signed out while the database answered.
+        handle.send({ type: 'error', error: CHAT_MESSAGES.notAuthenticated });
+        return undefined;
+      }
+      if (!user) {
+        signOut(true);
+        return undefined;
+      }
+      current.user = user;
+      current.checkedAt = lookup.checkedAt;
+      return user;
+    }
 
     async function handle_(raw: unknown) {
       // A closed socket's queued frames cost nothing more (and must not put it back in a room).
@@ -232,25 +387,17 @@ export async function chatSocket(
       switch (frame.type) {
         case 'auth': {
           const tokenHash = frame.token ? hashToken(frame.token) : null;
-          const user = tokenHash ? await sessionUser(db, tokenHash, clock()) : undefined;
-          setSession(user && tokenHash ? { tokenHash } : null);
+          const lookup = tokenHash ? sessions.lookUp(tokenHash) : null;
+          const user = lookup ? await lookup.user : undefined;
+          setSession(user && lookup && tokenHash ? { tokenHash, user, checkedAt: lookup.checkedAt } : null);
           if (!user) handle.send({ type: 'error', error: CHAT_MESSAGES.authFailed });
           handle.send({ type: 'auth', ok: user !== undefined, username: user?.username });
           return;
         }
         case 'chat_message': {
-          if (!session) {
-            handle.send({ type: 'error', error: CHAT_MESSAGES.notAuthenticated });
-            return;
-          }
-          // Checked again for every message: a session logged out on another instance, or one
-          // that expired while the socket stayed open, must not keep speaking.
-          const user = await sessionUser(db, session.tokenHash, clock());
-          if (!user) {
-            signOut(true);
-            return;
-          }
-          await chat.postUserMessage(user, { message: frame.message, dareId: frame.dareId ?? null });
+          const user = await speaker();
+          if (user)
+            await chat.postUserMessage(user, { message: frame.message, dareId: frame.dareId ?? null });
           return;
         }
         case 'join': {
