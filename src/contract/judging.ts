@@ -25,7 +25,8 @@ export const JUDGING_MESSAGES = {
     `Judged by ${threshold} of ${judges} DarePool ${judges === 1 ? 'admin' : 'admins'}`,
   /** 409 of POST /api/claims/prize before the window ends; `date` as the web formats it. */
   paysOn: (date: string) => `This prize is paid on ${date}, when the guardian's window ends`,
-  winnerNamed: (date: string) => `Winner named — paid ${date}`,
+  /** A payment still ahead (issue 37, item 7): 'will be paid', never 'paid', before it is. */
+  winnerNamed: (date: string) => `Winner named — will be paid on ${date}`,
   noJudgeWallet: 'Connect the wallet that judges this dare to name its winner',
 } as const;
 
