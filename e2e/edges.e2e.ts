@@ -61,9 +61,11 @@ describe('the edges at 1366 px', () => {
     await page.goto(app.url('/'));
     await page.getByText('Live on Solana localnet', { exact: true }).waitFor();
     await page.getByTitle('Solana cluster').getByText('localnet', { exact: true }).waitFor();
-    // The side menu lists every page; the top bar does not repeat them.
+    // The side menu lists every page; the top bar has the spec's links (issue 37, item 13).
     const top = page.getByRole('navigation', { name: 'Top' });
-    for (const name of ['Home', 'Leaderboard', 'Profile', 'Community Dares'])
+    for (const name of ['Home', 'Leaderboard', 'Create Dare', 'Profile'])
+      expect(await top.getByRole('link', { name }).count(), name).toBe(1);
+    for (const name of ['Community Dares', 'Admin'])
       expect(await top.getByRole('link', { name }).count(), name).toBe(0);
     const main = page.getByRole('navigation', { name: 'Main' });
     for (const name of ['Home', 'Leaderboard', 'Profile', 'Community Dares'])

@@ -161,7 +161,13 @@ export const dareSchema = z
     phase: z.enum(DARE_PHASES),
     /** (Addition) the SOL that went back to the wallets that paid it, once any did. */
     refundTotal: z
-      .object({ amount: solAmountSchema, backers: z.number().int() })
+      .object({
+        amount: solAmountSchema,
+        backers: z.number().int(),
+        /** (Addition) everything paid into it and by how many wallets: 'Refunding: 1 of 2…' until all are back. */
+        paidAmount: solAmountSchema,
+        paidBackers: z.number().int(),
+      })
       .nullable()
       .meta({ id: 'DareRefunded' }),
     escrowWallet: z.string().nullable(),

@@ -28,6 +28,9 @@ export type DareSelection = {
   /** SOL (decimal) of the contributions that went back, and to how many wallets. */
   refundedAmount: string;
   refundedBackers: number;
+  /** SOL (decimal) of every contribution, and how many wallets paid. */
+  paidAmount: string;
+  paidBackers: number;
 };
 
 /** One dare with its creator and counts, as toDare (dare-view.ts) shows it. */

@@ -42,7 +42,11 @@ export function DareDetails({
             <StatTile
               label="Refunded"
               value={formatSol(dare.refundTotal.amount)}
-              hint={`to ${dare.refundTotal.backers} ${dare.refundTotal.backers === 1 ? 'backer' : 'backers'}`}
+              hint={
+                dare.refundTotal.backers < dare.refundTotal.paidBackers
+                  ? `to ${dare.refundTotal.backers} of ${dare.refundTotal.paidBackers} backers, of ${formatSol(dare.refundTotal.paidAmount)}`
+                  : `to ${dare.refundTotal.backers} ${dare.refundTotal.backers === 1 ? 'backer' : 'backers'}`
+              }
               icon={Undo2}
             />
           ) : (
