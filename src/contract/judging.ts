@@ -53,7 +53,15 @@ export type LandedProposal = z.infer<typeof landedProposalSchema>;
 
 /** GET /api/dares/{id}/outcome `proposal`: the latest proposal of the dare, vetoed or not. */
 export const dareProposalSchema = landedProposalSchema
-  .extend({ vetoed: z.boolean() })
+  .extend({
+    vetoed: z.boolean(),
+    /**
+     * (Addition) whether the guardian's window is still running by the chain's clock (the one the
+     * program judges it by): Profile shows when it pays instead of Claim Prize until then. The
+     * server always answers it; optional only for older clients' fixtures.
+     */
+    inWindow: z.boolean().optional(),
+  })
   .meta({ id: 'DareProposal' });
 export type DareProposal = z.infer<typeof dareProposalSchema>;
 

@@ -39,8 +39,9 @@ function PrizeWindow({ dareId, submissionId }: { dareId: number; submissionId: n
 function usePaysOn(dareId: number | null, submissionId: number): string | null {
   const proposal = useDareOutcome(dareId ?? 0, dareId !== null).data?.proposal;
   const now = useNow();
-  if (!proposal || proposal.vetoed) return null;
+  if (!proposal || proposal.vetoed || !proposal.inWindow) return null;
   if (!proposal.winners.some((winner) => winner.submissionId === submissionId)) return null;
+  // The server says by the chain's clock; the page's clock ends it on time between two polls.
   return new Date(proposal.executesAt).getTime() > now.getTime() ? proposal.executesAt : null;
 }
 
