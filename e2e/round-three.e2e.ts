@@ -3,7 +3,8 @@ import type { PublicConfig } from '#contract/config';
 import type { MajorDare } from '#contract/major-dare';
 import { lamportsToSol, solToLamports } from '#contract/money';
 import { setupApp } from './fixtures/app';
-import { call, newClient, request, submitOverHttp } from './fixtures/http-client';
+import { call, createDareOverHttp, newClient, request, submitOverHttp } from './fixtures/http-client';
+import { nameWinnerAsDemoJudge } from './fixtures/judging';
 import { loginAsDemoAdmin, openAsDemoAdmin, openSignedIn, registerWithWallet } from './fixtures/users';
 
 /**
@@ -89,11 +90,28 @@ describe('issue 37', () => {
     expect(await page.getByText("DarePool pays the vault's rent").count()).toBe(0);
   });
 
-  it("fits Profile's Reward Claims in a 375 px phone", async () => {
-    const { page } = await openSignedIn(app, { username: 'carol', password: 'darepool-demo' }, '/profile', {
-      viewport: PHONE,
+  it("fits Profile's Reward Claims in a 375 px phone, a long proof description and all", {
+    timeout: 60_000,
+  }, async () => {
+    const dares = await untouchedDares();
+    const dare = dares.at(-1);
+    if (!dare) throw new Error('the demo data has an active community dare without proofs');
+    const winner = await newClient(app, 10);
+    const proof = await submitOverHttp(app, winner, dare.id, {
+      videoUrl: `https://videos.example/${winner.username}-long.mp4`,
+      description:
+        'Twenty-one consecutive sunrise swims in the harbour, every single one of them filmed from the pier',
     });
-    await page.getByRole('list', { name: 'Claims history' }).waitFor();
+    const admin = await loginAsDemoAdmin(app);
+    await request(app, 'PUT', `/api/admin/submissions/${proof.id}`, admin.token, { status: 'approved' });
+    await nameWinnerAsDemoJudge(app, admin.token, proof.id, dare.id);
+    const { page } = await openSignedIn(
+      app,
+      { username: winner.username, password: CLIENT_PASSWORD },
+      '/profile',
+      { viewport: PHONE },
+    );
+    await page.getByRole('list', { name: 'Winning submissions' }).getByText(dare.title).waitFor();
     const widths = await page.evaluate(() => ({
       page: document.documentElement.scrollWidth,
       card: document.getElementById('claims-history')!.closest('.grid')!.scrollWidth,
@@ -105,9 +123,9 @@ describe('issue 37', () => {
   it("tells a rejected proof's author on the dare page; the admin plays a link proof and is warned of a copy", {
     timeout: 90_000,
   }, async () => {
-    const [first, second] = await untouchedDares();
-    if (!first || !second) throw new Error('the demo data has two active community dares without proofs');
     const client = await newClient(app, 37);
+    const first = await createDareOverHttp(app, client, { title: 'Film the tide coming in', stake: '0.05' });
+    const second = await createDareOverHttp(app, client, { title: 'Film the tide going out', stake: '0.05' });
     const link = `https://127.0.0.1:9/${client.username}.mp4`;
     const proof = await submitOverHttp(app, client, first.id, { videoUrl: link, description: 'Mine' });
     // The same user's link on another dare is allowed, and the admin sees it matches an earlier one.

@@ -89,7 +89,8 @@ export function WinningSubmissions({
   if (items === undefined) return <Spinner label="Loading winning submissions" />;
   if (items.length === 0) return <EmptyState title="No winning submissions yet" />;
   return (
-    <ul className="space-y-2" aria-label="Winning submissions">
+    // min-w-0: a grid item (the wallet gate around it) would otherwise widen to its longest line.
+    <ul className="min-w-0 space-y-2" aria-label="Winning submissions">
       {items.map((item) => (
         <li
           key={item.claimId}
