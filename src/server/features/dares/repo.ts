@@ -71,6 +71,8 @@ export async function listDares(db: DbOrTx, query: DareListQuery, now: Date): Pr
     .where(
       and(
         eq(dares.isMajor, false),
+        // A private dare is reached by its link only (issue 37, item 13).
+        eq(dares.isPublic, true),
         status,
         q ? or(ilike(dares.title, likePattern(q)), ilike(dares.description, likePattern(q))) : undefined,
         query.category ? eq(dares.category, query.category) : undefined,

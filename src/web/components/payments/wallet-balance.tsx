@@ -55,7 +55,12 @@ export default function WalletBalance({
       >
         <Wallet className="size-4 shrink-0 text-primary" aria-hidden />
         <span className="sr-only">Wallet balance:</span>
-        <span data-testid="wallet-balance">{text}</span>
+        <span
+          data-testid="wallet-balance"
+          data-exact={balance.data !== undefined ? `${lamportsToSol(balance.data)} SOL` : undefined}
+        >
+          {text}
+        </span>
       </span>
       {config?.embeddedChain && (
         <TestSolButton testSol={testSol} label={testSolLabel} className={testSolClassName} />
