@@ -218,7 +218,8 @@ describe('the Admin panel', () => {
     await registerWithWallet(page, app.baseUrl, 'e2e_boss');
     await page.getByRole('button', { name: 'Get test SOL' }).click();
     await toast(page, 'Test SOL received');
-    const balance = () => page.getByTestId('wallet-balance').textContent();
+    // Exact: the chip shows at most 4 decimals (issue 37, item 9).
+    const balance = () => page.getByTestId('wallet-balance').getAttribute('data-exact');
     await expect.poll(balance).toBe('2 SOL');
 
     await page.goto(app.url('/admin'));
