@@ -40,7 +40,7 @@ export function DareDetails({
           {/* docs/product.md#dare-details: the total pool falls back to the stake amount; a refunded pool says where it went. */}
           {dare.refundTotal ? (
             <StatTile
-              label="Refunded"
+              label={dare.refundTotal.backers < dare.refundTotal.paidBackers ? 'Refunded so far' : 'Refunded'}
               value={formatSol(dare.refundTotal.amount)}
               hint={
                 dare.refundTotal.backers < dare.refundTotal.paidBackers
