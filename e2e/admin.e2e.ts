@@ -7,7 +7,7 @@ import type { MajorDare } from '#contract/major-dare';
 import type { SystemSettings } from '#contract/settings';
 import { setupApp } from './fixtures/app';
 import { addToPoolOverHttp, call, newClient, request, submitOverHttp } from './fixtures/http-client';
-import { openAsDemoAdmin, registerWithWallet, toast } from './fixtures/users';
+import { loginAsDemoAdmin, openAsDemoAdmin, registerWithWallet, toast } from './fixtures/users';
 import { walletAddressOf } from './fixtures/wallet-address';
 
 // The major dare's prize comes from an admin's own wallet: this key's address is an admin wallet,
@@ -222,7 +222,8 @@ describe('the Admin panel', () => {
     await registerWithWallet(page, app.baseUrl, 'e2e_boss');
     await page.getByRole('button', { name: 'Get test SOL' }).click();
     await toast(page, 'Test SOL received');
-    const balance = () => page.getByTestId('wallet-balance').textContent();
+    // Exact: the chip shows at most 4 decimals (issue 37, item 9).
+    const balance = () => page.getByTestId('wallet-balance').getAttribute('data-exact');
     await expect.poll(balance).toBe('2 SOL');
 
     await page.goto(app.url('/admin'));
@@ -240,6 +241,14 @@ describe('the Admin panel', () => {
     await dialog.getByLabel('Category').fill('Endurance');
     await dialog.getByLabel('Description').fill('Three minutes in ice water, on camera.');
     await dialog.getByLabel('Deadline').fill(localDateTime(5));
+    // The demo's Major Dare is live: a second one is refused before the wallet pays, naming it
+    // and its end (issue 37, item 2). Deactivated (its payers refunded), the next try goes through.
+    const live = await api<MajorDare>('GET', '/api/major-dare', null);
+    if (!live.isActive) throw new Error('the demo data has a live major dare');
+    await dialog.getByRole('button', { name: 'Create Major Dare' }).click();
+    await page.getByText(`The Major Dare "${live.title}" is live until `, { exact: false }).first().waitFor();
+    const demoAdmin = await loginAsDemoAdmin(app);
+    await api('PATCH', `/api/admin/dares/${live.id}/status`, demoAdmin.token, { status: 'cancelled' });
     await dialog.getByRole('button', { name: 'Create Major Dare' }).click();
     await toast(page, 'Major dare created successfully!');
     await dialog.waitFor({ state: 'detached' });

@@ -66,10 +66,12 @@ describe('accounts in the browser', () => {
     await dialog.getByLabel('Username').fill('e2e_daredevil');
     expect(await dialog.getByText('Username must be at least 3 characters').count()).toBe(0);
     await dialog.getByLabel('Confirm Password').fill('secret1');
-    // A taken name: one message, the server's reason beside the form, no generic toast; dialog open.
+    // A taken name: the spec's 'Registration Failed' toast with the server's reason (issue 37,
+    // item 13), the reason beside the form too; no generic text; the dialog stays open.
     await dialog.getByLabel('Username').fill('alice');
     await dialog.getByRole('button', { name: 'Complete Registration' }).click();
     await dialog.getByRole('alert').getByText('Username already taken').waitFor();
+    await toast(page, 'Registration Failed');
     expect(await page.getByText('Failed to create account').count()).toBe(0);
     expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
     await dialog.getByLabel('Username').fill('e2e_daredevil');

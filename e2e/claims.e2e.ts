@@ -60,7 +60,8 @@ describe('claiming a prize in the browser', () => {
     // The guardian's window passes on the chain's clock; then the winner may have it paid.
     await api('POST', '/api/dev/warp', null, { seconds: 3600 + 60 });
 
-    const balance = () => page.getByTestId('wallet-balance').textContent();
+    // Exact: the chip shows at most 4 decimals (issue 37, item 9).
+    const balance = () => page.getByTestId('wallet-balance').getAttribute('data-exact');
     await page.goto(app.url('/profile'));
     await expect.poll(balance).toBe('0 SOL');
     const winning = page.getByRole('list', { name: 'Winning submissions' });

@@ -61,9 +61,11 @@ describe('the edges at 1366 px', () => {
     await page.goto(app.url('/'));
     await page.getByText('Live on Solana localnet', { exact: true }).waitFor();
     await page.getByTitle('Solana cluster').getByText('localnet', { exact: true }).waitFor();
-    // The side menu lists every page; the top bar does not repeat them.
+    // The side menu lists every page; the top bar has the spec's links (issue 37, item 13).
     const top = page.getByRole('navigation', { name: 'Top' });
-    for (const name of ['Home', 'Leaderboard', 'Profile', 'Community Dares'])
+    for (const name of ['Home', 'Leaderboard', 'Create Dare', 'Profile'])
+      expect(await top.getByRole('link', { name }).count(), name).toBe(1);
+    for (const name of ['Community Dares', 'Admin'])
       expect(await top.getByRole('link', { name }).count(), name).toBe(0);
     const main = page.getByRole('navigation', { name: 'Main' });
     for (const name of ['Home', 'Leaderboard', 'Profile', 'Community Dares'])
@@ -86,7 +88,7 @@ describe('the edges at 1366 px', () => {
   });
 
   // Two dialogs, an entry, and a winner named through the judge's propose and relay.
-  it("asks a password user for the account's wallet before Submit Video and before Claim Prize", {
+  it("asks a password user for the account's wallet before Submit Video, and shows a prize's payday in its window", {
     timeout: 60_000,
   }, async () => {
     // A password user whose wallet is elsewhere (the test holds its keys, to enter the dare later).
@@ -137,17 +139,23 @@ describe('the edges at 1366 px', () => {
     await page.goto(app.url('/profile'));
     const claimGate = page.getByRole('region', { name: 'Connect your wallet' });
     await claimGate.getByTestId('expected-wallet').getByText(bob.walletAddress, { exact: true }).waitFor();
-    // The prize stays in view; its Claim Prize waits for the wallet.
+    // The prize stays in view; during the guardian's window there is nothing to claim: the day it
+    // pays instead of a Claim Prize that could only answer 'on its way' (issue 37, item 7).
     const winning = page.getByRole('list', { name: 'Winning submissions' });
     await winning.getByText(dare.title).waitFor();
-    expect(await winning.getByRole('button', { name: 'Claim Prize' }).isDisabled()).toBe(true);
+    await winning
+      .getByTestId('pays-on')
+      .getByText(/^Paid on \d{1,2} [A-Z][a-z]{2} \d{2}:\d{2}$/)
+      .waitFor();
+    await winning.getByText(/^Winner named — will be paid on /).waitFor();
+    await winning.getByText(/^\(in \d+h \d+m \d+s\) unless vetoed$/).waitFor();
+    expect(await winning.getByRole('button', { name: 'Claim Prize' }).count()).toBe(0);
     // No wallet in this browser holds bob's address: the answer says so, with the address.
     await claimGate.getByRole('button', { name: 'Connect wallet' }).click();
     await claimGate
       .getByRole('alert')
       .getByText(`Connect the wallet of your account (${bob.walletAddress.slice(0, 4)}`, { exact: false })
       .waitFor();
-    expect(await winning.getByRole('button', { name: 'Claim Prize' }).isDisabled()).toBe(true);
   });
 
   it('gives focus back to the button that opened Connect Wallet (opened from state, not a Radix trigger)', async () => {

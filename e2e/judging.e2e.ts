@@ -135,7 +135,7 @@ describe("naming a winner with the judge's own wallet, paid after the guardian's
     // The window reads on the phone too: the date as text, no tooltip.
     await page.goto(app.url(`/dare/${dare.id}`));
     const note = page.getByRole('status', { name: 'Payout proposal' });
-    await note.getByText(/^Winner named — paid /).waitFor();
+    await note.getByText(/^Winner named — will be paid on /).waitFor();
     const width = await note.evaluate((element) => element.getBoundingClientRect().right);
     expect(width <= phone.width).toBe(true);
   }, 180_000);
@@ -165,8 +165,8 @@ describe("naming a winner with the judge's own wallet, paid after the guardian's
     await page.goto(app.url(`/dare/${dare.id}`));
     await page.getByText(JUDGING_MESSAGES.judgedBy(1, 1)).waitFor();
     const note = page.getByRole('status', { name: 'Payout proposal' });
-    await note.getByText(/^Winner named — paid \d{1,2} [A-Z][a-z]{2} \d{2}:\d{2}$/).waitFor();
-    const countdown = note.getByText(/^pays in 2[23]h \d+m \d+s$/);
+    await note.getByText(/^Winner named — will be paid on \d{1,2} [A-Z][a-z]{2} \d{2}:\d{2}$/).waitFor();
+    const countdown = note.getByText(/^\(in 2[23]h \d+m \d+s\) unless vetoed$/);
     const first = await countdown.textContent();
     await expect.poll(() => countdown.textContent(), { timeout: 5_000 }).not.toBe(first);
     const proposeLink = note.getByRole('link', { name: 'View proposal transaction' });

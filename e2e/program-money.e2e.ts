@@ -117,7 +117,7 @@ describe('the money path on the escrow program, in the browser', () => {
     await form.getByRole('combobox', { name: 'Category' }).click();
     await creator.page.getByRole('option', { name: 'Physical' }).click();
     await form.getByLabel('Deadline').fill(localDateTimeIn(3));
-    await form.getByText('Available: 2 SOL').waitFor();
+    await form.getByText(/^Available: 1\.99\d+ SOL$/).waitFor(); // 2 SOL less the vault's rent and the fee (issue 37, item 6)
     await form.getByRole('button', { name: 'Create Dare' }).click();
     await toast(creator.page, 'Dare Created!');
     await creator.page.getByRole('heading', { name: 'Lake jump on the program' }).waitFor();
@@ -244,5 +244,13 @@ describe('the money path on the escrow program, in the browser', () => {
     expect((await lamportsOf(payer.wallet!.address)) - before).toBe(50_000_000n - 5_000n);
     await expect.poll(() => refund.count()).toBe(0);
     expect(payer.wallet!.requests.at(-1)).toMatchObject({ method: 'signTransaction', outcome: 'approved' });
+
+    // One of its two payers has their SOL back, the creator's 0.2 is still in the vault: the
+    // dare reads Refunding with the counts booked, never Refunded (issue 37, item 8).
+    await payer.page.reload();
+    const note = payer.page.getByRole('status', { name: 'Where the money went' });
+    await note.getByText('Refunding: 1 of 2 backers refunded (0.05 of 0.25 SOL)').waitFor();
+    expect(await payer.page.locator('[data-phase]').first().textContent()).toBe('Refunding');
+    expect(await payer.page.getByText('Refunded', { exact: true }).count()).toBe(0);
   }, 120_000);
 });

@@ -173,3 +173,28 @@ describe('cached reads', () => {
     expect(second.body).toBe(first.body);
   });
 });
+
+describe('a private dare (issue 37, item 13)', () => {
+  it('is left out of the list and search, and reached by its link', async () => {
+    const { db } = ctx.database;
+    const owner = await createUser(db, { username: 'hider' });
+    const hidden = await createDare(db, {
+      creatorId: owner.id,
+      title: 'Secret rooftop picnic',
+      isPublic: false,
+      deadline: new Date(Date.now() + 3 * DAY),
+    });
+    const visible = await createDare(db, {
+      creatorId: owner.id,
+      title: 'Open rooftop picnic',
+      deadline: new Date(Date.now() + 3 * DAY),
+    });
+    const all = (await list('?limit=100')).dares.map((d) => d.id);
+    expect(all).toContain(visible.id);
+    expect(all).not.toContain(hidden.id);
+    expect((await list('?q=rooftop%20picnic')).dares.map((d) => d.id)).toEqual([visible.id]);
+    const own = await ctx.app.inject({ url: `/api/dares/${hidden.id}` });
+    expect(own.statusCode).toBe(200);
+    expect(own.json()).toMatchObject({ id: hidden.id, isPublic: false });
+  });
+});

@@ -141,7 +141,7 @@ describe('one judge names a winner through the wire contract', () => {
     expect(landed.value[0]?.err).toBeNull();
 
     const outcome = (await http.get(`/api/dares/${dare.id}/outcome`)).json();
-    expect(outcome.proposal).toEqual({ ...proposal, vetoed: false });
+    expect(outcome.proposal).toEqual({ ...proposal, vetoed: false, inWindow: true });
     expect(outcome.judging).toEqual({
       judges: ctx.judging.judges,
       threshold: 1,
@@ -262,7 +262,7 @@ describe('one judge names a winner through the wire contract', () => {
     ]);
 
     const outcome = (await http.get(`/api/dares/${dare.id}/outcome`)).json();
-    expect(outcome.proposal).toEqual({ ...first.proposal, vetoed: true });
+    expect(outcome.proposal).toEqual({ ...first.proposal, vetoed: true, inWindow: false });
     expect(outcome.winners).toEqual([]);
     expect(await claimsOf(dare.id)).toEqual([]);
     const [row] = await ctx.database.db.select().from(dares).where(eq(dares.id, dare.id));
@@ -281,7 +281,7 @@ describe('one judge names a winner through the wire contract', () => {
     expect((await proposalsOf(dare.id)).map((r) => r.status).sort()).toEqual(['proposed', 'vetoed']);
     expect(await claimsOf(dare.id)).toMatchObject([{ userId: actors.other.id, status: 'pending' }]);
     const latest = (await http.get(`/api/dares/${dare.id}/outcome`)).json();
-    expect(latest.proposal).toEqual({ ...second.proposal, vetoed: false });
+    expect(latest.proposal).toEqual({ ...second.proposal, vetoed: false, inWindow: true });
 
     // The new proposal is paid after its own window: the new winner gets exactly the pool (and its
     // entry's rent back); every record closes, the vetoed winner's entry too, and the vault with them.

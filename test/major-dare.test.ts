@@ -5,7 +5,7 @@ import { normalizeSol } from '#contract/money';
 import { claims, dares, ledgerEntries, users } from '#server/db/schema';
 import { ENTRY_RENT, enterAndSubmit, fundEntries, walletSigns } from './helpers/entries';
 import { passPayoutWindow } from './helpers/judging';
-import { payStake } from './helpers/money';
+import { endLiveMajorDare, payStake } from './helpers/money';
 import { type Actor, castVote, contribute, expectReconciled, lamportsOf, newActor } from './helpers/payouts';
 import { setupApiSuite } from './helpers/suite';
 
@@ -35,6 +35,7 @@ const alice = () => voters[0]!.token;
 const deadline = () => new Date(ctx.clock.now.getTime() + 7 * 24 * 3600 * 1000).toISOString();
 
 async function createMajor(prizeAmount: string, overrides: object = {}) {
+  await endLiveMajorDare(ctx.app, admin.token);
   const until = deadline();
   const paid = await payStake(ctx.app, admin.token, admin.wallet, prizeAmount, {
     kind: 'major',
@@ -283,6 +284,7 @@ describe('major dare', () => {
   });
 
   it('refuses a prize whose vault was built for another deadline, and returns the SOL to the admin (decision 037)', async () => {
+    await endLiveMajorDare(ctx.app, admin.token);
     const until = deadline();
     const adminBefore = await lamportsOf(ctx, admin.wallet.address);
     const paid = await payStake(ctx.app, admin.token, admin.wallet, '0.05', {
@@ -325,6 +327,7 @@ describe('major dare', () => {
   });
 
   it('replays the same creation request with the same dare and refuses the signature for another', async () => {
+    await endLiveMajorDare(ctx.app, admin.token);
     const until = deadline();
     const paid = await payStake(ctx.app, admin.token, admin.wallet, '0.05', {
       kind: 'major',
@@ -356,6 +359,46 @@ describe('major dare', () => {
       admin.token,
     );
     expect(community.statusCode).toBe(404);
+    await expectReconciled(ctx);
+  });
+
+  it('keeps one Major Dare live at a time: another is refused with 409 naming the live one and its end, before the wallet pays', async () => {
+    const live = await createMajor('0.05', { title: 'Weekly: the live one' });
+    expect(live.statusCode, live.body).toBe(201);
+    const end = new Date(live.json().deadline);
+    const words = `The Major Dare "Weekly: the live one" is live until ${end.getUTCDate()} `;
+    const escrow = (await http.post('/api/create-escrow-wallet', undefined, admin.token)).json().publicKey;
+    const adminBefore = await lamportsOf(ctx, admin.wallet.address);
+    const refused = await http.post(
+      '/api/create-transaction',
+      {
+        fromWallet: admin.wallet.address,
+        toWallet: escrow,
+        amount: '0.05',
+        kind: 'major',
+        deadline: deadline(),
+      },
+      admin.token,
+    );
+    expect(refused.statusCode, refused.body).toBe(409);
+    expect(refused.json().error).toContain(words);
+    expect(refused.json().error).toMatch(/ UTC: a new one can be created once it ends$/);
+    // Nothing was built, so nothing was paid.
+    expect(await lamportsOf(ctx, admin.wallet.address)).toBe(adminBefore);
+    // Home and /major-dare keep showing the live one; the admin's list holds every Major Dare.
+    expect((await http.get('/api/major-dare')).json()).toMatchObject({
+      id: live.json().id,
+      status: 'active',
+    });
+    const listed = (await http.get('/api/admin/dares?major=true', admin.token)).json() as { id: number }[];
+    expect(listed.map((d) => d.id)).toContain(live.json().id);
+    expect(listed.length).toBeGreaterThan(1);
+
+    // Once its deadline has passed it is no longer live: the next one may be created.
+    ctx.clock.advance(end.getTime() - ctx.clock.now.getTime() + 1000);
+    const next = await createMajor('0.05', { title: 'Weekly: the next one' });
+    expect(next.statusCode, next.body).toBe(201);
+    expect((await http.get('/api/major-dare')).json()).toMatchObject({ id: next.json().id });
     await expectReconciled(ctx);
   });
 

@@ -14,6 +14,7 @@ import { SETTING_KEYS } from '#server/features/settings/switches';
 import { createTestContext } from './helpers/app';
 import {
   dareBody,
+  endLiveMajorDare,
   expectVaultBooked,
   lapsedPaymentsJob,
   payStake,
@@ -432,6 +433,7 @@ describe('create a dare with a verified stake', () => {
   });
 
   it('cancels and refunds a vault whose deadline or kind differ from the dare', async () => {
+    await endLiveMajorDare(ctx.app, admin.token);
     const alices = await balanceOf(alice.wallet.address);
     const admins = await balanceOf(admin.wallet.address);
     const deadline = inDays(4);

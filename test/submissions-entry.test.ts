@@ -24,14 +24,15 @@ import { createDare, createUser } from '#server/db/factories';
 import { dareSubmissions, dares, preparedTransactions } from '#server/db/schema';
 import { chainNow, warpChain } from './helpers/chain-clock';
 import {
-  DEFAULT_PROOF_URL,
   dareVault,
   ENTRY_COST,
   ENTRY_RENT,
+  type Entrant,
   ensureVault,
   entryOnChain,
   fundEntries,
   postSubmit,
+  proofUrlFor,
   requestEntry,
   signedEntry,
   walletSigns,
@@ -50,7 +51,7 @@ const {
 
 // The video the helpers' entries are signed for: a v2 entry holds its proof's hash, and submit
 // takes only the video its entry was signed for.
-const proof = { videoUrl: DEFAULT_PROOF_URL, description: 'Entered' };
+const proof = (user: Entrant) => ({ videoUrl: proofUrlFor(user), description: 'Entered' });
 
 let dare: { id: number };
 let vault: string;
@@ -94,7 +95,8 @@ describe('POST /api/dares/{id}/enter-transaction', () => {
 
   it('refuses visitors, accounts without a wallet, unknown and closed dares', async () => {
     expect(
-      (await http.post(`/api/dares/${dare.id}/enter-transaction`, { videoUrl: proof.videoUrl })).statusCode,
+      (await http.post(`/api/dares/${dare.id}/enter-transaction`, { videoUrl: proof(alice).videoUrl }))
+        .statusCode,
     ).toBe(401);
 
     const noWallet = await createUser(ctx.database.db, { username: 'nowallet', walletAddress: null });
@@ -106,11 +108,11 @@ describe('POST /api/dares/{id}/enter-transaction', () => {
     const token = login.json().token as string;
     const refused = await http.post(
       `/api/dares/${dare.id}/enter-transaction`,
-      { videoUrl: proof.videoUrl },
+      { videoUrl: proof(alice).videoUrl },
       token,
     );
     expect([refused.statusCode, refused.json().error]).toEqual([400, SUBMISSION_MESSAGES.noWalletToEnter]);
-    const submitted = await http.post(`/api/dares/${dare.id}/submit`, proof, token);
+    const submitted = await http.post(`/api/dares/${dare.id}/submit`, proof(alice), token);
     expect([submitted.statusCode, submitted.json().error]).toEqual([
       400,
       SUBMISSION_MESSAGES.noWalletToEnter,
@@ -190,7 +192,7 @@ describe('POST /api/dares/{id}/enter-transaction', () => {
       SUBMISSION_MESSAGES.entryUnaffordable('0.0028', '0.00189822'),
     ]);
     expect(await ctx.database.db.select().from(preparedTransactions)).toHaveLength(prepared);
-    const submitted = await postSubmit(ctx, broke, dare.id, proof);
+    const submitted = await postSubmit(ctx, broke, dare.id, proof(broke));
     expect(submitted.statusCode).toBe(400);
     expect(await entryOnChain(ctx, vault, broke.wallet.address)).toBeNull();
   });
@@ -216,7 +218,10 @@ describe('POST /api/dares/{id}/enter-transaction', () => {
     );
     const platform = await feePayer();
     const before = await lamportsOf(ctx, platform);
-    const res = await postSubmit(ctx, spender, dare.id, { ...proof, signedEntryTransaction: signed });
+    const res = await postSubmit(ctx, spender, dare.id, {
+      ...proof(spender),
+      signedEntryTransaction: signed,
+    });
     expect([res.statusCode, res.json().error]).toEqual([
       400,
       SUBMISSION_MESSAGES.entryUnaffordable('0.0019'),
@@ -241,11 +246,11 @@ describe('POST /api/dares/{id}/submit with the entry', () => {
     const platform = await feePayer();
     const before = await lamportsOf(ctx, platform);
 
-    const unsigned = await postSubmit(ctx, carol, dare.id, proof);
+    const unsigned = await postSubmit(ctx, carol, dare.id, proof(carol));
     expect([unsigned.statusCode, unsigned.json().error]).toEqual([400, 'Sign your entry to submit']);
 
     const res = await postSubmit(ctx, carol, dare.id, {
-      ...proof,
+      ...proof(carol),
       signedEntryTransaction: await signedEntry(ctx, carol, dare.id),
     });
     expect(res.statusCode, res.body).toBe(201);
@@ -276,7 +281,7 @@ describe('POST /api/dares/{id}/submit with the entry', () => {
     const entered = await requestEntry(ctx, dan, dare.id);
     expect([entered.statusCode, entered.json().error]).toEqual([409, SUBMISSION_MESSAGES.alreadyEntered]);
     // Sent again with the proof, the same transaction is not run twice; or left out, it is not needed.
-    const res = await postSubmit(ctx, dan, dare.id, { ...proof, signedEntryTransaction: signed });
+    const res = await postSubmit(ctx, dan, dare.id, { ...proof(dan), signedEntryTransaction: signed });
     expect(res.statusCode, res.body).toBe(201);
   });
 
@@ -288,11 +293,14 @@ describe('POST /api/dares/{id}/submit with the entry', () => {
     const before = await lamportsOf(ctx, platform);
 
     // Another user's signed entry: frank has none prepared, then has his own.
-    const stolen = await postSubmit(ctx, frank, dare.id, { ...proof, signedEntryTransaction: erinsEntry });
+    const stolen = await postSubmit(ctx, frank, dare.id, {
+      ...proof(frank),
+      signedEntryTransaction: erinsEntry,
+    });
     expect([stolen.statusCode, stolen.json().error]).toEqual([400, SUBMISSION_MESSAGES.entryNotPrepared]);
     await requestEntry(ctx, frank, dare.id);
     const stillStolen = await postSubmit(ctx, frank, dare.id, {
-      ...proof,
+      ...proof(frank),
       signedEntryTransaction: erinsEntry,
     });
     expect([stillStolen.statusCode, stillStolen.json().error]).toEqual([
@@ -307,7 +315,10 @@ describe('POST /api/dares/{id}/submit with the entry', () => {
     const tampered = Buffer.from(
       getTransactionEncoder().encode({ ...decoded, messageBytes: bytes as never }),
     ).toString('base64');
-    const changed = await postSubmit(ctx, erin, dare.id, { ...proof, signedEntryTransaction: tampered });
+    const changed = await postSubmit(ctx, erin, dare.id, {
+      ...proof(erin),
+      signedEntryTransaction: tampered,
+    });
     expect([changed.statusCode, changed.json().error]).toEqual([400, SUBMISSION_MESSAGES.entryNotAsPrepared]);
 
     // The wallet's signature forged or removed.
@@ -320,10 +331,10 @@ describe('POST /api/dares/{id}/submit with the entry', () => {
       forge(erin.wallet.address, new Uint8Array(64).fill(7)),
       forge(erin.wallet.address, null),
     ]) {
-      const res = await postSubmit(ctx, erin, dare.id, { ...proof, signedEntryTransaction: forged });
+      const res = await postSubmit(ctx, erin, dare.id, { ...proof(erin), signedEntryTransaction: forged });
       expect([res.statusCode, res.json().error]).toEqual([400, SUBMISSION_MESSAGES.entryBadSignature]);
     }
-    const garbage = await postSubmit(ctx, erin, dare.id, { ...proof, signedEntryTransaction: 'AAAA' });
+    const garbage = await postSubmit(ctx, erin, dare.id, { ...proof(erin), signedEntryTransaction: 'AAAA' });
     expect([garbage.statusCode, garbage.json().error]).toEqual([400, SUBMISSION_MESSAGES.entryUnreadable]);
 
     // Nothing was sent, nothing paid, nothing recorded; the real one still works.
@@ -332,7 +343,7 @@ describe('POST /api/dares/{id}/submit with the entry', () => {
     expect(
       await ctx.database.db.select().from(dareSubmissions).where(eq(dareSubmissions.userId, erin.id)),
     ).toHaveLength(0);
-    const res = await postSubmit(ctx, erin, dare.id, { ...proof, signedEntryTransaction: erinsEntry });
+    const res = await postSubmit(ctx, erin, dare.id, { ...proof(erin), signedEntryTransaction: erinsEntry });
     expect(res.statusCode, res.body).toBe(201);
   });
 
@@ -362,7 +373,7 @@ describe('POST /api/dares/{id}/submit with the entry', () => {
       Array.from({ length: 10 }, (_, i) =>
         postSubmit(ctx, gina, dare.id, {
           // The video the entry was signed for: the only one it can submit.
-          videoUrl: proof.videoUrl,
+          videoUrl: proof(gina).videoUrl,
           description: `Burst ${i}`,
           signedEntryTransaction: signed,
         }),
@@ -383,15 +394,15 @@ describe('POST /api/dares/{id}/submit with the entry', () => {
     const funder = await newActor(ctx, 'funder', { sol: '0' });
     for (let h = height; h <= BigInt(first.lastValidBlockHeight); h += 1n)
       await ctx.chain.airdrop(address(funder.wallet.address), 1_000_000n);
-    const late = await postSubmit(ctx, hal, dare.id, { ...proof, signedEntryTransaction: signedFirst });
+    const late = await postSubmit(ctx, hal, dare.id, { ...proof(hal), signedEntryTransaction: signedFirst });
     expect([late.statusCode, late.json().error]).toEqual([400, SUBMISSION_MESSAGES.entryExpired]);
 
     const second = (await requestEntry(ctx, hal, dare.id)).json();
     expect(second.transaction).not.toBe(first.transaction);
-    const stale = await postSubmit(ctx, hal, dare.id, { ...proof, signedEntryTransaction: signedFirst });
+    const stale = await postSubmit(ctx, hal, dare.id, { ...proof(hal), signedEntryTransaction: signedFirst });
     expect([stale.statusCode, stale.json().error]).toEqual([400, SUBMISSION_MESSAGES.entryNotAsPrepared]);
     const res = await postSubmit(ctx, hal, dare.id, {
-      ...proof,
+      ...proof(hal),
       signedEntryTransaction: await walletSigns(hal.wallet, second.transaction),
     });
     expect(res.statusCode, res.body).toBe(201);
@@ -403,7 +414,7 @@ describe('POST /api/dares/{id}/submit with the entry', () => {
     const closing = await dareWithOwnVault({ deadline: new Date((await chainNow(ctx)).getTime() + 2000) });
     const signed = await signedEntry(ctx, ivy, closing.id);
     await warpChain(ctx, 3);
-    const res = await postSubmit(ctx, ivy, closing.id, { ...proof, signedEntryTransaction: signed });
+    const res = await postSubmit(ctx, ivy, closing.id, { ...proof(ivy), signedEntryTransaction: signed });
     expect([res.statusCode, res.json().error]).toEqual([
       400,
       SUBMISSION_MESSAGES.entryFailed("This dare's deadline has passed"),

@@ -291,7 +291,7 @@ describe('voting', () => {
     expect((await api(ctx).get(`/api/dares/${won.dare.id}/outcome`)).json()).toEqual({
       votingClosed: 'Voting is closed: this dare already has its winner',
       refunds: [],
-      proposal: { ...proposal, vetoed: false },
+      proposal: { ...proposal, vetoed: false, inWindow: expect.any(Boolean) },
       judging,
       winners: [
         {

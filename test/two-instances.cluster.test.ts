@@ -93,7 +93,7 @@ function mp4(size: number): Buffer {
 async function winningSubmission(dare: { id: number }, winner: WalletUser) {
   // The winner's wallet signs the entry with the proof: the program pays only entrants.
   const submission = await submitOverHttp(a, winner, dare.id, {
-    videoUrl: 'https://videos.example/proof.mp4',
+    videoUrl: `https://videos.example/${winner.username}.mp4`,
     description: 'Done, on camera',
   });
   await request(b, 'PUT', `/api/admin/submissions/${submission.id}`, moderator.token, { status: 'approved' });

@@ -144,6 +144,18 @@ export const adminSubmissionSchema = submissionSchema
     dares: z.object({ title: z.string(), is_major: z.boolean(), status: z.enum(DARE_STATUSES) }),
     /** `walletAddress`: the author's wallet, the one a propose naming this proof must pay (decision 054). */
     users: z.object({ username: z.string(), walletAddress: z.string().nullable() }),
+    /**
+     * (Addition) the earliest other submission, on any dare, whose fingerprint or link is this
+     * one's: the review warns that this proof may be a copy. Null when there is none.
+     */
+    fingerprintSeen: z
+      .object({
+        submissionId: z.number().int(),
+        dareId: z.number().int(),
+        dareTitle: z.string(),
+        username: z.string(),
+      })
+      .nullable(),
   })
   .meta({ id: 'AdminSubmission' });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { darePhase, phaseReason, refundedLine, refundsOpenAt } from './dare-status';
+import { darePhase, phaseReason, refundedLine, refundsLine, refundsOpenAt } from './dare-status';
 
 const now = new Date('2026-05-10T12:00:00Z');
 const past = '2026-05-01T12:00:00Z';
@@ -18,6 +18,12 @@ describe('darePhase', () => {
     expect(darePhase({ status: 'active', deadline: past, refundedBackers: 1 }, now)).toBe('refunded');
     expect(darePhase({ status: 'cancelled', deadline: ahead, refundedBackers: 0 }, now)).toBe('cancelled');
   });
+
+  it('reads Refunding while only some payers have their SOL back (issue 37, item 8)', () => {
+    const partial = { status: 'active' as const, deadline: past, refundedBackers: 1, paidBackers: 2 };
+    expect(darePhase(partial, now)).toBe('refunding');
+    expect(darePhase({ ...partial, refundedBackers: 2 }, now)).toBe('refunded');
+  });
 });
 
 describe('the words', () => {
@@ -25,6 +31,12 @@ describe('the words', () => {
     expect(refundedLine('0.2', 2)).toBe('Refunded 0.2 SOL to 2 backers');
     expect(refundedLine('0.05', 1)).toBe('Refunded 0.05 SOL to 1 backer');
     expect(refundsOpenAt(past).toISOString()).toBe('2026-05-08T12:00:00.000Z');
+    expect(refundsLine({ amount: '0.05', backers: 1, paidAmount: '0.07', paidBackers: 2 })).toBe(
+      'Refunding: 1 of 2 backers refunded (0.05 of 0.07 SOL)',
+    );
+    expect(refundsLine({ amount: '0.07', backers: 2, paidAmount: '0.07', paidBackers: 2 })).toBe(
+      'Refunded 0.07 SOL to 2 backers',
+    );
   });
 });
 

@@ -7,7 +7,7 @@ import { DAY_MS } from './time';
  * say it: an active row past its deadline has ended, and a cancelled one may have given its SOL
  * back.
  */
-export const DARE_PHASES = ['active', 'ended', 'completed', 'refunded', 'cancelled'] as const;
+export const DARE_PHASES = ['active', 'ended', 'completed', 'refunding', 'refunded', 'cancelled'] as const;
 export type DarePhase = (typeof DARE_PHASES)[number];
 
 export const DARE_PHASE_WORDS: Record<DarePhase, string> = {
@@ -16,6 +16,8 @@ export const DARE_PHASE_WORDS: Record<DarePhase, string> = {
   ended: 'Ended',
   /** A winner was picked. */
   completed: 'Completed',
+  /** Some of its payers were refunded, not all yet (issue 37, item 8): never 'Refunded' before it is. */
+  refunding: 'Refunding',
   /** Its SOL went back to the wallets that paid it. */
   refunded: 'Refunded',
   cancelled: 'Cancelled',
@@ -60,12 +62,21 @@ export function refundsOpenAt(deadline: Date | string): Date {
 }
 
 export function darePhase(
-  dare: { status: DareStatus; deadline: Date | string | null; refundedBackers: number },
+  dare: {
+    status: DareStatus;
+    deadline: Date | string | null;
+    refundedBackers: number;
+    /** Every wallet that paid into it; without it, any refund reads as all of them. */
+    paidBackers?: number;
+  },
   now: Date,
 ): DarePhase {
   if (dare.status === 'completed') return 'completed';
   // Refunds land on cancelled dares and, through 'Refund me', on overdue ones still stored active.
-  if (dare.refundedBackers > 0) return 'refunded';
+  if (dare.refundedBackers > 0)
+    return dare.paidBackers !== undefined && dare.refundedBackers < dare.paidBackers
+      ? 'refunding'
+      : 'refunded';
   if (dare.status === 'cancelled') return 'cancelled';
   if (dare.deadline !== null && new Date(dare.deadline) <= now) return 'ended';
   return 'active';
@@ -76,10 +87,26 @@ export function darePhase(
  * owed their SOL back. The stored status cannot say it: an overdue dare reads 'completed'.
  */
 export function endedWithoutWinner(phase: DarePhase): boolean {
-  return phase === 'ended' || phase === 'cancelled' || phase === 'refunded';
+  return phase === 'ended' || phase === 'cancelled' || phase === 'refunding' || phase === 'refunded';
 }
 
 /** 'Refunded 0.2 SOL to 2 backers': the line a refunded dare shows on its page, card and admin row. */
 export function refundedLine(amountSol: string, backers: number): string {
   return `Refunded ${amountSol} SOL to ${backers} ${backers === 1 ? 'backer' : 'backers'}`;
+}
+
+/**
+ * The line of a dare's refunds from what was booked: 'Refunded 0.07 SOL to 2 backers' once every
+ * payer has theirs, 'Refunding: 1 of 2 backers refunded (0.05 of 0.07 SOL)' until then (issue 37,
+ * item 8). Stakes and contributions only: the rent each record returns is not a payer's SOL.
+ */
+export function refundsLine(total: {
+  amount: string;
+  backers: number;
+  paidAmount?: string;
+  paidBackers?: number;
+}): string {
+  if (total.paidBackers === undefined || total.paidAmount === undefined || total.backers >= total.paidBackers)
+    return refundedLine(total.amount, total.backers);
+  return `Refunding: ${total.backers} of ${total.paidBackers} ${total.paidBackers === 1 ? 'backer' : 'backers'} refunded (${total.amount} of ${total.paidAmount} SOL)`;
 }

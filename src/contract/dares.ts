@@ -77,6 +77,8 @@ const imageUrlSchema = text({ error: DARE_MESSAGES.imageUrl })
   .max(DARE_LIMITS.urlMax, DARE_MESSAGES.imageUrl)
   .refine((value) => value === '' || /^https?:\/\/[^\s]+$/i.test(value), DARE_MESSAGES.imageUrl);
 
+export const DARE_VISIBILITIES = ['public', 'private'] as const;
+
 /**
  * The Create Dare form as the user fills it (docs/product.md#create-dare-form-rules). `deadline` is the datetime-local
  * text; the page turns it into an ISO instant before sending.
@@ -88,6 +90,11 @@ export const createDareFormSchema = z.object({
   difficulty: difficultySchema,
   category: categorySchema,
   deadline: text({ error: DARE_MESSAGES.deadlineRequired }).trim().min(1, DARE_MESSAGES.deadlineRequired),
+  /**
+   * Public or Private (issue 37, item 13; sent as `isPublic`): a private dare is left out of the
+   * lists, search and the leaderboard's activity counts, and reached by its link.
+   */
+  visibility: z.enum(DARE_VISIBILITIES),
 });
 
 export type CreateDareForm = z.infer<typeof createDareFormSchema>;
@@ -99,6 +106,7 @@ export const CREATE_DARE_FORM_DEFAULTS: CreateDareForm = {
   difficulty: CREATE_DARE_DEFAULTS.difficulty,
   category: CREATE_DARE_DEFAULTS.category,
   deadline: '',
+  visibility: CREATE_DARE_DEFAULTS.isPublic ? 'public' : 'private',
 };
 
 /** POST /api/dares: the form, the optional fields, and the proof of the stake payment. */
@@ -166,7 +174,13 @@ export const dareSchema = z
     phaseReason: z.string().nullable(),
     /** (Addition) the SOL that went back to the wallets that paid it, once any did. */
     refundTotal: z
-      .object({ amount: solAmountSchema, backers: z.number().int() })
+      .object({
+        amount: solAmountSchema,
+        backers: z.number().int(),
+        /** (Addition) everything paid into it and by how many wallets: 'Refunding: 1 of 2…' until all are back. */
+        paidAmount: solAmountSchema,
+        paidBackers: z.number().int(),
+      })
       .nullable()
       .meta({ id: 'DareRefunded' }),
     escrowWallet: z.string().nullable(),

@@ -25,7 +25,8 @@ export const JUDGING_MESSAGES = {
     `Judged by ${threshold} of ${judges} DarePool ${judges === 1 ? 'admin' : 'admins'}`,
   /** 409 of POST /api/claims/prize before the window ends; `date` as the web formats it. */
   paysOn: (date: string) => `This prize is paid on ${date}, when the guardian's window ends`,
-  winnerNamed: (date: string) => `Winner named — paid ${date}`,
+  /** A payment still ahead (issue 37, item 7): 'will be paid', never 'paid', before it is. */
+  winnerNamed: (date: string) => `Winner named — will be paid on ${date}`,
   noJudgeWallet: 'Connect the wallet that judges this dare to name its winner',
 } as const;
 
@@ -52,7 +53,15 @@ export type LandedProposal = z.infer<typeof landedProposalSchema>;
 
 /** GET /api/dares/{id}/outcome `proposal`: the latest proposal of the dare, vetoed or not. */
 export const dareProposalSchema = landedProposalSchema
-  .extend({ vetoed: z.boolean() })
+  .extend({
+    vetoed: z.boolean(),
+    /**
+     * (Addition) whether the guardian's window is still running by the chain's clock (the one the
+     * program judges it by): Profile shows when it pays instead of Claim Prize until then. The
+     * server always answers it; optional only for older clients' fixtures.
+     */
+    inWindow: z.boolean().optional(),
+  })
   .meta({ id: 'DareProposal' });
 export type DareProposal = z.infer<typeof dareProposalSchema>;
 

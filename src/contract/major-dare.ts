@@ -31,9 +31,20 @@ export const MAJOR_DARE_MESSAGES = {
   notApproved: 'Only an approved submission can win',
   created: 'Major dare created successfully!',
   createFailed: 'Failed to create major dare',
+  /** One Major Dare is live at a time: another is refused until this one ends (issue 37, item 2). */
+  oneLive: (title: string, deadline: Date | null) =>
+    `The Major Dare "${title}" is live${deadline ? ` until ${utcMinute(deadline)}` : ''}: a new one can be created once it ends`,
   winnerSelected: 'Major dare winner selected and claim created!',
   winnerFailed: 'Failed to select winner',
 } as const;
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** '30 Nov 2026, 02:47 UTC': the same words on every server, whatever its locale. */
+function utcMinute(date: Date): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getUTCDate()} ${MONTHS[date.getUTCMonth()]} ${date.getUTCFullYear()}, ${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())} UTC`;
+}
 
 export const WINNER_TYPES = ['admin', 'community'] as const;
 export type WinnerType = (typeof WINNER_TYPES)[number];

@@ -32,6 +32,8 @@ export const SUBMISSION_MESSAGES = {
   descriptionMax: `Description must be at most ${SUBMISSION_LIMITS.descriptionMax} characters`,
   submissionsClosed: 'Submissions Closed',
   alreadySubmitted: 'Already Submitted',
+  /** Another user's submission has this fingerprint or this link (issue 37, item 3). */
+  copiedProof: 'This video was already submitted by another user',
   dareNotFound: 'Dare not found',
   submissionNotFound: 'Submission not found',
   notApproved: 'Only approved submissions can be voted on',

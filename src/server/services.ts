@@ -6,6 +6,7 @@ import type { Announce } from '#server/features/chat/announce';
 import { createClaimsService } from '#server/features/claims/service';
 import { createDaresService } from '#server/features/dares/service';
 import { createJudgingService } from '#server/features/judging/service';
+import { requireNoLiveMajorDare } from '#server/features/major-dare/current';
 import { createMajorDareService } from '#server/features/major-dare/service';
 import type { RefusedVaults } from '#server/features/payments/jobs/refund-refused-vaults';
 import { createPaymentsService } from '#server/features/payments/service';
@@ -63,6 +64,7 @@ export function createServices(deps: ServiceDeps) {
     limiter,
     refusedVaults,
     majorPrizeMaxSol: config.majorPrizeMaxSol,
+    requireNoLiveMajorDare: (now) => requireNoLiveMajorDare(db, now),
   });
 
   const dares = createDaresService({ db, chain, clock, credit: payments.credit, announce });

@@ -1,4 +1,4 @@
-import { type ComponentType, lazy } from 'react';
+import { type ComponentType, lazy, Suspense } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
 import { AppLayout } from './components/layout/app-layout';
 import { RouteError } from './components/layout/route-error';
@@ -11,6 +11,9 @@ import { MajorDareCard } from './features/major-dare/components/major-dare-card'
 
 // Featured videos (votes, player) load when the Featured tab first opens, not with the landing page.
 const FeaturedSubmissions = lazy(() => import('./features/submissions/components/featured-submissions'));
+
+// Add to Pool on Home's Major Dare card (issue 37, item 1), fetched after the landing page.
+const AddToPoolById = lazy(() => import('./features/dares/components/add-to-pool-by-id'));
 
 const homeDares = <DareBrowser defaultFilter="active" createLabel="Create Dare" />;
 
@@ -48,7 +51,15 @@ export const routes: RouteObject[] = [
             index: true,
             element: (
               <HomePage
-                majorDare={<MajorDareCard />}
+                majorDare={
+                  <MajorDareCard
+                    renderAddToPool={(dare) => (
+                      <Suspense fallback={null}>
+                        <AddToPoolById dareId={dare.id} closed={dare.closed} />
+                      </Suspense>
+                    )}
+                  />
+                }
                 chat={<ChatPanel />}
                 dares={homeDares}
                 featured={<FeaturedSubmissions />}
@@ -93,6 +104,11 @@ export const routes: RouteObject[] = [
                     <SubmitVideoDialog dareId={dare.id} dareTitle={dare.title} closed={dare.closed} />
                   )}
                   renderSubmissions={(id) => <ApprovedSubmissions dareId={id} />}
+                  renderAddToPool={(dare) => (
+                    <Suspense fallback={null}>
+                      <AddToPoolById dareId={dare.id} closed={dare.closed} />
+                    </Suspense>
+                  )}
                 />
               ),
             };

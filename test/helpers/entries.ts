@@ -54,10 +54,15 @@ export async function fundEntries(ctx: TestContext, wallet: string, entries = 1)
   await ctx.chain.airdrop(address(wallet), ENTRY_COST * BigInt(entries));
 }
 
-/** The proof a test enters with when the video does not matter to it (a v1 entry holds none). */
-export const DEFAULT_PROOF_URL = 'https://videos.example/proof.mp4';
+/**
+ * The proof a test enters with when the video does not matter to it (a v1 entry holds none): one
+ * link per wallet, since another user's link is refused as a copy (issue 37, item 3).
+ */
+export function proofUrlFor(user: Entrant): string {
+  return `https://videos.example/proof-${user.wallet.address}.mp4`;
+}
 
-export function requestEntry(ctx: TestContext, user: Entrant, dareId: number, videoUrl = DEFAULT_PROOF_URL) {
+export function requestEntry(ctx: TestContext, user: Entrant, dareId: number, videoUrl = proofUrlFor(user)) {
   return post(ctx, `/api/dares/${dareId}/enter-transaction`, { videoUrl }, user.token);
 }
 
@@ -66,7 +71,7 @@ export async function signedEntry(
   ctx: TestContext,
   user: Entrant,
   dareId: number,
-  videoUrl = DEFAULT_PROOF_URL,
+  videoUrl = proofUrlFor(user),
 ): Promise<string> {
   const res = await requestEntry(ctx, user, dareId, videoUrl);
   if (res.statusCode !== 200) throw new Error(`enter-transaction failed: ${res.body}`);

@@ -210,3 +210,19 @@ export async function expectVaultBooked(ctx: TestContext, vault: string): Promis
   expect(await ledgerBalanceOf(ctx.database.db, vault)).toBe(held);
   return held;
 }
+
+/**
+ * One Major Dare is live at a time (issue 37, item 2): a test that pays another one's prize first
+ * deactivates the live one, which refunds its payers on chain.
+ */
+export async function endLiveMajorDare(app: FastifyInstance, adminToken: string): Promise<void> {
+  const current = (await app.inject({ method: 'GET', url: '/api/major-dare' })).json();
+  if (!current.isActive || current.status !== 'active') return;
+  const ended = await app.inject({
+    method: 'PATCH',
+    url: `/api/admin/dares/${current.id}/status`,
+    headers: bearer(adminToken),
+    payload: { status: 'cancelled' },
+  });
+  expect(ended.statusCode, ended.body).toBe(200);
+}

@@ -118,6 +118,24 @@ export async function listAdminUsers(db: DbOrTx, q: string | undefined) {
     .limit(ADMIN_LIST_LIMIT);
 }
 
+/**
+ * The earliest other submission, on any dare, with this one's fingerprint (its entry's or its
+ * upload's hash) or its exact link: the review's warning of a copied proof (issue 37, item 3).
+ */
+const fingerprintSeen = sql<AdminSubmission['fingerprintSeen']>`(
+  select json_build_object('submissionId', o.id, 'dareId', o.dare_id, 'dareTitle', od.title, 'username', ou.username)
+  from dare_submissions o
+  join dares od on od.id = o.dare_id
+  join users ou on ou.id = o.user_id
+  left join video_uploads ov on ov.submission_id = o.id
+  where o.id < ${dareSubmissions.id}
+    and (o.video_url = ${dareSubmissions.videoUrl}
+      or o.proof_hash = ${dareSubmissions.proofHash}
+      or ov.sha256 = ${dareSubmissions.proofHash})
+  order by o.id
+  limit 1
+)`;
+
 const submissionColumns = {
   submission: dareSubmissions,
   dareTitle: dares.title,
@@ -125,6 +143,7 @@ const submissionColumns = {
   dareStatus: dares.status,
   username: users.username,
   walletAddress: users.walletAddress,
+  fingerprintSeen,
 };
 
 type SubmissionSelection = {
@@ -134,6 +153,7 @@ type SubmissionSelection = {
   dareStatus: DareStatus;
   username: string;
   walletAddress: string | null;
+  fingerprintSeen: AdminSubmission['fingerprintSeen'];
 };
 
 /** The admin's view of a submission before the video's signed source is added. */
@@ -162,6 +182,7 @@ function toAdminSubmission(row: SubmissionSelection): AdminSubmissionRecord {
     is_featured: s.isFeatured,
     dares: { title: row.dareTitle, is_major: row.dareIsMajor, status: row.dareStatus },
     users: { username: row.username, walletAddress: row.walletAddress },
+    fingerprintSeen: row.fingerprintSeen ?? null,
   };
 }
 

@@ -11,15 +11,28 @@ import { type DareSelection, selectDare } from './repo';
  * status is the one users see (effectiveStatus); without, the stored one.
  */
 export function toDare(
-  { dare, creator, submissionCount, participantCount, refundedAmount, refundedBackers }: DareSelection,
+  {
+    dare,
+    creator,
+    submissionCount,
+    participantCount,
+    refundedAmount,
+    refundedBackers,
+    paidAmount,
+    paidBackers,
+  }: DareSelection,
   now?: Date,
 ): Dare {
   const backers = Number(refundedBackers);
+  const payers = Number(paidBackers);
   const stakeAmount = normalizeSol(dare.stakeAmount);
   const totalPool = normalizeSol(dare.totalPool);
   const status = dare.status as DareStatus;
   // The admin list reads stored statuses but still shows the words users see.
-  const phase = darePhase({ status, deadline: dare.deadline, refundedBackers: backers }, now ?? new Date());
+  const phase = darePhase(
+    { status, deadline: dare.deadline, refundedBackers: backers, paidBackers: payers },
+    now ?? new Date(),
+  );
   return {
     id: dare.id,
     title: dare.title,
@@ -36,7 +49,15 @@ export function toDare(
     status: now ? effectiveStatus({ status, deadline: dare.deadline }, now) : status,
     phase,
     phaseReason: phaseReason(phase, dare.cancelReason),
-    refundTotal: backers > 0 ? { amount: normalizeSol(refundedAmount), backers } : null,
+    refundTotal:
+      backers > 0
+        ? {
+            amount: normalizeSol(refundedAmount),
+            backers,
+            paidAmount: normalizeSol(paidAmount),
+            paidBackers: payers,
+          }
+        : null,
     escrowWallet: dare.escrowWallet,
     transactionSignature: dare.transactionSignature,
     network: dare.network,

@@ -28,6 +28,9 @@ export type DareSelection = {
   /** SOL (decimal) of the contributions that went back, and to how many wallets. */
   refundedAmount: string;
   refundedBackers: number;
+  /** SOL (decimal) of every contribution, and how many wallets paid. */
+  paidAmount: string;
+  paidBackers: number;
 };
 
 /** One dare with its creator and counts, as toDare (dare-view.ts) shows it. */
@@ -68,6 +71,8 @@ export async function listDares(db: DbOrTx, query: DareListQuery, now: Date): Pr
     .where(
       and(
         eq(dares.isMajor, false),
+        // A private dare is reached by its link only (issue 37, item 13).
+        eq(dares.isPublic, true),
         status,
         q ? or(ilike(dares.title, likePattern(q)), ilike(dares.description, likePattern(q))) : undefined,
         query.category ? eq(dares.category, query.category) : undefined,

@@ -486,10 +486,15 @@ export function createJudgingService({
         await vaultOf(dare.escrowWallet).catch(() => null);
         judging = terms.get(dare.escrowWallet) ?? null;
       }
-      return {
-        proposal: latest ? { ...landed(latest).proposal, vetoed: latest.status === 'vetoed' } : null,
-        judging,
-      };
+      const vetoed = latest?.status === 'vetoed';
+      const proposal = latest ? landed(latest).proposal : null;
+      // Asked of the chain only while it can matter: a standing proposal not yet executed.
+      const inWindow =
+        proposal !== null && !vetoed && latest?.status !== 'executed'
+          ? BigInt(Math.floor(new Date(proposal.executesAt).getTime() / 1000)) >
+            (await fetchChainTime(rpc).catch(() => 0n))
+          : false;
+      return { proposal: proposal ? { ...proposal, vetoed, inWindow } : null, judging };
     },
 
     /** GET /api/admin/proposals. */

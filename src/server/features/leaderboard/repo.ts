@@ -22,14 +22,18 @@ const toEntry = (
 });
 
 /**
- * Submissions + votes + pool contributions: what "most active" counts. Written with qualified
+ * Submissions + votes + pool contributions on public dares (a private one is left out of the
+ * leaderboard's counts: issue 37, item 13): what "most active" counts. Written with qualified
  * names: drizzle prints a single-table select's columns unqualified, which inside these
  * subqueries would bind to the inner table.
  */
 const activity = sql<number>`(
-  (select count(*) from dare_submissions s where s.user_id = "users"."id")
-  + (select count(*) from submission_votes v where v.user_id = "users"."id")
-  + (select count(*) from pool_contributions c where c.user_id = "users"."id")
+  (select count(*) from dare_submissions s join dares d on d.id = s.dare_id
+    where s.user_id = "users"."id" and d.is_public)
+  + (select count(*) from submission_votes v join dares d on d.id = v.dare_id
+    where v.user_id = "users"."id" and d.is_public)
+  + (select count(*) from pool_contributions c join dares d on d.id = c.dare_id
+    where c.user_id = "users"."id" and d.is_public)
 )::int`;
 
 /** Admins run the platform (and the demo's admin pays the major prize): they are not ranked. */

@@ -1,15 +1,31 @@
 import type { DareStatus, Difficulty } from '#contract/limits';
-import { type MajorDare, splitMajorPrize } from '#contract/major-dare';
+import { MAJOR_DARE_MESSAGES, type MajorDare, splitMajorPrize } from '#contract/major-dare';
 import { lamportsToSol, normalizeSol, solToLamports } from '#contract/money';
 import type { DbOrTx } from '#server/db/client';
-import { findNewestMajorDare } from './repo';
+import { conflict } from '#server/errors';
+import { findLiveMajorDare, findNewestMajorDare } from './repo';
 
 /**
- * The current major dare: the newest one not cancelled (a completed one still shows, closed), with
+ * One Major Dare is live at a time: a new one's prize is refused (409, naming the live one and its
+ * end) before the admin's wallet signs, and again when it is credited.
+ */
+export async function requireNoLiveMajorDare(
+  db: DbOrTx,
+  now: Date,
+  /** The prize payment being credited: the same request again answers its own dare. */
+  paidBy?: string,
+): Promise<void> {
+  const live = await findLiveMajorDare(db, now);
+  if (live && (paidBy === undefined || live.transactionSignature !== paidBy))
+    throw conflict(MAJOR_DARE_MESSAGES.oneLive(live.title, live.deadline));
+}
+
+/**
+ * The current major dare: the live one, else the newest one not cancelled (a completed one still shows, closed), with
  * its prize split; `{ isActive: false }` when there is none. Submissions read it too.
  */
-export async function currentMajorDare(db: DbOrTx): Promise<MajorDare> {
-  const row = await findNewestMajorDare(db);
+export async function currentMajorDare(db: DbOrTx, now = new Date()): Promise<MajorDare> {
+  const row = await findNewestMajorDare(db, now);
   if (!row) return { isActive: false };
   const { dare } = row;
   const split = splitMajorPrize(solToLamports(dare.totalPool));

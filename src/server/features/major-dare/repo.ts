@@ -1,9 +1,12 @@
-import { and, asc, desc, eq, inArray, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '#server/db/client';
 import { dareSubmissions, dares } from '#server/db/schema';
 
-/** The newest major dare not cancelled, with its counts (a completed one still shows, closed). */
-export async function findNewestMajorDare(db: DbOrTx) {
+/**
+ * The major dare to show: the live one (active, deadline ahead) if any, else the newest not
+ * cancelled (a completed one still shows, closed), with its counts.
+ */
+export async function findNewestMajorDare(db: DbOrTx, now: Date) {
   const [row] = await db
     .select({
       dare: dares,
@@ -13,6 +16,27 @@ export async function findNewestMajorDare(db: DbOrTx) {
     })
     .from(dares)
     .where(and(eq(dares.isMajor, true), ne(dares.status, 'cancelled')))
+    .orderBy(sql`(${liveCondition(now)}) desc`, desc(dares.createdAt), desc(dares.id))
+    .limit(1);
+  return row;
+}
+
+/** A major dare that still takes submissions and pool additions: active, its deadline ahead. */
+function liveCondition(now: Date) {
+  return and(eq(dares.status, 'active'), or(isNull(dares.deadline), gt(dares.deadline, now)));
+}
+
+/** The live major dare, if one is. */
+export async function findLiveMajorDare(db: DbOrTx, now: Date) {
+  const [row] = await db
+    .select({
+      id: dares.id,
+      title: dares.title,
+      deadline: dares.deadline,
+      transactionSignature: dares.transactionSignature,
+    })
+    .from(dares)
+    .where(and(eq(dares.isMajor, true), liveCondition(now)))
     .orderBy(desc(dares.createdAt), desc(dares.id))
     .limit(1);
   return row;

@@ -18,7 +18,7 @@ import type { ClaimsService } from '#server/features/claims/service';
 import { findDare } from '#server/features/dares/dare-view';
 import type { CreditPayment } from '#server/features/payments/crediting/credit-payment';
 import { holdRefusedPayment } from '#server/features/payments/crediting/hold-refused-payment';
-import { currentMajorDare } from './current';
+import { currentMajorDare, requireNoLiveMajorDare } from './current';
 import { findDarePool, findSubmissionEntry, topVotedSubmission } from './repo';
 
 type CreateBody = Required<Pick<CreateMajorDareRequest, 'difficulty' | 'maxParticipants'>> &
@@ -42,7 +42,7 @@ export function createMajorDareService({
   majorPrizeMaxSol?: string;
 }) {
   return {
-    current: (): Promise<MajorDare> => currentMajorDare(db),
+    current: (): Promise<MajorDare> => currentMajorDare(db, clock()),
 
     /**
      * Creates a major dare from the admin's prize payment, credited like any stake
@@ -93,6 +93,7 @@ export function createMajorDareService({
     const wallet = requireWallet(admin, body.userWallet);
     if (solToLamports(body.prizeAmount) > solToLamports(majorPrizeMaxSol))
       throw badRequest(MAJOR_DARE_MESSAGES.prizeMax(majorPrizeMaxSol));
+    await requireNoLiveMajorDare(db, clock(), body.transactionSignature);
     // The deadline is checked against the paid vault (creditPayment): a vault that can never fund
     // this dare is refunded at once.
     const deadline = new Date(body.deadline);

@@ -116,6 +116,11 @@ export interface PaymentsDeps {
   refusedVaults: RefusedVaults;
   /** The largest Major Dare prize (SOL), from MAJOR_PRIZE_MAX_SOL: an admin's stake may go this high. */
   majorPrizeMaxSol?: string;
+  /**
+   * Refuses a new Major Dare's prize while one is live (the major-dare feature, wired in
+   * services.ts; declared here so payments does not depend on it). Absent: not checked.
+   */
+  requireNoLiveMajorDare?: (now: Date) => Promise<void>;
 }
 
 /** A relayed payment's failures once it was sent: the wallet's words for what the chain said. */
@@ -150,6 +155,7 @@ export function createPaymentsService({
   limiter,
   refusedVaults,
   majorPrizeMaxSol = MAJOR_PRIZE_MAX_SOL_DEFAULT,
+  requireNoLiveMajorDare,
 }: PaymentsDeps) {
   const { rpc } = chain;
   const stakeMax = solToLamports(STAKE_MAX_SOL);
@@ -358,6 +364,8 @@ export function createPaymentsService({
         await requireDareCreationEnabled(db);
         terms = vaultTerms(body, now);
         checkStake(user, terms.kind, lamports, body.amount);
+        // Refused before the admin's wallet pays anything (issue 37, item 2).
+        if (terms.kind === 'major') await requireNoLiveMajorDare?.(now);
         if (terms.deadlineRequested) {
           const problem = deadlineProblem(terms.deadline, now);
           if (problem) throw badRequest(problem, { fields: { deadline: problem } });

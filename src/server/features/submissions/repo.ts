@@ -425,3 +425,29 @@ export async function recordProofCheck(
     .set({ proofMatches: check.matches, proofCheckedAt: check.at })
     .where(eq(dareSubmissions.id, id));
 }
+
+/**
+ * Whether another user's submission, on any dare, holds this fingerprint (its entry's, or its
+ * upload's hash for an entry without one) or this exact link: a copied proof (issue 37, item 3).
+ */
+export async function isCopiedProof(
+  db: DbOrTx,
+  proof: { userId: number; proofHash: string; videoUrl: string },
+): Promise<boolean> {
+  const [row] = await db
+    .select({ id: dareSubmissions.id })
+    .from(dareSubmissions)
+    .leftJoin(videoUploads, eq(videoUploads.submissionId, dareSubmissions.id))
+    .where(
+      and(
+        sql`${dareSubmissions.userId} <> ${proof.userId}`,
+        or(
+          eq(dareSubmissions.proofHash, proof.proofHash),
+          eq(videoUploads.sha256, proof.proofHash),
+          eq(dareSubmissions.videoUrl, proof.videoUrl),
+        ),
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
+}

@@ -37,6 +37,7 @@ import {
   hasVoted,
   insertSubmission,
   insertVote,
+  isCopiedProof,
   isOwnPendingUpload,
   listApprovedSubmissions,
   listFeaturedSubmissions,
@@ -148,11 +149,16 @@ export function createSubmissionsService(deps: SubmissionsDeps) {
     });
     // Deleted since the check above (the clean-up, or a newer upload replacing it).
     if (proofHash === null) throw notYourUpload();
+    // Refused before any entry is built or relayed: nothing is fixed on chain for a copy.
+    if (await isCopiedProof(db, { userId: user.id, proofHash, videoUrl }))
+      throw conflict(SUBMISSION_MESSAGES.copiedProof, {
+        fields: { videoUrl: SUBMISSION_MESSAGES.copiedProof },
+      });
     return { upload, proofHash };
   }
 
   async function majorDareId(): Promise<number | null> {
-    const major = await currentMajorDare(db);
+    const major = await currentMajorDare(db, clock());
     return major.isActive ? major.id : null;
   }
 

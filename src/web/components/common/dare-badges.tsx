@@ -6,6 +6,7 @@ const VARIANT = {
   active: 'success',
   ended: 'secondary',
   completed: 'secondary',
+  refunding: 'outline',
   refunded: 'outline',
   cancelled: 'destructive',
 } as const;

@@ -30,11 +30,17 @@ export const SIDE_MENU: readonly NavItem[] = [
 ];
 
 /**
- * The top bar's links. The first brief's top bar (docs/product.md#navigation) repeated four of the side menu's pages, so a desktop
- * showed them twice (issue 18): the side menu is the one list of pages, and the top bar keeps
- * only the main action (decision 017).
+ * The top bar's links, the spec's (docs/product.md#navigation; issue 37, item 13): Home,
+ * Leaderboard, Create Dare, Profile, and Admin for admins. Issue 18 had cut them to Create Dare
+ * (decision 017); the spec's list is back, the side menu still being the one list of every page.
  */
-export const TOP_BAR: readonly NavItem[] = [{ to: '/create-dare', label: 'Create Dare', icon: PlusCircle }];
+export const TOP_BAR: readonly NavItem[] = [
+  { to: '/', label: 'Home', icon: Home },
+  { to: '/leaderboard', label: 'Leaderboard', icon: Trophy },
+  { to: '/create-dare', label: 'Create Dare', icon: PlusCircle },
+  { to: '/profile', label: 'Profile', icon: User },
+  { to: '/admin', label: 'Admin', icon: Shield, adminOnly: true },
+];
 
 /** The product's social media page: only admins see the link (docs/product.md#roles). */
 export const SOCIAL_URL = 'https://x.com/darepool';

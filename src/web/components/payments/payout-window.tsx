@@ -5,19 +5,24 @@ import { countdownLabel, formatDayTime } from '#web/lib/dates';
 import { useNow } from '#web/lib/use-now';
 import { formatSol, shortAddress } from '#web/lib/utils';
 
-/** 'pays in 23h 59m 58s', live; once the window has passed, that the payout is being sent. */
+/**
+ * '(in 23h 59m 58s) unless vetoed', live, after 'will be paid on {date}'; once the window has
+ * passed, that the payout is being sent.
+ */
 export function PayoutCountdown({ executesAt }: { executesAt: string }) {
   const now = useNow();
   const passed = new Date(executesAt).getTime() <= now.getTime();
   return (
     <span className="tabular-nums" aria-live="off">
-      {passed ? 'Window over: the payout is on its way' : `pays in ${countdownLabel(executesAt, now)}`}
+      {passed
+        ? 'Window over: the payout is on its way'
+        : `(in ${countdownLabel(executesAt, now)}) unless vetoed`}
     </span>
   );
 }
 
 /**
- * A proposal as everyone sees it (issue 24): 'Winner named — paid 28 Nov 14:05' with a live
+ * A proposal as everyone sees it (issue 24): 'Winner named — will be paid on 28 Nov 14:05' with a live
  * countdown, who gets what, the propose transaction and each winning proof's fingerprint; or
  * 'Vetoed by the guardian' once vetoed, judging starting again.
  */
@@ -54,7 +59,7 @@ export function PayoutWindowNote({
           {JUDGING_MESSAGES.winnerNamed(formatDayTime(proposal.executesAt))}
         </span>
         <span className="text-muted-foreground">
-          · <PayoutCountdown executesAt={proposal.executesAt} />
+          <PayoutCountdown executesAt={proposal.executesAt} />
         </span>
       </p>
       <ul className="space-y-1" aria-label="Named winners">

@@ -9,6 +9,14 @@ import { requestTestSol } from '#web/lib/payments/api/request-test-sol';
 import { describePaymentError } from '#web/lib/payments/payment-errors';
 import { shortAddress } from '#web/lib/utils';
 
+/**
+ * The chip's figure: at most 4 decimals, rounded down (never more than the wallet holds), so 'SOL'
+ * fits beside it on a phone; the exact balance is in its title (issue 37, item 9).
+ */
+export function chipSol(lamports: bigint): string {
+  return lamportsToSol(lamports - (lamports % 100_000n));
+}
+
 /** What 'Get test SOL' asks for: enough for a few dares, well under the 10 SOL per call limit. */
 export const TEST_SOL_AMOUNT = '2';
 
@@ -34,8 +42,7 @@ export default function WalletBalance({
   const balance = useBalance(walletAddress);
   const testSol = useTestSol(walletAddress);
 
-  const text =
-    balance.data !== undefined ? `${lamportsToSol(balance.data)} SOL` : balance.isError ? '? SOL' : '…';
+  const text = balance.data !== undefined ? `${chipSol(balance.data)} SOL` : balance.isError ? '? SOL' : '…';
   return (
     <div className={className}>
       <span
@@ -43,12 +50,17 @@ export default function WalletBalance({
         title={
           balance.isError
             ? `Balance unavailable: ${describePaymentError(balance.error)}`
-            : `Balance of ${shortAddress(walletAddress)}`
+            : `Balance of ${shortAddress(walletAddress)}${balance.data !== undefined ? `: ${lamportsToSol(balance.data)} SOL` : ''}`
         }
       >
         <Wallet className="size-4 shrink-0 text-primary" aria-hidden />
         <span className="sr-only">Wallet balance:</span>
-        <span data-testid="wallet-balance">{text}</span>
+        <span
+          data-testid="wallet-balance"
+          data-exact={balance.data !== undefined ? `${lamportsToSol(balance.data)} SOL` : undefined}
+        >
+          {text}
+        </span>
       </span>
       {config?.embeddedChain && (
         <TestSolButton testSol={testSol} label={testSolLabel} className={testSolClassName} />

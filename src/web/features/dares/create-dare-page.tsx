@@ -11,7 +11,6 @@ import { ConnectPrompt } from '#web/components/common/connect-prompt';
 import { ConnectWalletButton } from '#web/components/common/connect-wallet-button';
 import { EmptyState } from '#web/components/common/empty-state';
 import { PageHeader } from '#web/components/common/page-header';
-import { AvailableBalance } from '#web/components/payments/available-balance';
 import { EscrowFundingProgress } from '#web/components/payments/escrow-funding-progress';
 import { PaidStakeNotice } from '#web/components/payments/paid-stake-notice';
 import { PaymentFailure } from '#web/components/payments/payment-failure';
@@ -23,6 +22,7 @@ import { toast } from '#web/components/ui/use-toast';
 import { useAuth } from '#web/lib/session/auth-provider';
 import { useSystemSwitches } from '#web/lib/settings';
 import { CreateDareForm } from './components/create-dare-form';
+import { StakeAvailable } from './components/stake-available';
 import { useCreateDare } from './hooks/use-create-dare';
 import {
   type CreateDareField,
@@ -129,7 +129,7 @@ function CreateDareSection({ walletAddress }: { walletAddress: string | null }) 
       onChange={change}
       onSubmit={() => void create()}
       isPending={isPending}
-      stakeHint={<AvailableBalance walletAddress={walletAddress} />}
+      stakeHint={<StakeAvailable walletAddress={walletAddress} />}
     >
       {steps && <EscrowFundingProgress steps={steps} />}
       {failure && !isPending && (

@@ -14,11 +14,12 @@ import { useConfig } from '#web/lib/config';
 
 const MAX_VIDEO_MB = SUBMISSION_LIMITS.videoMaxBytes / (1024 * 1024);
 
-const CREATE_STEPS = [
+/** The vault's rent is the creator's, lent (issue 37, item 6): said with today's figure when known. */
+const createSteps = (vaultRentSol: string | undefined) => [
   'Connect your Solana wallet (Phantom or any Wallet Standard wallet) and sign the sign-in message. Signing in costs nothing.',
   'Open Create Dare and describe the dare: title, description, difficulty, category and a deadline.',
   `Choose your stake, between ${STAKE_MIN_SOL} and ${STAKE_MAX_SOL} SOL. DarePool checks your balance first: it must cover the stake plus the ${NETWORK_FEE_SOL} SOL network fee.`,
-  "DarePool prepares the transaction that creates your dare's vault on the escrow program and puts your stake in it. DarePool pays the vault's rent.",
+  `DarePool prepares the transaction that creates your dare's vault on the escrow program and puts your stake in it. Your wallet also pays the vault's rent (${vaultRentSol ? `${vaultRentSol} SOL today` : 'a few thousandths of a SOL'}): it is lent, not spent, and comes back to your wallet when the dare ends.`,
   'Your wallet asks you to sign the transaction. Check the amount, then approve.',
   'The transaction is sent to the network, and your dare goes live with your stake as its first pool.',
 ];
@@ -29,7 +30,7 @@ const TAKE_PART_STEPS = [
   "Add SOL to a dare's pool to raise the prize.",
   `Vote for the best approved videos: up to ${SUBMISSION_LIMITS.votesPerDare} votes per dare.`,
   'An admin approves or rejects each submission and picks the winners.',
-  "Winners claim their prize from their Profile; the escrow program pays it from the dare's vault to their wallet.",
+  "Once winners are named, the prize is paid from the dare's vault to their wallet when the guardian's window ends, unless vetoed; nothing to claim before then.",
 ];
 
 function Section({ icon: Icon, title, children }: { icon: LucideIcon; title: string; children: ReactNode }) {
@@ -86,11 +87,12 @@ function WhereTheMoneyIs() {
 
 /** /instructions: the guide to both flows, where the money is, and the disclaimer (docs/product.md#instructions). */
 export default function InstructionsPage() {
+  const { data: config } = useConfig();
   return (
     <div className="max-w-3xl space-y-6">
       <PageHeader title="Instructions" description="How DarePool works, step by step." />
       <Section icon={Flame} title="Creating a dare">
-        <Steps steps={CREATE_STEPS} />
+        <Steps steps={createSteps(config?.limits.newVaultRentSol)} />
       </Section>
       <Section icon={Video} title="Taking part">
         <Steps steps={TAKE_PART_STEPS} />

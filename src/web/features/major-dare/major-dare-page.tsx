@@ -13,14 +13,18 @@ export type ActiveMajorDare = Extract<MajorDare, { isActive: true }>;
 
 /**
  * /major-dare: GET /api/major-dare, polled every 30 s. Submit Video and the submissions grid come
- * from the submissions feature, composed in routes.tsx (features do not import each other).
+ * from the submissions feature, Add to Pool from the dares feature, composed in routes.tsx
+ * (features do not import each other).
  */
 export default function MajorDarePage({
   renderSubmit,
   renderSubmissions,
+  renderAddToPool,
 }: {
   renderSubmit?: (dare: ActiveMajorDare & { closed: boolean }) => ReactNode;
   renderSubmissions?: (dareId: number) => ReactNode;
+  /** The dares feature's Add to Pool (issue 37, item 1): backing gives a vote on the 30 % prize. */
+  renderAddToPool?: (dare: { id: number; closed: boolean }) => ReactNode;
 }) {
   const majorDare = useMajorDare();
   if (!majorDare.isActive) {
@@ -45,7 +49,10 @@ export default function MajorDarePage({
         closed={closed}
         submitAction={renderSubmit?.({ ...majorDare, closed })}
         actions={
-          <ShareButton title={majorDare.title} description={majorDare.description} path="/major-dare" />
+          <>
+            {renderAddToPool?.({ id: majorDare.id, closed })}
+            <ShareButton title={majorDare.title} description={majorDare.description} path="/major-dare" />
+          </>
         }
         submissions={renderSubmissions?.(majorDare.id)}
       />

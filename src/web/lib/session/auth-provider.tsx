@@ -98,8 +98,9 @@ export function AuthProvider({
   }, []);
 
   const register = useCallback(
-    // A failure is not toasted: the dialog shows the server's reason beside the form ('Username
-    // already taken'), one message, the real one, where the user is looking.
+    // A failure is toasted with the spec's title and the server's reason ('Username already
+    // taken'; 'Failed to create account' when it gave none), then re-thrown: the dialog also shows
+    // it beside the form (docs/product.md#sign-in-toasts; issue 37, item 13).
     async ({ username, password }: { username: string; password: string }) => {
       if (!pendingRegistration) throw new Error('No wallet is waiting for registration');
       const session = await createAccount({
@@ -107,6 +108,13 @@ export function AuthProvider({
         password,
         walletAddress: pendingRegistration.walletAddress,
         registrationToken: pendingRegistration.registrationToken,
+      }).catch((error: unknown) => {
+        toast({
+          title: 'Registration Failed',
+          description: error instanceof Error && error.message ? error.message : 'Failed to create account',
+          variant: 'destructive',
+        });
+        throw error;
       });
       setSession(session.user, session.token);
       setPendingRegistration(null);

@@ -1,4 +1,4 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import type { AdminSubmission } from '#contract/admin';
 import { WINNER_TYPES } from '#contract/major-dare';
 import { EmptyState } from '#web/components/common/empty-state';
@@ -63,13 +63,21 @@ export function SubmissionsManagement({
  * The proof as the admin reviews it: the source the server gave this admin (a public video's
  * proxy path, or a link signed for a few minutes for a pending upload), in the player that says
  * when it cannot play and offers the original link. A pending external link has no source, since
- * the proxy never redirects to an address nobody approved: it is shown as a link.
+ * the proxy never redirects to an address nobody approved: the admin plays it from its own address
+ * here, on request (the browser, not the server, loads it: issue 37, item 12), or opens it.
  */
 function SubmissionVideo({ submission }: { submission: AdminSubmission }) {
-  if (submission.videoSrc === null)
+  const [playLink, setPlayLink] = useState(false);
+  const src = submission.videoSrc ?? (playLink ? submission.videoUrl : null);
+  if (src === null)
     return (
       <div className="flex aspect-video w-full flex-col items-center justify-center gap-1 rounded bg-muted p-2 text-center text-xs">
-        <span>External video, not playable until approved</span>
+        <span>External video: not served by DarePool until approved</span>
+        {submission.videoUrl.startsWith('https://') && (
+          <Button size="sm" variant="secondary" onClick={() => setPlayLink(true)}>
+            Play it here
+          </Button>
+        )}
         <a
           href={submission.videoUrl}
           target="_blank"
@@ -84,7 +92,7 @@ function SubmissionVideo({ submission }: { submission: AdminSubmission }) {
     <Suspense fallback={<div className="aspect-video w-full rounded bg-black" />}>
       <VideoPlayer
         compact
-        src={submission.videoSrc}
+        src={src}
         submittedUrl={submission.videoUrl}
         title={`Video by ${submission.users.username}`}
       />
@@ -113,6 +121,16 @@ function SubmissionList({ submissions, className }: { submissions: AdminSubmissi
             <p className="text-muted-foreground">
               by {submission.users.username} · {countOf(submission.votes, 'vote')}
             </p>
+            {submission.fingerprintSeen && (
+              <p
+                role="alert"
+                className="rounded border border-destructive/50 bg-destructive/10 p-2 text-destructive"
+              >
+                Possible copy: the same video as {submission.fingerprintSeen.username}'s earlier proof on "
+                {submission.fingerprintSeen.dareTitle}" (submission #{submission.fingerprintSeen.submissionId}
+                )
+              </p>
+            )}
             {submission.description && <p className="break-words">{submission.description}</p>}
             <div className="flex flex-wrap gap-2">
               <Button

@@ -93,7 +93,8 @@ export function RegistrationDialog({ pending }: { pending: PendingRegistration }
         }}
       >
         <DialogHeader>
-          <DialogTitle>Complete Registration</DialogTitle>
+          {/* Nothing to complete while registration is off (issue 37, item 13). */}
+          <DialogTitle>{closed ? 'Registration Unavailable' : 'Complete Registration'}</DialogTitle>
           <DialogDescription>
             {closed
               ? `${AUTH_MESSAGES.registrationDisabled}: this wallet has no account yet, and new accounts cannot be created right now. An existing account can still sign in.`

@@ -29,7 +29,7 @@ export function AddToPoolDialog({
   /** Why it is off, said as text beside it (issue 26: a phone shows no tooltip). */
   disabledReason?: string;
 }) {
-  const { user } = useAuth();
+  const { user, openConnect } = useAuth();
   const [open, setOpen] = useState(false);
   // Kept while a payment runs: closing the dialog must not hide a transfer the wallet is signing.
   const [busy, setBusy] = useState(false);
@@ -46,7 +46,14 @@ export function AddToPoolDialog({
       />
     </Suspense>
   );
-  const dialog = (
+  // A visitor is asked for the wallet first, as Submit Video asks (issue 37, item 11): no form that
+  // can only fail, no balance check without a wallet.
+  const dialog = !user ? (
+    <Button variant="secondary" disabled={disabled} onClick={openConnect}>
+      <Coins aria-hidden />
+      Add to Pool
+    </Button>
+  ) : (
     <Dialog open={open} onOpenChange={(next) => (busy ? undefined : setOpen(next))}>
       <DialogTrigger asChild>
         <Button variant="secondary" disabled={disabled}>
@@ -61,14 +68,9 @@ export function AddToPoolDialog({
             Add SOL to the pool of "{dare.title}". It goes straight to the dare's vault on the escrow program.
           </DialogDescription>
         </DialogHeader>
-        {user ? (
-          <PaymentWalletGate walletAddress={user.walletAddress} action="add to this pool">
-            {form}
-          </PaymentWalletGate>
-        ) : (
-          // A visitor gets 'Please connect your wallet first' (docs/product.md#dare-and-payment-messages) on submit.
-          form
-        )}
+        <PaymentWalletGate walletAddress={user.walletAddress} action="add to this pool">
+          {form}
+        </PaymentWalletGate>
       </DialogContent>
     </Dialog>
   );

@@ -1,5 +1,5 @@
 import type { FormEvent, ReactNode } from 'react';
-import type { CreateDareForm as CreateDareFormValues } from '#contract/dares';
+import { type CreateDareForm as CreateDareFormValues, DARE_VISIBILITIES } from '#contract/dares';
 import { CATEGORIES } from '#contract/limits';
 import {
   ChoiceField,
@@ -82,6 +82,16 @@ export function CreateDareForm({
               />
             </div>
             <DeadlineField value={values.deadline} onChange={(value) => onChange('deadline', value)} />
+            <ChoiceField
+              name="visibility"
+              label="Visibility"
+              options={DARE_VISIBILITIES}
+              value={values.visibility}
+              onChange={(value) => onChange('visibility', value)}
+            />
+            <p className="-mt-2 text-xs text-muted-foreground">
+              A private dare is left out of the lists and search: only people with its link find it.
+            </p>
           </DareFieldset>
           {children}
           <Button type="submit" disabled={isPending}>

@@ -1,6 +1,6 @@
 import { CalendarClock, Coins, Undo2, Users } from 'lucide-react';
 import { Link } from 'react-router';
-import { refundedLine } from '#contract/dare-status';
+import { refundsLine } from '#contract/dare-status';
 import type { Dare } from '#contract/dares';
 import { DareBadges } from '#web/components/common/dare-badges';
 import { timeLeftLabel } from '#web/lib/dates';
@@ -23,7 +23,7 @@ export function DareCard({ dare }: { dare: Dare }) {
         {dare.refundTotal ? (
           <span className="flex items-center gap-1 font-medium" data-testid="dare-refunded">
             <Undo2 className="size-4" aria-hidden />
-            {refundedLine(dare.refundTotal.amount, dare.refundTotal.backers)}
+            {refundsLine(dare.refundTotal)}
           </span>
         ) : (
           <span className="flex items-center gap-1 font-medium text-primary">

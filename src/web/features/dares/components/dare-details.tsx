@@ -40,9 +40,13 @@ export function DareDetails({
           {/* docs/product.md#dare-details: the total pool falls back to the stake amount; a refunded pool says where it went. */}
           {dare.refundTotal ? (
             <StatTile
-              label="Refunded"
+              label={dare.refundTotal.backers < dare.refundTotal.paidBackers ? 'Refunded so far' : 'Refunded'}
               value={formatSol(dare.refundTotal.amount)}
-              hint={`to ${dare.refundTotal.backers} ${dare.refundTotal.backers === 1 ? 'backer' : 'backers'}`}
+              hint={
+                dare.refundTotal.backers < dare.refundTotal.paidBackers
+                  ? `to ${dare.refundTotal.backers} of ${dare.refundTotal.paidBackers} backers, of ${formatSol(dare.refundTotal.paidAmount)}`
+                  : `to ${dare.refundTotal.backers} ${dare.refundTotal.backers === 1 ? 'backer' : 'backers'}`
+              }
               icon={Undo2}
             />
           ) : (

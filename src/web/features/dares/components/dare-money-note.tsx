@@ -1,6 +1,6 @@
 import { Undo2 } from 'lucide-react';
 import { Link } from 'react-router';
-import { refundedLine, refundsOpenAt } from '#contract/dare-status';
+import { refundsLine, refundsOpenAt } from '#contract/dare-status';
 import type { Dare } from '#contract/dares';
 import { useDareOutcome } from '#web/lib/dare-outcome';
 import { formatSol } from '#web/lib/utils';
@@ -15,7 +15,7 @@ const shortAddress = (address: string) => `${address.slice(0, 4)}…${address.sl
  * says so in the submissions' winner banner instead.
  */
 export function DareMoneyNote({ dare }: { dare: Dare }) {
-  const refunded = dare.phase === 'refunded';
+  const refunded = dare.phase === 'refunded' || dare.phase === 'refunding';
   const outcome = useDareOutcome(dare.id, refunded || dare.phase === 'ended').data;
   if (dare.phase === 'ended' && dare.deadline !== null) {
     // A named winner (a proposal in its window) is shown by the window note, not as 'waiting'.
@@ -39,7 +39,7 @@ export function DareMoneyNote({ dare }: { dare: Dare }) {
       >
         <p className="flex items-center gap-2 text-sm font-semibold">
           <Undo2 className="size-4 text-primary" aria-hidden />
-          {refundedLine(dare.refundTotal.amount, dare.refundTotal.backers)}
+          {refundsLine(dare.refundTotal)}
         </p>
         {dare.phaseReason && <p className="text-sm">{dare.phaseReason}</p>}
         {outcome && outcome.refunds.length > 0 && (

@@ -16,6 +16,7 @@ const form = {
   difficulty: 'medium' as const,
   category: 'creative' as const,
   deadline: '2026-05-02T10:00:00.000Z',
+  visibility: 'public' as const,
 };
 
 function setup(overrides: Partial<CreateDareFlowDeps> = {}) {
@@ -53,6 +54,22 @@ const ALL_DONE = ['connect', 'balance', 'escrow', 'build', 'sign', 'send', 'reco
 ]);
 
 describe('runCreateDare', () => {
+  it('sends a private dare as isPublic: false (issue 37, item 13)', async () => {
+    const { deps, events } = setup();
+    await runCreateDare(
+      {
+        form: { ...form, visibility: 'private' },
+        walletAddress: WALLET,
+        cluster: 'localnet',
+        vaultRentSol: '0',
+      },
+      deps,
+      events,
+    );
+    expect(deps.createDare).toHaveBeenCalledWith(expect.objectContaining({ isPublic: false }));
+    expect(deps.createDare).not.toHaveBeenCalledWith(expect.objectContaining({ visibility: 'private' }));
+  });
+
   it('runs the seven steps in order and records the dare with the signature', async () => {
     const { deps, events, log, paid } = setup();
     const result = await runCreateDare(
@@ -75,8 +92,9 @@ describe('runCreateDare', () => {
     });
     // The wallet signed the server's bytes; the signed bytes went to send, base64.
     expect(deps.sendTransaction).toHaveBeenCalledWith(Buffer.from([1, 2, 3, 9]).toString('base64'));
+    const { visibility: _, ...fields } = form;
     expect(deps.createDare).toHaveBeenCalledWith({
-      ...form,
+      ...fields,
       maxParticipants: 10,
       isPublic: true,
       tags: [],

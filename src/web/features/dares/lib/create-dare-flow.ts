@@ -42,9 +42,14 @@ export async function runCreateDare(
     events,
     (paid) =>
       deps.createDare({
-        ...form,
+        title: form.title,
+        description: form.description,
+        stakeAmount: form.stakeAmount,
+        difficulty: form.difficulty,
+        category: form.category,
+        deadline: form.deadline,
         maxParticipants: CREATE_DARE_DEFAULTS.maxParticipants,
-        isPublic: CREATE_DARE_DEFAULTS.isPublic,
+        isPublic: form.visibility !== 'private',
         tags: [],
         imageUrl: null,
         userWallet: walletAddress,

@@ -58,6 +58,7 @@ describe('validateCreateDareForm', () => {
         stakeAmount: '0.5',
         difficulty: 'medium',
         category: 'creative',
+        visibility: 'public',
         deadline: new Date(2026, 4, 2, 12, 0).toISOString(),
       },
     });

@@ -1,4 +1,5 @@
 import { ArrowRight, Crown } from 'lucide-react';
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { isDareClosed } from '#contract/dare-rules';
 import { MAJOR_DARE_SPLIT } from '#contract/limits';
@@ -17,7 +18,12 @@ import { useMajorDare } from '../api/get-major-dare';
  * picked, cancelled or past its deadline) reads as the Major Dare page does: no LIVE badge and
  * 'Challenge Closed', with a link to see how it went instead of an invitation to take it.
  */
-export function MajorDareCard() {
+export function MajorDareCard({
+  renderAddToPool,
+}: {
+  /** The dares feature's Add to Pool, placed by routes.tsx (issue 37, item 1). */
+  renderAddToPool?: (dare: { id: number; closed: boolean }) => ReactNode;
+} = {}) {
   const majorDare = useMajorDare();
   const closed = majorDare.isActive && isDareClosed(majorDare, new Date());
   return (
@@ -55,11 +61,14 @@ export function MajorDareCard() {
                 </Button>
               </div>
             ) : (
-              <Button asChild>
-                <Link to="/major-dare">
-                  Take the challenge <ArrowRight aria-hidden />
-                </Link>
-              </Button>
+              <div className="flex flex-wrap items-center gap-2">
+                {renderAddToPool?.({ id: majorDare.id, closed })}
+                <Button asChild>
+                  <Link to="/major-dare">
+                    Take the challenge <ArrowRight aria-hidden />
+                  </Link>
+                </Button>
+              </div>
             )}
           </div>
         ) : (

@@ -16,7 +16,7 @@ export function ClaimsHistory({ claims }: { claims: Claim[] | undefined }) {
   if (claims === undefined) return <Spinner label="Loading claims" />;
   if (claims.length === 0) return <EmptyState title="No claims yet" />;
   return (
-    <ul className="space-y-2" aria-label="Claims history">
+    <ul className="min-w-0 space-y-2" aria-label="Claims history">
       {claims.map((claim) => (
         <li key={claim.id} className="space-y-1 rounded-md border p-3 text-sm">
           <div className="flex items-center justify-between gap-2">

@@ -18,14 +18,16 @@ export function RewardClaims({
       <CardHeader>
         <CardTitle>Reward Claims</CardTitle>
       </CardHeader>
-      <CardContent className="grid gap-4 md:grid-cols-2">
-        <section aria-labelledby="winning-submissions">
+      {/* Columns that may shrink below their content (issue 37, item 10): a long title or address
+          wraps or truncates inside a 375 px phone instead of widening the card. */}
+      <CardContent className="grid grid-cols-1 gap-4 md:grid-cols-2">
+        <section aria-labelledby="winning-submissions" className="min-w-0">
           <h3 id="winning-submissions" className="mb-2 font-medium">
             Winning Submissions
           </h3>
           {winningSubmissions ?? <EmptyState title="No winning submissions yet" />}
         </section>
-        <section aria-labelledby="claims-history">
+        <section aria-labelledby="claims-history" className="min-w-0">
           <h3 id="claims-history" className="mb-2 font-medium">
             Claims History
           </h3>

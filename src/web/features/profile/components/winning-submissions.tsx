@@ -8,6 +8,7 @@ import { Button } from '#web/components/ui/button';
 import { Spinner } from '#web/components/ui/spinner';
 import { useDareOutcome } from '#web/lib/dare-outcome';
 import { formatDayTime } from '#web/lib/dates';
+import { useNow } from '#web/lib/use-now';
 import { formatSol } from '#web/lib/utils';
 
 /**
@@ -23,11 +24,52 @@ function PrizeWindow({ dareId, submissionId }: { dareId: number; submissionId: n
       <span className="font-medium text-foreground">
         {JUDGING_MESSAGES.winnerNamed(formatDayTime(proposal.executesAt))}
       </span>{' '}
-      · <PayoutCountdown executesAt={proposal.executesAt} /> ·{' '}
+      <PayoutCountdown executesAt={proposal.executesAt} /> ·{' '}
       <Link className="text-primary underline" to={`/tx/${proposal.signature}`}>
         View proposal transaction
       </Link>
     </p>
+  );
+}
+
+/**
+ * When a named prize pays, while its guardian's window runs (issue 37, item 7): the payout is sent
+ * by the job at the window's end, so there is nothing to claim until then; null otherwise.
+ */
+function usePaysOn(dareId: number | null, submissionId: number): string | null {
+  const proposal = useDareOutcome(dareId ?? 0, dareId !== null).data?.proposal;
+  const now = useNow();
+  if (!proposal || proposal.vetoed || !proposal.inWindow) return null;
+  if (!proposal.winners.some((winner) => winner.submissionId === submissionId)) return null;
+  // The server says by the chain's clock; the page's clock ends it on time between two polls.
+  return new Date(proposal.executesAt).getTime() > now.getTime() ? proposal.executesAt : null;
+}
+
+/** Claim Prize, or during the window the day it pays instead (no button that can only answer 'wait'). */
+function ClaimAction({
+  item,
+  onClaim,
+  claiming,
+}: {
+  item: WinningSubmission;
+  onClaim?: (submissionId: number) => void;
+  claiming: number | null;
+}) {
+  const paysOn = usePaysOn(item.dareId, item.id);
+  if (paysOn)
+    return (
+      <span className="shrink-0 text-right text-xs text-muted-foreground" data-testid="pays-on">
+        Paid on {formatDayTime(paysOn)}
+      </span>
+    );
+  return (
+    <span className="flex shrink-0 flex-col items-end gap-1">
+      <Button size="sm" onClick={() => onClaim?.(item.id)} disabled={!onClaim || claiming !== null}>
+        {claiming === item.id ? 'Claiming…' : 'Claim Prize'}
+      </Button>
+      {/* Why it is off, as text (issue 26): a phone shows no tooltip. */}
+      {!onClaim && <span className="text-xs text-muted-foreground">Connect your wallet first</span>}
+    </span>
   );
 }
 
@@ -47,7 +89,8 @@ export function WinningSubmissions({
   if (items === undefined) return <Spinner label="Loading winning submissions" />;
   if (items.length === 0) return <EmptyState title="No winning submissions yet" />;
   return (
-    <ul className="space-y-2" aria-label="Winning submissions">
+    // min-w-0: a grid item (the wallet gate around it) would otherwise widen to its longest line.
+    <ul className="min-w-0 space-y-2" aria-label="Winning submissions">
       {items.map((item) => (
         <li
           key={item.claimId}
@@ -62,13 +105,7 @@ export function WinningSubmissions({
             )}
           </div>
           {item.claimStatus === 'pending' ? (
-            <span className="flex shrink-0 flex-col items-end gap-1">
-              <Button size="sm" onClick={() => onClaim?.(item.id)} disabled={!onClaim || claiming !== null}>
-                {claiming === item.id ? 'Claiming…' : 'Claim Prize'}
-              </Button>
-              {/* Why it is off, as text (issue 26): a phone shows no tooltip. */}
-              {!onClaim && <span className="text-xs text-muted-foreground">Connect your wallet first</span>}
-            </span>
+            <ClaimAction item={item} onClaim={onClaim} claiming={claiming} />
           ) : item.claimStatus === 'paid' ? (
             <Badge variant="secondary">Claimed</Badge>
           ) : (

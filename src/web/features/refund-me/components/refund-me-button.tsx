@@ -14,7 +14,7 @@ import { refreshAfterPayment } from '#web/lib/payments/refresh-after-payment';
 import { useAuth } from '#web/lib/session/auth-provider';
 import { formatSol } from '#web/lib/utils';
 import { refundStatusQueryOptions, requestRefundTransaction, sendRefund } from '../api/refund';
-import { runRefundMe } from '../lib/refund-me-flow';
+import { refundedParts, runRefundMe } from '../lib/refund-me-flow';
 
 /**
  * 'Refund me' on a refunding or overdue dare (docs/product.md#dare-details): for a signed-in
@@ -40,6 +40,12 @@ export function RefundMeButton({ dare }: { dare: { id: number; phase: DarePhase 
     );
   }
 
+  function refundedWords(result: { amount: string; stake?: string }) {
+    const { stake, rent } = refundedParts(result);
+    const back = `${formatSol(lamportsToSol(stake))} back in your wallet`;
+    return rent > 0n ? `${back}, and ${formatSol(lamportsToSol(rent))} of rent returned` : back;
+  }
+
   async function refund() {
     setBusy(true);
     try {
@@ -56,7 +62,7 @@ export function RefundMeButton({ dare }: { dare: { id: number; phase: DarePhase 
         title: REFUND_ME_MESSAGES.success,
         description: (
           <span className="grid gap-1">
-            <span>{formatSol(lamportsToSol(BigInt(result.amount)))} back in your wallet</span>
+            <span>{refundedWords(result)}</span>
             <TransactionLink signature={result.signature} explorerUrl={config.explorerUrl} />
           </span>
         ),

@@ -1,4 +1,4 @@
-import { CheckCircle2, Lock, Video } from 'lucide-react';
+import { CheckCircle2, Lock, Video, XCircle } from 'lucide-react';
 import { lazy, Suspense, useState } from 'react';
 import { SUBMISSION_MESSAGES } from '#contract/submissions';
 import { PaymentWalletGate } from '#web/components/payments/payment-wallet-gate';
@@ -17,6 +17,26 @@ import { useDareSubmissions } from '../api/list-dare-submissions';
 
 // The form (upload, validation) is fetched when the dialog first opens.
 const SubmitVideoForm = lazy(() => import('./submit-video-form'));
+
+/**
+ * The author of a rejected proof is told so where they look (issue 37, item 4): the status, and
+ * that no other proof can follow, since their entry on chain holds the rejected video's
+ * fingerprint (decision 038) and a dare takes one proof per user.
+ */
+function RejectedProof() {
+  return (
+    <div role="status" className="space-y-1 rounded-md border border-destructive/50 p-3 text-sm">
+      <p className="flex items-center gap-2 font-medium text-destructive">
+        <XCircle className="size-4" aria-hidden />
+        Your proof was rejected
+      </p>
+      <p className="text-muted-foreground">
+        An admin rejected it, so it is not shown to others and cannot win. Your entry on chain holds this
+        video's fingerprint, so this dare takes no other proof from you.
+      </p>
+    </div>
+  );
+}
 
 /**
  * The Submit Video action (docs/product.md#dare-details). It reads 'Submissions Closed' (disabled) once the dare
@@ -38,15 +58,23 @@ export function SubmitVideoDialog({
   const [busy, setBusy] = useState(false);
   const [justSubmitted, setJustSubmitted] = useState(false);
   const { data: submissions } = useDareSubmissions(dareId, user?.id ?? null);
-  const hadSubmission =
-    !justSubmitted && user !== null && (submissions ?? []).some((s) => s.userId === user.id);
+  const own =
+    justSubmitted || user === null ? undefined : (submissions ?? []).find((s) => s.userId === user.id);
 
-  if (justSubmitted || hadSubmission) {
+  if (own?.status === 'rejected') return <RejectedProof />;
+  if (justSubmitted || own) {
     return (
-      <Button variant="outline" disabled>
-        <CheckCircle2 aria-hidden />
-        {justSubmitted ? 'Submitted' : SUBMISSION_MESSAGES.alreadySubmitted}
-      </Button>
+      <span className="inline-flex flex-wrap items-center gap-x-2 gap-y-1">
+        <Button variant="outline" disabled>
+          <CheckCircle2 aria-hidden />
+          {justSubmitted ? 'Submitted' : SUBMISSION_MESSAGES.alreadySubmitted}
+        </Button>
+        {(justSubmitted || own?.status === 'pending') && (
+          <span className="text-xs text-muted-foreground" data-testid="own-proof-status">
+            Your proof is waiting for an admin's review
+          </span>
+        )}
+      </span>
     );
   }
   if (closed) {
