@@ -3,6 +3,7 @@ import { count, eq } from 'drizzle-orm';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CHAT_LIMITS } from '#contract/chat';
 import { chatMessages } from '#server/db/schema';
+import { RATE_LIMITS } from '#server/rate-limits';
 import { connectChat, isChat, listen } from './helpers/chat';
 import { dareBody, payStake } from './helpers/money';
 import { type Actor, newActor } from './helpers/payouts';
@@ -16,15 +17,21 @@ import { bearer } from './helpers/wallet';
  * database, ahead of the 5-in-10-s check: one socket held reads for seconds and /api/health went
  * unanswered. Timed alone on the machine (project `alone`), bounded in time: the flood stops itself.
  */
-/** Over what the same reads cost without the flood (chat-flood.test.ts does the same). */
+/** Timed alone on the machine: the reads' p99 during each flood, as issue 34 asks. */
 const P99_BUDGET_MS = 100;
+const ADDRESSES = 40;
 
 const {
   ctx,
   actors: { ann },
 } = setupApiSuite({
   // Behind one proxy: each flooding account speaks from an address of its own.
-  env: { TRUST_PROXY: '1', RATE_LIMIT_AUTH_PER_MINUTE: '10000' },
+  env: {
+    TRUST_PROXY: '1',
+    RATE_LIMIT_AUTH_PER_MINUTE: '10000',
+    // The production default, which the test helpers raise for other files.
+    RATE_LIMIT_CHAT_OPENS_PER_SECOND: String(RATE_LIMITS.chatOpensPerAddressPerSecond.limit),
+  },
   actors: { ann: { sol: '5' } },
 });
 
@@ -44,10 +51,24 @@ beforeAll(async () => {
     headers: bearer(ann.token),
   });
   dareId = res.json().id;
-  floodAccounts.push(await newActor(ctx, 'flood0', { sol: '0' }));
+  for (let i = 0; i < ADDRESSES; i += 1) floodAccounts.push(await newActor(ctx, `flood${i}`, { sol: '0' }));
   // Warm, as a running server is: the first reads of a fresh app load code lazily.
   await timeReads(() => true, 20);
 }, 180_000);
+/**
+ * The app's clock follows the wall clock while a flood runs: the per-second and per-window limits
+ * on opens and messages are counted on it, as on a running server.
+ */
+function clockFollowsWallClock(): () => void {
+  let last = Date.now();
+  const ticker = setInterval(() => {
+    const at = Date.now();
+    ctx.clock.advance(at - last);
+    last = at;
+  }, 10);
+  return () => clearInterval(ticker);
+}
+
 afterEach(async () => {
   await worker?.terminate();
   worker = undefined;
@@ -83,10 +104,20 @@ interface FloodReport {
   reopened: number;
   stillOpen: number;
   closeCodes: Record<string, number>;
+  refused: Record<string, number>;
 }
 
 /** Runs the flood in a worker thread while timing reads; resolves once the worker says it stopped. */
 async function floodWhileReading(senders: Actor[], socketsPerAddress: number, seconds: number) {
+  const stopClock = clockFollowsWallClock();
+  try {
+    return await floodAndRead(senders, socketsPerAddress, seconds);
+  } finally {
+    stopClock();
+  }
+}
+
+async function floodAndRead(senders: Actor[], socketsPerAddress: number, seconds: number) {
   worker = new Worker(new URL('./helpers/chat-message-flood.worker.mjs', import.meta.url), {
     workerData: {
       url: baseUrl.replace('http', 'ws'),
@@ -145,10 +176,14 @@ describe('a signed-in chat message flood', () => {
     const sender = floodAccounts[0]!;
     const before = await storedFrom([sender]);
     const { reads, quiet, report, summary } = await floodWhileReading([sender], 1, seconds);
-    expect(report.framesSent, summary).toBeGreaterThan(10_000);
+    // Ten sockets' worth of frames and more: each time the server closed it, it opened again at
+    // once, until its address's opens were refused (429, held two seconds) before any upgrade.
+    expect(report.framesSent, summary).toBeGreaterThan(CHAT_LIMITS.framesPerWindow * 10);
+    expect(report.refused['429'], summary).toBeGreaterThan(0);
     expect(reads.failures, summary).toBe(0);
     expect(reads.sorted.length, summary).toBeGreaterThanOrEqual(100);
-    expect(percentile(reads.sorted, 99), summary).toBeLessThan(P99_BUDGET_MS + percentile(quiet.sorted, 99));
+    expect(percentile(reads.sorted, 99), summary).toBeLessThan(P99_BUDGET_MS);
+    expect(quiet.sorted.length).toBe(60);
     // The socket's frames past what a page sends closed it (1008); nothing past the user's limit was stored.
     expect(report.closeCodes['1008'], summary).toBeGreaterThan(0);
     const windows = Math.ceil(seconds / (CHAT_LIMITS.rateWindowMs / 1000)) + 1;
@@ -156,4 +191,34 @@ describe('a signed-in chat message flood', () => {
       before + CHAT_LIMITS.ratePerWindow * windows,
     );
   }, 120_000);
+
+  it(`leaves GET /api/dares/{id} under ${P99_BUDGET_MS} ms p99 while ${ADDRESSES} addresses x ${CHAT_LIMITS.socketsPerAddress} sockets do`, async () => {
+    const seconds = 6;
+    const before = await storedFrom(floodAccounts);
+    const { reads, report, summary } = await floodWhileReading(
+      floodAccounts,
+      CHAT_LIMITS.socketsPerAddress,
+      seconds,
+    );
+    // Every socket signed in before the flood began, and each was cut off (1008) and opened again.
+    expect(report.opened, summary).toBeGreaterThanOrEqual(ADDRESSES * CHAT_LIMITS.socketsPerAddress);
+    expect(report.closeCodes['1008'], summary).toBeGreaterThanOrEqual(
+      ADDRESSES * CHAT_LIMITS.socketsPerAddress,
+    );
+    expect(report.refused['429'], summary).toBeGreaterThan(0);
+    expect(reads.failures, summary).toBe(0);
+    expect(reads.sorted.length, summary).toBeGreaterThanOrEqual(100);
+    expect(percentile(reads.sorted, 99), summary).toBeLessThan(P99_BUDGET_MS);
+    const windows = Math.ceil(seconds / (CHAT_LIMITS.rateWindowMs / 1000)) + 1;
+    expect(await storedFrom(floodAccounts), summary).toBeLessThanOrEqual(
+      before + ADDRESSES * CHAT_LIMITS.ratePerWindow * windows,
+    );
+    // The flood leaves nothing behind: a new socket signs in and is heard at once.
+    const chat = await connectChat(baseUrl.replace('http', 'ws'));
+    chat.send({ type: 'auth', token: ann.token });
+    await chat.next((frame) => frame.type === 'auth' && frame.ok, 5_000);
+    chat.send({ type: 'chat_message', message: 'after the flood', dareId: null });
+    await chat.next(isChat('after the flood'), 5_000);
+    chat.close();
+  }, 180_000);
 });

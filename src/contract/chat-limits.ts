@@ -32,6 +32,11 @@ export const CHAT_LIMITS = {
   /** Sockets opened in a window (a closed one opened again counts again): more are closed with 1013. */
   opensPerAddress: 300,
   openWindowMs: 60_000,
+  /**
+   * Sockets opened per address in one second: an address's sockets closed at once (a flood cut
+   * off, a server restart) cannot all open again in the same moment, each an upgrade and a sign-in.
+   */
+  opensPerAddressPerSecond: 5,
   joinsPerAddress: 300,
   joinWindowMs: 60_000,
 } as const;

@@ -184,6 +184,11 @@ const envSchema = z.object({
    * signed in from are allowed this many a minute over them all (decision 060).
    */
   RATE_LIMIT_FAILED_LOGIN_BACKOFF_PER_MINUTE: positiveInt(RATE_LIMITS.failedLoginBackoff.limit),
+  /**
+   * Chat sockets one address may open in a second (more wait two seconds for a 429, before any
+   * upgrade): an address's sockets closed at once cannot all open again in one moment (decision 056).
+   */
+  RATE_LIMIT_CHAT_OPENS_PER_SECOND: positiveInt(RATE_LIMITS.chatOpensPerAddressPerSecond.limit),
   /** On SIGTERM/SIGINT, how long requests under way may take to finish before their connections are cut. */
   SHUTDOWN_TIMEOUT_SECONDS: positiveInt(25),
   /** How often chat sockets are pinged; one missed pong drops the socket. */
@@ -334,6 +339,7 @@ export interface AppConfig {
     failedLogins: number;
     failedLoginWindowMs: number;
     failedLoginBackoffPerMinute: number;
+    chatOpensPerSecond: number;
     /** REDIS_URL: counters shared by every instance; null: each process counts its own. */
     redis: { url: string; keyPrefix: string } | null;
   };
@@ -498,6 +504,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       failedLogins: env.RATE_LIMIT_FAILED_LOGINS,
       failedLoginWindowMs: env.RATE_LIMIT_FAILED_LOGIN_WINDOW_MINUTES * 60_000,
       failedLoginBackoffPerMinute: env.RATE_LIMIT_FAILED_LOGIN_BACKOFF_PER_MINUTE,
+      chatOpensPerSecond: env.RATE_LIMIT_CHAT_OPENS_PER_SECOND,
       redis: env.REDIS_URL ? { url: env.REDIS_URL, keyPrefix: env.REDIS_KEY_PREFIX } : null,
     },
     chatHeartbeatMs: env.CHAT_HEARTBEAT_MS,

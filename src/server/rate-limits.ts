@@ -71,11 +71,17 @@ export const RATE_LIMITS = {
   },
   /**
    * Per client address: chat sockets opened (each an upgrade, a slot and a sign-in lookup); past it
-   * a new socket is closed with 1013 before anything else, so closing and reopening cannot repeat them.
+   * the upgrade is refused with 429 before it is made, so closing and reopening cannot repeat them.
    */
   chatOpensPerAddress: {
     limit: CHAT_LIMITS.opensPerAddress,
     windowMs: CHAT_LIMITS.openWindowMs,
+    ifStoreDown: 'count-locally',
+  },
+  /** The same, per second: an address's sockets do not all open again in one moment. */
+  chatOpensPerAddressPerSecond: {
+    limit: CHAT_LIMITS.opensPerAddressPerSecond,
+    windowMs: 1_000,
     ifStoreDown: 'count-locally',
   },
   /** Per client address, across its sockets: room joins (each may cost a lookup and a presence update). */

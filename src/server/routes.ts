@@ -86,6 +86,7 @@ export async function registerRoutes(
     bus: liveChat.bus,
     limiter,
     heartbeatMs: config.chatHeartbeatMs,
+    opensPerSecond: config.rateLimits.chatOpensPerSecond,
   });
   auth.onSessionEnded(liveChat.endSession);
 

@@ -17,6 +17,9 @@ let framesSent = 0;
 let opened = 0;
 let reopened = 0;
 const closeCodes = {};
+/** Opens the server refused before upgrading them, by HTTP status. */
+const refused = {};
+let flooding = false;
 const live = new Set();
 
 function open(sender, first) {
@@ -24,14 +27,20 @@ function open(sender, first) {
     if (Date.now() >= stopAt) return resolve();
     const socket = new WebSocket(`${url}/ws`, { headers: { 'x-forwarded-for': sender.address } });
     live.add(socket);
-    // Ready once signed in: the flood is of messages, not of sign-ins.
+    // Ready once signed in: the flood is of messages, not of sign-ins. An open refused before the
+    // flood (the address's opens per second) is tried again until the socket signs in.
     socket.on('message', (data) => {
       if (first && data.toString().startsWith('{"type":"auth"')) resolve();
+    });
+    socket.on('unexpected-response', (_request, response) => {
+      refused[response.statusCode] = (refused[response.statusCode] ?? 0) + 1;
+      socket.terminate();
     });
     socket.on('error', () => {});
     socket.once('close', (code) => {
       live.delete(socket);
       closeCodes[code] = (closeCodes[code] ?? 0) + 1;
+      if (first && !flooding) return void setTimeout(() => open(sender, true).then(resolve), 0);
       resolve();
       if (Date.now() < stopAt) {
         reopened += 1;
@@ -71,9 +80,10 @@ parentPort.postMessage({ type: 'ready', opened });
 // The parent times reads without the flood first.
 await new Promise((resolve) => parentPort.once('message', resolve));
 stopAt = Date.now() + seconds * 1000;
+flooding = true;
 start();
 setTimeout(() => {
   const stillOpen = [...live].filter((socket) => socket.readyState === WebSocket.OPEN).length;
   for (const socket of live) socket.terminate();
-  parentPort.postMessage({ type: 'done', framesSent, opened, reopened, stillOpen, closeCodes });
+  parentPort.postMessage({ type: 'done', framesSent, opened, reopened, stillOpen, closeCodes, refused });
 }, seconds * 1000);

@@ -22,6 +22,8 @@ export async function chatRoutes(
     bus: ChatBus;
     limiter: RateLimiter;
     heartbeatMs: number;
+    /** Sockets one address may open in a second (RATE_LIMIT_CHAT_OPENS_PER_SECOND). */
+    opensPerSecond: number;
   },
 ) {
   const { chat } = options;

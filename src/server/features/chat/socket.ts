@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { Duplex } from 'node:stream';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import {
   CHAT_LIMITS,
@@ -43,6 +43,9 @@ const POLICY_VIOLATION = 1008;
  */
 export const SESSION_RECHECK_MS = 10_000;
 
+/** How long an open past the address's allowance waits for its 429. */
+export const REFUSED_OPEN_HOLD_MS = 2_000;
+
 interface Options {
   db: Db;
   clock: Clock;
@@ -51,6 +54,7 @@ interface Options {
   bus: ChatBus;
   limiter: RateLimiter;
   heartbeatMs: number;
+  opensPerSecond: number;
 }
 
 /** Counts events in fixed windows, in the socket itself: true while within `limit` per `windowMs`. */
@@ -133,7 +137,7 @@ function userMessageWindows() {
  */
 export async function chatSocket(
   app: FastifyInstance,
-  { db, clock, chat, hub, bus, limiter, heartbeatMs }: Options,
+  { db, clock, chat, hub, bus, limiter, heartbeatMs, opensPerSecond }: Options,
 ) {
   const alive = new WeakMap<WebSocket, boolean>();
   const sockets = new Set<WebSocket>();
@@ -180,83 +184,112 @@ export async function chatSocket(
     for (const socket of sockets) socket.terminate();
   });
 
-  app.get('/ws', { websocket: true, schema: { hide: true } }, (socket, request) => {
-    // The address as the proxies in TRUST_PROXY report it, like every per-address limit.
+  /**
+   * Past the address's allowance of opens the upgrade is refused before it is made (no handshake,
+   * no socket), after a short hold: a client that opens again at once waits that long each time
+   * instead of making the server refuse it as fast as it can ask.
+   */
+  async function refuseOpensPastAllowance(request: FastifyRequest, reply: FastifyReply) {
     const address = request.ip;
-    const holder = `${instance}:${++socketSeq}`;
-    /**
-     * Who speaks: the session the socket authenticated with, until it ends, and its user as the
-     * database last said (at `checkedAt`, on the app's clock).
-     */
-    let session: { tokenHash: string; user: UserRow; checkedAt: number } | null = null;
-    const now = () => clock().getTime();
-    // Frames that cost a database lookup (auth, join): a visitor needs only a few.
-    const withinLookups = windowBudget(
-      RATE_LIMITS.chatSocketLookups.limit,
-      RATE_LIMITS.chatSocketLookups.windowMs,
-      now,
-    );
-    const withinFrames = windowBudget(CHAT_LIMITS.framesPerWindow, CHAT_LIMITS.frameWindowMs, now);
-    // The user's own limit, counted here on arrival for the socket and for its user over this
-    // instance's sockets (and again in the service, across instances): a message past it is
-    // refused before it waits for or costs anything, and told once per window, not once per frame.
-    const withinMessages = windowBudget(CHAT_LIMITS.ratePerWindow, CHAT_LIMITS.rateWindowMs, now);
-    let toldTooFastUntil = 0;
-    let queued = 0;
-    // The connection ws speaks on. Room-wide frames, framed once for the room (wire.ts), are
-    // written to it as they are: ws's own writes are synchronous too (no compression is
-    // negotiated, so its sender never queues), so frames from both never interleave or reorder.
-    const connection = socket.extensions === '' ? rawConnection(request.raw) : null;
-    const handle = {
-      rooms: new Set<string>(),
-      send(frame: ServerFrame) {
-        if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(frame));
-      },
-      sendFrames(frames: OutgoingFrames) {
-        if (socket.readyState !== socket.OPEN) return;
-        if (connection && !connection.destroyed) connection.write(frames.wire());
-        else for (const text of frames.texts) socket.send(text);
-      },
-    };
-    const fail = (error: unknown) => {
-      const message = error instanceof AppError ? error.message : 'Something went wrong';
-      if (!(error instanceof AppError)) app.log.error(error);
-      handle.send({ type: 'error', error: message });
-    };
+    const perSecond = await limiter
+      .hit(`chat-opens-1s:${address}`, { ...RATE_LIMITS.chatOpensPerAddressPerSecond, limit: opensPerSecond })
+      .catch(() => ({ allowed: true }));
+    const perWindow = perSecond.allowed
+      ? await limiter
+          .hit(`chat-opens:${address}`, RATE_LIMITS.chatOpensPerAddress)
+          .catch(() => ({ allowed: true }))
+      : perSecond;
+    if (perWindow.allowed) return;
+    await new Promise((resolve) => setTimeout(resolve, REFUSED_OPEN_HOLD_MS).unref());
+    return reply.code(429).send({ error: CHAT_MESSAGES.tooManySockets });
+  }
 
-    function setSession(next: typeof session) {
-      if (session) {
-        const ofSession = bySession.get(session.tokenHash);
-        ofSession?.delete(signOut);
-        if (ofSession?.size === 0) bySession.delete(session.tokenHash);
-      }
-      session = next;
-      if (!next) return;
-      let entry = bySession.get(next.tokenHash);
-      if (!entry) {
-        entry = new Set();
-        bySession.set(next.tokenHash, entry);
-      }
-      entry.add(signOut);
-    }
-    /**
-     * The session ended (logout, expiry): the socket goes on as a visitor's and is told so. The
-     * error is sent only when the user tried to speak: after a logout the page closes the socket
-     * itself and must not show 'Message not sent'.
-     */
-    function signOut(attemptedToSend = false) {
-      if (!session) return;
-      setSession(null);
-      if (attemptedToSend) handle.send({ type: 'error', error: CHAT_MESSAGES.authFailed });
-      handle.send({ type: 'auth', ok: false });
-    }
+  app.get(
+    '/ws',
+    { websocket: true, schema: { hide: true }, preValidation: refuseOpensPastAllowance },
+    (socket, request) => {
+      // The address as the proxies in TRUST_PROXY report it, like every per-address limit.
+      const address = request.ip;
+      const holder = `${instance}:${++socketSeq}`;
+      /**
+       * Who speaks: the session the socket authenticated with, until it ends, and its user as the
+       * database last said (at `checkedAt`, on the app's clock).
+       */
+      let session: { tokenHash: string; user: UserRow; checkedAt: number } | null = null;
+      const now = () => clock().getTime();
+      // Frames that cost a database lookup (auth, join): a visitor needs only a few.
+      const withinLookups = windowBudget(
+        RATE_LIMITS.chatSocketLookups.limit,
+        RATE_LIMITS.chatSocketLookups.windowMs,
+        now,
+      );
+      const withinFrames = windowBudget(CHAT_LIMITS.framesPerWindow, CHAT_LIMITS.frameWindowMs, now);
+      // The user's own limit, counted here on arrival for the socket and for its user over this
+      // instance's sockets (and again in the service, across instances): a message past it is
+      // refused before it waits for or costs anything, and told once per window, not once per frame.
+      const withinMessages = windowBudget(CHAT_LIMITS.ratePerWindow, CHAT_LIMITS.rateWindowMs, now);
+      let toldTooFastUntil = 0;
+      /** A message past the limit is dropped; the socket is told once per window, not once per frame. */
+      const tellTooFast = () => {
+        if (now() < toldTooFastUntil) return;
+        toldTooFastUntil = now() + CHAT_LIMITS.rateWindowMs;
+        handle.send({ type: 'error', error: CHAT_MESSAGES.rateLimited });
+      };
+      let queued = 0;
+      // The connection ws speaks on. Room-wide frames, framed once for the room (wire.ts), are
+      // written to it as they are: ws's own writes are synchronous too (no compression is
+      // negotiated, so its sender never queues), so frames from both never interleave or reorder.
+      const connection = socket.extensions === '' ? rawConnection(request.raw) : null;
+      const handle = {
+        rooms: new Set<string>(),
+        send(frame: ServerFrame) {
+          if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(frame));
+        },
+        sendFrames(frames: OutgoingFrames) {
+          if (socket.readyState !== socket.OPEN) return;
+          if (connection) {
+            // A connection ws is closing takes no more writes: writing to it only builds an error.
+            if (!connection.destroyed && !connection.writableEnded) connection.write(frames.wire());
+          } else for (const text of frames.texts) socket.send(text);
+        },
+      };
+      const fail = (error: unknown) => {
+        const message = error instanceof AppError ? error.message : 'Something went wrong';
+        if (!(error instanceof AppError)) app.log.error(error);
+        handle.send({ type: 'error', error: message });
+      };
 
-    // Past the address's allowance the socket is closed before it costs anything; its frames wait
-    // for the answer (the queue below starts with it).
-    const slot = limiter
-      .hit(`chat-opens:${address}`, RATE_LIMITS.chatOpensPerAddress)
-      .then((opened) => opened.allowed && limiter.takeSlot(slotKey(address), holder, socketSlots))
-      .then(
+      function setSession(next: typeof session) {
+        if (session) {
+          const ofSession = bySession.get(session.tokenHash);
+          ofSession?.delete(signOut);
+          if (ofSession?.size === 0) bySession.delete(session.tokenHash);
+        }
+        session = next;
+        if (!next) return;
+        let entry = bySession.get(next.tokenHash);
+        if (!entry) {
+          entry = new Set();
+          bySession.set(next.tokenHash, entry);
+        }
+        entry.add(signOut);
+      }
+      /**
+       * The session ended (logout, expiry): the socket goes on as a visitor's and is told so. The
+       * error is sent only when the user tried to speak: after a logout the page closes the socket
+       * itself and must not show 'Message not sent'.
+       */
+      function signOut(attemptedToSend = false) {
+        if (!session) return;
+        setSession(null);
+        if (attemptedToSend) handle.send({ type: 'error', error: CHAT_MESSAGES.authFailed });
+        handle.send({ type: 'auth', ok: false });
+      }
+
+      // Past the address's open sockets the socket is closed (1013) before it costs anything; its
+      // frames wait for the answer (the queue below starts with it).
+
+      const slot = limiter.takeSlot(slotKey(address), holder, socketSlots).then(
         (taken) => {
           if (!taken) {
             socket.close(TRY_AGAIN_LATER_CLOSE_CODE, CHAT_MESSAGES.tooManySockets);
@@ -280,142 +313,147 @@ export async function chatSocket(
         },
       );
 
-    sockets.add(socket);
-    alive.set(socket, true);
-    socket.on('pong', () => alive.set(socket, true));
-    socket.on('close', () => {
-      sockets.delete(socket);
-      setSession(null);
-      hub.leaveAll(handle);
-      const holders = slotsByAddress.get(address);
-      if (holders?.delete(holder)) {
-        if (holders.size === 0) slotsByAddress.delete(address);
-        void limiter.freeSlot(slotKey(address), holder).catch(() => {});
-      }
-    });
-    // Frames are handled one at a time, so a join is in place before the message after it.
-    let queue: Promise<unknown> = slot;
-    socket.on('message', (data, isBinary) => {
-      if (socket.readyState !== socket.OPEN) return;
-      // Every frame counted on arrival, before it is read: a flood is cut off after a page's worth.
-      if (!withinFrames()) {
-        socket.close(POLICY_VIOLATION, CHAT_MESSAGES.tooManyRequests);
-        return;
-      }
-      let raw: unknown;
-      try {
-        if (isBinary) throw new Error('binary frame');
-        raw = JSON.parse(data.toString());
-      } catch {
-        socket.close(POLICY_VIOLATION, CHAT_MESSAGES.invalidFrame);
-        return;
-      }
-      // Counted on arrival, before any queueing: a flood is cut off after a few lookups.
-      const type = (raw as { type?: unknown } | null)?.type;
-      if ((type === 'auth' || type === 'join') && !withinLookups()) {
-        socket.close(POLICY_VIOLATION, CHAT_MESSAGES.tooManyRequests);
-        return;
-      }
-      // A message that cannot be sent (blank, too long) is answered as such and not counted.
-      if (
-        type === 'chat_message' &&
-        chatTextSchema.safeParse((raw as { message?: unknown }).message).success &&
-        !(withinMessages() && messagesOfUser.within(session?.user.id, now()))
-      ) {
-        if (now() >= toldTooFastUntil) {
-          toldTooFastUntil = now() + CHAT_LIMITS.rateWindowMs;
-          handle.send({ type: 'error', error: CHAT_MESSAGES.rateLimited });
+      sockets.add(socket);
+      alive.set(socket, true);
+      socket.on('pong', () => alive.set(socket, true));
+      socket.on('close', () => {
+        sockets.delete(socket);
+        setSession(null);
+        hub.leaveAll(handle);
+        const holders = slotsByAddress.get(address);
+        if (holders?.delete(holder)) {
+          if (holders.size === 0) slotsByAddress.delete(address);
+          void limiter.freeSlot(slotKey(address), holder).catch(() => {});
         }
-        return;
-      }
-      // A socket whose frames wait faster than they are handled is not a page's.
-      if (queued >= CHAT_LIMITS.maxQueuedFrames) {
-        socket.close(POLICY_VIOLATION, CHAT_MESSAGES.tooManyRequests);
-        return;
-      }
-      queued += 1;
-      queue = queue
-        .then(() => handle_(raw))
-        .catch(fail)
-        .finally(() => {
-          queued -= 1;
-        });
-    });
-    void slot.then((taken) => {
-      if (taken && socket.readyState === socket.OPEN) hub.join(handle, GLOBAL_ROOM);
-    });
-
-    /**
-     * The session's user, asked of the database again once SESSION_RECHECK_MS have passed since
-     * it last was: a session that expired or was revoked while the socket stayed open stops
-     * speaking (a logout already signed it out through the bus). Undefined, the socket told
-     * why, when it may not speak.
-     */
-    async function speaker(): Promise<UserRow | undefined> {
-      const current = session;
-      if (!current) {
-        handle.send({ type: 'error', error: CHAT_MESSAGES.notAuthenticated });
-        return undefined;
-      }
-      const at = now();
-      if (at - current.checkedAt < SESSION_RECHECK_MS && at >= current.checkedAt) return current.user;
-      const lookup = sessions.lookUp(current.tokenHash);
-      const user = await lookup.user;
-      if (session !== current) {
-        // Signed out while the database answered.
-        handle.send({ type: 'error', error: CHAT_MESSAGES.notAuthenticated });
-        return undefined;
-      }
-      if (!user) {
-        signOut(true);
-        return undefined;
-      }
-      current.user = user;
-      current.checkedAt = lookup.checkedAt;
-      return user;
-    }
-
-    async function handle_(raw: unknown) {
-      // A closed socket's queued frames cost nothing more (and must not put it back in a room).
-      if (socket.readyState !== socket.OPEN) return;
-      const parsed = clientFrameSchema.safeParse(raw);
-      if (!parsed.success) {
-        handle.send({ type: 'error', error: CHAT_MESSAGES.invalidFrame });
-        return;
-      }
-      const frame = parsed.data;
-      switch (frame.type) {
-        case 'auth': {
-          const tokenHash = frame.token ? hashToken(frame.token) : null;
-          const lookup = tokenHash ? sessions.lookUp(tokenHash) : null;
-          const user = lookup ? await lookup.user : undefined;
-          setSession(user && lookup && tokenHash ? { tokenHash, user, checkedAt: lookup.checkedAt } : null);
-          if (!user) handle.send({ type: 'error', error: CHAT_MESSAGES.authFailed });
-          handle.send({ type: 'auth', ok: user !== undefined, username: user?.username });
+      });
+      // Frames are handled one at a time, so a join is in place before the message after it.
+      let queue: Promise<unknown> = slot;
+      socket.on('message', (data, isBinary) => {
+        if (socket.readyState !== socket.OPEN) return;
+        // Every frame counted on arrival, before it is read: a flood is cut off after a page's worth.
+        if (!withinFrames()) {
+          socket.close(POLICY_VIOLATION, CHAT_MESSAGES.tooManyRequests);
           return;
         }
-        case 'chat_message': {
-          const user = await speaker();
-          if (user)
-            await chat.postUserMessage(user, { message: frame.message, dareId: frame.dareId ?? null });
+        let raw: unknown;
+        try {
+          if (isBinary) throw new Error('binary frame');
+          raw = JSON.parse(data.toString());
+        } catch {
+          socket.close(POLICY_VIOLATION, CHAT_MESSAGES.invalidFrame);
           return;
         }
-        case 'join': {
-          if (handle.rooms.has(roomOf(frame.dareId))) return;
-          // Per address, across its sockets and the instances: many sockets cannot multiply joins.
-          const hit = await limiter.hit(`chat-joins:${address}`, RATE_LIMITS.chatJoinsPerAddress);
-          if (!hit.allowed) {
-            handle.send({ type: 'error', error: CHAT_MESSAGES.tooManyJoins });
+        // Counted on arrival, before any queueing: a flood is cut off after a few lookups.
+        const type = (raw as { type?: unknown } | null)?.type;
+        if ((type === 'auth' || type === 'join') && !withinLookups()) {
+          socket.close(POLICY_VIOLATION, CHAT_MESSAGES.tooManyRequests);
+          return;
+        }
+        // A message that cannot be sent (blank, too long) is answered as such and not counted.
+        if (
+          type === 'chat_message' &&
+          chatTextSchema.safeParse((raw as { message?: unknown }).message).success &&
+          !(withinMessages() && messagesOfUser.within(session?.user.id, now()))
+        ) {
+          tellTooFast();
+          return;
+        }
+        // A socket whose frames wait faster than they are handled is not a page's.
+        if (queued >= CHAT_LIMITS.maxQueuedFrames) {
+          socket.close(POLICY_VIOLATION, CHAT_MESSAGES.tooManyRequests);
+          return;
+        }
+        queued += 1;
+        // A message that came before the socket's session was known is counted for its user once
+        // the session is (handle_): frames sent right behind an `auth` wait for it in the queue.
+        const countedForUser = session !== null;
+        queue = queue
+          .then(() => handle_(raw, countedForUser))
+          .catch(fail)
+          .finally(() => {
+            queued -= 1;
+          });
+      });
+      void slot.then((taken) => {
+        if (taken && socket.readyState === socket.OPEN) hub.join(handle, GLOBAL_ROOM);
+      });
+
+      /**
+       * The session's user, asked of the database again once SESSION_RECHECK_MS have passed since
+       * it last was: a session that expired or was revoked while the socket stayed open stops
+       * speaking (a logout already signed it out through the bus). Undefined, the socket told
+       * why, when it may not speak.
+       */
+      async function speaker(): Promise<UserRow | undefined> {
+        const current = session;
+        if (!current) {
+          handle.send({ type: 'error', error: CHAT_MESSAGES.notAuthenticated });
+          return undefined;
+        }
+        const at = now();
+        if (at - current.checkedAt < SESSION_RECHECK_MS && at >= current.checkedAt) return current.user;
+        const lookup = sessions.lookUp(current.tokenHash);
+        const user = await lookup.user;
+        if (session !== current) {
+          // Signed out while the database answered.
+          handle.send({ type: 'error', error: CHAT_MESSAGES.notAuthenticated });
+          return undefined;
+        }
+        if (!user) {
+          signOut(true);
+          return undefined;
+        }
+        current.user = user;
+        current.checkedAt = lookup.checkedAt;
+        return user;
+      }
+
+      async function handle_(raw: unknown, countedForUser: boolean) {
+        // A closed socket's queued frames cost nothing more (and must not put it back in a room).
+        if (socket.readyState !== socket.OPEN) return;
+        const parsed = clientFrameSchema.safeParse(raw);
+        if (!parsed.success) {
+          handle.send({ type: 'error', error: CHAT_MESSAGES.invalidFrame });
+          return;
+        }
+        const frame = parsed.data;
+        switch (frame.type) {
+          case 'auth': {
+            const tokenHash = frame.token ? hashToken(frame.token) : null;
+            const lookup = tokenHash ? sessions.lookUp(tokenHash) : null;
+            const user = lookup ? await lookup.user : undefined;
+            setSession(user && lookup && tokenHash ? { tokenHash, user, checkedAt: lookup.checkedAt } : null);
+            if (!user) handle.send({ type: 'error', error: CHAT_MESSAGES.authFailed });
+            handle.send({ type: 'auth', ok: user !== undefined, username: user?.username });
             return;
           }
-          await chat.requireDareToJoin(frame.dareId);
-          if (socket.readyState === socket.OPEN) hub.join(handle, roomOf(frame.dareId));
-          return;
+          case 'chat_message': {
+            const user = await speaker();
+            if (!user) return;
+            if (!countedForUser && !messagesOfUser.within(user.id, now())) {
+              tellTooFast();
+              return;
+            }
+            await chat.postUserMessage(user, { message: frame.message, dareId: frame.dareId ?? null });
+            return;
+          }
+          case 'join': {
+            if (handle.rooms.has(roomOf(frame.dareId))) return;
+            // Per address, across its sockets and the instances: many sockets cannot multiply joins.
+            const hit = await limiter.hit(`chat-joins:${address}`, RATE_LIMITS.chatJoinsPerAddress);
+            if (!hit.allowed) {
+              handle.send({ type: 'error', error: CHAT_MESSAGES.tooManyJoins });
+              return;
+            }
+            await chat.requireDareToJoin(frame.dareId);
+            if (socket.readyState === socket.OPEN) hub.join(handle, roomOf(frame.dareId));
+            return;
+          }
+          case 'leave':
+            hub.leave(handle, roomOf(frame.dareId));
+            return;
         }
-        case 'leave':
-          hub.leave(handle, roomOf(frame.dareId));
-          return;
       }
-    }
-  });
+    },
+  );
 }
