@@ -37,8 +37,8 @@ export const MAJOR_DARE_MESSAGES = {
   nameBoth: 'Name both winners',
   pickAdminWinner: 'Pick the admin winner (70%) among the approved proofs.',
   communityWinnerIs: (name: string) => `Community winner (30%, the most voted): ${name}`,
-  noCommunityWinner: 'No approved proof has votes to win the community prize yet',
   bothNamed: 'Both winners named',
+  pairInSelectWinners: 'Both winners are named together: Major Dares, Select Winners',
   pairOnJudgedOnly: "Both winners are named at once only on a Major Dare judged by its judges' wallets",
 } as const;
 
