@@ -230,4 +230,11 @@ describe('naming both Major Dare winners at once', () => {
       ].sort(),
     );
   });
+
+  it('is in the OpenAPI document with its body and every status it answers', async () => {
+    const doc = (await http.get('/api/docs/json')).json();
+    const route = doc.paths['/api/admin/major-dare/{dareId}/winners'].post;
+    expect(JSON.stringify(route.requestBody)).toContain('SelectMajorWinnersRequest');
+    expect(Object.keys(route.responses).sort()).toEqual(['200', '400', '401', '403', '404', '409', '503']);
+  });
 });
