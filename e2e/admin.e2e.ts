@@ -288,14 +288,16 @@ describe('the Admin panel', () => {
     // Votes on a major dare come from SOL in its own pool (decision 028): the voter adds to it.
     await addToPoolOverHttp(server, voter!, { id: major.id, escrowWallet: major.escrowWallet! }, '0.01');
     await call(server, `/api/submissions/${theirs.id}/vote`, undefined, voter!.token);
-    // The community pick must be the most voted: the server refuses the other one, with the reason
-    // (a pick is recorded before anything is signed, so nothing asks first).
-    await submissionRow('first-take').getByRole('button', { name: 'Community Winner (30%)' }).click();
-    await toast(page, 'Failed to select winner');
-    await page
-      .getByText('The community winner must be the approved submission with the most votes')
+    // A judged Major Dare's prizes are never picked one by one here (one click used to record the
+    // 70% and complete the dare): both are named together in Select Winners.
+    await submissionRow('first-take')
+      .getByText('Both winners are named together: Major Dares, Select Winners')
       .first()
       .waitFor();
+    for (const prize of await submissionRow('first-take')
+      .getByRole('button', { name: /Winner \(/ })
+      .all())
+      expect(await prize.isDisabled()).toBe(true);
     await page.getByRole('tab', { name: 'Major Dares' }).click();
 
     const claimsOf = (client: typeof first) => api<Claim[]>('GET', '/api/claims', client!.token);
@@ -307,15 +309,16 @@ describe('the Admin panel', () => {
       .waitFor();
     const candidates = winners.getByRole('list', { name: 'Eligible submissions' }).getByRole('listitem');
     await expect.poll(() => candidates.count()).toBe(2);
-    // Only the most voted one can be the community winner.
+    // Only the most voted one can be the community winner: shown, not chosen.
     expect(await candidates.nth(0).getByText('1 vote ·', { exact: false }).count()).toBe(1);
-    expect(await candidates.nth(1).getByRole('button', { name: 'Community Winner (30%)' }).count()).toBe(0);
+    await candidates.nth(0).getByText('Community Winner (30%)', { exact: true }).waitFor();
+    expect(await candidates.nth(1).getByText('Community Winner (30%)', { exact: true }).count()).toBe(0);
 
-    // The first pick is recorded; the pick completing the pair asks the judge's wallet (this page's)
-    // to sign the propose, saying who is paid what and when, unless the guardian vetoes it.
+    // Choosing the admin winner records nothing; Name both winners asks the judge's wallet (this
+    // page's) to sign one propose, saying who is paid what and when, unless the guardian vetoes it.
     await candidates.nth(1).getByRole('button', { name: 'Admin Winner (70%)' }).click();
-    await toast(page, 'Major dare winner selected and claim created!');
-    await candidates.nth(0).getByRole('button', { name: 'Community Winner (30%)' }).click();
+    expect(await claimsOf(first)).toEqual([]);
+    await winners.getByRole('button', { name: 'Name both winners' }).click();
     const propose = page.getByRole('dialog', {
       name: `Name ${first!.username} and ${second!.username} the winners?`,
     });

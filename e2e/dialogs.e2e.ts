@@ -216,6 +216,8 @@ describe('every dialog on a 375 px phone', () => {
     await page.getByRole('button', { name: 'Select Winners' }).first().click();
     const winners = page.getByRole('dialog', { name: 'Select Winners' });
     await winners.getByRole('heading', { name: 'Select Winners' }).waitFor();
+    // Measured with its content: the proofs, the community winner and Name both winners.
+    await winners.getByRole('button', { name: 'Name both winners' }).waitFor();
     await expectFits(winners, 'Select Winners');
     await closeWithEscape(page, winners);
   });

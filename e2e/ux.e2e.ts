@@ -6,6 +6,7 @@ import type { MajorDare } from '#contract/major-dare';
 import { MAJOR_VOTE_NEEDS_PAYMENT } from '#contract/voting';
 import { setupApp } from './fixtures/app';
 import { call, type HttpClient, newClient, request, submitOverHttp } from './fixtures/http-client';
+import { readSignedPropose } from './fixtures/judging';
 import {
   loginAsDemoAdmin,
   openAsDemoAdmin,
@@ -370,7 +371,7 @@ describe('Public or Private, and Transaction Failed', () => {
 });
 
 describe('Select Winners (1366 px)', () => {
-  it('closes each chosen prize: disabled, labelled with what its winner got, and no way into a failed second pick', async () => {
+  it('names both prizes in one confirmation and one signature, recording nothing before it; then closes each prize', async () => {
     const major = await request<MajorDare>(app, 'GET', '/api/major-dare');
     if (!major.isActive) throw new Error('the demo data has an active major dare');
     // A fresh entrant's approved proof for the admin's prize; bob's seeded proof (two votes, and
@@ -382,9 +383,17 @@ describe('Select Winners (1366 px)', () => {
     });
     const admin = await loginAsDemoAdmin(app);
     await request(app, 'PUT', `/api/admin/submissions/${proof.id}`, admin.token, { status: 'approved' });
+    const outcomeOf = () =>
+      request<{ winners: unknown[]; proposal: unknown }>(app, 'GET', `/api/dares/${major.id}/outcome`);
+    const nothingRecorded = async () => {
+      expect(await outcomeOf()).toMatchObject({ winners: [], proposal: null });
+      expect(await request<MajorDare>(app, 'GET', '/api/major-dare')).toMatchObject({ status: 'active' });
+      expect(await request<unknown[]>(app, 'GET', '/api/claims', author.token)).toEqual([]);
+    };
 
     // The demo admin with its own wallet in the page: the judge who signs the Major Dare's propose.
-    const { page } = await openAsDemoJudge(app, '/admin', { viewport: { width: 1366, height: 900 } });
+    const { page, wallet } = await openAsDemoJudge(app, '/admin', { viewport: { width: 1366, height: 900 } });
+    const signatures = () => wallet!.requests.filter((r) => r.method === 'signTransaction');
     const openWinners = async () => {
       await page.getByRole('tab', { name: 'Major Dares' }).click();
       await page
@@ -398,19 +407,58 @@ describe('Select Winners (1366 px)', () => {
       return list;
     };
     let list = await openWinners();
-    await list
+    const winners = page.getByRole('dialog', { name: 'Select Winners' });
+    // The community prize is the server's rule, shown, not chosen; the admin's is chosen here.
+    await winners.getByText('Community winner (30%, the most voted): bob', { exact: true }).waitFor();
+    await list.getByRole('listitem', { name: 'bob' }).getByText('Community Winner (30%)').waitFor();
+    const nameBoth = winners.getByRole('button', { name: 'Name both winners' });
+    expect(await nameBoth.isDisabled()).toBe(true);
+    const authorsPrize = list
       .getByRole('listitem', { name: author.username })
-      .getByRole('button', { name: 'Admin Winner (70%)', exact: true })
-      .click();
-    // The first pick is recorded; the pick completing the pair asks the judge's wallet to sign.
-    await toast(page, 'Major dare winner selected and claim created!');
-    await list
-      .getByRole('listitem', { name: 'bob' })
-      .getByRole('button', { name: 'Community Winner (30%)', exact: true })
-      .click();
-    const propose = page.getByRole('dialog', { name: `Name ${author.username} and bob the winners?` });
+      .getByRole('button', { name: 'Admin Winner (70%)', exact: true });
+    await authorsPrize.click();
+    await expect.poll(() => authorsPrize.getAttribute('aria-pressed')).toBe('true');
+    await nothingRecorded();
+
+    // One confirmation names both winners and both amounts; cancelling it records nothing.
+    const question = `Name ${author.username} and bob the winners?`;
+    const propose = page.getByRole('dialog', { name: question });
+    const amounts = new RegExp(
+      `^${major.adminPrize.replace('.', '\\.')} SOL will be paid to ${author.username}'s wallet and ${major.communityPrize.replace('.', '\\.')} SOL to bob's on .+, unless the guardian vetoes it\\.$`,
+    );
+    await nameBoth.click();
+    await propose.getByText(amounts).waitFor();
+    const decoded = propose.getByRole('list', { name: 'Winners in the transaction' }).getByRole('listitem');
+    await expect
+      .poll(() => decoded.allTextContents())
+      .toEqual([
+        expect.stringMatching(new RegExp(`^${author.username} · .+ · 70%: ${major.adminPrize} SOL$`)),
+        expect.stringMatching(new RegExp(`^bob · .+ · 30%: ${major.communityPrize} SOL$`)),
+      ]);
+    await propose.getByRole('button', { name: 'Cancel' }).click();
+    await propose.waitFor({ state: 'detached' });
+    expect(signatures()).toEqual([]);
+    await nothingRecorded();
+
+    // Confirmed: one signature, over a propose that pays both, and both prizes recorded.
+    await nameBoth.click();
+    const sent = page.waitForRequest(
+      (r) =>
+        r.url().endsWith(`/api/admin/major-dare/${major.id}/winners`) &&
+        r.postData()?.includes('signedTransaction') === true,
+    );
     await propose.getByRole('button', { name: 'Sign and name winners' }).click();
     await toast(page, 'Winner named');
+    expect(signatures().map((r) => r.outcome)).toEqual(['approved']);
+    const body = (await sent).postDataJSON() as { signedTransaction: string };
+    const signed = await readSignedPropose(body.signedTransaction);
+    const { proposal } = (await outcomeOf()) as {
+      proposal: { winners: { walletAddress: string; amount: string }[] };
+    };
+    expect(proposal.winners.map((w) => w.amount)).toEqual([major.adminPrize, major.communityPrize]);
+    expect(proposal.winners[0]!.walletAddress).toBe(author.address);
+    expect(signed.winners).toEqual(proposal.winners.map((w) => w.walletAddress));
+    expect(signed.validSigners).toContain(wallet!.address);
 
     const adminPrize = `Admin Winner (70%): ${major.adminPrize} SOL`;
     const communityPrize = `Community Winner (30%): ${major.communityPrize} SOL`;

@@ -200,4 +200,38 @@ describe('a Major Dare judged by two of three admins', () => {
     const refused = await pick(dare.id, { submissionId: adminPick.id, winnerType: 'admin' }, outsider.token);
     expect(refused.statusCode).toBe(403);
   });
+
+  it('names both picks through /winners: nothing recorded until the first judge signs, the second judge completes it', async () => {
+    const dare = await createV2Dare(ctx, actors.creator, '1', { kind: 'major' });
+    const adminPick = await enteredSubmission(ctx, actors.ada, dare);
+    const communityPick = await enteredSubmission(ctx, actors.bob, dare);
+    await castVote(ctx, actors.voter, communityPick);
+    const picks = { adminSubmissionId: adminPick.id, communitySubmissionId: communityPick.id };
+    const both = (body: object, token: string) =>
+      http.post(`/api/admin/major-dare/${dare.id}/winners`, body, token);
+    const countClaims = () => ctx.database.db.$count(claims, eq(claims.dareId, dare.id));
+
+    const offered = await both(picks, first.token);
+    expect(offered.statusCode, offered.body).toBe(200);
+    expect(await countClaims()).toBe(0);
+    const byFirst = await both(
+      { ...picks, signedTransaction: await judgeSigns(keys[0]!, offered.json().transaction) },
+      first.token,
+    );
+    expect(byFirst.statusCode, byFirst.body).toBe(200);
+    const waiting = byFirst.json() as { signaturesNeeded: number; transaction: string };
+    expect(waiting.signaturesNeeded).toBe(1);
+    // The first judge's signature records both picks (the proposal it signed names them).
+    expect(await countClaims()).toBe(2);
+    const bySecond = await both(
+      { ...picks, signedTransaction: await judgeSigns(keys[1]!, waiting.transaction) },
+      second.token,
+    );
+    expect(bySecond.statusCode, bySecond.body).toBe(200);
+    expect((await vaultV2(ctx, dare.vault)).proposal!.winners).toEqual([
+      actors.ada.wallet.address,
+      actors.bob.wallet.address,
+    ]);
+    expect(await countClaims()).toBe(2);
+  });
 });

@@ -36,6 +36,13 @@ export const MAJOR_DARE_MESSAGES = {
     `The Major Dare "${title}" is live${deadline ? ` until ${utcMinute(deadline)}` : ''}: a new one can be created once it ends`,
   winnerSelected: 'Major dare winner selected and claim created!',
   winnerFailed: 'Failed to select winner',
+  /** Select Winners on a judged (v2) Major Dare: both picks, one confirmation, one signature. */
+  nameBoth: 'Name both winners',
+  pickAdminWinner: 'Pick the admin winner (70%) among the approved proofs.',
+  communityWinnerIs: (name: string) => `Community winner (30%, the most voted): ${name}`,
+  bothNamed: 'Both winners named',
+  pairInSelectWinners: 'Both winners are named together: Major Dares, Select Winners',
+  pairOnJudgedOnly: "Both winners are named at once only on a Major Dare judged by its judges' wallets",
 } as const;
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
@@ -151,6 +158,20 @@ export const selectMajorWinnerRequestSchema = z
   })
   .meta({ id: 'SelectMajorWinnerRequest' });
 
+/**
+ * POST /api/admin/major-dare/{dareId}/winners (a judged Major Dare, program v2): both picks at
+ * once. Without `signedTransaction` nothing is recorded: the answer is the propose naming both
+ * (the admin's 70% first) for the judge's wallet; with it signed, the picks are recorded and the
+ * propose relayed (docs/decisions/072-both-major-picks-one-signature.md).
+ */
+export const selectMajorWinnersRequestSchema = z
+  .object({
+    adminSubmissionId: idParam(),
+    communitySubmissionId: idParam(),
+    signedTransaction: signedTransactionSchema(JUDGING_MESSAGES.unreadableTransaction).optional(),
+  })
+  .meta({ id: 'SelectMajorWinnersRequest' });
+
 /** 70% to the admin winner, 30% to the community winner, in lamports; the remainder lamport goes to the admin winner. */
 export function splitMajorPrize(poolLamports: bigint): { admin: bigint; community: bigint } {
   const community = (poolLamports * BigInt(MAJOR_DARE_SPLIT.communityPercent)) / 100n;
@@ -160,3 +181,4 @@ export function splitMajorPrize(poolLamports: bigint): { admin: bigint; communit
 export type MajorDare = z.infer<typeof majorDareSchema>;
 export type CreateMajorDareRequest = z.input<typeof createMajorDareRequestSchema>;
 export type SelectMajorWinnerRequest = z.infer<typeof selectMajorWinnerRequestSchema>;
+export type SelectMajorWinnersRequest = z.infer<typeof selectMajorWinnersRequestSchema>;

@@ -28,6 +28,7 @@ import {
   type ProposalWinner,
   type ProposeTransaction,
 } from '#contract/judging';
+import { MAJOR_DARE_MESSAGES } from '#contract/major-dare';
 import { lamportsToSol } from '#contract/money';
 import { proposalShares } from '#contract/propose-layout';
 import type { EscrowKeys } from '#server/chain/escrow-keys';
@@ -466,6 +467,46 @@ export function createJudgingService({
         await winnerOf(admin.submissionId, dareId, 'major_admin'),
         await winnerOf(community.submissionId, dareId, 'major_community'),
       ]);
+    },
+
+    /**
+     * POST /api/admin/major-dare/{id}/winners: the caller is a judge of this Major Dare's v2
+     * vault (a v1 Major Dare's picks go one at a time through /winner).
+     */
+    async requireMajorPairJudge(user: UserRow, dareId: number): Promise<void> {
+      const dare = await findDareForNaming(db, dareId);
+      if (!dare) throw notFound(MAJOR_DARE_MESSAGES.noMajorDare);
+      if (!dare.isMajor) throw badRequest(MAJOR_DARE_MESSAGES.notMajor);
+      const judged = await v2Dare(dareId);
+      if (!judged) throw badRequest(MAJOR_DARE_MESSAGES.pairOnJudgedOnly);
+      requireJudge(user, await vaultOf(judged.vault));
+    },
+
+    /** The propose naming both picks (admin's 70% first), nothing recorded (the picks were checked). */
+    async offerMajorPair(user: UserRow, dareId: number, picks: { admin: number; community: number }) {
+      const dare = await v2Dare(dareId);
+      if (!dare) throw badRequest(MAJOR_DARE_MESSAGES.pairOnJudgedOnly);
+      return offer(user, dare, [
+        await winnerOf(picks.admin, dareId, 'major_admin'),
+        await winnerOf(picks.community, dareId, 'major_community'),
+      ]);
+    },
+
+    /**
+     * Before the picks are recorded for a signed pair: it must sign the dare's live propose, and
+     * that propose must name these picks in share order; else nothing is recorded.
+     */
+    async requireMajorPairProposal(
+      dareId: number,
+      picks: { admin: number; community: number },
+      signedTransaction: string,
+    ): Promise<void> {
+      const signed = decodeSigned(signedTransaction, JUDGING_MESSAGES.unreadableTransaction);
+      await syncDare(dareId);
+      const live = await findLiveProposal(db, dareId);
+      const named = live?.winners.map((w) => w.submissionId).join(',');
+      if (live?.messageHash !== signed.messageHash || named !== `${picks.admin},${picks.community}`)
+        throw badRequest(JUDGING_MESSAGES.wrongTransaction);
     },
 
     /** POST /api/admin/major-dare/{id}/winner with `signedTransaction` on a v2 vault. */

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gt, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '#server/db/client';
-import { dareSubmissions, dares } from '#server/db/schema';
+import { claims, dareSubmissions, dares } from '#server/db/schema';
 
 /**
  * The major dare to show: the live one (active, deadline ahead) if any, else the newest not
@@ -73,4 +73,12 @@ export async function topVotedSubmission(db: DbOrTx, dareId: number) {
     .orderBy(desc(dareSubmissions.votes), asc(dareSubmissions.createdAt), asc(dareSubmissions.id))
     .limit(1);
   return row;
+}
+
+/** The prizes picked so far (a claim per prize, paid or not). */
+export async function findRecordedPicks(db: DbOrTx, dareId: number) {
+  return db
+    .select({ claimType: claims.claimType, submissionId: claims.submissionId })
+    .from(claims)
+    .where(and(eq(claims.dareId, dareId), inArray(claims.claimType, ['major_admin', 'major_community'])));
 }

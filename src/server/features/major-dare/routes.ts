@@ -7,6 +7,7 @@ import {
   createMajorDareRequestSchema,
   majorDareSchema,
   selectMajorWinnerRequestSchema,
+  selectMajorWinnersRequestSchema,
 } from '#contract/major-dare';
 import { AppError, errorResponses } from '#server/errors';
 import type { JudgingService } from '#server/features/judging/service';
@@ -78,6 +79,34 @@ export const majorDareRoutes: FastifyPluginAsyncZod<{
       if (propose) return reply.status(200).send(propose);
       if (!claim) throw new AppError('CONFLICT', 'Both winners must be picked before they are proposed');
       return reply.status(201).send(claim);
+    },
+  );
+
+  app.post(
+    '/api/admin/major-dare/:dareId/winners',
+    {
+      config: { auth: 'admin' },
+      schema: {
+        tags: ['admin'],
+        summary:
+          "Name both winners of a judged Major Dare (v2 vault) in one propose: without signedTransaction it records nothing and answers the propose naming the admin's (70%) and the community's (30%) picks; with it signed by the judge's wallet it records both picks and relays it",
+        params: dareIdParamsSchema,
+        body: selectMajorWinnersRequestSchema,
+        response: { 200: markWinnerResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const admin = userOf(request);
+      const { dareId } = request.params;
+      const { adminSubmissionId, communitySubmissionId, signedTransaction } = request.body;
+      const picks = { admin: adminSubmissionId, community: communitySubmissionId };
+      await judging.requireMajorPairJudge(admin, dareId);
+      await majorDare.checkPicks(dareId, picks);
+      if (!signedTransaction) return judging.offerMajorPair(admin, dareId, picks);
+      // Recorded only for the very propose the judge signed, so a stale or foreign one records nothing.
+      await judging.requireMajorPairProposal(dareId, picks, signedTransaction);
+      await majorDare.recordPicks(dareId, picks);
+      return (await judging.relayMajor(admin, dareId, signedTransaction))!;
     },
   );
 };

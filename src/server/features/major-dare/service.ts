@@ -6,6 +6,7 @@ import {
   MAJOR_DARE_MESSAGES,
   type MajorDare,
   splitMajorPrize,
+  WINNER_TYPES,
   type WinnerType,
 } from '#contract/major-dare';
 import { solToLamports } from '#contract/money';
@@ -19,7 +20,13 @@ import { findDare } from '#server/features/dares/dare-view';
 import type { CreditPayment } from '#server/features/payments/crediting/credit-payment';
 import { holdRefusedPayment } from '#server/features/payments/crediting/hold-refused-payment';
 import { currentMajorDare, requireNoLiveMajorDare } from './current';
-import { findDarePool, findSubmissionEntry, topVotedSubmission } from './repo';
+import { findDarePool, findRecordedPicks, findSubmissionEntry, topVotedSubmission } from './repo';
+
+/** A judged Major Dare's two picks: the admin's (70%) and the community's (30%) submission ids. */
+export type MajorPicks = Record<WinnerType, number>;
+
+const CLAIM_TYPES = { admin: 'major_admin', community: 'major_community' } as const;
+const CANCELLED = 'This major dare was cancelled';
 
 type CreateBody = Required<Pick<CreateMajorDareRequest, 'difficulty' | 'maxParticipants'>> &
   Omit<CreateMajorDareRequest, 'difficulty' | 'maxParticipants'>;
@@ -56,38 +63,80 @@ export function createMajorDareService({
      * 70% to the admin's pick, 30% to the community's (the top-voted eligible submission), in
      * lamports with the remainder to the admin winner. Each winner type once.
      */
-    async selectWinner(dareId: number, submissionId: number, winnerType: WinnerType): Promise<Claim> {
-      const dare = await findDarePool(db, dareId);
-      if (!dare) throw notFound(MAJOR_DARE_MESSAGES.noMajorDare);
-      if (!dare.isMajor) throw badRequest(MAJOR_DARE_MESSAGES.notMajor);
-      const submission = await findSubmissionEntry(db, submissionId);
-      if (!submission || submission.dareId !== dareId) throw notFound('Submission not found');
-      if (submission.status !== 'approved' && submission.status !== 'winner')
-        throw badRequest(MAJOR_DARE_MESSAGES.notApproved);
-      if (winnerType === 'community') {
-        const top = await topVotedSubmission(db, dareId);
-        if (top?.id !== submissionId) throw conflict(MAJOR_DARE_MESSAGES.notTopVoted);
+    selectWinner: (dareId: number, submissionId: number, winnerType: WinnerType): Promise<Claim> =>
+      selectWinner(dareId, submissionId, winnerType),
+
+    /**
+     * Both picks of a judged Major Dare checked by selectWinner's rules, recording nothing. A pick
+     * already recorded stands as it is (it was checked when recorded); another submission recorded
+     * for either prize is a 409, as selectWinner answers.
+     */
+    async checkPicks(dareId: number, picks: MajorPicks): Promise<void> {
+      const recorded = await findRecordedPicks(db, dareId);
+      for (const type of WINNER_TYPES) {
+        const taken = recorded.find((r) => r.claimType === CLAIM_TYPES[type]);
+        if (taken && taken.submissionId !== picks[type])
+          throw conflict(MAJOR_DARE_MESSAGES.winnerTypeTaken(type));
+        if (!taken) await checkPick(dareId, picks[type], type);
       }
-      const split = splitMajorPrize(solToLamports(dare.totalPool));
-      const claimId = await claims.createWinnerClaim({
-        dareId,
-        submissionId,
-        userId: submission.userId,
-        claimType: winnerType === 'admin' ? 'major_admin' : 'major_community',
-        lamports: winnerType === 'admin' ? split.admin : split.community,
-        fromStatuses: ['active', 'completed'],
-        now: clock(),
-        messages: {
-          notOpen: 'This major dare was cancelled',
-          taken: MAJOR_DARE_MESSAGES.winnerTypeTaken(winnerType),
-        },
-      });
-      announceAboutUser(db, announce, dareId, submission.userId, (name) =>
-        winnerType === 'admin' ? `${name} won the admin's pick!` : `${name} won the community vote!`,
-      );
-      return claims.show(claimId);
+    },
+
+    /**
+     * Records both picks (after checkPicks): each once, however many ask at the same time; the
+     * same pick already recorded is not recorded again.
+     */
+    async recordPicks(dareId: number, picks: MajorPicks): Promise<void> {
+      for (const type of WINNER_TYPES) {
+        if (await isRecorded(dareId, type, picks[type])) continue;
+        try {
+          await selectWinner(dareId, picks[type], type);
+        } catch (error) {
+          // A parallel request recorded this very pick first: the same outcome.
+          if (!(await isRecorded(dareId, type, picks[type]))) throw error;
+        }
+      }
     },
   };
+
+  async function isRecorded(dareId: number, type: WinnerType, submissionId: number): Promise<boolean> {
+    const recorded = await findRecordedPicks(db, dareId);
+    return recorded.some((r) => r.claimType === CLAIM_TYPES[type] && r.submissionId === submissionId);
+  }
+
+  /** selectWinner's rules for one pick; the submission and its prize when they hold. */
+  async function checkPick(dareId: number, submissionId: number, winnerType: WinnerType) {
+    const dare = await findDarePool(db, dareId);
+    if (!dare) throw notFound(MAJOR_DARE_MESSAGES.noMajorDare);
+    if (!dare.isMajor) throw badRequest(MAJOR_DARE_MESSAGES.notMajor);
+    const submission = await findSubmissionEntry(db, submissionId);
+    if (!submission || submission.dareId !== dareId) throw notFound('Submission not found');
+    if (submission.status !== 'approved' && submission.status !== 'winner')
+      throw badRequest(MAJOR_DARE_MESSAGES.notApproved);
+    if (winnerType === 'community') {
+      const top = await topVotedSubmission(db, dareId);
+      if (top?.id !== submissionId) throw conflict(MAJOR_DARE_MESSAGES.notTopVoted);
+    }
+    const split = splitMajorPrize(solToLamports(dare.totalPool));
+    return { submission, lamports: winnerType === 'admin' ? split.admin : split.community };
+  }
+
+  async function selectWinner(dareId: number, submissionId: number, winnerType: WinnerType): Promise<Claim> {
+    const { submission, lamports } = await checkPick(dareId, submissionId, winnerType);
+    const claimId = await claims.createWinnerClaim({
+      dareId,
+      submissionId,
+      userId: submission.userId,
+      claimType: CLAIM_TYPES[winnerType],
+      lamports,
+      fromStatuses: ['active', 'completed'],
+      now: clock(),
+      messages: { notOpen: CANCELLED, taken: MAJOR_DARE_MESSAGES.winnerTypeTaken(winnerType) },
+    });
+    announceAboutUser(db, announce, dareId, submission.userId, (name) =>
+      winnerType === 'admin' ? `${name} won the admin's pick!` : `${name} won the community vote!`,
+    );
+    return claims.show(claimId);
+  }
 
   async function create(admin: UserRow, body: CreateBody): Promise<{ dare: Dare; created: boolean }> {
     const wallet = requireWallet(admin, body.userWallet);

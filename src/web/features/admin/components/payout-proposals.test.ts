@@ -29,13 +29,17 @@ describe('relayCall', () => {
     );
   });
 
-  it("relays a Major Dare's through its winner route, as the 70% pick", async () => {
+  it("relays a Major Dare's through its both-winners route, the 70% share as the admin's pick", async () => {
     stubBrowser();
     await relayCall({ dareId: 6, winners: [winner(11, '0.3'), winner(12, '0.7')] })!('c2lnbmVk');
     expect(fetchMock).toHaveBeenCalledWith(
-      '/api/admin/major-dare/6/winner',
+      '/api/admin/major-dare/6/winners',
       expect.objectContaining({
-        body: JSON.stringify({ submissionId: 12, winnerType: 'admin', signedTransaction: 'c2lnbmVk' }),
+        body: JSON.stringify({
+          adminSubmissionId: 12,
+          communitySubmissionId: 11,
+          signedTransaction: 'c2lnbmVk',
+        }),
       }),
     );
   });

@@ -16,7 +16,7 @@ import { useJudgingOutcome } from '../api/get-judging-outcome';
 import { useAdminSubmissions } from '../api/list-admin-submissions';
 import { useAdminProposals } from '../api/list-proposals';
 import { markWinner } from '../api/mark-winner';
-import { selectMajorWinner } from '../api/select-major-winner';
+import { selectMajorWinners } from '../api/select-major-winners';
 import { describeNamed, type NamingStep } from '../lib/name-winners';
 import { nameOfWallet, type ProofAuthors, proofAuthors } from '../lib/proof-authors';
 import { ProposeDialog } from './propose-dialog';
@@ -24,8 +24,8 @@ import { winnerNamer } from './winner-actions';
 
 /**
  * The call that relays a stored, partly signed propose: mark-winner for a community dare (one
- * winner), the Major Dare winner route for a pair, as the pick of the larger (70%) share. The
- * contract has no call of its own for it (docs/decisions/040).
+ * winner), the Major Dare's both-winners route for a pair, the larger (70%) share as the admin's
+ * pick. The contract has no call of its own for it (docs/decisions/040).
  */
 export function relayCall(proposal: Pick<AdminProposal, 'dareId' | 'winners'>) {
   const [first] = proposal.winners;
@@ -33,13 +33,13 @@ export function relayCall(proposal: Pick<AdminProposal, 'dareId' | 'winners'>) {
     const id = first.submissionId;
     return (signedTransaction: string) => markWinner({ id, dareId: proposal.dareId, signedTransaction });
   }
-  const admin = [...proposal.winners].sort((a, b) =>
+  const [admin, community] = [...proposal.winners].sort((a, b) =>
     solToLamports(b.amount) > solToLamports(a.amount) ? 1 : -1,
-  )[0];
-  if (admin?.submissionId == null) return null;
-  const submissionId = admin.submissionId;
+  );
+  if (admin?.submissionId == null || community?.submissionId == null) return null;
+  const picks = { adminSubmissionId: admin.submissionId, communitySubmissionId: community.submissionId };
   return (signedTransaction: string) =>
-    selectMajorWinner({ dareId: proposal.dareId, submissionId, winnerType: 'admin', signedTransaction });
+    selectMajorWinners({ dareId: proposal.dareId, ...picks, signedTransaction });
 }
 
 /**

@@ -20,12 +20,15 @@ import { useJudgingOutcome } from '../api/get-judging-outcome';
 import { useAdminSubmissions } from '../api/list-admin-submissions';
 import { proofAuthors } from '../lib/proof-authors';
 import { rankEligibleSubmissions } from '../lib/rank-submissions';
+import { NameMajorWinners } from './name-major-winners';
+import { standingProposal } from './name-winner';
 import { chosenPrizes, MajorPrizeButton } from './winner-actions';
 
 /**
  * Picks a major dare's winners: any eligible submission as the admin winner (70%), and the most
  * voted one as the community winner (30%), as the server requires. The amounts shown are the
- * server's split of the pool in lamports.
+ * server's split of the pool in lamports. On a judged (v2) vault both are named in one
+ * confirmation and one signature (NameMajorWinners); a v1 vault keeps its one pick at a time.
  */
 export function SelectWinnersDialog({ dare }: { dare: Dare }) {
   const [open, setOpen] = useState(false);
@@ -62,8 +65,10 @@ export function SelectWinnersDialog({ dare }: { dare: Dare }) {
 
 function Candidates({ dareId }: { dareId: number }) {
   const submissions = useAdminSubmissions({ dareId });
-  const communityPick = chosenPrizes(useJudgingOutcome(dareId).data).community;
-  if (submissions.isPending) return <Spinner label="Loading submissions" />;
+  const outcome = useJudgingOutcome(dareId);
+  const chosen = chosenPrizes(outcome.data);
+  const communityPick = chosen.community;
+  if (submissions.isPending || outcome.isPending) return <Spinner label="Loading submissions" />;
   if (submissions.isError)
     return <EmptyState title="Failed to load submissions" description={submissions.error.message} />;
   const ranked = rankEligibleSubmissions(submissions.data);
@@ -72,6 +77,9 @@ function Candidates({ dareId }: { dareId: number }) {
       <EmptyState title="No approved submissions yet" description="Approve submissions to pick winners." />
     );
   const authors = proofAuthors(submissions.data);
+  // A judged vault names both winners in one propose, one signature; until a proposal stands.
+  if (outcome.data?.judging && !standingProposal(outcome.data))
+    return <NameMajorWinners dareId={dareId} ranked={ranked} authors={authors} chosen={chosen} />;
   return (
     <ul className="max-h-96 space-y-2 overflow-y-auto" aria-label="Eligible submissions">
       {ranked.map((submission, index) => (

@@ -107,8 +107,9 @@ const PRIZE_LABELS: Record<WinnerType, string> = {
 };
 
 /**
- * One Major Dare prize on a candidate: live while it is open; once chosen, disabled on every row,
- * the winner's naming the prize it got and the others saying it is taken.
+ * One Major Dare prize on a candidate: live while it is open on a v1 vault (a judged one names
+ * both in Select Winners); once chosen, disabled on every row, the winner's naming the prize it
+ * got and the others saying it is taken.
  */
 export function MajorPrizeButton({
   dareId,
@@ -136,6 +137,9 @@ export function MajorPrizeButton({
       <DisabledWithReason label={label} reason="Already chosen" />
     );
   }
+  // A judged vault names both prizes at once, in one signature (decision 072), never one by one.
+  if (outcome?.judging)
+    return <DisabledWithReason label={label} reason={MAJOR_DARE_MESSAGES.pairInSelectWinners} />;
   return (
     <NameWinnerButton
       dareId={dareId}
