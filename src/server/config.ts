@@ -10,6 +10,7 @@ import {
   PASSWORD_MIN,
 } from '#contract/limits';
 import { isSolAmount, solToLamports } from '#contract/money';
+import { DEFAULT_PRIORITY_FEE_POLICY, type PriorityFeePolicy } from './chain/compute-budget';
 import { RATE_LIMITS } from './rate-limits';
 
 const optionalText = z
@@ -62,6 +63,17 @@ const envSchema = z.object({
     z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
   ),
   SOLANA_CLUSTER: optionalText.pipe(z.enum(CLUSTERS).optional()),
+  /**
+   * The cluster's WebSocket (PubSub) URL when the provider serves it elsewhere than SOLANA_RPC_URL's
+   * host (unset: SOLANA_RPC_URL with ws(s)://). Confirmations listen there and poll as well.
+   */
+  SOLANA_WS_URL: optionalText.pipe(z.url({ protocol: /^wss?$/, error: 'must be a ws(s) URL' }).optional()),
+  /** This instance's budget of requests per second to SOLANA_RPC_URL (providers bill and throttle per second). */
+  SOLANA_RPC_MAX_RPS: positiveInt(50),
+  /** The most a transaction pays per compute unit as priority fee (micro-lamports); 0: no priority fee. */
+  PRIORITY_FEE_MAX_MICROLAMPORTS: z.coerce.number().int().min(0).max(1_000_000_000).default(1_000_000),
+  /** Which percentile of the recent slots' prioritization fees a transaction pays (0 to 100). */
+  PRIORITY_FEE_PERCENTILE: z.coerce.number().int().min(0).max(100).default(75),
   /** The escrow program's id on SOLANA_RPC_URL's cluster (the embedded chain deploys its own). */
   ESCROW_PROGRAM_ID: optionalText,
   /**
@@ -281,6 +293,8 @@ export interface AppConfig {
   slowRequestMs: number;
   dataDir: string;
   database: { embedded: true; dataDir: string } | { embedded: false; url: string };
+  /** The compute-unit price of every transaction built (PRIORITY_FEE_*; decision 068). */
+  priorityFees: PriorityFeePolicy;
   chain:
     | {
         embedded: true;
@@ -295,6 +309,10 @@ export interface AppConfig {
         embedded: false;
         cluster: Cluster;
         rpcUrl: string;
+        /** SOLANA_WS_URL, else null: derived from rpcUrl. */
+        wsUrl: string | null;
+        /** SOLANA_RPC_MAX_RPS. */
+        maxRequestsPerSecond: number;
         escrowProgramId: string;
         /** Escrow program v2's id (new vaults). */
         escrowProgramV2Id: string;
@@ -411,6 +429,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     throw new ConfigError(`Invalid SOLANA_CLUSTER: ${env.SOLANA_CLUSTER} needs SOLANA_RPC_URL`);
   }
   const s3 = env.VIDEO_STORAGE === 's3' ? s3Settings(env) : null;
+  if (env.SOLANA_WS_URL && !env.SOLANA_RPC_URL) {
+    throw new ConfigError(
+      'Invalid SOLANA_WS_URL: only with SOLANA_RPC_URL (the embedded chain serves its own)',
+    );
+  }
   if (env.SOLANA_RPC_URL && env.EMBEDDED_CHAIN_TEST_CONTROLS === '1') {
     throw new ConfigError(
       'Invalid EMBEDDED_CHAIN_TEST_CONTROLS: only the embedded chain has test controls; unset it with SOLANA_RPC_URL',
@@ -459,10 +482,17 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     database: env.DATABASE_URL
       ? { embedded: false, url: env.DATABASE_URL }
       : { embedded: true, dataDir: path.join(dataDir, 'pglite') },
+    priorityFees: {
+      percentile: env.PRIORITY_FEE_PERCENTILE,
+      maxMicroLamports: BigInt(env.PRIORITY_FEE_MAX_MICROLAMPORTS),
+      cacheMs: DEFAULT_PRIORITY_FEE_POLICY.cacheMs,
+    },
     chain: env.SOLANA_RPC_URL
       ? {
           embedded: false,
           rpcUrl: env.SOLANA_RPC_URL,
+          wsUrl: env.SOLANA_WS_URL ?? null,
+          maxRequestsPerSecond: env.SOLANA_RPC_MAX_RPS,
           cluster: env.SOLANA_CLUSTER ?? clusterFromUrl(env.SOLANA_RPC_URL),
           escrowProgramId: env.ESCROW_PROGRAM_ID!,
           escrowProgramV2Id: env.ESCROW_PROGRAM_V2_ID!,

@@ -30,6 +30,7 @@ import {
 } from '#contract/judging';
 import { lamportsToSol } from '#contract/money';
 import { proposalShares } from '#contract/propose-layout';
+import { priorityFeesOf } from '#server/chain/compute-budget';
 import type { EscrowKeys } from '#server/chain/escrow-keys';
 import { fetchChainTime } from '#server/chain/escrow-program/chain-clock';
 import {
@@ -283,6 +284,7 @@ export function createJudgingService({
       judges: signers,
       feePayer: feePayer.address,
       lifetime,
+      microLamports: await priorityFeesOf(rpc).microLamportsFor([feePayer.address, address(dare.vault)]),
     });
     const executesAt = fromSeconds((await fetchChainTime(rpc)) + vault.payoutWindow);
     const row = {
