@@ -73,6 +73,7 @@ describe('loadConfig', () => {
       escrowProgramId: PROGRAM_ID,
       escrowProgramV2Id: PROGRAM_V2_ID,
       acceptedUpgradeAuthority: null,
+      maxRequestsPerSecond: 50,
     });
     expect(config.adminWallets).toEqual(['a', 'b']);
     expect(config.judging).toEqual({
@@ -106,6 +107,19 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ ESCROW_PROGRAM_UPGRADE_AUTHORITY: authority })).toThrow(
       /^Invalid ESCROW_PROGRAM_UPGRADE_AUTHORITY: only with SOLANA_RPC_URL/,
     );
+  });
+
+  it('prices transactions at the 75th percentile up to 1,000,000 µlamports, and keeps 50 RPC requests a second, unless told otherwise', () => {
+    expect(loadConfig({}).priorityFees).toEqual({
+      percentile: 75,
+      maxMicroLamports: 1_000_000n,
+      cacheMs: 1_500,
+    });
+    expect(
+      loadConfig({ PRIORITY_FEE_PERCENTILE: '90', PRIORITY_FEE_MAX_MICROLAMPORTS: '0' }).priorityFees,
+    ).toMatchObject({ percentile: 90, maxMicroLamports: 0n });
+    expect(() => loadConfig({ PRIORITY_FEE_PERCENTILE: '101' })).toThrow(/PRIORITY_FEE_PERCENTILE/);
+    expect(() => loadConfig({ SOLANA_RPC_MAX_RPS: '0' })).toThrow(/SOLANA_RPC_MAX_RPS/);
   });
 
   it('caps video storage at 5 GB and upload bodies at 300 s unless told otherwise', () => {

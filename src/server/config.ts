@@ -63,11 +63,6 @@ const envSchema = z.object({
     z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
   ),
   SOLANA_CLUSTER: optionalText.pipe(z.enum(CLUSTERS).optional()),
-  /**
-   * The cluster's WebSocket (PubSub) URL when the provider serves it elsewhere than SOLANA_RPC_URL's
-   * host (unset: SOLANA_RPC_URL with ws(s)://). Confirmations listen there and poll as well.
-   */
-  SOLANA_WS_URL: optionalText.pipe(z.url({ protocol: /^wss?$/, error: 'must be a ws(s) URL' }).optional()),
   /** This instance's budget of requests per second to SOLANA_RPC_URL (providers bill and throttle per second). */
   SOLANA_RPC_MAX_RPS: positiveInt(50),
   /** The most a transaction pays per compute unit as priority fee (micro-lamports); 0: no priority fee. */
@@ -309,8 +304,6 @@ export interface AppConfig {
         embedded: false;
         cluster: Cluster;
         rpcUrl: string;
-        /** SOLANA_WS_URL, else null: derived from rpcUrl. */
-        wsUrl: string | null;
         /** SOLANA_RPC_MAX_RPS. */
         maxRequestsPerSecond: number;
         escrowProgramId: string;
@@ -429,11 +422,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     throw new ConfigError(`Invalid SOLANA_CLUSTER: ${env.SOLANA_CLUSTER} needs SOLANA_RPC_URL`);
   }
   const s3 = env.VIDEO_STORAGE === 's3' ? s3Settings(env) : null;
-  if (env.SOLANA_WS_URL && !env.SOLANA_RPC_URL) {
-    throw new ConfigError(
-      'Invalid SOLANA_WS_URL: only with SOLANA_RPC_URL (the embedded chain serves its own)',
-    );
-  }
   if (env.SOLANA_RPC_URL && env.EMBEDDED_CHAIN_TEST_CONTROLS === '1') {
     throw new ConfigError(
       'Invalid EMBEDDED_CHAIN_TEST_CONTROLS: only the embedded chain has test controls; unset it with SOLANA_RPC_URL',
@@ -491,7 +479,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       ? {
           embedded: false,
           rpcUrl: env.SOLANA_RPC_URL,
-          wsUrl: env.SOLANA_WS_URL ?? null,
           maxRequestsPerSecond: env.SOLANA_RPC_MAX_RPS,
           cluster: env.SOLANA_CLUSTER ?? clusterFromUrl(env.SOLANA_RPC_URL),
           escrowProgramId: env.ESCROW_PROGRAM_ID!,

@@ -27,10 +27,13 @@ import {
   type PriorityFees,
   percentileFee,
   priorityFeeLamports,
+  walletTransactionFee,
 } from './compute-budget';
 import { buildCreateVaultTransaction, buildDepositTransaction } from './escrow-program/app-transactions';
 import { EmbeddedEscrowChain, SIGNATURE_FEE, SOL, walletSigns } from './escrow-program/embedded-test-chain';
+import { createEntryCost } from './escrow-program/entry-cost';
 import { partiallySigned } from './escrow-program/wire-transactions';
+import { memoInstruction } from './memo';
 
 const COMPUTE_BUDGET = 'ComputeBudget111111111111111111111111111111';
 
@@ -192,5 +195,16 @@ describe('transactions built on a chain with recent priority fees', () => {
       depositFee - SIGNATURE_FEE,
     );
     expect(before - (await t.balance(backer.address))).toBeGreaterThanOrEqual(SOL / 100n + depositFee);
+  });
+
+  it('counts the priority fee in the fee shown before signing and in the entry cost', async () => {
+    const units = computeUnitLimit([
+      { programAddress: t.programId, data: Uint8Array.of(0) },
+      memoInstruction('x'.repeat(44)),
+    ]);
+    expect(await walletTransactionFee(t.rpc, 0)).toBe(SIGNATURE_FEE + priorityFeeLamports(2_000n, units));
+    const cost = await createEntryCost(t.rpc)();
+    expect(cost.fee).toBeGreaterThan(SIGNATURE_FEE);
+    expect(cost.total).toBe(cost.rent + cost.fee);
   });
 });

@@ -171,6 +171,27 @@ export function createPriorityFees(
   };
 }
 
+/**
+ * What a wallet transaction of one escrow instruction (`tag`) and a reference memo costs its one
+ * signer now: the base fee and the priority fee at the price of the moment (no accounts named:
+ * the cluster's own price; the transaction built later asks for its accounts' within the cap).
+ * What the fees shown before signing and the balance checks count.
+ */
+export async function walletTransactionFee(
+  rpc: Rpc<GetRecentPrioritizationFeesApi>,
+  tag: number,
+): Promise<bigint> {
+  const units = computeUnitLimit([
+    { programAddress: ESCROW_PLACEHOLDER, data: Uint8Array.of(tag) },
+    { programAddress: MEMO_PROGRAM, data: new Uint8Array(REFERENCE_MEMO_BYTES) },
+  ]);
+  return LAMPORTS_PER_SIGNATURE + priorityFeeLamports(await priorityFeesOf(rpc).microLamportsFor([]), units);
+}
+// Any address that is not a builtin's: the CU table is keyed by the instruction's tag.
+const ESCROW_PLACEHOLDER = 'Escrow1111111111111111111111111111111111111' as Address;
+// A payment's memo carries its intent's reference (a base58 address).
+const REFERENCE_MEMO_BYTES = 44;
+
 const byRpc = new WeakMap<object, PriorityFees>();
 
 /**
