@@ -59,6 +59,7 @@ const { ctx } = setupApiSuite({
     return {
       chain: createRpcChain({
         url: localnet.rpcServer.httpUrl,
+        wsUrl: localnet.rpcServer.wsUrl,
         cluster: 'localnet',
         maxRequestsPerSecond: 2_000,
       }),

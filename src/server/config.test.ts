@@ -74,6 +74,7 @@ describe('loadConfig', () => {
       escrowProgramV2Id: PROGRAM_V2_ID,
       acceptedUpgradeAuthority: null,
       maxRequestsPerSecond: 50,
+      wsUrl: null,
     });
     expect(config.adminWallets).toEqual(['a', 'b']);
     expect(config.judging).toEqual({
@@ -83,6 +84,19 @@ describe('loadConfig', () => {
       guardianWallet: GUARDIAN,
       payoutWindowSeconds: 86_400n,
     });
+  });
+
+  it("takes the provider's WebSocket from SOLANA_WS_URL, a ws(s) URL", () => {
+    const cluster = {
+      SOLANA_RPC_URL: 'https://api.devnet.solana.com',
+      ESCROW_MASTER_SEED: SEED,
+      ESCROW_PROGRAM_ID: PROGRAM_ID,
+      ...JUDGING,
+    };
+    expect(loadConfig({ ...cluster, SOLANA_WS_URL: 'wss://ws.example/key' }).chain).toMatchObject({
+      wsUrl: 'wss://ws.example/key',
+    });
+    expect(() => loadConfig({ ...cluster, SOLANA_WS_URL: 'https://ws.example' })).toThrow(/SOLANA_WS_URL/);
   });
 
   it('accepts an upgradeable escrow program only by its named authority, and only on a cluster', () => {

@@ -63,6 +63,8 @@ const envSchema = z.object({
     z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
   ),
   SOLANA_CLUSTER: optionalText.pipe(z.enum(CLUSTERS).optional()),
+  /** The provider's WebSocket (PubSub) when it is not beside SOLANA_RPC_URL (ws(s), the next port on a local validator). */
+  SOLANA_WS_URL: optionalText.pipe(z.url({ protocol: /^wss?$/, error: 'must be a ws(s) URL' }).optional()),
   /** This instance's budget of requests per second to SOLANA_RPC_URL (providers bill and throttle per second). */
   SOLANA_RPC_MAX_RPS: positiveInt(50),
   /** The most a transaction pays per compute unit as priority fee (micro-lamports); 0: no priority fee. */
@@ -304,6 +306,8 @@ export interface AppConfig {
         embedded: false;
         cluster: Cluster;
         rpcUrl: string;
+        /** SOLANA_WS_URL, else null: beside rpcUrl. */
+        wsUrl: string | null;
         /** SOLANA_RPC_MAX_RPS. */
         maxRequestsPerSecond: number;
         escrowProgramId: string;
@@ -479,6 +483,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       ? {
           embedded: false,
           rpcUrl: env.SOLANA_RPC_URL,
+          wsUrl: env.SOLANA_WS_URL ?? null,
           maxRequestsPerSecond: env.SOLANA_RPC_MAX_RPS,
           cluster: env.SOLANA_CLUSTER ?? clusterFromUrl(env.SOLANA_RPC_URL),
           escrowProgramId: env.ESCROW_PROGRAM_ID!,

@@ -89,6 +89,7 @@ export async function openRuntime(
             cluster: config.chain.cluster,
             stateDir: null,
             maxRequestsPerSecond: config.chain.maxRequestsPerSecond,
+            wsUrl: config.chain.wsUrl,
           },
     );
     configurePriorityFees(chain.rpc, config.priorityFees);

@@ -21,6 +21,8 @@ export async function createChain(options: {
   rpcServer?: { host: string; port: number } | null;
   /** Embedded chain only: moving its clock (tests, EMBEDDED_CHAIN_TEST_CONTROLS=1). */
   testControls?: boolean;
+  /** A real cluster only: SOLANA_WS_URL (null: beside rpcUrl). */
+  wsUrl?: string | null;
   /** A real cluster only: SOLANA_RPC_MAX_RPS. */
   maxRequestsPerSecond?: number;
 }): Promise<ChainPort> {
@@ -31,6 +33,7 @@ export async function createChain(options: {
       url: options.rpcUrl,
       cluster: options.cluster,
       maxRequestsPerSecond: options.maxRequestsPerSecond,
+      wsUrl: options.wsUrl ?? null,
     });
   }
   if (options.cluster && options.cluster !== 'localnet') {

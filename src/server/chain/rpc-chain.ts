@@ -1,8 +1,14 @@
-import { createSolanaRpcFromTransport, isSolanaError, lamports } from '@solana/kit';
+import {
+  createSolanaRpcFromTransport,
+  createSolanaRpcSubscriptions,
+  isSolanaError,
+  lamports,
+} from '@solana/kit';
 import type { Cluster } from '#contract/config';
 import { waitForConfirmation } from './confirmation';
 import type { ChainPort } from './port';
 import { createProviderTransport } from './rpc-transport';
+import { pubSubUrlOf, watchSignaturesOn } from './signature-watch';
 
 const HEALTH_TIMEOUT_MS = 3_000;
 const AIRDROP_TIMEOUT_MS = 60_000;
@@ -27,11 +33,15 @@ export function createRpcChain(options: {
   cluster: Cluster;
   /** SOLANA_RPC_MAX_RPS: this instance's requests per second to the provider. */
   maxRequestsPerSecond?: number;
+  /** SOLANA_WS_URL: the provider's PubSub, when it is not beside `url` (ws(s), next port locally). */
+  wsUrl?: string | null;
 }): ChainPort {
   const { url, cluster } = options;
   const rpc = createSolanaRpcFromTransport(
     createProviderTransport(url, { maxRequestsPerSecond: options.maxRequestsPerSecond ?? DEFAULT_MAX_RPS }),
   );
+  // Confirmations are heard there as well as polled (signature-watch.ts).
+  watchSignaturesOn(rpc, createSolanaRpcSubscriptions(options.wsUrl ?? pubSubUrlOf(url)));
   const explorer = explorerUrlTemplate(cluster, url);
   return {
     cluster,
