@@ -26,7 +26,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import {
   type Address,
-  appendTransactionMessageInstruction,
+  appendTransactionMessageInstructions,
   createSolanaRpc,
   createTransactionMessage,
   fetchEncodedAccount,
@@ -45,6 +45,12 @@ import {
   signTransactionMessageWithSigners,
 } from '@solana/kit';
 import { lamportsToSol } from '#contract/money';
+import {
+  computeBudgetInstructions,
+  computeUnitLimit,
+  priorityFeeLamports,
+  priorityFeesOf,
+} from '#server/chain/compute-budget';
 import { ConfirmationError, waitForConfirmation } from '#server/chain/confirmation';
 import { fetchChainTime } from '#server/chain/escrow-program/chain-clock';
 import { readKeypairFile } from '#server/chain/escrow-program/keypair-file';
@@ -350,10 +356,15 @@ async function veto(): Promise<void> {
     fail(
       `the window of vault ${vault} closed ${utcMinute(terms.proposal.executesAt)} (the chain's clock reads ${utcMinute(chainNow)}): too late to veto`,
     );
+  // The veto carries a compute-unit limit and price (compute-budget.ts): a busy cluster lands it in time.
+  const veto = getVetoInstruction({ programId: program, vault, guardian });
+  const microLamports = await priorityFeesOf(rpc).microLamportsFor([guardian.address, vault]);
+  const budget = computeBudgetInstructions([veto], microLamports);
+  const fee = SIGNATURE_FEE + priorityFeeLamports(microLamports, computeUnitLimit([veto]));
   const { value: balance } = await rpc.getBalance(guardian.address, { commitment: 'confirmed' }).send();
-  if (balance < SIGNATURE_FEE)
+  if (balance < fee)
     fail(
-      `the guardian ${guardian.address} holds ${lamportsToSol(balance)} SOL: it pays the veto's fee, ${lamportsToSol(SIGNATURE_FEE)} SOL`,
+      `the guardian ${guardian.address} holds ${lamportsToSol(balance)} SOL: it pays the veto's fee, ${lamportsToSol(fee)} SOL`,
     );
 
   const { value: lifetime } = await rpc.getLatestBlockhash({ commitment: 'confirmed' }).send();
@@ -362,8 +373,7 @@ async function veto(): Promise<void> {
       createTransactionMessage({ version: 0 }),
       (m) => setTransactionMessageFeePayerSigner(guardian, m),
       (m) => setTransactionMessageLifetimeUsingBlockhash(lifetime, m),
-      (m) =>
-        appendTransactionMessageInstruction(getVetoInstruction({ programId: program, vault, guardian }), m),
+      (m) => appendTransactionMessageInstructions([...budget, veto], m),
     ),
   );
   const signature = getSignatureFromTransaction(transaction);

@@ -1,5 +1,6 @@
 /**
  * npm run localnet -- [--rpc-port 8899] [--bind-address 127.0.0.1] [--ledger ./data/localnet] [--reset] [--memory] [--test-controls]
+ *                      [--drop-rate 0.3] [--min-priority-fee <micro-lamports>]
  *   The embedded chain (LiteSVM, the one `npm start` runs in-process) on its own, served like
  *   `solana-test-validator`: JSON-RPC on --rpc-port, WebSocket PubSub on the next port. Test SOL
  *   through `requestAirdrop` (`solana airdrop`, kit's `rpc.requestAirdrop`). For several DarePool
@@ -40,8 +41,21 @@ const { values } = parseArgs({
     reset: { type: 'boolean', default: false },
     memory: { type: 'boolean', default: false },
     'test-controls': { type: 'boolean', default: false },
+    // A busy cluster (src/server/chain/embedded/congestion.ts): that share of sent transactions,
+    // and every one paying less per compute unit, is answered but never lands.
+    'drop-rate': { type: 'string', default: '0' },
+    'min-priority-fee': { type: 'string', default: '0' },
   },
 });
+const dropRate = Number(values['drop-rate']);
+if (!(dropRate >= 0 && dropRate < 1))
+  fail(`--drop-rate ${values['drop-rate']} is not a share from 0 to below 1`);
+if (!/^\d+$/.test(values['min-priority-fee']))
+  fail(
+    `--min-priority-fee ${values['min-priority-fee']} is not a whole number of micro-lamports per compute unit`,
+  );
+const minPriorityFee = BigInt(values['min-priority-fee']);
+const congested = dropRate > 0 || minPriorityFee > 0n;
 const port = Number(values['rpc-port']);
 if (!Number.isInteger(port) || port < 0 || port > 65534)
   fail(`--rpc-port ${values['rpc-port']} is not a port (0 to 65534; PubSub takes the next one)`);
@@ -87,6 +101,7 @@ try {
     stateDir: ledgerDir,
     rpcServer: { host: values['bind-address'], port },
     testControls: values['test-controls'],
+    ...(congested ? { congestion: { dropRate, minPriorityFee } } : {}),
   });
 } catch (error) {
   unlock();
@@ -137,6 +152,10 @@ console.log(`Escrow program:    ${programId} (ESCROW_PROGRAM_ID)`);
 console.log(`Escrow program v2: ${programV2Id} (ESCROW_PROGRAM_V2_ID)`);
 console.log(`Upgrade authority: ${authority.address} (ESCROW_PROGRAM_UPGRADE_AUTHORITY)`);
 console.log(ledgerDir ? `State: ${ledgerDir}` : 'State: in memory only (--memory)');
+if (congested)
+  console.log(
+    `Congested:         ${dropRate * 100}% of sent transactions dropped, none below ${minPriorityFee} micro-lamports per CU lands`,
+  );
 // A parent that started this with an IPC channel (the test tier) is told where it listens, and
 // its going away ends this process too.
 process.send?.({

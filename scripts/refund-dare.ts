@@ -28,6 +28,7 @@ import {
 } from '@solana/kit';
 import { getWithdrawNonceAccountInstruction } from '@solana-program/system';
 import { lamportsToSol } from '#contract/money';
+import { priorityFeesOf } from '#server/chain/compute-budget';
 import { waitForConfirmation } from '#server/chain/confirmation';
 import { createEscrowKeys } from '#server/chain/escrow-keys';
 import { decodeAnyVault } from '#server/chain/escrow-program/any-program';
@@ -225,6 +226,7 @@ async function giveBackProposeNonce(payer: TransactionSigner, severalJudges: boo
   const [withdraw] = await packSignedTransactions({
     feePayer: payer,
     lifetime,
+    fees: priorityFeesOf(rpc),
     steps: [
       {
         instruction: getWithdrawNonceAccountInstruction({

@@ -26,6 +26,10 @@ export const publicConfigSchema = z
     limits: z.object({
       stakeMinSol: z.string(),
       stakeMaxSol: z.string(),
+      /**
+       * The network fee a wallet pays for a payment now (SOL, exact): the base fee and the priority
+       * fee at the cluster's current price (decision 068). The balance checks count it.
+       */
       networkFeeSol: z.string(),
       poolAddMinSol: z.string(),
       maxVideoBytes: z.number().int(),

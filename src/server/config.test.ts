@@ -73,6 +73,8 @@ describe('loadConfig', () => {
       escrowProgramId: PROGRAM_ID,
       escrowProgramV2Id: PROGRAM_V2_ID,
       acceptedUpgradeAuthority: null,
+      maxRequestsPerSecond: 50,
+      wsUrl: null,
     });
     expect(config.adminWallets).toEqual(['a', 'b']);
     expect(config.judging).toEqual({
@@ -82,6 +84,19 @@ describe('loadConfig', () => {
       guardianWallet: GUARDIAN,
       payoutWindowSeconds: 86_400n,
     });
+  });
+
+  it("takes the provider's WebSocket from SOLANA_WS_URL, a ws(s) URL", () => {
+    const cluster = {
+      SOLANA_RPC_URL: 'https://api.devnet.solana.com',
+      ESCROW_MASTER_SEED: SEED,
+      ESCROW_PROGRAM_ID: PROGRAM_ID,
+      ...JUDGING,
+    };
+    expect(loadConfig({ ...cluster, SOLANA_WS_URL: 'wss://ws.example/key' }).chain).toMatchObject({
+      wsUrl: 'wss://ws.example/key',
+    });
+    expect(() => loadConfig({ ...cluster, SOLANA_WS_URL: 'https://ws.example' })).toThrow(/SOLANA_WS_URL/);
   });
 
   it('accepts an upgradeable escrow program only by its named authority, and only on a cluster', () => {
@@ -106,6 +121,19 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ ESCROW_PROGRAM_UPGRADE_AUTHORITY: authority })).toThrow(
       /^Invalid ESCROW_PROGRAM_UPGRADE_AUTHORITY: only with SOLANA_RPC_URL/,
     );
+  });
+
+  it('prices transactions at the 75th percentile up to 1,000,000 µlamports, and keeps 50 RPC requests a second, unless told otherwise', () => {
+    expect(loadConfig({}).priorityFees).toEqual({
+      percentile: 75,
+      maxMicroLamports: 1_000_000n,
+      cacheMs: 1_500,
+    });
+    expect(
+      loadConfig({ PRIORITY_FEE_PERCENTILE: '90', PRIORITY_FEE_MAX_MICROLAMPORTS: '0' }).priorityFees,
+    ).toMatchObject({ percentile: 90, maxMicroLamports: 0n });
+    expect(() => loadConfig({ PRIORITY_FEE_PERCENTILE: '101' })).toThrow(/PRIORITY_FEE_PERCENTILE/);
+    expect(() => loadConfig({ SOLANA_RPC_MAX_RPS: '0' })).toThrow(/SOLANA_RPC_MAX_RPS/);
   });
 
   it('caps video storage at 5 GB and upload bodies at 300 s unless told otherwise', () => {

@@ -10,6 +10,7 @@ import {
   PASSWORD_MIN,
 } from '#contract/limits';
 import { isSolAmount, solToLamports } from '#contract/money';
+import { DEFAULT_PRIORITY_FEE_POLICY, type PriorityFeePolicy } from './chain/compute-budget';
 import { RATE_LIMITS } from './rate-limits';
 
 const optionalText = z
@@ -62,6 +63,14 @@ const envSchema = z.object({
     z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
   ),
   SOLANA_CLUSTER: optionalText.pipe(z.enum(CLUSTERS).optional()),
+  /** The provider's WebSocket (PubSub) when it is not beside SOLANA_RPC_URL (ws(s), the next port on a local validator). */
+  SOLANA_WS_URL: optionalText.pipe(z.url({ protocol: /^wss?$/, error: 'must be a ws(s) URL' }).optional()),
+  /** This instance's budget of requests per second to SOLANA_RPC_URL (providers bill and throttle per second). */
+  SOLANA_RPC_MAX_RPS: positiveInt(50),
+  /** The most a transaction pays per compute unit as priority fee (micro-lamports); 0: no priority fee. */
+  PRIORITY_FEE_MAX_MICROLAMPORTS: z.coerce.number().int().min(0).max(1_000_000_000).default(1_000_000),
+  /** Which percentile of the recent slots' prioritization fees a transaction pays (0 to 100). */
+  PRIORITY_FEE_PERCENTILE: z.coerce.number().int().min(0).max(100).default(75),
   /** The escrow program's id on SOLANA_RPC_URL's cluster (the embedded chain deploys its own). */
   ESCROW_PROGRAM_ID: optionalText,
   /**
@@ -286,6 +295,8 @@ export interface AppConfig {
   slowRequestMs: number;
   dataDir: string;
   database: { embedded: true; dataDir: string } | { embedded: false; url: string };
+  /** The compute-unit price of every transaction built (PRIORITY_FEE_*; decision 068). */
+  priorityFees: PriorityFeePolicy;
   chain:
     | {
         embedded: true;
@@ -300,6 +311,10 @@ export interface AppConfig {
         embedded: false;
         cluster: Cluster;
         rpcUrl: string;
+        /** SOLANA_WS_URL, else null: beside rpcUrl. */
+        wsUrl: string | null;
+        /** SOLANA_RPC_MAX_RPS. */
+        maxRequestsPerSecond: number;
         escrowProgramId: string;
         /** Escrow program v2's id (new vaults). */
         escrowProgramV2Id: string;
@@ -465,10 +480,17 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     database: env.DATABASE_URL
       ? { embedded: false, url: env.DATABASE_URL }
       : { embedded: true, dataDir: path.join(dataDir, 'pglite') },
+    priorityFees: {
+      percentile: env.PRIORITY_FEE_PERCENTILE,
+      maxMicroLamports: BigInt(env.PRIORITY_FEE_MAX_MICROLAMPORTS),
+      cacheMs: DEFAULT_PRIORITY_FEE_POLICY.cacheMs,
+    },
     chain: env.SOLANA_RPC_URL
       ? {
           embedded: false,
           rpcUrl: env.SOLANA_RPC_URL,
+          wsUrl: env.SOLANA_WS_URL ?? null,
+          maxRequestsPerSecond: env.SOLANA_RPC_MAX_RPS,
           cluster: env.SOLANA_CLUSTER ?? clusterFromUrl(env.SOLANA_RPC_URL),
           escrowProgramId: env.ESCROW_PROGRAM_ID!,
           escrowProgramV2Id: env.ESCROW_PROGRAM_V2_ID!,

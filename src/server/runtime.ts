@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import type { Address } from '@solana/kit';
 import { createChain } from './chain';
+import { configurePriorityFees } from './chain/compute-budget';
 import { createEscrowKeys, type EscrowKeys } from './chain/escrow-keys';
 import {
   deployEscrowProgramsOnEmbeddedChain,
@@ -83,8 +84,15 @@ export async function openRuntime(
             testControls: config.chain.testControls,
             clock: options.chainClock,
           }
-        : { rpcUrl: config.chain.rpcUrl, cluster: config.chain.cluster, stateDir: null },
+        : {
+            rpcUrl: config.chain.rpcUrl,
+            cluster: config.chain.cluster,
+            stateDir: null,
+            maxRequestsPerSecond: config.chain.maxRequestsPerSecond,
+            wsUrl: config.chain.wsUrl,
+          },
     );
+    configurePriorityFees(chain.rpc, config.priorityFees);
     let escrowProgram: Runtime['escrowProgram'];
     let escrowProgramV2: Runtime['escrowProgram'];
     let judging: Judging;

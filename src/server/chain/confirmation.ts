@@ -1,4 +1,5 @@
 import type { Commitment, Rpc, Signature, SolanaRpcApi, TransactionError } from '@solana/kit';
+import { notifiedOf } from './signature-watch';
 
 export type ConfirmationFailure = 'failed' | 'expired' | 'timeout';
 
@@ -26,7 +27,8 @@ const RANK: Record<Commitment, number> = { processed: 0, confirmed: 1, finalized
 /**
  * Polls getSignatureStatuses until the transaction reaches `commitment`. kit's
  * sendAndConfirmTransaction needs WebSocket subscriptions, which a server should not depend on
- * (and the embedded chain does not offer). With `lastValidBlockHeight` (from the blockhash the
+ * (and the embedded chain does not offer): a cluster's WebSocket, when there is one
+ * (signature-watch.ts), only cuts a pause short. With `lastValidBlockHeight` (from the blockhash the
  * transaction was built with) it gives up as soon as the transaction can no longer land, instead
  * of waiting for the timeout.
  */
@@ -43,29 +45,46 @@ export async function waitForConfirmation(
 ): Promise<{ slot: bigint; commitment: Commitment }> {
   const { commitment = 'confirmed', timeoutMs = 60_000, intervalMs = 500, abortSignal } = options;
   const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    abortSignal?.throwIfAborted();
-    const { value } = await rpc
-      .getSignatureStatuses([signature], { searchTransactionHistory: true })
-      .send({ abortSignal });
-    const status = value[0];
-    if (status?.confirmationStatus && RANK[status.confirmationStatus] >= RANK[commitment]) {
-      if (status.err) throw new ConfirmationError('failed', signature, status.err);
-      return { slot: status.slot, commitment: status.confirmationStatus };
-    }
-    if (!status && options.lastValidBlockHeight !== undefined) {
-      const blockHeight = await rpc.getBlockHeight({ commitment: 'confirmed' }).send({ abortSignal });
-      if (blockHeight > options.lastValidBlockHeight) {
-        // It may have landed between the two calls; only a last look tells.
-        const { value: last } = await rpc
-          .getSignatureStatuses([signature], { searchTransactionHistory: true })
-          .send({ abortSignal });
-        if (!last[0]) throw new ConfirmationError('expired', signature);
-        continue;
+  // A WebSocket notification (signature-watch.ts) ends a pause early; the poll below still decides.
+  const listening = new AbortController();
+  let heard = false;
+  const notified = notifiedOf(rpc, signature, commitment, listening.signal).then(() => {
+    heard = true;
+  });
+  try {
+    return await poll();
+  } finally {
+    listening.abort();
+  }
+
+  async function poll(): Promise<{ slot: bigint; commitment: Commitment }> {
+    for (;;) {
+      abortSignal?.throwIfAborted();
+      const { value } = await rpc
+        .getSignatureStatuses([signature], { searchTransactionHistory: true })
+        .send({ abortSignal });
+      const status = value[0];
+      if (status?.confirmationStatus && RANK[status.confirmationStatus] >= RANK[commitment]) {
+        if (status.err) throw new ConfirmationError('failed', signature, status.err);
+        return { slot: status.slot, commitment: status.confirmationStatus };
       }
+      if (!status && options.lastValidBlockHeight !== undefined) {
+        const blockHeight = await rpc.getBlockHeight({ commitment: 'confirmed' }).send({ abortSignal });
+        if (blockHeight > options.lastValidBlockHeight) {
+          // It may have landed between the two calls; only a last look tells.
+          const { value: last } = await rpc
+            .getSignatureStatuses([signature], { searchTransactionHistory: true })
+            .send({ abortSignal });
+          if (!last[0]) throw new ConfirmationError('expired', signature);
+          continue;
+        }
+      }
+      if (Date.now() >= deadline) throw new ConfirmationError('timeout', signature);
+      const pause = sleep(Math.min(intervalMs, Math.max(0, deadline - Date.now())), abortSignal);
+      pause.catch(() => {}); // A pause the notification cut short may still reject on abort.
+      // Once heard, the next polls only pause: a lagging node must not make this spin.
+      await (heard ? pause : Promise.race([pause, notified]));
     }
-    if (Date.now() >= deadline) throw new ConfirmationError('timeout', signature);
-    await sleep(Math.min(intervalMs, Math.max(0, deadline - Date.now())), abortSignal);
   }
 }
 

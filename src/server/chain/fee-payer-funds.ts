@@ -4,11 +4,18 @@
  * DarePool's words (FEE_PAYER_MESSAGES.low, 503), never that their own wallet is short: the
  * transactions the platform co-signs are paid from two wallets, and only one is the user's.
  */
-import type { Address, GetBalanceApi, GetMinimumBalanceForRentExemptionApi, Rpc } from '@solana/kit';
+import type {
+  Address,
+  GetBalanceApi,
+  GetMinimumBalanceForRentExemptionApi,
+  GetRecentPrioritizationFeesApi,
+  Rpc,
+} from '@solana/kit';
 import { FEE_PAYER_MESSAGES } from '#contract/fee-payer';
 import { AppError } from '#server/errors';
+import { walletTransactionFee } from './compute-budget';
 import type { EscrowKeys } from './escrow-keys';
-import { LAMPORTS_PER_SIGNATURE } from './escrow-program/entry-cost';
+import { INSTRUCTION } from './escrow-program/instructions';
 
 export interface FeePayerBalance {
   address: Address;
@@ -25,7 +32,7 @@ export function createFeePayerFunds({
   rpc,
   escrowKeys,
 }: {
-  rpc: Rpc<GetBalanceApi & GetMinimumBalanceForRentExemptionApi>;
+  rpc: Rpc<GetBalanceApi & GetMinimumBalanceForRentExemptionApi & GetRecentPrioritizationFeesApi>;
   escrowKeys: Pick<EscrowKeys, 'feePayer'>;
 }) {
   let address: Promise<Address> | undefined;
@@ -55,8 +62,13 @@ export function createFeePayerFunds({
         walletMinimum = undefined;
         throw error;
       });
-    const [{ lamports }, minimum] = await Promise.all([balance(), walletMinimum]);
-    return lamports >= rent + signatures * LAMPORTS_PER_SIGNATURE + minimum;
+    // Each signature's transaction at the price of the moment, priority fee included (decision 068).
+    const [{ lamports }, minimum, fee] = await Promise.all([
+      balance(),
+      walletMinimum,
+      signatures > 0n ? walletTransactionFee(rpc, INSTRUCTION.createVault) : 0n,
+    ]);
+    return lamports >= rent + signatures * fee + minimum;
   }
 
   return {

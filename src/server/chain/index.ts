@@ -21,11 +21,20 @@ export async function createChain(options: {
   rpcServer?: { host: string; port: number } | null;
   /** Embedded chain only: moving its clock (tests, EMBEDDED_CHAIN_TEST_CONTROLS=1). */
   testControls?: boolean;
+  /** A real cluster only: SOLANA_WS_URL (null: beside rpcUrl). */
+  wsUrl?: string | null;
+  /** A real cluster only: SOLANA_RPC_MAX_RPS. */
+  maxRequestsPerSecond?: number;
 }): Promise<ChainPort> {
   if (options.rpcUrl) {
     // The URL may carry an API key, so it stays out of the message.
     if (!options.cluster) throw new Error('createChain: a cluster is required with rpcUrl');
-    return createRpcChain({ url: options.rpcUrl, cluster: options.cluster });
+    return createRpcChain({
+      url: options.rpcUrl,
+      cluster: options.cluster,
+      maxRequestsPerSecond: options.maxRequestsPerSecond,
+      wsUrl: options.wsUrl ?? null,
+    });
   }
   if (options.cluster && options.cluster !== 'localnet') {
     throw new Error(`The embedded chain is localnet; ${options.cluster} needs an RPC URL`);

@@ -15,6 +15,7 @@ import {
 } from '@solana/kit';
 import { INSTRUCTION } from './escrow-program/instructions';
 import { INSTRUCTION_V2 } from './escrow-program/v2/instructions';
+import { SEND_OPTIONS } from './rebroadcast';
 
 /**
  * Sends signed bytes with preflight: the node simulates first, so a transaction that would fail
@@ -24,7 +25,7 @@ export async function sendSignedTransaction(
   rpc: Rpc<SolanaRpcApi>,
   wire: Base64EncodedWireTransaction,
 ): Promise<Signature> {
-  return rpc.sendTransaction(wire, { encoding: 'base64', preflightCommitment: 'confirmed' }).send();
+  return rpc.sendTransaction(wire, { ...SEND_OPTIONS, preflightCommitment: 'confirmed' }).send();
 }
 
 /** What one landed transaction did to one vault. */

@@ -25,6 +25,7 @@ import {
 } from '@solana/kit';
 import { AppError, badRequest } from '#server/errors';
 import { ConfirmationError, waitForConfirmation } from './confirmation';
+import { SEND_OPTIONS, whileRebroadcasting } from './rebroadcast';
 
 /** How long a relay waits for a confirmation; a blockhash lives about a minute on a cluster. */
 export const CONFIRM_TIMEOUT_MS = 90_000;
@@ -104,7 +105,10 @@ export interface RelayOptions {
   lastValidBlockHeight?: bigint;
 }
 
-/** Sends a signed transaction (base64 wire format) and waits until it is confirmed. */
+/**
+ * Sends a signed transaction (base64 wire format) and waits until it is confirmed, sending it
+ * again every 2 s meanwhile (rebroadcast.ts); past its blockhash it is `expired`.
+ */
 export async function sendAndConfirm(
   rpc: Rpc<SolanaRpcApi>,
   wire: string,
@@ -115,7 +119,7 @@ export async function sendAndConfirm(
   try {
     await rpc
       .sendTransaction(wire as Base64EncodedWireTransaction, {
-        encoding: 'base64',
+        ...SEND_OPTIONS,
         preflightCommitment: 'confirmed',
       })
       .send();
@@ -127,7 +131,7 @@ export async function sendAndConfirm(
     )
       throw await failures.refused(error);
   }
-  await confirmSent(rpc, signature, failures, options.lastValidBlockHeight);
+  await whileRebroadcasting(rpc, wire, confirmSent(rpc, signature, failures, options.lastValidBlockHeight));
 }
 
 /** Waits until a sent transaction is confirmed; its failure is the answer's reason. */

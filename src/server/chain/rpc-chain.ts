@@ -1,10 +1,18 @@
-import { createSolanaRpc, isSolanaError, lamports } from '@solana/kit';
+import {
+  createSolanaRpcFromTransport,
+  createSolanaRpcSubscriptions,
+  isSolanaError,
+  lamports,
+} from '@solana/kit';
 import type { Cluster } from '#contract/config';
 import { waitForConfirmation } from './confirmation';
 import type { ChainPort } from './port';
+import { createProviderTransport } from './rpc-transport';
+import { pubSubUrlOf, watchSignaturesOn } from './signature-watch';
 
 const HEALTH_TIMEOUT_MS = 3_000;
 const AIRDROP_TIMEOUT_MS = 60_000;
+const DEFAULT_MAX_RPS = 50;
 
 export function explorerUrlTemplate(cluster: Cluster, url: string): string {
   const base = 'https://explorer.solana.com/tx/{signature}';
@@ -20,9 +28,20 @@ export function explorerUrlTemplate(cluster: Cluster, url: string): string {
 }
 
 /** A real cluster (devnet, testnet, mainnet-beta, or a local validator) over HTTP JSON-RPC. */
-export function createRpcChain(options: { url: string; cluster: Cluster }): ChainPort {
+export function createRpcChain(options: {
+  url: string;
+  cluster: Cluster;
+  /** SOLANA_RPC_MAX_RPS: this instance's requests per second to the provider. */
+  maxRequestsPerSecond?: number;
+  /** SOLANA_WS_URL: the provider's PubSub, when it is not beside `url` (ws(s), next port locally). */
+  wsUrl?: string | null;
+}): ChainPort {
   const { url, cluster } = options;
-  const rpc = createSolanaRpc(url);
+  const rpc = createSolanaRpcFromTransport(
+    createProviderTransport(url, { maxRequestsPerSecond: options.maxRequestsPerSecond ?? DEFAULT_MAX_RPS }),
+  );
+  // Confirmations are heard there as well as polled (signature-watch.ts).
+  watchSignaturesOn(rpc, createSolanaRpcSubscriptions(options.wsUrl ?? pubSubUrlOf(url)));
   const explorer = explorerUrlTemplate(cluster, url);
   return {
     cluster,

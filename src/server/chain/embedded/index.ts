@@ -2,6 +2,7 @@ import { createSolanaRpcFromTransport, lamports, type RpcTransport } from '@sola
 import { parseJsonWithBigInts, stringifyJsonWithBigInts } from '@solana/rpc-spec-types';
 import type { ChainPort, ChainRpcServerStatus } from '#server/chain/port';
 import { explorerUrlTemplate } from '#server/chain/rpc-chain';
+import { type Congestion, withCongestion } from './congestion';
 import { answerJsonRpc } from './json-rpc';
 import { EmbeddedLedger } from './ledger';
 import { RPC_LIMITS } from './rpc-guard';
@@ -27,6 +28,8 @@ export async function createEmbeddedChain(options: {
   rpcServer?: { host: string; port: number } | null;
   /** Give the port `testControls` (moving the clock); never for a normal start. */
   testControls?: boolean;
+  /** The served RPC plays a busy cluster (`npm run localnet -- --drop-rate --min-priority-fee`). */
+  congestion?: Congestion;
 }): Promise<ChainPort> {
   const ledger = EmbeddedLedger.open(
     options.stateDir === null ? null : new ChainStateFiles(options.stateDir),
@@ -49,7 +52,10 @@ export async function createEmbeddedChain(options: {
     try {
       server = await serveChainRpc({
         ledger,
-        handle: createRpcHandler(ledger, { maxAccountBytes: RPC_LIMITS.maxAnswerBytes }),
+        handle: withCongestion(
+          createRpcHandler(ledger, { maxAccountBytes: RPC_LIMITS.maxAnswerBytes }),
+          options.congestion,
+        ),
         ...options.rpcServer,
       });
       rpcServer = { serving: true, httpUrl: server.httpUrl, wsUrl: server.wsUrl };

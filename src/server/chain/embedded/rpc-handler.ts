@@ -8,18 +8,18 @@ import {
   getBase58Encoder,
   getBase64Decoder,
   getBase64Encoder,
-  getTransactionDecoder,
   isAddress,
   type MaybeEncodedAccount,
 } from '@solana/kit';
 import { accountMethods } from './account-methods';
 import { mintDecimals, parseAccountData } from './account-parsers';
 import { blockMethods } from './block-methods';
-import { computeUnitPrice, decodeBase64Message, epochOf, feeForMessage } from './cluster-info';
+import { decodeBase64Message, epochOf, feeForMessage } from './cluster-info';
 import { clusterMethods } from './cluster-methods';
 import { configParam, invalidParams, JsonRpcError, RPC_ERROR, stringParam, u64Param } from './json-rpc';
-import { type DecodedTransaction, decodeMessage, type EmbeddedLedger } from './ledger';
+import type { DecodedTransaction, EmbeddedLedger } from './ledger';
 import { toJsonParsedInstruction } from './parse-instruction';
+import { recordedPrice } from './prioritization-fees';
 import { parseProgramAccountsConfig, selectAccounts } from './program-accounts';
 import { tokenMethods } from './token-methods';
 import { memoOf, renderTransaction, type TransactionEncoding } from './transaction-view';
@@ -128,9 +128,7 @@ export function createRpcHandler(
       // One transaction per slot: its price is the slot's minimum, for any set of locked accounts.
       return ledger.recentTransactions(RECENT_PRIORITIZATION_FEE_SLOTS).map((record) => ({
         slot: BigInt(record.slot),
-        prioritizationFee: computeUnitPrice(
-          decodeMessage(getTransactionDecoder().decode(base64Bytes.encode(record.transaction)).messageBytes),
-        ),
+        prioritizationFee: recordedPrice(record),
       }));
     },
     getBalance: (params) => ({ context: context(), value: ledger.balance(addressParam(params, 0)) }),

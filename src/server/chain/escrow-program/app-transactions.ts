@@ -20,12 +20,14 @@ import {
   type GetAccountInfoApi,
   type GetLatestBlockhashApi,
   type GetProgramAccountsApi,
+  type GetRecentPrioritizationFeesApi,
   type Instruction,
   type ReadonlyUint8Array,
   type Rpc,
   type Signature,
   type TransactionSigner,
 } from '@solana/kit';
+import { priorityFeesOf } from '#server/chain/compute-budget';
 import { fetchReceipt, fetchVault } from './accounts';
 import type { AnyVault } from './any-program';
 import {
@@ -55,9 +57,12 @@ import {
 
 export type { AppTransaction, SignedAppTransaction } from './wire-transactions';
 
-type BlockhashRpc = Rpc<GetLatestBlockhashApi>;
-type AccountRpc = Rpc<GetLatestBlockhashApi & GetAccountInfoApi>;
-type VaultRpc = Rpc<GetLatestBlockhashApi & GetAccountInfoApi & GetProgramAccountsApi>;
+/** Every builder reads a blockhash and prices its transaction (compute-budget.ts). */
+type BlockhashRpc = Rpc<GetLatestBlockhashApi & GetRecentPrioritizationFeesApi>;
+type AccountRpc = Rpc<GetLatestBlockhashApi & GetRecentPrioritizationFeesApi & GetAccountInfoApi>;
+type VaultRpc = Rpc<
+  GetLatestBlockhashApi & GetRecentPrioritizationFeesApi & GetAccountInfoApi & GetProgramAccountsApi
+>;
 
 /** The vault cannot take this step (absent, already ended, no receipt of that payer...). */
 export class VaultStateError extends Error {
@@ -125,6 +130,7 @@ async function createVaultTransaction(
   const built = await partiallySigned({
     feePayer: creator,
     lifetime: await lifetimeOf(rpc),
+    fees: priorityFeesOf(rpc),
     instructions: [instruction],
     memo,
   });
@@ -194,6 +200,7 @@ export async function buildDepositTransaction(
   const built = await partiallySigned({
     feePayer: payer,
     lifetime: await lifetimeOf(rpc),
+    fees: priorityFeesOf(rpc),
     instructions: [instruction],
     memo: input.memo,
   });
@@ -220,6 +227,7 @@ export async function buildEnterTransaction(
   const built = await partiallySigned({
     feePayer: entrant,
     lifetime: await lifetimeOf(rpc),
+    fees: priorityFeesOf(rpc),
     instructions: [instruction],
     memo: input.memo,
   });
@@ -250,6 +258,7 @@ export async function buildRefundTransaction(
   const built = await partiallySigned({
     feePayer: createNoopSigner(input.payer),
     lifetime: await lifetimeOf(rpc),
+    fees: priorityFeesOf(rpc),
     instructions: [instruction],
     memo: input.memo,
   });
@@ -399,7 +408,13 @@ async function pack(
   const lifetime = await lifetimeOf(rpc);
   const signed = async (group: Step[]): Promise<VaultTransaction[]> =>
     (
-      await packSignedTransactions({ feePayer: input.feePayer, lifetime, steps: group, memo: input.memo })
+      await packSignedTransactions({
+        feePayer: input.feePayer,
+        lifetime,
+        steps: group,
+        fees: priorityFeesOf(rpc),
+        memo: input.memo,
+      })
     ).map(({ steps: carried, ...transaction }) => ({
       ...transaction,
       closes: carried.flatMap((step) => (step.close ? [step.close] : [])),

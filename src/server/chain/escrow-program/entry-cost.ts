@@ -1,12 +1,14 @@
 /**
  * What entering a dare takes from the entrant's wallet: the entry account's rent (returned to the
- * entrant when the entry closes) and the network fee of the one signature the entry carries.
+ * entrant when the entry closes) and the network fee of the one signature the entry carries, its
+ * priority fee at the price of the moment included (compute-budget.ts).
  */
-import type { GetMinimumBalanceForRentExemptionApi, Rpc } from '@solana/kit';
+import type { GetMinimumBalanceForRentExemptionApi, GetRecentPrioritizationFeesApi, Rpc } from '@solana/kit';
+import { LAMPORTS_PER_SIGNATURE, walletTransactionFee } from '#server/chain/compute-budget';
+import { INSTRUCTION } from './instructions';
 import { ENTRY_SIZE } from './layout';
 
-/** Solana's base fee; an entry has one signature, the entrant's (no priority fee is added). */
-export const LAMPORTS_PER_SIGNATURE = 5_000n;
+export { LAMPORTS_PER_SIGNATURE } from '#server/chain/compute-budget';
 
 export interface EntryCost {
   rent: bigint;
@@ -26,30 +28,29 @@ export function entryShortfall(cost: EntryCost, balance: bigint): bigint | null 
 }
 
 /**
- * The cost on this chain, read once (rent parameters do not change while a cluster runs); a
- * failed read is not kept, so the next call asks again.
+ * The cost on this chain: the rent read once (rent parameters do not change while a cluster runs;
+ * a failed read is not kept, so the next call asks again), the fee at the price of the moment.
  */
 export function createEntryCost(
-  rpc: Rpc<GetMinimumBalanceForRentExemptionApi>,
+  rpc: Rpc<GetMinimumBalanceForRentExemptionApi & GetRecentPrioritizationFeesApi>,
   /** The entry account's size: v1's by default (v2's entry also holds the proof's hash). */
   entrySize: number = ENTRY_SIZE,
 ): () => Promise<EntryCost> {
-  let cached: Promise<EntryCost> | undefined;
-  return () => {
-    cached ??= Promise.all([
+  let rents: Promise<{ rent: bigint; walletMinimum: bigint }> | undefined;
+  return async () => {
+    rents ??= Promise.all([
       rpc.getMinimumBalanceForRentExemption(BigInt(entrySize)).send(),
       rpc.getMinimumBalanceForRentExemption(0n).send(),
     ])
-      .then(([rent, walletMinimum]) => ({
-        rent,
-        fee: LAMPORTS_PER_SIGNATURE,
-        total: rent + LAMPORTS_PER_SIGNATURE,
-        walletMinimum,
-      }))
+      .then(([rent, walletMinimum]) => ({ rent, walletMinimum }))
       .catch((error: unknown) => {
-        cached = undefined;
+        rents = undefined;
         throw error;
       });
-    return cached;
+    const [{ rent, walletMinimum }, fee] = await Promise.all([
+      rents,
+      walletTransactionFee(rpc, INSTRUCTION.enter),
+    ]);
+    return { rent, fee, total: rent + fee, walletMinimum };
   };
 }

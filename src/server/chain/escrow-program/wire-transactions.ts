@@ -19,6 +19,7 @@ import {
   signTransactionMessageWithSigners,
   type TransactionSigner,
 } from '@solana/kit';
+import { computeBudgetInstructions, type PriorityFees, writableAccounts } from '#server/chain/compute-budget';
 import { memoInstruction } from '#server/chain/memo';
 
 /** The packet limit of legacy and v0 transactions, signatures included. */
@@ -49,7 +50,17 @@ export interface SignedAppTransaction extends AppTransaction {
   signature: Signature;
 }
 
-function messageOf(feePayer: TransactionSigner, lifetime: Lifetime, instructions: readonly Instruction[]) {
+/**
+ * The message with its compute-budget instructions first: a limit from the CU table and `price`
+ * micro-lamports per unit (docs/decisions/068-priority-fees-and-rebroadcast.md). The price does not
+ * change the size, so packing measures with 0.
+ */
+function messageOf(
+  feePayer: TransactionSigner,
+  lifetime: Lifetime,
+  instructions: readonly Instruction[],
+  price = 0n,
+) {
   return pipe(
     createTransactionMessage({ version: 0 }),
     (m) => setTransactionMessageFeePayerSigner(feePayer, m),
@@ -58,8 +69,21 @@ function messageOf(feePayer: TransactionSigner, lifetime: Lifetime, instructions
         lifetime as Parameters<typeof setTransactionMessageLifetimeUsingBlockhash>[0],
         m,
       ),
-    (m) => appendTransactionMessageInstructions(instructions, m),
+    (m) =>
+      appendTransactionMessageInstructions(
+        [...computeBudgetInstructions(instructions, price), ...instructions],
+        m,
+      ),
   );
+}
+
+/** The compute-unit price for a transaction of these instructions, from its writable accounts. */
+async function priceOf(
+  fees: PriorityFees | undefined,
+  feePayer: TransactionSigner,
+  instructions: readonly Instruction[],
+): Promise<bigint> {
+  return fees ? fees.microLamportsFor(writableAccounts(feePayer.address, instructions)) : 0n;
 }
 
 function withMemo(instructions: readonly Instruction[], memo: string | undefined): Instruction[] {
@@ -74,9 +98,13 @@ export async function partiallySigned(input: {
   feePayer: TransactionSigner;
   lifetime: Lifetime;
   instructions: readonly Instruction[];
+  /** Where the compute-unit price comes from; without one (tests' own transactions) it is 0. */
+  fees?: PriorityFees;
   memo?: string;
 }): Promise<AppTransaction & { signature: Signature | null }> {
-  const message = messageOf(input.feePayer, input.lifetime, withMemo(input.instructions, input.memo));
+  const instructions = withMemo(input.instructions, input.memo);
+  const price = await priceOf(input.fees, input.feePayer, instructions);
+  const message = messageOf(input.feePayer, input.lifetime, instructions, price);
   const transaction = await partiallySignTransactionMessageWithSigners(message);
   const feePayerSigned = transaction.signatures[input.feePayer.address] !== null;
   return {
@@ -109,6 +137,8 @@ export async function packSignedTransactions<Step extends { instruction: Instruc
   feePayer: TransactionSigner;
   lifetime: Lifetime;
   steps: readonly Step[];
+  /** Where the compute-unit price comes from; without one it is 0. */
+  fees?: PriorityFees;
   memo?: string;
 }): Promise<(SignedAppTransaction & { steps: Step[] })[]> {
   const fitsOne = (steps: readonly Step[]) =>
@@ -138,8 +168,9 @@ export async function packSignedTransactions<Step extends { instruction: Instruc
         steps.map((step) => step.instruction),
         input.memo,
       );
+      const price = await priceOf(input.fees, input.feePayer, instructions);
       const transaction = await signTransactionMessageWithSigners(
-        messageOf(input.feePayer, input.lifetime, instructions),
+        messageOf(input.feePayer, input.lifetime, instructions, price),
       );
       return {
         base64: getBase64EncodedWireTransaction(transaction),

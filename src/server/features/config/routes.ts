@@ -2,14 +2,15 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { type PublicConfig, publicConfigSchema } from '#contract/config';
 import {
   AIRDROP_MAX_SOL,
-  NETWORK_FEE_SOL,
   POOL_ADD_MIN_SOL,
   STAKE_MAX_SOL,
   STAKE_MIN_SOL,
   SUBMISSION_LIMITS,
 } from '#contract/limits';
 import { lamportsToSol } from '#contract/money';
+import { walletTransactionFee } from '#server/chain/compute-budget';
 import { createEntryCost } from '#server/chain/escrow-program/entry-cost';
+import { INSTRUCTION } from '#server/chain/escrow-program/instructions';
 import { RECEIPT_SIZE } from '#server/chain/escrow-program/layout';
 import { ENTRY_V2_SIZE, VAULT_V2_SIZE } from '#server/chain/escrow-program/v2/layout';
 import type { AppDeps } from '#server/deps';
@@ -36,7 +37,10 @@ export const configRoutes: FastifyPluginAsyncZod<AppDeps> = async (
     return vaultRent;
   };
   const publicConfig: Omit<PublicConfig, 'limits'> & {
-    limits: Omit<PublicConfig['limits'], 'entryCostSol' | 'newVaultRentSol' | 'receiptRentSol'>;
+    limits: Omit<
+      PublicConfig['limits'],
+      'networkFeeSol' | 'entryCostSol' | 'newVaultRentSol' | 'receiptRentSol'
+    >;
   } = {
     cluster: chain.cluster,
     embeddedChain: chain.embedded,
@@ -47,7 +51,6 @@ export const configRoutes: FastifyPluginAsyncZod<AppDeps> = async (
     limits: {
       stakeMinSol: STAKE_MIN_SOL,
       stakeMaxSol: STAKE_MAX_SOL,
-      networkFeeSol: NETWORK_FEE_SOL,
       poolAddMinSol: POOL_ADD_MIN_SOL,
       maxVideoBytes: SUBMISSION_LIMITS.videoMaxBytes,
       votesPerUserPerDare: SUBMISSION_LIMITS.votesPerDare,
@@ -69,6 +72,8 @@ export const configRoutes: FastifyPluginAsyncZod<AppDeps> = async (
       ...publicConfig,
       limits: {
         ...publicConfig.limits,
+        // The fee of the largest transaction a wallet signs (create_vault), priority fee included.
+        networkFeeSol: lamportsToSol(await walletTransactionFee(chain.rpc, INSTRUCTION.createVault)),
         entryCostSol: lamportsToSol((await entryCost()).total),
         newVaultRentSol: lamportsToSol((await rents()).newVault),
         receiptRentSol: lamportsToSol((await rents()).receipt),

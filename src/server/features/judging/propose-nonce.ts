@@ -16,10 +16,12 @@ import {
   getWithdrawNonceAccountInstruction,
   SYSTEM_PROGRAM_ADDRESS,
 } from '@solana-program/system';
+import { priorityFeesOf } from '#server/chain/compute-budget';
 import { waitForConfirmation } from '#server/chain/confirmation';
 import { proposeNonceAddress } from '#server/chain/escrow-program/v2/propose-nonce-account';
 import { packSignedTransactions } from '#server/chain/escrow-program/wire-transactions';
 import { sendSignedTransaction } from '#server/chain/payout-transactions';
+import { whileRebroadcasting } from '#server/chain/rebroadcast';
 
 export { proposeNonceAddress };
 
@@ -113,13 +115,18 @@ async function sendAsFeePayer(
   const [transaction, ...more] = await packSignedTransactions({
     feePayer,
     lifetime,
+    fees: priorityFeesOf(rpc),
     steps: instructions.map((instruction) => ({ instruction })),
   });
   if (!transaction || more.length > 0) throw new Error('The nonce instructions must fit in one transaction');
   await sendSignedTransaction(rpc, transaction.base64);
-  await waitForConfirmation(rpc, transaction.signature, {
-    commitment: 'confirmed',
-    timeoutMs: 60_000,
-    lastValidBlockHeight: lifetime.lastValidBlockHeight,
-  });
+  await whileRebroadcasting(
+    rpc,
+    transaction.base64,
+    waitForConfirmation(rpc, transaction.signature, {
+      commitment: 'confirmed',
+      timeoutMs: 60_000,
+      lastValidBlockHeight: lifetime.lastValidBlockHeight,
+    }),
+  );
 }

@@ -31,6 +31,7 @@ import {
 import { MAJOR_DARE_MESSAGES } from '#contract/major-dare';
 import { lamportsToSol } from '#contract/money';
 import { proposalShares } from '#contract/propose-layout';
+import { priorityFeesOf } from '#server/chain/compute-budget';
 import type { EscrowKeys } from '#server/chain/escrow-keys';
 import { fetchChainTime } from '#server/chain/escrow-program/chain-clock';
 import {
@@ -284,6 +285,7 @@ export function createJudgingService({
       judges: signers,
       feePayer: feePayer.address,
       lifetime,
+      microLamports: await priorityFeesOf(rpc).microLamportsFor([feePayer.address, address(dare.vault)]),
     });
     const executesAt = fromSeconds((await fetchChainTime(rpc)) + vault.payoutWindow);
     const row = {

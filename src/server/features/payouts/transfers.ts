@@ -18,6 +18,7 @@ import {
   type VaultTransactionEffects,
 } from '#server/chain/payout-transactions';
 import type { ChainPort } from '#server/chain/port';
+import { whileRebroadcasting } from '#server/chain/rebroadcast';
 import type { Db, Tx } from '#server/db/client';
 import { violatedConstraint } from '#server/db/errors';
 import type { Clock } from '#server/deps';
@@ -168,12 +169,16 @@ export function createTransfers({
   /** Waits for a sent transaction and settles it. */
   async function confirm(transfer: PayoutTransferRow): Promise<PayoutOutcome> {
     try {
-      await waitForConfirmation(rpc, transfer.signature as Signature, {
-        commitment: 'confirmed',
-        timeoutMs: confirmTimeoutMs,
-        intervalMs: 200,
-        lastValidBlockHeight: transfer.lastValidBlockHeight,
-      });
+      await whileRebroadcasting(
+        rpc,
+        transfer.wireTransaction,
+        waitForConfirmation(rpc, transfer.signature as Signature, {
+          commitment: 'confirmed',
+          timeoutMs: confirmTimeoutMs,
+          intervalMs: 200,
+          lastValidBlockHeight: transfer.lastValidBlockHeight,
+        }),
+      );
     } catch (error) {
       if (error instanceof ConfirmationError && error.reason === 'failed') {
         const reason = describePayoutError(error.transactionError);
@@ -254,12 +259,16 @@ export function createTransfers({
   async function landed(transaction: VaultTransaction): Promise<boolean> {
     try {
       await sendSignedTransaction(rpc, transaction.base64);
-      await waitForConfirmation(rpc, transaction.signature, {
-        commitment: 'confirmed',
-        timeoutMs: confirmTimeoutMs,
-        intervalMs: 200,
-        lastValidBlockHeight: transaction.lastValidBlockHeight,
-      });
+      await whileRebroadcasting(
+        rpc,
+        transaction.base64,
+        waitForConfirmation(rpc, transaction.signature, {
+          commitment: 'confirmed',
+          timeoutMs: confirmTimeoutMs,
+          intervalMs: 200,
+          lastValidBlockHeight: transaction.lastValidBlockHeight,
+        }),
+      );
       return true;
     } catch {
       // Closes are retried by the job: anyone may send them, and nothing is lost meanwhile.

@@ -29,6 +29,15 @@ describe('checkAffordable', () => {
     );
   });
 
+  it('counts the network fee of the moment, priority fee included, when the server names it', () => {
+    // A busy cluster: 0.000005 SOL base fee + 0.000012 SOL priority fee.
+    const input = { amount: '1', network: 'mainnet', walletAddress, feeSol: '0.000017' };
+    expect(checkAffordable({ ...input, balance: 1_000_017_000n })).toBeNull();
+    expect(checkAffordable({ ...input, balance: 1_000_016_999n })).toContain(
+      'but need 1.000017 SOL (1 SOL + 0.000017 SOL fee)',
+    );
+  });
+
   it('writes amounts as exact decimals, never floats', () => {
     expect(checkAffordable({ balance: 0n, amount: '0.30', network: 'mainnet', walletAddress })).toContain(
       'You have 0 SOL on mainnet, but need 0.300005 SOL (0.3 SOL + 0.000005 SOL fee)',

@@ -22,10 +22,14 @@ interface AffordableInput {
    * receipt's, or a first contribution's receipt's.
    */
   rentSol?: string;
+  /** The network fee now, priority fee included (/api/config's networkFeeSol); the base fee without it. */
+  feeSol?: string;
 }
 
+const feeOf = (input: AffordableInput) => input.feeSol ?? NETWORK_FEE_SOL;
+
 function needed(input: AffordableInput): bigint {
-  return solToLamports(input.amount) + solToLamports(NETWORK_FEE_SOL) + solToLamports(input.rentSol ?? '0');
+  return solToLamports(input.amount) + solToLamports(feeOf(input)) + solToLamports(input.rentSol ?? '0');
 }
 
 export function insufficientBalanceMessage(input: AffordableInput): string {
@@ -34,7 +38,7 @@ export function insufficientBalanceMessage(input: AffordableInput): string {
   return (
     `Insufficient balance. You have ${lamportsToSol(input.balance)} SOL on ${input.network}, ` +
     `but need ${lamportsToSol(needed(input))} SOL (${lamportsToSol(solToLamports(input.amount))} SOL + ` +
-    `${NETWORK_FEE_SOL} SOL fee${rentPart}). Please add SOL to your wallet: ${input.walletAddress}`
+    `${feeOf(input)} SOL fee${rentPart}). Please add SOL to your wallet: ${input.walletAddress}`
   );
 }
 

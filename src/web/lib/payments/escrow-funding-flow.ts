@@ -54,6 +54,8 @@ export async function runEscrowFunding<T>(
     cluster: Cluster;
     /** The rent the new vault and the creator's receipt lend (/api/config's newVaultRentSol). */
     vaultRentSol: string;
+    /** The network fee now, priority fee included (/api/config's networkFeeSol); else the base fee. */
+    networkFeeSol?: string;
     /** The vault the stake creates: its deadline and kind. */
     vault: VaultTerms;
     /** The dare the stake is for, checked by the server when it builds the transaction. */
@@ -98,6 +100,7 @@ export async function runEscrowFunding<T>(
           network: networkLabel(cluster),
           walletAddress,
           rentSol: input.vaultRentSol,
+          feeSol: input.networkFeeSol,
         });
         if (problem) throw new PaymentError(problem);
       });

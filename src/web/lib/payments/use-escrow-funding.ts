@@ -24,6 +24,8 @@ export interface EscrowFundingContext {
   cluster: Cluster;
   /** What a new vault lends from the creator's wallet besides the stake (/api/config). */
   vaultRentSol: string;
+  /** The network fee now, priority fee included (/api/config's networkFeeSol). */
+  networkFeeSol: string;
   paid: PaidStake | null;
   deps: EscrowFundingDeps;
   events: EscrowFundingEvents;
@@ -63,6 +65,7 @@ export function useEscrowFunding() {
           walletAddress,
           cluster: config.cluster,
           vaultRentSol: config.limits.newVaultRentSol,
+          networkFeeSol: config.limits.networkFeeSol,
           paid: paidRef.current,
           deps: {
             connectWallet: lazyConnectPaymentWallet({ embeddedChain: config.embeddedChain }),

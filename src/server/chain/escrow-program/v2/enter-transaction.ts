@@ -8,15 +8,17 @@ import {
   type Address,
   createNoopSigner,
   type GetLatestBlockhashApi,
+  type GetRecentPrioritizationFeesApi,
   type ReadonlyUint8Array,
   type Rpc,
 } from '@solana/kit';
+import { priorityFeesOf } from '#server/chain/compute-budget';
 import { findEntryAddress } from '#server/chain/escrow-program/pda';
 import { type AppTransaction, partiallySigned } from '#server/chain/escrow-program/wire-transactions';
 import { getEnterV2Instruction } from './instructions';
 
 export async function buildEnterV2Transaction(
-  rpc: Rpc<GetLatestBlockhashApi>,
+  rpc: Rpc<GetLatestBlockhashApi & GetRecentPrioritizationFeesApi>,
   input: {
     /** The v2 program that owns the vault. */
     programId: Address;
@@ -39,6 +41,7 @@ export async function buildEnterV2Transaction(
   const { base64, messageBytes, lastValidBlockHeight } = await partiallySigned({
     feePayer: entrant,
     lifetime,
+    fees: priorityFeesOf(rpc),
     instructions: [instruction],
     memo: input.memo,
   });

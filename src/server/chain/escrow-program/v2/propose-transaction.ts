@@ -18,6 +18,7 @@ import {
   setTransactionMessageLifetimeUsingDurableNonce,
   type Transaction,
 } from '@solana/kit';
+import { computeBudgetInstructions } from '#server/chain/compute-budget';
 import { getProposeInstruction } from './instructions';
 
 export type ProposeLifetime =
@@ -33,6 +34,8 @@ export async function compileProposeTransaction(input: {
   feePayer: Address;
   lifetime: ProposeLifetime;
   winnerEntries?: readonly Address[];
+  /** The compute-unit price (compute-budget.ts); the limit comes from the CU table. */
+  microLamports?: bigint;
 }): Promise<Transaction> {
   const propose = await getProposeInstruction(input);
   const lifetime = input.lifetime;
@@ -43,7 +46,12 @@ export async function compileProposeTransaction(input: {
       'nonce' in lifetime
         ? setTransactionMessageLifetimeUsingDurableNonce(lifetime, m)
         : setTransactionMessageLifetimeUsingBlockhash(lifetime, m),
-    (m) => appendTransactionMessageInstructions([propose], m),
+    // After the nonce advance, which a durable-nonce lifetime puts first.
+    (m) =>
+      appendTransactionMessageInstructions(
+        [...computeBudgetInstructions([propose], input.microLamports ?? 0n), propose],
+        m,
+      ),
   );
   return compileTransaction(message);
 }

@@ -58,9 +58,16 @@ export function CreateMajorDareDialog({ walletAddress }: { walletAddress: string
     setFailure(null);
     const outcome = await run(
       walletAddress,
-      ({ cluster, vaultRentSol, paid: alreadyPaid, deps, events, walletAddress: wallet }) =>
+      ({ cluster, vaultRentSol, networkFeeSol, paid: alreadyPaid, deps, events, walletAddress: wallet }) =>
         runCreateMajorDare(
-          { form: checked.value, walletAddress: wallet, cluster, vaultRentSol, paid: alreadyPaid },
+          {
+            form: checked.value,
+            walletAddress: wallet,
+            cluster,
+            vaultRentSol,
+            networkFeeSol,
+            paid: alreadyPaid,
+          },
           { ...deps, createMajorDare },
           events,
         ),

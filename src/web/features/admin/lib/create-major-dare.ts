@@ -53,6 +53,7 @@ export async function runCreateMajorDare(
     walletAddress: string;
     cluster: Cluster;
     vaultRentSol: string;
+    networkFeeSol?: string;
     paid?: PaidStake | null;
   },
   deps: CreateMajorDareDeps,
@@ -65,6 +66,7 @@ export async function runCreateMajorDare(
       walletAddress,
       cluster,
       vaultRentSol: input.vaultRentSol,
+      networkFeeSol: input.networkFeeSol,
       vault: { deadline: form.deadline, kind: 'major' },
       dare: { title: form.title, description: form.description },
       paid: input.paid,

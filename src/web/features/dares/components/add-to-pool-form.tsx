@@ -72,6 +72,7 @@ export default function AddToPoolForm({
           walletAddress,
           network: networkLabel(config.cluster),
           receiptRentSol: config.limits.receiptRentSol,
+          networkFeeSol: config.limits.networkFeeSol,
           paid,
         },
         {

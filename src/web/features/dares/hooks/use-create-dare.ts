@@ -11,9 +11,9 @@ export function useCreateDare() {
     (form: ValidCreateDareForm, walletAddress: string | null) =>
       run(
         walletAddress,
-        ({ cluster, vaultRentSol, paid: alreadyPaid, deps, events, walletAddress: wallet }) =>
+        ({ cluster, vaultRentSol, networkFeeSol, paid: alreadyPaid, deps, events, walletAddress: wallet }) =>
           runCreateDare(
-            { form, walletAddress: wallet, cluster, vaultRentSol, paid: alreadyPaid },
+            { form, walletAddress: wallet, cluster, vaultRentSol, networkFeeSol, paid: alreadyPaid },
             { ...deps, createDare },
             events,
           ),

@@ -40,6 +40,8 @@ export async function runAddToPool(
      * by the balance check: the wallet pays it, and gets it back when the dare ends.
      */
     receiptRentSol?: string;
+    /** The network fee now, priority fee included (/api/config's networkFeeSol); else the base fee. */
+    networkFeeSol?: string;
     paid?: PaidContribution | null;
   },
   deps: AddToPoolDeps,
@@ -65,6 +67,7 @@ export async function runAddToPool(
       network: input.network,
       walletAddress,
       rentSol: input.receiptRentSol,
+      feeSol: input.networkFeeSol,
     });
     if (short) throw new PaymentError(short);
     const signer = await deps.connectWallet(walletAddress).catch((error: unknown) => {

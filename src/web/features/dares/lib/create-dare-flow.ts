@@ -22,6 +22,7 @@ export async function runCreateDare(
     walletAddress: string;
     cluster: Cluster;
     vaultRentSol: string;
+    networkFeeSol?: string;
     paid?: PaidStake | null;
   },
   deps: CreateDareFlowDeps,
@@ -34,6 +35,7 @@ export async function runCreateDare(
       walletAddress,
       cluster,
       vaultRentSol: input.vaultRentSol,
+      networkFeeSol: input.networkFeeSol,
       vault: { deadline: form.deadline, kind: 'community' },
       dare: { title: form.title, description: form.description },
       paid: input.paid,
