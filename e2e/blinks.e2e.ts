@@ -2,7 +2,7 @@
  * A dare's Action as a blink client shows it (issue 38, decision 066): Dialect's published
  * `<Blink>` component on another site's page renders our Action URL, the injected E2E Test Wallet
  * signs from it, the wallet's RPC sends it, the client calls `links.next`, and the dare's pool on
- * our API grows by exactly 0.1 SOL once. Nothing reaches dial.to (this machine is offline; any
+ * our API grows by exactly 0.1 SOL once; the dare's page lists the wallet by its short address. Nothing reaches dial.to (this machine is offline; any
  * request there is refused and counted).
  */
 import { createSolanaRpc, type Signature } from '@solana/kit';
@@ -106,5 +106,16 @@ describe('a blink client renders the Action and the wallet signs from it', () =>
     await new Promise((resolve) => setTimeout(resolve, 3_000));
     expect(await poolNow()).toBe(before + 100_000_000n);
     expect(dialect).toEqual([]);
+
+    // The dare's page lists the wallet, which has no account, by its short address.
+    const { page: darePage } = await app.newPage();
+    await darePage.goto(app.url(`/dare/${dare.id}`));
+    const short = `${wallet!.address.slice(0, 4)}…${wallet!.address.slice(-4)}`;
+    const backer = darePage
+      .getByRole('region', { name: 'Backers' })
+      .getByRole('listitem')
+      .filter({ hasText: short });
+    await backer.waitFor();
+    expect(await backer.textContent()).toBe(`${short}0.1 SOL`);
   });
 });
