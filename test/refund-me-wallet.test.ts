@@ -9,10 +9,11 @@ import { REFUND_ME_MESSAGES } from '#contract/refund-me';
 import { waitForConfirmation } from '#server/chain/confirmation';
 import { getCancelInstruction } from '#server/chain/escrow-program/instructions';
 import { partiallySigned } from '#server/chain/escrow-program/wire-transactions';
+import { backByBlink } from './helpers/blinks';
 import { walletSigns } from './helpers/entries';
 import { createFundedDare, expectReconciled, lamportsOf } from './helpers/payouts';
 import { setupApiSuite } from './helpers/suite';
-import { createTestWallet, type TestWallet } from './helpers/wallet';
+import { createTestWallet } from './helpers/wallet';
 
 const {
   ctx,
@@ -21,20 +22,6 @@ const {
 } = setupApiSuite({ actors: { owner: {} } });
 
 const FEE = 5_000n;
-
-/** Backs the dare through its Action as a blink client would, and calls links.next. */
-async function backByBlink(dareId: number, wallet: TestWallet, sol: string) {
-  const post = await http.post(`/api/actions/dare/${dareId}?amount=${sol}`, { account: wallet.address });
-  expect(post.statusCode, post.body).toBe(200);
-  const signed = await walletSigns(wallet, post.json().transaction);
-  const signature = await ctx.chain.rpc.sendTransaction(signed as never, { encoding: 'base64' }).send();
-  await waitForConfirmation(ctx.chain.rpc, signature);
-  const done = await http.post(`/api/actions/dare/${dareId}/completed`, {
-    account: wallet.address,
-    signature,
-  });
-  expect(done.statusCode, done.body).toBe(200);
-}
 
 /** The moderator cancels the vault on chain: refunds open, and the app's refund job is not run. */
 async function cancelOnChain(vault: string) {
@@ -61,7 +48,7 @@ describe("'Refund me' by wallet, with no account", () => {
     const dare = await createFundedDare(ctx, owner, '0.1');
     const backer = await createTestWallet();
     await ctx.chain.airdrop(address(backer.address), 1_000_000_000n);
-    await backByBlink(dare.id, backer, '0.2');
+    await backByBlink(ctx, dare.id, backer, '0.2');
 
     const early = await http.get(`${base(dare.id, backer.address)}/refund-status`);
     expect(early.statusCode, early.body).toBe(200);
