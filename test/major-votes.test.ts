@@ -1,7 +1,9 @@
+import { address } from '@solana/kit';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SUBMISSION_MESSAGES } from '#contract/submissions';
 import { dareSubmissions, dares, poolContributions } from '#server/db/schema';
+import { backByBlink } from './helpers/blinks';
 import { dareBody, lapsedPaymentsJob, payStake } from './helpers/money';
 import {
   type Actor,
@@ -13,6 +15,7 @@ import {
   submitVideo,
 } from './helpers/payouts';
 import { setupApiSuite } from './helpers/suite';
+import { createTestWallet, registerWithWallet } from './helpers/wallet';
 
 const {
   ctx,
@@ -92,6 +95,28 @@ describe("votes on the Major Dare's submissions", () => {
       403,
       SUBMISSION_MESSAGES.majorVoteNeedsPayment,
     ]);
+  });
+
+  it('count a blink deposit its wallet made before registering (decision 066), and its Profile shows it', async () => {
+    const wallet = await createTestWallet();
+    await ctx.chain.airdrop(address(wallet.address), 1_000_000_000n);
+    const signature = await backByBlink(ctx, major.id, wallet, '0.05');
+    const { token } = await registerWithWallet(ctx.app, wallet, 'late_blinker');
+    const voter = { token } as Actor;
+    expect((await rights(voter)).json()).toEqual({ majorDare: true });
+    expect((await vote(voter, majorEntry)).statusCode).toBe(200);
+
+    const profile = (await api(ctx).get('/api/profile', token)).json();
+    expect(profile.stats).toMatchObject({ contributions: 1, totalContributed: '0.05' });
+    expect(profile.recentActivity).toContainEqual(
+      expect.objectContaining({
+        type: 'contribution',
+        dareId: major.id,
+        amount: '0.05',
+        status: 'contribution',
+        transactionSignature: signature,
+      }),
+    );
   });
 
   it("count the Major Dare's own stake too", async () => {

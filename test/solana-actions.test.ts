@@ -12,12 +12,14 @@ import {
   type CompletedAction,
   encodeURL,
 } from '@solana/actions';
+import { createKeyPairFromBytes, signBytes } from '@solana/kit';
 import { Connection, Keypair, LAMPORTS_PER_SOL, VersionedTransaction } from '@solana/web3.js';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ledgerEntries } from '#server/db/schema';
 import { createFundedDare, lamportsOf, payoutsService, refundJob } from './helpers/payouts';
 import { setupApiSuite } from './helpers/suite';
+import { registerWithWallet } from './helpers/wallet';
 
 const {
   ctx,
@@ -275,6 +277,36 @@ describe('a dare as an Action', () => {
     });
     expect(closed.status).toBe(400);
     expect(closed.body).toEqual({ message: 'This dare no longer accepts contributions' });
+  });
+
+  it("lists a wallet with no account among the dare's backers by its address, and as its user once it registers", async () => {
+    const dare = await createFundedDare(ctx, owner, '0.2');
+    const wallet = await freshWallet();
+    const account = wallet.publicKey.toBase58();
+    const { signature } = await back(`/api/actions/dare/${dare.id}?amount=0.3`, wallet);
+    await postJson(`${origin}/api/actions/dare/${dare.id}/completed`, { account, signature });
+    const backers = async () => {
+      const res = await fetch(`${origin}/api/dares/${dare.id}/backers`);
+      expect(res.status).toBe(200);
+      return res.json();
+    };
+    expect(await backers()).toEqual([{ username: null, walletAddress: account, amount: '0.3' }]);
+
+    // It signs in with SIWS and registers: the ledger line (append-only) still names only the
+    // wallet, and the wallet's user is who the dare lists.
+    const keys = await createKeyPairFromBytes(wallet.secretKey);
+    await registerWithWallet(
+      ctx.app,
+      {
+        address: account,
+        keys,
+        signBytes: async (bytes) => new Uint8Array(await signBytes(keys.privateKey, bytes)),
+      },
+      'late_backer',
+    );
+    expect(await backers()).toEqual([{ username: 'late_backer', walletAddress: account, amount: '0.3' }]);
+    const missing = await fetch(`${origin}/api/dares/999999/backers`);
+    expect(missing.status).toBe(404);
   });
 
   it('credits a wallet with no account as that wallet, and refunds it to that wallet', async () => {

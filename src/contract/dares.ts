@@ -220,3 +220,14 @@ export type DareListQuery = z.infer<typeof dareListQuerySchema>;
 export type Dare = z.infer<typeof dareSchema>;
 export type CreateDareRequest = z.input<typeof createDareRequestSchema>;
 export type AddPoolRequest = z.infer<typeof addPoolRequestSchema>;
+
+/**
+ * GET /api/dares/:id/backers: who put SOL into the pool (contributions as the ledger booked them,
+ * largest first). A wallet with no account has `username: null` and is shown by its short
+ * address; a wallet that registered later is its user's (decision 066).
+ */
+export const dareBackerSchema = z
+  .object({ username: z.string().nullable(), walletAddress: z.string(), amount: solAmountSchema })
+  .meta({ id: 'DareBacker' });
+export type DareBacker = z.infer<typeof dareBackerSchema>;
+export const DARE_BACKERS_LIMIT = 50;

@@ -21,6 +21,7 @@ export function formatUtcInstant(at: Date): string {
 export const REFUND_ME_MESSAGES = {
   button: 'Refund me',
   noWallet: 'Your account has no wallet: refunds go back to the wallet that paid',
+  invalidWallet: 'wallet must be a Solana address (base58)',
   noVault: "This dare's vault is closed: nothing is left to refund",
   paidOut: 'This dare was paid out: nothing to refund',
   notDue: (when: Date) => `Refunds of this dare open on ${formatUtcInstant(when)}`,

@@ -182,9 +182,8 @@ export const preparedTransactions = pgTable(
     dareId: integer('dare_id')
       .notNull()
       .references(() => dares.id, { onDelete: 'cascade' }),
-    userId: integer('user_id')
-      .notNull()
-      .references(() => users.id),
+    /** Null for a wallet with no account taking its own refund (decision 066). */
+    userId: integer('user_id').references(() => users.id),
     /** The user's wallet: the entrant, or the payer refunded. */
     wallet: text('wallet').notNull(),
     vault: text('vault').notNull(),

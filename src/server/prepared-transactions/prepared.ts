@@ -91,7 +91,7 @@ export function createPreparedTransactions({
    * land: they create the same entry account (decision 038).
    */
   async function prepare(
-    key: PreparedKey & { dareId: number; userId: number; proofHash?: string | null },
+    key: PreparedKey & { dareId: number; userId: number | null; proofHash?: string | null },
     build: () => Promise<AppTransaction>,
     stillNeeded: () => Promise<void>,
   ): Promise<PreparedTransactionRow> {
@@ -125,7 +125,7 @@ export function createPreparedTransactions({
    * wallet; sends it (a copy already sent is fine: same id) and waits until it is confirmed.
    */
   async function relay(
-    key: PreparedKey & { userId: number; proofHash?: string | null },
+    key: PreparedKey & { userId: number | null; proofHash?: string | null },
     signedBase64: string,
     messages: RelayMessages,
   ): Promise<Signature> {

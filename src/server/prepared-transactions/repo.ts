@@ -29,7 +29,8 @@ export async function findPrepared(
 
 export interface NewPrepared extends PreparedKey {
   dareId: number;
-  userId: number;
+  /** Null: a wallet with no account (its own refund). */
+  userId: number | null;
   messageHash: string;
   wireTransaction: string;
   lastValidBlockHeight: bigint;

@@ -1,9 +1,9 @@
 import { and, desc, eq, gt, ilike, isNull, lt, lte, or, sql } from 'drizzle-orm';
-import { DARE_LIST_LIMITS, type DareListQuery } from '#contract/dares';
+import { DARE_BACKERS_LIMIT, DARE_LIST_LIMITS, type DareListQuery } from '#contract/dares';
 import type { DbOrTx } from '#server/db/client';
 import { likePattern } from '#server/db/like';
 import { refundedColumns } from '#server/db/refunded-columns';
-import { dareSubmissions, dares, users } from '#server/db/schema';
+import { dareSubmissions, dares, ledgerEntries, users } from '#server/db/schema';
 
 export type DareRow = typeof dares.$inferSelect;
 
@@ -87,4 +87,47 @@ export async function listDares(db: DbOrTx, query: DareListQuery, now: Date): Pr
     rows: page,
     nextCursor: rows.length > limit ? String(page.at(-1)!.dare.id) : null,
   };
+}
+
+export interface BackerRow {
+  username: string | null;
+  walletAddress: string;
+  /** SOL, decimal as PostgreSQL sums it. */
+  amount: string;
+}
+
+/**
+ * A dare's contributions from the ledger, per backer, largest first. A line names its user, or
+ * only its paying wallet (a blink deposit from a wallet with no account): such a line belongs to
+ * the user who holds that wallet now, read here rather than written back into the append-only
+ * ledger (decision 066).
+ */
+export async function listDareBackers(db: DbOrTx, dareId: number): Promise<BackerRow[]> {
+  const total = sql<string>`sum(${ledgerEntries.amount})::text`;
+  return db
+    .select({
+      username: users.username,
+      walletAddress: sql<string>`coalesce(${users.walletAddress}, min(${ledgerEntries.counterparty}))`,
+      amount: total,
+    })
+    .from(ledgerEntries)
+    .leftJoin(
+      users,
+      sql`${users.id} = coalesce(${ledgerEntries.userId}, (select ${users.id} from ${users} where ${users.walletAddress} = ${ledgerEntries.counterparty}))`,
+    )
+    .where(
+      and(
+        eq(ledgerEntries.dareId, dareId),
+        eq(ledgerEntries.kind, 'contribution'),
+        eq(ledgerEntries.direction, 1),
+      ),
+    )
+    .groupBy(
+      users.id,
+      users.username,
+      users.walletAddress,
+      sql`case when ${users.id} is null then ${ledgerEntries.counterparty} end`,
+    )
+    .orderBy(desc(total))
+    .limit(DARE_BACKERS_LIMIT);
 }

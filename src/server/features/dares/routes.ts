@@ -3,6 +3,7 @@ import { z } from 'zod';
 import {
   addPoolRequestSchema,
   createDareRequestSchema,
+  dareBackerSchema,
   dareIdParamsSchema,
   dareListQuerySchema,
   dareSchema,
@@ -44,6 +45,19 @@ export const dareRoutes: FastifyPluginAsyncZod<{ dares: DaresService }> = async 
       },
     },
     async (request) => dares.getDare(request.params.id),
+  );
+
+  app.get(
+    '/api/dares/:id/backers',
+    {
+      schema: {
+        tags: ['dares'],
+        summary: "Who backed the dare's pool, largest first (a wallet with no account by its address)",
+        params: dareIdParamsSchema,
+        response: { 200: z.array(dareBackerSchema), ...errors },
+      },
+    },
+    async (request) => dares.listBackers(request.params.id),
   );
 
   app.post(

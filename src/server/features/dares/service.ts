@@ -1,5 +1,11 @@
-import { type CreateDareRequest, DARE_MESSAGES, type Dare, type DareListQuery } from '#contract/dares';
-import { lamportsToSol, solToLamports } from '#contract/money';
+import {
+  type CreateDareRequest,
+  DARE_MESSAGES,
+  type Dare,
+  type DareBacker,
+  type DareListQuery,
+} from '#contract/dares';
+import { lamportsToSol, normalizeSol, solToLamports } from '#contract/money';
 import { networkLabel } from '#contract/network';
 import { PAYMENT_MESSAGES } from '#contract/payments';
 import type { ChainPort } from '#server/chain/port';
@@ -11,7 +17,7 @@ import { type Announce, noAnnouncements } from '#server/features/chat/announce';
 import type { CreditPayment } from '#server/features/payments/crediting/credit-payment';
 import { holdRefusedPayment } from '#server/features/payments/crediting/hold-refused-payment';
 import { findDare, toDare } from './dare-view';
-import { findDareRow, listDares } from './repo';
+import { findDareRow, listDareBackers, listDares } from './repo';
 
 type CreateDareBody = Required<
   Pick<CreateDareRequest, 'difficulty' | 'maxParticipants' | 'isPublic' | 'tags'>
@@ -58,6 +64,13 @@ export function createDaresService({
       const dare = await findDare(db, id, clock());
       if (!dare) throw notFound(DARE_MESSAGES.dareNotFound);
       return dare;
+    },
+
+    /** Who backed the dare (the ledger's contributions), largest first; 404 for an unknown dare. */
+    async listBackers(id: number): Promise<DareBacker[]> {
+      if (!(await findDareRow(db, id))) throw notFound(DARE_MESSAGES.dareNotFound);
+      const rows = await listDareBackers(db, id);
+      return rows.map((row) => ({ ...row, amount: normalizeSol(row.amount) }));
     },
 
     /** Community dares, newest first, each with the status users see now. */

@@ -1,8 +1,17 @@
-import { and, count, desc, eq, sql } from 'drizzle-orm';
+import { and, count, desc, eq, isNotNull, sql } from 'drizzle-orm';
 import { lamportsToSol, normalizeSol, solToLamports } from '#contract/money';
 import type { ActivityItem, Profile } from '#contract/profile';
 import type { DbOrTx } from '#server/db/client';
-import { claims, dareSubmissions, dares, poolContributions, submissionVotes, users } from '#server/db/schema';
+import {
+  claims,
+  dareSubmissions,
+  dares,
+  ledgerEntries,
+  poolContributions,
+  submissionVotes,
+  users,
+} from '#server/db/schema';
+import { walletOnlyContributionsOf, walletRefundSignature } from '#server/db/wallet-contributions';
 
 const RECENT = 20;
 
@@ -29,6 +38,10 @@ export async function profileActivity(db: DbOrTx, userId: number): Promise<Omit<
     .select({ n: count(), total: sql<string>`coalesce(sum(${poolContributions.amount}), 0)::text` })
     .from(poolContributions)
     .where(eq(poolContributions.userId, userId));
+  const [walletTotals] = await db
+    .select({ n: count(), total: sql<string>`coalesce(sum(${ledgerEntries.amount}), 0)::text` })
+    .from(ledgerEntries)
+    .where(walletOnlyContributionsOf(userId));
   const [claimCounts] = await db
     .select({ n: count(), pending: sql<number>`count(*) filter (where ${claims.status} = 'pending')::int` })
     .from(claims)
@@ -54,6 +67,13 @@ export async function profileActivity(db: DbOrTx, userId: number): Promise<Omit<
     .leftJoin(dares, eq(dares.id, poolContributions.dareId))
     .where(eq(poolContributions.userId, userId))
     .orderBy(desc(poolContributions.createdAt))
+    .limit(RECENT);
+  const walletLines = await db
+    .select({ l: ledgerEntries, title: dares.title, refundSignature: walletRefundSignature })
+    .from(ledgerEntries)
+    .leftJoin(dares, eq(dares.id, ledgerEntries.dareId))
+    .where(and(walletOnlyContributionsOf(userId), isNotNull(ledgerEntries.dareId)))
+    .orderBy(desc(ledgerEntries.createdAt))
     .limit(RECENT);
   const claimRows = await db
     .select({ c: claims, title: dares.title })
@@ -97,6 +117,17 @@ export async function profileActivity(db: DbOrTx, userId: number): Promise<Omit<
       transactionSignature: c.transactionSignature,
       refundSignature: c.refundedAt ? c.refundSignature : null,
     })),
+    ...walletLines.map(({ l, title, refundSignature }) => ({
+      key: `wallet-contribution:${l.id}`,
+      type: 'contribution' as const,
+      at: l.createdAt.toISOString(),
+      dareId: l.dareId!,
+      dareTitle: title,
+      amount: normalizeSol(l.amount),
+      status: refundSignature ? 'refunded' : 'contribution',
+      transactionSignature: l.signature,
+      refundSignature,
+    })),
     ...claimRows.map(({ c, title }) => ({
       key: `claim:${c.id}`,
       type: 'claim' as const,
@@ -116,8 +147,10 @@ export async function profileActivity(db: DbOrTx, userId: number): Promise<Omit<
       submissions: submissionCounts!.all,
       approvedSubmissions: Number(submissionCounts!.approved),
       votesCast: votes!.n,
-      contributions: contributionTotals!.n,
-      totalContributed: lamportsToSol(solToLamports(contributionTotals!.total)),
+      contributions: contributionTotals!.n + walletTotals!.n,
+      totalContributed: lamportsToSol(
+        solToLamports(contributionTotals!.total) + solToLamports(walletTotals!.total),
+      ),
       claims: claimCounts!.n,
       pendingClaims: Number(claimCounts!.pending),
     },

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { dareIdParamsSchema } from '#contract/dares';
 import {
   refundRequestSchema,
@@ -60,5 +61,57 @@ export const refundMeRoutes: FastifyPluginAsyncZod<{ refundMe: RefundMeService }
       },
     },
     async (request) => refundMe.refund(userOf(request), request.params.id, request.body.signedTransaction),
+  );
+
+  // A wallet with no account (a blink backer, decision 066) takes its own refund by address: no
+  // sign-in, since only the wallet's signature can move its receipt, and only back to itself.
+  const walletParams = dareIdParamsSchema.extend({ wallet: z.string().max(64) });
+
+  app.get(
+    '/api/dares/:id/wallets/:wallet/refund-status',
+    {
+      schema: {
+        tags: ['refunds'],
+        summary: "Whether this wallet can take its SOL back from the dare's vault now, and how much",
+        params: walletParams,
+        response: { 200: refundStatusSchema, ...errors },
+      },
+    },
+    async (request) => refundMe.walletStatus(request.params.wallet, request.ip, request.params.id),
+  );
+
+  app.post(
+    '/api/dares/:id/wallets/:wallet/refund-transaction',
+    {
+      schema: {
+        tags: ['refunds'],
+        summary:
+          "'Refund me' by wallet: the `refund` of its receipt; the wallet is the fee payer and the only signer",
+        params: walletParams,
+        response: { 200: refundTransactionResponseSchema, ...errors },
+      },
+    },
+    async (request) => refundMe.walletTransaction(request.params.wallet, request.ip, request.params.id),
+  );
+
+  app.post(
+    '/api/dares/:id/wallets/:wallet/refund',
+    {
+      schema: {
+        tags: ['refunds'],
+        summary:
+          "Relays the wallet's signed refund (the one prepared for it, unchanged), waits for it and books it",
+        params: walletParams,
+        body: refundRequestSchema,
+        response: { 200: refundResponseSchema, ...errors },
+      },
+    },
+    async (request) =>
+      refundMe.walletRefund(
+        request.params.wallet,
+        request.ip,
+        request.params.id,
+        request.body.signedTransaction,
+      ),
   );
 };

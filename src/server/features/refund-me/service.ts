@@ -130,69 +130,109 @@ export function createRefundMeService({
     return BigInt(meta.postBalances[index]!) - BigInt(meta.preBalances[index]!) + BigInt(meta.fee);
   }
 
+  /** Whose refund: a signed-in user's wallet, or a wallet with no account (userId null). */
+  interface Payer {
+    wallet: Address;
+    userId: number | null;
+    /** The rate-limit keys of this request: the user, or the address and the caller's IP. */
+    limitKeys: string[];
+  }
+  const userPayer = (user: UserRow): Payer => ({
+    wallet: walletOf(user),
+    userId: user.id,
+    limitKeys: [`user:${user.id}`],
+  });
+  /**
+   * A wallet with no account names itself (decision 066): public addresses are free, so the IP is
+   * limited too. Only the wallet's own signature can take the refund, and only to itself.
+   */
+  function walletPayer(text: string, ip: string): Payer {
+    let wallet: Address;
+    try {
+      wallet = address(text);
+    } catch {
+      throw badRequest(REFUND_ME_MESSAGES.invalidWallet);
+    }
+    return { wallet, userId: null, limitKeys: [`wallet:${wallet}`, `ip:${ip}`] };
+  }
+  async function limitAll(prefix: string, payer: Payer, rule: RateLimit) {
+    for (const key of payer.limitKeys) await limit(`${prefix}:${key}`, rule);
+  }
+
+  async function status(payer: Payer, dareId: number): Promise<RefundStatus> {
+    await limitAll('refund-status', payer, RATE_LIMITS.transactionLookups);
+    const assessed = await assess(await vaultOf(dareId), payer.wallet);
+    return {
+      refundable: assessed.refundable,
+      amount: assessed.amount === null ? null : assessed.amount.toString(),
+      reason: assessed.reason,
+    };
+  }
+
+  async function transaction(payer: Payer, dareId: number) {
+    const { wallet } = payer;
+    await limitAll('refund', payer, RATE_LIMITS.walletTransactions);
+    const vault = await vaultOf(dareId);
+    const assessed = await assess(vault, wallet);
+    if (!assessed.refundable || !vault) throw conflict(assessed.reason ?? REFUND_ME_MESSAGES.noVault);
+    const row = await prepared.prepare(
+      { kind: 'refund', vault, wallet, dareId, userId: payer.userId },
+      async () => {
+        const owner = await fetchVault(rpc, programs, vault);
+        if (!owner) throw conflict(REFUND_ME_MESSAGES.noVault);
+        return buildRefundTransaction(rpc, { programId: owner.programId, vault, payer: wallet });
+      },
+      async () => {
+        const again = await assess(vault, wallet);
+        if (!again.refundable) throw conflict(again.reason);
+      },
+    );
+    return {
+      transaction: row.wireTransaction,
+      amount: assessed.amount.toString(),
+      lastValidBlockHeight: row.lastValidBlockHeight.toString(),
+    };
+  }
+
+  async function refund(payer: Payer, dareId: number, signedTransaction: string) {
+    const { wallet } = payer;
+    await limitAll('refund-relay', payer, RATE_LIMITS.relayedWalletTransactions);
+    const vault = await vaultOf(dareId);
+    if (!vault) throw conflict(REFUND_ME_MESSAGES.noVault);
+    const signature = await prepared.relay(
+      { kind: 'refund', vault, wallet, userId: payer.userId },
+      signedTransaction,
+      RELAY_MESSAGES,
+    );
+    try {
+      await booking.bookOutsideRefunds({ escrowWallet: vault, dareId });
+    } catch (error) {
+      // The refund is on chain whatever the books say; the refunds job notices it again.
+      onBookingFailed(error);
+    }
+    const amount = await refundedAmount(signature, wallet);
+    if (amount <= 0n)
+      throw new AppError('TRANSACTION_FAILED', REFUND_ME_MESSAGES.failed('nothing was refunded'));
+    return { signature, amount: amount.toString() };
+  }
+
   return {
-    async status(user: UserRow, dareId: number): Promise<RefundStatus> {
-      const wallet = walletOf(user);
-      await limit(`refund-status:${user.id}`, RATE_LIMITS.transactionLookups);
-      const assessed = await assess(await vaultOf(dareId), wallet);
-      return {
-        refundable: assessed.refundable,
-        amount: assessed.amount === null ? null : assessed.amount.toString(),
-        reason: assessed.reason,
-      };
-    },
-
+    status: (user: UserRow, dareId: number) => status(userPayer(user), dareId),
     /** POST /api/dares/{id}/refund-transaction: the caller's `refund`, for their wallet to sign and pay. */
-    async transaction(user: UserRow, dareId: number) {
-      const wallet = walletOf(user);
-      await limit(`refund:${user.id}`, RATE_LIMITS.walletTransactions);
-      const vault = await vaultOf(dareId);
-      const assessed = await assess(vault, wallet);
-      if (!assessed.refundable || !vault) throw conflict(assessed.reason ?? REFUND_ME_MESSAGES.noVault);
-      const row = await prepared.prepare(
-        { kind: 'refund', vault, wallet, dareId, userId: user.id },
-        async () => {
-          const owner = await fetchVault(rpc, programs, vault);
-          if (!owner) throw conflict(REFUND_ME_MESSAGES.noVault);
-          return buildRefundTransaction(rpc, { programId: owner.programId, vault, payer: wallet });
-        },
-        async () => {
-          const again = await assess(vault, wallet);
-          if (!again.refundable) throw conflict(again.reason);
-        },
-      );
-      return {
-        transaction: row.wireTransaction,
-        amount: assessed.amount.toString(),
-        lastValidBlockHeight: row.lastValidBlockHeight.toString(),
-      };
-    },
-
+    transaction: (user: UserRow, dareId: number) => transaction(userPayer(user), dareId),
     /**
      * POST /api/dares/{id}/refund: relays the caller's signed refund (only the one prepared for
      * them, signed by their wallet; the server adds nothing), waits for it, then books it.
      */
-    async refund(user: UserRow, dareId: number, signedTransaction: string) {
-      const wallet = walletOf(user);
-      await limit(`refund-relay:${user.id}`, RATE_LIMITS.relayedWalletTransactions);
-      const vault = await vaultOf(dareId);
-      if (!vault) throw conflict(REFUND_ME_MESSAGES.noVault);
-      const signature = await prepared.relay(
-        { kind: 'refund', vault, wallet, userId: user.id },
-        signedTransaction,
-        RELAY_MESSAGES,
-      );
-      try {
-        await booking.bookOutsideRefunds({ escrowWallet: vault, dareId });
-      } catch (error) {
-        // The refund is on chain whatever the books say; the refunds job notices it again.
-        onBookingFailed(error);
-      }
-      const amount = await refundedAmount(signature, wallet);
-      if (amount <= 0n)
-        throw new AppError('TRANSACTION_FAILED', REFUND_ME_MESSAGES.failed('nothing was refunded'));
-      return { signature, amount: amount.toString() };
-    },
+    refund: (user: UserRow, dareId: number, signedTransaction: string) =>
+      refund(userPayer(user), dareId, signedTransaction),
+
+    /** The same three for a wallet with no account, named in the path (no sign-in). */
+    walletStatus: (wallet: string, ip: string, dareId: number) => status(walletPayer(wallet, ip), dareId),
+    walletTransaction: (wallet: string, ip: string, dareId: number) =>
+      transaction(walletPayer(wallet, ip), dareId),
+    walletRefund: (wallet: string, ip: string, dareId: number, signedTransaction: string) =>
+      refund(walletPayer(wallet, ip), dareId, signedTransaction),
   };
 }
 

@@ -20,11 +20,13 @@ import {
   claims,
   dareSubmissions,
   dares,
+  ledgerEntries,
   poolContributions,
   submissionVotes,
   users,
   videoUploads,
 } from '#server/db/schema';
+import { walletOnlyContributionsOf, walletRefundSignature } from '#server/db/wallet-contributions';
 import { PUBLIC_STATUSES } from './visibility';
 
 export type SubmissionRow = typeof dareSubmissions.$inferSelect;
@@ -266,7 +268,20 @@ export async function hasMoneyInPool(db: DbOrTx, userId: number, dareId: number)
       ),
     )
     .limit(1);
-  return row !== undefined;
+  if (row !== undefined) return true;
+  // A deposit its wallet made before it had an account (a blink) counts once the wallet is theirs.
+  const [walletLine] = await db
+    .select({ id: ledgerEntries.id })
+    .from(ledgerEntries)
+    .where(
+      and(
+        walletOnlyContributionsOf(userId),
+        eq(ledgerEntries.dareId, dareId),
+        sql`${walletRefundSignature} is null`,
+      ),
+    )
+    .limit(1);
+  return walletLine !== undefined;
 }
 
 /** The voter's row, locked until the transaction ends: one user's votes are counted one at a time. */

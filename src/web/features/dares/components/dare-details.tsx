@@ -6,6 +6,7 @@ import { EmptyState } from '#web/components/common/empty-state';
 import { StatTile } from '#web/components/common/stat-tile';
 import { daysLeft, timeLeftLabel } from '#web/lib/dates';
 import { formatSol } from '#web/lib/utils';
+import { DareBackers } from './dare-backers';
 import { DareMoneyNote } from './dare-money-note';
 import { VaultLink } from './vault-link';
 
@@ -62,6 +63,7 @@ export function DareDetails({
         <DareMoneyNote dare={dare} />
         <VaultLink vault={dare.escrowWallet} />
         {actions && <div className="flex flex-wrap gap-2">{actions}</div>}
+        <DareBackers dareId={dare.id} />
         <section aria-labelledby="approved-submissions" className="space-y-3">
           <h2 id="approved-submissions" className="text-xl font-semibold">
             Approved Submissions

@@ -1,0 +1,1 @@
+ALTER TABLE "prepared_transactions" ALTER COLUMN "user_id" DROP NOT NULL;
