@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { TEXT_MESSAGES } from '#contract/text';
 import { dareSubmissions, paymentIntents, preparedTransactions } from '#server/db/schema';
 import { loggerOptions } from '#server/logger';
-import { postSubmit, signedEntry } from './helpers/entries';
+import { postSubmit, proofUrlFor, signedEntry } from './helpers/entries';
 import { dareBody, payStake } from './helpers/money';
 import { api, createFundedDare } from './helpers/payouts';
 import { setupApiSuite } from './helpers/suite';
@@ -99,7 +99,7 @@ describe('NUL bytes in what clients send', () => {
     const entry = await signedEntry(ctx, maker, dare.id);
     await expectRefused(
       await postSubmit(ctx, maker, dare.id, {
-        videoUrl: 'https://videos.example/proof.mp4',
+        videoUrl: proofUrlFor(maker),
         description: `My proof${NUL}`,
         signedEntryTransaction: entry,
       }),
@@ -116,7 +116,7 @@ describe('NUL bytes in what clients send', () => {
       .where(eq(preparedTransactions.dareId, dare.id));
     expect(prepared).toHaveLength(1);
     const ok = await postSubmit(ctx, maker, dare.id, {
-      videoUrl: 'https://videos.example/proof.mp4',
+      videoUrl: proofUrlFor(maker),
       description: 'My proof',
       signedEntryTransaction: entry,
     });

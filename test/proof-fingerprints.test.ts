@@ -75,7 +75,8 @@ function enterInstruction(base64: string) {
     instructions: { programAddressIndex: number; data?: Uint8Array }[];
   };
   const enter = message.instructions.find(
-    (instruction) => message.staticAccounts[instruction.programAddressIndex] !== MEMO,
+    (instruction) =>
+      ![MEMO, COMPUTE_BUDGET].includes(message.staticAccounts[instruction.programAddressIndex]!),
   )!;
   return {
     signers: Object.keys(transaction.signatures),
@@ -84,6 +85,8 @@ function enterInstruction(base64: string) {
   };
 }
 const MEMO = 'MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr';
+/** The compute-unit limit and price lead every transaction the server builds (decision 068). */
+const COMPUTE_BUDGET = 'ComputeBudget111111111111111111111111111111';
 
 async function entryV2(programId: Address, vault: Address, wallet: string) {
   const at = (await findEntryAddress(programId, vault, address(wallet))).address;

@@ -4,6 +4,7 @@
  * version that adds instructions (v2's propose, veto, execute) adds rows to its own table; the
  * lookup does not change.
  */
+import { COMPUTE_BUDGET_PROGRAM_ADDRESS } from '@solana-program/compute-budget';
 import { INSTRUCTION } from './instructions';
 import { INSTRUCTION_V2 } from './v2/instructions';
 
@@ -169,9 +170,26 @@ export function createInstructionDecoder(programs: readonly KnownProgram[]) {
 
 export type InstructionDecoder = ReturnType<typeof createInstructionDecoder>;
 
-/** The escrow programs deployed at these ids (v1, and v2 when given), as the explorer names them. */
+/**
+ * Solana's Compute Budget program, which leads every transaction the server builds (decision 068):
+ * validators leave its instructions unparsed, so the explorer names them itself.
+ */
+const COMPUTE_BUDGET: KnownProgram = {
+  programId: COMPUTE_BUDGET_PROGRAM_ADDRESS,
+  program: 'Compute Budget',
+  instructions: new Map([
+    [2, { name: 'setComputeUnitLimit', accounts: [] }],
+    [3, { name: 'setComputeUnitPrice', accounts: [] }],
+  ]),
+};
+
+/**
+ * The escrow programs deployed at these ids (v1, and v2 when given), and the Compute Budget
+ * program, as the explorer names them.
+ */
 export function escrowProgramDecoder(programId: string, programV2Id?: string): InstructionDecoder {
   return createInstructionDecoder([
+    COMPUTE_BUDGET,
     { programId, program: 'DarePool escrow', instructions: ESCROW_V1_INSTRUCTIONS },
     ...(programV2Id
       ? [{ programId: programV2Id, program: 'DarePool escrow', instructions: ESCROW_V2_INSTRUCTIONS }]
