@@ -23,7 +23,7 @@ import {
 import { getTransferSolInstruction } from '@solana-program/system';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { lamportsToSol } from '#contract/money';
+import { lamportsToSol, solToLamports } from '#contract/money';
 import { REFUND_ME_MESSAGES } from '#contract/refund-me';
 import { SUBMISSION_MESSAGES } from '#contract/submissions';
 import { waitForConfirmation } from '#server/chain/confirmation';
@@ -186,11 +186,13 @@ describe('the money path on the escrow program, in the browser', () => {
     await winning.getByRole('button', { name: 'Claim Prize' }).click();
     await toast(entrant.page, 'Prize claimed successfully!');
     await winning.getByText('Claimed', { exact: true }).waitFor();
-    // The whole pool, plus the v2 entry's rent the entrant paid (1,893,120 lamports), returned as
-    // its record closes after the payout (decision 034).
+    // The whole pool, plus the v2 entry's rent the entrant paid (1,893,120 lamports) and the rent of
+    // the receipt it lent as a backer (decision 058), returned as the records close after the
+    // payout (decision 034).
+    const { limits } = await api<{ limits: { receiptRentSol: string } }>('GET', '/api/config');
     await expect
       .poll(async () => (await lamportsOf(entrant.wallet!.address)) - before)
-      .toBe(600_000_000n + 1_893_120n);
+      .toBe(600_000_000n + 1_893_120n + solToLamports(limits.receiptRentSol));
   }, 180_000);
 
   it("lets a payer refund themselves from the dare's page after a cancel the platform could not pay for", async () => {
@@ -240,8 +242,14 @@ describe('the money path on the escrow program, in the browser', () => {
     });
     await refund.click();
     await toast(payer.page, REFUND_ME_MESSAGES.success);
-    await toast(payer.page, '0.05 SOL back in your wallet');
-    expect((await lamportsOf(payer.wallet!.address)) - before).toBe(50_000_000n - 5_000n);
+    // The backer lent its receipt's rent (decision 058): it comes back with the stake, named apart.
+    const { limits } = await api<{ limits: { receiptRentSol: string } }>('GET', '/api/config');
+    const receiptRent = solToLamports(limits.receiptRentSol);
+    await toast(
+      payer.page,
+      `0.05 SOL back in your wallet, and ${lamportsToSol(receiptRent)} SOL of rent returned`,
+    );
+    expect((await lamportsOf(payer.wallet!.address)) - before).toBe(50_000_000n + receiptRent - 5_000n);
     await expect.poll(() => refund.count()).toBe(0);
     expect(payer.wallet!.requests.at(-1)).toMatchObject({ method: 'signTransaction', outcome: 'approved' });
 

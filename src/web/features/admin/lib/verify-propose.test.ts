@@ -70,6 +70,13 @@ const memo: Instruction = {
   data: new TextEncoder().encode('DarePool: name the winners'),
 };
 
+/** What the server puts first in every transaction it builds: a compute-unit limit (2) and price (3). */
+const computeBudget = (tag: 2 | 3, accounts: Instruction['accounts'] = undefined): Instruction => ({
+  programAddress: 'ComputeBudget111111111111111111111111111111' as Address,
+  ...(accounts ? { accounts } : {}),
+  data: Uint8Array.from([tag, 64, 13, 3, 0]),
+});
+
 function wire(instructions: Instruction[], options: { feePayer?: Address; nonceAuthority?: Address } = {}) {
   const feePayer = options.feePayer ?? FEE_PAYER;
   const message = pipe(
@@ -128,10 +135,16 @@ describe('checkPropose: the honest proposals pass, decoded from the transaction'
     });
   });
 
-  it("a Major Dare's pair by two judges, on a durable nonce with a memo: 70/30, the odd lamport first", () => {
-    const transaction = wire([memo, propose({ winners: [ALICE, BOB], judges: [JUDGE, JUDGE_2] })], {
-      nonceAuthority: FEE_PAYER,
-    });
+  it("a Major Dare's pair by two judges, on a durable nonce with a compute budget and a memo: 70/30, the odd lamport first", () => {
+    const transaction = wire(
+      [
+        computeBudget(2),
+        computeBudget(3),
+        memo,
+        propose({ winners: [ALICE, BOB], judges: [JUDGE, JUDGE_2] }),
+      ],
+      { nonceAuthority: FEE_PAYER },
+    );
     expect(checkPropose(transaction, claimedPair, major(pickPair))).toEqual({
       ok: true,
       propose: {
@@ -192,6 +205,11 @@ describe('checkPropose: a tampered proposal is refused, saying what differs', ()
     expect(refused(wire([loudMemo, propose({ winners: [ALICE] })]), claimedAlice, community(pickAlice))).toBe(
       M.extraInstruction(memo.programAddress),
     );
+    // Nor is a compute-budget instruction that names an account.
+    const loudBudget = computeBudget(3, [{ address: JUDGE, role: AccountRole.WRITABLE }]);
+    expect(
+      refused(wire([loudBudget, propose({ winners: [ALICE] })]), claimedAlice, community(pickAlice)),
+    ).toBe(M.extraInstruction(loudBudget.programAddress));
   });
 
   it('another program, or another vault', () => {

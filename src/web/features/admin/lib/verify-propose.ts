@@ -33,6 +33,17 @@ const MEMO_PROGRAMS: ReadonlySet<string> = new Set([
   'Memo1UhkJRfHyvLMcVucJwxXeuD728EqVDDwQDxFMNo',
 ]);
 
+/**
+ * Solana's Compute Budget program: the server sets a transaction's compute-unit limit (tag 2) and
+ * price (tag 3) (decision 068). They touch no account and are paid by the fee payer, which is never
+ * a judge (checked below), so a propose may carry them.
+ */
+const COMPUTE_BUDGET_PROGRAM = 'ComputeBudget111111111111111111111111111111';
+const isComputeBudget = (instruction: Instruction) =>
+  instruction.programAddress === COMPUTE_BUDGET_PROGRAM &&
+  (instruction.accounts ?? []).length === 0 &&
+  (instruction.data?.[0] === 2 || instruction.data?.[0] === 3);
+
 /** The facts the page knows apart from the answer carrying the transaction. */
 export interface ProposeExpectations {
   /** Escrow program v2's id, from GET /api/config. */
@@ -83,7 +94,10 @@ function signersOf(compiled: ReturnType<typeof decode>): string[] {
   return compiled.staticAccounts.slice(0, compiled.header.numSignerAccounts);
 }
 
-/** Sorts the instructions: at most a leading nonce advance paid by the fee payer, memos, one propose. */
+/**
+ * Sorts the instructions: at most a leading nonce advance paid by the fee payer, the compute budget,
+ * memos, one propose.
+ */
 function proposeInstruction(instructions: readonly Instruction[], feePayer: string, programId: string) {
   let propose: Instruction | null = null;
   for (const [index, instruction] of instructions.entries()) {
@@ -94,6 +108,7 @@ function proposeInstruction(instructions: readonly Instruction[], feePayer: stri
       continue;
     }
     if (MEMO_PROGRAMS.has(instruction.programAddress) && (instruction.accounts ?? []).length === 0) continue;
+    if (isComputeBudget(instruction)) continue;
     if (instruction.programAddress !== programId || !instruction.data || !readProposeData(instruction.data)) {
       const isPropose = instruction.data && readProposeData(instruction.data);
       refuse(
