@@ -41,7 +41,10 @@ const connections = Math.round(positiveNumber('BENCH_CONNECTIONS', 50));
 const needsServer = selected.some((benchmark) => !benchmark.inProcess);
 if (needsServer) ensureWebBuilt();
 const s3 = needsServer && process.env.BENCH_VIDEO_STORAGE === 's3' ? await startTestS3Server() : null;
-const server = needsServer ? await startServer({ logLevel: 'warn', env: s3?.env('bench/') ?? {} }) : null;
+// Behind one proxy, as deployed: a bench may speak from many client addresses (X-Forwarded-For).
+const server = needsServer
+  ? await startServer({ logLevel: 'warn', env: { TRUST_PROXY: '1', ...(s3?.env('bench/') ?? {}) } })
+  : null;
 console.log(
   `DarePool bench: ${selected.map((benchmark) => benchmark.name).join(', ')} | ${durationSeconds} s x ${connections} connections | ` +
     `${os.cpus().length} CPU(s), Node ${process.version}, server ${server?.baseUrl ?? 'not started'}${s3 ? ', videos on s3rver' : ''}`,

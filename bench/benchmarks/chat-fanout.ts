@@ -10,10 +10,15 @@ const MESSAGES_PER_SENDER = CHAT_LIMITS.ratePerWindow;
 const P99_BUDGET_MS = 100;
 
 const wsUrl = (context: BenchContext) => `${context.baseUrl.replace('http', 'ws')}/ws`;
+/**
+ * The listeners come from this many client addresses (X-Forwarded-For; the bench's server trusts
+ * one proxy), as a crowd does: one address may hold 50 sockets and open 5 a second.
+ */
+const ADDRESSES = Math.ceil(LISTENERS / CHAT_LIMITS.opensPerAddressPerSecond);
 
-function open(url: string): Promise<WebSocket> {
+function open(url: string, address: string): Promise<WebSocket> {
   return new Promise((resolve, reject) => {
-    const socket = new WebSocket(url);
+    const socket = new WebSocket(url, { headers: { 'X-Forwarded-For': address } });
     socket.once('open', () => resolve(socket));
     socket.once('error', reject);
   });
@@ -34,12 +39,16 @@ export const chatFanout: Benchmark = {
   async run(context) {
     const listeners: WebSocket[] = [];
     for (let i = 0; i < LISTENERS; i += 100) {
-      listeners.push(...(await Promise.all(Array.from({ length: 100 }, () => open(wsUrl(context))))));
+      const opening = Array.from({ length: 100 }, (_, k) => {
+        const n = (i + k) % ADDRESSES;
+        return open(wsUrl(context), `10.1.${n >> 8}.${n & 255}`);
+      });
+      listeners.push(...(await Promise.all(opening)));
     }
     const senders: WebSocket[] = [];
     for (let i = 0; i < SENDERS; i++) {
       const { token } = await newClient(context, i);
-      const socket = await open(wsUrl(context));
+      const socket = await open(wsUrl(context), `10.2.0.${i + 1}`);
       socket.send(JSON.stringify({ type: 'auth', token }));
       await new Promise<void>((resolve) =>
         socket.on('message', (data) => {
