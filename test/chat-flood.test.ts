@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RATE_LIMITS } from '#server/rate-limits';
 import { listen } from './helpers/chat';
 import { dareBody, payStake } from './helpers/money';
+import { percentile, timeReads } from './helpers/read-latency';
 import { setupApiSuite } from './helpers/suite';
 import { bearer } from './helpers/wallet';
 
@@ -40,26 +41,9 @@ afterAll(async () => {
   await worker?.terminate();
 });
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
-
-/** Times GET /api/dares/{id}, one at a time 20 ms apart, while `going()` (and at most `limit` reads). */
-async function timeReads(going: () => boolean, limit = Number.POSITIVE_INFINITY) {
-  const latencies: number[] = [];
-  let failures = 0;
-  while (going() && latencies.length < limit) {
-    const started = performance.now();
-    const res = await fetch(`${baseUrl}/api/dares/${dareId}`, { signal: AbortSignal.timeout(10_000) }).catch(
-      () => null,
-    );
-    latencies.push(performance.now() - started);
-    if (res?.status !== 200) failures += 1;
-    await res?.arrayBuffer();
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return { sorted: latencies.sort((a, b) => a - b), failures };
-}
+/** Times GET /api/dares/{id} while `going()` (and at most `limit` reads). */
+const timeDareReads = (going: () => boolean, limit?: number) =>
+  timeReads(`${baseUrl}/api/dares/${dareId}`, going, { limit });
 
 const describe_ = ({ sorted }: { sorted: number[] }) =>
   `${sorted.length} reads: p50 ${percentile(sorted, 50).toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms`;
@@ -68,7 +52,7 @@ describe('a chat join flood', () => {
   it(`leaves GET /api/dares/{id} under ${P99_BUDGET_MS} ms p99 while ${SOCKETS} sockets join and leave every second`, async () => {
     // The same reads without the flood: on a machine shared with other work, what the reads cost
     // anyway (scheduling, other processes) is not the flood's.
-    const quiet = await timeReads(() => true, 60);
+    const quiet = await timeDareReads(() => true, 60);
     worker = new Worker(new URL('./helpers/chat-flood.worker.mjs', import.meta.url), {
       workerData: { url: baseUrl.replace('http', 'ws'), sockets: SOCKETS, dareId, seconds: FLOOD_SECONDS },
     });
@@ -95,7 +79,7 @@ describe('a chat join flood', () => {
       flooding = false;
     });
 
-    const flooded = await timeReads(() => flooding);
+    const flooded = await timeDareReads(() => flooding);
     const finished = await done;
     // The flood ran every second; what it could still send is what the address is allowed.
     expect(finished.rounds).toBeGreaterThanOrEqual(FLOOD_SECONDS);

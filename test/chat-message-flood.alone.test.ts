@@ -7,6 +7,7 @@ import { RATE_LIMITS } from '#server/rate-limits';
 import { connectChat, isChat, listen } from './helpers/chat';
 import { dareBody, payStake } from './helpers/money';
 import { type Actor, newActor } from './helpers/payouts';
+import { percentile, timeReads } from './helpers/read-latency';
 import { setupApiSuite } from './helpers/suite';
 import { bearer } from './helpers/wallet';
 
@@ -53,7 +54,7 @@ beforeAll(async () => {
   dareId = res.json().id;
   for (let i = 0; i < ADDRESSES; i += 1) floodAccounts.push(await newActor(ctx, `flood${i}`, { sol: '0' }));
   // Warm, as a running server is: the first reads of a fresh app load code lazily.
-  await timeReads(() => true, 20);
+  await timeDareReads(() => true, 20);
 }, 180_000);
 /**
  * The app's clock follows the wall clock while a flood runs: the per-second and per-window limits
@@ -74,26 +75,9 @@ afterEach(async () => {
   worker = undefined;
 });
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
-
-/** Times GET /api/dares/{id}, one at a time 20 ms apart, while `going()` (and at most `limit` reads). */
-async function timeReads(going: () => boolean, limit = Number.POSITIVE_INFINITY) {
-  const latencies: number[] = [];
-  let failures = 0;
-  while (going() && latencies.length < limit) {
-    const started = performance.now();
-    const res = await fetch(`${baseUrl}/api/dares/${dareId}`, { signal: AbortSignal.timeout(30_000) }).catch(
-      () => null,
-    );
-    latencies.push(performance.now() - started);
-    if (res?.status !== 200) failures += 1;
-    await res?.arrayBuffer();
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return { sorted: latencies.sort((a, b) => a - b), failures };
-}
+/** Times GET /api/dares/{id} while `going()` (and at most `limit` reads). */
+const timeDareReads = (going: () => boolean, limit?: number) =>
+  timeReads(`${baseUrl}/api/dares/${dareId}`, going, { limit, timeoutMs: 30_000 });
 
 const summarize = ({ sorted }: { sorted: number[] }) =>
   `${sorted.length} reads: p50 ${percentile(sorted, 50).toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms, slowest ${sorted.at(-1)!.toFixed(1)} ms`;
@@ -143,14 +127,14 @@ async function floodAndRead(senders: Actor[], socketsPerAddress: number, seconds
   await waitFor('ready');
   // The same reads without the flood, its sockets open and signed in: on a machine shared with
   // other work, what reads cost anyway (scheduling, other processes) is not the flood's.
-  const quiet = await timeReads(() => true, 60);
+  const quiet = await timeDareReads(() => true, 60);
   worker.postMessage('go');
   const done = waitFor('done');
   let flooding = true;
   void done.then(() => {
     flooding = false;
   });
-  const reads = await timeReads(() => flooding);
+  const reads = await timeDareReads(() => flooding);
   const report = (await done) as unknown as FloodReport;
   const summary = `without the flood ${summarize(quiet)}; during it ${summarize(reads)}; flood: ${JSON.stringify(report)}`;
   console.log(`chat message flood, ${senders.length} x ${socketsPerAddress} sockets: ${summary}`);
