@@ -103,6 +103,11 @@ describe('naming both Major Dare winners at once', () => {
     await nothingRecorded(dare.id);
     expect((await vaultV2(ctx, dare.vault)).status).toBe('open');
 
+    // The propose handed back without the judge's signature records nothing.
+    const unsigned = await winners(dare.id, { ...picks, signedTransaction: offered.transaction });
+    expect(unsigned.statusCode, unsigned.body).toBe(400);
+    await nothingRecorded(dare.id);
+
     const signedTransaction = await judgeSigns(judgeKey, offered.transaction);
     const signed = await winners(dare.id, { ...picks, signedTransaction });
     expect(signed.statusCode, signed.body).toBe(200);

@@ -1,4 +1,5 @@
 import type { Commitment, Rpc, Signature, SolanaRpcApi, TransactionError } from '@solana/kit';
+import { abortableSleep } from './abortable-sleep';
 import { notifiedOf } from './signature-watch';
 
 export type ConfirmationFailure = 'failed' | 'expired' | 'timeout';
@@ -80,24 +81,10 @@ export async function waitForConfirmation(
         }
       }
       if (Date.now() >= deadline) throw new ConfirmationError('timeout', signature);
-      const pause = sleep(Math.min(intervalMs, Math.max(0, deadline - Date.now())), abortSignal);
+      const pause = abortableSleep(Math.min(intervalMs, Math.max(0, deadline - Date.now())), abortSignal);
       pause.catch(() => {}); // A pause the notification cut short may still reject on abort.
       // Once heard, the next polls only pause: a lagging node must not make this spin.
       await (heard ? pause : Promise.race([pause, notified]));
     }
   }
-}
-
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }

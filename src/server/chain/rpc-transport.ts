@@ -12,6 +12,7 @@ import {
   type RpcTransport,
   SOLANA_ERROR__RPC__TRANSPORT_HTTP_ERROR,
 } from '@solana/kit';
+import { abortableSleep } from './abortable-sleep';
 
 export interface ProviderTransportOptions {
   maxRequestsPerSecond: number;
@@ -36,22 +37,6 @@ export function retryAfterMs(header: string | null, now = Date.now()): number | 
   return Number.isNaN(at) ? null : Math.max(0, at - now);
 }
 
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  if (ms <= 0) return Promise.resolve();
-  return new Promise((resolve, reject) => {
-    signal?.throwIfAborted();
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
 /** Wraps a transport with the request budget and the retries (exported for tests with any transport). */
 export function withProviderManners(inner: RpcTransport, options: ProviderTransportOptions): RpcTransport {
   const rate = options.maxRequestsPerSecond;
@@ -66,12 +51,12 @@ export function withProviderManners(inner: RpcTransport, options: ProviderTransp
   /** Takes a token, waiting for one when the budget is spent (tokens below zero are a queue). */
   const turn = async (signal?: AbortSignal) => {
     const pause = pausedUntil - Date.now();
-    if (pause > 0) await sleep(pause, signal);
+    if (pause > 0) await abortableSleep(pause, signal);
     const now = Date.now();
     tokens = Math.min(rate, tokens + ((now - refilledAt) / 1000) * rate);
     refilledAt = now;
     tokens -= 1;
-    if (tokens < 0) await sleep((-tokens / rate) * 1000, signal);
+    if (tokens < 0) await abortableSleep((-tokens / rate) * 1000, signal);
   };
 
   return (async (config: Parameters<RpcTransport>[0]) => {
@@ -92,7 +77,7 @@ export function withProviderManners(inner: RpcTransport, options: ProviderTransp
             continue;
           }
           if (statusCode < 500) throw error;
-          await sleep(backoffMs * 2 ** attempt, config.signal);
+          await abortableSleep(backoffMs * 2 ** attempt, config.signal);
           continue;
         }
         // No answer at all (refused, reset, aborted): the caller's own recovery decides, at once.

@@ -499,6 +499,7 @@ export function createJudgingService({
      * that propose must name these picks in share order; else nothing is recorded.
      */
     async requireMajorPairProposal(
+      user: UserRow,
       dareId: number,
       picks: { admin: number; community: number },
       signedTransaction: string,
@@ -508,6 +509,14 @@ export function createJudgingService({
       const live = await findLiveProposal(db, dareId);
       const named = live?.winners.map((w) => w.submissionId).join(',');
       if (live?.messageHash !== signed.messageHash || named !== `${picks.admin},${picks.community}`)
+        throw badRequest(JUDGING_MESSAGES.wrongTransaction);
+      // The picks are recorded only behind the calling judge's own valid signature of this very
+      // propose: the unsigned propose handed back (or a junk signature) records nothing.
+      const judge = user.walletAddress;
+      if (
+        !judge ||
+        !(await isValidSignature(judge, signed.transaction.signatures[judge as Address], signed.messageBytes))
+      )
         throw badRequest(JUDGING_MESSAGES.wrongTransaction);
     },
 

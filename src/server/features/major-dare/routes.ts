@@ -104,7 +104,7 @@ export const majorDareRoutes: FastifyPluginAsyncZod<{
       await majorDare.checkPicks(dareId, picks);
       if (!signedTransaction) return judging.offerMajorPair(admin, dareId, picks);
       // Recorded only for the very propose the judge signed, so a stale or foreign one records nothing.
-      await judging.requireMajorPairProposal(dareId, picks, signedTransaction);
+      await judging.requireMajorPairProposal(admin, dareId, picks, signedTransaction);
       await majorDare.recordPicks(dareId, picks);
       return (await judging.relayMajor(admin, dareId, signedTransaction))!;
     },
