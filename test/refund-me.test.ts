@@ -140,9 +140,17 @@ describe("'Refund me'", () => {
     const none = await prepare(outsider);
     expect([none.statusCode, none.json().error]).toEqual([409, REFUND_ME_MESSAGES.nothingToRefund]);
 
+    // A stranger asking for alice's refund by her wallet's address (no sign-in) gets the very same
+    // transaction and cannot keep alice from it.
+    const byAddress = await http.post(
+      `/api/dares/${dare.id}/wallets/${alice.wallet.address}/refund-transaction`,
+      undefined,
+    );
+    expect(byAddress.statusCode, byAddress.body).toBe(200);
     const built = await prepare(alice);
     expect(built.statusCode, built.body).toBe(200);
     const { transaction, amount } = built.json();
+    expect(transaction).toBe(byAddress.json().transaction);
     expect(amount).toBe('50000000');
     // No DarePool key signs: the payer's wallet is the fee payer and the only signer.
     expect(getTransactionDecoder().decode(Buffer.from(transaction, 'base64')).signatures).toEqual({

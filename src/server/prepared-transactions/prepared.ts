@@ -43,11 +43,25 @@ import {
   findPrepared,
   insertPrepared,
   type PreparedKey,
+  type PreparedKind,
   type PreparedTransactionRow,
   replacePrepared,
 } from './repo';
 
 export type { PreparedKind, PreparedTransactionRow } from './repo';
+
+/**
+ * Whether a prepared transaction is this request's to hand out and relay: its user's. A refund is
+ * the exception: it is the same transaction whoever asks for it (the dare's vault paying the
+ * wallet's own receipt back to that wallet, which alone signs), so a stranger asking for a
+ * registered wallet's refund by address cannot keep its owner from the one prepared for it.
+ */
+function sameHolder(
+  row: { kind: PreparedKind; userId: number | null },
+  key: { kind: PreparedKind; userId: number | null },
+) {
+  return row.kind === 'refund' || row.userId === key.userId;
+}
 
 /** The relay's refusals and failures, in the words of the feature that uses it. */
 export interface RelayMessages {
@@ -99,7 +113,7 @@ export function createPreparedTransactions({
       const current = await findPrepared(db, key);
       if (current && current.lastValidBlockHeight >= (await blockHeight())) {
         // Only its own user may have it (a wallet belongs to one account).
-        if (current.userId !== key.userId) break;
+        if (!sameHolder(current, key)) break;
         if (current.proofHash === (key.proofHash ?? null)) return current;
       }
       await stillNeeded();
@@ -131,7 +145,7 @@ export function createPreparedTransactions({
   ): Promise<Signature> {
     const signed = decodeSigned(signedBase64, messages.unreadable);
     const prepared = await findPrepared(db, key);
-    if (!prepared || prepared.userId !== key.userId) throw badRequest(messages.notPrepared);
+    if (!prepared || !sameHolder(prepared, key)) throw badRequest(messages.notPrepared);
     // Checked before anything is sent: an entry, once landed, holds its fingerprint for good.
     if (key.proofHash !== undefined && prepared.proofHash !== key.proofHash)
       throw badRequest(messages.otherProof ?? messages.notAsPrepared);
