@@ -119,6 +119,18 @@ describe("votes on the Major Dare's submissions", () => {
     );
   });
 
+  it('count a blink deposit from a wallet that already has an account', async () => {
+    const wallet = await createTestWallet();
+    await ctx.chain.airdrop(address(wallet.address), 1_000_000_000n);
+    const { token } = await registerWithWallet(ctx.app, wallet, 'early_blinker');
+    const voter = { token } as Actor;
+    expect((await rights(voter)).json()).toEqual({ majorDare: false });
+    await backByBlink(ctx, major.id, wallet, '0.05');
+    expect((await rights(voter)).json()).toEqual({ majorDare: true });
+    const profile = (await api(ctx).get('/api/profile', token)).json();
+    expect(profile.stats).toMatchObject({ contributions: 1, totalContributed: '0.05' });
+  });
+
   it("count the Major Dare's own stake too", async () => {
     expect((await rights(creator)).json()).toEqual({ majorDare: true });
     expect((await vote(creator, majorEntry)).statusCode).toBe(200);
