@@ -82,9 +82,18 @@ describe('admin reads', () => {
     const bad = await http.get('/api/admin/dares?major=yes', admin.token);
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error).toBe('major must be true or false');
-    const usersList = (await http.get('/api/admin/users?q=bob', admin.token)).json();
-    expect(usersList).toEqual([expect.objectContaining({ username: 'bob', isAdmin: false })]);
-    expect(usersList[0]).not.toHaveProperty('password');
+    // The search matches usernames and wallet addresses (any case): a random wallet may hold 'bob'.
+    type ListedUser = { id: number; username: string; walletAddress: string | null; isAdmin: boolean };
+    const everyone = (await http.get('/api/admin/users', admin.token)).json() as ListedUser[];
+    const usersList = (await http.get('/api/admin/users?q=bob', admin.token)).json() as ListedUser[];
+    expect(usersList.map((u) => u.id).sort()).toEqual(
+      everyone
+        .filter((u) => /bob/i.test(u.username) || /bob/i.test(u.walletAddress ?? ''))
+        .map((u) => u.id)
+        .sort(),
+    );
+    expect(usersList).toContainEqual(expect.objectContaining({ username: 'bob', isAdmin: false }));
+    for (const listed of usersList) expect(listed).not.toHaveProperty('password');
     const subs = (await http.get(`/api/admin/submissions?dareId=${dare.id}`, admin.token)).json();
     expect(subs).toEqual([
       expect.objectContaining({
