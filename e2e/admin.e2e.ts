@@ -81,8 +81,9 @@ describe('the Admin panel', () => {
     expect(await escrowBalance(target.escrowWallet!, token)).toBe('0');
     // A refunded dare cannot take money again: it shows 'Refunded' and its refund transfers
     // (each linking to its /tx page) instead of an Activate the server would refuse.
+    // (The row may show the booked refunds a refetch before its status follows: wait for both.)
     await row.getByText('Refunded', { exact: true }).waitFor();
-    expect(await row.getByRole('button', { name: 'Activate' }).count()).toBe(0);
+    await expect.poll(() => row.getByRole('button', { name: 'Activate' }).count()).toBe(0);
     const listed = (await api<AdminDare[]>('GET', '/api/admin/dares', token)).find(
       (dare) => dare.id === target.id,
     )!;
