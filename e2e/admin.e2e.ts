@@ -90,9 +90,10 @@ describe('the Admin panel', () => {
     expect(listed.refunded).toBe(true);
     expect(listed.refunds.length).toBeGreaterThan(0);
     const refundLinks = row.getByRole('list', { name: 'Refund transactions' }).getByRole('link');
-    expect(await refundLinks.evaluateAll((links) => links.map((link) => link.getAttribute('href')))).toEqual(
-      listed.refunds.map((refund) => `/tx/${refund.signature}`),
-    );
+    // The refunds a refetch brings may follow the status word by a moment: poll for them.
+    await expect
+      .poll(() => refundLinks.evaluateAll((links) => links.map((link) => link.getAttribute('href'))))
+      .toEqual(listed.refunds.map((refund) => `/tx/${refund.signature}`));
     expect(toastRefundHrefs.sort()).toEqual(listed.refunds.map((refund) => `/tx/${refund.signature}`).sort());
 
     // View Submissions narrows the Submissions tab to the dare.
