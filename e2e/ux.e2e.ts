@@ -240,11 +240,9 @@ describe('votes (375 px)', () => {
 
 describe('reasons as text (375 px)', () => {
   it('says beside every disabled action why it is off, inside the phone’s width', async () => {
-    const dares = await request<{ id: number; status: string; isMajor: boolean }[]>(
-      app,
-      'GET',
-      '/api/dares?limit=100',
-    );
+    const dares = await request<
+      { id: number; status: string; phase: string; isMajor: boolean; deadline: string | null }[]
+    >(app, 'GET', '/api/dares?limit=100');
     // The demo's deactivated dare, by its stored status (its phase reads Refunded: Deactivate gave
     // its SOL back): a cancelled dare takes no more SOL.
     const cancelled = dares.find((dare) => dare.status === 'cancelled' && !dare.isMajor);
@@ -265,6 +263,16 @@ describe('reasons as text (375 px)', () => {
       .toBe(true);
     await expectShown(visitor.page, 'This dare no longer takes SOL');
     await expectNoSideScroll(visitor.page);
+
+    // A dare whose deadline passes while its page is open (the browser's clock moved past it): the
+    // page reads the one rule (closedReason, with the server's phase) and says the deadline passed.
+    const open = dares.find((dare) => dare.phase === 'active' && !dare.isMajor && dare.deadline !== null);
+    if (!open) throw new Error('the demo data has an active dare with a deadline');
+    const late = await app.newPage({ viewport: PHONE });
+    await late.page.clock.setFixedTime(new Date(new Date(open.deadline!).getTime() + 60_000));
+    await late.page.goto(app.url(`/dare/${open.id}`));
+    await expect.poll(() => late.page.getByRole('button', { name: 'Add to Pool' }).isDisabled()).toBe(true);
+    await expectShown(late.page, 'The deadline has passed');
 
     // The admin on a phone: a reviewed proof's Approve and Reject are off, with the reason beside them.
     const admin = await openAsDemoAdmin(app, '/admin', { viewport: PHONE });

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { darePhase, phaseReason, refundedLine, refundsLine, refundsOpenAt } from './dare-status';
+import {
+  CLOSED_WORDS,
+  closedReason,
+  darePhase,
+  phaseReason,
+  refundedLine,
+  refundsLine,
+  refundsOpenAt,
+} from './dare-status';
 
 const now = new Date('2026-05-10T12:00:00Z');
 const past = '2026-05-01T12:00:00Z';
@@ -52,4 +60,24 @@ describe('phaseReason', () => {
     expect(phaseReason('cancelled', null)).toBeNull();
     expect(phaseReason('active', 'escrow_retired')).toBeNull();
   });
+});
+
+describe('closedReason', () => {
+  const now = new Date('2026-06-01T12:00:00Z');
+  const past = '2026-06-01T11:59:59Z';
+  const ahead = '2026-06-01T12:00:01Z';
+  it('is null while the phase is active and the deadline ahead, or there is none', () => {
+    expect(closedReason({ phase: 'active', deadline: ahead }, now)).toBeNull();
+    expect(closedReason({ phase: 'active', deadline: null }, now)).toBeNull();
+  });
+  it('says the deadline passed for an ended dare, and for an active one whose deadline passed on the open page', () => {
+    expect(closedReason({ phase: 'ended', deadline: past }, now)).toBe(CLOSED_WORDS.deadlinePassed);
+    expect(closedReason({ phase: 'active', deadline: past }, now)).toBe(CLOSED_WORDS.deadlinePassed);
+  });
+  it.each(['completed', 'cancelled', 'refunding', 'refunded'] as const)(
+    'says a %s dare no longer takes SOL',
+    (phase) => {
+      expect(closedReason({ phase, deadline: ahead }, now)).toBe(CLOSED_WORDS.noLongerTakesSol);
+    },
+  );
 });

@@ -82,6 +82,25 @@ export function darePhase(
   return 'active';
 }
 
+/** What a dare page says on its disabled Add to Pool and Submit Video. */
+export const CLOSED_WORDS = {
+  deadlinePassed: 'The deadline has passed',
+  noLongerTakesSol: 'This dare no longer takes SOL',
+} as const;
+
+/**
+ * Why a dare takes no more SOL or proofs, or null while it does: read from the phase the server
+ * computed (one rule), with the deadline passing while the page stays open.
+ */
+export function closedReason(
+  dare: { phase: DarePhase; deadline: Date | string | null },
+  now: Date,
+): string | null {
+  if (dare.phase === 'active')
+    return dare.deadline !== null && new Date(dare.deadline) <= now ? CLOSED_WORDS.deadlinePassed : null;
+  return dare.phase === 'ended' ? CLOSED_WORDS.deadlinePassed : CLOSED_WORDS.noLongerTakesSol;
+}
+
 /**
  * A dare that ended without a winner (overdue, cancelled or already refunding): its payers may be
  * owed their SOL back. The stored status cannot say it: an overdue dare reads 'completed'.

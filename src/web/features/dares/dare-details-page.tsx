@@ -1,7 +1,7 @@
 import { AlertTriangle, SearchX } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
-import type { DarePhase } from '#contract/dare-status';
+import { closedReason, type DarePhase } from '#contract/dare-status';
 import { EmptyState } from '#web/components/common/empty-state';
 import { ShareButton } from '#web/components/common/share-button';
 import { Button } from '#web/components/ui/button';
@@ -9,6 +9,7 @@ import { Spinner } from '#web/components/ui/spinner';
 import { ApiError } from '#web/lib/api-client';
 import { useDare } from '#web/lib/dare';
 import { useDocumentTitle } from '#web/lib/use-document-title';
+import { useNow } from '#web/lib/use-now';
 import { AddToPoolDialog } from './components/add-to-pool-dialog';
 import { BlinkShareDialog } from './components/blink-share-dialog';
 import { DareDetails } from './components/dare-details';
@@ -46,6 +47,7 @@ export default function DareDetailsPage({
   const { id: rawId } = useParams();
   const id = parseDareId(rawId);
   const { data: dare, isPending, error } = useDare(id);
+  const now = useNow(30_000);
   const isLoading = id !== null && isPending;
   const isMissing = id === null || (error instanceof ApiError && error.status === 404);
   useDocumentTitle(isLoading ? 'Dare' : (dare?.title ?? (isMissing ? 'Dare not found' : 'Dare')));
@@ -75,22 +77,15 @@ export default function DareDetailsPage({
     );
   }
 
-  // The server takes contributions and proofs only while the dare is active and its deadline is ahead.
-  const isOpen =
-    dare.status === 'active' && (dare.deadline === null || new Date(dare.deadline).getTime() > Date.now());
+  // One rule (the server's phase), with the deadline passing while the page is open.
+  const closed = closedReason(dare, now);
   return (
     <DareDetails
       dare={dare}
       actions={
         <>
-          {renderSubmit?.({ id: dare.id, title: dare.title, closed: !isOpen })}
-          <AddToPoolDialog
-            dare={dare}
-            disabled={!isOpen}
-            disabledReason={
-              dare.status === 'active' ? 'The deadline has passed' : 'This dare no longer takes SOL'
-            }
-          />
+          {renderSubmit?.({ id: dare.id, title: dare.title, closed: closed !== null })}
+          <AddToPoolDialog dare={dare} disabled={closed !== null} disabledReason={closed ?? undefined} />
           <ShareButton title={dare.title} description={dare.description} path={`/dare/${dare.id}`} />
           <BlinkShareDialog dareId={dare.id} title={dare.title} />
           {renderRefund?.({ id: dare.id, phase: dare.phase })}
