@@ -62,7 +62,7 @@ describe('what counts as a path a document names', () => {
           'See `src/server/features/payments/routes.ts:12`, `package.json` and',
           '[the first record](decisions/001-first.md#why) ([up](../package.json)).',
           'In prose: src/server/features/dares/routes.ts. And `src/server/features/<feature>/routes.ts`,',
-          '`src/server/features/payments/{routes,service}.ts`, `src/**/service.ts`.',
+          '`src/server/features/payments/{routes,service}.ts`, `src/**/service.ts`, src/server/features/…/x.ts.',
         ].join('\n'),
       ),
     ).toEqual([]);

@@ -2,19 +2,18 @@
  * Every repository path a document names exists (scripts/check-doc-paths.ts, `npm run check`).
  *
  * The documents: README.md and every docs/**\/*.md (the decision records included). What counts as
- * a path a document names, outside fenced code blocks:
+ * a path a document names, outside fenced code blocks (commands, trees, sample output):
  * - a Markdown link's or image's target that is not a URL (`scheme:`) or an anchor alone, resolved
  *   from the document's own folder (as a browser or GitHub does), its `#anchor` dropped;
  * - an inline code span that is one word starting with a top-level folder of the repository
- *   (`src/`, `test/`, `e2e/`, `scripts/`, `bench/`, `docs/`, `program/`, `.ci/`) or naming one of its
- *   top-level files (`package.json`, `.env.example`, …), resolved from the repository's root. A
- *   trailing `:line`, `#anchor`, `()` or punctuation is dropped; a part written as a placeholder
- *   (`<feature>`) or a wildcard (`*`, `**`) matches any existing name; with a choice
- *   (`{routes,service}.ts`) each of its names must exist. A path .gitignore ignores (made by
- *   running something) is not checked.
- * - a word in prose (not in a link) starting with one of those folders (`see src/server/app.ts.`), resolved from
- *   the root, with the same trimming.
- * Anything in a fenced code block is not checked (commands, trees, sample output).
+ *   (`src/`, `test/`, `e2e/`, `scripts/`, `bench/`, `docs/`, `program/`, `.ci/`) or naming one of
+ *   its top-level files (`package.json`, `.env.example`, …), resolved from the repository's root;
+ * - a word in prose (not in a link) starting with one of those folders (`see src/server/app.ts.`),
+ *   resolved from the root.
+ * A trailing `:line`, `#anchor`, `()` or punctuation is dropped, and an ellipsis with what follows
+ * it. A part written as a placeholder (`<feature>`) or a wildcard (`*`, `**`) matches any existing
+ * name; with a choice (`{routes,service}.ts`) each of its names must exist. A path the root
+ * .gitignore ignores (made by running something) is not checked.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -90,9 +89,10 @@ const PROSE_PATH = new RegExp(
   'g',
 );
 
-/** Drops what follows a path in prose: `:12`, `:12-30`, `#anchor`, `()`, closing punctuation. */
+/** Drops what follows a path in prose: `…` and after, `:12`, `:12-30`, `#anchor`, `()`, closing punctuation. */
 function bare(word: string): string {
   return word
+    .replace(/(…|\.\.\.).*$/, '')
     .replace(/#.*$/, '')
     .replace(/(:\d+(-\d+)?)+$/, '')
     .replace(/\(\)$/, '')
