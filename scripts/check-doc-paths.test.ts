@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkDocPaths, checkDocuments, pathsNamed, readDocuments } from './doc-paths';
+import { checkDocPaths, checkDocuments, checkRecords, pathsNamed, readDocuments } from './doc-paths';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 
@@ -33,6 +33,37 @@ describe('the docs-path check on the real repository', () => {
       'docs/decisions/999-planted.md:5: src/server/db/seed.ts: no src/server/db/seed.ts',
       'docs/decisions/999-planted.md:5: 004-nothing.md: no docs/decisions/004-nothing.md',
     ]);
+  });
+});
+
+describe('every decision record has a status line and a row in the index', () => {
+  const docs = readDocuments(ROOT);
+  const record = (document: string, text: string) => checkRecords([...docs, { document, text }]);
+
+  it('holds for the real records', () => {
+    expect(checkRecords(docs)).toEqual([]);
+  });
+
+  it('fails a record with no status line, a wrong title, or no row in the index', () => {
+    expect(record('docs/decisions/998-no-status.md', '# 998 — No status\n\nAsked for: nothing.\n')).toEqual([
+      'docs/decisions/998-no-status.md:3: no status line under the title: "Status: **accepted** (YYYY-MM-DD)." or "Status: **superseded** by [NNN](NNN-….md) (YYYY-MM-DD)."',
+      'docs/decisions/998-no-status.md: not in the index (docs/decisions/README.md)',
+    ]);
+    expect(record('docs/decisions/997-title.md', '# Title\n\nStatus: accepted.\n')).toHaveLength(3);
+  });
+
+  it('takes both status forms, and a record the index links', () => {
+    const index = docs.find((doc) => doc.document === 'docs/decisions/README.md');
+    const withRow = docs.map((doc) =>
+      doc === index ? { ...doc, text: `${doc.text}\n| 996 | [x](996-x.md) | accepted |\n` } : doc,
+    );
+    for (const status of [
+      'Status: **accepted** (2026-11-29). Asked for: a row.',
+      'Status: **superseded** by [021](021-money-on-the-program.md) (2026-11-22).',
+    ])
+      expect(
+        checkRecords([...withRow, { document: 'docs/decisions/996-x.md', text: `# 996 — X\n\n${status}\n` }]),
+      ).toEqual([]);
   });
 });
 

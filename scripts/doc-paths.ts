@@ -255,9 +255,14 @@ export function checkDocuments(root: string, docs: DocumentText[]): DocPathsResu
   return { problems, documents: docs.length, paths };
 }
 
-/** Checks every document under `root`; each problem is `document:line: path: no <what is missing>`. */
+/**
+ * Checks every document under `root`: each path it names (`document:line: path: no <what is
+ * missing>`), and each decision record's title, status line and row in the index.
+ */
 export function checkDocPaths(root: string): DocPathsResult {
-  return checkDocuments(root, readDocuments(root));
+  const docs = readDocuments(root);
+  const result = checkDocuments(root, docs);
+  return { ...result, problems: [...result.problems, ...checkRecords(docs)] };
 }
 
 /** README.md and docs/**\/*.md under `root`, read. */
@@ -266,4 +271,31 @@ export function readDocuments(root: string): DocumentText[] {
     document,
     text: readFileSync(path.join(root, document), 'utf8'),
   }));
+}
+
+/** The status line every decision record has under its title (docs/decisions/README.md). */
+export const RECORD_STATUS =
+  /^Status: \*\*(accepted|superseded)\*\*(?: by \[\d{3}\]\(\d{3}-[a-z0-9-]+\.md\))? \(\d{4}-\d{2}-\d{2}\)\./;
+
+/**
+ * Every decision record starts with `# NNN — Title`, then a blank line and its status line, and
+ * the index (docs/decisions/README.md) links it. Each problem names the record.
+ */
+export function checkRecords(docs: DocumentText[]): string[] {
+  const problems: string[] = [];
+  const index = docs.find((doc) => doc.document === 'docs/decisions/README.md')?.text ?? '';
+  for (const { document, text } of docs) {
+    const name = /^docs\/decisions\/((\d{3})-[^/]+\.md)$/.exec(document);
+    if (!name) continue;
+    const [title = '', blank = '', status = ''] = text.split('\n');
+    if (!title.startsWith(`# ${name[2]} — `))
+      problems.push(`${document}:1: the title must start with "# ${name[2]} — "`);
+    if (blank !== '' || !RECORD_STATUS.test(status))
+      problems.push(
+        `${document}:3: no status line under the title: "Status: **accepted** (YYYY-MM-DD)." or "Status: **superseded** by [NNN](NNN-….md) (YYYY-MM-DD)."`,
+      );
+    if (!index.includes(`](${name[1]})`))
+      problems.push(`${document}: not in the index (docs/decisions/README.md)`);
+  }
+  return problems;
 }
