@@ -1,6 +1,6 @@
 /**
- * `npm run check`: the typecheck, Biome (lint, format, import order) and the import boundaries
- * (scripts/check-boundaries.ts). Every step runs and prints all it finds, whatever an earlier
+ * `npm run check`: the typecheck, Biome (lint, format, import order), the import boundaries
+ * (scripts/check-boundaries.ts) and the paths the docs name (scripts/check-doc-paths.ts). Every step runs and prints all it finds, whatever an earlier
  * step found, so one run shows everything to fix; it exits 1 if any step failed.
  */
 import { spawnSync } from 'node:child_process';
@@ -16,6 +16,11 @@ const steps = [
     name: 'boundaries',
     command: process.execPath,
     args: ['--import', 'tsx', path.join(ROOT, 'scripts', 'check-boundaries.ts')],
+  },
+  {
+    name: 'doc-paths',
+    command: process.execPath,
+    args: ['--import', 'tsx', path.join(ROOT, 'scripts', 'check-doc-paths.ts')],
   },
 ];
 
