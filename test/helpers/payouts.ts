@@ -16,7 +16,7 @@ import { listVaultRecords } from '#server/chain/escrow-program/vault-records';
 import { createDare } from '#server/db/factories';
 import { dareSubmissions, dares, dareWallets, poolContributions, submissionVotes } from '#server/db/schema';
 import { setAdminByUsernameOrWallet } from '#server/features/auth/promote';
-import { appendLedgerEntry } from '#server/ledger/entries';
+import { appendLedgerEntry } from '#server/ledger/repo';
 import { reconcileEscrows } from '#server/ledger/reconcile';
 import type { TestContext } from './app';
 import { airdrop, dareBody, payStake, payTo, signBase64 } from './money';
