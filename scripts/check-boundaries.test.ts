@@ -113,6 +113,10 @@ beforeAll(() => {
     "import '#server/features/payouts/settle';\nimport '#server/features/payouts/service';\nimport '#server/features/auth/user';",
   );
   plant('src/server/routes.ts', "import '#server/features/payouts/settle';");
+  plant(
+    'scripts/planted-admin.ts',
+    "import '#server/features/auth/repo';\nimport '#server/features/auth/promote';",
+  );
   plant('src/server/features/dares/routes.ts', "import './repo';");
   plant('src/server/features/leaderboard/repo.ts', "import '#server/features/payouts/repo';");
   plant('src/server/jobs/planted-climb.ts', "import '../errors';\nimport './job-lock';");
@@ -203,6 +207,9 @@ describe('npm run check’s boundaries on a copy of the repository', () => {
       expect.stringMatching(
         /-> src\/server\/features\/payouts\/settle\.ts: feature-internals-from-outside: /,
       ),
+    ]);
+    expect(about('scripts/planted-admin.ts')).toEqual([
+      expect.stringMatching(/-> src\/server\/features\/auth\/repo\.ts: feature-internals-from-outside: /),
     ]);
     expect(about('src/server/routes.ts')).toEqual([
       expect.stringMatching(/-> src\/server\/features\/payouts\/settle\.ts: routes-registers-features: /),

@@ -58,8 +58,8 @@ export function importRules(root: string): IForbiddenRuleType[] {
     {
       name: 'feature-internals-from-outside',
       comment:
-        "server code outside the features imports of a feature only its service.ts or a module it publishes (scripts/boundaries/published.ts); src/server/routes.ts also registers each feature's routes.ts, lifecycle.ts and the plugins in REGISTERED_PLUGINS.",
-      from: { path: '^src/server/', pathNot: [FEATURES, TEST, '^src/server/routes\\.ts$'] },
+        "server code outside the features, and the npm scripts, import of a feature only its service.ts or a module it publishes (scripts/boundaries/published.ts); src/server/routes.ts also registers each feature's routes.ts, lifecycle.ts and the plugins in REGISTERED_PLUGINS.",
+      from: { path: '^(src/server|scripts)/', pathNot: [FEATURES, TEST, '^src/server/routes\\.ts$'] },
       to: { path: FEATURES, pathNot: PUBLIC },
     },
     {
