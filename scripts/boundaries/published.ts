@@ -10,11 +10,15 @@ export const PUBLISHED: Readonly<Record<string, string>> = {
   'auth/sessions': 'the session lookup (HTTP plugin, chat socket)',
   'auth/tokens': 'hashing an opaque token as sessions store it (the chat socket)',
   'auth/promote': 'granting or taking admin rights (users, `npm run admin`)',
+  'auth/password': 'hashing a password as accounts store it (the row builders of `db/factories.ts`)',
   'chat/announce': 'posting a system message into a dare’s room',
+  'chat/bus': 'the chat’s message bus, one instance’s or all instances’ (the demo seed’s chat)',
   'dares/dare-view': 'a dare as the API shows it (`toDare`, `findDare`)',
   'major-dare/current': 'the current major dare',
   'judging/propose-nonce':
     'a vault’s propose nonce: its address, and its rent given back once the vault ends',
+  'payouts/fee-payer':
+    'the fee payer’s balance: funded at start-up and by the demo seed, its status for `/api/health`',
   'payments/crediting/credit-payment': 'crediting a payment (`creditPayment`)',
   'payments/crediting/book-payment': 'booking a payment (`bookPayment`)',
   'payments/crediting/outside-deposits':
@@ -29,8 +33,13 @@ export const PUBLISHED: Readonly<Record<string, string>> = {
   'submissions/proof-hash': 'a proof’s fingerprint',
 };
 
-/** `feature/module` (no extension) is what its feature offers: its service or a published module. */
-export function isPublic(module: string): boolean {
-  const [feature, ...rest] = module.split('/');
-  return (rest.length === 1 && rest[0] === 'service') || (feature !== undefined && module in PUBLISHED);
-}
+/**
+ * What the composition root, `src/server/routes.ts`, registers of a feature besides its public
+ * modules: every feature's `routes.ts` and `lifecycle.ts` (by pattern), and these named plugins. No
+ * other module outside the features imports them.
+ */
+export const REGISTERED_PLUGINS: Readonly<Record<string, string>> = {
+  'chat/live-chat': 'the chat socket',
+  'share/og-meta': 'the link previews of shared pages',
+  'videos/janitor': 'the job that deletes abandoned uploads',
+};

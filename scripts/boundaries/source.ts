@@ -2,26 +2,20 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 
-/** The folders the boundary rules talk about, under one repository root (a temporary copy in tests). */
+/** The folders the SQL rule talks about, under one repository root (a temporary copy in tests). */
 export interface Layout {
   root: string;
   server: string;
-  features: string;
   contract: string;
   web: string;
-  webFeatures: string;
 }
 
 export function layout(root: string): Layout {
-  const server = path.join(root, 'src/server');
-  const web = path.join(root, 'src/web');
   return {
     root,
-    server,
-    features: path.join(server, 'features'),
+    server: path.join(root, 'src/server'),
     contract: path.join(root, 'src/contract'),
-    web,
-    webFeatures: path.join(web, 'features'),
+    web: path.join(root, 'src/web'),
   };
 }
 
@@ -75,12 +69,17 @@ const QUERY_METHODS = new Set([
   '$with',
   'with',
 ]);
-/** The names a database or transaction handle goes by in this code base. */
-const HANDLE_NAMES = new Set(['db', 'tx', 'trx']);
+/**
+ * The names a database, transaction or driver handle goes by: `db`, `tx`, `trx`, `client`,
+ * `database`, `conn(ection)`, `pool`, `executor`, `pg`, and any name ending in one of them
+ * (`readDb`, `outerTx`, `pgClient`), as a variable or a property (`deps.database.db`, `this.client`).
+ */
+const HANDLE_NAME =
+  /^(db|tx|trx|client|database|conn|connection|pool|executor|pg)$|(Db|Tx|Trx|Client|Database|Pool)$/;
 
 function isHandle(node: ts.Expression): boolean {
-  if (ts.isIdentifier(node)) return HANDLE_NAMES.has(node.text);
-  if (ts.isPropertyAccessExpression(node)) return HANDLE_NAMES.has(node.name.text);
+  if (ts.isIdentifier(node)) return HANDLE_NAME.test(node.text);
+  if (ts.isPropertyAccessExpression(node)) return HANDLE_NAME.test(node.name.text);
   return false;
 }
 

@@ -21,7 +21,7 @@ import type { VaultKind } from '#contract/payments';
 import { fetchVault } from '#server/chain/escrow-program/accounts';
 import { memoInstruction } from '#server/chain/memo';
 import type { ChainPort } from '#server/chain/port';
-import { ledgerBalanceOf } from '#server/ledger/entries';
+import { ledgerBalanceOf } from '#server/ledger/repo';
 import type { TestContext } from './app';
 import { servicesFor } from './services';
 import { bearer, type TestWallet } from './wallet';

@@ -5,14 +5,10 @@ import {
   getTransactionDecoder,
   partiallySignTransaction,
 } from '@solana/kit';
-import { UPLOADED_VIDEO_PREFIX } from '#contract/submissions';
 import type { ChainPort } from '#server/chain/port';
-import type { Database } from '#server/db/client';
-import type { Clock } from '#server/deps';
 import type { UserRow } from '#server/features/auth/user';
 import { ensureFeePayerFunded } from '#server/features/payouts/fee-payer';
 import { createHashingStream } from '#server/features/submissions/proof-hash';
-import { replacePendingUpload } from '#server/features/videos/repo';
 import type { Judging } from '#server/judging';
 import type { StoragePort } from '#server/storage/port';
 import type { DemoServices } from './demo-services';
@@ -48,9 +44,7 @@ export interface DemoChat {
  */
 export async function seedActivity(
   deps: {
-    database: Database;
     chain: ChainPort;
-    clock: Clock;
     storage: StoragePort;
     /** The demo admin: its wallet signs the propose when it is one of the vaults' judges. */
     judge: { row: UserRow; keys: CryptoKeyPair };
@@ -58,11 +52,10 @@ export async function seedActivity(
     judging: Judging;
     payoutWindowPassed?: () => Promise<void>;
   },
-  { payouts, claims, admin, submissions, chat, judging }: DemoServices,
+  { payouts, claims, admin, submissions, chat, judging, videos }: DemoServices,
   { proofs, chat: messages }: { proofs: DemoProof[]; chat: DemoChat[] },
 ): Promise<void> {
-  const { clock, storage } = deps;
-  const db = deps.database.db;
+  const { storage } = deps;
   // The seed runs before the app's start-up funds the fee payer, and pays a prize: fund it now.
   await ensureFeePayerFunded(deps.chain, payouts);
   const named: { author: UserRow; submissionId: number }[] = [];
@@ -78,16 +71,11 @@ export async function seedActivity(
     const hasher = createHashingStream();
     const stored = await storage.put(createReadStream(file).pipe(hasher), 'video/mp4');
     // Uploaded by its author for this dare, as POST /api/upload-video records it.
-    await replacePendingUpload(db, {
+    const videoUrl = await videos.recordStoredUpload(proof.author.row.id, proof.dareId, {
       key: stored.key,
-      userId: proof.author.row.id,
-      dareId: proof.dareId,
       size: stored.size,
       sha256: hasher.digest(),
-      uploaderAddress: null,
-      now: clock(),
     });
-    const videoUrl = `${UPLOADED_VIDEO_PREFIX}${stored.key}`;
     // As Submit Video does: the entry built by the server, signed by the author's wallet, relayed.
     const author = proof.author.row;
     const { transaction } = await submissions.enterTransaction(author, proof.dareId, { videoUrl });

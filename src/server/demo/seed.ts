@@ -8,15 +8,14 @@ import {
   type KeyPairSigner,
   signTransaction,
 } from '@solana/kit';
-import { count, eq } from 'drizzle-orm';
 import type { Category, Difficulty } from '#contract/limits';
 import { solToLamports } from '#contract/money';
 import { DAY_MS } from '#contract/time';
 import { createUser } from '#server/db/factories';
-import { dares, users } from '#server/db/schema';
 import type { AppDeps } from '#server/deps';
 import type { UserRow } from '#server/features/auth/user';
 import { type DemoServices, demoServices } from './demo-services';
+import { countUsers, setDemoDareColumns } from './repo';
 import { seedActivity } from './seed-activity';
 
 export const DEMO_ADMIN_USERNAME = 'admin';
@@ -84,8 +83,7 @@ interface DemoDare {
 export async function seedDemoData(deps: SeedDeps): Promise<SeedResult> {
   const { chain } = deps;
   const db = deps.database.db;
-  const [{ value: userCount } = { value: 0 }] = await db.select({ value: count() }).from(users);
-  if (userCount > 0) return { seeded: false };
+  if ((await countUsers(db)) > 0) return { seeded: false };
 
   // The demo wallets' keys live only in this process: demo accounts sign in with a password, and
   // nobody can ever spend what remains in their wallets.
@@ -196,7 +194,7 @@ export async function seedDemoData(deps: SeedDeps): Promise<SeedResult> {
     const dareId = await pay.createDare(demo);
     ids.set(demo.title, dareId);
     for (const [user, amount] of demo.contributions ?? []) await pay.addToPool(user, dareId, amount);
-    if (demo.afterwards) await db.update(dares).set(demo.afterwards).where(eq(dares.id, dareId));
+    if (demo.afterwards) await setDemoDareColumns(db, dareId, demo.afterwards);
     if (demo.deactivated) await deactivate(services, dareId);
   }
   const dareId = (title: string) => ids.get(title)!;

@@ -1,8 +1,7 @@
 import { type Address, address, getBase64Encoder, type Rpc, type SolanaRpcApi } from '@solana/kit';
 import { decodeAnyVault } from '#server/chain/escrow-program/any-program';
 import type { DbOrTx } from '#server/db/client';
-import { dareWallets } from '#server/db/schema';
-import { ledgerBalances } from './entries';
+import { escrowWallets, ledgerBalances } from './repo';
 
 export interface EscrowDifference {
   escrowWallet: string;
@@ -63,9 +62,7 @@ export async function reconcileEscrows(
   programIds?: readonly Address[],
 ): Promise<ReconcileReport> {
   const ledger = await ledgerBalances(db);
-  const wallets = await db
-    .select({ publicKey: dareWallets.publicKey, foreignTerm: dareWallets.foreignTerm })
-    .from(dareWallets);
+  const wallets = await escrowWallets(db);
   const foreignRows = new Set(wallets.filter((w) => w.foreignTerm !== null).map((w) => w.publicKey));
   const escrows = [...new Set([...ledger.keys(), ...wallets.map((wallet) => wallet.publicKey)])].sort();
   const differences: EscrowDifference[] = [];

@@ -100,6 +100,9 @@ import {
   releaseRelay,
 } from './repo/payment-intents';
 
+/** What the payments service needs to refund a refused vault: the wiring passes the refunds service's. */
+export type { RefusedVaults };
+
 export interface PaymentsDeps {
   db: Db;
   chain: ChainPort;

@@ -3,7 +3,7 @@ import { REPUTATION } from '#contract/limits';
 import { lamportsToSol } from '#contract/money';
 import { majorShares, type VaultTransactionEffects } from '#server/chain/payout-transactions';
 import type { Tx } from '#server/db/client';
-import { appendLedgerEntry, ledgerBalanceOf, ledgerBalanceOfPayer } from '#server/ledger/entries';
+import { appendLedgerEntry, ledgerBalanceOf, ledgerBalanceOfPayer } from '#server/ledger/repo';
 import {
   creditWinner,
   findClaimsPaidBy,

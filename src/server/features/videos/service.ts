@@ -166,6 +166,20 @@ export function createVideosService({
       return `${UPLOADED_VIDEO_PREFIX}${stored.key}`;
     },
 
+    /**
+     * Records a video already in the store as its author's pending upload for a dare, as `upload`
+     * records one, with no client address and no limits: the demo seed's videos, which no client
+     * sent. Answers the URL a submission then points at.
+     */
+    async recordStoredUpload(
+      userId: number,
+      dareId: number,
+      stored: { key: string; size: number; sha256: string },
+    ): Promise<string> {
+      await replacePendingUpload(db, { ...stored, userId, dareId, uploaderAddress: null, now: clock() });
+      return `${UPLOADED_VIDEO_PREFIX}${stored.key}`;
+    },
+
     /** An upload's own address plays only once a public submission points at it. */
     async publicUpload(key: string): Promise<Playback> {
       // Only our own key shape reaches the database (a %00 in the path cannot become a 500).

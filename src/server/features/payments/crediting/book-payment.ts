@@ -3,7 +3,7 @@ import type { DbOrTx } from '#server/db/client';
 import type { PaymentIntentRow } from '#server/features/payments/intents/intent';
 import { addToEscrowBalance } from '#server/features/payments/repo/escrow-wallets';
 import { findIntent, markIntentPaid } from '#server/features/payments/repo/payment-intents';
-import { appendLedgerEntry } from '#server/ledger/entries';
+import { appendLedgerEntry } from '#server/ledger/repo';
 
 export type BookingResult = 'booked' | 'already-booked' | 'paid-by-another';
 

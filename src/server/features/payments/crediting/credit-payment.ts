@@ -28,7 +28,7 @@ import {
 } from '#server/features/payments/repo/escrow-wallets';
 import { consumeIntent, findVaultCreation } from '#server/features/payments/repo/payment-intents';
 import { requireDareCreationEnabled } from '#server/features/settings/switches';
-import { attachLedgerDare } from '#server/ledger/entries';
+import { attachLedgerDare } from '#server/ledger/repo';
 import { bookPayment } from './book-payment';
 import { type VerifiedPayment, verifyPayment } from './verify-payment';
 

@@ -4,7 +4,7 @@ import { violatedConstraint } from '#server/db/errors';
 import { addToDarePool, findUserIdByWallet, lockDareStanding } from '#server/features/payments/repo/credits';
 import { addToEscrowBalance } from '#server/features/payments/repo/escrow-wallets';
 import { findIntentByMessage } from '#server/features/payments/repo/payment-intents';
-import { appendLedgerEntry } from '#server/ledger/entries';
+import { appendLedgerEntry } from '#server/ledger/repo';
 import { fetchLandedTransaction } from './landed-transactions';
 
 /** One deposit the program ran: its payer and what it added to the payer's receipt. */

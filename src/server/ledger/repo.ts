@@ -1,7 +1,7 @@
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { lamportsToSol, solToLamports } from '#contract/money';
 import type { DbOrTx } from '#server/db/client';
-import { ledgerEntries } from '#server/db/schema';
+import { dareWallets, ledgerEntries } from '#server/db/schema';
 
 export type LedgerKind = 'stake' | 'contribution' | 'payout' | 'refund' | 'fee' | 'surplus';
 
@@ -110,4 +110,13 @@ export async function ledgerBalances(db: DbOrTx): Promise<Map<string, bigint>> {
 function normalizeNumeric(text: string): string {
   if (text.startsWith('-')) throw new Error(`The ledger shows a negative escrow balance: ${text}`);
   return text;
+}
+
+/** Every escrow address ever handed out, and whether a foreign vault sits there (decision 048). */
+export async function escrowWallets(
+  db: DbOrTx,
+): Promise<{ publicKey: string; foreignTerm: string | null }[]> {
+  return db
+    .select({ publicKey: dareWallets.publicKey, foreignTerm: dareWallets.foreignTerm })
+    .from(dareWallets);
 }
