@@ -4,7 +4,8 @@
  * on the program while the platform cannot pay the refunds itself; then that wallet, injected as
  * the E2E Test Wallet into a fresh page that never signs in, connects on the dare's page, reads
  * its refund, signs it, and gets its 0.1 SOL and its receipt's rent back on chain. A wallet that
- * put nothing in the dare reads that it has nothing to take back, and no button.
+ * put nothing in the dare reads that it has nothing to take back, and no button; so does the
+ * refunded wallet asked about from another account's session, whose own 'Refund me' stays.
  */
 import { randomBytes, webcrypto } from 'node:crypto';
 import type { ActionPostResponse, CompletedAction } from '@solana/actions';
@@ -37,7 +38,7 @@ import { getCancelV2Instruction } from '#server/chain/escrow-program/v2/instruct
 import { setupApp } from './fixtures/app';
 import { createDareOverHttp, newClient, request } from './fixtures/http-client';
 import { getFreePortPair } from './fixtures/server';
-import { loginAsDemoAdmin, toast } from './fixtures/users';
+import { loginAsDemoAdmin, openSignedIn, toast } from './fixtures/users';
 
 // The test holds the server's master seed, so it can act as the moderator and empty the fee payer.
 const masterSeed = randomBytes(64);
@@ -87,7 +88,7 @@ async function backByBlink(dareId: number, privateKey: Uint8Array, sol: string):
   const action = await api<ActionPostResponse>('POST', `/api/actions/dare/${dareId}?amount=${sol}`, null, {
     account,
   });
-  expect(action.type).toBe('transaction');
+  if (action.type !== 'transaction') throw new Error(`not a transaction: ${JSON.stringify(action)}`);
   const unsigned = getTransactionDecoder().decode(Buffer.from(action.transaction, 'base64'));
   const signed = getBase64EncodedWireTransaction(await partiallySignTransaction([keys], unsigned));
   const signature = await rpc.sendTransaction(signed, { encoding: 'base64' }).send();
@@ -187,5 +188,24 @@ describe("'Refund me' by wallet, with no account and no sign-in", () => {
     await other.page.getByText(REFUND_ME_MESSAGES.nothingToRefund, { exact: true }).waitFor();
     expect(await other.page.getByRole('button', { name: /^Refund me \(/ }).count()).toBe(0);
     expect(other.wallet!.requests.map((r) => r.method)).toEqual(['connect']);
+
+    // Signed in as another wallet's account (the creator's, whose own stake is still there): its
+    // own 'Refund me' stays, and 'Refund another wallet' asks about the connected one.
+    const signedIn = await openSignedIn(
+      app,
+      { username: creator.username, password: 'bench-password-1' },
+      `/dare/${dare.id}`,
+      { wallet: { privateKey } },
+    );
+    await signedIn.page
+      .getByRole('button', { name: `${REFUND_ME_MESSAGES.button} (${lamportsToSol(200_000_000n)} SOL)` })
+      .waitFor();
+    await signedIn.page.getByRole('button', { name: 'Refund another wallet' }).click();
+    await signedIn.page
+      .getByRole('dialog', { name: 'Refund me by wallet' })
+      .getByRole('button', { name: 'E2E Test Wallet' })
+      .click();
+    await signedIn.page.getByText(REFUND_ME_MESSAGES.nothingToRefund, { exact: true }).waitFor();
+    expect(await signedIn.page.getByRole('button', { name: /^Refund me \(/ }).count()).toBe(1);
   }, 180_000);
 });
