@@ -119,6 +119,26 @@ describe('every dialog on a 375 px phone', () => {
       .toBe('Open menu');
   });
 
+  it("Refund me by wallet fits, and a visitor's wallet with nothing there reads why", async () => {
+    // The demo's deactivated dare: its one backer was refunded, so its vault is closed.
+    const dares = await request<{ id: number; title: string }[]>(
+      app,
+      'GET',
+      '/api/dares?filter=all&limit=50',
+    );
+    const dare = dares.find((d) => d.title === 'Juggle five balls for a minute');
+    if (!dare) throw new Error("no demo dare 'Juggle five balls for a minute'");
+    const { page } = await app.newPage({ viewport: phone, wallet: true });
+    await page.goto(app.url(`/dare/${dare.id}`));
+    await page.getByRole('button', { name: 'Refund me', exact: true }).click();
+    const refund = page.getByRole('dialog', { name: 'Refund me by wallet' });
+    await expectFits(refund, 'Refund me by wallet');
+    await refund.getByRole('button', { name: 'E2E Test Wallet' }).click();
+    await expect.poll(() => refund.count()).toBe(0);
+    await page.getByText("This dare's vault is closed: nothing is left to refund", { exact: true }).waitFor();
+    expect(await page.getByRole('button', { name: /^Refund me \(/ }).count()).toBe(0);
+  });
+
   it('the wallet question of a password user fits in Add to Pool and Submit Video, and Watch Video fits', async () => {
     // A dare bob sent no proof to, so Submit Video opens its dialog.
     const dare = (

@@ -73,10 +73,12 @@ export const routes: RouteObject[] = [
               { default: DareDetailsPage },
               { SubmitVideoDialog, ApprovedSubmissions },
               { RefundMeButton },
+              { RefundByWallet },
             ] = await Promise.all([
               import('./features/dares/dare-details-page'),
               import('./features/submissions/components/dare-submissions'),
               import('./features/refund-me/components/refund-me-button'),
+              import('./features/refund-me/components/refund-by-wallet'),
             ]);
             return {
               default: () => (
@@ -86,7 +88,12 @@ export const routes: RouteObject[] = [
                     <SubmitVideoDialog dareId={dare.id} dareTitle={dare.title} closed={dare.closed} />
                   )}
                   renderSubmissions={(id) => <ApprovedSubmissions dareId={id} />}
-                  renderRefund={(dare) => <RefundMeButton dare={dare} />}
+                  renderRefund={(dare) => (
+                    <>
+                      <RefundMeButton dare={dare} />
+                      <RefundByWallet dare={dare} />
+                    </>
+                  )}
                 />
               ),
             };

@@ -1,5 +1,5 @@
 import { ExternalLink, Wallet } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { PublicUser } from '#contract/users';
 import { Button } from '#web/components/ui/button';
 import {
@@ -16,7 +16,8 @@ import { useSystemSwitches } from '#web/lib/settings';
 import { disconnectWallet } from '#web/lib/wallet/connected-wallet';
 import { createLocalDevWallet, loadKeyFileIntoLocalDevWallet } from '#web/lib/wallet/dev-wallet';
 import { looksLikeAPhone, phantomBrowseLink } from '#web/lib/wallet/phantom-link';
-import { listWallets, onWalletsChanged, type SigningWallet } from '#web/lib/wallet/wallets';
+import { useInstalledWallets } from '#web/lib/wallet/use-installed-wallets';
+import type { SigningWallet } from '#web/lib/wallet/wallets';
 import { signInWithWallet } from '../lib/sign-in';
 import { PasswordLoginForm } from './password-login-form';
 
@@ -25,12 +26,6 @@ function welcome(user: PublicUser) {
     title: 'Wallet Connected',
     description: `Welcome back, ${user.username}!${user.isAdmin ? ' (Admin)' : ''}`,
   });
-}
-
-function useInstalledWallets(): SigningWallet[] {
-  const [wallets, setWallets] = useState(listWallets);
-  useEffect(() => onWalletsChanged(() => setWallets(listWallets())), []);
-  return wallets;
 }
 
 /**
