@@ -139,5 +139,6 @@ if (stale) {
     `compiled the server into dist/server in ${((performance.now() - started) / 1000).toFixed(1)} s`,
   );
 }
+const compileMs = stale ? performance.now() - started : 0;
 const { startServer, failedToStart } = await import(compiled('start'));
-startServer({ webBuild }).catch(failedToStart);
+startServer({ webBuild, compileMs }).catch(failedToStart);
