@@ -130,6 +130,7 @@ if (stale) {
 // The web app is rebuilt when its sources changed since the last build, in a child process, while
 // this one compiles the server, opens the database and the chain and loads the demo data.
 const { buildWebIfStale } = await import(compiled('web-build'));
+const webBuildStartedAt = performance.now();
 const webBuild = buildWebIfStale();
 webBuild.catch(() => {}); // reported by startServer, which waits for it before the routes
 if (stale) {
@@ -141,4 +142,4 @@ if (stale) {
 }
 const compileMs = stale ? performance.now() - started : 0;
 const { startServer, failedToStart } = await import(compiled('start'));
-startServer({ webBuild, compileMs }).catch(failedToStart);
+startServer({ webBuild, webBuildStartedAt, compileMs }).catch(failedToStart);

@@ -21,22 +21,28 @@ export interface StartOptions {
    * demo data get ready meanwhile, and only the routes wait for it.
    */
   webBuild?: Promise<unknown>;
+  /** When (performance.now()) the web build began, for the start's timings. */
+  webBuildStartedAt?: number;
   /** Milliseconds `npm start` spent compiling the server before loading it (0 when it was current). */
   compileMs?: number;
 }
 
 /** The server as `npm start` runs it: configuration, storage, database, chain, demo data, HTTP. */
-export async function startServer({ webBuild, compileMs = 0 }: StartOptions = {}): Promise<void> {
+export async function startServer({
+  webBuild,
+  webBuildStartedAt = 0,
+  compileMs = 0,
+}: StartOptions = {}): Promise<void> {
   const timer = startTimer();
   if (compileMs > 0) timer.split('compile the server', compileMs);
   timer.mark('node and loading the server');
   // Awaited below, before the routes; a failure before then is reported there, not as unhandled.
   webBuild?.catch(() => {});
-  /** When the web build ended, if one ran (it resolves true when it built). */
+  /** How long the web build took, if one ran (it resolves true when it built). */
   let webBuildMs: number | null = null;
   webBuild?.then(
     (built) => {
-      if (built === true) webBuildMs = performance.now();
+      if (built === true) webBuildMs = performance.now() - webBuildStartedAt;
     },
     () => {},
   );
