@@ -10,7 +10,7 @@ import { startTestS3Server } from '#server/storage/testing/s3-server';
 import { startServer } from '../e2e/fixtures/server';
 import { ensureWebBuilt } from '../scripts/web-build';
 import { BENCHMARKS } from './benchmarks';
-import { formatReport, isOverBudget } from './lib/report';
+import { formatReport, isOverBudget, machineLoad } from './lib/report';
 import type { BenchResult } from './types';
 
 function positiveNumber(name: string, fallback: number): number {
@@ -54,15 +54,19 @@ const results: BenchResult[] = [];
 let failed = false;
 try {
   for (const benchmark of selected) {
-    console.log(`- ${benchmark.name}: ${benchmark.description}`);
-    results.push(
-      ...(await benchmark.run({
-        baseUrl: server?.baseUrl ?? '',
-        serverPid: server?.pid ?? 0,
-        durationSeconds,
-        connections,
-      })),
+    console.log(
+      `- ${benchmark.name}: ${benchmark.description} (load average ${machineLoad().average1.toFixed(2)})`,
     );
+    const measured = await benchmark.run({
+      baseUrl: server?.baseUrl ?? '',
+      serverPid: server?.pid ?? 0,
+      durationSeconds,
+      connections,
+    });
+    // The one-minute average as the benchmark ends: the load its figures were measured under.
+    const load = machineLoad();
+    for (const result of measured) result.load ??= load;
+    results.push(...measured);
   }
 } catch (error) {
   failed = true;

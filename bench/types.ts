@@ -17,6 +17,14 @@ export interface LoadResult {
   /** Connection errors, timeouts and non-2xx answers: any of them makes the numbers suspect. */
   failures: number;
   requests: number;
+  /** The machine's load while it was measured (bench/run.ts fills it in when the benchmark did not). */
+  load?: MachineLoad;
+}
+
+/** os.loadavg()'s one-minute figure and the CPU count, printed beside each figure. */
+export interface MachineLoad {
+  average1: number;
+  cpus: number;
 }
 
 /** One number measured once (or as a median), with the budget it must stay within. */
@@ -29,6 +37,8 @@ export interface MeasureResult {
   budget: number;
   atLeast?: boolean;
   detail?: string;
+  /** The machine's load while it was measured (bench/run.ts fills it in when the benchmark did not). */
+  load?: MachineLoad;
 }
 
 export type BenchResult = LoadResult | MeasureResult;

@@ -130,6 +130,7 @@ if (stale) {
 // The web app is rebuilt when its sources changed since the last build, in a child process, while
 // this one compiles the server, opens the database and the chain and loads the demo data.
 const { buildWebIfStale } = await import(compiled('web-build'));
+const webBuildStartedAt = performance.now();
 const webBuild = buildWebIfStale();
 webBuild.catch(() => {}); // reported by startServer, which waits for it before the routes
 if (stale) {
@@ -139,5 +140,6 @@ if (stale) {
     `compiled the server into dist/server in ${((performance.now() - started) / 1000).toFixed(1)} s`,
   );
 }
+const compileMs = stale ? performance.now() - started : 0;
 const { startServer, failedToStart } = await import(compiled('start'));
-startServer({ webBuild }).catch(failedToStart);
+startServer({ webBuild, webBuildStartedAt, compileMs }).catch(failedToStart);

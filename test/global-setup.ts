@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -8,7 +8,8 @@ import { openPglite, openPostgres } from '#server/db/client';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    pgliteTemplatePath: string;
+    /** The migrated PGlite cluster as a folder: each test database starts as a copy of it. */
+    pgliteTemplateDir: string;
     postgresTemplate: { adminUrl: string; database: string } | null;
   }
 }
@@ -21,18 +22,18 @@ export function withDatabase(url: string, database: string): string {
 }
 
 /**
- * Migrates one template database per run; each test file clones it (PGlite: dumpDataDir ->
- * loadDataDir, ~0.5 s instead of 2-3 s; PostgreSQL: CREATE DATABASE ... TEMPLATE).
+ * Migrates one template database per run; each test file clones it (PGlite: a copy of the migrated
+ * data folder, opened where it lies as the server opens its own, which took about two thirds of
+ * unpacking a dumpDataDir tarball into PGlite's in-memory file system; PostgreSQL: CREATE DATABASE
+ * ... TEMPLATE).
  */
 export default async function setup(project: TestProject) {
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'darepool-api-'));
-  const template = await openPglite({});
+  const templateDir = path.join(tmp, 'template');
+  const template = await openPglite({ dataDir: templateDir });
   await template.migrate();
-  const dump = await template.pglite!.dumpDataDir('gzip');
-  const templatePath = path.join(tmp, 'template.tar.gz');
-  writeFileSync(templatePath, Buffer.from(await dump.arrayBuffer()));
   await template.close();
-  project.provide('pgliteTemplatePath', templatePath);
+  project.provide('pgliteTemplateDir', templateDir);
 
   const adminUrl = process.env.TEST_DATABASE_URL;
   let postgresTemplate: { adminUrl: string; database: string } | null = null;

@@ -158,7 +158,6 @@ export const chatCluster: Benchmark = {
       };
       const { sorted, firsts } = latenciesOf(measured);
       const warmUp = latenciesOf(texts.slice(0, measuredFrom)).sorted;
-      const [load1] = os.loadavg();
       const results: BenchResult[] = [
         {
           kind: 'measure',
@@ -166,7 +165,7 @@ export const chatCluster: Benchmark = {
           value: percentile(sorted, 99),
           unit: 'ms',
           budget: P99_BUDGET_MS,
-          detail: `p50 ${Math.round(percentile(sorted, 50))} ms, p90 ${Math.round(percentile(sorted, 90))} ms, max ${Math.round(sorted.at(-1)!)} ms, a message's first delivery p50 ${Math.round(percentile(firsts, 50))} ms, over ${sorted.length.toLocaleString('en-US')} deliveries of ${measured.length} messages after ${measuredFrom} warm-up messages (their p99 ${Math.round(percentile(warmUp, 99))} ms: the first rounds after a start, while V8 compiles the fan-out and the readers); a sender on each instance; ${processes} receiving processes; load average ${load1!.toFixed(2)}`,
+          detail: `p50 ${Math.round(percentile(sorted, 50))} ms, p90 ${Math.round(percentile(sorted, 90))} ms, max ${Math.round(sorted.at(-1)!)} ms, a message's first delivery p50 ${Math.round(percentile(firsts, 50))} ms, over ${sorted.length.toLocaleString('en-US')} deliveries of ${measured.length} messages after ${measuredFrom} warm-up messages (their p99 ${Math.round(percentile(warmUp, 99))} ms: the first rounds after a start, while V8 compiles the fan-out and the readers); a sender on each instance; ${processes} receiving processes`,
         },
         {
           kind: 'measure',

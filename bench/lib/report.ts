@@ -1,4 +1,12 @@
-import type { BenchResult, LoadResult, MeasureResult } from '../types';
+import os from 'node:os';
+import type { BenchResult, LoadResult, MachineLoad, MeasureResult } from '../types';
+
+/** The machine's load now: one-minute load average and CPU count. */
+export const machineLoad = (): MachineLoad => ({ average1: os.loadavg()[0]!, cpus: os.cpus().length });
+
+/** "1.23 / 2 CPUs": beside each figure, since on a shared machine the numbers follow it. */
+const formatLoad = (load: MachineLoad | undefined) =>
+  load ? `${load.average1.toFixed(2)} / ${load.cpus} CPUs` : '';
 
 /** Columns listed in `leftAligned` are text; the others are numbers, aligned right. */
 function table(header: string[], rows: string[][], leftAligned: number[] = [0]): string {
@@ -20,7 +28,7 @@ const formatBytes = (bytes: number) =>
 
 export function formatLoadTable(results: LoadResult[]): string {
   return table(
-    ['endpoint', 'req/s', 'p50 ms', 'p90 ms', 'p99 ms', 'throughput/s', 'requests', 'failed'],
+    ['endpoint', 'req/s', 'p50 ms', 'p90 ms', 'p99 ms', 'throughput/s', 'requests', 'failed', 'load'],
     results.map((result) => [
       result.name,
       Math.round(result.requestsPerSecond).toLocaleString('en-US'),
@@ -30,6 +38,7 @@ export function formatLoadTable(results: LoadResult[]): string {
       formatBytes(result.throughputBytesPerSecond),
       result.requests.toLocaleString('en-US'),
       String(result.failures),
+      formatLoad(result.load),
     ]),
   );
 }
@@ -45,15 +54,16 @@ export function formatMeasureTable(results: MeasureResult[]): string {
     return `${value.toLocaleString('en-US')} ${result.unit}`;
   };
   return table(
-    ['measure', 'value', 'budget', 'verdict', 'detail'],
+    ['measure', 'value', 'budget', 'verdict', 'load', 'detail'],
     results.map((result) => [
       result.name,
       show(result, result.value),
       `${result.atLeast ? 'at least ' : ''}${show(result, result.budget)}`,
       isOverBudget(result) ? 'OVER' : 'ok',
+      formatLoad(result.load),
       result.detail ?? '',
     ]),
-    [0, 4],
+    [0, 4, 5],
   );
 }
 

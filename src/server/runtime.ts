@@ -54,15 +54,19 @@ export async function openRuntime(
      * folder runs it from when the folder was made (test/legacy-data-folder.test.ts).
      */
     chainClock?: () => Date;
+    /** Called as each phase of the opening ends, with its name (the start's timings). */
+    onPhase?: (name: string) => void;
   } = {},
 ): Promise<Runtime> {
   // Before anything is created: where LiteSVM has no binary, the start stops at once with one line.
   if (config.chain.embedded) liteSvm();
   mkdirSync(config.dataDir, { recursive: true });
   const unlock = config.database.embedded || config.chain.embedded ? lockDataDir(config.dataDir) : () => {};
+  const phase = options.onPhase ?? (() => {});
   let database: Database;
   try {
     database = await openConfiguredDatabase(config);
+    phase('database and migrations');
   } catch (error) {
     unlock();
     throw error;
@@ -93,6 +97,7 @@ export async function openRuntime(
           },
     );
     configurePriorityFees(chain.rpc, config.priorityFees);
+    phase('chain');
     let escrowProgram: Runtime['escrowProgram'];
     let escrowProgramV2: Runtime['escrowProgram'];
     let judging: Judging;
@@ -105,8 +110,10 @@ export async function openRuntime(
           escrowKeys,
           config.chain.stateDir,
         ));
+        phase('escrow program deploys (v1, v2)');
         // Its first veto must not fail for want of a fee (the embedded guardian's key is new).
         await fundGuardianOnEmbeddedChain(chain, judging.guardian);
+        phase('guardian funding');
       } else {
         escrowProgram = await checkOnCluster(
           chain,
@@ -118,11 +125,13 @@ export async function openRuntime(
           config.chain,
           escrowProgramV2Requirement(config.chain.escrowProgramV2Id),
         );
+        phase('escrow program checks');
       }
       await requireSameChain(database.db, chain, escrowKeys, {
         v1: escrowProgram.programId,
         v2: escrowProgramV2.programId,
       });
+      phase('chain identity check');
     } catch (error) {
       await chain.close();
       throw error;

@@ -9,6 +9,7 @@ import { loggerOptions } from './logger';
 import { describeRateLimits } from './rate-limit/open';
 import { openRuntime } from './runtime';
 import { drainOnSignals } from './shutdown';
+import { describeStartTimings, startTimer } from './start-timings';
 import { describeVideoStorage, openVideoStorage } from './storage/open';
 
 /** Time between the demo's propose and the chain catching up, beyond the payout window itself. */
@@ -20,12 +21,31 @@ export interface StartOptions {
    * demo data get ready meanwhile, and only the routes wait for it.
    */
   webBuild?: Promise<unknown>;
+  /** When (performance.now()) the web build began, for the start's timings. */
+  webBuildStartedAt?: number;
+  /** Milliseconds `npm start` spent compiling the server before loading it (0 when it was current). */
+  compileMs?: number;
 }
 
 /** The server as `npm start` runs it: configuration, storage, database, chain, demo data, HTTP. */
-export async function startServer({ webBuild }: StartOptions = {}): Promise<void> {
+export async function startServer({
+  webBuild,
+  webBuildStartedAt = 0,
+  compileMs = 0,
+}: StartOptions = {}): Promise<void> {
+  const timer = startTimer();
+  if (compileMs > 0) timer.split('compile the server', compileMs);
+  timer.mark('node and loading the server');
   // Awaited below, before the routes; a failure before then is reported there, not as unhandled.
   webBuild?.catch(() => {});
+  /** How long the web build took, if one ran (it resolves true when it built). */
+  let webBuildMs: number | null = null;
+  webBuild?.then(
+    (built) => {
+      if (built === true) webBuildMs = performance.now() - webBuildStartedAt;
+    },
+    () => {},
+  );
   let config: ReturnType<typeof loadConfig>;
   try {
     loadDotEnv();
@@ -45,7 +65,12 @@ export async function startServer({ webBuild }: StartOptions = {}): Promise<void
     config.seedDemoData && config.chain.embedded && !chainStateExists(config.chain.stateDir)
       ? createLaggingClock(Number(config.judging.payoutWindowSeconds) * 1000 + DEMO_HISTORY_MARGIN_MS)
       : null;
-  const runtime = await openRuntime(config, { serveChainRpc: true, chainClock: history?.now });
+  timer.mark('configuration and video storage');
+  const runtime = await openRuntime(config, {
+    serveChainRpc: true,
+    chainClock: history?.now,
+    onPhase: timer.mark,
+  });
   const { database, chain, escrowKeys } = runtime;
   const clock = () => new Date();
   const deps: AppDeps = {
@@ -71,18 +96,24 @@ export async function startServer({ webBuild }: StartOptions = {}): Promise<void
       : { seeded: false };
   // Whatever the seed did (a database that had users is not seeded), the chain runs on time now.
   history?.catchUp();
+  timer.mark(seeded.seeded ? 'demo data and its on-chain history' : 'demo data check');
 
   await webBuild;
+  timer.mark('waiting for the web build');
   const app = await buildApp({
     ...deps,
     logger: loggerOptions(config),
   });
+  timer.mark('routes');
 
   drainOnSignals(app, { timeoutMs: config.shutdownTimeoutMs, closeRuntime: runtime.close });
 
   const address = await app.listen({ host: config.host, port: config.port });
   const shownAddress = address.replace('0.0.0.0', 'localhost').replace('[::]', 'localhost');
+  timer.mark('listen');
+  const startTimings = timer.done(webBuildMs);
   app.log.info(`DarePool listening on ${shownAddress}`);
+  app.log.info({ startTimings }, `Started in ${describeStartTimings(startTimings)}`);
   app.log.info(`Database: ${database.description}${seeded.seeded ? ' (demo data loaded)' : ''}`);
   app.log.info(`Videos: ${describeVideoStorage(config.storage)}`);
   app.log.info(`Rate limits: ${describeRateLimits(config)}`);

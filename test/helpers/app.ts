@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { type Address, generateKeyPairSigner } from '@solana/kit';
@@ -48,8 +48,20 @@ export interface TestContext {
 export async function openTestDatabase(): Promise<Database> {
   const postgres = inject('postgresTemplate');
   if (!postgres) {
-    const dump = readFileSync(inject('pgliteTemplatePath'));
-    return openPglite({ loadDataDir: new Blob([dump]) });
+    // A copy of the migrated folder, opened where it lies, deleted when the database closes.
+    const folder = mkdtempSync(path.join(os.tmpdir(), 'darepool-test-db-'));
+    const dataDir = path.join(folder, 'pglite');
+    cpSync(inject('pgliteTemplateDir'), dataDir, { recursive: true });
+    const database = await openPglite({ dataDir });
+    const close = database.close;
+    database.close = async () => {
+      try {
+        await close();
+      } finally {
+        rmSync(folder, { recursive: true, force: true });
+      }
+    };
+    return database;
   }
   const name = `${postgres.database}_c${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: postgres.adminUrl });

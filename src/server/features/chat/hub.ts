@@ -8,7 +8,11 @@ export const GLOBAL_ROOM = 'global';
 export const roomOf = (dareId: number | null): string => (dareId === null ? GLOBAL_ROOM : String(dareId));
 const dareIdOf = (room: string): number | null => (room === GLOBAL_ROOM ? null : Number(room));
 
-/** How long a room-wide frame may wait for others to share its writes: far below what a reader notices. */
+/**
+ * After a flush, how long room-wide frames collect before the next (or as long as that flush took,
+ * when longer): a burst's frames share each socket's write, while a frame that finds the hub idle
+ * goes out at once, in the event loop's next turn (decision 076).
+ */
 export const FAN_OUT_WINDOW_MS = 10;
 
 /**
@@ -33,9 +37,16 @@ export interface ChatSocketHandle {
  */
 export function createChatHub(
   bus: ChatBus,
-  options: { presenceTtlMs: number; now: () => number; presenceIntervalMs?: number },
+  options: {
+    presenceTtlMs: number;
+    now: () => number;
+    presenceIntervalMs?: number;
+    /** FAN_OUT_WINDOW_MS unless a test needs a window no stalled machine overruns. */
+    fanOutWindowMs?: number;
+  },
 ) {
   const presenceIntervalMs = options.presenceIntervalMs ?? PRESENCE_INTERVAL_MS;
+  const fanOutWindowMs = options.fanOutWindowMs ?? FAN_OUT_WINDOW_MS;
   const instance = randomUUID();
   const rooms = new Map<string, Set<ChatSocketHandle>>();
   const remote = new Map<string, { rooms: Record<string, number>; seenAt: number }>();
@@ -63,13 +74,17 @@ export function createChatHub(
   }
 
   /**
-   * Room-wide frames wait up to FAN_OUT_WINDOW_MS, then go out together: the messages of a burst
-   * (a crowd talking at once, news from several instances) cost each socket one write, not one
+   * A room-wide frame that finds the hub idle (no flush in the last FAN_OUT_WINDOW_MS) goes out in
+   * the event loop's next turn (setImmediate: frames that arrive together, such as one bus read's
+   * news, still share one write), so a single message waits for nothing. Frames that arrive within
+   * FAN_OUT_WINDOW_MS of a flush wait for that window's end and go out together: the messages of a
+   * burst (a crowd talking at once, news from several instances) cost each socket one write, not one
    * per message. Each write is a system call per socket; at thousands of sockets those, on the
-   * server and on every reader, were nearly all of a message's cost (decision 039).
+   * server and on every reader, were nearly all of a message's cost (decisions 039, 076).
    */
   const pending = new Map<string, string[]>();
-  let flushScheduled: NodeJS.Timeout | null = null;
+  let flushTimer: NodeJS.Timeout | null = null;
+  let flushImmediate: NodeJS.Immediate | null = null;
 
   function flushRoom(room: string) {
     const texts = pending.get(room);
@@ -82,16 +97,26 @@ export function createChatHub(
   }
 
   /**
-   * How long the last flush took: the next waits at least as long, so a crowd's fan-out takes at
-   * most half of the event loop and the app's requests run in between (many accounts each at
-   * their message limit, to thousands of sockets: decision 056).
+   * When the last flush ended and how long it took: the next waits at least as long, so a crowd's
+   * fan-out takes at most half of the event loop and the app's requests run in between (many
+   * accounts each at their message limit, to thousands of sockets: decision 056).
    */
   let lastFlushMs = 0;
+  let lastFlushEndedAt = Number.NEGATIVE_INFINITY;
   function flush() {
-    flushScheduled = null;
+    flushTimer = null;
+    flushImmediate = null;
     const started = performance.now();
     for (const room of [...pending.keys()]) flushRoom(room);
-    lastFlushMs = performance.now() - started;
+    lastFlushEndedAt = performance.now();
+    lastFlushMs = lastFlushEndedAt - started;
+  }
+
+  function scheduleFlush() {
+    if (flushTimer || flushImmediate) return;
+    const wait = lastFlushEndedAt + Math.max(fanOutWindowMs, lastFlushMs) - performance.now();
+    if (wait <= 0) flushImmediate = setImmediate(flush);
+    else flushTimer = setTimeout(flush, wait);
   }
 
   function broadcast(room: string, frame: ServerFrame) {
@@ -100,7 +125,7 @@ export function createChatHub(
     const texts = pending.get(room);
     if (texts) texts.push(text);
     else pending.set(room, [text]);
-    flushScheduled ??= setTimeout(flush, Math.max(FAN_OUT_WINDOW_MS, lastFlushMs));
+    scheduleFlush();
   }
 
   /**
@@ -187,8 +212,10 @@ export function createChatHub(
     close() {
       if (presenceTimer) clearTimeout(presenceTimer);
       if (announceTimer) clearTimeout(announceTimer);
-      if (flushScheduled) clearTimeout(flushScheduled);
-      flushScheduled = null;
+      if (flushTimer) clearTimeout(flushTimer);
+      if (flushImmediate) clearImmediate(flushImmediate);
+      flushTimer = null;
+      flushImmediate = null;
       pending.clear();
     },
   };
