@@ -6,8 +6,12 @@
  */
 import { type Address, createNoopSigner, getAddressDecoder, type Instruction } from '@solana/kit';
 import { describe, expect, it } from 'vitest';
-import * as v1 from './instructions';
+import { entryV1Codec, entryV2Codec, receiptCodec, vaultV1Codec, vaultV2Codec } from './codec';
+import * as ended from './instructions';
+import { ENTRY_SIZE, RECEIPT_SIZE, VAULT_SIZE } from './layout';
+import * as v1vaults from './testing/v1-vaults';
 import * as v2 from './v2/instructions';
+import { ENTRY_V2_SIZE, VAULT_V2_SIZE } from './v2/layout';
 
 /** Fixed addresses: 32 bytes of `n` after a leading 7 (any 32 bytes are an address). */
 function addr(n: number): Address {
@@ -28,7 +32,7 @@ const closeArgs = { programId: P1, vault, receiptRentPayer: addr(4), vaultRentPa
 
 const build: Record<string, () => Instruction | Promise<Instruction>> = {
   'v1 createVault': () =>
-    v1.getCreateVaultInstruction({
+    v1vaults.getCreateVaultInstruction({
       programId: P1,
       creator,
       rentPayer,
@@ -40,27 +44,27 @@ const build: Record<string, () => Instruction | Promise<Instruction>> = {
       kind: 'major',
     }),
   'v1 deposit': () =>
-    v1.getDepositInstruction({
+    v1vaults.getDepositInstruction({
       programId: P1,
       vault,
       payer,
       rentPayer: addr(8),
       amount: 0xfedcba9876543210n,
     }),
-  'v1 enter': () => v1.getEnterInstruction({ programId: P1, vault, entrant: payer, rentPayer }),
+  'v1 enter': () => v1vaults.getEnterInstruction({ programId: P1, vault, entrant: payer, rentPayer }),
   'v1 settle': () =>
-    v1.getSettleInstruction({ programId: P1, vault, moderator: creator, winners: [addr(9), addr(10)] }),
-  'v1 cancel': () => v1.getCancelInstruction({ programId: P1, vault, moderator: creator }),
-  'v1 refund': () => v1.getRefundInstruction({ ...closeArgs, payer: addr(7) }),
+    v1vaults.getSettleInstruction({ programId: P1, vault, moderator: creator, winners: [addr(9), addr(10)] }),
+  'v1 cancel': () => ended.getCancelInstruction({ programId: P1, vault, moderator: creator }),
+  'v1 refund': () => ended.getRefundInstruction({ ...closeArgs, payer: addr(7) }),
   'v1 closeEntry': () =>
-    v1.getCloseEntryInstruction({
+    ended.getCloseEntryInstruction({
       programId: P1,
       vault,
       entrant: addr(7),
       entryRentPayer: addr(4),
       vaultRentPayer: addr(3),
     }),
-  'v1 closeReceipt': () => v1.getCloseReceiptInstruction({ ...closeArgs, payer: addr(7) }),
+  'v1 closeReceipt': () => ended.getCloseReceiptInstruction({ ...closeArgs, payer: addr(7) }),
   'v2 createVault': () =>
     v2.getCreateVaultV2Instruction({
       programId: P2,
@@ -278,13 +282,19 @@ describe('the escrow instructions the client encodes', () => {
     );
   });
 
+  it('reads accounts of the sizes the programs make', () => {
+    expect(
+      [vaultV1Codec, receiptCodec, entryV1Codec, vaultV2Codec, entryV2Codec].map((c) => c.fixedSize),
+    ).toEqual([VAULT_SIZE, RECEIPT_SIZE, ENTRY_SIZE, VAULT_V2_SIZE, ENTRY_V2_SIZE]);
+  });
+
   it('pins every builder', () => {
     expect(Object.keys(build).sort()).toEqual(Object.keys(expected).sort());
   });
 
   it('refuses data of the wrong size rather than writing it short', async () => {
     await expect(
-      v1.getCreateVaultInstruction({
+      v1vaults.getCreateVaultInstruction({
         programId: P1,
         creator,
         rentPayer,

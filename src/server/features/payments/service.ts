@@ -227,7 +227,6 @@ export function createPaymentsService({
     terms: VaultTerms | null,
     reference: string,
   ) {
-    const keys = await platform();
     const vault = address(escrow.publicKey);
     const programVersion = escrow.programVersion;
     if (terms) {
@@ -263,7 +262,6 @@ export function createPaymentsService({
       programId: programOf(escrow),
       vault,
       payer: from,
-      ...(programVersion === 2 ? {} : { rentPayer: keys.rentPayer }),
       amount: lamports,
       memo: reference,
     });
