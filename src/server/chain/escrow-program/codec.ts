@@ -22,7 +22,7 @@ import {
   type TransactionSigner,
 } from '@solana/kit';
 import { SYSTEM_PROGRAM_ADDRESS } from './loader-v3';
-import { findReceiptAddress, findVaultAddress, type Pda } from './pda';
+import { findReceiptAddress, findVaultAddress } from './pda';
 
 const u8 = getU8Codec();
 const u32 = getU32Codec();
@@ -262,12 +262,25 @@ export function payingAccounts(
   return [payer, rentPayer, writable(vault), writable(record), SYSTEM];
 }
 
-/** What a create_vault makes: the dare's vault and its creator's receipt. */
-export async function vaultAndReceipt(
-  programId: Address,
-  dareId: ReadonlyUint8Array,
-  creator: Address,
-): Promise<{ vault: Pda; receipt: Pda }> {
-  const vault = await findVaultAddress(programId, dareId);
-  return { vault, receipt: await findReceiptAddress(programId, vault.address, creator) };
+export type DareKind = 'community' | 'major';
+export const DARE_KIND: Record<DareKind, number> = { community: 0, major: 1 };
+
+/**
+ * What both versions' create_vault share: its accounts (the creator and the rent payer signing,
+ * the dare's vault, the creator's receipt, the System program) and the data fields it derives.
+ */
+export async function createVaultParts(input: {
+  programId: Address;
+  dareId: ReadonlyUint8Array;
+  creator: TransactionSigner;
+  rentPayer: TransactionSigner;
+  kind: DareKind;
+}) {
+  const vault = await findVaultAddress(input.programId, input.dareId);
+  const receipt = await findReceiptAddress(input.programId, vault.address, input.creator.address);
+  const creator = signer(input.creator, true);
+  return {
+    accounts: payingAccounts(creator, signer(input.rentPayer, true), vault.address, receipt.address),
+    derived: { kind: DARE_KIND[input.kind], vaultBump: vault.bump, receiptBump: receipt.bump },
+  };
 }

@@ -3,6 +3,7 @@
  * (docs/program.md documents both; a test decodes accounts the deployed program wrote).
  */
 import type { Address, ReadonlyUint8Array } from '@solana/kit';
+import type { DareKind } from './codec';
 import {
   ACCOUNT_TYPE,
   decodeAccount,
@@ -21,8 +22,7 @@ export const ENTRY_SIZE = 112;
 /** 0.01 SOL: the smallest stake or pool contribution the program accepts. */
 export const MIN_DEPOSIT_LAMPORTS = 10_000_000n;
 
-export type DareKind = 'community' | 'major';
-export const DARE_KIND: Record<DareKind, number> = { community: 0, major: 1 };
+export { DARE_KIND, type DareKind } from './codec';
 
 /** `proposed`: program v2 only, a winner is named and waits for its payout window. */
 export type VaultStatus = 'open' | 'settled' | 'refunding' | 'proposed';

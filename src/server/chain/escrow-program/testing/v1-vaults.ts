@@ -8,11 +8,8 @@
 import {
   type Address,
   createNoopSigner,
-  type GetLatestBlockhashApi,
-  type GetRecentPrioritizationFeesApi,
   type Instruction,
   type ReadonlyUint8Array,
-  type Rpc,
   type TransactionSigner,
 } from '@solana/kit';
 import {
@@ -24,6 +21,7 @@ import {
 } from '#server/chain/escrow-program/app-transactions';
 import {
   type AccountMeta,
+  createVaultParts,
   createVaultV1DataCodec,
   encoded,
   enterV1DataCodec,
@@ -31,7 +29,6 @@ import {
   readonly,
   signer,
   tagOnly,
-  vaultAndReceipt,
   writable,
 } from '#server/chain/escrow-program/codec';
 import {
@@ -40,9 +37,12 @@ import {
   getRefundInstruction,
   INSTRUCTION,
 } from '#server/chain/escrow-program/instructions';
-import { DARE_KIND, type DareKind } from '#server/chain/escrow-program/layout';
+import type { DareKind } from '#server/chain/escrow-program/layout';
 import { findEntryAddress } from '#server/chain/escrow-program/pda';
 import { getDepositV2Instruction } from '#server/chain/escrow-program/v2/instructions';
+
+/** What a transaction for a wallet is built with: a blockhash and the fees paid lately. */
+type WalletRpc = Parameters<typeof walletTransaction>[0];
 
 /** deposit's accounts and data are the same in both versions: only `programId` tells them apart. */
 export const getDepositInstruction = getDepositV2Instruction;
@@ -63,23 +63,9 @@ export interface CreateVaultInput {
 }
 
 export async function getCreateVaultInstruction(input: CreateVaultInput): Promise<Instruction> {
-  const { vault, receipt } = await vaultAndReceipt(input.programId, input.dareId, input.creator.address);
-  return {
-    programAddress: input.programId,
-    accounts: payingAccounts(
-      signer(input.creator, true),
-      signer(input.rentPayer, true),
-      vault.address,
-      receipt.address,
-    ),
-    data: encoded(createVaultV1DataCodec, {
-      ...input,
-      tag: INSTRUCTION.createVault,
-      kind: DARE_KIND[input.kind],
-      vaultBump: vault.bump,
-      receiptBump: receipt.bump,
-    }),
-  };
+  const { accounts, derived } = await createVaultParts(input);
+  const data = encoded(createVaultV1DataCodec, { ...input, ...derived, tag: INSTRUCTION.createVault });
+  return { programAddress: input.programId, accounts, data };
 }
 
 export async function getEnterInstruction(input: {
@@ -169,7 +155,7 @@ export async function getCloseInstructions(input: {
 
 /** A v1 vault's create_vault for the creator's wallet to sign; `rentPayer` signs here. */
 export async function buildCreateVaultTransaction(
-  rpc: Rpc<GetLatestBlockhashApi & GetRecentPrioritizationFeesApi>,
+  rpc: WalletRpc,
   input: Omit<CreateVaultInput, 'creator'> & { creator: Address; memo?: string },
 ): Promise<AppTransaction & { vault: Address; receipt: Address }> {
   const creator = createNoopSigner(input.creator);
@@ -196,7 +182,7 @@ export async function buildDepositV1Transaction(
 
 /** A v1 enter: the entrant's wallet is the fee payer, the entry's rent payer and the only signer. */
 export async function buildEnterTransaction(
-  rpc: Rpc<GetLatestBlockhashApi & GetRecentPrioritizationFeesApi>,
+  rpc: WalletRpc,
   input: { programId: Address; vault: Address; entrant: Address; memo?: string },
 ): Promise<AppTransaction & { entry: Address }> {
   const entrant = createNoopSigner(input.entrant);

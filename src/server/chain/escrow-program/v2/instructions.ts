@@ -7,6 +7,7 @@ import type { Address, Instruction, ReadonlyUint8Array, TransactionSigner } from
 import { encodeProposeData, PROPOSE_TAG } from '#contract/propose-layout';
 import {
   type AccountMeta,
+  createVaultParts,
   createVaultV2DataCodec,
   depositDataCodec,
   encoded,
@@ -17,12 +18,11 @@ import {
   signerOrAddress,
   signerOrWritable,
   tagOnly,
-  vaultAndReceipt,
   writable,
 } from '#server/chain/escrow-program/codec';
 import { getCancelInstruction } from '#server/chain/escrow-program/instructions';
 import { findEntryAddress, findReceiptAddress } from '#server/chain/escrow-program/pda';
-import { DARE_KIND, type DareKind, MAX_JUDGES } from './layout';
+import { type DareKind, MAX_JUDGES } from './layout';
 
 export const INSTRUCTION_V2 = {
   createVault: 0,
@@ -62,26 +62,15 @@ export interface CreateVaultV2Input extends VaultTerms {
 
 export async function getCreateVaultV2Instruction(input: CreateVaultV2Input): Promise<Instruction> {
   // The program checks the terms too; the judges are written as given, whatever their number.
-  const { vault, receipt } = await vaultAndReceipt(input.programId, input.dareId, input.creator.address);
+  const { accounts, derived } = await createVaultParts(input);
   const data = encoded(createVaultV2DataCodec, {
     ...input,
+    ...derived,
     tag: INSTRUCTION_V2.createVault,
-    kind: DARE_KIND[input.kind],
     judgeCount: input.judges.length,
-    vaultBump: vault.bump,
-    receiptBump: receipt.bump,
     judges: [...input.judges],
   });
-  return {
-    programAddress: input.programId,
-    accounts: payingAccounts(
-      signer(input.creator, true),
-      signer(input.rentPayer, true),
-      vault.address,
-      receipt.address,
-    ),
-    data,
-  };
+  return { programAddress: input.programId, accounts, data };
 }
 
 export async function getDepositV2Instruction(input: {
