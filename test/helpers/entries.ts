@@ -11,11 +11,9 @@ import { eq } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { waitForConfirmation } from '#server/chain/confirmation';
 import { fetchEntry, fetchVault } from '#server/chain/escrow-program/accounts';
-import {
-  buildCreateVaultTransaction,
-  buildCreateVaultV2Transaction,
-} from '#server/chain/escrow-program/app-transactions';
+import { buildCreateVaultV2Transaction } from '#server/chain/escrow-program/app-transactions';
 import { findEntryAddress } from '#server/chain/escrow-program/pda';
+import { buildCreateVaultTransaction } from '#server/chain/escrow-program/testing/v1-vaults';
 import { dares } from '#server/db/schema';
 import type { TestContext } from './app';
 import { bearer, type TestWallet } from './wallet';

@@ -4,13 +4,13 @@ import { expect } from 'vitest';
 import { lamportsToSol, solToLamports } from '#contract/money';
 import { waitForConfirmation } from '#server/chain/confirmation';
 import { fetchVault } from '#server/chain/escrow-program/accounts';
+import { buildCreateVaultV2Transaction } from '#server/chain/escrow-program/app-transactions';
+import type { DareKind } from '#server/chain/escrow-program/layout';
 import {
   buildCreateVaultTransaction,
-  buildCreateVaultV2Transaction,
-  buildDepositTransaction,
+  buildDepositV1Transaction,
   buildEnterTransaction,
-} from '#server/chain/escrow-program/app-transactions';
-import type { DareKind } from '#server/chain/escrow-program/layout';
+} from '#server/chain/escrow-program/testing/v1-vaults';
 import { buildEnterV2Transaction } from '#server/chain/escrow-program/v2/enter-transaction';
 import { listVaultRecords } from '#server/chain/escrow-program/vault-records';
 import { createDare } from '#server/db/factories';
@@ -302,7 +302,7 @@ export async function contributeOnChain(ctx: TestContext, payer: Actor, dare: Pr
     { v1: ctx.escrowProgramId, v2: ctx.escrowProgramV2Id },
     dare.vault,
   );
-  const built = await buildDepositTransaction(ctx.chain.rpc, {
+  const built = await buildDepositV1Transaction(ctx.chain.rpc, {
     programId: vault?.programId ?? ctx.escrowProgramId,
     vault: dare.vault,
     payer: address(payer.wallet.address),

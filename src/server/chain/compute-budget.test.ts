@@ -6,7 +6,6 @@
 
 import {
   type Address,
-  createNoopSigner,
   type GetRecentPrioritizationFeesApi,
   getBase64Encoder,
   getCompiledTransactionMessageDecoder,
@@ -19,6 +18,7 @@ import {
 } from '@solana-program/compute-budget';
 import { getTransferSolInstruction } from '@solana-program/system';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildCreateVaultTransaction } from '#server/chain/escrow-program/testing/v1-vaults';
 import {
   computeUnitLimit,
   configurePriorityFees,
@@ -29,7 +29,7 @@ import {
   priorityFeeLamports,
   walletTransactionFee,
 } from './compute-budget';
-import { buildCreateVaultTransaction, buildDepositTransaction } from './escrow-program/app-transactions';
+import { buildDepositTransaction } from './escrow-program/app-transactions';
 import { EmbeddedEscrowChain, SIGNATURE_FEE, SOL, walletSigns } from './escrow-program/embedded-test-chain';
 import { createEntryCost } from './escrow-program/entry-cost';
 import { partiallySigned } from './escrow-program/wire-transactions';
@@ -182,7 +182,6 @@ describe('transactions built on a chain with recent priority fees', () => {
       programId: t.programId,
       vault: created.vault,
       payer: backer.address,
-      rentPayer: createNoopSigner(backer.address),
       amount: SOL / 100n,
     });
     const depositBudget = budgetOf(deposit.base64);

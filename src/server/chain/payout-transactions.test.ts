@@ -21,14 +21,13 @@ import {
 } from '@solana/kit';
 import { getTransferSolInstruction } from '@solana-program/system';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { waitForConfirmation } from './confirmation';
 import {
-  buildCancelAndRefundTransactions,
   buildCreateVaultTransaction,
-  buildDepositTransaction,
+  buildDepositV1Transaction,
   buildEnterTransaction,
-  buildRefundTransaction,
-} from './escrow-program/app-transactions';
+} from '#server/chain/escrow-program/testing/v1-vaults';
+import { waitForConfirmation } from './confirmation';
+import { buildCancelAndRefundTransactions, buildRefundTransaction } from './escrow-program/app-transactions';
 import { EmbeddedEscrowChain, walletSigns } from './escrow-program/embedded-test-chain';
 import { getCancelInstruction, getRefundInstruction } from './escrow-program/instructions';
 import { type DareKind, ENTRY_SIZE, VAULT_SIZE } from './escrow-program/layout';
@@ -62,7 +61,7 @@ async function dare(stake: bigint, kind: DareKind = 'community') {
 }
 
 async function deposit(vault: Address, payer: KeyPairSigner, amount: bigint) {
-  const built = await buildDepositTransaction(t.rpc, {
+  const built = await buildDepositV1Transaction(t.rpc, {
     programId: t.programId,
     vault,
     payer: payer.address,

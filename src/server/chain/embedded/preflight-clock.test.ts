@@ -9,12 +9,12 @@ import {
 } from '@solana/kit';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { EmbeddedEscrowChain, SOL } from '#server/chain/escrow-program/embedded-test-chain';
+import { getRefundInstruction } from '#server/chain/escrow-program/instructions';
+import { findVaultAddress } from '#server/chain/escrow-program/pda';
 import {
   getCreateVaultInstruction,
   getDepositInstruction,
-  getRefundInstruction,
-} from '#server/chain/escrow-program/instructions';
-import { findVaultAddress } from '#server/chain/escrow-program/pda';
+} from '#server/chain/escrow-program/testing/v1-vaults';
 
 let t: EmbeddedEscrowChain;
 beforeAll(async () => {

@@ -21,15 +21,15 @@ import {
 } from '@solana/kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EmbeddedEscrowChain, SOL } from '#server/chain/escrow-program/embedded-test-chain';
+import { getCancelInstruction } from '#server/chain/escrow-program/instructions';
+import { decodeReceipt, ENTRY_SIZE, RECEIPT_SIZE, VAULT_SIZE } from '#server/chain/escrow-program/layout';
+import { findEntryAddress, findReceiptAddress, findVaultAddress } from '#server/chain/escrow-program/pda';
 import {
-  getCancelInstruction,
   getCloseInstructions,
   getCreateVaultInstruction,
   getDepositInstruction,
   getEnterInstruction,
-} from '#server/chain/escrow-program/instructions';
-import { decodeReceipt, ENTRY_SIZE, RECEIPT_SIZE, VAULT_SIZE } from '#server/chain/escrow-program/layout';
-import { findEntryAddress, findReceiptAddress, findVaultAddress } from '#server/chain/escrow-program/pda';
+} from '#server/chain/escrow-program/testing/v1-vaults';
 import { createEmbeddedChain } from '.';
 
 let stateDir: string;

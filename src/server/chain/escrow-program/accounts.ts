@@ -18,7 +18,7 @@ import { decodeReceipt, type Receipt } from './layout';
 
 export type Owned<T> = T & { address: Address; lamports: bigint; programId: Address };
 
-async function fetchOwned<T>(
+export async function fetchOwned<T>(
   rpc: Rpc<GetAccountInfoApi>,
   programs: EscrowPrograms | Address,
   address: Address,

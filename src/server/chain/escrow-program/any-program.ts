@@ -7,23 +7,14 @@
  */
 import type { Address, ReadonlyUint8Array } from '@solana/kit';
 import { decodeEntry, decodeVault, type Entry, type Vault } from './layout';
-import { decodeEntryV2, decodeVaultV2 } from './v2/layout';
+import { decodeEntryV2, decodeVaultV2, type VaultJudging } from './v2/layout';
+
+export type { VaultJudging } from './v2/layout';
 
 /** The two programs' ids on this chain. */
 export interface EscrowPrograms {
   v1: Address;
   v2: Address;
-}
-
-/** What a v2 vault records beyond v1's fields. */
-export interface VaultJudging {
-  judges: Address[];
-  threshold: number;
-  guardian: Address;
-  payoutWindow: bigint;
-  /** The standing (or executed) proposal: winners in share order, and when it may be executed. */
-  proposal: { winners: Address[]; executesAt: bigint } | null;
-  vetoCount: number;
 }
 
 /** A vault of either program: v1's fields (`moderator` is v2's canceller), its version, and v2's judging. */

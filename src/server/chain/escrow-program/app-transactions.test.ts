@@ -18,16 +18,20 @@ import {
 } from '@solana/kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  buildCreateVaultTransaction,
+  buildDepositV1Transaction,
+  buildEnterTransaction,
+  getDepositInstruction,
+  getSettleInstruction,
+} from '#server/chain/escrow-program/testing/v1-vaults';
+import {
   buildCancelAndRefundTransactions,
   buildCloseRecordsTransactions,
-  buildCreateVaultTransaction,
-  buildDepositTransaction,
-  buildEnterTransaction,
   buildRefundTransaction,
   type VaultTransaction,
 } from './app-transactions';
 import { EmbeddedEscrowChain, SIGNATURE_FEE, SOL, walletSigns } from './embedded-test-chain';
-import { getCancelInstruction, getDepositInstruction, getSettleInstruction } from './instructions';
+import { getCancelInstruction } from './instructions';
 import { type DareKind, ENTRY_SIZE, MIN_DEPOSIT_LAMPORTS, RECEIPT_SIZE, VAULT_SIZE } from './layout';
 import { findReceiptAddress } from './pda';
 import { listVaultRecords } from './vault-records';
@@ -66,7 +70,7 @@ async function createDare(creator: KeyPairSigner, stake: bigint, kind: DareKind 
 }
 
 async function deposit(vault: Address, payer: KeyPairSigner, amount: bigint) {
-  const built = await buildDepositTransaction(t.rpc, {
+  const built = await buildDepositV1Transaction(t.rpc, {
     programId: t.programId,
     vault,
     payer: payer.address,

@@ -2,8 +2,8 @@
  * The escrow transactions DarePool's server builds. Who pays what:
  * - create_vault and deposit (program v2): the user's wallet is the fee payer, the rent payer of
  *   what the transaction creates (returned to it when those accounts close) and the only signer.
- *   A v1 deposit's new receipt is lent by the platform fee payer, which then signs as its rent payer.
- * - enter: the entrant's wallet pays the network fee and the entry's rent (returned to it when
+ *   v1 vaults take no new money (decision 050): nothing here makes, funds or enters one.
+ * - enter (v2/enter-transaction.ts): the entrant's wallet pays the network fee and the entry's rent (returned to it when
  *   the entry closes) and is the only signer. The platform signs no transaction it hands out that
  *   locks none of the client's own SOL: a free account could broadcast such a transaction without
  *   ever submitting a proof (docs/decisions/034-entrants-pay-their-entry.md).
@@ -24,7 +24,6 @@ import {
   type Instruction,
   type ReadonlyUint8Array,
   type Rpc,
-  type Signature,
   type TransactionSigner,
 } from '@solana/kit';
 import { priorityFeesOf } from '#server/chain/compute-budget';
@@ -34,15 +33,13 @@ import {
   getCancelInstruction,
   getCloseEntryInstruction,
   getCloseReceiptInstruction,
-  getCreateVaultInstruction,
-  getDepositInstruction,
-  getEnterInstruction,
   getRefundInstruction,
 } from './instructions';
-import type { DareKind, Vault } from './layout';
-import { findEntryAddress, findReceiptAddress } from './pda';
+import type { Vault } from './layout';
+import { findReceiptAddress } from './pda';
 import {
   getCreateVaultV2Instruction,
+  getDepositV2Instruction,
   getExecuteInstruction,
   type VaultTerms as VaultTermsV2,
 } from './v2/instructions';
@@ -90,35 +87,28 @@ async function lifetimeOf(rpc: BlockhashRpc): Promise<Lifetime> {
   return (await rpc.getLatestBlockhash({ commitment: 'confirmed' }).send()).value;
 }
 
-export async function buildCreateVaultTransaction(
+/**
+ * One instruction in a transaction for the wallet `feePayer` to sign later (a no-op signer here):
+ * the server's own signers, if any, sign now.
+ */
+export async function walletTransaction(
   rpc: BlockhashRpc,
-  input: {
-    programId: Address;
-    /** The user's wallet: fee payer and creator; it signs later. */
-    creator: Address;
-    /** The platform fee payer: signs here as the rent payer of the vault and the creator's receipt. */
-    rentPayer: TransactionSigner;
-    /** The vault's seed, 32 bytes chosen once per dare. */
-    dareId: ReadonlyUint8Array;
-    moderator: Address;
-    deadline: bigint;
-    refundAfter: bigint;
-    amount: bigint;
-    kind: DareKind;
-    memo?: string;
-  },
-): Promise<AppTransaction & { vault: Address; receipt: Address }> {
-  const creator = createNoopSigner(input.creator);
-  return createVaultTransaction(
-    rpc,
-    creator,
-    await getCreateVaultInstruction({ ...input, creator }),
-    input.memo,
-  );
+  feePayer: TransactionSigner,
+  instruction: Instruction,
+  memo: string | undefined,
+): Promise<AppTransaction> {
+  const { base64, messageBytes, lastValidBlockHeight } = await partiallySigned({
+    feePayer,
+    lifetime: await lifetimeOf(rpc),
+    fees: priorityFeesOf(rpc),
+    instructions: [instruction],
+    memo,
+  });
+  return { base64, messageBytes, lastValidBlockHeight };
 }
 
 /** Either program's create_vault, for the creator's wallet to sign as fee payer. */
-async function createVaultTransaction(
+export async function createVaultTransaction(
   rpc: BlockhashRpc,
   creator: TransactionSigner,
   instruction: Instruction,
@@ -127,14 +117,7 @@ async function createVaultTransaction(
   // The instruction's accounts (both programs): creator, rent payer, vault, receipt.
   const vault = instruction.accounts![2]!.address;
   const receipt = instruction.accounts![3]!.address;
-  const built = await partiallySigned({
-    feePayer: creator,
-    lifetime: await lifetimeOf(rpc),
-    fees: priorityFeesOf(rpc),
-    instructions: [instruction],
-    memo,
-  });
-  return { ...walletTransaction(built), vault, receipt };
+  return { ...(await walletTransaction(rpc, creator, instruction, memo)), vault, receipt };
 }
 
 /**
@@ -167,10 +150,34 @@ export async function buildCreateVaultV2Transaction(
 }
 
 /**
- * A deposit for the payer's wallet to sign as fee payer. Without `rentPayer` the payer lends its
- * own new receipt's rent (program v2: returned to it when the receipt closes) and is the only
- * signer, so nothing of DarePool signs a transaction handed to a client (decision 058). With one
- * (v1 vaults only), that signer lends it, signing only when this deposit creates the receipt.
+ * A deposit by `payer`, whose new receipt's rent `rentPayer` lends (returned to it when the
+ * receipt closes): it signs only when this deposit creates the receipt. A receipt never closes
+ * while its vault takes deposits, so "exists" cannot turn false before this lands; one created
+ * meanwhile only makes the rent payer's signature unneeded.
+ */
+export async function depositInstruction(
+  rpc: Rpc<GetAccountInfoApi>,
+  input: {
+    programId: Address;
+    vault: Address;
+    payer: TransactionSigner;
+    rentPayer: TransactionSigner;
+    amount: bigint;
+  },
+): Promise<{ instruction: Instruction; receipt: Address; newReceipt: boolean }> {
+  const receipt = (await findReceiptAddress(input.programId, input.vault, input.payer.address)).address;
+  const newReceipt = (await fetchReceipt(rpc, input.programId, receipt)) === null;
+  const instruction = await getDepositV2Instruction({
+    ...input,
+    rentPayer: newReceipt ? input.rentPayer : input.rentPayer.address,
+  });
+  return { instruction, receipt, newReceipt };
+}
+
+/**
+ * A deposit for the payer's wallet to sign as fee payer: the payer lends its own new receipt's
+ * rent (program v2: returned to it when the receipt closes) and is the only signer, so nothing of
+ * DarePool signs a transaction handed to a client (decision 058).
  */
 export async function buildDepositTransaction(
   rpc: AccountRpc,
@@ -179,59 +186,19 @@ export async function buildDepositTransaction(
     vault: Address;
     /** The user's wallet: fee payer and depositor; it signs later. */
     payer: Address;
-    rentPayer?: TransactionSigner;
     amount: bigint;
     memo?: string;
   },
 ): Promise<AppTransaction & { receipt: Address; newReceipt: boolean }> {
   const payer = createNoopSigner(input.payer);
-  const receipt = (await findReceiptAddress(input.programId, input.vault, input.payer)).address;
-  // A receipt never closes while its vault takes deposits, so "exists" cannot turn false before
-  // this lands; one created meanwhile only makes the rent payer's signature unneeded.
-  const newReceipt = (await fetchReceipt(rpc, input.programId, receipt)) === null;
-  const rentPayer = input.rentPayer ?? payer;
-  const instruction = await getDepositInstruction({
+  const { instruction, receipt, newReceipt } = await depositInstruction(rpc, {
     programId: input.programId,
     vault: input.vault,
     payer,
-    rentPayer: newReceipt ? rentPayer : rentPayer.address,
+    rentPayer: payer,
     amount: input.amount,
   });
-  const built = await partiallySigned({
-    feePayer: payer,
-    lifetime: await lifetimeOf(rpc),
-    fees: priorityFeesOf(rpc),
-    instructions: [instruction],
-    memo: input.memo,
-  });
-  return { ...walletTransaction(built), receipt, newReceipt };
-}
-
-/**
- * The entrant's wallet is the fee payer and the entry's rent payer, and the only signer: nothing of
- * DarePool signs, so a transaction handed to a client costs the platform nothing if broadcast. The
- * rent goes back to the entrant when the entry closes (close_entry pays its recorded rent payer).
- */
-export async function buildEnterTransaction(
-  rpc: BlockhashRpc,
-  input: { programId: Address; vault: Address; entrant: Address; memo?: string },
-): Promise<AppTransaction & { entry: Address }> {
-  const entrant = createNoopSigner(input.entrant);
-  const instruction = await getEnterInstruction({
-    programId: input.programId,
-    vault: input.vault,
-    entrant,
-    rentPayer: entrant,
-  });
-  const entry = (await findEntryAddress(input.programId, input.vault, input.entrant)).address;
-  const built = await partiallySigned({
-    feePayer: entrant,
-    lifetime: await lifetimeOf(rpc),
-    fees: priorityFeesOf(rpc),
-    instructions: [instruction],
-    memo: input.memo,
-  });
-  return { ...walletTransaction(built), entry };
+  return { ...(await walletTransaction(rpc, payer, instruction, input.memo)), receipt, newReceipt };
 }
 
 /**
@@ -255,14 +222,10 @@ export async function buildRefundTransaction(
     vaultRentPayer: vault.rentPayer,
     receipt: receiptAddress,
   });
-  const built = await partiallySigned({
-    feePayer: createNoopSigner(input.payer),
-    lifetime: await lifetimeOf(rpc),
-    fees: priorityFeesOf(rpc),
-    instructions: [instruction],
-    memo: input.memo,
-  });
-  return { ...walletTransaction(built), amount: receipt.amount };
+  return {
+    ...(await walletTransaction(rpc, createNoopSigner(input.payer), instruction, input.memo)),
+    amount: receipt.amount,
+  };
 }
 
 /**
@@ -432,9 +395,4 @@ async function pack(
   });
   // The records after the cancel: refunds need a refunding vault, which the cancel makes.
   return [...alone, ...withFallback];
-}
-
-function walletTransaction(built: AppTransaction & { signature: Signature | null }): AppTransaction {
-  const { base64, messageBytes, lastValidBlockHeight } = built;
-  return { base64, messageBytes, lastValidBlockHeight };
 }

@@ -1,7 +1,8 @@
 import { generateKeyPairSigner } from '@solana/kit';
 import { describe, expect, it } from 'vitest';
+import { getDepositInstruction, getSettleInstruction } from '#server/chain/escrow-program/testing/v1-vaults';
 import { createInstructionDecoder, ESCROW_V1_INSTRUCTIONS, escrowProgramDecoder } from './decode';
-import { getDepositInstruction, getSettleInstruction, INSTRUCTION } from './instructions';
+import { INSTRUCTION } from './instructions';
 import {
   getCreateVaultV2Instruction,
   getExecuteInstruction,

@@ -5,6 +5,7 @@
  * lookup does not change.
  */
 import { COMPUTE_BUDGET_PROGRAM_ADDRESS } from '@solana-program/compute-budget';
+import { createVaultV1HeadCodec, createVaultV2HeadCodec, depositHeadCodec } from './codec';
 import { INSTRUCTION } from './instructions';
 import { INSTRUCTION_V2 } from './v2/instructions';
 
@@ -34,9 +35,26 @@ export interface DecodedInstruction {
   data: DecodedData;
 }
 
-function u64At(bytes: Uint8Array, offset: number): bigint | null {
-  if (bytes.length < offset + 8) return null;
-  return new DataView(bytes.buffer, bytes.byteOffset + offset, 8).getBigUint64(0, true);
+/**
+ * The fields of a create_vault (either version) or a deposit its data begins with: null when the
+ * data is too short to hold them (what follows them is not read).
+ */
+function readHead<T>(
+  codec: { fixedSize: number; decode(bytes: Uint8Array): T },
+  bytes: Uint8Array,
+): T | null {
+  return bytes.length < codec.fixedSize ? null : codec.decode(bytes);
+}
+
+/** Either version's create_vault head: the amount and kind are what the explorer shows. */
+function createVaultData(codec: {
+  fixedSize: number;
+  decode(bytes: Uint8Array): { amount: bigint; kind: number };
+}) {
+  return (bytes: Uint8Array): DecodedData | null => {
+    const head = readHead(codec, bytes);
+    return head && { amount: head.amount, kind: head.kind === 1 ? 'major' : 'community' };
+  };
 }
 
 /** The escrow program v1 (program/src/darepool_escrow.c; docs/program.md), tag -> instruction. */
@@ -46,12 +64,7 @@ export const ESCROW_V1_INSTRUCTIONS: ReadonlyMap<number, InstructionSpec> = new 
     {
       name: 'create vault',
       accounts: ['payer', 'rentPayer', 'vault', 'receipt', 'systemProgram'],
-      // tag, dare id (32), moderator (32), deadline, refund_after, amount, kind, bumps
-      data: (bytes) => {
-        const amount = u64At(bytes, 81);
-        if (amount === null || bytes.length < 90) return null;
-        return { amount, kind: bytes[89] === 1 ? 'major' : 'community' };
-      },
+      data: createVaultData(createVaultV1HeadCodec),
     },
   ],
   [
@@ -60,8 +73,8 @@ export const ESCROW_V1_INSTRUCTIONS: ReadonlyMap<number, InstructionSpec> = new 
       name: 'deposit',
       accounts: ['payer', 'rentPayer', 'vault', 'receipt', 'systemProgram'],
       data: (bytes) => {
-        const amount = u64At(bytes, 1);
-        return amount === null ? null : { amount };
+        const head = readHead(depositHeadCodec, bytes);
+        return head && { amount: head.amount };
       },
     },
   ],
@@ -92,12 +105,7 @@ export const ESCROW_V2_INSTRUCTIONS: ReadonlyMap<number, InstructionSpec> = new 
     {
       name: 'create vault',
       accounts: ['payer', 'rentPayer', 'vault', 'receipt', 'systemProgram'],
-      // tag, dare id (32), canceller (32), guardian (32), deadline, refund_after, window, amount, kind…
-      data: (bytes) => {
-        const amount = u64At(bytes, 121);
-        if (amount === null || bytes.length < 130) return null;
-        return { amount, kind: bytes[129] === 1 ? 'major' : 'community' };
-      },
+      data: createVaultData(createVaultV2HeadCodec),
     },
   ],
   [INSTRUCTION_V2.deposit, ESCROW_V1_INSTRUCTIONS.get(INSTRUCTION.deposit)!],

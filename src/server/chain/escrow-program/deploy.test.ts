@@ -19,6 +19,7 @@ import {
 import { LiteSVM } from 'litesvm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEmbeddedChain } from '#server/chain/embedded';
+import { getCreateVaultInstruction } from '#server/chain/escrow-program/testing/v1-vaults';
 import type { ChainPort } from '#server/chain/port';
 import { linkSbf } from '../../../../program/linker/link';
 import { fetchEntry, fetchReceipt, fetchVault } from './accounts';
@@ -32,7 +33,6 @@ import {
   rpcDeployTarget,
 } from './deploy';
 import { escrowErrorMessage } from './errors';
-import { getCreateVaultInstruction } from './instructions';
 import { findEntryAddress, findReceiptAddress, findVaultAddress } from './pda';
 import { readEscrowProgram, sha256Hex } from './program';
 

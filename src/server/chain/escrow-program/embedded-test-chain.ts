@@ -26,10 +26,13 @@ import {
 } from '@solana/kit';
 import { waitForConfirmation } from '#server/chain/confirmation';
 import { createEmbeddedChain } from '#server/chain/embedded';
+import {
+  getSettleAndCloseInstructions,
+  getSettleInstruction,
+} from '#server/chain/escrow-program/testing/v1-vaults';
 import type { ChainPort } from '#server/chain/port';
 import { fetchVault } from './accounts';
 import { ensureProgramDeployed } from './deploy';
-import { getSettleAndCloseInstructions, getSettleInstruction } from './instructions';
 import { readEscrowProgram } from './program';
 import { listVaultRecords } from './vault-records';
 

@@ -35,20 +35,26 @@ export const ESCROW_ERRORS = {
 export type EscrowErrorCode = keyof typeof ESCROW_ERRORS;
 export type EscrowErrorName = (typeof ESCROW_ERRORS)[EscrowErrorCode][0];
 
-export const ESCROW_ERROR_CODE = Object.fromEntries(
-  Object.entries(ESCROW_ERRORS).map(([code, [name]]) => [name, Number(code)]),
-) as Record<EscrowErrorName, EscrowErrorCode>;
-
-export function escrowErrorName(code: number): EscrowErrorName | null {
-  return (ESCROW_ERRORS as Record<number, readonly [EscrowErrorName, string]>)[code]?.[0] ?? null;
+/** One program's error table read both ways: name -> code, and a code's name and message. */
+export function errorLookups<Code extends number, Name extends string>(
+  table: Record<Code, readonly [Name, string]>,
+) {
+  const byCode = table as Record<number, readonly [Name, string]>;
+  return {
+    codes: Object.fromEntries(Object.entries(byCode).map(([code, [name]]) => [name, Number(code)])) as Record<
+      Name,
+      Code
+    >,
+    name: (code: number): Name | null => byCode[code]?.[0] ?? null,
+    /** A readable message for a Custom(code) of this program. */
+    message: (code: number): string => byCode[code]?.[1] ?? `Escrow program error ${code}`,
+  };
 }
 
-/** A readable message for a Custom(code) of this program. */
-export function escrowErrorMessage(code: number): string {
-  return (
-    (ESCROW_ERRORS as Record<number, readonly [string, string]>)[code]?.[1] ?? `Escrow program error ${code}`
-  );
-}
+const lookups = errorLookups(ESCROW_ERRORS);
+export const ESCROW_ERROR_CODE = lookups.codes;
+export const escrowErrorName = lookups.name;
+export const escrowErrorMessage = lookups.message;
 
 /**
  * The Custom code of a failed instruction, from a JSON-RPC transaction error

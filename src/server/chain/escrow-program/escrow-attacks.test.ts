@@ -12,16 +12,18 @@ import {
 } from '@solana/kit';
 import { getTransferSolInstruction } from '@solana-program/system';
 import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  getCreateVaultInstruction,
+  getDepositInstruction,
+  getEnterInstruction,
+  getSettleInstruction,
+} from '#server/chain/escrow-program/testing/v1-vaults';
 import { ESCROW_ERROR_CODE as E, escrowErrorMessage } from './errors';
 import {
   getCancelInstruction,
   getCloseEntryInstruction,
   getCloseReceiptInstruction,
-  getCreateVaultInstruction,
-  getDepositInstruction,
-  getEnterInstruction,
   getRefundInstruction,
-  getSettleInstruction,
 } from './instructions';
 import { findEntryAddress, findReceiptAddress, findVaultAddress } from './pda';
 import { EscrowTestChain, SOL, type TestDare } from './test-chain';

@@ -6,15 +6,17 @@ import type { Address, KeyPairSigner } from '@solana/kit';
 import { Rent } from 'litesvm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  getCancelInstruction,
-  getCloseEntryInstruction,
   getCloseInstructions,
-  getCloseReceiptInstruction,
   getDepositInstruction,
   getEnterInstruction,
-  getRefundInstruction,
   getSettleAndCloseInstructions,
   getSettleInstruction,
+} from '#server/chain/escrow-program/testing/v1-vaults';
+import {
+  getCancelInstruction,
+  getCloseEntryInstruction,
+  getCloseReceiptInstruction,
+  getRefundInstruction,
 } from './instructions';
 import { MIN_DEPOSIT_LAMPORTS } from './layout';
 import { findEntryAddress, findReceiptAddress } from './pda';

@@ -6,13 +6,15 @@
 import type { Address, KeyPairSigner } from '@solana/kit';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
+  getDepositInstruction,
+  getEnterInstruction,
+  getSettleInstruction,
+} from '#server/chain/escrow-program/testing/v1-vaults';
+import {
   getCancelInstruction,
   getCloseEntryInstruction,
   getCloseReceiptInstruction,
-  getDepositInstruction,
-  getEnterInstruction,
   getRefundInstruction,
-  getSettleInstruction,
 } from './instructions';
 import type { DareKind } from './layout';
 import { MIN_DEPOSIT_LAMPORTS } from './layout';

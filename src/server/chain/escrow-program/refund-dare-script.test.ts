@@ -13,11 +13,11 @@ import type { Address, KeyPairSigner } from '@solana/kit';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
   buildCreateVaultTransaction,
-  buildDepositTransaction,
+  buildDepositV1Transaction,
   buildEnterTransaction,
-} from './app-transactions';
+  getSettleInstruction,
+} from '#server/chain/escrow-program/testing/v1-vaults';
 import { EmbeddedEscrowChain, SIGNATURE_FEE, SOL, walletSigns } from './embedded-test-chain';
-import { getSettleInstruction } from './instructions';
 import { readKeypairFile, writeNewKeypairFile } from './keypair-file';
 import { ENTRY_SIZE } from './layout';
 import { listVaultRecords } from './vault-records';
@@ -123,7 +123,7 @@ it("refunds every payer of a dare past refund_after, paying only fees from a str
   const creator = await t.wallet();
   const vault = await dare(creator, 300_000_001n);
   const payer = await t.wallet();
-  const deposit = await buildDepositTransaction(t.rpc, {
+  const deposit = await buildDepositV1Transaction(t.rpc, {
     programId: t.programId,
     vault,
     payer: payer.address,

@@ -17,8 +17,8 @@ import {
 } from '@solana/kit';
 import { getTransferSolInstruction } from '@solana-program/system';
 import { LiteSVM } from 'litesvm';
+import { getCreateVaultInstruction } from '#server/chain/escrow-program/testing/v1-vaults';
 import { deployProgram, liteSvmDeployTarget } from './deploy';
-import { getCreateVaultInstruction } from './instructions';
 import {
   type DareKind,
   decodeEntry,

@@ -230,7 +230,6 @@ export function createPaymentsService({
     terms: VaultTerms | null,
     reference: string,
   ) {
-    const keys = await platform();
     const vault = address(escrow.publicKey);
     const programVersion = escrow.programVersion;
     if (terms) {
@@ -266,7 +265,6 @@ export function createPaymentsService({
       programId: programOf(escrow),
       vault,
       payer: from,
-      ...(programVersion === 2 ? {} : { rentPayer: keys.rentPayer }),
       amount: lamports,
       memo: reference,
     });

@@ -1,8 +1,8 @@
 /**
  * Escrow program v1 is retired (docs/decisions/050-retire-v1.md): its `settle` let the moderator
- * key, which the server holds, pay a vault to any wallet it entered. The instruction's encoder
- * stays beside the program's others (the program's own tests, the benchmarks and the readers of
- * old transactions use it), but no module the server or its scripts run may build one.
+ * key, which the server holds, pay a vault to any wallet it entered. Its builder is test support
+ * (escrow-program/testing/v1-vaults.ts: the program's own tests and the benchmarks use it), and
+ * no module the server or its scripts run may build one.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';

@@ -15,7 +15,6 @@ import { entryCostLabel, SUBMISSION_MESSAGES } from '#contract/submissions';
 import type { EscrowKeys } from '#server/chain/escrow-keys';
 import { fetchEntry, fetchVault, type Owned } from '#server/chain/escrow-program/accounts';
 import type { AnyVault } from '#server/chain/escrow-program/any-program';
-import { buildEnterTransaction } from '#server/chain/escrow-program/app-transactions';
 import { fetchChainTime } from '#server/chain/escrow-program/chain-clock';
 import { createEntryCost, entryShortfall } from '#server/chain/escrow-program/entry-cost';
 import { findEntryAddress } from '#server/chain/escrow-program/pda';
@@ -176,15 +175,14 @@ export function createEntries({
       const carried = program.version === 2 ? proofHash : null;
       const row = await prepared.prepare(
         { kind: 'enter', vault, wallet: entrant, dareId: dare.id, userId: user.id, proofHash: carried },
+        // ourVaultOf refuses a v1 vault: only v2's take entries.
         () =>
-          program.version === 1
-            ? buildEnterTransaction(rpc, { programId: program.programId, vault, entrant })
-            : buildEnterV2Transaction(rpc, {
-                programId: program.programId,
-                vault,
-                entrant,
-                proofHash: proofHashBytes(proofHash),
-              }),
+          buildEnterV2Transaction(rpc, {
+            programId: program.programId,
+            vault,
+            entrant,
+            proofHash: proofHashBytes(proofHash),
+          }),
         // The previous one can no longer land: if the wallet entered, it was with that one.
         async () => {
           if ((await entryOf(vault, program, entrant)).exists)

@@ -10,16 +10,18 @@ import { describe, expect, it } from 'vitest';
 import {
   getCancelInstruction,
   getCloseEntryInstruction,
-  getCloseInstructions,
   getCloseReceiptInstruction,
+} from '#server/chain/escrow-program/instructions';
+import { findEntryAddress, findVaultAddress } from '#server/chain/escrow-program/pda';
+import { readEscrowProgram } from '#server/chain/escrow-program/program';
+import {
+  getCloseInstructions,
   getCreateVaultInstruction,
   getDepositInstruction,
   getEnterInstruction,
   getSettleAndCloseInstructions,
   getSettleInstruction,
-} from '#server/chain/escrow-program/instructions';
-import { findEntryAddress, findVaultAddress } from '#server/chain/escrow-program/pda';
-import { readEscrowProgram } from '#server/chain/escrow-program/program';
+} from '#server/chain/escrow-program/testing/v1-vaults';
 import { loadBankrun } from './bankrun';
 import { balances, bankrunForTests, outcome, type Report, sameOnEveryRuntime } from './compare';
 import { deploy, deployPrograms, mustSend, type ProgramRuntime, sendInstructions } from './runtime';

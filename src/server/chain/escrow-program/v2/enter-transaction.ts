@@ -1,6 +1,6 @@
 /**
- * v2's `enter` as DarePool hands it to an entrant (v1's is buildEnterTransaction in
- * ../app-transactions.ts): the same payer rules — the entrant's wallet is the fee payer, the
+ * v2's `enter` as DarePool hands it to an entrant (v1 vaults take no entries: decision 050): the
+ * payer rules of app-transactions.ts — the entrant's wallet is the fee payer, the
  * entry's rent payer and the only signer, nothing of DarePool signs (decision 034) — and the
  * entry carries the proof's fingerprint (decision 038).
  */
@@ -12,9 +12,8 @@ import {
   type ReadonlyUint8Array,
   type Rpc,
 } from '@solana/kit';
-import { priorityFeesOf } from '#server/chain/compute-budget';
+import { type AppTransaction, walletTransaction } from '#server/chain/escrow-program/app-transactions';
 import { findEntryAddress } from '#server/chain/escrow-program/pda';
-import { type AppTransaction, partiallySigned } from '#server/chain/escrow-program/wire-transactions';
 import { getEnterV2Instruction } from './instructions';
 
 export async function buildEnterV2Transaction(
@@ -37,13 +36,5 @@ export async function buildEnterV2Transaction(
     proofHash: input.proofHash,
   });
   const entry = (await findEntryAddress(input.programId, input.vault, input.entrant)).address;
-  const lifetime = (await rpc.getLatestBlockhash({ commitment: 'confirmed' }).send()).value;
-  const { base64, messageBytes, lastValidBlockHeight } = await partiallySigned({
-    feePayer: entrant,
-    lifetime,
-    fees: priorityFeesOf(rpc),
-    instructions: [instruction],
-    memo: input.memo,
-  });
-  return { base64, messageBytes, lastValidBlockHeight, entry };
+  return { ...(await walletTransaction(rpc, entrant, instruction, input.memo)), entry };
 }

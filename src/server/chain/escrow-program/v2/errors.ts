@@ -2,7 +2,7 @@
  * Escrow v2's error codes (Custom(n) in a failed instruction). 1-30 mean what they mean in
  * version 1 (19 now names the canceller; 21, settle's window, is never returned); 31 on are new.
  */
-import { ESCROW_ERRORS } from '#server/chain/escrow-program/errors';
+import { ESCROW_ERRORS, errorLookups } from '#server/chain/escrow-program/errors';
 
 export { customErrorCode } from '#server/chain/escrow-program/errors';
 
@@ -29,17 +29,7 @@ export const ESCROW_V2_ERRORS = {
 export type EscrowV2ErrorCode = keyof typeof ESCROW_V2_ERRORS;
 export type EscrowV2ErrorName = (typeof ESCROW_V2_ERRORS)[EscrowV2ErrorCode][0];
 
-export const ESCROW_V2_ERROR_CODE = Object.fromEntries(
-  Object.entries(ESCROW_V2_ERRORS).map(([code, [name]]) => [name, Number(code)]),
-) as Record<EscrowV2ErrorName, EscrowV2ErrorCode>;
-
-export function escrowV2ErrorName(code: number): EscrowV2ErrorName | null {
-  return (ESCROW_V2_ERRORS as Record<number, readonly [EscrowV2ErrorName, string]>)[code]?.[0] ?? null;
-}
-
-export function escrowV2ErrorMessage(code: number): string {
-  return (
-    (ESCROW_V2_ERRORS as Record<number, readonly [string, string]>)[code]?.[1] ??
-    `Escrow program error ${code}`
-  );
-}
+const lookups = errorLookups(ESCROW_V2_ERRORS);
+export const ESCROW_V2_ERROR_CODE = lookups.codes;
+export const escrowV2ErrorName = lookups.name;
+export const escrowV2ErrorMessage = lookups.message;

@@ -3,18 +3,26 @@
  * program/src/darepool_escrow_v2.c reads them; docs/program.md lists them). PDAs use the same
  * seeds as version 1 under v2's program id. Results are plain kit `Instruction`s.
  */
-import {
-  AccountRole,
-  type Address,
-  getAddressEncoder,
-  type Instruction,
-  type ReadonlyUint8Array,
-  type TransactionSigner,
-} from '@solana/kit';
+import type { Address, Instruction, ReadonlyUint8Array, TransactionSigner } from '@solana/kit';
 import { encodeProposeData, PROPOSE_TAG } from '#contract/propose-layout';
-import { SYSTEM_PROGRAM_ADDRESS } from '#server/chain/escrow-program/loader-v3';
-import { findEntryAddress, findReceiptAddress, findVaultAddress } from '#server/chain/escrow-program/pda';
-import { DARE_KIND, type DareKind, MAX_JUDGES } from './layout';
+import {
+  type AccountMeta,
+  createVaultParts,
+  createVaultV2DataCodec,
+  depositDataCodec,
+  encoded,
+  enterV2DataCodec,
+  payingAccounts,
+  readonly,
+  signer,
+  signerOrAddress,
+  signerOrWritable,
+  tagOnly,
+  writable,
+} from '#server/chain/escrow-program/codec';
+import { getCancelInstruction } from '#server/chain/escrow-program/instructions';
+import { findEntryAddress, findReceiptAddress } from '#server/chain/escrow-program/pda';
+import { type DareKind, MAX_JUDGES } from './layout';
 
 export const INSTRUCTION_V2 = {
   createVault: 0,
@@ -28,75 +36,6 @@ export const INSTRUCTION_V2 = {
   veto: 9,
   execute: 10,
 } as const;
-
-type Meta = Instruction['accounts'] extends readonly (infer M)[] | undefined ? M : never;
-
-function signer(account: TransactionSigner, writable: boolean): Meta {
-  return {
-    address: account.address,
-    role: writable ? AccountRole.WRITABLE_SIGNER : AccountRole.READONLY_SIGNER,
-    signer: account,
-  } as Meta;
-}
-
-/** A signer given as an address only: its signature is added later (a judge's wallet). */
-function signerOrAddress(account: TransactionSigner | Address, writable: boolean): Meta {
-  if (typeof account !== 'string') return signer(account, writable);
-  return { address: account, role: writable ? AccountRole.WRITABLE_SIGNER : AccountRole.READONLY_SIGNER };
-}
-
-function writableOrSigner(account: TransactionSigner | Address): Meta {
-  return typeof account === 'string' ? writable(account) : signer(account, true);
-}
-
-function writable(address: Address): Meta {
-  return { address, role: AccountRole.WRITABLE };
-}
-
-function readonly(address: Address): Meta {
-  return { address, role: AccountRole.READONLY };
-}
-
-const SYSTEM = readonly(SYSTEM_PROGRAM_ADDRESS);
-const addressBytes = getAddressEncoder();
-
-class DataWriter {
-  private readonly bytes: Uint8Array;
-  private readonly view: DataView;
-  private at = 0;
-  constructor(size: number) {
-    this.bytes = new Uint8Array(size);
-    this.view = new DataView(this.bytes.buffer);
-  }
-  u8(value: number): this {
-    this.view.setUint8(this.at, value);
-    this.at += 1;
-    return this;
-  }
-  u64(value: bigint): this {
-    this.view.setBigUint64(this.at, value, true);
-    this.at += 8;
-    return this;
-  }
-  i64(value: bigint): this {
-    this.view.setBigInt64(this.at, value, true);
-    this.at += 8;
-    return this;
-  }
-  raw(value: ReadonlyUint8Array): this {
-    this.bytes.set(value, this.at);
-    this.at += value.length;
-    return this;
-  }
-  done(): Uint8Array {
-    if (this.at !== this.bytes.length) throw new Error('instruction data size mismatch');
-    return this.bytes;
-  }
-}
-
-function tagOnly(tag: number): Uint8Array {
-  return new Uint8Array([tag]);
-}
 
 /** The terms a vault keeps for life (docs/program.md lists their bounds). */
 export interface VaultTerms {
@@ -122,36 +61,16 @@ export interface CreateVaultV2Input extends VaultTerms {
 }
 
 export async function getCreateVaultV2Instruction(input: CreateVaultV2Input): Promise<Instruction> {
-  // The program checks the terms too; the length must fit the judges given, whatever their number.
-  const judges = input.judges.length;
-  const vault = await findVaultAddress(input.programId, input.dareId);
-  const receipt = await findReceiptAddress(input.programId, vault.address, input.creator.address);
-  const data = new DataWriter(1 + 133 + 32 * judges)
-    .u8(INSTRUCTION_V2.createVault)
-    .raw(input.dareId)
-    .raw(addressBytes.encode(input.canceller))
-    .raw(addressBytes.encode(input.guardian))
-    .i64(input.deadline)
-    .i64(input.refundAfter)
-    .i64(input.payoutWindow)
-    .u64(input.amount)
-    .u8(DARE_KIND[input.kind])
-    .u8(input.threshold)
-    .u8(judges)
-    .u8(vault.bump)
-    .u8(receipt.bump);
-  for (const judge of input.judges) data.raw(addressBytes.encode(judge));
-  return {
-    programAddress: input.programId,
-    accounts: [
-      signer(input.creator, true),
-      signer(input.rentPayer, true),
-      writable(vault.address),
-      writable(receipt.address),
-      SYSTEM,
-    ],
-    data: data.done(),
-  };
+  // The program checks the terms too; the judges are written as given, whatever their number.
+  const { accounts, derived } = await createVaultParts(input);
+  const data = encoded(createVaultV2DataCodec, {
+    ...input,
+    ...derived,
+    tag: INSTRUCTION_V2.createVault,
+    judgeCount: input.judges.length,
+    judges: [...input.judges],
+  });
+  return { programAddress: input.programId, accounts, data };
 }
 
 export async function getDepositV2Instruction(input: {
@@ -165,14 +84,17 @@ export async function getDepositV2Instruction(input: {
   const receipt = await findReceiptAddress(input.programId, input.vault, input.payer.address);
   return {
     programAddress: input.programId,
-    accounts: [
+    accounts: payingAccounts(
       signer(input.payer, true),
-      writableOrSigner(input.rentPayer),
-      writable(input.vault),
-      writable(receipt.address),
-      SYSTEM,
-    ],
-    data: new DataWriter(10).u8(INSTRUCTION_V2.deposit).u64(input.amount).u8(receipt.bump).done(),
+      signerOrWritable(input.rentPayer),
+      input.vault,
+      receipt.address,
+    ),
+    data: encoded(depositDataCodec, {
+      tag: INSTRUCTION_V2.deposit,
+      amount: input.amount,
+      receiptBump: receipt.bump,
+    }),
   };
 }
 
@@ -192,14 +114,17 @@ export async function getEnterV2Instruction(input: {
   const rentPayer = input.rentPayer ?? input.entrant;
   return {
     programAddress: input.programId,
-    accounts: [
+    accounts: payingAccounts(
       signer(input.entrant, rentPayer.address === input.entrant.address),
       signer(rentPayer, true),
-      writable(input.vault),
-      writable(entry.address),
-      SYSTEM,
-    ],
-    data: new DataWriter(34).u8(INSTRUCTION_V2.enter).u8(entry.bump).raw(input.proofHash).done(),
+      input.vault,
+      entry.address,
+    ),
+    data: encoded(enterV2DataCodec, {
+      tag: INSTRUCTION_V2.enter,
+      entryBump: entry.bump,
+      proofHash: input.proofHash,
+    }),
   };
 }
 
@@ -217,7 +142,7 @@ export async function getProposeInstruction(input: {
   winnerEntries?: readonly Address[];
 }): Promise<Instruction> {
   if (input.judges.length < 1 || input.judges.length > MAX_JUDGES) throw new Error('1 to 5 judges sign');
-  const accounts: Meta[] = [writable(input.vault)];
+  const accounts: AccountMeta[] = [writable(input.vault)];
   for (const [index, winner] of input.winners.entries()) {
     const entry =
       input.winnerEntries?.[index] ?? (await findEntryAddress(input.programId, input.vault, winner)).address;
@@ -260,16 +185,13 @@ export function getExecuteInstruction(input: {
   };
 }
 
+/** cancel keeps v1's tag, accounts and data: the canceller signs where v1's moderator did. */
 export function getCancelV2Instruction(input: {
   programId: Address;
   vault: Address;
   canceller: TransactionSigner;
 }): Instruction {
-  return {
-    programAddress: input.programId,
-    accounts: [signer(input.canceller, false), writable(input.vault)],
-    data: tagOnly(INSTRUCTION_V2.cancel),
-  };
+  return getCancelInstruction({ programId: input.programId, vault: input.vault, moderator: input.canceller });
 }
 
 /**

@@ -3,20 +3,16 @@
  * (docs/program.md documents both; tests decode accounts the deployed program wrote). Receipts
  * are laid out as in version 1.
  */
+import type { Address, ReadonlyUint8Array } from '@solana/kit';
 import {
-  type Address,
-  fixDecoderSize,
-  getAddressDecoder,
-  getArrayDecoder,
-  getBytesDecoder,
-  getI64Decoder,
-  getStructDecoder,
-  getU8Decoder,
-  getU32Decoder,
-  getU64Decoder,
-  type ReadonlyUint8Array,
-} from '@solana/kit';
-import type { DareKind } from '#server/chain/escrow-program/layout';
+  ACCOUNT_TYPE,
+  decodeAccount,
+  decodeRecord,
+  entryV2Codec,
+  vaultHeadOf,
+  vaultV2Codec,
+} from '#server/chain/escrow-program/codec';
+import type { Entry, VaultHead, VaultStatus } from '#server/chain/escrow-program/layout';
 
 export {
   DARE_KIND,
@@ -37,25 +33,11 @@ export const MAX_DEADLINE_AHEAD_SECONDS = 400n * 86_400n;
 /** refund_after is at most this long after the deadline. */
 export const MAX_REFUND_DELAY_SECONDS = 60n * 86_400n;
 
-export type VaultV2Status = 'open' | 'settled' | 'refunding' | 'proposed';
+export type VaultV2Status = VaultStatus;
 const STATUS: VaultV2Status[] = ['open', 'settled', 'refunding', 'proposed'];
 
-export interface VaultV2 {
-  bump: number;
-  kind: DareKind;
-  status: VaultV2Status;
-  receiptCount: number;
-  dareId: ReadonlyUint8Array;
-  /** May only cancel (DarePool: the server's moderator key). */
-  canceller: Address;
-  rentPayer: Address;
-  /** Unix seconds: deposits and entries are accepted strictly before it. */
-  deadline: bigint;
-  /** Unix seconds: from then on, with no proposal standing and no payout, anyone may refund. */
-  refundAfter: bigint;
-  total: bigint;
-  rent: bigint;
-  entryCount: number;
+/** What a v2 vault records beyond v1's fields. */
+export interface VaultJudging {
   /** The wallets that name winners; `threshold` of them must sign a proposal. */
   judges: Address[];
   threshold: number;
@@ -66,76 +48,25 @@ export interface VaultV2 {
   vetoCount: number;
 }
 
-export interface EntryV2 {
-  bump: number;
-  vault: Address;
-  entrant: Address;
-  rentPayer: Address;
-  rent: bigint;
+export interface VaultV2 extends VaultHead, VaultJudging {
+  /** May only cancel (DarePool: the server's moderator key). */
+  canceller: Address;
+}
+
+export interface EntryV2 extends Entry {
   /** The entrant's fingerprint of the proof being judged (DarePool: a SHA-256). */
   proofHash: ReadonlyUint8Array;
 }
 
-const key = getAddressDecoder();
-
-const vaultDecoder = getStructDecoder([
-  ['accountType', getU8Decoder()],
-  ['bump', getU8Decoder()],
-  ['kind', getU8Decoder()],
-  ['status', getU8Decoder()],
-  ['receiptCount', getU32Decoder()],
-  ['dareId', fixDecoderSize(getBytesDecoder(), 32)],
-  ['canceller', key],
-  ['rentPayer', key],
-  ['deadline', getI64Decoder()],
-  ['refundAfter', getI64Decoder()],
-  ['total', getU64Decoder()],
-  ['rent', getU64Decoder()],
-  ['entryCount', getU32Decoder()],
-  ['judgeCount', getU8Decoder()],
-  ['threshold', getU8Decoder()],
-  ['winnerCount', getU8Decoder()],
-  ['reserved', getU8Decoder()],
-  ['payoutWindow', getI64Decoder()],
-  ['executesAt', getI64Decoder()],
-  ['guardian', key],
-  ['judges', getArrayDecoder(key, { size: MAX_JUDGES })],
-  ['winners', getArrayDecoder(key, { size: 2 })],
-  ['vetoCount', getU32Decoder()],
-  ['reserved2', getU32Decoder()],
-]);
-
-const entryDecoder = getStructDecoder([
-  ['accountType', getU8Decoder()],
-  ['bump', getU8Decoder()],
-  ['reserved', fixDecoderSize(getBytesDecoder(), 6)],
-  ['vault', key],
-  ['entrant', key],
-  ['rentPayer', key],
-  ['rent', getU64Decoder()],
-  ['proofHash', fixDecoderSize(getBytesDecoder(), 32)],
-]);
-
 /** null when the bytes are not a v2 vault (wrong size, type tag, status or kind). */
 export function decodeVaultV2(data: ReadonlyUint8Array): VaultV2 | null {
-  if (data.length !== VAULT_V2_SIZE) return null;
-  const v = vaultDecoder.decode(data);
-  const status = STATUS[v.status];
-  if (v.accountType !== 1 || !status || (v.kind !== 0 && v.kind !== 1)) return null;
+  const v = decodeAccount(vaultV2Codec, data, ACCOUNT_TYPE.vault);
+  const head = v && vaultHeadOf(v, STATUS);
+  if (!v || !head) return null;
   if (v.judgeCount < 1 || v.judgeCount > MAX_JUDGES || v.winnerCount > 2) return null;
   return {
-    bump: v.bump,
-    kind: v.kind === 1 ? 'major' : 'community',
-    status,
-    receiptCount: v.receiptCount,
-    dareId: v.dareId,
-    canceller: v.canceller,
-    rentPayer: v.rentPayer,
-    deadline: v.deadline,
-    refundAfter: v.refundAfter,
-    total: v.total,
-    rent: v.rent,
-    entryCount: v.entryCount,
+    ...head,
+    canceller: v.moderator,
     judges: v.judges.slice(0, v.judgeCount),
     threshold: v.threshold,
     guardian: v.guardian,
@@ -147,15 +78,5 @@ export function decodeVaultV2(data: ReadonlyUint8Array): VaultV2 | null {
 }
 
 export function decodeEntryV2(data: ReadonlyUint8Array): EntryV2 | null {
-  if (data.length !== ENTRY_V2_SIZE) return null;
-  const e = entryDecoder.decode(data);
-  if (e.accountType !== 3) return null;
-  return {
-    bump: e.bump,
-    vault: e.vault,
-    entrant: e.entrant,
-    rentPayer: e.rentPayer,
-    rent: e.rent,
-    proofHash: e.proofHash,
-  };
+  return decodeRecord(entryV2Codec, data, ACCOUNT_TYPE.entry);
 }
