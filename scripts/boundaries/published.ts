@@ -15,6 +15,8 @@ export const PUBLISHED: Readonly<Record<string, string>> = {
   'chat/bus': 'the chat’s message bus, one instance’s or all instances’ (the demo seed’s chat)',
   'dares/dare-view': 'a dare as the API shows it (`toDare`, `findDare`)',
   'major-dare/current': 'the current major dare',
+  'notifications/emit': 'writing a notification in the transaction of the event it reports (decision 074)',
+  'notifications/tokens': 'the mail tokens (verification, unsubscribe), built once with the services (decision 074)',
   'judging/propose-nonce':
     'a vault’s propose nonce: its address, and its rent given back once the vault ends',
   'payouts/fee-payer':
@@ -40,6 +42,7 @@ export const PUBLISHED: Readonly<Record<string, string>> = {
  */
 export const REGISTERED_PLUGINS: Readonly<Record<string, string>> = {
   'chat/live-chat': 'the chat socket',
+  'notifications/open': 'the live notifications and the delivery job (decision 074)',
   'share/og-meta': 'the link previews of shared pages',
   'videos/janitor': 'the job that deletes abandoned uploads',
 };
