@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { dareSchema } from './dares';
 import { idParam } from './ids';
 import { DARE_STATUSES, SUBMISSION_STATUSES } from './limits';
+import { NOTIFICATION_MESSAGES, REJECTION_REASON_MAX } from './notifications';
 import { submissionSchema } from './submissions';
 import { text } from './text';
 import { solAmountSchema } from './users';
@@ -132,6 +133,12 @@ export const updateSubmissionRequestSchema = z
       error: 'Status must be pending, approved or rejected',
     }),
     is_featured: z.boolean().optional(),
+    /** (Addition, issue 35/37) why it is rejected, shown to its author; kept only with status 'rejected'. */
+    reason: text()
+      .trim()
+      .max(REJECTION_REASON_MAX, NOTIFICATION_MESSAGES.reasonMax)
+      .transform((value) => (value === '' ? undefined : value))
+      .optional(),
   })
   .meta({ id: 'UpdateSubmissionRequest' });
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CHAT_LIMITS, CHAT_MESSAGES } from './chat-limits';
 import { idField, idParam } from './ids';
+import type { NotificationFrame } from './notifications';
 
 export { CHAT_LIMITS, CHAT_MESSAGES, SYSTEM_SENDER } from './chat-limits';
 
@@ -51,4 +52,6 @@ export type ServerFrame =
   | { type: 'chat_message'; message: ChatMessage }
   | { type: 'error'; error: string }
   | { type: 'presence'; dareId: number | null; online: number }
-  | { type: 'auth'; ok: boolean; username?: string };
+  | { type: 'auth'; ok: boolean; username?: string }
+  /** A new notification of the socket's signed-in user (issue 35). */
+  | NotificationFrame;

@@ -200,6 +200,11 @@ export const submissionSchema = z
     video_url: z.string(),
     thumbnail_url: z.string().nullable(),
     is_featured: z.boolean(),
+    /**
+     * (Addition, issue 35/37) why an admin rejected it, when one was given: only a rejected proof
+     * has one, and a rejected proof is shown only to its author and admins. Null otherwise.
+     */
+    rejection_reason: z.string().nullable().optional(),
     dares: z.object({ title: z.string(), is_major: z.boolean() }).nullable(),
     users: z.object({ username: z.string() }).nullable(),
   })
