@@ -204,7 +204,7 @@ export const submissionSchema = z
      * (Addition, issue 35/37) why an admin rejected it, when one was given: only a rejected proof
      * has one, and a rejected proof is shown only to its author and admins. Null otherwise.
      */
-    rejection_reason: z.string().nullable().optional(),
+    rejection_reason: z.string().nullable(),
     dares: z.object({ title: z.string(), is_major: z.boolean() }).nullable(),
     users: z.object({ username: z.string() }).nullable(),
   })

@@ -204,6 +204,33 @@ const envSchema = z.object({
   CHAT_HEARTBEAT_MS: positiveInt(30_000),
   /** How often the refund and payout-recovery job runs (seconds; fractions allowed). */
   PAYOUT_JOB_INTERVAL_SECONDS: z.coerce.number().positive().finite().default(60),
+  /** Email (issue 35): smtp:// or smtps:// URL of the mail server; unset: no email is sent. */
+  SMTP_URL: optionalText.pipe(
+    z
+      .string()
+      .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+      .optional(),
+  ),
+  MAIL_FROM: optionalText,
+  /** Operators' and the guardian's webhooks: comma-separated http(s) URLs. */
+  ALERT_WEBHOOK_URL: optionalText.pipe(
+    z
+      .string()
+      .transform((value) =>
+        value
+          .split(',')
+          .map((entry) => entry.trim())
+          .filter(Boolean),
+      )
+      .refine(
+        (urls) => urls.every((url) => /^https?:\/\/\S+$/.test(url)),
+        'must be http(s) URLs, comma-separated',
+      )
+      .optional(),
+  ),
+  ALERT_WEBHOOK_SECRET: optionalText,
+  ALERT_WEBHOOK_FORMAT: z.enum(['json', 'slack', 'discord']).default('json'),
+  NOTIFY_JOB_INTERVAL_SECONDS: z.coerce.number().positive().finite().default(5),
   /** The largest Major Dare prize an admin's wallet may pay in, in SOL. */
   MAJOR_PRIZE_MAX_SOL: z
     .string()
@@ -361,6 +388,16 @@ export interface AppConfig {
   chatHeartbeatMs: number;
   /** How often the refund and payout-recovery job runs (once per deployment, under its lock). */
   payoutJobIntervalMs: number;
+  /** Notifications' ways out (docs/decisions/074-notifications.md). */
+  notifications: {
+    /** SMTP_URL; null: no email (PUT /api/profile/email answers 503). */
+    smtpUrl: string | null;
+    mailFrom: string;
+    webhookUrls: string[];
+    webhookSecret: string | null;
+    webhookFormat: 'json' | 'slack' | 'discord';
+    jobIntervalMs: number;
+  };
   /** How long a shutdown lets requests under way finish (then their connections are cut). */
   shutdownTimeoutMs: number;
   /** SOL, a decimal string. */
@@ -531,6 +568,16 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     },
     chatHeartbeatMs: env.CHAT_HEARTBEAT_MS,
     payoutJobIntervalMs: Math.max(1, Math.round(env.PAYOUT_JOB_INTERVAL_SECONDS * 1000)),
+    notifications: {
+      smtpUrl: env.SMTP_URL ?? null,
+      mailFrom:
+        env.MAIL_FROM ??
+        `DarePool <notifications@${env.PUBLIC_URL ? new URL(env.PUBLIC_URL).hostname : 'localhost'}>`,
+      webhookUrls: env.ALERT_WEBHOOK_URL ?? [],
+      webhookSecret: env.ALERT_WEBHOOK_SECRET ?? null,
+      webhookFormat: env.ALERT_WEBHOOK_FORMAT,
+      jobIntervalMs: Math.max(1, Math.round(env.NOTIFY_JOB_INTERVAL_SECONDS * 1000)),
+    },
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_SECONDS * 1000,
     majorPrizeMaxSol: env.MAJOR_PRIZE_MAX_SOL,
     feePayerMinLamports: solToLamports(env.FEE_PAYER_MIN_SOL),

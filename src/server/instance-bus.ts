@@ -3,10 +3,12 @@ import pg from 'pg';
 import type { Database } from './db/client';
 
 /**
- * What instances tell each other, one channel per kind of news: chat events (features/chat/bus.ts)
- * and "a write happened, forget your cached pages" (plugins/read-cache.ts).
+ * What instances tell each other, one channel per kind of news: chat events (features/chat/bus.ts),
+ * "a write happened, forget your cached pages" (plugins/read-cache.ts), and new notifications'
+ * id ranges, which the database itself publishes when their transaction commits
+ * (features/notifications/repo.ts, pg_notify).
  */
-export const BUS_CHANNELS = ['darepool_chat', 'darepool_reads'] as const;
+export const BUS_CHANNELS = ['darepool_chat', 'darepool_reads', 'darepool_notifications'] as const;
 export type BusChannel = (typeof BUS_CHANNELS)[number];
 /**
  * "A write happened on some instance" (any successful non-GET API request, plugins/read-cache.ts):
@@ -133,6 +135,15 @@ export function createPostgresBus(pool: pg.Pool, log: (error: Error) => void = (
 export async function openInstanceBus(database: Database, log: (error: Error) => void): Promise<InstanceBus> {
   const bus =
     database.kind === 'postgres' && database.pool ? createPostgresBus(database.pool, log) : createLocalBus();
+  // Embedded, what the database publishes itself (pg_notify at commit) is heard through PGlite.
+  if (database.kind === 'pglite' && database.pglite) {
+    const pglite = database.pglite;
+    await pglite.listen('darepool_notifications', (payload) => {
+      try {
+        void bus.publish('darepool_notifications', JSON.parse(payload));
+      } catch {}
+    });
+  }
   await bus.ready();
   return bus;
 }

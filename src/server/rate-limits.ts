@@ -90,6 +90,10 @@ export const RATE_LIMITS = {
     windowMs: CHAT_LIMITS.joinWindowMs,
     ifStoreDown: 'count-locally',
   },
+  /** Per account: verification mails asked for (PUT /api/profile/email). */
+  verificationMailsPerAccount: { limit: 5, windowMs: 60 * MINUTE, ifStoreDown: 'refuse' },
+  /** Per email address, whoever asks: a stranger cannot make the platform mail an address that did not ask. */
+  verificationMailsPerAddress: { limit: 3, windowMs: 24 * 60 * MINUTE, ifStoreDown: 'refuse' },
 } as const satisfies Record<string, RateLimit>;
 
 /**

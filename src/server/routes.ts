@@ -12,6 +12,9 @@ import { healthRoutes } from './features/health/routes';
 import { judgingLifecycle } from './features/judging/lifecycle';
 import { leaderboardRoutes } from './features/leaderboard/routes';
 import { majorDareRoutes } from './features/major-dare/routes';
+import { notificationsLifecycle } from './features/notifications/lifecycle';
+import { openNotifications } from './features/notifications/open';
+import { notificationRoutes } from './features/notifications/routes';
 import { paymentsLifecycle } from './features/payments/lifecycle';
 import { paymentRoutes } from './features/payments/routes';
 import { payoutLifecycle } from './features/payouts/lifecycle';
@@ -66,6 +69,8 @@ export async function registerRoutes(
     warn: (error, message) => app.log.warn({ err: error }, message),
   });
   const { auth, payments, submissions, judging, claims, payouts, refunds } = services;
+  // Notifications' live sockets (the database announces each committed batch) and delivery job.
+  const notifying = openNotifications({ ...deps, bus, tokens: services.mailTokens, log: app.log });
 
   // Health, accounts, System Controls, admin rights, public configuration.
   await app.register(healthRoutes, { ...deps, limiter });
@@ -87,6 +92,7 @@ export async function registerRoutes(
     limiter,
     heartbeatMs: config.chatHeartbeatMs,
     opensPerSecond: config.rateLimits.chatOpensPerSecond,
+    onSignedIn: notifying.live.attach,
   });
   auth.onSessionEnded(liveChat.endSession);
 
@@ -120,6 +126,12 @@ export async function registerRoutes(
   await app.register(refundMeRoutes, { refundMe: services.refundMe });
   await app.register(leaderboardRoutes, { db });
   await app.register(profileRoutes, { db });
+  await app.register(notificationRoutes, { notifications: services.notifications });
+  await app.register(notificationsLifecycle, {
+    jobs: notifying.jobs,
+    jobLock,
+    intervalMs: config.notifications.jobIntervalMs,
+  });
   // Start-up recovery of interrupted transfers, then the periodic refund job.
   await app.register(payoutLifecycle, {
     chain,

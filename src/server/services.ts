@@ -8,6 +8,8 @@ import { createDaresService } from '#server/features/dares/service';
 import { createJudgingService } from '#server/features/judging/service';
 import { requireNoLiveMajorDare } from '#server/features/major-dare/current';
 import { createMajorDareService } from '#server/features/major-dare/service';
+import { createNotificationsService } from '#server/features/notifications/service';
+import { createMailTokens } from '#server/features/notifications/tokens';
 import type { RefusedVaults } from '#server/features/payments/jobs/refund-refused-vaults';
 import { createPaymentsService } from '#server/features/payments/service';
 import { feePayerStatus } from '#server/features/payouts/fee-payer';
@@ -45,6 +47,16 @@ export function createServices(deps: ServiceDeps) {
   // Accounts, System Controls, admin rights.
   const auth = createAuthService({ db, clock, cluster: chain.cluster, config, limiter });
   const settings = createSettingsService({ db });
+  // Notifications: what users read and keep (the emission is in each event's own transaction, the
+  // delivery job and the live sockets are the routes' to start: docs/decisions/074).
+  const mailTokens = createMailTokens(escrowKeys.secretFor('notification-mail'));
+  const notifications = createNotificationsService({
+    db,
+    clock,
+    limiter,
+    tokens: mailTokens,
+    emailEnabled: config.notifications.smtpUrl !== null,
+  });
   const users = createUsersService({ db, clock });
 
   // Money out goes through the escrow program: payouts sign cancel and refunds with the moderator
@@ -151,6 +163,8 @@ export function createServices(deps: ServiceDeps) {
   return {
     auth,
     settings,
+    notifications,
+    mailTokens,
     users,
     payouts,
     refunds,

@@ -134,6 +134,8 @@ export const dareSubmissions = pgTable(
     /** Whether the stored video's bytes hashed to `proof_hash` when last checked; null: never checked (links). */
     proofMatches: boolean('proof_matches'),
     proofCheckedAt: timestamp('proof_checked_at', { withTimezone: true }),
+    /** Why an admin rejected it (at most 500 characters), shown to its author; null otherwise. */
+    rejectionReason: text('rejection_reason'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -778,4 +780,106 @@ export const payoutProposals = pgTable(
     index('payout_proposals_status_idx').on(t.status, t.executesAt),
     check('payout_proposals_status_valid', inList('status', PROPOSAL_STATUSES)),
   ],
+);
+
+/**
+ * In-app notifications (issue 35, docs/decisions/074-notifications.md): one row per recipient,
+ * written in the transaction of the event it reports. `data` holds what the kind carries beyond its
+ * text (winners, amounts, transaction, reason).
+ */
+export const notifications = pgTable(
+  'notifications',
+  {
+    id: id(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    dareId: integer('dare_id'),
+    title: text('title').notNull(),
+    body: text('body').notNull(),
+    link: text('link').notNull(),
+    data: jsonb('data').$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
+    createdAt: createdAt(),
+    readAt: timestamp('read_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('notifications_user_idx').on(t.userId, t.id),
+    index('notifications_unread_idx').on(t.userId).where(sql`read_at is null`),
+  ],
+);
+
+/**
+ * Events notified once, whoever notices them first (a dare's `dare-ending`, a major dare's
+ * `major-dare-started`): the key's row is the proof it was written.
+ */
+export const notificationOnce = pgTable('notification_once', {
+  key: text('key').primaryKey(),
+  createdAt: createdAt(),
+});
+
+/**
+ * The outbox: one row per delivery over a channel (an email to a user, a webhook event to one
+ * receiver), claimed by the delivery job (`claimed_until` is its lease), retried with backoff
+ * until `expires_at`. `delivery_id` is what the receiver sees (X-DarePool-Delivery, the body's `id`).
+ * A webhook event is written once (`channel` 'webhook', `target` null) and spread to the configured
+ * receivers by the job, one row each, sharing its id.
+ */
+export const notificationDeliveries = pgTable(
+  'notification_deliveries',
+  {
+    id: id(),
+    deliveryId: text('delivery_id').notNull(),
+    channel: text('channel').$type<'email' | 'webhook'>().notNull(),
+    /** The email's kind (a notification kind or 'verify-email'), the webhook's event. */
+    event: text('event').notNull(),
+    notificationId: integer('notification_id').references(() => notifications.id, { onDelete: 'cascade' }),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    dareId: integer('dare_id'),
+    /** A webhook receiver's URL; null on a webhook event not spread yet and on emails (sent to the user's verified address). */
+    target: text('target'),
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    claimedUntil: timestamp('claimed_until', { withTimezone: true }),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true }),
+    failedAt: timestamp('failed_at', { withTimezone: true }),
+    lastError: text('last_error'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('notification_deliveries_once').on(t.deliveryId, sql`coalesce(${t.target}, '')`),
+    index('notification_deliveries_due_idx')
+      .on(t.nextAttemptAt)
+      .where(sql`delivered_at is null and failed_at is null`),
+    index('notification_deliveries_created_idx').on(t.createdAt),
+    check('notification_deliveries_channel_valid', inList('channel', ['email', 'webhook'])),
+  ],
+);
+
+/**
+ * A user's notification settings: the email address (pending until its mail's link is opened;
+ * only the SHA-256 of the link's token is kept), which kinds go by email, and the Major Dare opt-in.
+ */
+export const notificationSettings = pgTable(
+  'notification_settings',
+  {
+    userId: integer('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    email: text('email'),
+    emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
+    pendingEmail: text('pending_email'),
+    emailTokenHash: text('email_token_hash'),
+    emailTokenExpiresAt: timestamp('email_token_expires_at', { withTimezone: true }),
+    /** Kind → false turns its email off; a kind not named is on. */
+    emailPreferences: jsonb('email_preferences')
+      .$type<Record<string, boolean>>()
+      .notNull()
+      .default(sql`'{}'::jsonb`),
+    majorDareOptIn: boolean('major_dare_opt_in').notNull().default(false),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('notification_settings_major_idx').on(t.userId).where(sql`major_dare_opt_in`)],
 );

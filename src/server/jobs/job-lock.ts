@@ -1,11 +1,17 @@
 import type { Database } from '#server/db/client';
 
 /** The background jobs that must run on one instance at a time. */
-export type JobName = 'payouts' | 'video-cleanup' | 'payments' | 'judging';
+export type JobName = 'payouts' | 'video-cleanup' | 'payments' | 'judging' | 'notifications';
 
 /** Advisory lock keys: (DarePool's space, the job). Migrations use the single key 7243501. */
 const LOCK_SPACE = 7243;
-const JOB_KEYS: Record<JobName, number> = { payouts: 1, 'video-cleanup': 2, payments: 3, judging: 4 };
+const JOB_KEYS: Record<JobName, number> = {
+  payouts: 1,
+  'video-cleanup': 2,
+  payments: 3,
+  judging: 4,
+  notifications: 5,
+};
 
 export type Exclusive<T> = { ran: true; value: T } | { ran: false };
 

@@ -180,6 +180,7 @@ function toAdminSubmission(row: SubmissionSelection): AdminSubmissionRecord {
     video_url: s.videoUrl,
     thumbnail_url: s.thumbnailUrl,
     is_featured: s.isFeatured,
+    rejection_reason: s.status === 'rejected' ? s.rejectionReason : null,
     dares: { title: row.dareTitle, is_major: row.dareIsMajor, status: row.dareStatus },
     users: { username: row.username, walletAddress: row.walletAddress },
     fingerprintSeen: row.fingerprintSeen ?? null,
@@ -273,11 +274,16 @@ export async function lockSubmissionRow(db: DbOrTx, id: number) {
 export async function setSubmissionModeration(
   db: DbOrTx,
   id: number,
-  moderation: { status: SubmissionStatus; isFeatured: boolean; now: Date },
+  moderation: { status: SubmissionStatus; isFeatured: boolean; rejectionReason: string | null; now: Date },
 ): Promise<void> {
   await db
     .update(dareSubmissions)
-    .set({ status: moderation.status, isFeatured: moderation.isFeatured, updatedAt: moderation.now })
+    .set({
+      status: moderation.status,
+      isFeatured: moderation.isFeatured,
+      rejectionReason: moderation.rejectionReason,
+      updatedAt: moderation.now,
+    })
     .where(eq(dareSubmissions.id, id));
 }
 

@@ -14,6 +14,7 @@ import { AppError, badRequest, conflict, notFound } from '#server/errors';
 import { type Announce, announceAboutUser, noAnnouncements } from '#server/features/chat/announce';
 import type { ClaimsService } from '#server/features/claims/service';
 import { toDare } from '#server/features/dares/dare-view';
+import { notifyProofReviewed } from '#server/features/notifications/emit';
 import type { RefundsService } from '#server/features/refunds/service';
 import {
   type AdminSubmissionRecord,
@@ -145,11 +146,17 @@ export function createAdminService({
         if (!current) throw notFound(ADMIN_MESSAGES.submissionNotFound);
         // A winner keeps its status (its claim depends on it); only the featured flag changes.
         const status = current.status === 'winner' ? 'winner' : body.status;
+        const reason = status === 'rejected' ? (body.reason ?? null) : null;
         await setSubmissionModeration(tx, id, {
           status,
           isFeatured: body.is_featured ?? current.isFeatured,
+          rejectionReason: reason,
           now,
         });
+        // The author hears a review that changed its proof's status (one proof per account and
+        // dare: a rejected author may not submit another, submissions/service.ts).
+        if ((status === 'approved' || status === 'rejected') && status !== current.status)
+          await notifyProofReviewed(tx, { submissionId: id, status, reason, mayResubmit: false, now });
         const delta =
           (status === 'approved' ? REPUTATION.submissionApproved : 0) -
           (current.status === 'approved' ? REPUTATION.submissionApproved : 0);

@@ -2,6 +2,7 @@ import fastifyWebsocket from '@fastify/websocket';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { WebSocket } from 'ws';
+import type { ServerFrame } from '#contract/chat';
 import { CHAT_LIMITS, chatHistoryQuerySchema, chatHistoryResponseSchema } from '#contract/chat';
 import { CHAT_MESSAGES, SERVICE_RESTART_CLOSE_CODE } from '#contract/chat-limits';
 import type { Db } from '#server/db/client';
@@ -24,6 +25,8 @@ export async function chatRoutes(
     heartbeatMs: number;
     /** Sockets one address may open in a second (RATE_LIMIT_CHAT_OPENS_PER_SECOND). */
     opensPerSecond: number;
+    /** Frames of other features for a signed-in user's sockets (socket.ts). */
+    onSignedIn?: (userId: number, send: (frame: ServerFrame) => void) => () => void;
   },
 ) {
   const { chat } = options;

@@ -55,6 +55,11 @@ interface Options {
   limiter: RateLimiter;
   heartbeatMs: number;
   opensPerSecond: number;
+  /**
+   * Another feature's frames for a signed-in user's sockets (notifications): told when a socket
+   * speaks for a user; the function it returns is called when it stops (sign-out, close).
+   */
+  onSignedIn?: (userId: number, send: (frame: ServerFrame) => void) => () => void;
 }
 
 /** Counts events in fixed windows, in the socket itself: true while within `limit` per `windowMs`. */
@@ -137,7 +142,7 @@ function userMessageWindows() {
  */
 export async function chatSocket(
   app: FastifyInstance,
-  { db, clock, chat, hub, bus, limiter, heartbeatMs, opensPerSecond }: Options,
+  { db, clock, chat, hub, bus, limiter, heartbeatMs, opensPerSecond, onSignedIn }: Options,
 ) {
   const alive = new WeakMap<WebSocket, boolean>();
   const sockets = new Set<WebSocket>();
@@ -259,14 +264,18 @@ export async function chatSocket(
         handle.send({ type: 'error', error: message });
       };
 
+      let detachUser: (() => void) | null = null;
       function setSession(next: typeof session) {
         if (session) {
           const ofSession = bySession.get(session.tokenHash);
           ofSession?.delete(signOut);
           if (ofSession?.size === 0) bySession.delete(session.tokenHash);
         }
+        detachUser?.();
+        detachUser = null;
         session = next;
         if (!next) return;
+        detachUser = onSignedIn?.(next.user.id, handle.send) ?? null;
         let entry = bySession.get(next.tokenHash);
         if (!entry) {
           entry = new Set();

@@ -10,6 +10,7 @@ import {
   payoutProposals,
   users,
 } from '#server/db/schema';
+import { notifyProposalVetoed, notifyWinnerProposed } from '#server/features/notifications/emit';
 
 export type ProposalRow = typeof payoutProposals.$inferSelect;
 export type { ProposalWinnerRecord };
@@ -227,6 +228,7 @@ export async function recordProposed(
         .set({ status: 'winner', updatedAt: input.now })
         .where(eq(dareSubmissions.id, winner.submissionId));
     }
+    await notifyWinnerProposed(tx, proposal, input.now);
     return true;
   });
 }
@@ -263,6 +265,7 @@ export async function recordVetoed(db: DbOrTx, proposalId: number, now: Date): P
       .update(dares)
       .set({ status: 'active', updatedAt: now })
       .where(and(eq(dares.id, proposal.dareId), eq(dares.status, 'completed')));
+    await notifyProposalVetoed(tx, proposal, now);
     return true;
   });
 }

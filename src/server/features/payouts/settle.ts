@@ -3,6 +3,7 @@ import { REPUTATION } from '#contract/limits';
 import { lamportsToSol } from '#contract/money';
 import { majorShares, type VaultTransactionEffects } from '#server/chain/payout-transactions';
 import type { Tx } from '#server/db/client';
+import { notifyMoneyOut } from '#server/features/notifications/emit';
 import { appendLedgerEntry, ledgerBalanceOf, ledgerBalanceOfPayer } from '#server/ledger/entries';
 import {
   creditWinner,
@@ -118,6 +119,7 @@ export async function bookVaultTransaction(
       await creditWinner(tx, claim.userId, { earnings: claim.amount, reputation: REPUTATION.prizeWon, now });
   }
   await subtractFromEscrowBalance(tx, escrowWallet, lamportsToSol(total), now);
+  await notifyMoneyOut(tx, { dareId, escrowWallet, signature: effects.signature, lines: out, now });
   if (input.transfer)
     await setTransferMoved(tx, input.transfer.id, {
       amount: lamportsToSol(total),

@@ -67,6 +67,7 @@ function toSubmission({ submission, dare, user }: Selected): SubmissionRecord {
     video_url: submission.videoUrl,
     thumbnail_url: submission.thumbnailUrl,
     is_featured: submission.isFeatured,
+    rejection_reason: submission.status === 'rejected' ? submission.rejectionReason : null,
     dares: dare ? { title: dare.title, is_major: dare.isMajor } : null,
     users: user ? { username: user.username } : null,
   };

@@ -8,6 +8,7 @@ import { violatedConstraint } from '#server/db/errors';
 import type { Clock } from '#server/deps';
 import { AppError, badRequest, conflict } from '#server/errors';
 import type { UserRow } from '#server/features/auth/user';
+import { notifyMajorDareStarted } from '#server/features/notifications/emit';
 import type { PaymentIntentRow } from '#server/features/payments/intents/intent';
 import type { OurVaults } from '#server/features/payments/intents/our-vault';
 import { type PlatformKeys, wholeSeconds } from '#server/features/payments/intents/vault-terms';
@@ -286,6 +287,7 @@ async function writeCredit(
   });
   await assignEscrowToDare(tx, payment.intent.escrowWallet, dareId, now);
   await recordPayment(tx, clock, payment, request, dareId, 'stake');
+  if (credit.dare.isMajor) await notifyMajorDareStarted(tx, dareId, now);
   return dareId;
 }
 
