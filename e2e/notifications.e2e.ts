@@ -4,8 +4,10 @@
  * the admin's reason on the dare page (issue 37, item 4) and in the bell. On a 375 px phone the bell
  * is in the top bar and its list fits the screen.
  */
+import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
-import { describe, expect, it } from 'vitest';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, describe, expect, it } from 'vitest';
 import { setupApp } from './fixtures/app';
 import {
   addToPoolOverHttp,
@@ -18,7 +20,32 @@ import {
 import { nameWinnerAsDemoJudge } from './fixtures/judging';
 import { loginAsDemoAdmin, openAsDemoAdmin, openSignedIn, toast } from './fixtures/users';
 
-const app = setupApp();
+/** A real SMTP server the app mails to: what it receives, by recipient. */
+const mails: { to: string[]; raw: string }[] = [];
+const smtp = new SMTPServer({
+  authOptional: true,
+  disabledCommands: ['STARTTLS', 'AUTH'],
+  logger: false,
+  onData(stream, session, callback) {
+    let raw = '';
+    stream.on('data', (chunk: Buffer) => {
+      raw += chunk.toString('utf8');
+    });
+    stream.on('end', () => {
+      mails.push({ to: session.envelope.rcptTo.map((r) => r.address), raw });
+      callback();
+    });
+  },
+});
+await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+afterAll(() => new Promise((resolve) => smtp.close(resolve)));
+
+const app = setupApp({
+  env: {
+    SMTP_URL: `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`,
+    MAIL_FROM: 'DarePool <notify@darepool.test>',
+  },
+});
 const PHONE = { width: 375, height: 812 };
 const DESKTOP = { width: 1280, height: 900 };
 const CLIENT_PASSWORD = 'bench-password-1';
@@ -114,6 +141,54 @@ describe('notifications in the browser', () => {
       .getByRole('listitem')
       .first();
     await item.getByText(reason, { exact: false }).waitFor();
+  });
+
+  it('sets an email on Profile, verified only through its mail, with per-kind switches and the Major Dare opt-in', {
+    timeout: 90_000,
+  }, async () => {
+    const user = await newClient(app, 357);
+    const address = `${user.username}@mail.example`;
+    const { page } = await signedIn(user, '/profile');
+    const card = page.getByRole('region', { name: 'Notification settings' });
+    await card.getByText('No email address', { exact: false }).waitFor();
+    await card.getByLabel('Email address').fill(address);
+    await card.getByRole('button', { name: 'Save email' }).click();
+    await toast(page, 'Verification email sent');
+    await card.getByText('is not verified yet', { exact: false }).waitFor();
+
+    // The link in the mail, and only it, verifies the address.
+    await expect
+      .poll(() => mails.filter((mail) => mail.to.includes(address)).length, { timeout: 20_000 })
+      .toBe(1);
+    const raw = mails
+      .find((mail) => mail.to.includes(address))!
+      .raw.replace(/=\r?\n/g, '')
+      .replace(/=3D/g, '=');
+    const path = /\/api\/profile\/email\/verify\?token=[A-Za-z0-9_-]+/.exec(raw)?.[0];
+    expect(path).toBeDefined();
+    await page.goto(app.url(path!));
+    await page.waitForURL((url) => url.pathname === '/profile');
+    await toast(page, 'Email verified');
+    await card.getByText('is verified', { exact: false }).waitFor();
+
+    const paid = card.getByRole('switch', { name: 'My prize is paid' });
+    expect(await paid.getAttribute('aria-checked')).toBe('true');
+    await paid.click();
+    await expect.poll(() => paid.getAttribute('aria-checked')).toBe('false');
+    const optIn = card.getByRole('switch', { name: 'Tell me when a Major Dare opens' });
+    expect(await optIn.getAttribute('aria-checked')).toBe('false');
+    await optIn.click();
+    await expect.poll(() => optIn.getAttribute('aria-checked')).toBe('true');
+
+    const saved = await request<{
+      email: { address: string | null; verified: boolean };
+      preferences: { email: Record<string, boolean> };
+      majorDareOptIn: boolean;
+    }>(app, 'GET', '/api/profile/notifications', (await loginAs(user)).token);
+    expect(saved.email).toEqual({ address, verified: true });
+    expect(saved.preferences.email['prize-paid']).toBe(false);
+    expect(saved.preferences.email['refund-sent']).toBe(true);
+    expect(saved.majorDareOptIn).toBe(true);
   });
 
   it('keeps the bell in a 375 px top bar, its list inside the screen, and takes it away on logout', {

@@ -28,14 +28,17 @@ export function useUpdateNotificationSettings(userId: number) {
   });
 }
 
-/** PUT /api/profile/email (202): the address is sent a verification mail; it is unverified until opened. */
+/**
+ * PUT /api/profile/email (202, the saved settings): the address is sent a verification mail; it is
+ * unverified until its link is opened.
+ */
 export function useSetEmail(userId: number) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (email: string) => apiRequest<unknown>('PUT', '/api/profile/email', { email }),
-    onSuccess: (_answer, email) => {
+    mutationFn: (email: string) => apiRequest<NotificationSettings>('PUT', '/api/profile/email', { email }),
+    onSuccess: (saved, email) => {
       toast({ title: 'Verification email sent', description: verificationSent(email) });
-      void queryClient.invalidateQueries({ queryKey: notificationSettingsKey(userId) });
+      queryClient.setQueryData(notificationSettingsKey(userId), saved);
     },
     onError: (error) =>
       toast({ title: 'Email not saved', description: error.message, variant: 'destructive' }),

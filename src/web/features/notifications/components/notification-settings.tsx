@@ -1,5 +1,6 @@
 import { CheckCircle2, MailWarning } from 'lucide-react';
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import {
   NOTIFICATION_KINDS,
   type NotificationKind,
@@ -12,6 +13,7 @@ import { Input } from '#web/components/ui/input';
 import { FieldError, Label } from '#web/components/ui/label';
 import { Spinner } from '#web/components/ui/spinner';
 import { Switch } from '#web/components/ui/switch';
+import { toast } from '#web/components/ui/use-toast';
 import { useAuth } from '#web/lib/session/auth-provider';
 import {
   useNotificationSettings,
@@ -36,8 +38,9 @@ export default function NotificationSettingsCard() {
 
 function SettingsCard({ userId }: { userId: number }) {
   const settings = useNotificationSettings(userId);
+  useVerifiedNotice();
   return (
-    <Card>
+    <Card role="region" aria-label="Notification settings">
       <CardHeader>
         <CardTitle>Notifications</CardTitle>
         <CardDescription>
@@ -61,6 +64,26 @@ function SettingsCard({ userId }: { userId: number }) {
       </CardContent>
     </Card>
   );
+}
+
+/** The verification mail's link lands on /profile?email=verified: said once, then taken off the URL. */
+function useVerifiedNotice() {
+  const [params, setParams] = useSearchParams();
+  const verified = params.get('email') === 'verified';
+  const told = useRef(false);
+  useEffect(() => {
+    if (!verified || told.current) return;
+    told.current = true;
+    toast({ title: 'Email verified', description: 'Notifications you switched on will be mailed to you.' });
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        next.delete('email');
+        return next;
+      },
+      { replace: true },
+    );
+  }, [verified, setParams]);
 }
 
 function EmailField({ userId, email }: { userId: number; email: NotificationSettings['email'] }) {
