@@ -7,14 +7,19 @@
 import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, describe, expect, it } from 'vitest';
+import { readKeypairFile } from '#server/chain/escrow-program/keypair-file';
+import { getVetoInstruction } from '#server/chain/escrow-program/v2/instructions';
 import { deliverDue } from '#server/features/notifications/deliver';
 import { createMailTokens } from '#server/features/notifications/tokens';
-import { connectChat, listen } from './helpers/chat';
+import { GUARDIAN_KEYPAIR_FILE } from '#server/judging';
 import { warpChain } from './helpers/chain-clock';
+import { connectChat, listen } from './helpers/chat';
 import { enterAndSubmit } from './helpers/entries';
-import { nameWinner } from './helpers/judging';
+import { nameWinner, sendInstructions } from './helpers/judging';
+import { endLiveMajorDare, payStake } from './helpers/money';
 import { api, contribute, createFundedDare } from './helpers/payouts';
 import { setupApiSuite } from './helpers/suite';
 
@@ -63,7 +68,9 @@ const smtp = new SMTPServer({
 
 /** A mail's text with quoted-printable soft breaks and escapes undone. */
 const decoded = (raw: string) =>
-  raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  raw
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 
 const { ctx, actors } = setupApiSuite({
   env: async () => {
@@ -86,14 +93,17 @@ const { ctx, actors } = setupApiSuite({
 
 afterAll(async () => {
   await new Promise((resolve) => receiver.close(resolve));
-  await new Promise((resolve) => smtp.close(resolve));
+  await new Promise<void>((resolve) => smtp.close(() => resolve()));
 });
 
 const runJob = () => ctx.app.notificationsJob.runNow();
 const notificationsOf = async (token: string) => {
   const res = await api(ctx).get('/api/notifications', token);
   expect(res.statusCode, res.body).toBe(200);
-  return res.json() as { items: { id: number; kind: string; title: string; body: string; link: string; dareId: number }[]; unread: number };
+  return res.json() as {
+    items: { id: number; kind: string; title: string; body: string; link: string; dareId: number }[];
+    unread: number;
+  };
 };
 const TITLE = 'Jump <b>high</b> & @everyone';
 let dare: { id: number; escrowWallet: string; vault: string };
@@ -105,7 +115,9 @@ describe('notifications', () => {
     const put = await api(ctx).put('/api/profile/email', { email: 'Backer@Example.test' }, backer.token);
     expect(put.statusCode, put.body).toBe(202);
     expect(put.json()).toMatchObject({ email: { address: 'backer@example.test', verified: false } });
-    expect((await api(ctx).put('/api/profile/email', { email: 'not an address' }, backer.token)).statusCode).toBe(400);
+    expect(
+      (await api(ctx).put('/api/profile/email', { email: 'not an address' }, backer.token)).statusCode,
+    ).toBe(400);
 
     await runJob();
     const verification = mails.find((mail) => mail.to.includes('backer@example.test'));
@@ -125,13 +137,20 @@ describe('notifications', () => {
 
     // Per address: after three asks (any accounts) the address gets no more mail today.
     for (const who of [creator, walker])
-      expect((await api(ctx).put('/api/profile/email', { email: 'victim@example.test' }, who.token)).statusCode).toBe(202);
-    expect((await api(ctx).put('/api/profile/email', { email: 'VICTIM@example.test' }, stranger.token)).statusCode).toBe(202);
+      expect(
+        (await api(ctx).put('/api/profile/email', { email: 'victim@example.test' }, who.token)).statusCode,
+      ).toBe(202);
+    expect(
+      (await api(ctx).put('/api/profile/email', { email: 'VICTIM@example.test' }, stranger.token)).statusCode,
+    ).toBe(202);
     const refused = await api(ctx).put('/api/profile/email', { email: 'victim@example.test' }, backer.token);
     expect(refused.statusCode).toBe(429);
     // Per account: five asks an hour.
-    for (let i = 0; i < 5; i++) await api(ctx).put('/api/profile/email', { email: `s${i}@example.test` }, stranger.token);
-    expect((await api(ctx).put('/api/profile/email', { email: 'other@example.test' }, stranger.token)).statusCode).toBe(429);
+    for (let i = 0; i < 5; i++)
+      await api(ctx).put('/api/profile/email', { email: `s${i}@example.test` }, stranger.token);
+    expect(
+      (await api(ctx).put('/api/profile/email', { email: 'other@example.test' }, stranger.token)).statusCode,
+    ).toBe(429);
   });
 
   it('tells the author of a reviewed proof, with the rejection reason on its submission; the dare’s people and the webhooks of a named winner, live too', async () => {
@@ -142,7 +161,11 @@ describe('notifications', () => {
     const bad = await enterAndSubmit(ctx, loser, dare.id);
     proofId = proof.id;
 
-    const approved = await api(ctx).put(`/api/admin/submissions/${proof.id}`, { status: 'approved' }, judge.token);
+    const approved = await api(ctx).put(
+      `/api/admin/submissions/${proof.id}`,
+      { status: 'approved' },
+      judge.token,
+    );
     expect(approved.statusCode, approved.body).toBe(200);
     const rejected = await api(ctx).put(
       `/api/admin/submissions/${bad.id}`,
@@ -151,7 +174,11 @@ describe('notifications', () => {
     );
     expect(rejected.statusCode, rejected.body).toBe(200);
     expect(rejected.json()).toMatchObject({ rejection_reason: 'The video does not show the jump' });
-    expect((await notificationsOf(walker.token)).items[0]).toMatchObject({ kind: 'proof-approved', dareId: dare.id, link: `/dare/${dare.id}` });
+    expect((await notificationsOf(walker.token)).items[0]).toMatchObject({
+      kind: 'proof-approved',
+      dareId: dare.id,
+      link: `/dare/${dare.id}`,
+    });
     const [rejectedNote] = (await notificationsOf(loser.token)).items;
     expect(rejectedNote).toMatchObject({ kind: 'proof-rejected' });
     expect(rejectedNote!.body).toContain('The video does not show the jump');
@@ -173,7 +200,10 @@ describe('notifications', () => {
     const proposal = await nameWinner(ctx, judge, proof.id, dare.id);
     const live = await socket.next((frame) => frame.type === 'notification');
     socket.close();
-    expect(live).toMatchObject({ type: 'notification', notification: { kind: 'winner-proposed', dareId: dare.id, readAt: null } });
+    expect(live).toMatchObject({
+      type: 'notification',
+      notification: { kind: 'winner-proposed', dareId: dare.id, readAt: null },
+    });
 
     for (const who of [creator, backer, walker, loser]) {
       const list = await notificationsOf(who.token);
@@ -228,7 +258,12 @@ describe('notifications', () => {
     expect(admin.statusCode).toBe(200);
     expect(admin.json().items).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ channel: 'webhook', event: 'winner-proposed', status: 'delivered', attempts: 3 }),
+        expect.objectContaining({
+          channel: 'webhook',
+          event: 'winner-proposed',
+          status: 'delivered',
+          attempts: 3,
+        }),
         expect.objectContaining({ channel: 'email', event: 'winner-proposed', status: 'delivered' }),
       ]),
     );
@@ -240,9 +275,16 @@ describe('notifications', () => {
     const winnerMail = mails.find((mail) => /winner was named/.test(decoded(mail.raw)))!;
     const unsubscribe = /List-Unsubscribe:\s+<(http[^>]+)>/.exec(decoded(winnerMail.raw))![1]!;
     const url = new URL(unsubscribe);
-    const post = await ctx.app.inject({ method: 'POST', url: `${url.pathname}${url.search}`, payload: 'List-Unsubscribe=One-Click', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const post = await ctx.app.inject({
+      method: 'POST',
+      url: `${url.pathname}${url.search}`,
+      payload: 'List-Unsubscribe=One-Click',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(post.statusCode, post.body).toBe(200);
-    expect((await api(ctx).get('/api/profile/notifications', backer.token)).json().preferences.email).toMatchObject({
+    expect(
+      (await api(ctx).get('/api/profile/notifications', backer.token)).json().preferences.email,
+    ).toMatchObject({
       'winner-proposed': false,
       'prize-paid': true,
     });
@@ -257,7 +299,105 @@ describe('notifications', () => {
     await runJob();
     const executed = hooks.filter((h) => JSON.parse(h.raw).event === 'payout-executed');
     expect(executed).toHaveLength(1);
-    expect(JSON.parse(executed[0]!.raw)).toMatchObject({ dareId: dare.id, winners: [{ wallet: walker.wallet.address, amount: '0.3' }] });
+    expect(JSON.parse(executed[0]!.raw)).toMatchObject({
+      dareId: dare.id,
+      winners: [{ wallet: walker.wallet.address, amount: '0.3' }],
+    });
+  });
+});
+
+describe('the other kinds', () => {
+  it('a veto, a dare ending within 24 h (once), refunds whoever sent them, a Major Dare to those who opted in', async () => {
+    const { judge, creator, backer, walker, stranger } = actors;
+    const second = await createFundedDare(ctx, creator, '0.2', { title: 'Second dare' });
+    await contribute(ctx, backer, second, '0.05');
+    const proof = await enterAndSubmit(ctx, walker, second.id);
+    expect(
+      (await api(ctx).put(`/api/admin/submissions/${proof.id}`, { status: 'approved' }, judge.token))
+        .statusCode,
+    ).toBe(200);
+    await nameWinner(ctx, judge, proof.id, second.id);
+    const guardian = await readKeypairFile(path.join(ctx.dataDir, GUARDIAN_KEYPAIR_FILE));
+    await ctx.chain.airdrop(guardian.address, 10_000_000n);
+    await sendInstructions(ctx, guardian, [
+      getVetoInstruction({ programId: ctx.escrowProgramV2Id, vault: second.vault, guardian }),
+    ]);
+    await ctx.app.judgingJob.runNow();
+    for (const who of [creator, backer, walker])
+      expect(
+        (await notificationsOf(who.token)).items.filter(
+          (n) => n.kind === 'proposal-vetoed' && n.dareId === second.id,
+        ),
+      ).toHaveLength(1);
+    await runJob();
+    expect(
+      hooks.filter((h) => JSON.parse(h.raw).event === 'proposal-vetoed' && h.answered === 200),
+    ).toHaveLength(1);
+
+    // 24 hours before the deadline, once however often the job runs.
+    ctx.clock.advance(6 * 24 * 3600 * 1000 + 3600 * 1000);
+    await runJob();
+    await runJob();
+    for (const who of [creator, backer, walker])
+      expect(
+        (await notificationsOf(who.token)).items.filter(
+          (n) => n.kind === 'dare-ending' && n.dareId === second.id,
+        ),
+      ).toHaveLength(1);
+
+    // An admin cancels it: each payer with an account hears its refund.
+    const cancelled = await api(ctx).patch(
+      `/api/admin/dares/${second.id}/status`,
+      { status: 'cancelled' },
+      judge.token,
+    );
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    const refunds = (await notificationsOf(backer.token)).items.filter((n) => n.kind === 'refund-sent');
+    expect(refunds).toHaveLength(1);
+    expect(refunds[0]!.title).toContain('0.05 SOL');
+    expect((await notificationsOf(creator.token)).items.filter((n) => n.kind === 'refund-sent')).toHaveLength(
+      1,
+    );
+
+    // A Major Dare opens: only who opted in hears it.
+    const optIn = await api(ctx).put(
+      '/api/profile/notifications',
+      { majorDareOptIn: true, email: { 'dare-ending': false } },
+      stranger.token,
+    );
+    expect(optIn.statusCode).toBe(200);
+    expect(optIn.json()).toMatchObject({
+      majorDareOptIn: true,
+      preferences: { email: { 'dare-ending': false, 'prize-paid': true } },
+    });
+    await endLiveMajorDare(ctx.app, judge.token);
+    const until = new Date(ctx.clock.now.getTime() + 7 * 24 * 3600 * 1000).toISOString();
+    const paid = await payStake(ctx.app, judge.token, judge.wallet, '0.5', {
+      kind: 'major',
+      deadline: until,
+    });
+    const major = await api(ctx).post(
+      '/api/admin/major-dare',
+      {
+        title: 'Weekly: cold plunge',
+        description: 'Five minutes in ice water.',
+        category: 'endurance',
+        difficulty: 'hard',
+        prizeAmount: '0.5',
+        deadline: until,
+        maxParticipants: 100,
+        transactionSignature: paid.signature,
+        escrowWalletAddress: paid.escrow,
+      },
+      judge.token,
+    );
+    expect(major.statusCode, major.body).toBeLessThan(300);
+    expect(
+      (await notificationsOf(stranger.token)).items.filter((n) => n.kind === 'major-dare-started'),
+    ).toHaveLength(1);
+    expect(
+      (await notificationsOf(backer.token)).items.filter((n) => n.kind === 'major-dare-started'),
+    ).toHaveLength(0);
   });
 });
 
@@ -301,6 +441,9 @@ describe('a crash between send and record', () => {
     const sent = hooks.slice(before);
     expect(sent).toHaveLength(2);
     expect(sent[0]!.headers['x-darepool-delivery']).toBe(sent[1]!.headers['x-darepool-delivery']);
-    expect(JSON.parse(sent[0]!.raw)).toMatchObject({ event: 'guardian-low', id: sent[0]!.headers['x-darepool-delivery'] });
+    expect(JSON.parse(sent[0]!.raw)).toMatchObject({
+      event: 'guardian-low',
+      id: sent[0]!.headers['x-darepool-delivery'],
+    });
   });
 });

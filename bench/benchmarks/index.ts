@@ -5,6 +5,7 @@ import { createDareBench } from './create-dare';
 import { daresRead } from './dares-read';
 import { health } from './health';
 import { homeLcp } from './home-lcp';
+import { notificationsBench } from './notifications';
 import { payoutReads } from './payout-reads';
 import { program } from './program';
 import { startup } from './startup';
@@ -20,6 +21,7 @@ export const BENCHMARKS: Benchmark[] = [
   createDareBench,
   daresRead,
   payoutReads,
+  notificationsBench,
   chatFanout,
   chatCluster,
   startup,

@@ -13,6 +13,7 @@ export const PUBLISHED: Readonly<Record<string, string>> = {
   'chat/announce': 'posting a system message into a dare’s room',
   'dares/dare-view': 'a dare as the API shows it (`toDare`, `findDare`)',
   'major-dare/current': 'the current major dare',
+  'notifications/emit': 'writing a notification in the transaction of the event it reports (decision 074)',
   'judging/propose-nonce':
     'a vault’s propose nonce: its address, and its rent given back once the vault ends',
   'payments/crediting/credit-payment': 'crediting a payment (`creditPayment`)',

@@ -87,7 +87,7 @@ export type SetEmailRequest = z.infer<typeof setEmailRequestSchema>;
 
 export const emailTokenQuerySchema = z.object({ token: z.string().max(200).optional() });
 
-const emailPreferencesSchema = z.record(z.enum(NOTIFICATION_KINDS), z.boolean());
+const emailPreferencesSchema = z.partialRecord(z.enum(NOTIFICATION_KINDS), z.boolean());
 
 /**
  * GET/PUT /api/profile/notifications: the email address (null: none; `verified` false while its

@@ -50,6 +50,12 @@ export const notificationRoutes: FastifyPluginAsyncZod<{ notifications: Notifica
     async (request) => notifications.markRead(userOf(request).id, request.body.ids),
   );
 
+  // RFC 8058's POST carries the form `List-Unsubscribe=One-Click`: taken (and ignored) in this plugin only.
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: 1024 },
+    (_request, _body, done) => done(null, {}),
+  );
   // One-click unsubscribe: the mail's link (GET) and RFC 8058's List-Unsubscribe-Post (POST).
   for (const method of ['GET', 'POST'] as const)
     app.route({
