@@ -38,7 +38,7 @@ const smtp = new SMTPServer({
   },
 });
 await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-afterAll(() => new Promise((resolve) => smtp.close(resolve)));
+afterAll(() => new Promise<void>((resolve) => smtp.close(() => resolve())));
 
 const app = setupApp({
   env: {
