@@ -154,8 +154,9 @@ describe('issue 37', () => {
       `/dare/${first.id}`,
       { viewport: PHONE },
     );
-    const status = author.page.getByRole('status').filter({ hasText: 'Your proof was rejected' });
-    await status.getByText('this dare takes no other proof from you', { exact: false }).waitFor();
+    const status = author.page.getByRole('status', { name: 'Your proof' });
+    await status.getByText('Rejected', { exact: true }).waitFor();
+    await status.getByText('A new proof cannot be submitted for this dare', { exact: false }).waitFor();
     expect(await author.page.getByRole('button', { name: 'Submit Video' }).count()).toBe(0);
     expect(again.id).toBeGreaterThan(proof.id);
   });

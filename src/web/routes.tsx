@@ -8,6 +8,7 @@ import { ChatPanel } from './features/chat/components/chat-panel';
 import { DareBrowser } from './features/dares/components/dare-browser';
 import HomePage from './features/home/home-page';
 import { MajorDareCard } from './features/major-dare/components/major-dare-card';
+import { NotificationBellSlot } from './features/notifications/components/notification-bell-slot';
 
 // Featured videos (votes, player) load when the Featured tab first opens, not with the landing page.
 const FeaturedSubmissions = lazy(() => import('./features/submissions/components/featured-submissions'));
@@ -36,8 +37,9 @@ function lazyPage(path: string, load: () => Promise<{ default: ComponentType }>)
 /** The pages of docs/product.md#pages-and-routes; the server answers every non-API path with the app. */
 export const routes: RouteObject[] = [
   {
-    // The sign-in dialogs open from any page: the shell holds their slot.
-    element: <AppLayout dialogs={<AuthDialogsSlot />} />,
+    // The sign-in dialogs open from any page: the shell holds their slot, and the bell's (its
+    // code and first read load after the page paints, for signed-in users only).
+    element: <AppLayout dialogs={<AuthDialogsSlot />} bell={<NotificationBellSlot />} />,
     errorElement: <RouteError />,
     children: [
       {
@@ -121,9 +123,32 @@ export const routes: RouteObject[] = [
             };
           }),
           lazyPage('leaderboard', () => import('./features/leaderboard/leaderboard-page')),
-          lazyPage('profile', () => import('./features/profile/profile-page')),
+          // Profile's Notifications card (email, switches) comes from the notifications feature.
+          lazyPage('profile', async () => {
+            const [{ default: ProfilePage }, { default: NotificationSettingsCard }] = await Promise.all([
+              import('./features/profile/profile-page'),
+              import('./features/notifications/components/notification-settings'),
+            ]);
+            return { default: () => <ProfilePage notificationSettings={<NotificationSettingsCard />} /> };
+          }),
           lazyPage('create-dare', () => import('./features/dares/create-dare-page')),
-          lazyPage('admin', () => import('./features/admin/admin-page')),
+          // The notifications feature's deliveries list is the admin panel's Notifications tab.
+          lazyPage('admin', async () => {
+            const [{ default: AdminPage }, { default: NotificationDeliveries }] = await Promise.all([
+              import('./features/admin/admin-page'),
+              import('./features/notifications/components/notification-deliveries'),
+            ]);
+            return {
+              default: () => (
+                <AdminPage
+                  renderDeliveries={(listClassName) => (
+                    <NotificationDeliveries listClassName={listClassName} />
+                  )}
+                />
+              ),
+            };
+          }),
+          lazyPage('notifications', () => import('./features/notifications/notifications-page')),
           lazyPage('instructions', () => import('./features/instructions/instructions-page')),
           lazyPage('tx/:signature', () => import('./features/payments/transaction-page')),
           lazyPage('*', () => import('./features/not-found/not-found-page')),

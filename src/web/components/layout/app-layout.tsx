@@ -8,9 +8,10 @@ import { TopBar } from './top-bar';
 
 /**
  * The shell around every page: top bar, side menu (a drawer below md), the page, and `dialogs`,
- * the sign-in dialogs the router passes in (the shell imports no feature).
+ * the sign-in dialogs the router passes in, and `bell`, the top bar's notification bell (the shell
+ * imports no feature).
  */
-export function AppLayout({ dialogs }: { dialogs?: ReactNode }) {
+export function AppLayout({ dialogs, bell }: { dialogs?: ReactNode; bell?: ReactNode }) {
   const [menuOpen, setMenuOpen] = useState(false);
   return (
     <div className="min-h-dvh">
@@ -20,7 +21,7 @@ export function AppLayout({ dialogs }: { dialogs?: ReactNode }) {
       >
         Skip to content
       </a>
-      <TopBar onOpenMenu={() => setMenuOpen(true)} />
+      <TopBar onOpenMenu={() => setMenuOpen(true)} bell={bell} />
       <div className="flex">
         <aside className="sticky top-16 hidden h-[calc(100dvh-4rem)] w-64 shrink-0 flex-col border-r md:flex">
           <SideMenu />

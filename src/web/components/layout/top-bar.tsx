@@ -1,4 +1,5 @@
 import { Flame, LogOut, Menu, RefreshCw } from 'lucide-react';
+import type { ReactNode } from 'react';
 import { Link, NavLink } from 'react-router';
 import { ConnectWalletButton } from '#web/components/common/connect-wallet-button';
 import { WalletBalanceSlot } from '#web/components/payments/wallet-balance-slot';
@@ -7,8 +8,11 @@ import { useAuth } from '#web/lib/session/auth-provider';
 import { cn } from '#web/lib/utils';
 import { TOP_BAR, visibleItems } from './nav-items';
 
-/** docs/product.md#navigation: brand, links, and the session controls. */
-export function TopBar({ onOpenMenu }: { onOpenMenu: () => void }) {
+/**
+ * docs/product.md#navigation: brand, links, and the session controls; `bell` is the notification
+ * bell the router passes in (it renders nothing for a visitor).
+ */
+export function TopBar({ onOpenMenu, bell }: { onOpenMenu: () => void; bell?: ReactNode }) {
   const { user, isAdmin, logout, refresh } = useAuth();
   return (
     <header className="sticky top-0 z-40 flex h-16 items-center gap-2 border-b bg-background/95 px-3 backdrop-blur sm:gap-3 sm:px-4">
@@ -44,6 +48,7 @@ export function TopBar({ onOpenMenu }: { onOpenMenu: () => void }) {
             >
               {user.username}
             </span>
+            {bell}
             {/* Icon-only below sm, keeping their names for screen readers: a phone fits them all. */}
             <Button variant="outline" size="sm" onClick={() => void refresh()}>
               <RefreshCw aria-hidden />

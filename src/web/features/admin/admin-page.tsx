@@ -1,5 +1,5 @@
 import { Crown, Flame, Video } from 'lucide-react';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { PageHeader } from '#web/components/common/page-header';
 import { Button } from '#web/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '#web/components/ui/card';
@@ -18,13 +18,20 @@ import { SubmissionsManagement } from './components/submissions-management';
 import { SystemControls } from './components/system-controls';
 import { UsersDialog } from './components/users-dialog';
 
-type AdminTab = 'dares' | 'major' | 'submissions' | 'system';
+type AdminTab = 'dares' | 'major' | 'submissions' | 'notifications' | 'system';
 
 /** docs/product.md#admin-panel: admin lists scroll at about 96 height units. */
 const LIST_CLASS = 'max-h-96 overflow-y-auto';
 
-/** /admin. Visitors and non-admins see Access Denied; admin reads run only for admins. */
-export default function AdminPage() {
+/**
+ * /admin. Visitors and non-admins see Access Denied; admin reads run only for admins.
+ * `renderDeliveries` is the notifications feature's deliveries list, composed in by the router.
+ */
+export default function AdminPage({
+  renderDeliveries,
+}: {
+  renderDeliveries?: (listClassName: string) => ReactNode;
+} = {}) {
   const { isAdmin } = useAuth();
   if (!isAdmin) {
     return (
@@ -39,10 +46,10 @@ export default function AdminPage() {
       </div>
     );
   }
-  return <AdminDashboard />;
+  return <AdminDashboard renderDeliveries={renderDeliveries} />;
 }
 
-function AdminDashboard() {
+function AdminDashboard({ renderDeliveries }: { renderDeliveries?: (listClassName: string) => ReactNode }) {
   const { user } = useAuth();
   const [tab, setTab] = useState<AdminTab>('dares');
   // 'View Submissions' in Dares Management narrows the submissions tab to one dare.
@@ -87,6 +94,7 @@ function AdminDashboard() {
           <TabsTrigger value="dares">Dares Management</TabsTrigger>
           <TabsTrigger value="major">Major Dares</TabsTrigger>
           <TabsTrigger value="submissions">Submissions Management</TabsTrigger>
+          {renderDeliveries && <TabsTrigger value="notifications">Notifications</TabsTrigger>}
           <TabsTrigger value="system">System Controls</TabsTrigger>
         </TabsList>
         <TabsContent value="dares">
@@ -108,6 +116,7 @@ function AdminDashboard() {
             onShowAll={() => setSubmissionsOf(null)}
           />
         </TabsContent>
+        {renderDeliveries && <TabsContent value="notifications">{renderDeliveries(LIST_CLASS)}</TabsContent>}
         <TabsContent value="system">
           <SystemControls />
         </TabsContent>

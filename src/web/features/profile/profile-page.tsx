@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { PublicUser } from '#contract/users';
 import { ConnectPrompt } from '#web/components/common/connect-prompt';
@@ -17,8 +18,11 @@ import { RecentActivity } from './components/recent-activity';
 import { RewardClaims } from './components/reward-claims';
 import { WinningSubmissions } from './components/winning-submissions';
 
-/** /profile: the signed-in user's record, activity and prizes. */
-export default function ProfilePage() {
+/**
+ * /profile: the signed-in user's record, activity and prizes; `notificationSettings` is the
+ * notifications feature's card (email, switches), composed in by the router.
+ */
+export default function ProfilePage({ notificationSettings }: { notificationSettings?: ReactNode } = {}) {
   const { user } = useAuth();
   if (!user) {
     return (
@@ -31,10 +35,16 @@ export default function ProfilePage() {
       </div>
     );
   }
-  return <SignedInProfile user={user} />;
+  return <SignedInProfile user={user} notificationSettings={notificationSettings} />;
 }
 
-function SignedInProfile({ user }: { user: PublicUser }) {
+function SignedInProfile({
+  user,
+  notificationSettings,
+}: {
+  user: PublicUser;
+  notificationSettings?: ReactNode;
+}) {
   const profile = useProfile(user.id);
   const claims = useClaims(user.id);
   const winning = useWinningSubmissions(user.id);
@@ -96,6 +106,7 @@ function SignedInProfile({ user }: { user: PublicUser }) {
         }
         claimsHistory={<ClaimsHistory claims={claims.data} />}
       />
+      {notificationSettings}
     </div>
   );
 }

@@ -9,6 +9,7 @@ import { countOf } from '#web/lib/utils';
 import { useAdminSubmissions } from '../api/list-admin-submissions';
 import { useUpdateSubmission } from '../api/update-submission';
 import { proofAuthors } from '../lib/proof-authors';
+import { RejectDialog } from './reject-dialog';
 import { CommunityWinnerAction, MajorPrizeButton } from './winner-actions';
 
 const STATUS_REASONS: Record<Exclude<AdminSubmission['status'], 'pending'>, string> = {
@@ -132,6 +133,11 @@ function SubmissionList({ submissions, className }: { submissions: AdminSubmissi
               </p>
             )}
             {submission.description && <p className="break-words">{submission.description}</p>}
+            {submission.status === 'rejected' && submission.rejection_reason && (
+              <p className="break-words text-muted-foreground">
+                <span className="font-medium">Rejected:</span> {submission.rejection_reason}
+              </p>
+            )}
             <div className="flex flex-wrap gap-2">
               <Button
                 size="sm"
@@ -142,14 +148,13 @@ function SubmissionList({ submissions, className }: { submissions: AdminSubmissi
               >
                 Approve
               </Button>
-              <Button
-                size="sm"
-                variant="destructive"
+              <RejectDialog
+                username={submission.users.username}
                 disabled={busy || submission.status === 'rejected' || submission.status === 'winner'}
-                onClick={() => update.mutate({ id: submission.id, status: 'rejected', isFeatured: false })}
-              >
-                Reject
-              </Button>
+                onReject={(reason) =>
+                  update.mutate({ id: submission.id, status: 'rejected', isFeatured: false, reason })
+                }
+              />
               <Button
                 size="sm"
                 variant="outline"

@@ -2,14 +2,14 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import type { ChatMessage } from '#contract/chat';
 import { toast } from '#web/components/ui/use-toast';
+import { type LiveStatus, sharedLiveConnection } from '#web/lib/live-connection';
 import { useAuth } from '#web/lib/session/auth-provider';
 import { chatMessagesKey, fetchChatMessages } from '../api/chat-messages';
-import { type ChatStatus, sharedChatConnection } from '../lib/chat-connection';
 
 export interface ChatState {
   messages: ChatMessage[];
   isLoading: boolean;
-  status: ChatStatus;
+  status: LiveStatus;
   /** Sockets in this room right now, across every server instance. */
   online: number;
   /** Absent while there is no open connection or no signed-in user to send as. */
@@ -27,8 +27,8 @@ export function appendMessage(messages: ChatMessage[] | undefined, message: Chat
 export function useChat(dareId: number | null): ChatState {
   const { token, user } = useAuth();
   const queryClient = useQueryClient();
-  const connection = sharedChatConnection();
-  const [status, setStatus] = useState<ChatStatus>(connection.status);
+  const connection = sharedLiveConnection();
+  const [status, setStatus] = useState<LiveStatus>(connection.status);
   const [online, setOnline] = useState(0);
   const history = useQuery({
     queryKey: chatMessagesKey(dareId),

@@ -19,20 +19,33 @@ import { useDareSubmissions } from '../api/list-dare-submissions';
 const SubmitVideoForm = lazy(() => import('./submit-video-form'));
 
 /**
- * The author of a rejected proof is told so where they look (issue 37, item 4): the status, and
- * that no other proof can follow, since their entry on chain holds the rejected video's
- * fingerprint (decision 038) and a dare takes one proof per user.
+ * The author of a rejected proof is told so where they look (issue 37, item 4): the status, the
+ * admin's reason when one was given, and that no other proof can follow: their entry on chain holds
+ * the rejected video's fingerprint (decision 038) and a dare takes one proof per user (the server
+ * refuses a second, 409 'Already Submitted'), so Submit Video is not offered again.
  */
-function RejectedProof() {
+export function RejectedProof({ reason }: { reason: string | null }) {
   return (
-    <div role="status" className="space-y-1 rounded-md border border-destructive/50 p-3 text-sm">
-      <p className="flex items-center gap-2 font-medium text-destructive">
-        <XCircle className="size-4" aria-hidden />
-        Your proof was rejected
+    <div
+      role="status"
+      aria-label="Your proof"
+      data-testid="own-proof-rejected"
+      className="max-w-prose space-y-1 rounded-md border border-destructive/50 p-3 text-sm"
+    >
+      <p className="flex items-center gap-2 font-medium">
+        <XCircle className="size-4 text-destructive" aria-hidden />
+        Your proof: <span className="text-destructive">Rejected</span>
       </p>
+      {reason ? (
+        <p className="break-words">
+          <span className="font-medium">Reason:</span> {reason}
+        </p>
+      ) : (
+        <p className="text-muted-foreground">The admin gave no reason.</p>
+      )}
       <p className="text-muted-foreground">
-        An admin rejected it, so it is not shown to others and cannot win. Your entry on chain holds this
-        video's fingerprint, so this dare takes no other proof from you.
+        It is not shown to others and cannot win. A new proof cannot be submitted for this dare: your entry on
+        chain holds this video's fingerprint, and a dare takes one proof per user.
       </p>
     </div>
   );
@@ -61,7 +74,7 @@ export function SubmitVideoDialog({
   const own =
     justSubmitted || user === null ? undefined : (submissions ?? []).find((s) => s.userId === user.id);
 
-  if (own?.status === 'rejected') return <RejectedProof />;
+  if (own?.status === 'rejected') return <RejectedProof reason={own.rejection_reason ?? null} />;
   if (justSubmitted || own) {
     return (
       <span className="inline-flex flex-wrap items-center gap-x-2 gap-y-1">

@@ -1,12 +1,16 @@
 import type { ClientFrame, ServerFrame } from '#contract/chat';
 import { CHAT_LIMITS } from '#contract/chat-limits';
+import type { NotificationFrame } from '#contract/notifications';
 
-export type ChatStatus = 'connecting' | 'open' | 'reconnecting' | 'offline';
+export type LiveStatus = 'connecting' | 'open' | 'reconnecting' | 'offline';
 
-type Listener = (frame: ServerFrame) => void;
-type StatusListener = (status: ChatStatus) => void;
+/** What the server sends on /ws: chat frames, and the signed-in user's notifications. */
+export type LiveFrame = ServerFrame | NotificationFrame;
 
-export interface ChatConnectionOptions {
+type Listener = (frame: LiveFrame) => void;
+type StatusListener = (status: LiveStatus) => void;
+
+export interface LiveConnectionOptions {
   url: string;
   /** The socket factory: the browser's WebSocket, or a fake in unit tests. */
   createSocket?: (url: string) => WebSocket;
@@ -14,24 +18,24 @@ export interface ChatConnectionOptions {
 }
 
 /**
- * One socket for the whole page, shared by every chat panel. Rooms are reference-counted (two
+ * One socket for the whole page, shared by every chat panel and the notification bell. Rooms are reference-counted (two
  * panels on one dare join once) and re-joined after a reconnect; the session token is re-sent on
  * every open. Reconnects follow docs/product.md#chat-connection: at most 5 attempts, 1 s x the attempt number,
  * the count reset by a successful open.
  */
-export function createChatConnection(options: ChatConnectionOptions) {
+export function createLiveConnection(options: LiveConnectionOptions) {
   const createSocket = options.createSocket ?? ((url: string) => new WebSocket(url));
   const setTimer = options.setTimer ?? ((run: () => void, ms: number) => setTimeout(run, ms));
   const listeners = new Set<Listener>();
   const statusListeners = new Set<StatusListener>();
   const rooms = new Map<number, number>();
   let socket: WebSocket | null = null;
-  let status: ChatStatus = 'offline';
+  let status: LiveStatus = 'offline';
   let attempts = 0;
   let token: string | null = null;
   let started = false;
 
-  const setStatus = (next: ChatStatus) => {
+  const setStatus = (next: LiveStatus) => {
     status = next;
     for (const listener of statusListeners) listener(next);
   };
@@ -50,9 +54,9 @@ export function createChatConnection(options: ChatConnectionOptions) {
       for (const dareId of rooms.keys()) write({ type: 'join', dareId });
     };
     current.onmessage = (event) => {
-      let frame: ServerFrame;
+      let frame: LiveFrame;
       try {
-        frame = JSON.parse(String(event.data)) as ServerFrame;
+        frame = JSON.parse(String(event.data)) as LiveFrame;
       } catch {
         return;
       }
@@ -118,15 +122,15 @@ export function createChatConnection(options: ChatConnectionOptions) {
   };
 }
 
-export type ChatConnection = ReturnType<typeof createChatConnection>;
+export type LiveConnection = ReturnType<typeof createLiveConnection>;
 
-let shared: ChatConnection | null = null;
+let shared: LiveConnection | null = null;
 
 /** The page's connection, to `/ws` on the page's host (wss behind https). */
-export function sharedChatConnection(): ChatConnection {
+export function sharedLiveConnection(): LiveConnection {
   if (!shared) {
     const protocol = window.location.protocol === 'https:' ? 'wss:' : 'ws:';
-    shared = createChatConnection({ url: `${protocol}//${window.location.host}/ws` });
+    shared = createLiveConnection({ url: `${protocol}//${window.location.host}/ws` });
   }
   return shared;
 }

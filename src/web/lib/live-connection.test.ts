@@ -1,7 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ChatMessage } from '#contract/chat';
-import { appendMessage } from '../hooks/use-chat';
-import { type ChatStatus, createChatConnection } from './chat-connection';
+import type { NotificationItem } from '#contract/notifications';
+import { createLiveConnection, type LiveFrame, type LiveStatus } from './live-connection';
 
 class FakeSocket {
   static OPEN = 1;
@@ -37,8 +36,8 @@ afterEach(() => {
 });
 
 function connection() {
-  const statuses: ChatStatus[] = [];
-  const chat = createChatConnection({
+  const statuses: LiveStatus[] = [];
+  const chat = createLiveConnection({
     url: 'ws://test/ws',
     createSocket: () => {
       const socket = new FakeSocket();
@@ -51,7 +50,7 @@ function connection() {
   return { chat, statuses };
 }
 
-describe('chat connection', () => {
+describe('the live connection (chat and notifications)', () => {
   it('authenticates and re-joins its rooms on every open', () => {
     const { chat } = connection();
     chat.setToken('token-1');
@@ -97,21 +96,27 @@ describe('chat connection', () => {
     expect(chat.send('hello', 3)).toBe(true);
     expect(sockets[0]!.sent).toEqual([{ type: 'chat_message', message: 'hello', dareId: 3 }]);
   });
-});
 
-describe('appendMessage', () => {
-  const message = (id: number): ChatMessage => ({
-    id,
-    dareId: null,
-    userId: 1,
-    username: 'ann',
-    message: `m${id}`,
-    messageType: 'user',
-    createdAt: '2026-01-01T00:00:00.000Z',
-  });
-  it('adds a live message once, in id order', () => {
-    const list = appendMessage([message(1), message(3)], message(2));
-    expect(list.map((m) => m.id)).toEqual([1, 2, 3]);
-    expect(appendMessage(list, message(2))).toBe(list);
+  it('hands every frame, chat or notification, to each subscriber', () => {
+    const { chat } = connection();
+    const seen: LiveFrame[] = [];
+    const unsubscribe = chat.subscribe((frame) => seen.push(frame));
+    chat.start();
+    sockets[0]!.open();
+    const notification: NotificationItem = {
+      id: 9,
+      kind: 'winner-proposed',
+      dareId: 4,
+      title: 'A winner was named',
+      body: 'Paid in 24 h unless vetoed',
+      link: '/dare/4',
+      createdAt: '2026-01-01T00:00:00.000Z',
+      readAt: null,
+    };
+    sockets[0]!.onmessage?.({ data: JSON.stringify({ type: 'notification', notification }) });
+    sockets[0]!.onmessage?.({ data: 'not json' });
+    unsubscribe();
+    sockets[0]!.onmessage?.({ data: JSON.stringify({ type: 'notification', notification }) });
+    expect(seen).toEqual([{ type: 'notification', notification }]);
   });
 });
