@@ -7,7 +7,7 @@
  * (docs/decisions/079-tsconfig-split-and-node-support.md): tsconfig.web.json (the browser: DOM, no
  * Node), tsconfig.server.json (Node, no DOM) and tsconfig.web-tests.json (web unit tests and e2e:
  * both). The steps run at once, each printing its output when it ends. Each project keeps what it
- * found per file in node_modules/.cache/tsc, so a second run checks only what changed since.
+ * found per file in node_modules' cache folder, so a second run checks only what changed since.
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
