@@ -13,6 +13,7 @@ import {
   type SolanaRpcApi,
 } from '@solana/kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { publicConfigSchema } from '#contract/config';
 import { solToLamports } from '#contract/money';
 import { waitForConfirmation } from '#server/chain/confirmation';
 import { createEscrowKeys } from '#server/chain/escrow-keys';
@@ -205,7 +206,7 @@ describe('npm run cluster:setup', () => {
         feePayer: { ok: true },
         guardian: { ok: true, address: guardian },
       });
-      const config = await (await fetch(`${server.baseUrl}/api/config`)).json();
+      const config = publicConfigSchema.parse(await (await fetch(`${server.baseUrl}/api/config`)).json());
       expect(config.escrowProgramId).toBe(env.ESCROW_PROGRAM_ID);
     } finally {
       await server.stop();

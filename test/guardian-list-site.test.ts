@@ -19,7 +19,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createDareOverHttp, newClient, request, submitOverHttp } from '../e2e/fixtures/http-client';
 import { REPO_ROOT } from '../e2e/fixtures/paths';
 import { getFreePortPair, type RunningServer, startServer } from '../e2e/fixtures/server';
-import { loginAsDemoAdmin } from '../e2e/fixtures/users';
+import { loginAsDemoAdmin } from '../e2e/fixtures/sessions';
 
 const run = promisify(execFile);
 let server: RunningServer;

@@ -23,9 +23,9 @@ export const staticWeb = fp(async (app: FastifyInstance, options: { root?: strin
       preCompressed: true,
       // Our own headers below: the plugin's default (max-age=0) would override them.
       cacheControl: false,
-      setHeaders(res, filePath) {
+      setHeaders(reply, filePath) {
         const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
-        res.setHeader('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+        reply.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
       },
     });
   } else {

@@ -220,7 +220,7 @@ export function memoOf(record: TransactionRecord): string | null {
     )
     .map((instruction) => {
       const data = instruction.data ?? new Uint8Array();
-      return `[${data.length}] ${new TextDecoder().decode(data)}`;
+      return `[${data.length}] ${new TextDecoder().decode(new Uint8Array(data.buffer, data.byteOffset, data.length))}`;
     });
   const memo = texts.length > 0 ? texts.join('; ') : null;
   memos.set(record, memo);

@@ -142,7 +142,8 @@ function memoTexts(messageBytes: Uint8Array): string[] {
   for (const instruction of message.instructions) {
     if (message.staticAccounts[instruction.programAddressIndex] !== MEMO_PROGRAM || !instruction.data)
       continue;
-    texts.push(new TextDecoder().decode(instruction.data));
+    const data = instruction.data;
+    texts.push(new TextDecoder().decode(new Uint8Array(data.buffer, data.byteOffset, data.length)));
   }
   return texts;
 }
