@@ -16,7 +16,8 @@ export const PUBLISHED: Readonly<Record<string, string>> = {
   'dares/dare-view': 'a dare as the API shows it (`toDare`, `findDare`)',
   'major-dare/current': 'the current major dare',
   'notifications/emit': 'writing a notification in the transaction of the event it reports (decision 074)',
-  'notifications/tokens': 'the mail tokens (verification, unsubscribe), built once with the services (decision 074)',
+  'notifications/tokens':
+    'the mail tokens (verification, unsubscribe), built once with the services (decision 074)',
   'judging/propose-nonce':
     'a vault’s propose nonce: its address, and its rent given back once the vault ends',
   'payouts/fee-payer':
