@@ -17,11 +17,9 @@ import {
   SYSTEM_PROGRAM_ADDRESS,
 } from '@solana-program/system';
 import { priorityFeesOf } from '#server/chain/compute-budget';
-import { waitForConfirmation } from '#server/chain/confirmation';
 import { proposeNonceAddress } from '#server/chain/escrow-program/v2/propose-nonce-account';
 import { packSignedTransactions } from '#server/chain/escrow-program/wire-transactions';
-import { sendSignedTransaction } from '#server/chain/payout-transactions';
-import { whileRebroadcasting } from '#server/chain/rebroadcast';
+import { sendServerSigned } from '#server/chain/server-signed';
 
 export { proposeNonceAddress };
 
@@ -119,14 +117,9 @@ async function sendAsFeePayer(
     steps: instructions.map((instruction) => ({ instruction })),
   });
   if (!transaction || more.length > 0) throw new Error('The nonce instructions must fit in one transaction');
-  await sendSignedTransaction(rpc, transaction.base64);
-  await whileRebroadcasting(
+  await sendServerSigned(
     rpc,
-    transaction.base64,
-    waitForConfirmation(rpc, transaction.signature, {
-      commitment: 'confirmed',
-      timeoutMs: 60_000,
-      lastValidBlockHeight: lifetime.lastValidBlockHeight,
-    }),
+    { ...transaction, lastValidBlockHeight: lifetime.lastValidBlockHeight },
+    { timeoutMs: 60_000 },
   );
 }

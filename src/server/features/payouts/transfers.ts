@@ -6,7 +6,7 @@ import {
   SOLANA_ERROR__JSON_RPC__SERVER_ERROR_SEND_TRANSACTION_PREFLIGHT_FAILURE,
 } from '@solana/kit';
 import { lamportsToSol } from '#contract/money';
-import { ConfirmationError, waitForConfirmation } from '#server/chain/confirmation';
+import { ConfirmationError } from '#server/chain/confirmation';
 import type { EscrowKeys } from '#server/chain/escrow-keys';
 import type { EscrowPrograms } from '#server/chain/escrow-program/any-program';
 import type { VaultTransaction } from '#server/chain/escrow-program/app-transactions';
@@ -18,7 +18,7 @@ import {
   type VaultTransactionEffects,
 } from '#server/chain/payout-transactions';
 import type { ChainPort } from '#server/chain/port';
-import { whileRebroadcasting } from '#server/chain/rebroadcast';
+import { confirmServerSigned, sendServerSigned } from '#server/chain/server-signed';
 import type { Db, Tx } from '#server/db/client';
 import { violatedConstraint } from '#server/db/errors';
 import type { Clock } from '#server/deps';
@@ -169,15 +169,14 @@ export function createTransfers({
   /** Waits for a sent transaction and settles it. */
   async function confirm(transfer: PayoutTransferRow): Promise<PayoutOutcome> {
     try {
-      await whileRebroadcasting(
+      await confirmServerSigned(
         rpc,
-        transfer.wireTransaction,
-        waitForConfirmation(rpc, transfer.signature as Signature, {
-          commitment: 'confirmed',
-          timeoutMs: confirmTimeoutMs,
-          intervalMs: 200,
+        {
+          base64: transfer.wireTransaction,
+          signature: transfer.signature as Signature,
           lastValidBlockHeight: transfer.lastValidBlockHeight,
-        }),
+        },
+        { timeoutMs: confirmTimeoutMs, intervalMs: 200 },
       );
     } catch (error) {
       if (error instanceof ConfirmationError && error.reason === 'failed') {
@@ -258,17 +257,7 @@ export function createTransfers({
   /** Sends one transaction and waits for it: whether it landed. */
   async function landed(transaction: VaultTransaction): Promise<boolean> {
     try {
-      await sendSignedTransaction(rpc, transaction.base64);
-      await whileRebroadcasting(
-        rpc,
-        transaction.base64,
-        waitForConfirmation(rpc, transaction.signature, {
-          commitment: 'confirmed',
-          timeoutMs: confirmTimeoutMs,
-          intervalMs: 200,
-          lastValidBlockHeight: transaction.lastValidBlockHeight,
-        }),
-      );
+      await sendServerSigned(rpc, transaction, { timeoutMs: confirmTimeoutMs, intervalMs: 200 });
       return true;
     } catch {
       // Closes are retried by the job: anyone may send them, and nothing is lost meanwhile.
