@@ -13,8 +13,8 @@ import { waitForConfirmation } from '#server/chain/confirmation';
 import { fetchEntry, fetchVault } from '#server/chain/escrow-program/accounts';
 import { buildCreateVaultV2Transaction } from '#server/chain/escrow-program/app-transactions';
 import { findEntryAddress } from '#server/chain/escrow-program/pda';
-import { buildCreateVaultTransaction } from '#server/chain/escrow-program/testing/v1-vaults';
 import { dares } from '#server/db/schema';
+import { buildCreateVaultTransaction } from '#test/support/chain/v1-vaults';
 import type { TestContext } from './app';
 import { bearer, type TestWallet } from './wallet';
 

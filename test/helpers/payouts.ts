@@ -6,11 +6,6 @@ import { waitForConfirmation } from '#server/chain/confirmation';
 import { fetchVault } from '#server/chain/escrow-program/accounts';
 import { buildCreateVaultV2Transaction } from '#server/chain/escrow-program/app-transactions';
 import type { DareKind } from '#server/chain/escrow-program/layout';
-import {
-  buildCreateVaultTransaction,
-  buildDepositV1Transaction,
-  buildEnterTransaction,
-} from '#server/chain/escrow-program/testing/v1-vaults';
 import { buildEnterV2Transaction } from '#server/chain/escrow-program/v2/enter-transaction';
 import { listVaultRecords } from '#server/chain/escrow-program/vault-records';
 import { createDare } from '#server/db/factories';
@@ -18,6 +13,11 @@ import { dareSubmissions, dares, dareWallets, poolContributions, submissionVotes
 import { setAdminByUsernameOrWallet } from '#server/features/auth/promote';
 import { reconcileEscrows } from '#server/ledger/reconcile';
 import { appendLedgerEntry } from '#server/ledger/repo';
+import {
+  buildCreateVaultTransaction,
+  buildDepositV1Transaction,
+  buildEnterTransaction,
+} from '#test/support/chain/v1-vaults';
 import type { TestContext } from './app';
 import { airdrop, dareBody, payStake, payTo, signBase64 } from './money';
 import { servicesFor } from './services';
