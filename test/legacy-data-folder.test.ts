@@ -42,7 +42,7 @@ import { findEntryAddress } from '#server/chain/escrow-program/pda';
 import { loadConfig } from '#server/config';
 import { claims, dareWallets, ledgerEntries } from '#server/db/schema';
 import { seedDemoData } from '#server/demo/seed';
-import { demoAdminWallet } from '#server/judging';
+import { demoAdminWallet } from '#server/judging-keys';
 import { reconcileEscrows } from '#server/ledger/reconcile';
 import { openRuntime, type Runtime } from '#server/runtime';
 import { openVideoStorage } from '#server/storage/open';

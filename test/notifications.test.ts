@@ -14,7 +14,7 @@ import { readKeypairFile } from '#server/chain/escrow-program/keypair-file';
 import { getVetoInstruction } from '#server/chain/escrow-program/v2/instructions';
 import { deliverDue } from '#server/features/notifications/deliver';
 import { createMailTokens } from '#server/features/notifications/tokens';
-import { GUARDIAN_KEYPAIR_FILE } from '#server/judging';
+import { GUARDIAN_KEYPAIR_FILE } from '#server/judging-keys';
 import { warpChain } from './helpers/chain-clock';
 import { connectChat, listen } from './helpers/chat';
 import { enterAndSubmit } from './helpers/entries';

@@ -44,7 +44,7 @@ import { ConfirmationError, waitForConfirmation } from '#server/chain/confirmati
 import type { ChainPort } from '#server/chain/port';
 import { describeTransactionError } from '#server/features/payments/explorer/transaction-errors';
 import { ChainStateError, createEmbeddedChain } from '.';
-import { SNAPSHOT_EVERY } from './ledger';
+import { SNAPSHOT_EVERY } from './embedded-ledger';
 
 const SOL = 1_000_000_000n;
 const RENT_EXEMPT_MINIMUM = 890_880n;

@@ -69,7 +69,7 @@ import type { Clock } from '#server/deps';
 import { AppError, badRequest, conflict, forbidden, notFound } from '#server/errors';
 import { requireWallet, type UserRow } from '#server/features/auth/user';
 import { requireDareCreationEnabled } from '#server/features/settings/switches';
-import type { Judging } from '#server/judging';
+import type { Judging } from '#server/judging-keys';
 import { limit as hitLimit } from '#server/rate-limit/limit';
 import type { RateLimit, RateLimiter } from '#server/rate-limit/port';
 import { RATE_LIMITS } from '#server/rate-limits';
