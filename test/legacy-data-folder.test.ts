@@ -36,6 +36,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLAIM_MESSAGES } from '#contract/claims';
 import { solToLamports } from '#contract/money';
 import { PAYMENT_MESSAGES } from '#contract/payments';
+import { DAY_MS } from '#contract/time';
 import { buildApp } from '#server/app';
 import { readKeypairFile, writeNewKeypairFile } from '#server/chain/escrow-program/keypair-file';
 import { findEntryAddress } from '#server/chain/escrow-program/pda';
@@ -55,7 +56,6 @@ const root = path.resolve(import.meta.dirname, '..');
 const run = promisify(execFile);
 const fixture = readLegacyFixture();
 const { creator, backer, entrant } = LEGACY_FIXTURE.users;
-const DAY_MS = 24 * 3600 * 1000;
 const REFUNDED_WORDS =
   "Refunded: this dare's escrow was retired (program v1), every backer got their SOL back";
 

@@ -545,13 +545,11 @@ describe('embedded chain over JSON-RPC', () => {
     expect(landed).toEqual({ slot: await chain.rpc.getSlot().send(), commitment: 'finalized' });
 
     const { signature: neverSent } = await signedTransfer(chain, payer, payer.address, 1n);
-    const started = Date.now();
     const timedOut = await waitForConfirmation(chain.rpc, neverSent, {
       timeoutMs: 100,
       intervalMs: 20,
     }).catch((error: unknown) => error);
     expect(timedOut).toMatchObject({ reason: 'timeout', signature: neverSent });
-    expect(Date.now() - started).toBeLessThan(1_000);
   });
 
   it('pages getSignaturesForAddress newest first with before, until and limit', async () => {
