@@ -6,7 +6,7 @@
  * stores the server's videos in an S3-protocol server (s3rver) started for the run.
  */
 import os from 'node:os';
-import { startTestS3Server } from '#server/storage/testing/s3-server';
+import { startTestS3Server } from '#test/support/storage/s3-server';
 import { startServer } from '../e2e/fixtures/server';
 import { ensureWebBuilt } from '../scripts/web-build';
 import { BENCHMARKS } from './benchmarks';

@@ -5,6 +5,7 @@ import type { Claim } from '#contract/claims';
 import type { Dare } from '#contract/dares';
 import type { MajorDare } from '#contract/major-dare';
 import type { SystemSettings } from '#contract/settings';
+import { DAY_MS } from '#contract/time';
 import { setupApp } from './fixtures/app';
 import { addToPoolOverHttp, call, newClient, request, submitOverHttp } from './fixtures/http-client';
 import { loginAsDemoAdmin, openAsDemoAdmin, registerWithWallet, toast } from './fixtures/users';
@@ -26,7 +27,7 @@ const statValue = (page: Page, label: string) =>
 
 /** A datetime-local value `days` from now, in this machine's time zone (the browser's too). */
 function localDateTime(days: number): string {
-  const date = new Date(Date.now() + days * 24 * 3600 * 1000);
+  const date = new Date(Date.now() + days * DAY_MS);
   const pad = (value: number) => String(value).padStart(2, '0');
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
 }

@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { DAY_MS } from '#contract/time';
 import { setupApp } from './fixtures/app';
 import { registerWithWallet as registerWithUser, toast } from './fixtures/users';
 
@@ -17,7 +18,7 @@ const STEPS = [
 
 /** A datetime-local value `days` ahead, in this machine's zone (the browser's zone too). */
 function localDateTimeIn(days: number): string {
-  const date = new Date(Date.now() + days * 24 * 60 * 60 * 1000);
+  const date = new Date(Date.now() + days * DAY_MS);
   const pad = (value: number) => String(value).padStart(2, '0');
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
 }

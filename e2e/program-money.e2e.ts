@@ -26,6 +26,7 @@ import { describe, expect, it } from 'vitest';
 import { lamportsToSol, solToLamports } from '#contract/money';
 import { REFUND_ME_MESSAGES } from '#contract/refund-me';
 import { SUBMISSION_MESSAGES } from '#contract/submissions';
+import { DAY_MS } from '#contract/time';
 import { waitForConfirmation } from '#server/chain/confirmation';
 import { createEscrowKeys } from '#server/chain/escrow-keys';
 import { getCancelV2Instruction } from '#server/chain/escrow-program/v2/instructions';
@@ -63,7 +64,7 @@ async function lamportsOf(wallet: string): Promise<bigint> {
 
 /** A datetime-local value `days` ahead, in this machine's zone (the browser's zone too). */
 function localDateTimeIn(days: number): string {
-  const date = new Date(Date.now() + days * 24 * 60 * 60 * 1000);
+  const date = new Date(Date.now() + days * DAY_MS);
   const pad = (value: number) => String(value).padStart(2, '0');
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
 }

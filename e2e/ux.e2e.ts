@@ -3,6 +3,7 @@ import { getBase64EncodedWireTransaction, getTransactionDecoder, signTransaction
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { MajorDare } from '#contract/major-dare';
+import { DAY_MS } from '#contract/time';
 import { MAJOR_VOTE_NEEDS_PAYMENT } from '#contract/voting';
 import { setupApp } from './fixtures/app';
 import { call, type HttpClient, newClient, request, submitOverHttp } from './fixtures/http-client';
@@ -26,7 +27,7 @@ const PHONE = { width: 375, height: 740 };
 const PASSWORD = 'bench-password-1';
 
 /** Stakes a dare over HTTP as the web app does; `deadlineMs` from now (the vault's too). */
-async function stakeDare(client: HttpClient, title: string, stake: string, deadlineMs = 7 * 24 * 3600_000) {
+async function stakeDare(client: HttpClient, title: string, stake: string, deadlineMs = 7 * DAY_MS) {
   const deadline = new Date(Date.now() + deadlineMs).toISOString();
   const { publicKey: escrow } = await call<{ publicKey: string }>(
     app,
@@ -83,7 +84,13 @@ describe('where the money went (375 px)', () => {
   it('a dare that ended without a winner says when its stake comes back, and tells its payer', async () => {
     const creator = await newClient(app, 1);
     const dare = await stakeDare(creator, 'Nobody took this one', '0.1', 4000);
-    await new Promise((resolve) => setTimeout(resolve, 4500));
+    // Waits for the deadline to pass as the server sees it, rather than sleeping past it.
+    await expect
+      .poll(async () => (await request<{ phase: string }>(app, 'GET', `/api/dares/${dare.id}`)).phase, {
+        timeout: 30_000,
+        interval: 200,
+      })
+      .toBe('ended');
     const { page } = await openSignedIn(
       app,
       { username: creator.username, password: PASSWORD },

@@ -56,11 +56,11 @@ const about = (file: string) =>
 
 beforeAll(() => {
   copy = mkdtempSync(path.join(tmpdir(), 'darepool-boundaries-'));
-  // What the rules read: the TypeScript sources (program/: a deploy test imports its linker), the
-  // chain-only scripts, package.json (its
-  // `imports` resolve #server/...), and node_modules (linked) for the packages.
+  // What the rules read: the TypeScript sources (program/: a deploy test imports its linker;
+  // test/support: the server's unit tests import it), the chain-only scripts, package.json (its
+  // `imports` resolve #server/... and #test/...), and node_modules (linked) for the packages.
   const sources = (from: string) => statSync(from).isDirectory() || /\.(tsx?|css)$/.test(from);
-  for (const dir of ['src/server', 'src/web', 'src/contract', 'program'])
+  for (const dir of ['src/server', 'src/web', 'src/contract', 'program', 'test/support'])
     cpSync(path.join(ROOT, dir), path.join(copy, dir), { recursive: true, filter: sources });
   for (const file of [...CHAIN_ONLY_SCRIPTS, 'package.json', 'biome.json', 'tsconfig.json'])
     cpSync(path.join(ROOT, file), path.join(copy, file));
@@ -121,6 +121,8 @@ beforeAll(() => {
   plant('src/server/features/leaderboard/repo.ts', "import '#server/features/payouts/repo';");
   plant('src/server/jobs/planted-climb.ts', "import '../errors';\nimport './job-lock';");
   plant('src/server/planted-web.ts', "import '#web/lib/dates';");
+  plant('src/server/storage/planted-test-support.ts', "import '#test/support/storage/s3-server';");
+  plant('src/server/storage/planted-test-support.test.ts', "import '#test/support/storage/s3-server';");
   plant('src/server/features/stats/planted-web.ts', "import '../../../web/lib/dates';");
   plant('src/contract/planted-drizzle.ts', "import { sql } from 'drizzle-orm';\nexport const planted = sql;");
   plant(
@@ -226,6 +228,13 @@ describe('npm run check’s boundaries on a copy of the repository', () => {
     expect(about('src/server/jobs/planted-climb.ts')).toEqual([
       expect.stringMatching(/-> src\/server\/errors\.ts: server-relative-climb: /),
     ]);
+  });
+
+  it('product-imports-test-support: product code importing test support; its tests may', () => {
+    expect(about('src/server/storage/planted-test-support.ts')).toEqual([
+      expect.stringMatching(/-> test\/support\/storage\/s3-server\.ts: product-imports-test-support: /),
+    ]);
+    expect(about('src/server/storage/planted-test-support.test.ts')).toEqual([]);
   });
 
   it('server-imports-web: server code importing the web app, by alias or by path', () => {

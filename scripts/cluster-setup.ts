@@ -42,7 +42,7 @@ import { readEscrowProgram, sha256Hex } from '#server/chain/escrow-program/progr
 import { readEscrowProgramV2 } from '#server/chain/escrow-program/v2/program';
 import { GUARDIAN_MIN_LAMPORTS } from '#server/chain/guardian-funds';
 import { ConfigError, loadConfig } from '#server/config';
-import { checkUpgradeAuthority, resolveJudging } from '#server/judging';
+import { checkUpgradeAuthority, resolveJudging } from '#server/judging-keys';
 
 const EXIT_FUNDS_MISSING = 2;
 const WAIT_POLL_MS = 2_000;

@@ -2,7 +2,7 @@
 import { rmSync } from 'node:fs';
 import { loadConfig, loadDotEnv } from '#server/config';
 import { seedDemoData } from '#server/demo/seed';
-import { demoAdminWallet } from '#server/judging';
+import { demoAdminWallet } from '#server/judging-keys';
 import { openRuntime } from '#server/runtime';
 import { openVideoStorage } from '#server/storage/open';
 

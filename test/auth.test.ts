@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_MESSAGES } from '#contract/auth';
+import { DAY_MS } from '#contract/time';
 import { createUser } from '#server/db/factories';
 import { setSetting } from '#server/features/settings/repo';
 import { createTestContext, type TestContext } from './helpers/app';
@@ -264,7 +265,7 @@ describe('password login, sessions and logout', () => {
   it('expires sessions after 30 days', async () => {
     await createUser(ctx.database.db, { username: 'oldtimer', password: 'secret1' });
     const { token } = (await post('/api/auth/login', { username: 'oldtimer', password: 'secret1' })).json();
-    ctx.clock.advance(30 * 24 * 3600 * 1000 + 1000);
+    ctx.clock.advance(30 * DAY_MS + 1000);
     expect((await ctx.app.inject({ url: '/api/auth/me', headers: bearer(token) })).statusCode).toBe(401);
   });
 

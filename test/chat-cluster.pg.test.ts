@@ -11,7 +11,7 @@ import { createChain } from '#server/chain/index';
 import type { ChainPort } from '#server/chain/port';
 import { loadConfig } from '#server/config';
 import { type Database, openPostgres } from '#server/db/client';
-import { resolveJudging } from '#server/judging';
+import { resolveJudging } from '#server/judging-keys';
 import { createLocalDiskStorage } from '#server/storage/local-disk';
 import { openTestDatabase } from './helpers/app';
 import { type ChatClient, connectChat, isChat, isPresence, listen } from './helpers/chat';

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CHAT_LIMITS, CHAT_MESSAGES } from '#contract/chat';
+import { DAY_MS } from '#contract/time';
 import { chatMessages } from '#server/db/schema';
 import { type ChatClient, connectChat, isChat, isError, isPresence, listen } from './helpers/chat';
 import { dareBody, payStake, payTo } from './helpers/money';
@@ -266,7 +267,7 @@ describe('chat over /ws', () => {
   it('refuses messages from a socket whose session expired while it stayed open', async () => {
     const dot = await newUser('dot');
     const chat = await client(dot);
-    ctx.clock.advance(30 * 24 * 3600 * 1000 + 60_000);
+    ctx.clock.advance(30 * DAY_MS + 60_000);
     chat.send({ type: 'chat_message', message: 'from the past', dareId: null });
     await chat.next(isError(CHAT_MESSAGES.authFailed));
     await chat.next((frame) => frame.type === 'auth' && !frame.ok);

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { DAY_MS } from '#contract/time';
 import { createDare, createUser } from '#server/db/factories';
 import { dareSubmissions } from '#server/db/schema';
 import { setupApiSuite } from './helpers/suite';
@@ -6,13 +7,12 @@ import { createTestWallet } from './helpers/wallet';
 
 const { ctx } = setupApiSuite();
 let ids: number[];
-const DAY = 24 * 3600 * 1000;
 
 beforeAll(async () => {
   const { db } = ctx.database;
   const creator = await createUser(db, { username: 'lister' });
   const other = await createUser(db, { username: 'runner' });
-  const inDays = (days: number) => new Date(Date.now() + days * DAY);
+  const inDays = (days: number) => new Date(Date.now() + days * DAY_MS);
   ids = [];
   // Read-only listing data: rows written directly (no money moves in these tests).
   for (let i = 0; i < 7; i++) {
@@ -117,7 +117,7 @@ describe('cached reads', () => {
     await createDare(ctx.database.db, {
       creatorId: creator.id,
       title: 'Late',
-      deadline: new Date(Date.now() + DAY),
+      deadline: new Date(Date.now() + DAY_MS),
     });
     expect((await ctx.app.inject({ url: '/api/stats' })).json().totalDares).toBe(7);
     // ...and any successful write through the API does.
@@ -148,7 +148,7 @@ describe('cached reads', () => {
     await createDare(ctx.database.db, {
       creatorId: creator.id,
       title: 'Unseen',
-      deadline: new Date(Date.now() + DAY),
+      deadline: new Date(Date.now() + DAY_MS),
     });
     for (const spelling of [
       '',
@@ -182,12 +182,12 @@ describe('a private dare (issue 37, item 13)', () => {
       creatorId: owner.id,
       title: 'Secret rooftop picnic',
       isPublic: false,
-      deadline: new Date(Date.now() + 3 * DAY),
+      deadline: new Date(Date.now() + 3 * DAY_MS),
     });
     const visible = await createDare(db, {
       creatorId: owner.id,
       title: 'Open rooftop picnic',
-      deadline: new Date(Date.now() + 3 * DAY),
+      deadline: new Date(Date.now() + 3 * DAY_MS),
     });
     const all = (await list('?limit=100')).dares.map((d) => d.id);
     expect(all).toContain(visible.id);

@@ -8,8 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { generateKeyPairSigner } from '@solana/kit';
 import { afterEach, describe, expect, it } from 'vitest';
+import { EmbeddedLedger } from '#server/chain/embedded/embedded-ledger';
 import { Faucet } from '#server/chain/embedded/faucet';
-import { EmbeddedLedger } from '#server/chain/embedded/ledger';
 import { ChainStateFiles } from '#server/chain/embedded/state-files';
 import { readLegacyFixture, unpackLegacyDataFolder } from './fixtures/legacy-data-folder';
 

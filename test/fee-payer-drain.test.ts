@@ -23,6 +23,7 @@ import {
 import { and, eq, isNull } from 'drizzle-orm';
 import { expect, it } from 'vitest';
 import { SUBMISSION_MESSAGES } from '#contract/submissions';
+import { DAY_MS } from '#contract/time';
 import { waitForConfirmation } from '#server/chain/confirmation';
 import { RECEIPT_SIZE } from '#server/chain/escrow-program/layout';
 import { getDepositV2Instruction } from '#server/chain/escrow-program/v2/instructions';
@@ -300,7 +301,7 @@ it("backers' receipts, through the API and straight on chain, cost the platform 
 
   // The payments job books the API's deposits nobody reported once their intents lapse; the
   // notice credits the ones made straight on chain to their payers, each exactly once.
-  ctx.clock.advance(24 * 3600 * 1000 + 60_000);
+  ctx.clock.advance(DAY_MS + 60_000);
   expect(await lapsedPaymentsJob(ctx).run()).toMatchObject({
     found: accounts.length * dares.length,
     credited: accounts.length * dares.length,

@@ -18,6 +18,7 @@ import {
 import { getTransferSolInstruction } from '@solana-program/system';
 import { describe, expect, it } from 'vitest';
 import { FEE_PAYER_MESSAGES } from '#contract/fee-payer';
+import { DAY_MS } from '#contract/time';
 import { waitForConfirmation } from '#server/chain/confirmation';
 import { listVaultRecords } from '#server/chain/escrow-program/vault-records';
 import { vaultV2 } from './helpers/judging';
@@ -92,7 +93,7 @@ describe('the fee payer, drained', () => {
         fromWallet: alice.wallet.address,
         toWallet: escrow.json().publicKey,
         amount: '0.1',
-        deadline: new Date(ctx.clock.now.getTime() + 7 * 24 * 3600 * 1000).toISOString(),
+        deadline: new Date(ctx.clock.now.getTime() + 7 * DAY_MS).toISOString(),
       },
       alice.token,
     );

@@ -52,7 +52,6 @@ describe('SIGTERM', () => {
     answer = '';
     slow.write(body.slice(0, 10));
 
-    const signalled = Date.now();
     process.kill(server.pid, 'SIGTERM');
     expect(await chatClosed).toEqual({
       code: SERVICE_RESTART_CLOSE_CODE,
@@ -76,8 +75,8 @@ describe('SIGTERM', () => {
     expect(answer).toContain('"code":"INVALID_CREDENTIALS"');
 
     expect(await server.exited).toEqual({ code: 0, signal: null });
-    // Drained, not cut off at the 10 s limit.
-    expect(Date.now() - signalled).toBeLessThan(8_000);
+    // Drained, not cut off at the 10 s limit (which logs "requests still under way" and closes the
+    // slow request's connection before its answer).
     expect(server.output()).not.toMatch(/requests still under way/);
   });
 });

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { readKeypairFile } from '#server/chain/escrow-program/keypair-file';
 import { GUARDIAN_MIN_LAMPORTS, guardianBalance } from '#server/chain/guardian-funds';
 import { loadConfig } from '#server/config';
-import { GUARDIAN_KEYPAIR_FILE } from '#server/judging';
+import { GUARDIAN_KEYPAIR_FILE } from '#server/judging-keys';
 import { openRuntime } from '#server/runtime';
 import { setupApiSuite } from './helpers/suite';
 

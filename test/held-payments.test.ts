@@ -7,6 +7,7 @@
  */
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { DAY_MS } from '#contract/time';
 import { dares, dareWallets, ledgerEntries, paymentIntents, payoutTransfers } from '#server/db/schema';
 import { PAYMENT_INTENT_TTL_MS, REFUSED_PAYMENT_HOLD_MS } from '#server/features/payments/intents/intent';
 import { dareBody, payStake, sendStraight, signBase64, waitUntilLanded } from './helpers/money';
@@ -19,7 +20,6 @@ const {
   actors: { alice, bob },
 } = setupApiSuite({ env: { RATE_LIMIT_AUTH_PER_MINUTE: '1000' }, actors: { alice: {}, bob: {} } });
 
-const DAY = 24 * 3600 * 1000;
 const MINUTE = 60_000;
 /** The wallet's fee for create_vault (program v2): its own signature, the only one. */
 const CREATE_FEES = 5_000n;
@@ -29,7 +29,7 @@ const CREATE_FEES = 5_000n;
  */
 const CREATE_RENT = 3_841_920n + 1_726_080n;
 
-const inDays = (days: number) => new Date(ctx.clock.now.getTime() + days * DAY).toISOString();
+const inDays = (days: number) => new Date(ctx.clock.now.getTime() + days * DAY_MS).toISOString();
 
 async function linesOf(escrow: string) {
   const lines = await ctx.database.db

@@ -14,7 +14,7 @@ import { fetchVault } from '#server/chain/escrow-program/accounts';
 import { readKeypairFile } from '#server/chain/escrow-program/keypair-file';
 import { addProposeSignatures, compileProposeTransaction } from '#server/chain/escrow-program/v2';
 import { claims, payoutTransfers } from '#server/db/schema';
-import { DEMO_ADMIN_WALLET_FILE } from '#server/judging';
+import { DEMO_ADMIN_WALLET_FILE } from '#server/judging-keys';
 import { chainNow, warpChain } from './helpers/chain-clock';
 import { enterAndSubmit } from './helpers/entries';
 import { api, claimsService, contribute, createFundedDare, lamportsOf } from './helpers/payouts';

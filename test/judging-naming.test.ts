@@ -29,7 +29,7 @@ import {
   getVetoInstruction,
 } from '#server/chain/escrow-program/v2';
 import { claims, dareSubmissions, dares, payoutProposals } from '#server/db/schema';
-import { GUARDIAN_KEYPAIR_FILE } from '#server/judging';
+import { GUARDIAN_KEYPAIR_FILE } from '#server/judging-keys';
 import { chainNow, warpChain } from './helpers/chain-clock';
 import {
   adminWithKey,

@@ -36,17 +36,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLAIM_MESSAGES } from '#contract/claims';
 import { solToLamports } from '#contract/money';
 import { PAYMENT_MESSAGES } from '#contract/payments';
+import { DAY_MS } from '#contract/time';
 import { buildApp } from '#server/app';
 import { readKeypairFile, writeNewKeypairFile } from '#server/chain/escrow-program/keypair-file';
 import { findEntryAddress } from '#server/chain/escrow-program/pda';
-import { getEnterInstruction, getSettleInstruction } from '#server/chain/escrow-program/testing/v1-vaults';
 import { loadConfig } from '#server/config';
 import { claims, dareWallets, ledgerEntries } from '#server/db/schema';
 import { seedDemoData } from '#server/demo/seed';
-import { demoAdminWallet } from '#server/judging';
+import { demoAdminWallet } from '#server/judging-keys';
 import { reconcileEscrows } from '#server/ledger/reconcile';
 import { openRuntime, type Runtime } from '#server/runtime';
 import { openVideoStorage } from '#server/storage/open';
+import { getEnterInstruction, getSettleInstruction } from '#test/support/chain/v1-vaults';
 import { LEGACY_FIXTURE, readLegacyFixture, unpackLegacyDataFolder } from './fixtures/legacy-data-folder';
 import { TEST_INDEX_HTML } from './helpers/app';
 import { bearer, createTestWallet, registerWithWallet, type TestWallet } from './helpers/wallet';
@@ -55,7 +56,6 @@ const root = path.resolve(import.meta.dirname, '..');
 const run = promisify(execFile);
 const fixture = readLegacyFixture();
 const { creator, backer, entrant } = LEGACY_FIXTURE.users;
-const DAY_MS = 24 * 3600 * 1000;
 const REFUNDED_WORDS =
   "Refunded: this dare's escrow was retired (program v1), every backer got their SOL back";
 

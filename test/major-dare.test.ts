@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { JUDGING_MESSAGES } from '#contract/judging';
 import { normalizeSol } from '#contract/money';
+import { DAY_MS } from '#contract/time';
 import { claims, dares, ledgerEntries, users } from '#server/db/schema';
 import { ENTRY_RENT, enterAndSubmit, fundEntries, walletSigns } from './helpers/entries';
 import { passPayoutWindow } from './helpers/judging';
@@ -32,7 +33,7 @@ beforeAll(async () => {
 });
 
 const alice = () => voters[0]!.token;
-const deadline = () => new Date(ctx.clock.now.getTime() + 7 * 24 * 3600 * 1000).toISOString();
+const deadline = () => new Date(ctx.clock.now.getTime() + 7 * DAY_MS).toISOString();
 
 async function createMajor(prizeAmount: string, overrides: object = {}) {
   await endLiveMajorDare(ctx.app, admin.token);
@@ -299,7 +300,7 @@ describe('major dare', () => {
         category: 'skill',
         difficulty: 'easy',
         prizeAmount: '0.05',
-        deadline: new Date(new Date(until).getTime() + 24 * 3600 * 1000).toISOString(),
+        deadline: new Date(new Date(until).getTime() + DAY_MS).toISOString(),
         maxParticipants: 10,
         transactionSignature: paid.signature,
         escrowWalletAddress: paid.escrow,

@@ -2,6 +2,7 @@ import { address } from '@solana/kit';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SUBMISSION_MESSAGES } from '#contract/submissions';
+import { DAY_MS } from '#contract/time';
 import { dareSubmissions, dares, poolContributions } from '#server/db/schema';
 import { backByBlink } from './helpers/blinks';
 import { dareBody, lapsedPaymentsJob, payStake } from './helpers/money';
@@ -138,10 +139,10 @@ describe("votes on the Major Dare's submissions", () => {
 
   it('are refused to an account whose only payment was refused and refunded', async () => {
     const refusedPayer = await newActor(ctx, 'refusedpayer', { sol: '1' });
-    const deadline = new Date(ctx.clock.now.getTime() + 3 * 24 * 3600 * 1000).toISOString();
+    const deadline = new Date(ctx.clock.now.getTime() + 3 * DAY_MS).toISOString();
     const paid = await payStake(ctx.app, refusedPayer.token, refusedPayer.wallet, '0.05', { deadline });
     // The vault was built for another deadline than the dare's: it can never fund it.
-    const other = new Date(ctx.clock.now.getTime() + 4 * 24 * 3600 * 1000).toISOString();
+    const other = new Date(ctx.clock.now.getTime() + 4 * DAY_MS).toISOString();
     const refused = await api(ctx).post(
       '/api/dares',
       dareBody(refusedPayer.wallet, paid, '0.05', { deadline: other }),

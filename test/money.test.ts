@@ -2,6 +2,7 @@ import { type Address, getBase58Decoder } from '@solana/kit';
 import { count, eq, isNotNull } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { REFUND_GRACE_MS } from '#contract/dare-status';
+import { DAY_MS } from '#contract/time';
 import { fetchReceipt, fetchVault } from '#server/chain/escrow-program/accounts';
 import { RECEIPT_SIZE } from '#server/chain/escrow-program/layout';
 import { findReceiptAddress, findVaultAddress } from '#server/chain/escrow-program/pda';
@@ -43,7 +44,6 @@ const {
   actors: { alice: {}, bob: {}, admin: { admin: true } },
 });
 
-const DAY = 24 * 3600 * 1000;
 /** What a wallet pays the network for one signature (the embedded chain's fee). */
 const SIGNATURE_FEE = 5_000n;
 /**
@@ -107,7 +107,7 @@ async function createDare(
 }
 
 /** A deadline the vault is created with, as the web app sends it. */
-const inDays = (days: number) => new Date(ctx.clock.now.getTime() + days * DAY).toISOString();
+const inDays = (days: number) => new Date(ctx.clock.now.getTime() + days * DAY_MS).toISOString();
 
 /** Every new dare's vault is one of program v2 (decision 036). */
 async function vaultOf(escrow: string) {

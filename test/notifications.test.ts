@@ -10,11 +10,12 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, describe, expect, it } from 'vitest';
+import { DAY_MS } from '#contract/time';
 import { readKeypairFile } from '#server/chain/escrow-program/keypair-file';
 import { getVetoInstruction } from '#server/chain/escrow-program/v2/instructions';
 import { deliverDue } from '#server/features/notifications/deliver';
 import { createMailTokens } from '#server/features/notifications/tokens';
-import { GUARDIAN_KEYPAIR_FILE } from '#server/judging';
+import { GUARDIAN_KEYPAIR_FILE } from '#server/judging-keys';
 import { warpChain } from './helpers/chain-clock';
 import { connectChat, listen } from './helpers/chat';
 import { enterAndSubmit } from './helpers/entries';
@@ -335,7 +336,7 @@ describe('the other kinds', () => {
     ).toHaveLength(1);
 
     // 24 hours before the deadline, once however often the job runs.
-    ctx.clock.advance(6 * 24 * 3600 * 1000 + 3600 * 1000);
+    ctx.clock.advance(6 * DAY_MS + 3600 * 1000);
     await runJob();
     await runJob();
     for (const who of [creator, backer, walker])
@@ -371,7 +372,7 @@ describe('the other kinds', () => {
       preferences: { email: { 'dare-ending': false, 'prize-paid': true } },
     });
     await endLiveMajorDare(ctx.app, judge.token);
-    const until = new Date(ctx.clock.now.getTime() + 7 * 24 * 3600 * 1000).toISOString();
+    const until = new Date(ctx.clock.now.getTime() + 7 * DAY_MS).toISOString();
     const paid = await payStake(ctx.app, judge.token, judge.wallet, '0.5', {
       kind: 'major',
       deadline: until,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { closedPort } from '#server/rate-limit/testing/test-redis';
+import { closedPort } from '#test/support/rate-limit/test-redis';
 import { setupApiSuite } from './helpers/suite';
 import { createTestWallet } from './helpers/wallet';
 

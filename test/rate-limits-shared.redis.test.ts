@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testKeyPrefix, testRedisUrl } from '#server/rate-limit/testing/test-redis';
+import { testKeyPrefix, testRedisUrl } from '#test/support/rate-limit/test-redis';
 import { createTestContext, type TestContext } from './helpers/app';
 
 /**

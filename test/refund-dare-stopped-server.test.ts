@@ -13,6 +13,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { type Address, generateKeyPairSigner, type KeyPairSigner } from '@solana/kit';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { DAY_MS } from '#contract/time';
 import { fetchVault } from '#server/chain/escrow-program/accounts';
 import { readKeypairFile, writeNewKeypairFile } from '#server/chain/escrow-program/keypair-file';
 import { listVaultRecords } from '#server/chain/escrow-program/vault-records';
@@ -151,7 +152,7 @@ describe('npm run refund-dare with the server stopped', () => {
 
     // Past both vaults' refund_after (a week after a deadline a week ahead), by the chain's clock.
     await warpChain(ctx, 15 * 86_400);
-    ctx.clock.advance(15 * 86_400_000);
+    ctx.clock.advance(15 * DAY_MS);
     const owed = await owedFrom(judged.vault);
     for (const [wallet, lamports] of await owedFrom(plain.vault))
       owed.set(wallet, (owed.get(wallet) ?? 0n) + lamports);

@@ -8,6 +8,7 @@
 import { generateKeyPairSigner, type KeyPairSigner } from '@solana/kit';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { JUDGING_MESSAGES } from '#contract/judging';
+import { DAY_MS } from '#contract/time';
 import { fetchVault } from '#server/chain/escrow-program/accounts';
 import { listVaultRecords } from '#server/chain/escrow-program/vault-records';
 import { warpChain } from './helpers/chain-clock';
@@ -54,7 +55,7 @@ describe("'Refund me' on a judged v2 vault", () => {
     await ctx.app.judgingJob.runNow();
     // Past refund_after (a week after a deadline a week ahead) by both clocks.
     await warpChain(ctx, 15 * 86_400);
-    ctx.clock.advance(15 * 86_400_000);
+    ctx.clock.advance(15 * DAY_MS);
 
     const records = await listVaultRecords(ctx.chain.rpc, ctx.escrowProgramV2Id, dare.vault);
     expect(records.entries).toHaveLength(2);

@@ -2,6 +2,7 @@ import { type Address, address, type Base64EncodedWireTransaction, generateKeyPa
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { REFUND_GRACE_MS } from '#contract/dare-status';
+import { DAY_MS } from '#contract/time';
 import { waitForConfirmation } from '#server/chain/confirmation';
 import {
   buildCloseRecordsTransactions,
@@ -42,8 +43,6 @@ const {
   env: { RATE_LIMIT_AUTH_PER_MINUTE: '1000' },
   actors: { admin: { username: 'boss', admin: true }, alice: {}, bob: {}, carol: {}, dan: { sol: '0' } },
 });
-
-const DAY = 24 * 3600 * 1000;
 
 /**
  * Rent on the test chain. A new dare's vault is program v2's: its creator's wallet pays the rent of
@@ -178,7 +177,7 @@ describe('admin cancel', () => {
 
 describe('deadline passed with no winner', () => {
   it('is cancelled and refunded by the job after the 7-day grace, not before, and never a dare with a winner', async () => {
-    const deadline = new Date(ctx.clock.now.getTime() + DAY);
+    const deadline = new Date(ctx.clock.now.getTime() + DAY_MS);
     const dare = await createFundedDare(ctx, alice, '0.1', { deadline: deadline.toISOString() });
     await contribute(ctx, carol, dare, '0.02');
     const won = await createFundedDare(ctx, bob, '0.1', { deadline: deadline.toISOString() });
@@ -188,7 +187,7 @@ describe('deadline passed with no winner', () => {
     const [a0, c0] = await balances(alice, carol);
     const job = refundJob(ctx);
 
-    ctx.clock.advance(DAY + REFUND_GRACE_MS - 60_000);
+    ctx.clock.advance(DAY_MS + REFUND_GRACE_MS - 60_000);
     expect((await job.refundDue()).dareIds).not.toContain(dare.id);
     expect((await vaultOnChain(ctx, dare.vault)).vault?.status).toBe('open');
 
@@ -257,7 +256,7 @@ describe('a dare past refund_after, refunded by strangers straight on the chain'
       { escrowWallet: dare.escrowWallet, ledger: 165_000_000n, onChain: 0n, difference: -165_000_000n },
     ]);
 
-    ctx.clock.advance(DAY + REFUND_GRACE_MS);
+    ctx.clock.advance(DAY_MS + REFUND_GRACE_MS);
     const run = await refundJob(ctx).refundDue();
     expect(run.dareIds).toContain(dare.id);
     const lines = await ctx.database.db
@@ -299,7 +298,7 @@ describe('a dare past refund_after, refunded by strangers straight on the chain'
 
 describe('a refund that cannot be sent blocks no other dare', () => {
   it('refunds the next dare; the failed one is retried on its own', async () => {
-    const deadline = new Date(ctx.clock.now.getTime() + DAY);
+    const deadline = new Date(ctx.clock.now.getTime() + DAY_MS);
     const stuck = await createFundedDare(ctx, alice, '0.1', { deadline: deadline.toISOString() });
     await contribute(ctx, bob, stuck, '0.02');
     const next = await createFundedDare(ctx, carol, '0.1', { deadline: deadline.toISOString() });
@@ -317,7 +316,7 @@ describe('a refund that cannot be sent blocks no other dare', () => {
             : payouts.refundVault(target),
       },
     });
-    ctx.clock.advance(DAY + REFUND_GRACE_MS + 60_000);
+    ctx.clock.advance(DAY_MS + REFUND_GRACE_MS + 60_000);
     const run = await flaky.refundDue();
     expect(run.dareIds).toEqual(expect.arrayContaining([stuck.id, next.id]));
     expect(run.summaries[run.dareIds.indexOf(stuck.id)]).toEqual({

@@ -14,7 +14,7 @@ import {
   users,
 } from '#server/db/schema';
 import { seedDemoData } from '#server/demo/seed';
-import { demoAdminWallet } from '#server/judging';
+import { demoAdminWallet } from '#server/judging-keys';
 import { reconcileEscrows } from '#server/ledger/reconcile';
 import { createLocalDiskStorage } from '#server/storage/local-disk';
 import { createTestContext, type TestContext } from './helpers/app';

@@ -1,9 +1,11 @@
 import { Readable } from 'node:stream';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DAY_MS } from '#contract/time';
 import { dares, payoutTransfers } from '#server/db/schema';
 import { createJobLock } from '#server/jobs/job-lock';
 import { reconcileEscrows } from '#server/ledger/reconcile';
+import { READ_CACHE_MAX_AGE_MS } from '#server/plugins/read-cache';
 import type { StoragePort } from '#server/storage/port';
 import { type Cluster, type ClusterInstance, startCluster } from './helpers/cluster';
 import { airdrop, dareBody, payStake } from './helpers/money';
@@ -58,7 +60,7 @@ const listIds = async (instance: ClusterInstance) =>
   ((await instance.app.inject({ url: '/api/dares' })).json() as { id: number }[]).map((dare) => dare.id);
 
 describe('cached reads across instances', () => {
-  it("shows a dare created on A in B's list within 100 ms", async () => {
+  it("shows a dare created on A in B's list before B's cached copy would have expired", async () => {
     const { a, b } = cluster;
     const alice = await creator(a, 'alice');
     // B's list is cached (the second read is served from memory, same ETag).
@@ -67,11 +69,9 @@ describe('cached reads across instances', () => {
     expect(again.headers.etag).toBe(first.headers.etag);
 
     const dare = await createDare(a, alice, 'Written on A');
-    const since = Date.now();
-    let ids = await listIds(b);
-    while (!ids.includes(dare.id) && Date.now() - since < 100) ids = await listIds(b);
-    expect(ids).toContain(dare.id);
-    expect(Date.now() - since).toBeLessThan(100);
+    // Waits for the write's notice to reach B, not for a time: the only bound is the cache's own
+    // age, past which B would show the dare without being told. (How fast: the cluster tier's number.)
+    await expect.poll(() => listIds(b), { timeout: READ_CACHE_MAX_AGE_MS, interval: 10 }).toContain(dare.id);
   });
 });
 
@@ -81,7 +81,7 @@ describe('background jobs across instances', () => {
     const bob = await creator(a, 'bob');
     const dare = await createDare(a, bob, 'Left without a winner');
     // Past deadline (7 days) and the refund grace (7 days more).
-    cluster.clock.offsetMs = 15 * 24 * 3600 * 1000;
+    cluster.clock.offsetMs = 15 * DAY_MS;
 
     const outcomes = await Promise.all([a.app.payoutJob.runNow(), b.app.payoutJob.runNow()]);
     expect(outcomes.sort()).toEqual(['ran', 'skipped']);

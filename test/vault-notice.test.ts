@@ -20,6 +20,7 @@ import {
 import { getTransferSolInstruction } from '@solana-program/system';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { DAY_MS } from '#contract/time';
 import { waitForConfirmation } from '#server/chain/confirmation';
 import { fetchReceipt, fetchVault } from '#server/chain/escrow-program/accounts';
 import { getCancelInstruction, getRefundInstruction } from '#server/chain/escrow-program/instructions';
@@ -250,7 +251,7 @@ describe('deposits made straight on chain (decision 058)', () => {
     expect(shown.json().totalPool).toBe('0.14');
 
     // The lapsed-payments job books the accomplice's once its intent lapses: no line twice.
-    ctx.clock.advance(24 * 3600 * 1000 + 60_000);
+    ctx.clock.advance(DAY_MS + 60_000);
     expect(await lapsedPaymentsJob(ctx).run()).toMatchObject({ found: 1, credited: 1 });
     await payouts.noticeVaultPayments(target);
     expect((await api(ctx).get(`/api/dares/${running.id}`)).json().totalPool).toBe('0.17');

@@ -5,7 +5,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SUBMISSION_LIMITS } from '#contract/limits';
 import { dareSubmissions } from '#server/db/schema';
-import { startTestS3Server, type TestS3Server } from '#server/storage/testing/s3-server';
+import { startTestS3Server, type TestS3Server } from '#test/support/storage/s3-server';
 import { createTestContext, type TestContext } from './helpers/app';
 import { signedEntry } from './helpers/entries';
 import { type Actor, api, createFundedDare, newActor } from './helpers/payouts';

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { DAY_MS } from '#contract/time';
 import { enterAndSubmit } from './helpers/entries';
 import { nameWinner, passPayoutWindow } from './helpers/judging';
 import { castVote, contribute, createFundedDare, newActor } from './helpers/payouts';
@@ -18,8 +19,6 @@ const {
   actors: { admin: { username: 'boss', admin: true }, alice: {}, bob: {}, carol: {} },
 });
 
-const DAY = 24 * 3600 * 1000;
-
 type Summary = { text: string; dareId: number | null }[];
 
 async function explorer(signature: string) {
@@ -33,7 +32,7 @@ async function explorer(signature: string) {
 
 describe('a dare that ends without a winner and is refunded', () => {
   it('reads active, then ended, then refunded with its refunds, on its page, the list, the admin list and Profile', async () => {
-    const deadline = new Date(ctx.clock.now.getTime() + DAY);
+    const deadline = new Date(ctx.clock.now.getTime() + DAY_MS);
     const dare = await createFundedDare(ctx, alice, '0.2', {
       title: 'Juggle five balls',
       deadline: deadline.toISOString(),
@@ -44,7 +43,7 @@ describe('a dare that ends without a winner and is refunded', () => {
     expect(await read()).toMatchObject({ status: 'active', phase: 'active', refundTotal: null });
 
     // Past the deadline nobody won it: 'Ended', never 'Completed' (the stored status says completed).
-    ctx.clock.advance(DAY + 60_000);
+    ctx.clock.advance(DAY_MS + 60_000);
     expect(await read()).toMatchObject({ status: 'completed', phase: 'ended', refundTotal: null });
 
     const cancelled = await http.patch(

@@ -13,7 +13,7 @@ import {
 } from '#server/chain/escrow-program/v2/instructions';
 import { ENTRY_V2_SIZE, RECEIPT_SIZE, VAULT_V2_SIZE } from '#server/chain/escrow-program/v2/layout';
 import { planRecordClosesV2 } from '#server/chain/escrow-program/v2/payout-plan';
-import { DAY, EscrowV2Chain, SOL } from '#server/chain/escrow-program/v2/testing/chain';
+import { DAY, EscrowV2Chain, SOL } from '#test/support/chain/escrow-v2-chain';
 import type { MeasureResult } from '../types';
 
 /** The goal for every instruction of the escrow program. */

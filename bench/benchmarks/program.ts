@@ -6,13 +6,13 @@ import {
 } from '#server/chain/escrow-program/instructions';
 import { ENTRY_SIZE, RECEIPT_SIZE, VAULT_SIZE } from '#server/chain/escrow-program/layout';
 import { findVaultAddress } from '#server/chain/escrow-program/pda';
-import { EscrowTestChain, SOL } from '#server/chain/escrow-program/test-chain';
+import { EscrowTestChain, SOL } from '#test/support/chain/escrow-v1-chain';
 import {
   getCreateVaultInstruction,
   getDepositInstruction,
   getEnterInstruction,
   getSettleInstruction,
-} from '#server/chain/escrow-program/testing/v1-vaults';
+} from '#test/support/chain/v1-vaults';
 import type { Benchmark, MeasureResult } from '../types';
 import { measureProgramV2 } from './program-v2';
 

@@ -8,7 +8,7 @@ import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import Fastify from 'fastify';
 import { createS3Client, createS3Storage } from '#server/storage/s3';
-import { startTestS3Server } from '#server/storage/testing/s3-server';
+import { startTestS3Server } from '#test/support/storage/s3-server';
 import type { Benchmark, MeasureResult } from '../types';
 
 const MiB = 1024 * 1024;

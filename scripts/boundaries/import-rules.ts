@@ -96,6 +96,13 @@ export function importRules(root: string): IForbiddenRuleType[] {
       },
     },
     {
+      name: 'product-imports-test-support',
+      comment:
+        "product code (src/ and scripts/, their tests aside) never imports test support (test/, e2e/): the server, the web app and the operator's scripts run without it.",
+      from: { path: '^(src|scripts)/', pathNot: TEST },
+      to: { path: '^(test|e2e)/' },
+    },
+    {
       name: 'server-imports-web',
       comment:
         'server code never imports the web app: what both sides need lives in src/contract (#contract/*).',

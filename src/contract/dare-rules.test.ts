@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { deadlineProblem, effectiveStatus } from './dare-rules';
 import { DARE_MESSAGES } from './dares';
+import { DAY_MS } from './time';
 
 const now = new Date('2026-03-01T12:00:00Z');
-const DAY_MS = 24 * 3600 * 1000;
 
 describe('effectiveStatus', () => {
   it('reads an active dare past its deadline as completed, from a Date or an ISO string', () => {

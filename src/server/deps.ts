@@ -3,7 +3,7 @@ import type { EscrowKeys } from './chain/escrow-keys';
 import type { ChainPort } from './chain/port';
 import type { AppConfig } from './config';
 import type { Database } from './db/client';
-import type { Judging } from './judging';
+import type { Judging } from './judging-keys';
 import type { StoragePort } from './storage/port';
 
 /** The app's time: tests move it by hand, so features never read the system clock. */

@@ -19,7 +19,7 @@ import type { AppConfig } from './config';
 import { lockDataDir } from './data-dir-lock';
 import type { Database } from './db/client';
 import { openConfiguredDatabase } from './db/open';
-import { checkUpgradeAuthority, type Judging, resolveJudging } from './judging';
+import { checkUpgradeAuthority, type Judging, resolveJudging } from './judging-keys';
 
 export interface Runtime {
   database: Database;

@@ -4,7 +4,7 @@ import { chainStateExists } from './chain/embedded/state-files';
 import { ConfigError, loadConfig, loadDotEnv } from './config';
 import { DEMO_ADMIN_USERNAME, type SeedResult, seedDemoData } from './demo/seed';
 import type { AppDeps } from './deps';
-import { demoAdminWallet } from './judging';
+import { demoAdminWallet } from './judging-keys';
 import { loggerOptions } from './logger';
 import { describeRateLimits } from './rate-limit/open';
 import { openRuntime } from './runtime';

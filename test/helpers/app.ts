@@ -13,7 +13,7 @@ import { createChain } from '#server/chain/index';
 import type { ChainPort } from '#server/chain/port';
 import { type AppConfig, loadConfig } from '#server/config';
 import { type Database, openPglite, openPostgres } from '#server/db/client';
-import { type Judging, resolveJudging } from '#server/judging';
+import { type Judging, resolveJudging } from '#server/judging-keys';
 import { reconcileEscrows } from '#server/ledger/reconcile';
 import { openVideoStorage } from '#server/storage/open';
 import { withDatabase } from '../global-setup';

@@ -10,7 +10,7 @@ import { createChain } from '#server/chain/index';
 import type { ChainPort } from '#server/chain/port';
 import { loadConfig } from '#server/config';
 import { type Database, openPostgres } from '#server/db/client';
-import { resolveJudging } from '#server/judging';
+import { resolveJudging } from '#server/judging-keys';
 import { createLocalDiskStorage } from '#server/storage/local-disk';
 import type { StoragePort } from '#server/storage/port';
 import { openTestDatabase } from './app';

@@ -9,12 +9,13 @@ import {
 } from '@solana/kit';
 import { eq } from 'drizzle-orm';
 import { expect } from 'vitest';
+import { DAY_MS } from '#contract/time';
 import { waitForConfirmation } from '#server/chain/confirmation';
 import { fetchEntry, fetchVault } from '#server/chain/escrow-program/accounts';
 import { buildCreateVaultV2Transaction } from '#server/chain/escrow-program/app-transactions';
 import { findEntryAddress } from '#server/chain/escrow-program/pda';
-import { buildCreateVaultTransaction } from '#server/chain/escrow-program/testing/v1-vaults';
 import { dares } from '#server/db/schema';
+import { buildCreateVaultTransaction } from '#test/support/chain/v1-vaults';
 import type { TestContext } from './app';
 import { bearer, type TestWallet } from './wallet';
 
@@ -149,7 +150,7 @@ export async function ensureVault(
   const programs = { v1: ctx.escrowProgramId, v2: ctx.escrowProgramV2Id };
   if (current && (await fetchVault(ctx.chain.rpc, programs, address(current)))) return address(current);
   const [dare] = await ctx.database.db.select().from(dares).where(eq(dares.id, dareId));
-  const deadlineAt = options.deadline ?? dare!.deadline ?? new Date(Date.now() + 365 * 24 * 3600 * 1000);
+  const deadlineAt = options.deadline ?? dare!.deadline ?? new Date(Date.now() + 365 * DAY_MS);
   const deadline = BigInt(Math.floor(deadlineAt.getTime() / 1000));
   const refundAfter = deadline + 7n * 24n * 3600n;
   const kind = options.kind ?? (dare!.isMajor ? 'major' : 'community');

@@ -36,7 +36,7 @@ import {
 import { createDare } from '#server/db/factories';
 import { dareSubmissions, dareWallets } from '#server/db/schema';
 import { setAdminByUsernameOrWallet } from '#server/features/auth/promote';
-import { DEMO_ADMIN_WALLET_FILE } from '#server/judging';
+import { DEMO_ADMIN_WALLET_FILE } from '#server/judging-keys';
 import type { TestContext } from './app';
 import { chainNow, warpChain } from './chain-clock';
 import { walletSigns } from './entries';

@@ -18,6 +18,7 @@ import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
 import { solToLamports } from '#contract/money';
 import type { VaultKind } from '#contract/payments';
+import { DAY_MS } from '#contract/time';
 import { fetchVault } from '#server/chain/escrow-program/accounts';
 import { memoInstruction } from '#server/chain/memo';
 import type { ChainPort } from '#server/chain/port';
@@ -60,7 +61,7 @@ export async function signBase64(wallet: TestWallet, base64: string): Promise<st
 
 /** The deadline a test's stake is made with when it names none: a week from now, as dareBody's. */
 export function defaultDeadline(): string {
-  return new Date(Math.floor(Date.now() / 1000) * 1000 + 7 * 24 * 3600 * 1000).toISOString();
+  return new Date(Math.floor(Date.now() / 1000) * 1000 + 7 * DAY_MS).toISOString();
 }
 
 /**
@@ -117,7 +118,7 @@ export function dareBody(wallet: TestWallet, paid: PaidStake, stakeAmount: strin
     stakeAmount,
     difficulty: 'easy',
     category: 'creative',
-    deadline: paid.deadline ?? new Date(Date.now() + 7 * 24 * 3600 * 1000).toISOString(),
+    deadline: paid.deadline ?? new Date(Date.now() + 7 * DAY_MS).toISOString(),
     userWallet: wallet.address,
     transactionSignature: paid.signature,
     network: 'localnet',

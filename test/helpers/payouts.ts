@@ -2,15 +2,11 @@ import { type Address, address, type Base64EncodedWireTransaction } from '@solan
 import { eq, sql } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { lamportsToSol, solToLamports } from '#contract/money';
+import { DAY_MS } from '#contract/time';
 import { waitForConfirmation } from '#server/chain/confirmation';
 import { fetchVault } from '#server/chain/escrow-program/accounts';
 import { buildCreateVaultV2Transaction } from '#server/chain/escrow-program/app-transactions';
 import type { DareKind } from '#server/chain/escrow-program/layout';
-import {
-  buildCreateVaultTransaction,
-  buildDepositV1Transaction,
-  buildEnterTransaction,
-} from '#server/chain/escrow-program/testing/v1-vaults';
 import { buildEnterV2Transaction } from '#server/chain/escrow-program/v2/enter-transaction';
 import { listVaultRecords } from '#server/chain/escrow-program/vault-records';
 import { createDare } from '#server/db/factories';
@@ -18,6 +14,11 @@ import { dareSubmissions, dares, dareWallets, poolContributions, submissionVotes
 import { setAdminByUsernameOrWallet } from '#server/features/auth/promote';
 import { reconcileEscrows } from '#server/ledger/reconcile';
 import { appendLedgerEntry } from '#server/ledger/repo';
+import {
+  buildCreateVaultTransaction,
+  buildDepositV1Transaction,
+  buildEnterTransaction,
+} from '#test/support/chain/v1-vaults';
 import type { TestContext } from './app';
 import { airdrop, dareBody, payStake, payTo, signBase64 } from './money';
 import { servicesFor } from './services';
@@ -74,8 +75,7 @@ export async function createFundedDare(
   overrides: { deadline?: string; [field: string]: unknown } = {},
 ) {
   // A week ahead of the app's clock (tests move it), unless the test names a deadline.
-  const deadline =
-    overrides.deadline ?? new Date(ctx.clock.now.getTime() + 7 * 24 * 3600 * 1000).toISOString();
+  const deadline = overrides.deadline ?? new Date(ctx.clock.now.getTime() + 7 * DAY_MS).toISOString();
   const paid = await payStake(ctx.app, user.token, user.wallet, stake, { deadline });
   const body = dareBody(user.wallet, paid, stake, { ...overrides, deadline });
   const res = await api(ctx).post('/api/dares', body, user.token);
@@ -226,8 +226,8 @@ export async function createProgramDare(
   stake: string,
   options: { kind?: DareKind; deadline?: Date; refundAfter?: Date; version?: 1 | 2 } = {},
 ): Promise<ProgramDare> {
-  const deadline = options.deadline ?? new Date(ctx.clock.now.getTime() + 7 * 24 * 3600 * 1000);
-  const refundAfter = options.refundAfter ?? new Date(deadline.getTime() + 7 * 24 * 3600 * 1000);
+  const deadline = options.deadline ?? new Date(ctx.clock.now.getTime() + 7 * DAY_MS);
+  const refundAfter = options.refundAfter ?? new Date(deadline.getTime() + 7 * DAY_MS);
   const lamports = solToLamports(stake);
   const kind = options.kind ?? 'community';
   const dareId = crypto.getRandomValues(new Uint8Array(32));

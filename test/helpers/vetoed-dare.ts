@@ -7,7 +7,7 @@ import { readKeypairFile } from '#server/chain/escrow-program/keypair-file';
 import { getVetoInstruction } from '#server/chain/escrow-program/v2/instructions';
 import { proposeNonceAddress } from '#server/chain/escrow-program/v2/propose-nonce-account';
 import { dareSubmissions } from '#server/db/schema';
-import { GUARDIAN_KEYPAIR_FILE } from '#server/judging';
+import { GUARDIAN_KEYPAIR_FILE } from '#server/judging-keys';
 import type { TestContext } from './app';
 import { enterAndSubmit } from './entries';
 import { judgeSigns, sendInstructions } from './judging';

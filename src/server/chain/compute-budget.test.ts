@@ -18,7 +18,13 @@ import {
 } from '@solana-program/compute-budget';
 import { getTransferSolInstruction } from '@solana-program/system';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildCreateVaultTransaction } from '#server/chain/escrow-program/testing/v1-vaults';
+import {
+  EmbeddedEscrowChain,
+  SIGNATURE_FEE,
+  SOL,
+  walletSigns,
+} from '#test/support/chain/embedded-escrow-chain';
+import { buildCreateVaultTransaction } from '#test/support/chain/v1-vaults';
 import {
   computeUnitLimit,
   configurePriorityFees,
@@ -30,7 +36,6 @@ import {
   walletTransactionFee,
 } from './compute-budget';
 import { buildDepositTransaction } from './escrow-program/app-transactions';
-import { EmbeddedEscrowChain, SIGNATURE_FEE, SOL, walletSigns } from './escrow-program/embedded-test-chain';
 import { createEntryCost } from './escrow-program/entry-cost';
 import { partiallySigned } from './escrow-program/wire-transactions';
 import { memoInstruction } from './memo';

@@ -21,14 +21,14 @@ import {
 } from '@solana/kit';
 import { getTransferSolInstruction } from '@solana-program/system';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EmbeddedEscrowChain, walletSigns } from '#test/support/chain/embedded-escrow-chain';
 import {
   buildCreateVaultTransaction,
   buildDepositV1Transaction,
   buildEnterTransaction,
-} from '#server/chain/escrow-program/testing/v1-vaults';
+} from '#test/support/chain/v1-vaults';
 import { waitForConfirmation } from './confirmation';
 import { buildCancelAndRefundTransactions, buildRefundTransaction } from './escrow-program/app-transactions';
-import { EmbeddedEscrowChain, walletSigns } from './escrow-program/embedded-test-chain';
 import { getCancelInstruction, getRefundInstruction } from './escrow-program/instructions';
 import { type DareKind, ENTRY_SIZE, VAULT_SIZE } from './escrow-program/layout';
 import { majorShares, readVaultTransaction } from './payout-transactions';

@@ -9,7 +9,7 @@ import type { ChainPort } from '#server/chain/port';
 import type { UserRow } from '#server/features/auth/user';
 import { ensureFeePayerFunded } from '#server/features/payouts/fee-payer';
 import { createHashingStream } from '#server/features/submissions/proof-hash';
-import type { Judging } from '#server/judging';
+import type { Judging } from '#server/judging-keys';
 import type { StoragePort } from '#server/storage/port';
 import type { DemoServices } from './demo-services';
 

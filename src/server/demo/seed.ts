@@ -30,7 +30,7 @@ export interface SeedDeps extends AppDeps {
   adminPassword?: string;
   /**
    * The demo admin's wallet: the key the embedded chain's first start writes into DATA_DIR
-   * (src/server/judging.ts), so the operator can load it into the browser and judge. Unset: a key
+   * (src/server/judging-keys.ts), so the operator can load it into the browser and judge. Unset: a key
    * that lives only in this process.
    */
   adminWallet?: KeyPairSigner;

@@ -1,4 +1,4 @@
+import { describeRateLimiter } from '#test/support/rate-limit/limiter-contract';
 import { MemoryRateLimiter } from './memory';
-import { describeRateLimiter } from './testing/limiter-contract';
 
 describeRateLimiter('in memory', async () => new MemoryRateLimiter());

@@ -37,7 +37,7 @@ export interface LimiterState {
 /**
  * Fixed-window counters: a key's window opens at its first event and lasts `windowMs`; an event
  * past the limit is refused without being counted. Both adapters answer exactly alike
- * (testing/limiter-contract.ts); why no library does this for us: docs/decisions/080-rate-limiter-and-toasts-stay.md.
+ * (test/support/rate-limit/limiter-contract.ts); why no library does this for us: docs/decisions/080-rate-limiter-and-toasts-stay.md.
  */
 export interface RateLimiter {
   /** Counts one event; says how long to wait when the limit is already used up. */

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { AppError } from '#server/errors';
+import { closedPort } from '#test/support/rate-limit/test-redis';
 import type { RateLimit } from './port';
 import { createRedisRateLimiter } from './redis';
-import { closedPort } from './testing/test-redis';
 
 describe('a Redis limiter whose Redis is not there', () => {
   it('starts, refuses sign-in and payments with 503, counts the rest here, and logs it once', async () => {

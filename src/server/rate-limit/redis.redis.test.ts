@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppError } from '#server/errors';
+import { describeRateLimiter } from '#test/support/rate-limit/limiter-contract';
+import { startTcpProxy, testKeyPrefix, testRedisUrl } from '#test/support/rate-limit/test-redis';
 import type { RateLimit, RateLimiter } from './port';
 import { createRedisRateLimiter, type LimiterLog } from './redis';
-import { describeRateLimiter } from './testing/limiter-contract';
-import { startTcpProxy, testKeyPrefix, testRedisUrl } from './testing/test-redis';
 
 let url: string;
 const limiters: RateLimiter[] = [];

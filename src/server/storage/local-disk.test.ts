@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
+import { describeStoragePort } from '#test/support/storage/port-contract';
 import { createLocalDiskStorage } from './local-disk';
-import { describeStoragePort } from './testing/port-contract';
 
 const dirs: string[] = [];
 function storage() {

@@ -14,9 +14,9 @@ import { Readable } from 'node:stream';
 import { buffer, text } from 'node:stream/consumers';
 import { PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeStoragePort } from '#test/support/storage/port-contract';
+import { startTestS3Server, type TestS3Server } from '#test/support/storage/s3-server';
 import { createS3Client, createS3Storage, openS3Storage } from './s3';
-import { describeStoragePort } from './testing/port-contract';
-import { startTestS3Server, type TestS3Server } from './testing/s3-server';
 
 const MiB = 1024 * 1024;
 let server: TestS3Server;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { DAY_MS } from '#contract/time';
 import { countdownLabel, daysLeft, formatDayTime, fromNowLabel } from './dates';
 
 const now = new Date('2026-05-01T12:00:00Z');
@@ -33,7 +34,7 @@ describe('formatDayTime', () => {
 
 describe('fromNowLabel', () => {
   it('rounds to the largest unit that reads naturally', () => {
-    expect(fromNowLabel(new Date(now.getTime() + 24 * 3600_000 - 3_000), now)).toBe('24 hours from now');
+    expect(fromNowLabel(new Date(now.getTime() + DAY_MS - 3_000), now)).toBe('24 hours from now');
     expect(fromNowLabel(new Date(now.getTime() + 3600_000), now)).toBe('1 hour from now');
     expect(fromNowLabel(new Date(now.getTime() + 72 * 3600_000), now)).toBe('3 days from now');
     expect(fromNowLabel(new Date(now.getTime() + 5 * 60_000), now)).toBe('5 minutes from now');
@@ -45,8 +46,8 @@ describe('fromNowLabel', () => {
 describe('countdownLabel', () => {
   it('counts down and stops at 0s', () => {
     const at = (ms: number) => new Date(now.getTime() + ms);
-    expect(countdownLabel(at(24 * 3600_000 - 2_000), now)).toBe('23h 59m 58s');
-    expect(countdownLabel(at(2 * 86_400_000 + 3 * 3600_000 + 4 * 60_000), now)).toBe('2d 3h 4m');
+    expect(countdownLabel(at(DAY_MS - 2_000), now)).toBe('23h 59m 58s');
+    expect(countdownLabel(at(2 * DAY_MS + 3 * 3600_000 + 4 * 60_000), now)).toBe('2d 3h 4m');
     expect(countdownLabel(at(65_000), now)).toBe('1m 5s');
     expect(countdownLabel(at(999), now)).toBe('0s');
     expect(countdownLabel(at(-5_000), now)).toBe('0s');

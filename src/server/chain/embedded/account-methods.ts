@@ -7,8 +7,8 @@ import {
   tokenAccountMint,
   tokenAccountOwner,
 } from './account-parsers';
+import type { EmbeddedLedger } from './embedded-ledger';
 import { configParam, invalidParams } from './json-rpc';
-import type { EmbeddedLedger } from './ledger';
 import { parseProgramAccountsConfig } from './program-accounts';
 import { type AccountLookup, addressParam, renderAccount } from './rpc-handler';
 

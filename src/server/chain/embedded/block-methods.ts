@@ -1,5 +1,5 @@
+import type { EmbeddedLedger } from './embedded-ledger';
 import { configParam, invalidParams, JsonRpcError, u64Param } from './json-rpc';
-import type { EmbeddedLedger } from './ledger';
 import { renderTransaction, renderTransactionAccounts, type TransactionEncoding } from './transaction-view';
 
 // agave: MAX_GET_CONFIRMED_BLOCKS_RANGE.

@@ -1,6 +1,6 @@
 import { getBase64Encoder, type Transaction } from '@solana/kit';
+import { decodeMessage, type LegacyOrV0Message } from './embedded-ledger';
 import { invalidParams, JsonRpcError } from './json-rpc';
-import { decodeMessage, type LegacyOrV0Message } from './ledger';
 
 export { epochOf } from './epochs';
 

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { type Address, getAddressDecoder } from '@solana/kit';
 import { TOKEN_2022_PROGRAM, TOKEN_PROGRAM } from './account-parsers';
+import type { EmbeddedLedger } from './embedded-ledger';
 import { epochOf } from './epochs';
 import { configParam, invalidParams, u64Param } from './json-rpc';
-import type { EmbeddedLedger } from './ledger';
 
 type Methods = Record<string, (params: readonly unknown[]) => unknown>;
 

@@ -8,8 +8,8 @@
  */
 import { getBase58Decoder, getBase58Encoder, getBase64Encoder, getTransactionDecoder } from '@solana/kit';
 import { computeUnitPrice } from './cluster-info';
+import { decodeMessage } from './embedded-ledger';
 import { configParam, stringParam } from './json-rpc';
-import { decodeMessage } from './ledger';
 import type { RpcHandler } from './rpc-handler';
 
 export interface Congestion {

@@ -44,7 +44,7 @@ import { ConfirmationError, waitForConfirmation } from '#server/chain/confirmati
 import type { ChainPort } from '#server/chain/port';
 import { describeTransactionError } from '#server/features/payments/explorer/transaction-errors';
 import { ChainStateError, createEmbeddedChain } from '.';
-import { SNAPSHOT_EVERY } from './ledger';
+import { SNAPSHOT_EVERY } from './embedded-ledger';
 
 const SOL = 1_000_000_000n;
 const RENT_EXEMPT_MINIMUM = 890_880n;
@@ -545,13 +545,11 @@ describe('embedded chain over JSON-RPC', () => {
     expect(landed).toEqual({ slot: await chain.rpc.getSlot().send(), commitment: 'finalized' });
 
     const { signature: neverSent } = await signedTransfer(chain, payer, payer.address, 1n);
-    const started = Date.now();
     const timedOut = await waitForConfirmation(chain.rpc, neverSent, {
       timeoutMs: 100,
       intervalMs: 20,
     }).catch((error: unknown) => error);
     expect(timedOut).toMatchObject({ reason: 'timeout', signature: neverSent });
-    expect(Date.now() - started).toBeLessThan(1_000);
   });
 
   it('pages getSignaturesForAddress newest first with before, until and limit', async () => {

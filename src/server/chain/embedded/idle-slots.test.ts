@@ -29,7 +29,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { ChainPort } from '#server/chain/port';
 import { createEmbeddedChain } from '.';
-import { EmbeddedLedger } from './ledger';
+import { EmbeddedLedger } from './embedded-ledger';
 import { ChainStateFiles } from './state-files';
 
 const CLOCK_SYSVAR = address('SysvarC1ock11111111111111111111111111111111');

@@ -3,8 +3,8 @@ import { parseJsonWithBigInts, stringifyJsonWithBigInts } from '@solana/rpc-spec
 import type { ChainPort, ChainRpcServerStatus } from '#server/chain/port';
 import { explorerUrlTemplate } from '#server/chain/rpc-chain';
 import { type Congestion, withCongestion } from './congestion';
+import { EmbeddedLedger } from './embedded-ledger';
 import { answerJsonRpc } from './json-rpc';
-import { EmbeddedLedger } from './ledger';
 import { RPC_LIMITS } from './rpc-guard';
 import { createRpcHandler } from './rpc-handler';
 import { ChainRpcListenError, type ChainRpcServer, serveChainRpc } from './rpc-server';

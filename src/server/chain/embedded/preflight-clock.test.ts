@@ -8,13 +8,10 @@ import {
   SOLANA_ERROR__JSON_RPC__SERVER_ERROR_SEND_TRANSACTION_PREFLIGHT_FAILURE,
 } from '@solana/kit';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { EmbeddedEscrowChain, SOL } from '#server/chain/escrow-program/embedded-test-chain';
 import { getRefundInstruction } from '#server/chain/escrow-program/instructions';
 import { findVaultAddress } from '#server/chain/escrow-program/pda';
-import {
-  getCreateVaultInstruction,
-  getDepositInstruction,
-} from '#server/chain/escrow-program/testing/v1-vaults';
+import { EmbeddedEscrowChain, SOL } from '#test/support/chain/embedded-escrow-chain';
+import { getCreateVaultInstruction, getDepositInstruction } from '#test/support/chain/v1-vaults';
 
 let t: EmbeddedEscrowChain;
 beforeAll(async () => {

@@ -5,8 +5,8 @@
  */
 import { getBase64Encoder, getTransactionDecoder } from '@solana/kit';
 import { computeUnitPrice } from './cluster-info';
+import { decodeMessage } from './embedded-ledger';
 import type { TransactionRecord } from './history';
-import { decodeMessage } from './ledger';
 
 const prices = new WeakMap<TransactionRecord, bigint>();
 

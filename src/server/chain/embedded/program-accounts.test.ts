@@ -20,16 +20,16 @@ import {
   SOLANA_ERROR__JSON_RPC__INVALID_PARAMS,
 } from '@solana/kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EmbeddedEscrowChain, SOL } from '#server/chain/escrow-program/embedded-test-chain';
 import { getCancelInstruction } from '#server/chain/escrow-program/instructions';
 import { decodeReceipt, ENTRY_SIZE, RECEIPT_SIZE, VAULT_SIZE } from '#server/chain/escrow-program/layout';
 import { findEntryAddress, findReceiptAddress, findVaultAddress } from '#server/chain/escrow-program/pda';
+import { EmbeddedEscrowChain, SOL } from '#test/support/chain/embedded-escrow-chain';
 import {
   getCloseInstructions,
   getCreateVaultInstruction,
   getDepositInstruction,
   getEnterInstruction,
-} from '#server/chain/escrow-program/testing/v1-vaults';
+} from '#test/support/chain/v1-vaults';
 import { createEmbeddedChain } from '.';
 
 let stateDir: string;

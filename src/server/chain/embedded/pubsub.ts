@@ -1,6 +1,7 @@
 import { type Address, isAddress, lamports } from '@solana/kit';
 import { stringifyJsonWithBigInts } from '@solana/rpc-spec-types';
 import { SLOT_MS } from './chain-time';
+import type { EmbeddedLedger, ExecutedTransaction } from './embedded-ledger';
 import {
   configParam,
   errorResponse,
@@ -9,7 +10,6 @@ import {
   type JsonRpcResponse,
   RPC_ERROR,
 } from './json-rpc';
-import type { EmbeddedLedger, ExecutedTransaction } from './ledger';
 import { type AccountFilter, parseProgramAccountsConfig, selectAccounts } from './program-accounts';
 import { type AccountLookup, existing, renderAccount } from './rpc-handler';
 

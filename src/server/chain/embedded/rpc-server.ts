@@ -1,9 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocket, WebSocketServer } from 'ws';
+import type { EmbeddedLedger } from './embedded-ledger';
 import { jsonTextWithin } from './json-pieces';
 import { answerJsonRpc, errorResponse, JsonRpcError, type JsonRpcResponse, RPC_ERROR } from './json-rpc';
-import type { EmbeddedLedger } from './ledger';
 import { createPubSub } from './pubsub';
 import { BusyBudget, EXPLORER_ORIGIN, isAllowedOrigin, RPC_LIMITS } from './rpc-guard';
 import type { RpcHandler } from './rpc-handler';

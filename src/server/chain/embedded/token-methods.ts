@@ -10,8 +10,8 @@ import {
   tokenAccountMint,
   tokenAmount,
 } from './account-parsers';
+import type { EmbeddedLedger } from './embedded-ledger';
 import { JsonRpcError, RPC_ERROR } from './json-rpc';
-import type { EmbeddedLedger } from './ledger';
 import type { AccountLookup } from './rpc-handler';
 import { addressParam } from './rpc-handler';
 

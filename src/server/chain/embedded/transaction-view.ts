@@ -5,9 +5,9 @@ import {
   getTransactionDecoder,
   type Transaction,
 } from '@solana/kit';
+import { decodeMessage, type LegacyOrV0Message } from './embedded-ledger';
 import type { RecordedInstruction, TransactionRecord } from './history';
 import { JsonRpcError, RPC_ERROR } from './json-rpc';
-import { decodeMessage, type LegacyOrV0Message } from './ledger';
 import { toJsonParsedInstruction } from './parse-instruction';
 
 export type TransactionEncoding = 'json' | 'jsonParsed' | 'base64' | 'base58';

@@ -26,6 +26,16 @@ const TOKEN = new PublicKey('TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA');
 let chain: ChainPort;
 let connection: Connection;
 let payer: Keypair;
+/** HTTP requests web3.js has sent and not yet had answered. */
+let requestsInFlight = 0;
+const countedFetch: typeof fetch = async (input, init) => {
+  requestsInFlight++;
+  try {
+    return await fetch(input, init);
+  } finally {
+    requestsInFlight--;
+  }
+};
 
 beforeAll(async () => {
   chain = await createEmbeddedChain({
@@ -35,7 +45,11 @@ beforeAll(async () => {
   });
   const served = chain.rpcServer;
   if (!served?.serving) throw new Error('the chain RPC is not served');
-  connection = new Connection(served.httpUrl, { commitment: 'confirmed', wsEndpoint: served.wsUrl });
+  connection = new Connection(served.httpUrl, {
+    commitment: 'confirmed',
+    wsEndpoint: served.wsUrl,
+    fetch: countedFetch,
+  });
   payer = Keypair.generate();
   // Airdrop, confirmed through signatureSubscribe on the WebSocket (web3.js's own strategy).
   const signature = await connection.requestAirdrop(payer.publicKey, 10 * LAMPORTS_PER_SOL);
@@ -45,10 +59,17 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  // web3.js's confirmTransaction leaves its last status poll in flight after it settles.
-  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  // web3.js's confirmTransaction leaves its last status poll in flight after it settles: wait for
+  // it to be answered before the chain closes.
+  while (requestsInFlight > 0) await new Promise((resolve) => setTimeout(resolve, 10));
   await chain?.close();
 });
+
+/** web3.js's own record of its subscriptions (no public API says when the node has answered one). */
+function subscriptionStates(): string[] {
+  const internal = connection as unknown as { _subscriptionsByHash: Record<string, { state: string }> };
+  return Object.values(internal._subscriptionsByHash).map((subscription) => subscription.state);
+}
 
 /** Waits for the first event a subscription delivers, failing after a few seconds. */
 function nextEvent<T>(
@@ -133,8 +154,16 @@ describe('@solana/web3.js 1.x against the embedded chain', () => {
         ),
       (id) => connection.removeProgramAccountChangeListener(id),
     );
-    // Subscriptions are sent on the socket before the transfer.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The node has answered all four subscriptions before the transfer.
+    await expect
+      .poll(() => {
+        const states = subscriptionStates();
+        return (
+          states.filter((state) => state === 'subscribed').length >= 4 &&
+          !states.some((state) => state === 'pending' || state === 'subscribing')
+        );
+      })
+      .toBe(true);
     const signature = await sendAndConfirmTransaction(
       connection,
       new Transaction().add(

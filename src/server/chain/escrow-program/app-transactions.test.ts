@@ -18,19 +18,24 @@ import {
 } from '@solana/kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  EmbeddedEscrowChain,
+  SIGNATURE_FEE,
+  SOL,
+  walletSigns,
+} from '#test/support/chain/embedded-escrow-chain';
+import {
   buildCreateVaultTransaction,
   buildDepositV1Transaction,
   buildEnterTransaction,
   getDepositInstruction,
   getSettleInstruction,
-} from '#server/chain/escrow-program/testing/v1-vaults';
+} from '#test/support/chain/v1-vaults';
 import {
   buildCancelAndRefundTransactions,
   buildCloseRecordsTransactions,
   buildRefundTransaction,
   type VaultTransaction,
 } from './app-transactions';
-import { EmbeddedEscrowChain, SIGNATURE_FEE, SOL, walletSigns } from './embedded-test-chain';
 import { getCancelInstruction } from './instructions';
 import { type DareKind, ENTRY_SIZE, MIN_DEPOSIT_LAMPORTS, RECEIPT_SIZE, VAULT_SIZE } from './layout';
 import { findReceiptAddress } from './pda';

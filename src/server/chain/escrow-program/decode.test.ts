@@ -1,6 +1,6 @@
 import { generateKeyPairSigner } from '@solana/kit';
 import { describe, expect, it } from 'vitest';
-import { getDepositInstruction, getSettleInstruction } from '#server/chain/escrow-program/testing/v1-vaults';
+import { getDepositInstruction, getSettleInstruction } from '#test/support/chain/v1-vaults';
 import { createInstructionDecoder, ESCROW_V1_INSTRUCTIONS, escrowProgramDecoder } from './decode';
 import { INSTRUCTION } from './instructions';
 import {

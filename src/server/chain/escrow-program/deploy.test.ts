@@ -19,8 +19,8 @@ import {
 import { LiteSVM } from 'litesvm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEmbeddedChain } from '#server/chain/embedded';
-import { getCreateVaultInstruction } from '#server/chain/escrow-program/testing/v1-vaults';
 import type { ChainPort } from '#server/chain/port';
+import { getCreateVaultInstruction } from '#test/support/chain/v1-vaults';
 import { linkSbf } from '../../../../program/linker/link';
 import { fetchEntry, fetchReceipt, fetchVault } from './accounts';
 import {

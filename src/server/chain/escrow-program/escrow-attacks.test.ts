@@ -12,12 +12,13 @@ import {
 } from '@solana/kit';
 import { getTransferSolInstruction } from '@solana-program/system';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { EscrowTestChain, SOL, type TestDare } from '#test/support/chain/escrow-v1-chain';
 import {
   getCreateVaultInstruction,
   getDepositInstruction,
   getEnterInstruction,
   getSettleInstruction,
-} from '#server/chain/escrow-program/testing/v1-vaults';
+} from '#test/support/chain/v1-vaults';
 import { ESCROW_ERROR_CODE as E, escrowErrorMessage } from './errors';
 import {
   getCancelInstruction,
@@ -26,7 +27,6 @@ import {
   getRefundInstruction,
 } from './instructions';
 import { findEntryAddress, findReceiptAddress, findVaultAddress } from './pda';
-import { EscrowTestChain, SOL, type TestDare } from './test-chain';
 
 let chain: EscrowTestChain;
 let attacker: KeyPairSigner;

@@ -5,13 +5,14 @@
 import type { Address, KeyPairSigner } from '@solana/kit';
 import { Rent } from 'litesvm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { EscrowTestChain, SOL, type TestDare } from '#test/support/chain/escrow-v1-chain';
 import {
   getCloseInstructions,
   getDepositInstruction,
   getEnterInstruction,
   getSettleAndCloseInstructions,
   getSettleInstruction,
-} from '#server/chain/escrow-program/testing/v1-vaults';
+} from '#test/support/chain/v1-vaults';
 import {
   getCancelInstruction,
   getCloseEntryInstruction,
@@ -20,7 +21,6 @@ import {
 } from './instructions';
 import { MIN_DEPOSIT_LAMPORTS } from './layout';
 import { findEntryAddress, findReceiptAddress } from './pda';
-import { EscrowTestChain, SOL, type TestDare } from './test-chain';
 
 let chain: EscrowTestChain;
 beforeAll(async () => {

@@ -5,11 +5,12 @@
  */
 import type { Address, KeyPairSigner } from '@solana/kit';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { EscrowTestChain } from '#test/support/chain/escrow-v1-chain';
 import {
   getDepositInstruction,
   getEnterInstruction,
   getSettleInstruction,
-} from '#server/chain/escrow-program/testing/v1-vaults';
+} from '#test/support/chain/v1-vaults';
 import {
   getCancelInstruction,
   getCloseEntryInstruction,
@@ -19,7 +20,6 @@ import {
 import type { DareKind } from './layout';
 import { MIN_DEPOSIT_LAMPORTS } from './layout';
 import { findEntryAddress, findReceiptAddress } from './pda';
-import { EscrowTestChain } from './test-chain';
 
 /** mulberry32: small, seedable, good enough to pick actions. */
 function prng(seed: number) {

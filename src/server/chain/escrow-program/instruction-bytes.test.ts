@@ -6,10 +6,10 @@
  */
 import { type Address, createNoopSigner, getAddressDecoder, type Instruction } from '@solana/kit';
 import { describe, expect, it } from 'vitest';
+import * as v1vaults from '#test/support/chain/v1-vaults';
 import { entryV1Codec, entryV2Codec, receiptCodec, vaultV1Codec, vaultV2Codec } from './codec';
 import * as ended from './instructions';
 import { ENTRY_SIZE, RECEIPT_SIZE, VAULT_SIZE } from './layout';
-import * as v1vaults from './testing/v1-vaults';
 import * as v2 from './v2/instructions';
 import { ENTRY_V2_SIZE, VAULT_V2_SIZE } from './v2/layout';
 

@@ -2,7 +2,7 @@
  * The escrow instructions that end a vault, the same in both program versions (v2 keeps v1's
  * tags, accounts and data for them: docs/program.md): v1's `cancel`, and `refund`, `close_entry`
  * and `close_receipt`, which only `programId` tells apart. What makes, funds, enters or settles a
- * v1 vault is no longer built by the app (decision 050): testing/v1-vaults.ts has it for tests.
+ * v1 vault is no longer built by the app (decision 050): test/support/chain/v1-vaults.ts has it for tests.
  * Accounts in the order program/src/darepool_escrow.c reads them; data from codec.ts.
  */
 import type { Address, Instruction, TransactionSigner } from '@solana/kit';

@@ -12,12 +12,17 @@ import { promisify } from 'node:util';
 import type { Address, KeyPairSigner } from '@solana/kit';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
+  EmbeddedEscrowChain,
+  SIGNATURE_FEE,
+  SOL,
+  walletSigns,
+} from '#test/support/chain/embedded-escrow-chain';
+import {
   buildCreateVaultTransaction,
   buildDepositV1Transaction,
   buildEnterTransaction,
   getSettleInstruction,
-} from '#server/chain/escrow-program/testing/v1-vaults';
-import { EmbeddedEscrowChain, SIGNATURE_FEE, SOL, walletSigns } from './embedded-test-chain';
+} from '#test/support/chain/v1-vaults';
 import { readKeypairFile, writeNewKeypairFile } from './keypair-file';
 import { ENTRY_SIZE } from './layout';
 import { listVaultRecords } from './vault-records';

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ChatMessage, ServerFrame } from '#contract/chat';
 import type { ChatBus, ChatEvent } from './bus';
 import { type ChatSocketHandle, createChatHub, FAN_OUT_WINDOW_MS, GLOBAL_ROOM } from './hub';
@@ -44,13 +44,32 @@ const message = (id: number, text: string): ChatEvent => ({
 });
 const texts = (writes: string[][]) =>
   writes.map((write) => write.map((text) => JSON.parse(text).message.message));
-const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
-const afterWindow = () => new Promise((resolve) => setTimeout(resolve, FAN_OUT_WINDOW_MS + 5));
+// The hub's timers and clock (setTimeout, setImmediate, performance.now) run on a clock the test
+// moves: each step below is the event it waits for, never a sleep a busy machine can outlast.
+beforeEach(() => {
+  vi.useFakeTimers({
+    toFake: [
+      'setTimeout',
+      'clearTimeout',
+      'setImmediate',
+      'clearImmediate',
+      'setInterval',
+      'clearInterval',
+      'performance',
+    ],
+  });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+const elapse = (ms: number) => vi.advanceTimersByTimeAsync(ms);
+/** The event loop's next turn (the hub's setImmediate), and no further. */
+const nextTurn = () => elapse(0);
+const afterWindow = () => elapse(FAN_OUT_WINDOW_MS + 5);
 
 describe('chat hub fan-out', () => {
   it('sends a message that finds the hub idle at once, and what follows within the window as one write per socket, in order', async () => {
     const { bus, deliver } = fakeBus();
-    // A window far longer than any stall of a busy machine, so "within the window" holds.
     const windowMs = 300;
     const hub = createChatHub(bus, { presenceTtlMs: 90_000, now: () => 0, fanOutWindowMs: windowMs });
     const a = fakeSocket();
@@ -66,13 +85,13 @@ describe('chat hub fan-out', () => {
     deliver(message(2, 'second'));
     await nextTurn();
     deliver(message(3, 'third'));
-    await new Promise((resolve) => setTimeout(resolve, windowMs / 3));
+    await elapse(windowMs / 3);
     expect(texts(a.writes)).toEqual([['first']]);
-    await new Promise((resolve) => setTimeout(resolve, windowMs));
+    await elapse(windowMs);
     expect(texts(a.writes)).toEqual([['first'], ['second', 'third']]);
     expect(texts(b.writes)).toEqual([['first'], ['second', 'third']]);
     // After a quiet window, at once again; frames arriving in one turn share a write.
-    await new Promise((resolve) => setTimeout(resolve, windowMs + 20));
+    await elapse(windowMs + 20);
     deliver(message(4, 'fourth'));
     deliver(message(5, 'fifth'));
     await nextTurn();
@@ -120,11 +139,11 @@ describe('chat hub fan-out', () => {
     for (let online = 11; online <= 40; online++) deliver(presence(online));
     await afterWindow();
     expect(announced()).toEqual([11]);
-    await new Promise((resolve) => setTimeout(resolve, intervalMs + FAN_OUT_WINDOW_MS * 2));
+    await elapse(intervalMs + FAN_OUT_WINDOW_MS * 2);
     expect(announced()).toEqual([11, 41]);
     // An unchanged count is not announced again; a change after a quiet interval goes out at once.
     deliver(presence(40));
-    await new Promise((resolve) => setTimeout(resolve, intervalMs * 2 + FAN_OUT_WINDOW_MS * 2));
+    await elapse(intervalMs * 2 + FAN_OUT_WINDOW_MS * 2);
     deliver(presence(5));
     await afterWindow();
     expect(announced()).toEqual([11, 41, 6]);

@@ -11,7 +11,7 @@ import { createFeePayerFunds, type FeePayerFunds } from '#server/chain/fee-payer
 import type { ChainPort } from '#server/chain/port';
 import type { Db } from '#server/db/client';
 import type { Clock } from '#server/deps';
-import type { Judging } from '#server/judging';
+import type { Judging } from '#server/judging-keys';
 import { limit as hitLimit } from '#server/rate-limit/limit';
 import type { RateLimit, RateLimiter } from '#server/rate-limit/port';
 import { createOurVaults, type OurVaults } from './intents/our-vault';

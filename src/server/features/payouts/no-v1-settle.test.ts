@@ -1,7 +1,7 @@
 /**
  * Escrow program v1 is retired (docs/decisions/050-retire-v1.md): its `settle` let the moderator
  * key, which the server holds, pay a vault to any wallet it entered. Its builder is test support
- * (escrow-program/testing/v1-vaults.ts: the program's own tests and the benchmarks use it), and
+ * (test/support/chain/v1-vaults.ts: the program's own tests and the benchmarks use it), and
  * no module the server or its scripts run may build one.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -11,11 +11,9 @@ import { describe, expect, it } from 'vitest';
 const root = path.resolve(import.meta.dirname, '../../../..');
 const ENCODERS = 'src/server/chain/escrow-program/instructions.ts';
 
-/** Test support beside the code it tests: never loaded by the server. */
+/** Tests beside the code they test: never loaded by the server (test support lives in test/support). */
 function isTestSupport(file: string): boolean {
-  return (
-    /\.test\.tsx?$/.test(file) || file.includes('/testing/') || /(^|\/)(embedded-)?test-chain\.ts$/.test(file)
-  );
+  return /\.test\.tsx?$/.test(file);
 }
 
 function sources(dir: string): string[] {

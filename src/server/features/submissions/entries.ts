@@ -29,7 +29,7 @@ import type { Db } from '#server/db/client';
 import type { Clock } from '#server/deps';
 import { AppError, badRequest, conflict } from '#server/errors';
 import { createOurVaults } from '#server/features/payments/intents/our-vault';
-import type { Judging } from '#server/judging';
+import type { Judging } from '#server/judging-keys';
 import { createPreparedTransactions, type RelayMessages } from '#server/prepared-transactions/prepared';
 import { limit as hitLimit } from '#server/rate-limit/limit';
 import type { RateLimit, RateLimiter } from '#server/rate-limit/port';

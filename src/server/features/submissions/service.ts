@@ -19,7 +19,7 @@ import type { Clock } from '#server/deps';
 import { AppError, badRequest, conflict, forbidden, notFound } from '#server/errors';
 import type { UserRow } from '#server/features/auth/user';
 import { currentMajorDare } from '#server/features/major-dare/current';
-import type { Judging } from '#server/judging';
+import type { Judging } from '#server/judging-keys';
 import type { RateLimiter } from '#server/rate-limit/port';
 import type { StoragePort } from '#server/storage/port';
 import { createEntries } from './entries';

@@ -21,7 +21,7 @@ import {
   getEnterInstruction,
   getSettleAndCloseInstructions,
   getSettleInstruction,
-} from '#server/chain/escrow-program/testing/v1-vaults';
+} from '#test/support/chain/v1-vaults';
 import { loadBankrun } from './bankrun';
 import { balances, bankrunForTests, outcome, type Report, sameOnEveryRuntime } from './compare';
 import { deploy, deployPrograms, mustSend, type ProgramRuntime, sendInstructions } from './runtime';

@@ -10,6 +10,14 @@ import { findEntryAddress, findReceiptAddress, findVaultAddress } from '#server/
 import { readEscrowProgram } from '#server/chain/escrow-program/program';
 import { type LiteSvmRuntime, startLiteSvmRuntime } from '#server/chain/escrow-program/runtimes/litesvm';
 import { deployPrograms } from '#server/chain/escrow-program/runtimes/runtime';
+import {
+  DAY,
+  EscrowV2Chain,
+  HOUR,
+  SOL,
+  START_TIME,
+  type TestDareV2,
+} from '#test/support/chain/escrow-v2-chain';
 import { ESCROW_V2_ERROR_CODE as E, escrowV2ErrorMessage } from './errors';
 import {
   type CreateVaultV2Input,
@@ -24,7 +32,6 @@ import {
   getRefundV2Instruction,
   getVetoInstruction,
 } from './instructions';
-import { DAY, EscrowV2Chain, HOUR, SOL, START_TIME, type TestDareV2 } from './testing/chain';
 
 let chain: EscrowV2Chain<LiteSvmRuntime>;
 let attacker: KeyPairSigner;

@@ -1,7 +1,7 @@
 /**
  * Escrow v2's happy paths and its freezing case, deployed by the upgradeable loader, on LiteSVM and
  * on solana-bankrun (solana-program-test's BanksServer, Agave 1.18): the same scenario functions
- * (testing/happy-paths.ts) run on each, and every lamport they report must be the same on both and
+ * (test/support/chain/escrow-v2-happy-paths.ts) run on each, and every lamport they report must be the same on both and
  * the exact amount below. Where bankrun has no binary (linux-arm64) its half is skipped, said in one
  * line; the LiteSVM half always runs.
  */
@@ -11,10 +11,10 @@ import {
   type Report,
   scenarioOnEveryRuntime,
 } from '#server/chain/escrow-program/runtimes/compare';
+import { SOL } from '#test/support/chain/escrow-v2-chain';
+import { v2ExecutableRentPayer, v2HappyPaths } from '#test/support/chain/escrow-v2-happy-paths';
 import { ESCROW_V2_ERROR_CODE as E } from './errors';
 import { ENTRY_V2_SIZE, VAULT_V2_SIZE } from './layout';
-import { SOL } from './testing/chain';
-import { v2ExecutableRentPayer, v2HappyPaths } from './testing/happy-paths';
 
 const { bankrun } = await bankrunForTests();
 

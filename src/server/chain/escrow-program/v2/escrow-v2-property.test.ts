@@ -8,6 +8,7 @@ import type { Address, KeyPairSigner } from '@solana/kit';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { findEntryAddress, findReceiptAddress } from '#server/chain/escrow-program/pda';
 import { startLiteSvmRuntime } from '#server/chain/escrow-program/runtimes/litesvm';
+import { DAY, EscrowV2Chain, HOUR, START_TIME } from '#test/support/chain/escrow-v2-chain';
 import {
   getCancelV2Instruction,
   getCloseEntryV2Instruction,
@@ -20,7 +21,6 @@ import {
   getVetoInstruction,
 } from './instructions';
 import { type DareKind, MIN_DEPOSIT_LAMPORTS } from './layout';
-import { DAY, EscrowV2Chain, HOUR, START_TIME } from './testing/chain';
 
 /** mulberry32: small, seedable, good enough to pick actions. */
 function prng(seed: number) {

@@ -13,11 +13,11 @@ import {
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type LiteSvmRuntime, startLiteSvmRuntime } from '#server/chain/escrow-program/runtimes/litesvm';
 import { blockhashLifetime } from '#server/chain/escrow-program/runtimes/runtime';
+import { EscrowV2Chain, type TestDareV2 } from '#test/support/chain/escrow-v2-chain';
 import { ESCROW_V2_ERROR_CODE as E, ESCROW_V2_ERRORS, escrowV2ErrorName } from './errors';
 import { getEnterV2Instruction, INSTRUCTION_V2 } from './instructions';
 import { planPayoutV2, planRecordClosesV2 } from './payout-plan';
 import { addProposeSignatures, compileProposeTransaction, missingSignatures } from './propose-transaction';
-import { EscrowV2Chain, type TestDareV2 } from './testing/chain';
 
 let chain: EscrowV2Chain<LiteSvmRuntime>;
 beforeAll(async () => {

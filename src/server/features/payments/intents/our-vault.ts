@@ -32,7 +32,7 @@ import {
   markForeignVault,
 } from '#server/features/payments/repo/escrow-wallets';
 import { vaultCreationTargets } from '#server/features/payments/repo/payment-intents';
-import type { Judging } from '#server/judging';
+import type { Judging } from '#server/judging-keys';
 
 /** The kind and deadline a vault is made for. */
 export interface VaultTarget {

@@ -17,8 +17,7 @@ import {
 } from '@solana/kit';
 import { getTransferSolInstruction } from '@solana-program/system';
 import { LiteSVM } from 'litesvm';
-import { getCreateVaultInstruction } from '#server/chain/escrow-program/testing/v1-vaults';
-import { deployProgram, liteSvmDeployTarget } from './deploy';
+import { deployProgram, liteSvmDeployTarget } from '#server/chain/escrow-program/deploy';
 import {
   type DareKind,
   decodeEntry,
@@ -27,11 +26,12 @@ import {
   type Entry,
   type Receipt,
   type Vault,
-} from './layout';
-import { findVaultAddress } from './pda';
-import { readEscrowProgram } from './program';
-import { liteSvmResult } from './runtimes/litesvm';
-import type { RuntimeResult } from './runtimes/runtime';
+} from '#server/chain/escrow-program/layout';
+import { findVaultAddress } from '#server/chain/escrow-program/pda';
+import { readEscrowProgram } from '#server/chain/escrow-program/program';
+import { liteSvmResult } from '#server/chain/escrow-program/runtimes/litesvm';
+import type { RuntimeResult } from '#server/chain/escrow-program/runtimes/runtime';
+import { getCreateVaultInstruction } from '#test/support/chain/v1-vaults';
 
 export const SOL = 1_000_000_000n;
 

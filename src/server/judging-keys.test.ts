@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createEscrowKeys } from './chain/escrow-keys';
 import { readKeypairFile } from './chain/escrow-program/keypair-file';
 import { loadConfig } from './config';
-import { DEMO_ADMIN_WALLET_FILE, GUARDIAN_KEYPAIR_FILE, resolveJudging } from './judging';
+import { DEMO_ADMIN_WALLET_FILE, GUARDIAN_KEYPAIR_FILE, resolveJudging } from './judging-keys';
 
 const dirs: string[] = [];
 const dataDir = () => {

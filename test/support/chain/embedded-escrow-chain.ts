@@ -25,16 +25,13 @@ import {
   signTransactionMessageWithSigners,
 } from '@solana/kit';
 import { waitForConfirmation } from '#server/chain/confirmation';
-import { createEmbeddedChain } from '#server/chain/embedded';
-import {
-  getSettleAndCloseInstructions,
-  getSettleInstruction,
-} from '#server/chain/escrow-program/testing/v1-vaults';
+import { createEmbeddedChain } from '#server/chain/embedded/index';
+import { fetchVault } from '#server/chain/escrow-program/accounts';
+import { ensureProgramDeployed } from '#server/chain/escrow-program/deploy';
+import { readEscrowProgram } from '#server/chain/escrow-program/program';
+import { listVaultRecords } from '#server/chain/escrow-program/vault-records';
 import type { ChainPort } from '#server/chain/port';
-import { fetchVault } from './accounts';
-import { ensureProgramDeployed } from './deploy';
-import { readEscrowProgram } from './program';
-import { listVaultRecords } from './vault-records';
+import { getSettleAndCloseInstructions, getSettleInstruction } from '#test/support/chain/v1-vaults';
 
 export const SOL = 1_000_000_000n;
 /** LiteSVM's (and mainnet's) fee: 5000 lamports per signature. */

@@ -24,7 +24,7 @@ import {
   getVetoInstruction,
 } from '#server/chain/escrow-program/v2/instructions';
 import { type PlannedTransaction, planRecordClosesV2 } from '#server/chain/escrow-program/v2/payout-plan';
-import { DAY, EscrowV2Chain, SOL, type TestDareV2 } from './chain';
+import { DAY, EscrowV2Chain, SOL, type TestDareV2 } from '#test/support/chain/escrow-v2-chain';
 
 /** A v2 chain on `runtime` with the steps every scenario takes. */
 async function dareSteps(runtime: ProgramRuntime) {
