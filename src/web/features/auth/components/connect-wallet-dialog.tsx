@@ -1,6 +1,7 @@
 import { ExternalLink, Wallet } from 'lucide-react';
 import { useState } from 'react';
 import type { PublicUser } from '#contract/users';
+import { WalletChoices } from '#web/components/common/wallet-choices';
 import { Button } from '#web/components/ui/button';
 import {
   Dialog,
@@ -84,18 +85,11 @@ export function ConnectWalletDialog() {
           </DialogDescription>
         </DialogHeader>
         <div className="grid gap-2">
-          {wallets.map((wallet) => (
-            <Button
-              key={wallet.name}
-              variant="outline"
-              className="justify-start"
-              disabled={busy !== null}
-              onClick={() => void connect(() => wallet, wallet.name)}
-            >
-              <img src={wallet.icon} alt="" className="size-5" />
-              {busy === wallet.name ? 'Connecting...' : wallet.name}
-            </Button>
-          ))}
+          <WalletChoices
+            wallets={wallets}
+            busy={busy}
+            onPick={(wallet) => void connect(() => wallet, wallet.name)}
+          />
           {wallets.length === 0 && looksLikeAPhone() && (
             // A phone browser has no wallet extension: Phantom's app opens this very page in its own
             // browser, where the wallet is there.

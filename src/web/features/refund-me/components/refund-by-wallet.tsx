@@ -4,6 +4,7 @@ import { Undo2, Wallet } from 'lucide-react';
 import { useState } from 'react';
 import { type DarePhase, endedWithoutWinner } from '#contract/dare-status';
 import { REFUND_ME_MESSAGES } from '#contract/refund-me';
+import { WalletChoices } from '#web/components/common/wallet-choices';
 import { Button } from '#web/components/ui/button';
 import {
   Dialog,
@@ -150,18 +151,11 @@ function ConnectRefundWallet({
           </DialogDescription>
         </DialogHeader>
         <div className="grid gap-2">
-          {wallets.map((wallet) => (
-            <Button
-              key={wallet.name}
-              variant="outline"
-              className="justify-start"
-              disabled={busy !== null}
-              onClick={() => void connect(() => wallet, wallet.name)}
-            >
-              <img src={wallet.icon} alt="" className="size-5" />
-              {busy === wallet.name ? 'Connecting...' : wallet.name}
-            </Button>
-          ))}
+          <WalletChoices
+            wallets={wallets}
+            busy={busy}
+            onPick={(wallet) => void connect(() => wallet, wallet.name)}
+          />
           {local && (
             <Button
               variant="secondary"
