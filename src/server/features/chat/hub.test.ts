@@ -1,7 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ChatMessage, ServerFrame } from '#contract/chat';
 import type { ChatBus, ChatEvent } from './bus';
-import { type ChatSocketHandle, createChatHub, FAN_OUT_WINDOW_MS, GLOBAL_ROOM } from './hub';
+import {
+  type ChatSocketHandle,
+  createChatHub,
+  FAN_OUT_WINDOW_MS,
+  GLOBAL_ROOM,
+  SOCKETS_PER_CLOCK_READ,
+} from './hub';
 import type { OutgoingFrames } from './wire';
 
 function fakeBus() {
@@ -147,6 +153,28 @@ describe('chat hub fan-out', () => {
     deliver(presence(5));
     await afterWindow();
     expect(announced()).toEqual([11, 41, 6]);
+    hub.close();
+  });
+
+  it('writes a crowd in slices, one turn of the event loop each, each socket still in order', async () => {
+    const { bus, deliver } = fakeBus();
+    // No time to spare: every turn writes one clock read's worth of sockets, then lets the loop run.
+    const hub = createChatHub(bus, { presenceTtlMs: 90_000, now: () => 0, writeSliceMs: 0 });
+    const crowd = Array.from({ length: SOCKETS_PER_CLOCK_READ * 3 }, () => fakeSocket());
+    for (const member of crowd) hub.join(member.handle, GLOBAL_ROOM);
+    deliver(message(1, 'first'));
+    // The flush: its first slice only.
+    await vi.advanceTimersToNextTimerAsync();
+    expect(crowd.filter((member) => member.writes.length > 0)).toHaveLength(SOCKETS_PER_CLOCK_READ);
+    // Between slices: messages and a new member. They wait for the first to reach everyone; the
+    // newcomer gets only what was sent after it joined.
+    deliver(message(2, 'second'));
+    const late = fakeSocket();
+    hub.join(late.handle, GLOBAL_ROOM);
+    deliver(message(3, 'third'));
+    await elapse(FAN_OUT_WINDOW_MS * 10);
+    for (const member of crowd) expect(texts(member.writes)).toEqual([['first'], ['second'], ['third']]);
+    expect(texts(late.writes)).toEqual([['third']]);
     hub.close();
   });
 });

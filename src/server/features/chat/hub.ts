@@ -15,6 +15,11 @@ const dareIdOf = (room: string): number | null => (room === GLOBAL_ROOM ? null :
  */
 export const FAN_OUT_WINDOW_MS = 10;
 
+/** How long one turn of the event loop writes room frames before it lets requests run. */
+export const WRITE_SLICE_MS = 5;
+/** Sockets written between two reads of the clock. */
+export const SOCKETS_PER_CLOCK_READ = 32;
+
 /**
  * A room's changed online count goes out at once, then at most once per interval with the latest
  * total: while a crowd arrives the count changes with every join on every instance, and each
@@ -43,10 +48,13 @@ export function createChatHub(
     presenceIntervalMs?: number;
     /** FAN_OUT_WINDOW_MS unless a test needs a window no stalled machine overruns. */
     fanOutWindowMs?: number;
+    /** WRITE_SLICE_MS unless a test needs each turn's share of the writes to be predictable. */
+    writeSliceMs?: number;
   },
 ) {
   const presenceIntervalMs = options.presenceIntervalMs ?? PRESENCE_INTERVAL_MS;
   const fanOutWindowMs = options.fanOutWindowMs ?? FAN_OUT_WINDOW_MS;
+  const writeSliceMs = options.writeSliceMs ?? WRITE_SLICE_MS;
   const instance = randomUUID();
   const rooms = new Map<string, Set<ChatSocketHandle>>();
   const remote = new Map<string, { rooms: Record<string, number>; seenAt: number }>();
@@ -85,35 +93,72 @@ export function createChatHub(
   const pending = new Map<string, string[]>();
   let flushTimer: NodeJS.Timeout | null = null;
   let flushImmediate: NodeJS.Immediate | null = null;
+  /**
+   * Room batches cut from `pending`, each with the room's members at the moment it was cut, written
+   * in order by `writeBatches`: a socket gets a room's frames in the order they were sent, and a
+   * socket that joins later gets none of what was sent before it joined.
+   */
+  const batches: { frames: OutgoingFrames; members: ChatSocketHandle[]; next: number }[] = [];
+  let writing: NodeJS.Immediate | null = null;
 
-  function flushRoom(room: string) {
+  function cutBatch(room: string) {
     const texts = pending.get(room);
     if (!texts) return;
     pending.delete(room);
     const members = rooms.get(room);
     if (!members || members.size === 0) return;
-    const frames = outgoingFrames(texts);
-    for (const socket of members) socket.sendFrames(frames);
+    batches.push({ frames: outgoingFrames(texts), members: [...members], next: 0 });
   }
 
   /**
-   * When the last flush ended and how long it took: the next waits at least as long, so a crowd's
-   * fan-out takes at most half of the event loop and the app's requests run in between (many
-   * accounts each at their message limit, to thousands of sockets: decision 056).
+   * When the last flush ended and how long its writes took: the next waits at least as long, so a
+   * crowd's fan-out takes at most half of the event loop (many accounts each at their message
+   * limit, to thousands of sockets: decision 056).
    */
   let lastFlushMs = 0;
   let lastFlushEndedAt = Number.NEGATIVE_INFINITY;
+  let flushBusyMs = 0;
+
+  /**
+   * Writes the batches for at most WRITE_SLICE_MS, then yields to the event loop and goes on in its
+   * next turn: a write is a system call per socket, and 2,000 sockets' writes in one go held every
+   * request behind them for 100 ms and more (issue 34).
+   */
+  function writeBatches() {
+    writing = null;
+    const started = performance.now();
+    const until = started + writeSliceMs;
+    let written = 0;
+    while (batches.length > 0) {
+      const batch = batches[0]!;
+      while (batch.next < batch.members.length) {
+        batch.members[batch.next]!.sendFrames(batch.frames);
+        batch.next += 1;
+        written += 1;
+        if (written % SOCKETS_PER_CLOCK_READ === 0 && performance.now() >= until) {
+          flushBusyMs += performance.now() - started;
+          writing = setImmediate(writeBatches);
+          return;
+        }
+      }
+      batches.shift();
+    }
+    lastFlushEndedAt = performance.now();
+    lastFlushMs = flushBusyMs + (lastFlushEndedAt - started);
+    flushBusyMs = 0;
+    // Frames that arrived while these were written go out after them, a window later.
+    if (pending.size > 0) scheduleFlush();
+  }
+
   function flush() {
     flushTimer = null;
     flushImmediate = null;
-    const started = performance.now();
-    for (const room of [...pending.keys()]) flushRoom(room);
-    lastFlushEndedAt = performance.now();
-    lastFlushMs = lastFlushEndedAt - started;
+    for (const room of [...pending.keys()]) cutBatch(room);
+    if (!writing && batches.length > 0) writeBatches();
   }
 
   function scheduleFlush() {
-    if (flushTimer || flushImmediate) return;
+    if (flushTimer || flushImmediate || writing) return;
     const wait = lastFlushEndedAt + Math.max(fanOutWindowMs, lastFlushMs) - performance.now();
     if (wait <= 0) flushImmediate = setImmediate(flush);
     else flushTimer = setTimeout(flush, wait);
@@ -180,7 +225,8 @@ export function createChatHub(
     join(socket: ChatSocketHandle, room: string) {
       if (socket.rooms.has(room)) return;
       // What the room was sent before this join goes to its members of that moment only.
-      flushRoom(room);
+      cutBatch(room);
+      if (!writing && batches.length > 0) writeBatches();
       socket.rooms.add(room);
       let members = rooms.get(room);
       if (!members) {
@@ -195,7 +241,8 @@ export function createChatHub(
     },
     leave(socket: ChatSocketHandle, room: string) {
       if (!socket.rooms.has(room)) return;
-      flushRoom(room);
+      cutBatch(room);
+      if (!writing && batches.length > 0) writeBatches();
       socket.rooms.delete(room);
       const members = rooms.get(room);
       members?.delete(socket);
@@ -214,9 +261,12 @@ export function createChatHub(
       if (announceTimer) clearTimeout(announceTimer);
       if (flushTimer) clearTimeout(flushTimer);
       if (flushImmediate) clearImmediate(flushImmediate);
+      if (writing) clearImmediate(writing);
       flushTimer = null;
       flushImmediate = null;
+      writing = null;
       pending.clear();
+      batches.length = 0;
     },
   };
 }

@@ -36,28 +36,39 @@ function toMessage(row: Row): ChatMessage {
   };
 }
 
-export async function insertChatMessage(
+export interface NewChatMessage {
+  dareId: number | null;
+  userId: number | null;
+  username: string | null;
+  message: string;
+  type: 'user' | 'system';
+  now: Date;
+}
+
+/**
+ * Stores messages in one statement, answered in the order given: PostgreSQL returns an
+ * `INSERT … VALUES … RETURNING`'s rows in the order of its VALUES, and takes their ids from the
+ * sequence in that order.
+ */
+export async function insertChatMessages(
   db: DbOrTx,
-  values: {
-    dareId: number | null;
-    userId: number | null;
-    username: string | null;
-    message: string;
-    type: 'user' | 'system';
-    now: Date;
-  },
-): Promise<ChatMessage> {
-  const [row] = await db
+  values: readonly NewChatMessage[],
+): Promise<ChatMessage[]> {
+  const rows = await db
     .insert(chatMessages)
-    .values({
-      dareId: values.dareId,
-      userId: values.userId,
-      message: values.message,
-      messageType: values.type,
-      createdAt: values.now,
-    })
+    .values(
+      values.map((value) => ({
+        dareId: value.dareId,
+        userId: value.userId,
+        message: value.message,
+        messageType: value.type,
+        createdAt: value.now,
+      })),
+    )
     .returning();
-  return toMessage({ ...row!, username: values.username });
+  if (rows.length !== values.length)
+    throw new Error(`stored ${rows.length} of ${values.length} chat messages`);
+  return rows.map((row, i) => toMessage({ ...row, username: values[i]!.username }));
 }
 
 /** The latest `limit` messages of a room (before `before` when given), oldest first. */

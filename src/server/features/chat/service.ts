@@ -7,7 +7,8 @@ import type { RateLimiter } from '#server/rate-limit/port';
 import { RATE_LIMITS } from '#server/rate-limits';
 import type { ChatBus } from './bus';
 import type { KnownDares } from './known-dares';
-import { dareExists, insertChatMessage, listChatMessages } from './repo';
+import { chatMessageBatches } from './message-batches';
+import { dareExists, listChatMessages, type NewChatMessage } from './repo';
 
 export function createChatService({
   db,
@@ -23,13 +24,14 @@ export function createChatService({
   limiter: RateLimiter;
   knownDares?: Pick<KnownDares, 'exists'>;
 }) {
-  async function requireDare(dareId: number) {
-    if (!(await dareExists(db, dareId))) throw notFound(CHAT_MESSAGES.dareNotFound);
-  }
+  const batches = chatMessageBatches(db);
 
-  /** Stored first, then published: a message anyone saw is one the history will show. */
-  async function store(values: Parameters<typeof insertChatMessage>[1]): Promise<ChatMessage> {
-    const message = await insertChatMessage(db, values);
+  /**
+   * Stored first, then published: a message anyone saw is one the history will show. A message
+   * naming a dare deleted a moment ago is refused by the database itself (its foreign key).
+   */
+  async function store(values: NewChatMessage): Promise<ChatMessage> {
+    const message = await batches.store(values);
     await bus.publish({ kind: 'message', message });
     return message;
   }
@@ -52,8 +54,6 @@ export function createChatService({
       if (!parsed.success) throw badRequest(parsed.error.issues[0]!.message);
       const hit = await limiter.hit(`chat:${user.id}`, RATE_LIMITS.chatMessages);
       if (!hit.allowed) throw new AppError('RATE_LIMITED', CHAT_MESSAGES.rateLimited);
-      // From the database itself: a message names its dare (a foreign key), which may just have been deleted.
-      if (input.dareId !== null) await requireDare(input.dareId);
       return store({
         dareId: input.dareId,
         userId: user.id,

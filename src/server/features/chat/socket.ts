@@ -62,20 +62,37 @@ interface Options {
   onSignedIn?: (userId: number, send: (frame: ServerFrame) => void) => () => void;
 }
 
-/** Counts events in fixed windows, in the socket itself: true while within `limit` per `windowMs`. */
+/**
+ * Counts events in fixed windows, in the socket itself: `take()` counts one and is true while
+ * within `limit` per `windowMs`; `spent()` says, counting nothing, whether the window has none left.
+ */
 function windowBudget(limit: number, windowMs: number, now: () => number) {
   let used = 0;
   let resetAt = 0;
-  return () => {
-    const at = now();
-    if (at >= resetAt) {
-      used = 0;
-      resetAt = at + windowMs;
-    }
-    used += 1;
-    return used <= limit;
+  const roll = (at: number) => {
+    if (at < resetAt) return;
+    used = 0;
+    resetAt = at + windowMs;
+  };
+  return {
+    take() {
+      roll(now());
+      used += 1;
+      return used <= limit;
+    },
+    spent() {
+      roll(now());
+      return used >= limit;
+    },
   };
 }
+
+/**
+ * How long a socket closed for breaking the rules (1008) keeps its connection: it reads nothing
+ * more meanwhile (a flooding client's frames in flight are never parsed), and its close frame has
+ * long reached the client when the connection is dropped.
+ */
+const CUT_OFF_GRACE_MS = 100;
 
 /**
  * Sessions as the database last said, shared by this instance's sockets: the sockets of one
@@ -129,6 +146,12 @@ function userMessageWindows() {
       }
       entry.used += 1;
       return entry.used <= CHAT_LIMITS.ratePerWindow;
+    },
+    /** Whether `userId` has no message left in its window, counting nothing. */
+    spent(userId: number | undefined, at: number): boolean {
+      if (userId === undefined) return false;
+      const entry = windows.get(userId);
+      return entry !== undefined && at < entry.resetAt && entry.used >= CHAT_LIMITS.ratePerWindow;
     },
     forgetEnded(at: number) {
       for (const [userId, entry] of windows) if (at >= entry.resetAt) windows.delete(userId);
@@ -244,7 +267,8 @@ export async function chatSocket(
       // The connection ws speaks on. Room-wide frames, framed once for the room (wire.ts), are
       // written to it as they are: ws's own writes are synchronous too (no compression is
       // negotiated, so its sender never queues), so frames from both never interleave or reorder.
-      const connection = socket.extensions === '' ? rawConnection(request.raw) : null;
+      const incoming = rawConnection(request.raw);
+      const connection = socket.extensions === '' ? incoming : null;
       const handle = {
         rooms: new Set<string>(),
         send(frame: ServerFrame) {
@@ -337,41 +361,46 @@ export async function chatSocket(
       });
       // Frames are handled one at a time, so a join is in place before the message after it.
       let queue: Promise<unknown> = slot;
+      /**
+       * Closes a socket that broke the rules (1008) and reads nothing more of it: a flooding
+       * client's frames already on their way cost nothing, instead of being parsed only to be dropped.
+       */
+      const cutOff = (reason: string) => {
+        socket.close(POLICY_VIOLATION, reason);
+        if (!incoming) return;
+        incoming.pause();
+        setTimeout(() => socket.terminate(), CUT_OFF_GRACE_MS).unref();
+      };
       socket.on('message', (data, isBinary) => {
         if (socket.readyState !== socket.OPEN) return;
         // Every frame counted on arrival, before it is read: a flood is cut off after a page's worth.
-        if (!withinFrames()) {
-          socket.close(POLICY_VIOLATION, CHAT_MESSAGES.tooManyRequests);
-          return;
-        }
+        if (!withinFrames.take()) return cutOff(CHAT_MESSAGES.tooManyRequests);
         let raw: unknown;
         try {
           if (isBinary) throw new Error('binary frame');
           raw = JSON.parse(data.toString());
         } catch {
-          socket.close(POLICY_VIOLATION, CHAT_MESSAGES.invalidFrame);
-          return;
+          return cutOff(CHAT_MESSAGES.invalidFrame);
         }
         // Counted on arrival, before any queueing: a flood is cut off after a few lookups.
         const type = (raw as { type?: unknown } | null)?.type;
-        if ((type === 'auth' || type === 'join') && !withinLookups()) {
-          socket.close(POLICY_VIOLATION, CHAT_MESSAGES.tooManyRequests);
-          return;
+        if ((type === 'auth' || type === 'join') && !withinLookups.take()) {
+          return cutOff(CHAT_MESSAGES.tooManyRequests);
         }
-        // A message that cannot be sent (blank, too long) is answered as such and not counted.
-        if (
-          type === 'chat_message' &&
-          chatTextSchema.safeParse((raw as { message?: unknown }).message).success &&
-          !(withinMessages() && messagesOfUser.within(session?.user.id, now()))
-        ) {
-          tellTooFast();
-          return;
+        if (type === 'chat_message') {
+          // Past the limit a message is dropped unread (told once per window): a socket sending as
+          // fast as it can costs a comparison per frame.
+          if (withinMessages.spent() || messagesOfUser.spent(session?.user.id, now())) return tellTooFast();
+          // A message that cannot be sent (blank, too long) is answered as such and not counted.
+          if (
+            chatTextSchema.safeParse((raw as { message?: unknown }).message).success &&
+            !(withinMessages.take() && messagesOfUser.within(session?.user.id, now()))
+          ) {
+            return tellTooFast();
+          }
         }
         // A socket whose frames wait faster than they are handled is not a page's.
-        if (queued >= CHAT_LIMITS.maxQueuedFrames) {
-          socket.close(POLICY_VIOLATION, CHAT_MESSAGES.tooManyRequests);
-          return;
-        }
+        if (queued >= CHAT_LIMITS.maxQueuedFrames) return cutOff(CHAT_MESSAGES.tooManyRequests);
         queued += 1;
         // A message that came before the socket's session was known is counted for its user once
         // the session is (handle_): frames sent right behind an `auth` wait for it in the queue.
