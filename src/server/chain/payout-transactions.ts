@@ -1,32 +1,13 @@
 /**
- * Sending the escrow program transactions the server signed (settle, cancel, refunds, closes),
- * and reading back what a landed one did to a vault: whom the program paid and how much left the
- * vault, straight from the chain's record of it. The same reading books the server's own payouts
+ * Reading back what a landed escrow program transaction (settle, cancel, refunds, closes, sent
+ * through server-signed.ts) did to a vault: whom the program paid and how much left the vault,
+ * straight from the chain's record of it. The same reading books the server's own payouts
  * and refunds anyone else sent (a payer's 'Refund me', `npm run refund-dare`), so the ledger
  * follows the chain.
  */
-import {
-  type Address,
-  type Base64EncodedWireTransaction,
-  getBase58Encoder,
-  type Rpc,
-  type Signature,
-  type SolanaRpcApi,
-} from '@solana/kit';
+import { type Address, getBase58Encoder, type Rpc, type Signature, type SolanaRpcApi } from '@solana/kit';
 import { INSTRUCTION } from './escrow-program/instructions';
 import { INSTRUCTION_V2 } from './escrow-program/v2/instructions';
-import { SEND_OPTIONS } from './rebroadcast';
-
-/**
- * Sends signed bytes with preflight: the node simulates first, so a transaction that would fail
- * (a vault already settled, an empty fee payer) is refused without costing anything.
- */
-export async function sendSignedTransaction(
-  rpc: Rpc<SolanaRpcApi>,
-  wire: Base64EncodedWireTransaction,
-): Promise<Signature> {
-  return rpc.sendTransaction(wire, { ...SEND_OPTIONS, preflightCommitment: 'confirmed' }).send();
-}
 
 /** What one landed transaction did to one vault. */
 export interface VaultTransactionEffects {

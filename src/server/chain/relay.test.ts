@@ -24,10 +24,15 @@ import { AppError } from '#server/errors';
 import { MEMO_PROGRAM } from './memo';
 import {
   allSignaturesValid,
+  answer,
   confirmSent,
   decodeSigned,
+  everySigner,
   messageHash,
   type RelayFailures,
+  type RelayFlow,
+  relaySigned,
+  type SignedTransaction,
   sendAndConfirm,
   transactionId,
 } from './relay';
@@ -172,5 +177,160 @@ describe('the relay of signed transactions', () => {
       message: 'unconfirmed in our words',
       extra: { signature },
     });
+  });
+});
+
+/** A stored transaction as a caller keeps it: the hash of the message it built. */
+interface Stored {
+  messageHash: string;
+}
+
+/**
+ * A relay of `wallet`'s bytes against `stored`, as prepared transactions run it (every signer
+ * counts), with each step watched; `overrides` replace steps.
+ */
+function flowOf(
+  rpc: Rpc<SolanaRpcApi>,
+  wallet: Transaction,
+  stored: Stored,
+  overrides: Partial<RelayFlow<Stored, string>> = {},
+) {
+  const landed = vi.fn(async ({ signature }: { signature: Signature }) => `landed ${signature}`);
+  const flow: RelayFlow<Stored, string> = {
+    rpc,
+    signedBase64: getBase64EncodedWireTransaction(wallet),
+    unreadable: 'unreadable in our words',
+    async match(signed: SignedTransaction) {
+      if (signed.messageHash !== stored.messageHash) throw new AppError('BAD_REQUEST', 'not as prepared');
+      return stored;
+    },
+    signers: everySigner,
+    badSignature: 'bad signature in our words',
+    options: () => ({ sentBefore: 'wait' }),
+    failures: () => failures,
+    landed,
+    ...overrides,
+  };
+  return { flow, landed };
+}
+
+/** A memo transaction by two fresh signers, signed by both, and the message the server stored. */
+async function walletSigned() {
+  const [payer, other] = [await generateKeyPairSigner(), await generateKeyPairSigner()];
+  const unsigned = await memoTransaction(payer, other);
+  const signed = await partiallySignTransaction([payer.keyPair, other.keyPair], unsigned);
+  const stored = { messageHash: messageHash(new Uint8Array(unsigned.messageBytes)) };
+  return { payer, other, unsigned, signed, stored };
+}
+
+describe('relaySigned, the one relay flow', () => {
+  it('refuses a transaction other than the stored one before anything is sent', async () => {
+    const { signed } = await walletSigned();
+    const other = await walletSigned();
+    const { rpc, sendTransaction } = stubRpc(null, { err: null });
+    const { flow, landed } = flowOf(rpc, signed, other.stored);
+    await expect(relaySigned(flow)).rejects.toMatchObject({ status: 400, message: 'not as prepared' });
+    expect(sendTransaction).not.toHaveBeenCalled();
+    expect(landed).not.toHaveBeenCalled();
+  });
+
+  it("refuses unreadable bytes, a missing or a forged signature in the caller's words, sending nothing", async () => {
+    const { payer, other, unsigned, signed, stored } = await walletSigned();
+    const { rpc, sendTransaction } = stubRpc(null, { err: null });
+    const complete = vi.fn(async () => signed);
+    const unreadable = { ...flowOf(rpc, signed, stored, { complete }).flow, signedBase64: 'AAAA' };
+    await expect(relaySigned(unreadable)).rejects.toMatchObject({
+      status: 400,
+      message: 'unreadable in our words',
+    });
+    const payerOnly = await partiallySignTransaction([payer.keyPair], unsigned);
+    await expect(relaySigned(flowOf(rpc, payerOnly, stored, { complete }).flow)).rejects.toMatchObject({
+      status: 400,
+      message: 'bad signature in our words',
+    });
+    const forged = {
+      ...signed,
+      signatures: { ...signed.signatures, [other.address]: signed.signatures[payer.address]! },
+    } as Transaction;
+    await expect(relaySigned(flowOf(rpc, forged, stored, { complete }).flow)).rejects.toMatchObject({
+      message: 'bad signature in our words',
+    });
+    // Only the signers the caller names count: without the other's, the payer's alone is enough.
+    const payerCounts = flowOf(rpc, payerOnly, stored, { signers: () => [payer.address] });
+    await expect(relaySigned(payerCounts.flow)).resolves.toBe(`landed ${transactionId(payerOnly)}`);
+    expect(complete).not.toHaveBeenCalled();
+    expect(sendTransaction).toHaveBeenCalledTimes(1);
+  });
+
+  it("sends the wallet's bytes as they came, or the server's completed transaction, and books it by its id", async () => {
+    const { payer, other, unsigned, signed, stored } = await walletSigned();
+    const asCame = stubRpc(null, { err: null });
+    const plain = flowOf(asCame.rpc, signed, stored);
+    await expect(relaySigned(plain.flow)).resolves.toBe(`landed ${transactionId(signed)}`);
+    expect(asCame.sendTransaction.mock.calls[0]).toEqual([plain.flow.signedBase64, expect.anything()]);
+    expect(plain.landed).toHaveBeenCalledWith(
+      expect.objectContaining({
+        match: stored,
+        wire: plain.flow.signedBase64,
+        signature: transactionId(signed),
+      }),
+    );
+    // The wallet signed alone; the server adds the other signature before the send.
+    const payerOnly = await partiallySignTransaction([payer.keyPair], unsigned);
+    const completing = stubRpc(null, { err: null });
+    const withServer = flowOf(completing.rpc, payerOnly, stored, {
+      signers: () => [payer.address],
+      complete: (walletTx) => partiallySignTransaction([other.keyPair], walletTx.transaction),
+    });
+    await expect(relaySigned(withServer.flow)).resolves.toBe(`landed ${transactionId(signed)}`);
+    expect(completing.sendTransaction.mock.calls[0]).toEqual([
+      getBase64EncodedWireTransaction(signed),
+      expect.anything(),
+    ]);
+  });
+
+  it('ends with the answer a step gives instead of sending', async () => {
+    const { signed, stored } = await walletSigned();
+    const { rpc, sendTransaction } = stubRpc(null, { err: null });
+    const landedBefore = flowOf(rpc, signed, stored, { match: async () => answer('landed before') });
+    await expect(relaySigned(landedBefore.flow)).resolves.toBe('landed before');
+    const moreWanted = flowOf(rpc, signed, stored, { complete: async () => answer('one more signature') });
+    await expect(relaySigned(moreWanted.flow)).resolves.toBe('one more signature');
+    expect(sendTransaction).not.toHaveBeenCalled();
+    expect(landedBefore.landed).not.toHaveBeenCalled();
+    expect(moreWanted.landed).not.toHaveBeenCalled();
+  });
+
+  it('only confirms what its claim says was sent before, and sends nothing a claim refuses', async () => {
+    const { signed, stored } = await walletSigned();
+    const { rpc, sendTransaction } = stubRpc(null, { err: null });
+    const sentBefore = flowOf(rpc, signed, stored, { claim: async () => 'sent' });
+    await expect(relaySigned(sentBefore.flow)).resolves.toBe(`landed ${transactionId(signed)}`);
+    const taken = flowOf(rpc, signed, stored, {
+      claim: async () => {
+        throw new AppError('CONFLICT', 'already sent in our words');
+      },
+    });
+    await expect(relaySigned(taken.flow)).rejects.toMatchObject({ message: 'already sent in our words' });
+    expect(sendTransaction).not.toHaveBeenCalled();
+    expect(taken.landed).not.toHaveBeenCalled();
+  });
+
+  it("tells a refused send and a failed one in the caller's words, booking nothing", async () => {
+    const { signed, stored } = await walletSigned();
+    const refusing = stubRpc(sendRefused(null), { err: null });
+    const refused = flowOf(refusing.rpc, signed, stored);
+    await expect(relaySigned(refused.flow)).rejects.toMatchObject({ message: 'refused in our words' });
+    const failing = stubRpc(null, { err: { InstructionError: [0, { Custom: 7 }] } });
+    const failed = flowOf(failing.rpc, signed, stored, {
+      options: () => ({ sentBefore: 'refuse', lastValidBlockHeight: 300n }),
+    });
+    await expect(relaySigned(failed.flow)).rejects.toMatchObject({
+      code: 'TRANSACTION_FAILED',
+      message: 'failed: {"InstructionError":[0,{"Custom":7}]}',
+      extra: { signature: transactionId(signed) },
+    });
+    expect(refused.landed).not.toHaveBeenCalled();
+    expect(failed.landed).not.toHaveBeenCalled();
   });
 });

@@ -28,14 +28,7 @@ import {
 } from '@solana/kit';
 import { customErrorCode, escrowErrorMessage } from '#server/chain/escrow-program/errors';
 import type { AppTransaction } from '#server/chain/escrow-program/wire-transactions';
-import {
-  allSignaturesValid,
-  decodeSigned,
-  messageHash,
-  type RelayFailures,
-  sendAndConfirm,
-  transactionId,
-} from '#server/chain/relay';
+import { everySigner, messageHash, type RelayFailures, relaySigned } from '#server/chain/relay';
 import type { Db } from '#server/db/client';
 import type { Clock } from '#server/deps';
 import { AppError, badRequest } from '#server/errors';
@@ -143,25 +136,27 @@ export function createPreparedTransactions({
     signedBase64: string,
     messages: RelayMessages,
   ): Promise<Signature> {
-    const signed = decodeSigned(signedBase64, messages.unreadable);
-    const prepared = await findPrepared(db, key);
-    if (!prepared || !sameHolder(prepared, key)) throw badRequest(messages.notPrepared);
-    // Checked before anything is sent: an entry, once landed, holds its fingerprint for good.
-    if (key.proofHash !== undefined && prepared.proofHash !== key.proofHash)
-      throw badRequest(messages.otherProof ?? messages.notAsPrepared);
-    if (signed.messageHash !== prepared.messageHash) throw badRequest(messages.notAsPrepared);
-    // Every signer's signature must be valid: the wallet's, and the server's left as they were.
-    if (!(await allSignaturesValid(signed))) throw badRequest(messages.badSignature);
-    const signature = transactionId(signed.transaction);
-    await sendAndConfirm(
+    return relaySigned({
       rpc,
       signedBase64,
-      signature,
+      unreadable: messages.unreadable,
+      async match(signed) {
+        const prepared = await findPrepared(db, key);
+        if (!prepared || !sameHolder(prepared, key)) throw badRequest(messages.notPrepared);
+        // Checked before anything is sent: an entry, once landed, holds its fingerprint for good.
+        if (key.proofHash !== undefined && prepared.proofHash !== key.proofHash)
+          throw badRequest(messages.otherProof ?? messages.notAsPrepared);
+        if (signed.messageHash !== prepared.messageHash) throw badRequest(messages.notAsPrepared);
+        return prepared;
+      },
+      // Every signer's signature must be valid: the wallet's, and the server's left as they were.
+      signers: everySigner,
+      badSignature: messages.badSignature,
       // Sent before (a retry, or the wallet sent it itself): the chain runs one copy; wait for it.
-      { sentBefore: 'wait', lastValidBlockHeight: prepared.lastValidBlockHeight },
-      relayFailures(messages),
-    );
-    return signature;
+      options: (prepared) => ({ sentBefore: 'wait', lastValidBlockHeight: prepared.lastValidBlockHeight }),
+      failures: () => relayFailures(messages),
+      landed: async ({ signature }) => signature,
+    });
   }
 
   return { prepare, relay };

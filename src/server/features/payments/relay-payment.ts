@@ -3,24 +3,16 @@
  * and booked as money held for the payer the moment it is confirmed.
  */
 import {
-  type Address,
-  getBase58Decoder,
-  getBase64EncodedWireTransaction,
   getCompiledTransactionMessageDecoder,
   type Signature,
   type SignatureBytes,
   signBytes,
+  type Transaction,
 } from '@solana/kit';
 import { PAYMENT_MESSAGES } from '#contract/payments';
 import { FeePayerLowError } from '#server/chain/fee-payer-funds';
 import { MEMO_PROGRAM } from '#server/chain/memo';
-import {
-  confirmSent,
-  decodeSigned,
-  isValidSignature,
-  type RelayFailures,
-  sendAndConfirm,
-} from '#server/chain/relay';
+import { type RelayFailures, relaySigned, type SignedTransaction } from '#server/chain/relay';
 import { AppError, badRequest, conflict } from '#server/errors';
 import type { UserRow } from '#server/features/auth/user';
 import { RATE_LIMITS } from '#server/rate-limits';
@@ -90,6 +82,40 @@ async function bookRelayedPayment(
 }
 
 /**
+ * The caller's open payment intent whose message the server built is this very one (matched by
+ * its hash); a 400 telling a changed transaction from one never prepared otherwise.
+ */
+async function openIntentOf(
+  { db, clock }: Payments,
+  user: UserRow,
+  signed: SignedTransaction,
+): Promise<PaymentIntentRow> {
+  let references: string[];
+  try {
+    references = memoTexts(signed.messageBytes);
+  } catch {
+    throw badRequest(PAYMENT_MESSAGES.invalidTransaction);
+  }
+  const now = clock();
+  const intent = await findOpenIntentByMessage(db, { userId: user.id, messageHash: signed.messageHash, now });
+  if (intent) return intent;
+  const related = await findOpenIntentsByReference(db, { userId: user.id, references, now });
+  throw badRequest(related.length > 0 ? PAYMENT_MESSAGES.notAsPrepared : PAYMENT_MESSAGES.notPrepared);
+}
+
+/** DarePool's own signature (the rent payer's) put back as the server made it, where it signs. */
+async function withRentPayerSignature(
+  { platform }: Payments,
+  signed: SignedTransaction,
+): Promise<Transaction> {
+  const { rentPayer } = await platform();
+  const { transaction, messageBytes } = signed;
+  if (!(rentPayer.address in transaction.signatures)) return transaction;
+  const signature = (await signBytes(rentPayer.keyPair.privateKey, messageBytes)) as SignatureBytes;
+  return { ...transaction, signatures: { ...transaction.signatures, [rentPayer.address]: signature } };
+}
+
+/**
  * Relays a transaction the user's wallet signed and waits until it is confirmed, then books it
  * as money held for the payer. Only the exact message the server built for one of the caller's
  * open payment intents is relayed, once per intent: the wallet's signature must verify, and
@@ -102,77 +128,44 @@ export async function sendTransaction(
   signedTransaction: string,
 ): Promise<Signature> {
   const { db, chain, clock, platform, limit } = payments;
-  const { rpc } = chain;
   await limit(`send:${user.id}`, RATE_LIMITS.relayedTransactions, 'Too many transactions; wait a minute');
-  const signed = decodeSigned(signedTransaction, PAYMENT_MESSAGES.invalidTransaction);
-  const { transaction: decoded, messageBytes } = signed;
-  let references: string[];
-  try {
-    references = memoTexts(messageBytes);
-  } catch {
-    throw badRequest(PAYMENT_MESSAGES.invalidTransaction);
-  }
-  const now = clock();
-  const intent = await findOpenIntentByMessage(db, {
-    userId: user.id,
-    messageHash: signed.messageHash,
-    now,
-  });
-  if (!intent) {
-    const related = await findOpenIntentsByReference(db, { userId: user.id, references, now });
-    throw badRequest(related.length > 0 ? PAYMENT_MESSAGES.notAsPrepared : PAYMENT_MESSAGES.notPrepared);
-  }
-  const signatureBytes = decoded.signatures[intent.fromWallet as Address];
-  if (!signatureBytes || !(await isValidSignature(intent.fromWallet, signatureBytes, messageBytes)))
-    throw badRequest(PAYMENT_MESSAGES.badSignature);
-  // The wallet is the fee payer: its signature is the transaction's id.
-  const signature = getBase58Decoder().decode(signatureBytes) as Signature;
-  const { rentPayer } = await platform();
-  const wire =
-    rentPayer.address in decoded.signatures
-      ? getBase64EncodedWireTransaction({
-          ...decoded,
-          signatures: {
-            ...decoded.signatures,
-            [rentPayer.address]: (await signBytes(
-              rentPayer.keyPair.privateKey,
-              messageBytes,
-            )) as SignatureBytes,
-          },
-        })
-      : getBase64EncodedWireTransaction(decoded);
-
-  if (!(await claimRelay(db, intent.id, signature, clock()))) {
-    // Ed25519 signatures are deterministic: the same message signed again is the same
-    // transaction. Answer it (a client retrying a lost answer) without sending it again.
-    const current = await findIntent(db, intent.id);
-    if (current?.relaySignature !== signature) throw conflict(PAYMENT_MESSAGES.alreadySent);
-    await confirmSent(rpc, signature, PAYMENT_FAILURES);
-    await bookRelayedPayment(payments, current, signature);
-    return signature;
-  }
-  // The intent's claim is the record of what was sent: a copy sent before is refused like any
-  // other refusal, not waited for.
-  await sendAndConfirm(
-    rpc,
-    wire,
-    signature,
-    { sentBefore: 'refuse' },
-    {
+  return relaySigned<PaymentIntentRow, Signature>({
+    rpc: chain.rpc,
+    signedBase64: signedTransaction,
+    unreadable: PAYMENT_MESSAGES.invalidTransaction,
+    match: (signed) => openIntentOf(payments, user, signed),
+    // The wallet is the fee payer: its signature is the transaction's id.
+    signers: (_signed, intent) => [intent.fromWallet],
+    badSignature: PAYMENT_MESSAGES.badSignature,
+    complete: (signed) => withRentPayerSignature(payments, signed),
+    async claim({ match: intent, signature }) {
+      if (await claimRelay(db, intent.id, signature, clock())) return 'send';
+      // Ed25519 signatures are deterministic: the same message signed again is the same
+      // transaction. Answer it (a client retrying a lost answer) without sending it again.
+      const current = await findIntent(db, intent.id);
+      if (current?.relaySignature !== signature) throw conflict(PAYMENT_MESSAGES.alreadySent);
+      return 'sent';
+    },
+    // The intent's claim is the record of what was sent: a copy sent before is refused like any
+    // other refusal, not waited for.
+    options: () => ({ sentBefore: 'refuse' }),
+    failures: ({ match: intent, signature, transaction }) => ({
       ...PAYMENT_FAILURES,
       async refused(error) {
         // Refused before it was forwarded: nothing was sent, so the payer may send it again.
         await releaseRelay(db, intent.id, signature);
         const reason = describeTransactionError(error);
-        if (
-          reason === INSUFFICIENT_FUNDS &&
-          (await platformShort(payments, intent, rentPayer.address in decoded.signatures))
-        )
-          return new FeePayerLowError();
+        if (reason === INSUFFICIENT_FUNDS) {
+          const { rentPayer } = await platform();
+          if (await platformShort(payments, intent, rentPayer.address in transaction.signatures))
+            return new FeePayerLowError();
+        }
         return new AppError('TRANSACTION_FAILED', reason);
       },
+    }),
+    landed: async ({ match: intent, signature }) => {
+      await bookRelayedPayment(payments, intent, signature);
+      return signature;
     },
-  );
-  await bookRelayedPayment(payments, intent, signature);
-  return signature;
+  });
 }

@@ -12,13 +12,9 @@ import type { EscrowPrograms } from '#server/chain/escrow-program/any-program';
 import type { VaultTransaction } from '#server/chain/escrow-program/app-transactions';
 import { VAULT_SIZE } from '#server/chain/escrow-program/layout';
 import { VAULT_V2_SIZE } from '#server/chain/escrow-program/v2/layout';
-import {
-  readVaultTransaction,
-  sendSignedTransaction,
-  type VaultTransactionEffects,
-} from '#server/chain/payout-transactions';
+import { readVaultTransaction, type VaultTransactionEffects } from '#server/chain/payout-transactions';
 import type { ChainPort } from '#server/chain/port';
-import { confirmServerSigned, sendServerSigned } from '#server/chain/server-signed';
+import { confirmServerSigned, sendServerSigned, sendSignedTransaction } from '#server/chain/server-signed';
 import type { Db, Tx } from '#server/db/client';
 import { violatedConstraint } from '#server/db/errors';
 import type { Clock } from '#server/deps';
