@@ -120,6 +120,14 @@ async function compile(entries, { splitting }) {
 
 const compiled = (name) => pathToFileURL(path.join(OUT_DIR, `${name}.js`)).href;
 
+/**
+ * `--prepare` (npm install's last step, postinstall): compiles the server and builds the web app
+ * now, so the first `npm start` of a checkout finds both ready and only checks that they are
+ * (docs/decisions/082-start-prepared-at-install.md). It never fails the install: what it could not
+ * do, the first start does.
+ */
+const preparing = process.argv.includes('--prepare');
+
 const started = performance.now();
 const sources = newestSource();
 const stale = isServerBuildStale(sources);
@@ -140,6 +148,12 @@ if (stale) {
     `compiled the server into dist/server in ${((performance.now() - started) / 1000).toFixed(1)} s`,
   );
 }
-const compileMs = stale ? performance.now() - started : 0;
-const { startServer, failedToStart } = await import(compiled('start'));
-startServer({ webBuild, webBuildStartedAt, compileMs }).catch(failedToStart);
+if (preparing) {
+  const built = await webBuild;
+  if (built)
+    console.log(`built the web app into dist/web in ${((performance.now() - webBuildStartedAt) / 1000).toFixed(1)} s`);
+} else {
+  const compileMs = stale ? performance.now() - started : 0;
+  const { startServer, failedToStart } = await import(compiled('start'));
+  startServer({ webBuild, webBuildStartedAt, compileMs }).catch(failedToStart);
+}
