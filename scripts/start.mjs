@@ -151,7 +151,9 @@ if (stale) {
 if (preparing) {
   const built = await webBuild;
   if (built)
-    console.log(`built the web app into dist/web in ${((performance.now() - webBuildStartedAt) / 1000).toFixed(1)} s`);
+    console.log(
+      `built the web app into dist/web in ${((performance.now() - webBuildStartedAt) / 1000).toFixed(1)} s`,
+    );
 } else {
   const compileMs = stale ? performance.now() - started : 0;
   const { startServer, failedToStart } = await import(compiled('start'));

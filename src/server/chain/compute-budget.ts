@@ -143,6 +143,7 @@ export function createPriorityFees(
         slots.map((slot) => BigInt(slot.prioritizationFee)),
         policy.percentile,
       );
+      // biome-ignore lint/complexity/useMathMinMax: bigints, which Math.min does not take
       lastKnown = price < policy.maxMicroLamports ? price : policy.maxMicroLamports;
       return lastKnown;
     } catch {

@@ -55,6 +55,7 @@ export function withCongestion(handle: RpcHandler, congestion: Congestion | unde
       if (answer.length === 0) return [{ slot: handle('getSlot', []) as bigint, prioritizationFee: floor }];
       return answer.map((slot) => ({
         ...slot,
+        // biome-ignore lint/complexity/useMathMinMax: bigints, which Math.max does not take
         prioritizationFee: slot.prioritizationFee > floor ? slot.prioritizationFee : floor,
       }));
     }

@@ -4,7 +4,7 @@
  * priority fee at the price of the moment included (compute-budget.ts).
  */
 import type { GetMinimumBalanceForRentExemptionApi, GetRecentPrioritizationFeesApi, Rpc } from '@solana/kit';
-import { LAMPORTS_PER_SIGNATURE, walletTransactionFee } from '#server/chain/compute-budget';
+import { walletTransactionFee } from '#server/chain/compute-budget';
 import { INSTRUCTION } from './instructions';
 import { ENTRY_SIZE } from './layout';
 
