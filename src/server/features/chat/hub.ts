@@ -16,7 +16,7 @@ const dareIdOf = (room: string): number | null => (room === GLOBAL_ROOM ? null :
 export const FAN_OUT_WINDOW_MS = 10;
 
 /** How long one turn of the event loop writes room frames before it lets requests run. */
-export const WRITE_SLICE_MS = 5;
+export const WRITE_SLICE_MS = 10;
 /** Sockets written between two reads of the clock. */
 export const SOCKETS_PER_CLOCK_READ = 32;
 
@@ -26,6 +26,14 @@ export const SOCKETS_PER_CLOCK_READ = 32;
  * announcement is a write to every socket of the room (decision 039).
  */
 export const PRESENCE_INTERVAL_MS = 1000;
+
+/** Frames for a room's members as they were when the frames were cut; `next` is the first not written yet. */
+interface Batch {
+  room: string;
+  frames: OutgoingFrames;
+  members: ChatSocketHandle[];
+  next: number;
+}
 
 /** One open socket as the hub sees it. */
 export interface ChatSocketHandle {
@@ -98,16 +106,47 @@ export function createChatHub(
    * in order by `writeBatches`: a socket gets a room's frames in the order they were sent, and a
    * socket that joins later gets none of what was sent before it joined.
    */
-  const batches: { frames: OutgoingFrames; members: ChatSocketHandle[]; next: number }[] = [];
+  const batches: Batch[] = [];
   let writing: NodeJS.Immediate | null = null;
 
+  /** The room's last batch with sockets still to write, if any. */
+  function unfinishedBatchOf(room: string): Batch | undefined {
+    for (let i = batches.length - 1; i >= 0; i -= 1) {
+      const batch = batches[i]!;
+      if (batch.room === room) return batch.next < batch.members.length ? batch : undefined;
+    }
+    return undefined;
+  }
+
+  /**
+   * Makes the room's pending frames a batch for its members of this moment. While the room's last
+   * batch is still being written, its sockets not written yet that are still in the room get both
+   * in one write (the old frames first): a burst arriving during a long fan-out costs each of them
+   * one system call, not one per message.
+   */
   function cutBatch(room: string) {
     const texts = pending.get(room);
     if (!texts) return;
     pending.delete(room);
     const members = rooms.get(room);
     if (!members || members.size === 0) return;
-    batches.push({ frames: outgoingFrames(texts), members: [...members], next: 0 });
+    const unfinished = unfinishedBatchOf(room);
+    if (!unfinished) {
+      batches.push({ room, frames: outgoingFrames(texts), members: [...members], next: 0 });
+      return;
+    }
+    const unwritten = unfinished.members.splice(unfinished.next);
+    const both = new Set(unwritten.filter((socket) => members.has(socket)));
+    const left = unwritten.filter((socket) => !both.has(socket));
+    if (left.length > 0) batches.push({ room, frames: unfinished.frames, members: left, next: 0 });
+    batches.push({
+      room,
+      frames: outgoingFrames([...unfinished.frames.texts, ...texts]),
+      members: [...both],
+      next: 0,
+    });
+    const rest = [...members].filter((socket) => !both.has(socket));
+    if (rest.length > 0) batches.push({ room, frames: outgoingFrames(texts), members: rest, next: 0 });
   }
 
   /**
@@ -126,6 +165,8 @@ export function createChatHub(
    */
   function writeBatches() {
     writing = null;
+    // Frames that arrived since the last slice join the writes still to be made.
+    for (const room of [...pending.keys()]) cutBatch(room);
     const started = performance.now();
     const until = started + writeSliceMs;
     let written = 0;
