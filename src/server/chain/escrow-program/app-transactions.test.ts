@@ -24,19 +24,11 @@ import {
   walletSigns,
 } from '#test/support/chain/embedded-escrow-chain';
 import {
-  buildCreateVaultTransaction,
-  buildDepositV1Transaction,
-  buildEnterTransaction,
-  getDepositInstruction,
-  getSettleInstruction,
-} from '#test/support/chain/v1-vaults';
-import {
   buildCancelAndRefundTransactions,
   buildCloseRecordsTransactions,
   buildRefundTransaction,
   type VaultTransaction,
 } from './app-transactions';
-import { getCancelInstruction } from './instructions';
 import { type DareKind, ENTRY_SIZE, MIN_DEPOSIT_LAMPORTS, RECEIPT_SIZE, VAULT_SIZE } from './layout';
 import { findReceiptAddress } from './pda';
 import { listVaultRecords } from './vault-records';
@@ -44,7 +36,7 @@ import { listVaultRecords } from './vault-records';
 let t: EmbeddedEscrowChain;
 let rent: { vault: bigint; receipt: bigint; entry: bigint };
 beforeAll(async () => {
-  t = await EmbeddedEscrowChain.start();
+  t = await EmbeddedEscrowChain.open();
   const of = (size: number) => t.rpc.getMinimumBalanceForRentExemption(BigInt(size)).send();
   rent = { vault: await of(VAULT_SIZE), receipt: await of(RECEIPT_SIZE), entry: await of(ENTRY_SIZE) };
 });
@@ -58,50 +50,22 @@ async function platformFeesSoFar(): Promise<bigint> {
   return total;
 }
 
-async function createDare(creator: KeyPairSigner, stake: bigint, kind: DareKind = 'community') {
-  const built = await buildCreateVaultTransaction(t.rpc, {
-    programId: t.programId,
-    creator: creator.address,
-    rentPayer: t.platform,
-    dareId: crypto.getRandomValues(new Uint8Array(32)),
-    moderator: t.moderator.address,
-    deadline: t.now() + 3600n,
-    refundAfter: t.now() + 7200n,
-    amount: stake,
-    kind,
-  });
-  const signature = await t.sendWire(await walletSigns(built.base64, creator));
-  return { vault: built.vault, signature };
-}
+const createDare = (creator: KeyPairSigner, stake: bigint, kind: DareKind = 'community') =>
+  t.createDareByWallet(creator, stake, { kind });
 
-async function deposit(vault: Address, payer: KeyPairSigner, amount: bigint) {
-  const built = await buildDepositV1Transaction(t.rpc, {
-    programId: t.programId,
-    vault,
-    payer: payer.address,
-    rentPayer: t.platform,
-    amount,
-  });
-  return { built, signature: await t.sendWire(await walletSigns(built.base64, payer)) };
-}
+const deposit = (vault: Address, payer: KeyPairSigner, amount: bigint) =>
+  t.depositByWallet(vault, payer, amount);
 
 /**
  * The entrant's wallet, given exactly the entry's rent and one fee, pays its entry and is the
  * only signer: it is left with nothing, and nothing of the platform moves.
  */
 async function enter(vault: Address, entrant: KeyPairSigner) {
-  const built = await buildEnterTransaction(t.rpc, {
-    programId: t.programId,
-    vault,
-    entrant: entrant.address,
-  });
-  expect(Object.keys(signersOf(built.base64))).toEqual([entrant.address]);
-  await t.fund(entrant.address, rent.entry + SIGNATURE_FEE);
-  const before = await t.balance(entrant.address);
   const platformBefore = await t.balance(t.platform.address);
-  const signature = await t.sendWire(await walletSigns(built.base64, entrant));
+  const { built, signature, paid } = await t.enterByWallet(vault, entrant);
+  expect(Object.keys(signersOf(built.base64))).toEqual([entrant.address]);
   expect((await t.costOf(signature)).fee).toBe(SIGNATURE_FEE);
-  expect(await t.balance(entrant.address)).toBe(before - rent.entry - SIGNATURE_FEE);
+  expect(paid).toBe(rent.entry + SIGNATURE_FEE);
   expect(await t.balance(t.platform.address)).toBe(platformBefore);
   return built;
 }
@@ -134,17 +98,7 @@ describe('app transactions: a community dare from stake to payout', () => {
     const stake = 123_456_789n;
 
     // The server signs as rent payer; the creator's slot (fee payer) waits for the wallet.
-    const built = await buildCreateVaultTransaction(t.rpc, {
-      programId: t.programId,
-      creator: creator.address,
-      rentPayer: t.platform,
-      dareId: crypto.getRandomValues(new Uint8Array(32)),
-      moderator: t.moderator.address,
-      deadline: t.now() + 3600n,
-      refundAfter: t.now() + 7200n,
-      amount: stake,
-      kind: 'community',
-    });
+    const built = await t.buildCreateVault(creator.address, stake);
     const slots = signersOf(built.base64);
     expect(Object.keys(slots)).toEqual([creator.address, t.platform.address]);
     expect(slots[creator.address]).toBeNull();
@@ -297,9 +251,7 @@ describe('app transactions: cancel and refunds', () => {
     const payer = await t.wallet();
     await deposit(vault, payer, 70_000_000n);
     await enter(vault, await t.wallet(0n));
-    platformFees.push(
-      await t.send([getCancelInstruction({ programId: t.programId, vault, moderator: t.moderator })]),
-    );
+    platformFees.push((await t.must([t.cancelInstruction(vault)])).signature);
 
     const payerBefore = await t.balance(payer.address);
     const built = await buildRefundTransaction(t.rpc, {
@@ -333,7 +285,7 @@ describe('app transactions: cancel and refunds', () => {
     const { vault } = await createDare(await t.wallet(), SOL);
     const payer = await t.wallet();
     await deposit(vault, payer, 50_000_000n);
-    t.tick(7200n);
+    await t.tick(7200n);
     const payerBefore = await t.balance(payer.address);
     const built = await buildRefundTransaction(t.rpc, {
       programId: t.programId,
@@ -347,16 +299,7 @@ describe('app transactions: cancel and refunds', () => {
     const winner = await t.wallet(0n);
     await enter(paid.vault, winner);
     // settle alone: the vault stays, settled, until its records close.
-    platformFees.push(
-      await t.send([
-        await getSettleInstruction({
-          programId: t.programId,
-          vault: paid.vault,
-          moderator: t.moderator,
-          winners: [winner.address],
-        }),
-      ]),
-    );
+    platformFees.push((await t.must([await t.settleInstruction(paid.vault, [winner.address])])).signature);
     await expect(
       buildRefundTransaction(t.rpc, { programId: t.programId, vault: paid.vault, payer: winner.address }),
     ).rejects.toThrow('paid out');
@@ -440,19 +383,13 @@ describe('app transactions: records another client made', () => {
   it('settles and closes a receipt made at a non-canonical bump, named by its address on chain', async () => {
     const { vault } = await createDare(await t.wallet(), SOL);
     const other = await t.wallet();
-    const deposit = await getDepositInstruction({
-      programId: t.programId,
-      vault,
-      payer: other,
-      rentPayer: other,
-      amount: MIN_DEPOSIT_LAMPORTS,
-    });
+    const deposit = await t.depositInstruction(vault, other, MIN_DEPOSIT_LAMPORTS, other);
     const odd = await nonCanonicalReceipt(vault, other.address);
     const data = new Uint8Array(deposit.data!);
     data[9] = odd.bump;
     const accounts = [...deposit.accounts!];
     accounts[3] = { ...accounts[3]!, address: odd.address };
-    await t.send([{ ...deposit, accounts, data }], other);
+    await t.must([{ ...deposit, accounts, data }], other);
     const records = await listVaultRecords(t.rpc, t.programId, vault);
     expect(records.receipts.map((r) => r.address)).toContain(odd.address);
 
