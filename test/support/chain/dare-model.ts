@@ -27,6 +27,8 @@ export function prng(seed: number) {
   };
 }
 
+export type Random = ReturnType<typeof prng>;
+
 export type ModelStatus = 'open' | 'proposed' | 'settled' | 'refunding' | 'closed';
 
 export interface ModelSetup {
@@ -172,15 +174,71 @@ export class DareModel<D extends ModelDare = ModelDare> {
     this.deposited.set(payer.address, (this.deposited.get(payer.address) ?? 0n) + amount);
   }
 
-  /** `instruction` enters `entrant` (each version its own way). */
-  async enter(entrant: KeyPairSigner, instruction: Promise<Instruction>, feePayer?: KeyPairSigner) {
+  /** Up to `count` steps drawn from `steps` by `random`, the model checked after each, until the vault closes. */
+  async runSteps(random: Random, count: number, steps: ((step: number) => Promise<void>)[]): Promise<void> {
+    await this.check('created');
+    for (let step = 0; step < count && !this.closed; step++) {
+      await steps[random.int(steps.length)]!(step);
+      await this.check(`step ${step}`);
+    }
+  }
+
+  /**
+   * The random steps both versions take: a deposit by a random payer (one in ten under the
+   * minimum); three times in ten a cancel, else a close; a stranger's refund of a random receipt;
+   * a random entry's or receipt's close; a stranger's gift of up to 0.001 SOL.
+   */
+  stepsAtRandom(random: Random) {
+    const { payers, entrants } = this.setup;
+    const close = async () => {
+      if (random.chance(0.5)) await this.closeEntry(random.pick(entrants).address);
+      else await this.closeReceipt(random.pick(payers).address);
+    };
+    return {
+      deposit: async () => {
+        const payer = random.pick(payers);
+        const amount = random.chance(0.1)
+          ? MIN_DEPOSIT_LAMPORTS - 1n
+          : MIN_DEPOSIT_LAMPORTS + BigInt(random.int(2_000_000_000));
+        await this.deposit(payer, amount);
+      },
+      cancelOrClose: async () => {
+        if (random.chance(0.3)) await this.cancel();
+        else await close();
+      },
+      refund: () => this.refund(random.pick(payers).address),
+      close,
+      gift: () => this.gift(BigInt(1 + random.int(1_000_000))),
+    };
+  }
+
+  /** A random entrant enters by `instruction` (each version its own way), paying the fee if `paysFee`. */
+  async enterAtRandom(
+    random: Random,
+    instruction: (entrant: KeyPairSigner) => Promise<Instruction>,
+    { paysFee }: { paysFee: boolean },
+  ): Promise<void> {
+    const entrant = random.pick(this.setup.entrants);
     const ok = await this.attempt(
       `enter ${this.entrantIndex(entrant.address)}`,
-      instruction,
+      instruction(entrant),
       (await this.open()) && !this.entered.has(entrant.address),
-      feePayer,
+      paysFee ? entrant : undefined,
     );
     if (ok) this.entered.add(entrant.address);
+  }
+
+  /** Entrants to name: one for a community dare, two (maybe the same twice) for a major one. */
+  winnersAtRandom(random: Random): Address[] {
+    const { entrants, kind } = this.setup;
+    return (kind === 'major' ? [random.pick(entrants), random.pick(entrants)] : [random.pick(entrants)]).map(
+      (w) => w.address,
+    );
+  }
+
+  /** How `winners` are labelled in the trace: their entrant numbers. */
+  winnersLabel(winners: Address[]): string {
+    return winners.map((w) => this.entrantIndex(w)).join('+');
   }
 
   /**

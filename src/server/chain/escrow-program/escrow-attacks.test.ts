@@ -10,33 +10,7 @@ import {
   type KeyPairSigner,
 } from '@solana/kit';
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  expectRefused as refused,
-  type Scene,
-  sceneOf,
-  withAccount,
-  withData,
-  withoutSigner,
-} from '#test/support/chain/attacks';
-import {
-  type AttackSetup,
-  cancelledScene,
-  closesBeforeTheEnd,
-  depositOverflow,
-  depositUnderMinimum,
-  fakeReceipt,
-  fakeSystemProgram,
-  forgedAccount,
-  receiptAtWrongBump,
-  receiptOfAnotherVault,
-  receiptPassedAsVault,
-  receiptRevivedInOneTransaction,
-  refundBeforeDue,
-  refundToAnotherWallet,
-  refundTwice,
-  rentToAnotherPayer,
-  wrongDataLengths,
-} from '#test/support/chain/common-attacks';
+import * as attack from '#test/support/chain/attacks';
 import { SOL } from '#test/support/chain/escrow-chain';
 import { EscrowV1Chain, type TestDare } from '#test/support/chain/escrow-v1-chain';
 import { type CreateVaultInput, getCreateVaultInstruction } from '#test/support/chain/v1-vaults';
@@ -52,7 +26,7 @@ beforeAll(async () => {
 });
 
 /** A dare with its creator's stake, one more payer and one entrant. */
-async function scene(kind: 'community' | 'major' = 'community'): Promise<Scene<TestDare>> {
+async function scene(kind: 'community' | 'major' = 'community'): Promise<attack.Scene<TestDare>> {
   await chain.setTime(1_000_000n);
   const dare = await chain.createDare({ kind });
   const payer = await chain.wallet();
@@ -61,20 +35,25 @@ async function scene(kind: 'community' | 'major' = 'community'): Promise<Scene<T
     await chain.depositInstruction(dare.vault, payer, SOL),
     await chain.enterInstruction(dare.vault, entrant),
   ]);
-  return sceneOf(chain, dare, payer, entrant);
+  return attack.sceneOf(chain, dare, payer, entrant);
 }
 
-const setup = (): AttackSetup<TestDare> => ({ chain, attacker, scene, expectRefused });
+const setup = (): attack.AttackSetup<TestDare> => ({ chain, attacker, scene, expectRefused });
 
 /** Sends as the attacker; asserts the program's error and that nothing else changed. */
 const expectRefused = (instructions: Instruction[], code: number, watch: Address[], feePayer = attacker) =>
-  refused(chain, { message: escrowErrorMessage, logged: false }, { instructions, code, watch, feePayer });
+  attack.expectRefused(
+    chain,
+    { message: escrowErrorMessage, logged: false },
+    { instructions, code, watch, feePayer },
+  );
 
-const settle = (s: Scene<TestDare>, winners = [s.entrant.address], moderator = chain.moderator) =>
+const settle = (s: attack.Scene<TestDare>, winners = [s.entrant.address], moderator = chain.moderator) =>
   chain.settleInstruction(s.dare.vault, winners, moderator);
-const refund = (s: Scene<TestDare>, payer = s.payer.address) => chain.refundInstruction(s.dare.vault, payer);
-const cancel = (s: Scene<TestDare>) => chain.cancelInstruction(s.dare.vault);
-const depositOf = (s: Scene<TestDare>, payer = s.payer, amount = SOL) =>
+const refund = (s: attack.Scene<TestDare>, payer = s.payer.address) =>
+  chain.refundInstruction(s.dare.vault, payer);
+const cancel = (s: attack.Scene<TestDare>) => chain.cancelInstruction(s.dare.vault);
+const depositOf = (s: attack.Scene<TestDare>, payer = s.payer, amount = SOL) =>
   chain.depositInstruction(s.dare.vault, payer, amount);
 
 /** create_vault's input for a new dare: 1 SOL, the deadline in 100 s and refunds 100 s later. */
@@ -83,10 +62,20 @@ async function createInput(overrides: Partial<CreateVaultInput> = {}): Promise<C
   return chain.createInput({ deadline: now + 100n, refundAfter: now + 200n, amount: SOL, ...overrides });
 }
 
+/** The attacker's own vault at the scene's dare id: the attacker creates, lends the rent and moderates. */
+const attackersVault = (s: attack.Scene<TestDare>, overrides: Partial<CreateVaultInput> = {}) =>
+  createInput({
+    creator: attacker,
+    rentPayer: attacker,
+    dareId: s.dare.dareId,
+    moderator: attacker.address,
+    ...overrides,
+  });
+
 describe('escrow attacks: signatures', () => {
   it('refuses a settle the moderator did not sign', async () => {
     const s = await scene();
-    await expectRefused([withoutSigner(await settle(s), 0)], E.MissingSignature, s.watch);
+    await expectRefused([attack.withoutSigner(await settle(s), 0)], E.MissingSignature, s.watch);
   });
 
   it('refuses a settle signed by someone who is not the moderator', async () => {
@@ -96,30 +85,30 @@ describe('escrow attacks: signatures', () => {
 
   it('refuses a cancel the moderator did not sign', async () => {
     const s = await scene();
-    await expectRefused([withoutSigner(await cancel(s), 0)], E.MissingSignature, s.watch);
+    await expectRefused([attack.withoutSigner(await cancel(s), 0)], E.MissingSignature, s.watch);
   });
 
   it('refuses a deposit its payer did not sign', async () => {
     const s = await scene();
     const deposit = await depositOf(s);
-    await expectRefused([withoutSigner(deposit, 0)], E.MissingSignature, s.watch);
+    await expectRefused([attack.withoutSigner(deposit, 0)], E.MissingSignature, s.watch);
   });
 
   it('refuses an entry the entrant did not sign', async () => {
     const s = await scene();
     const other = await chain.wallet(0n);
     const enter = await chain.enterInstruction(s.dare.vault, other, attacker);
-    await expectRefused([withoutSigner(enter, 0)], E.MissingSignature, [...s.watch, other.address]);
+    await expectRefused([attack.withoutSigner(enter, 0)], E.MissingSignature, [...s.watch, other.address]);
   });
 });
 
 describe('escrow attacks: wrong, duplicated and fake accounts', () => {
   it('refuses to pay the vault to itself (duplicated account)', async () => {
     const s = await scene();
-    await expectRefused([withAccount(await settle(s), 2, s.dare.vault)], E.DuplicateAccount, s.watch);
+    await attack.vaultTwice(setup(), s, await settle(s), 2);
   });
 
-  it('refuses a receipt passed where the vault belongs', () => receiptPassedAsVault(setup()));
+  it('refuses a receipt passed where the vault belongs', () => attack.receiptPassedAsVault(setup()));
 
   it('refuses a fake vault owned by another program', async () => {
     const s = await scene();
@@ -127,32 +116,32 @@ describe('escrow attacks: wrong, duplicated and fake accounts', () => {
     const data = (await chain.data(s.dare.vault))!;
     data[3] = 2; // status: refunding
     // Any owner but the escrow program.
-    const fake = await forgedAccount(chain, { data, owner: chain.platform.address, lamports: 10n * SOL });
+    const fake = await attack.forgedAccount(chain, {
+      data,
+      owner: chain.platform.address,
+      lamports: 10n * SOL,
+    });
     const forged = await chain.refundInstruction(fake, s.payer.address);
     await expectRefused([forged], E.InvalidVault, [...s.watch, fake]);
   });
 
-  it('refuses a fake receipt owned by another program', () => fakeReceipt(setup()));
+  it('refuses a fake receipt owned by another program', () => attack.fakeReceipt(setup()));
 
-  it('refuses a receipt of another vault', () => receiptOfAnotherVault(setup()));
+  it('refuses a receipt of another vault', () => attack.receiptOfAnotherVault(setup()));
 
   it('refuses to refund a receipt to another wallet', async () => {
-    await refundToAnotherWallet(setup(), await cancelledScene(setup()));
+    await attack.refundToAnotherWallet(setup(), await attack.cancelledScene(setup()));
   });
 
   it("refuses to send a closing account's rent to someone other than its rent payer", async () => {
-    await rentToAnotherPayer(setup(), await cancelledScene(setup()));
+    await attack.rentToAnotherPayer(setup(), await attack.cancelledScene(setup()));
   });
 
-  it('refuses a fake System program', () => fakeSystemProgram(setup()));
+  it('refuses a fake System program', () => attack.fakeSystemProgram(setup()));
 
   it('refuses a read-only vault', async () => {
     const s = await scene();
-    await expectRefused(
-      [withAccount(await settle(s), 1, s.dare.vault, AccountRole.READONLY)],
-      E.NotWritable,
-      s.watch,
-    );
+    await attack.readOnly(setup(), s, await settle(s), 1);
   });
 });
 
@@ -163,7 +152,7 @@ describe('escrow attacks: seeds and bumps', () => {
     const data = new Uint8Array(create.data!);
     data[90] = (data[90]! + 255) % 256; // vault bump
     const vault = (await findVaultAddress(chain.programId, input.dareId)).address;
-    await expectRefused([withData(create, data)], E.WrongAddress, [
+    await expectRefused([attack.withData(create, data)], E.WrongAddress, [
       input.creator.address,
       vault,
       chain.platform.address,
@@ -174,7 +163,7 @@ describe('escrow attacks: seeds and bumps', () => {
     const input = await createInput({ dareId: new Uint8Array(32).fill(1) });
     const create = await getCreateVaultInstruction(input);
     const elsewhere = (await findVaultAddress(chain.programId, new Uint8Array(32).fill(2))).address;
-    await expectRefused([withAccount(create, 2, elsewhere)], E.WrongAddress, [
+    await expectRefused([attack.withAccount(create, 2, elsewhere)], E.WrongAddress, [
       input.creator.address,
       chain.platform.address,
     ]);
@@ -185,21 +174,21 @@ describe('escrow attacks: seeds and bumps', () => {
     const other = await chain.wallet(0n);
     const enter = await chain.enterInstruction(s.dare.vault, other);
     const stolen = (await findEntryAddress(chain.programId, s.dare.vault, attacker.address)).address;
-    await expectRefused([withAccount(enter, 3, stolen)], E.WrongAddress, [...s.watch, other.address]);
+    await expectRefused([attack.withAccount(enter, 3, stolen)], E.WrongAddress, [...s.watch, other.address]);
   });
 
   it('refuses a receipt created with a wrong bump', async () => {
-    await receiptAtWrongBump(setup(), await scene());
+    await attack.receiptAtWrongBump(setup(), await scene());
   });
 });
 
 describe('escrow attacks: amounts and instruction data', () => {
   it('refuses a deposit that would overflow the receipt', async () => {
-    await depositOverflow(setup(), await scene());
+    await attack.depositOverflow(setup(), await scene());
   });
 
   it('refuses a deposit under 0.01 SOL', async () => {
-    await depositUnderMinimum(setup(), await scene());
+    await attack.depositUnderMinimum(setup(), await scene());
   });
 
   it('refuses short and long instruction data for every instruction', async () => {
@@ -216,7 +205,7 @@ describe('escrow attacks: amounts and instruction data', () => {
       await chain.closeEntryInstruction(s.dare.vault, s.entrant.address),
       await chain.closeReceiptInstruction(s.dare.vault, s.payer.address),
     ];
-    await wrongDataLengths(setup(), s, instructions, { any: instructions[3]!, unknownTags: [99] });
+    await attack.wrongDataLengths(setup(), s, instructions, { any: instructions[3]!, unknownTags: [99] });
   });
 });
 
@@ -240,10 +229,10 @@ describe('escrow attacks: timing', () => {
 
 describe('escrow attacks: refunds', () => {
   it('refuses a refund before it is due', async () => {
-    await refundBeforeDue(setup(), await scene());
+    await attack.refundBeforeDue(setup(), await scene());
   });
 
-  it('refuses a second refund of the same receipt', () => refundTwice(setup()));
+  it('refuses a second refund of the same receipt', () => attack.refundTwice(setup()));
 
   it('refuses a refund after settlement', async () => {
     const s = await scene();
@@ -254,26 +243,25 @@ describe('escrow attacks: refunds', () => {
 });
 
 describe('escrow attacks: payouts', () => {
-  it('refuses to settle twice', async () => {
+  /** A settle once `ending` (a settle, a cancel) has ended the vault. */
+  async function settleAfter(ending: (s: attack.Scene<TestDare>) => Instruction | Promise<Instruction>) {
     const s = await scene();
-    await chain.must([await settle(s)]);
+    await chain.must([await ending(s)]);
     await expectRefused([await settle(s)], E.VaultNotOpen, s.watch);
-  });
+  }
+
+  it('refuses to settle twice', () => settleAfter((s) => settle(s)));
 
   it('refuses to pay a wallet that did not enter', async () => {
     const s = await scene();
     // The attacker passes the real entrant's entry next to their own wallet...
-    const settleToAttacker = withAccount(await settle(s), 2, attacker.address, AccountRole.WRITABLE);
+    const settleToAttacker = attack.withAccount(await settle(s), 2, attacker.address, AccountRole.WRITABLE);
     await expectRefused([settleToAttacker], E.NotAnEntrant, s.watch);
     // ...or the (empty) entry address of their own wallet.
     await expectRefused([await settle(s, [attacker.address])], E.InvalidEntry, s.watch);
   });
 
-  it('refuses to settle after cancel', async () => {
-    const s = await scene();
-    await chain.must([await cancel(s)]);
-    await expectRefused([await settle(s)], E.VaultNotOpen, s.watch);
-  });
+  it('refuses to settle after cancel', () => settleAfter(cancel));
 
   it('refuses to settle once refunds are due, alone or racing a refund in one transaction', async () => {
     const s = await scene();
@@ -283,12 +271,13 @@ describe('escrow attacks: payouts', () => {
     await expectRefused([await refund(s), await settle(s)], E.VaultNotOpen, s.watch);
   });
 
-  it('refuses to close receipts before settlement and entries while open', () => closesBeforeTheEnd(setup()));
+  it('refuses to close receipts before settlement and entries while open', () =>
+    attack.closesBeforeTheEnd(setup()));
 });
 
 describe('escrow attacks: closing and reviving, pre-funded addresses', () => {
   it('refuses to refund a receipt closed and re-funded in the same transaction', () =>
-    receiptRevivedInOneTransaction(setup()));
+    attack.receiptRevivedInOneTransaction(setup()));
 
   it('leaves nothing to revive: a vault recreated at a closed address starts empty', async () => {
     const s = await scene();
@@ -296,15 +285,7 @@ describe('escrow attacks: closing and reviving, pre-funded addresses', () => {
     const closeEntry = await chain.closeEntryInstruction(s.dare.vault, s.entrant.address);
     const now = await chain.now();
     const recreate = await getCreateVaultInstruction(
-      await createInput({
-        creator: attacker,
-        rentPayer: attacker,
-        dareId: s.dare.dareId,
-        moderator: attacker.address,
-        deadline: now + 10n,
-        refundAfter: now + 10n,
-        amount: SOL / 100n,
-      }),
+      await attackersVault(s, { deadline: now + 10n, refundAfter: now + 10n, amount: SOL / 100n }),
     );
     await chain.must(
       [closeEntry, await refund(s, s.dare.creator.address), await refund(s), recreate],
@@ -347,14 +328,7 @@ describe('escrow attacks: closing and reviving, pre-funded addresses', () => {
 
   it('refuses to create a vault that already exists', async () => {
     const s = await scene();
-    const again = await getCreateVaultInstruction(
-      await createInput({
-        creator: attacker,
-        rentPayer: attacker,
-        dareId: s.dare.dareId,
-        moderator: attacker.address,
-      }),
-    );
+    const again = await getCreateVaultInstruction(await attackersVault(s));
     await expectRefused([again], E.AlreadyExists, s.watch);
   });
 });

@@ -30,44 +30,19 @@ async function run(seed: number, steps: number) {
   );
   const { vault } = model.dare;
 
-  await model.check('created');
-  for (let step = 0; step < steps && !model.closed; step++) {
-    const action = random.int(9);
-    if (action === 0 || action === 1) {
-      const payer = random.pick(payers);
-      const amount = random.chance(0.1)
-        ? MIN_DEPOSIT_LAMPORTS - 1n
-        : MIN_DEPOSIT_LAMPORTS + BigInt(random.int(2_000_000_000));
-      await model.deposit(payer, amount);
-    } else if (action === 2) {
-      const entrant = random.pick(entrants);
-      await model.enter(entrant, chain.enterInstruction(vault, entrant));
-    } else if (action === 3) {
-      const winners = (
-        kind === 'major' ? [random.pick(entrants), random.pick(entrants)] : [random.pick(entrants)]
-      ).map((w) => w.address);
-      await model.payout(
-        `settle ${winners.map((w) => entrants.findIndex((e) => e.address === w)).join('+')}`,
-        chain.settleInstruction(vault, winners),
-        model.status === 'open' &&
-          (await chain.now()) < model.dare.refundAfter &&
-          winners.every((w) => model.entered.has(w)),
-        winners,
-      );
-    } else if (action === 4 && random.chance(0.3)) {
-      await model.cancel();
-    } else if (action === 5) {
-      await model.refund(random.pick(payers).address);
-    } else if (action === 6 || action === 4) {
-      if (random.chance(0.5)) await model.closeEntry(random.pick(entrants).address);
-      else await model.closeReceipt(random.pick(payers).address);
-    } else if (action === 7) {
-      await model.passTime(BigInt(random.int(40_000)));
-    } else if (!model.closed) {
-      await model.gift(BigInt(1 + random.int(1_000_000)));
-    }
-    await model.check(`step ${step}`);
-  }
+  const { deposit, cancelOrClose, refund, close, gift } = model.stepsAtRandom(random);
+  const enter = () =>
+    model.enterAtRandom(random, (entrant) => chain.enterInstruction(vault, entrant), { paysFee: false });
+  const settle = async () => {
+    const winners = model.winnersAtRandom(random);
+    const open = model.status === 'open' && (await chain.now()) < model.dare.refundAfter;
+    const due = open && winners.every((w) => model.entered.has(w));
+    const instruction = chain.settleInstruction(vault, winners);
+    await model.payout(`settle ${model.winnersLabel(winners)}`, instruction, due, winners);
+  };
+  const passTime = () => model.passTime(BigInt(random.int(40_000)));
+  const table = [deposit, deposit, enter, settle, cancelOrClose, refund, close, passTime, gift];
+  await model.runSteps(random, steps, table);
 
   // Finish the dare whatever state it is in: nothing may be left behind.
   outcomes.push(await model.finish());

@@ -2,23 +2,20 @@
  * `npm run refund-dare` end to end: the script in its own process, against the embedded chain
  * served as a localnet over HTTP, with a keypair that is nobody's at DarePool.
  */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import type { Address, KeyPairSigner } from '@solana/kit';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { EmbeddedEscrowChain, SIGNATURE_FEE, SOL } from '#test/support/chain/embedded-escrow-chain';
 import { DAY, HOUR } from '#test/support/chain/escrow-chain';
+import { runScript } from '#test/support/scripts';
 import { readKeypairFile, writeNewKeypairFile } from './keypair-file';
 import { ENTRY_SIZE } from './layout';
 import { listVaultRecords } from './vault-records';
 
-const root = path.resolve(import.meta.dirname, '../../../..');
-const run = promisify(execFile);
 let t: EmbeddedEscrowChain;
 let rpcUrl: string;
 let work: string;
@@ -42,13 +39,7 @@ afterAll(async () => {
 });
 
 const refundDare = (vault: Address, rpc = rpcUrl) =>
-  run(
-    process.execPath,
-    ['--import', 'tsx', 'scripts/refund-dare.ts', '--rpc', rpc, '--vault', vault, '--keypair', keypairFile],
-    {
-      cwd: root,
-    },
-  );
+  runScript('scripts/refund-dare.ts', ['--rpc', rpc, '--vault', vault, '--keypair', keypairFile]);
 
 const CLOCK_SYSVAR = 'SysvarC1ock11111111111111111111111111111111';
 

@@ -7,33 +7,7 @@ import { AccountRole, type Address, type Instruction, type KeyPairSigner } from 
 import { beforeAll, describe, expect, it } from 'vitest';
 import { findEntryAddress, findReceiptAddress, findVaultAddress } from '#server/chain/escrow-program/pda';
 import { type LiteSvmRuntime, startLiteSvmRuntime } from '#server/chain/escrow-program/runtimes/litesvm';
-import {
-  expectRefused as refused,
-  type Scene,
-  sceneOf,
-  withAccount,
-  withData,
-  withoutSigner,
-} from '#test/support/chain/attacks';
-import {
-  type AttackSetup,
-  cancelledScene,
-  closesBeforeTheEnd,
-  depositOverflow,
-  depositUnderMinimum,
-  fakeReceipt,
-  fakeSystemProgram,
-  forgedAccount,
-  receiptAtWrongBump,
-  receiptOfAnotherVault,
-  receiptPassedAsVault,
-  receiptRevivedInOneTransaction,
-  refundBeforeDue,
-  refundToAnotherWallet,
-  refundTwice,
-  rentToAnotherPayer,
-  wrongDataLengths,
-} from '#test/support/chain/common-attacks';
+import * as attack from '#test/support/chain/attacks';
 import { DAY, HOUR, SOL, START_TIME } from '#test/support/chain/escrow-chain';
 import { EscrowV2Chain, type TestDareV2 } from '#test/support/chain/escrow-v2-chain';
 import { ESCROW_V2_ERROR_CODE as E, escrowV2ErrorMessage } from './errors';
@@ -51,50 +25,54 @@ const proof = new Uint8Array(32).fill(9);
 /** A dare (2 of 3 judges) with its creator's stake, one more payer and one entrant. */
 async function scene(
   options: { kind?: 'community' | 'major'; threshold?: number } = {},
-): Promise<Scene<TestDareV2>> {
+): Promise<attack.Scene<TestDareV2>> {
   await chain.setTime(START_TIME);
   const dare = await chain.createDare(options);
   const payer = await chain.wallet();
   const entrant = await chain.wallet(1n);
   await chain.must([await chain.depositInstruction(dare.vault, payer, SOL)]);
   await chain.must([await chain.enterInstruction(dare.vault, entrant, proof)], entrant);
-  return sceneOf(chain, dare, payer, entrant);
+  return attack.sceneOf(chain, dare, payer, entrant);
 }
 
-const setup = (): AttackSetup<TestDareV2> => ({ chain, attacker, scene, expectRefused });
+const setup = (): attack.AttackSetup<TestDareV2> => ({ chain, attacker, scene, expectRefused });
 
 /** Sends as `feePayer` (the attacker); asserts the program's error and that nothing else changed. */
 const expectRefused = (instructions: Instruction[], code: number, watch: Address[], feePayer = attacker) =>
-  refused(chain, { message: escrowV2ErrorMessage, logged: true }, { instructions, code, watch, feePayer });
+  attack.expectRefused(
+    chain,
+    { message: escrowV2ErrorMessage, logged: true },
+    { instructions, code, watch, feePayer },
+  );
 
 const judges = (...indexes: number[]) => indexes.map((i) => chain.judges[i]!);
 
 const propose = (
-  s: Scene<TestDareV2>,
+  s: attack.Scene<TestDareV2>,
   winners = [s.entrant.address],
   signers: (KeyPairSigner | Address)[] = judges(0, 1),
 ) => chain.proposeInstruction(s.dare.vault, winners, signers);
 
-const execute = (s: Scene<TestDareV2>, winners = [s.entrant.address]) =>
+const execute = (s: attack.Scene<TestDareV2>, winners = [s.entrant.address]) =>
   chain.executeInstruction(s.dare.vault, winners);
 
-const veto = (s: Scene<TestDareV2>, guardian: KeyPairSigner | Address = chain.guardian) =>
+const veto = (s: attack.Scene<TestDareV2>, guardian: KeyPairSigner | Address = chain.guardian) =>
   chain.vetoInstruction(s.dare.vault, guardian);
 
-const refund = (s: Scene<TestDareV2>, payer = s.payer.address) =>
+const refund = (s: attack.Scene<TestDareV2>, payer = s.payer.address) =>
   chain.refundInstruction(s.dare.vault, payer);
 
-const cancel = (s: Scene<TestDareV2>, canceller = chain.canceller) =>
+const cancel = (s: attack.Scene<TestDareV2>, canceller = chain.canceller) =>
   chain.cancelInstruction(s.dare.vault, canceller);
 
-const deposit = (s: Scene<TestDareV2>, payer = s.payer, amount = SOL) =>
+const deposit = (s: attack.Scene<TestDareV2>, payer = s.payer, amount = SOL) =>
   chain.depositInstruction(s.dare.vault, payer, amount);
 
-const enter = (s: Scene<TestDareV2>, entrant: KeyPairSigner) =>
+const enter = (s: attack.Scene<TestDareV2>, entrant: KeyPairSigner) =>
   chain.enterInstruction(s.dare.vault, entrant, proof);
 
 /** Proposes the scene's entrant and returns when the window ends. */
-async function proposed(s: Scene<TestDareV2>): Promise<bigint> {
+async function proposed(s: attack.Scene<TestDareV2>): Promise<bigint> {
   await chain.must([await propose(s)]);
   return (await chain.vault(s.dare.vault))!.proposal!.executesAt;
 }
@@ -130,7 +108,7 @@ describe('escrow v2 attacks: the server keys', () => {
   it('refuses a cancel by another key or without the signature', async () => {
     const s = await scene();
     await expectRefused([await cancel(s, attacker)], E.NotCanceller, s.watch);
-    await expectRefused([withoutSigner(await cancel(s), 0)], E.MissingSignature, s.watch);
+    await expectRefused([attack.withoutSigner(await cancel(s), 0)], E.MissingSignature, s.watch);
   });
 });
 
@@ -155,7 +133,7 @@ describe('escrow v2 attacks: judges and guardian', () => {
 
   it("refuses a judge's slot the judge did not sign", async () => {
     const s = await scene();
-    await expectRefused([withoutSigner(await propose(s), 3)], E.MissingSignature, s.watch);
+    await expectRefused([attack.withoutSigner(await propose(s), 3)], E.MissingSignature, s.watch);
   });
 
   it('refuses the guardian proposing; the guardian executes no sooner than anyone', async () => {
@@ -180,7 +158,7 @@ describe('escrow v2 attacks: judges and guardian', () => {
         s.watch,
         key === attacker ? attacker : chain.platform,
       );
-    await expectRefused([withoutSigner(await veto(s), 0)], E.MissingSignature, s.watch);
+    await expectRefused([attack.withoutSigner(await veto(s), 0)], E.MissingSignature, s.watch);
   });
 });
 
@@ -269,7 +247,7 @@ describe('escrow v2 attacks: entries and winners', () => {
   it('refuses a winner whose entry belongs to another vault, or whose entry is an empty address', async () => {
     const s = await scene();
     const other = await scene();
-    const viaOther = withAccount(await propose(s, [other.entrant.address]), 2, other.entry);
+    const viaOther = attack.withAccount(await propose(s, [other.entrant.address]), 2, other.entry);
     await expectRefused([viaOther], E.InvalidEntry, [...s.watch, ...other.watch]);
     // An entry address that holds lamports but no entry (never created, or closed and re-funded).
     const fresh = await chain.wallet(1n);
@@ -280,7 +258,7 @@ describe('escrow v2 attacks: entries and winners', () => {
 
   it("refuses a winner wallet that is not the entry's entrant", async () => {
     const s = await scene();
-    const toAttacker = withAccount(await propose(s), 1, attacker.address, AccountRole.READONLY);
+    const toAttacker = attack.withAccount(await propose(s), 1, attacker.address, AccountRole.READONLY);
     await expectRefused([toAttacker], E.NotAnEntrant, s.watch);
   });
 
@@ -319,21 +297,17 @@ describe('escrow v2 attacks: entries and winners', () => {
       E.WrongAccountCount,
       s.watch,
     );
-    await expectRefused(
-      [withAccount(await execute(s), 1, s.entrant.address, AccountRole.READONLY)],
-      E.NotWritable,
-      s.watch,
-    );
+    await attack.readOnly(setup(), s, await execute(s), 1);
   });
 });
 
 describe('escrow v2 attacks: wrong, duplicated and fake accounts', () => {
   it('refuses the vault named as its own winner (duplicated account)', async () => {
     const s = await scene();
-    await expectRefused([withAccount(await propose(s), 1, s.dare.vault)], E.DuplicateAccount, s.watch);
+    await attack.vaultTwice(setup(), s, await propose(s), 1);
   });
 
-  it('refuses a receipt passed where the vault belongs', () => receiptPassedAsVault(setup()));
+  it('refuses a receipt passed where the vault belongs', () => attack.receiptPassedAsVault(setup()));
 
   it('refuses a fake vault owned by another program, naming the attacker winner with its window passed', async () => {
     const s = await scene();
@@ -343,19 +317,23 @@ describe('escrow v2 attacks: wrong, duplicated and fake accounts', () => {
     data[142] = 1; // one winner
     view.setBigInt64(152, 0n, true); // executes_at: long past
     data.set(new Uint8Array(32), 352);
-    const fake = await forgedAccount(chain, { data, owner: chain.platform.address, lamports: 10n * SOL });
+    const fake = await attack.forgedAccount(chain, {
+      data,
+      owner: chain.platform.address,
+      lamports: 10n * SOL,
+    });
     const forged = chain.executeInstruction(fake, [attacker.address]);
     await expectRefused([forged], E.InvalidVault, [...s.watch, fake]);
   });
 
-  it('refuses a fake receipt owned by another program', () => fakeReceipt(setup()));
+  it('refuses a fake receipt owned by another program', () => attack.fakeReceipt(setup()));
 
-  it('refuses a receipt of another vault', () => receiptOfAnotherVault(setup()));
+  it('refuses a receipt of another vault', () => attack.receiptOfAnotherVault(setup()));
 
   it('refuses to refund a receipt to another wallet, or its rent to anyone but its rent payer', async () => {
-    const s = await cancelledScene(setup());
-    await refundToAnotherWallet(setup(), s);
-    await rentToAnotherPayer(setup(), s);
+    const s = await attack.cancelledScene(setup());
+    await attack.refundToAnotherWallet(setup(), s);
+    await attack.rentToAnotherPayer(setup(), s);
     // The entrant paid the entry's rent.
     const closeEntry = await chain.closeEntryInstruction(
       s.dare.vault,
@@ -365,15 +343,11 @@ describe('escrow v2 attacks: wrong, duplicated and fake accounts', () => {
     await expectRefused([closeEntry], E.WrongRentPayer, s.watch);
   });
 
-  it('refuses a fake System program', () => fakeSystemProgram(setup()));
+  it('refuses a fake System program', () => attack.fakeSystemProgram(setup()));
 
   it('refuses a read-only vault', async () => {
     const s = await scene();
-    await expectRefused(
-      [withAccount(await propose(s), 0, s.dare.vault, AccountRole.READONLY)],
-      E.NotWritable,
-      s.watch,
-    );
+    await attack.readOnly(setup(), s, await propose(s), 0);
   });
 });
 
@@ -384,9 +358,12 @@ describe('escrow v2 attacks: seeds and bumps', () => {
     const data = new Uint8Array(create.data!);
     data[132] = (data[132]! + 255) % 256; // vault bump
     const vault = (await findVaultAddress(chain.programId, input.dareId)).address;
-    await expectRefused([withData(create, data)], E.WrongAddress, [input.creator.address, vault]);
+    await expectRefused([attack.withData(create, data)], E.WrongAddress, [input.creator.address, vault]);
     const elsewhere = (await findVaultAddress(chain.programId, new Uint8Array(32).fill(2))).address;
-    await expectRefused([withAccount(create, 2, elsewhere)], E.WrongAddress, [input.creator.address, vault]);
+    await expectRefused([attack.withAccount(create, 2, elsewhere)], E.WrongAddress, [
+      input.creator.address,
+      vault,
+    ]);
   });
 
   it("refuses an entry at another entrant's address, and a receipt at a wrong bump", async () => {
@@ -394,12 +371,12 @@ describe('escrow v2 attacks: seeds and bumps', () => {
     const other = await chain.wallet(1n);
     const stolen = (await findEntryAddress(chain.programId, s.dare.vault, attacker.address)).address;
     await expectRefused(
-      [withAccount(await enter(s, other), 3, stolen)],
+      [attack.withAccount(await enter(s, other), 3, stolen)],
       E.WrongAddress,
       [...s.watch, other.address],
       other,
     );
-    await receiptAtWrongBump(setup(), s);
+    await attack.receiptAtWrongBump(setup(), s);
   });
 });
 
@@ -415,8 +392,8 @@ describe('escrow v2 attacks: amounts and instruction data', () => {
 
   it('refuses a deposit that would overflow, or under 0.01 SOL', async () => {
     const s = await scene();
-    await depositOverflow(setup(), s);
-    await depositUnderMinimum(setup(), s);
+    await attack.depositOverflow(setup(), s);
+    await attack.depositUnderMinimum(setup(), s);
   });
 
   it("refuses short and long instruction data for every instruction, an unknown one, and v1's settle", async () => {
@@ -434,7 +411,7 @@ describe('escrow v2 attacks: amounts and instruction data', () => {
       await execute(s),
     ];
     // 3 was v1's settle.
-    await wrongDataLengths(setup(), s, instructions, { any: instructions[3]!, unknownTags: [99, 3] });
+    await attack.wrongDataLengths(setup(), s, instructions, { any: instructions[3]!, unknownTags: [99, 3] });
   });
 });
 
@@ -448,8 +425,8 @@ describe('escrow v2 attacks: timing, refunds and payouts', () => {
   });
 
   it('refuses a refund before it is due, twice, or after the payout', async () => {
-    await refundBeforeDue(setup(), await scene());
-    await refundTwice(setup());
+    await attack.refundBeforeDue(setup(), await scene());
+    await attack.refundTwice(setup());
     const u = await scene();
     await chain.setTime(await proposed(u));
     await chain.must([await execute(u)]);
@@ -469,12 +446,13 @@ describe('escrow v2 attacks: timing, refunds and payouts', () => {
     await expectRefused([await execute(t)], E.VaultNotOpen, t.watch);
   });
 
-  it('refuses to close receipts before the payout and entries while open', () => closesBeforeTheEnd(setup()));
+  it('refuses to close receipts before the payout and entries while open', () =>
+    attack.closesBeforeTheEnd(setup()));
 });
 
 describe('escrow v2 attacks: closing and reviving, pre-funded addresses', () => {
   it('refuses to refund a receipt closed and re-funded in the same transaction', () =>
-    receiptRevivedInOneTransaction(setup()));
+    attack.receiptRevivedInOneTransaction(setup()));
 
   it('leaves nothing to revive: a vault recreated at a closed address starts empty, with its new terms', async () => {
     const s = await scene();

@@ -63,71 +63,51 @@ async function run(seed: number, steps: number) {
     proposal = null;
   };
 
-  await model.check('created');
-  for (let step = 0; step < steps && !model.closed; step++) {
-    const action = random.int(12);
-    if (action <= 1) {
-      const payer = random.pick(payers);
-      const amount = random.chance(0.1)
-        ? MIN_DEPOSIT_LAMPORTS - 1n
-        : MIN_DEPOSIT_LAMPORTS + BigInt(random.int(2_000_000_000));
-      await model.deposit(payer, amount);
-    } else if (action === 2) {
-      const entrant = random.pick(entrants);
-      const proofHash = new Uint8Array(32).fill(step);
-      await model.enter(entrant, chain.enterInstruction(vault, entrant, proofHash), entrant);
-    } else if (action === 3 || action === 4) {
-      const winners = (
-        kind === 'major' ? [random.pick(entrants), random.pick(entrants)] : [random.pick(entrants)]
-      ).map((w) => w.address);
-      // Some judges (maybe the same twice), and sometimes a stranger among them.
-      const signers: KeyPairSigner[] = Array.from({ length: 1 + random.int(3) }, () =>
-        random.pick(chain.judges),
-      );
-      const withStranger = random.chance(0.15);
-      if (withStranger) signers.push(stranger);
-      const distinct = new Set(signers.filter((s) => s !== stranger).map((s) => s.address)).size;
-      const t = await now();
-      const ok = await model.attempt(
-        `propose ${winners.map((w) => entrants.findIndex((e) => e.address === w)).join('+')} by ${distinct}${withStranger ? '+stranger' : ''}`,
-        chain.proposeInstruction(vault, winners, signers),
-        model.status === 'open' &&
-          !withStranger &&
-          distinct >= threshold &&
-          winners.every((w) => model.entered.has(w)) &&
-          t + payoutWindow <= model.dare.refundAfter,
-      );
-      if (ok) {
-        model.status = 'proposed';
-        proposal = { winners, executesAt: t + payoutWindow };
-      }
-    } else if (action === 5) {
-      await veto();
-    } else if (action === 6) {
-      await execute(random.pick([stranger, chain.guardian, chain.platform]));
-    } else if (action === 7 && random.chance(0.3)) {
-      await model.cancel();
-    } else if (action === 8) {
-      await model.refund(random.pick(payers).address);
-    } else if (action === 9 || action === 7) {
-      if (random.chance(0.5)) await model.closeEntry(random.pick(entrants).address);
-      else await model.closeReceipt(random.pick(payers).address);
-    } else if (action === 10 && model.status === 'proposed' && random.chance(0.5)) {
-      // The window's edge, where veto ends and execute begins.
-      const at = proposal!.executesAt - BigInt(random.int(2));
-      if (at > (await now())) {
-        model.trace.push(`to executesAt${at < proposal!.executesAt ? '-1' : ''}`);
-        await chain.setTime(at);
-      }
-      if (random.chance(0.5)) await execute(stranger);
-      else await veto();
-    } else if (action === 10) {
-      await model.passTime(BigInt(random.int(Number(DAY))));
-    } else if (!model.closed) {
-      await model.gift(BigInt(1 + random.int(1_000_000)));
+  const { deposit, cancelOrClose, refund, close, gift } = model.stepsAtRandom(random);
+  const enter = (step: number) => {
+    const proofHash = new Uint8Array(32).fill(step);
+    const instruction = (entrant: KeyPairSigner) => chain.enterInstruction(vault, entrant, proofHash);
+    return model.enterAtRandom(random, instruction, { paysFee: true });
+  };
+  const propose = async () => {
+    const winners = model.winnersAtRandom(random);
+    // Some judges (maybe the same twice), and sometimes a stranger among them.
+    const signers: KeyPairSigner[] = Array.from({ length: 1 + random.int(3) }, () =>
+      random.pick(chain.judges),
+    );
+    const withStranger = random.chance(0.15);
+    if (withStranger) signers.push(stranger);
+    const distinct = new Set(signers.filter((s) => s !== stranger).map((s) => s.address)).size;
+    const t = await now();
+    const ok = await model.attempt(
+      `propose ${model.winnersLabel(winners)} by ${distinct}${withStranger ? '+stranger' : ''}`,
+      chain.proposeInstruction(vault, winners, signers),
+      model.status === 'open' &&
+        !withStranger &&
+        distinct >= threshold &&
+        winners.every((w) => model.entered.has(w)) &&
+        t + payoutWindow <= model.dare.refundAfter,
+    );
+    if (ok) {
+      model.status = 'proposed';
+      proposal = { winners, executesAt: t + payoutWindow };
     }
-    await model.check(`step ${step}`);
-  }
+  };
+  const executeByAnyone = () => execute(random.pick([stranger, chain.guardian, chain.platform]));
+  /** Half the time while a proposal stands, the window's edge, where veto ends and execute begins. */
+  const edgeOrTime = async () => {
+    if (model.status !== 'proposed' || !random.chance(0.5))
+      return model.passTime(BigInt(random.int(Number(DAY))));
+    const at = proposal!.executesAt - BigInt(random.int(2));
+    if (at > (await now())) {
+      model.trace.push(`to executesAt${at < proposal!.executesAt ? '-1' : ''}`);
+      await chain.setTime(at);
+    }
+    if (random.chance(0.5)) await execute(stranger);
+    else await veto();
+  };
+  const table = [deposit, deposit, enter, propose, propose, veto, executeByAnyone];
+  await model.runSteps(random, steps, [...table, cancelOrClose, refund, close, edgeOrTime, gift]);
 
   // Finish the dare whatever state it is in: nothing may be left behind.
   if (model.status === 'proposed') {
