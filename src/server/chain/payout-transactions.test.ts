@@ -17,7 +17,6 @@ import { getTransferSolInstruction } from '@solana-program/system';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EmbeddedEscrowChain, walletSigns } from '#test/support/chain/embedded-escrow-chain';
 import { waitForConfirmation } from './confirmation';
-import { buildCancelAndRefundTransactions, buildRefundTransaction } from './escrow-program/app-transactions';
 import { type DareKind, ENTRY_SIZE, VAULT_SIZE } from './escrow-program/layout';
 import { majorShares, readVaultTransaction } from './payout-transactions';
 
@@ -92,14 +91,9 @@ describe('readVaultTransaction', () => {
     await deposit(vault, backer, 11_000_000n);
     // The creator entered too: its refund and its entry's rent come back in one transaction.
     await enter(vault, creator);
-    const [cancel] = await buildCancelAndRefundTransactions(t.rpc, {
-      programId: t.programId,
-      vault,
-      moderator: t.moderator,
-      feePayer: t.platform,
-    });
+    const [cancel] = await t.appCancelAndRefunds(vault);
     // Only the cancel and the creator's refund: the backer refunds itself.
-    const own = await buildRefundTransaction(t.rpc, { programId: t.programId, vault, payer: backer.address });
+    const own = await t.appRefund(vault, backer.address);
     const { signature: cancelOnly } = await t.must([t.cancelInstruction(vault)]);
     expect(cancel).toBeDefined();
     expect((await read(cancelOnly, vault))!.cancelled).toBe(true);
@@ -109,12 +103,7 @@ describe('readVaultTransaction', () => {
     expect(ownEffects!.refunds).toEqual([{ receipt: expect.any(String), payer: backer.address }]);
     expect(ownEffects!.vaultOut).toBe(31_000_000n);
     expect((await t.balance(backer.address)) - before).toBe(31_000_000n - 5_000n);
-    const rest = await buildCancelAndRefundTransactions(t.rpc, {
-      programId: t.programId,
-      vault,
-      moderator: t.moderator,
-      feePayer: t.platform,
-    });
+    const rest = await t.appCancelAndRefunds(vault);
     expect(rest).toHaveLength(1);
     const creatorBefore = await t.balance(creator.address);
     const effects = await read(await t.sendWire(rest[0]!.base64), vault);

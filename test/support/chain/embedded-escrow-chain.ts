@@ -15,6 +15,11 @@ import {
   type SignatureBytes,
   signBytes,
 } from '@solana/kit';
+import {
+  buildCancelAndRefundTransactions,
+  buildCloseRecordsTransactions,
+  buildRefundTransaction,
+} from '#server/chain/escrow-program/app-transactions';
 import { ensureProgramDeployed } from '#server/chain/escrow-program/deploy';
 import { type DareKind, ENTRY_SIZE } from '#server/chain/escrow-program/layout';
 import { readEscrowProgram } from '#server/chain/escrow-program/program';
@@ -149,6 +154,22 @@ export class EmbeddedEscrowChain extends EscrowV1Chain<EmbeddedRuntime> {
     const before = await this.balance(entrant.address);
     const signature = await this.sendWire(await walletSigns(built.base64, entrant));
     return { built, signature, paid: before - (await this.balance(entrant.address)) };
+  }
+
+  /** The app's cancel and refunds of `vault`: the moderator signs, the platform pays. */
+  appCancelAndRefunds(vault: Address) {
+    const keys = { moderator: this.moderator, feePayer: this.platform };
+    return buildCancelAndRefundTransactions(this.rpc, { programId: this.programId, vault, ...keys });
+  }
+
+  /** The app's closes of `vault`'s records; `feePayer` (default the platform) pays. */
+  appRecordCloses(vault: Address, feePayer: KeyPairSigner = this.platform) {
+    return buildCloseRecordsTransactions(this.rpc, { programId: this.programId, vault, feePayer });
+  }
+
+  /** The app's 'Refund me' of `payer`'s receipt, for its wallet to sign. */
+  appRefund(vault: Address, payer: Address) {
+    return buildRefundTransaction(this.rpc, { programId: this.programId, vault, payer });
   }
 
   close(): Promise<void> {

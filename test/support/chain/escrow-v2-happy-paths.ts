@@ -8,7 +8,7 @@
  */
 import type { Address, KeyPairSigner } from '@solana/kit';
 import { expect } from 'vitest';
-import { balances, outcome, type Report } from '#server/chain/escrow-program/runtimes/compare';
+import { balances, dareBalances, outcome, type Report } from '#server/chain/escrow-program/runtimes/compare';
 import type { ProgramRuntime } from '#server/chain/escrow-program/runtimes/runtime';
 import { ESCROW_V2_ERROR_CODE as E } from '#server/chain/escrow-program/v2/errors';
 import type { PlannedTransaction } from '#server/chain/escrow-program/v2/payout-plan';
@@ -49,9 +49,9 @@ async function dareSteps(runtime: ProgramRuntime) {
     await chain.must([chain.executeInstruction(dare.vault, winners)], stranger);
   }
 
-  /** After a payout: each record's close on its own, every one of which must succeed. */
-  async function closeAll(dare: TestDareV2, payers: Address[], entrants: Address[]) {
-    for (const result of await sendEach(await closes(dare, payers, entrants, false)))
+  /** Each record's close (with `refund`, refunds) on its own, every one of which must succeed. */
+  async function closeAll(dare: TestDareV2, payers: Address[], entrants: Address[], { refund = false } = {}) {
+    for (const result of await sendEach(await closes(dare, payers, entrants, refund)))
       expect(result.ok).toBe(true);
   }
 
@@ -136,16 +136,7 @@ export async function v2HappyPaths(runtime: ProgramRuntime): Promise<Report> {
     await entryOf(dare, loser.address),
   ])
     expect(await chain.data(address)).toBeNull();
-  Object.assign(
-    report,
-    await balances(runtime, {
-      'community: creator': dare.creator.address,
-      'community: payer': payer.address,
-      'community: winner': winner.address,
-      'community: loser': loser.address,
-      'community: vault': dare.vault,
-    }),
-  );
+  Object.assign(report, await dareBalances(runtime, 'community', dare, { payer, winner, loser }));
 
   // Major: 70/30 of an odd pot, the odd lamport to the first share; then one wallet named twice.
   for (const same of [false, true]) {
@@ -226,38 +217,19 @@ export async function v2HappyPaths(runtime: ProgramRuntime): Promise<Report> {
   await deposit(cancelled, cancelPayer, 2n * SOL + 3n);
   await enter(cancelled, entrant);
   await chain.must([chain.cancelInstruction(cancelled.vault)]);
-  for (const result of await steps.sendEach(
-    await steps.closes(cancelled, [cancelled.creator.address, cancelPayer.address], [entrant.address], true),
-  ))
-    expect(result.ok).toBe(true);
-  Object.assign(
-    report,
-    await balances(runtime, {
-      'cancel: creator': cancelled.creator.address,
-      'cancel: payer': cancelPayer.address,
-      'cancel: entrant': entrant.address,
-      'cancel: vault': cancelled.vault,
-      canceller: chain.canceller.address,
-    }),
-  );
+  await steps.closeAll(cancelled, [cancelled.creator.address, cancelPayer.address], [entrant.address], {
+    refund: true,
+  });
+  Object.assign(report, await dareBalances(runtime, 'cancel', cancelled, { payer: cancelPayer, entrant }));
+  report.canceller = await chain.balance(chain.canceller.address);
 
   // No proposal by refund_after: anyone refunds each payer.
   const expired = await chain.createDare();
   const expiredPayer = await chain.wallet();
   await deposit(expired, expiredPayer, SOL);
   await chain.setTime(expired.refundAfter);
-  for (const result of await steps.sendEach(
-    await steps.closes(expired, [expiredPayer.address, expired.creator.address], [], true),
-  ))
-    expect(result.ok).toBe(true);
-  Object.assign(
-    report,
-    await balances(runtime, {
-      'expired: creator': expired.creator.address,
-      'expired: payer': expiredPayer.address,
-      'expired: vault': expired.vault,
-    }),
-  );
+  await steps.closeAll(expired, [expiredPayer.address, expired.creator.address], [], { refund: true });
+  Object.assign(report, await dareBalances(runtime, 'expired', expired, { payer: expiredPayer }));
 
   // The platform lent every vault's and receipt's rent and got all of it back: it paid fees only.
   report['platform: spent (fees only)'] = platformStart - (await chain.balance(chain.platform.address));

@@ -23,12 +23,7 @@ import {
   SOL,
   walletSigns,
 } from '#test/support/chain/embedded-escrow-chain';
-import {
-  buildCancelAndRefundTransactions,
-  buildCloseRecordsTransactions,
-  buildRefundTransaction,
-  type VaultTransaction,
-} from './app-transactions';
+import type { VaultTransaction } from './app-transactions';
 import { type DareKind, ENTRY_SIZE, MIN_DEPOSIT_LAMPORTS, RECEIPT_SIZE, VAULT_SIZE } from './layout';
 import { findReceiptAddress } from './pda';
 import { listVaultRecords } from './vault-records';
@@ -154,11 +149,7 @@ describe('app transactions: a community dare from stake to payout', () => {
     const pool = stake + 2n * SOL + 1n + MIN_DEPOSIT_LAMPORTS;
     // A vault settled before v1 was retired (the server signs no settle now): the app closes its records.
     platformFees.push(await t.settleV1(built.vault, [winner.address], { closes: false }));
-    const closes = await buildCloseRecordsTransactions(t.rpc, {
-      programId: t.programId,
-      vault: built.vault,
-      feePayer: t.platform,
-    });
+    const closes = await t.appRecordCloses(built.vault);
     expect(closes).toHaveLength(1);
     expect(closes[0]!.closes.map((c) => c.kind)).toEqual([
       'closeReceipt',
@@ -224,12 +215,7 @@ describe('app transactions: cancel and refunds', () => {
     await enter(vault, await t.wallet(0n));
     const [creatorBefore, payerBefore] = [await t.balance(creator.address), await t.balance(payer.address)];
 
-    const transactions = await buildCancelAndRefundTransactions(t.rpc, {
-      programId: t.programId,
-      vault,
-      moderator: t.moderator,
-      feePayer: t.platform,
-    });
+    const transactions = await t.appCancelAndRefunds(vault);
     expect(transactions).toHaveLength(1);
     expect(transactions[0]!.closes).toEqual([
       expect.objectContaining({ kind: 'refund' }),
@@ -254,28 +240,18 @@ describe('app transactions: cancel and refunds', () => {
     platformFees.push((await t.must([t.cancelInstruction(vault)])).signature);
 
     const payerBefore = await t.balance(payer.address);
-    const built = await buildRefundTransaction(t.rpc, {
-      programId: t.programId,
-      vault,
-      payer: payer.address,
-    });
+    const built = await t.appRefund(vault, payer.address);
     expect(built.amount).toBe(70_000_000n);
     expect(Object.keys(signersOf(built.base64))).toEqual([payer.address]);
     const refunded = await t.sendWire(await walletSigns(built.base64, payer));
     expect((await t.costOf(refunded)).fee).toBe(SIGNATURE_FEE);
     expect(await t.balance(payer.address)).toBe(payerBefore + 70_000_000n - SIGNATURE_FEE);
-    await expect(
-      buildRefundTransaction(t.rpc, { programId: t.programId, vault, payer: payer.address }),
-    ).rejects.toThrow('nothing to refund');
+    await expect(t.appRefund(vault, payer.address)).rejects.toThrow('nothing to refund');
 
     // A stranger pays the fees of the rest; no DarePool key signs.
     const stranger = await t.wallet();
     const creatorBefore = await t.balance(creator.address);
-    const rest = await buildCloseRecordsTransactions(t.rpc, {
-      programId: t.programId,
-      vault,
-      feePayer: stranger,
-    });
+    const rest = await t.appRecordCloses(vault, stranger);
     for (const transaction of rest) await t.sendWire(transaction.base64);
     expect(await t.balance(creator.address)).toBe(creatorBefore + SOL);
     await expectAllClosed(vault);
@@ -287,11 +263,7 @@ describe('app transactions: cancel and refunds', () => {
     await deposit(vault, payer, 50_000_000n);
     await t.tick(7200n);
     const payerBefore = await t.balance(payer.address);
-    const built = await buildRefundTransaction(t.rpc, {
-      programId: t.programId,
-      vault,
-      payer: payer.address,
-    });
+    const built = await t.appRefund(vault, payer.address);
     await t.sendWire(await walletSigns(built.base64, payer));
     expect(await t.balance(payer.address)).toBe(payerBefore + 50_000_000n - SIGNATURE_FEE);
 
@@ -300,14 +272,8 @@ describe('app transactions: cancel and refunds', () => {
     await enter(paid.vault, winner);
     // settle alone: the vault stays, settled, until its records close.
     platformFees.push((await t.must([await t.settleInstruction(paid.vault, [winner.address])])).signature);
-    await expect(
-      buildRefundTransaction(t.rpc, { programId: t.programId, vault: paid.vault, payer: winner.address }),
-    ).rejects.toThrow('paid out');
-    const closes = await buildCloseRecordsTransactions(t.rpc, {
-      programId: t.programId,
-      vault: paid.vault,
-      feePayer: t.platform,
-    });
+    await expect(t.appRefund(paid.vault, winner.address)).rejects.toThrow('paid out');
+    const closes = await t.appRecordCloses(paid.vault);
     expect(closes.flatMap((tx) => tx.closes.map((c) => c.kind))).toEqual(['closeReceipt', 'closeEntry']);
     await sendAll(closes);
     expect(await t.balance(winner.address)).toBe(SOL + rent.entry);
@@ -323,11 +289,7 @@ describe('app transactions: a dare with many records', () => {
     const winner = dare.entrants[0]!;
     // Settled before v1 was retired (the server signs no settle now); the closes are the app's.
     platformFees.push(await t.settleV1(dare.vault, [winner.address], { closes: false }));
-    const transactions = await buildCloseRecordsTransactions(t.rpc, {
-      programId: t.programId,
-      vault: dare.vault,
-      feePayer: t.platform,
-    });
+    const transactions = await t.appRecordCloses(dare.vault);
     expect(transactions.length).toBeGreaterThan(1);
     expect(transactions.flatMap((tx) => tx.closes)).toHaveLength(33);
     for (const transaction of transactions)
@@ -346,12 +308,7 @@ describe('app transactions: a dare with many records', () => {
   it('cancels and refunds 30 payers over several transactions', async () => {
     const dare = await crowdedDare(30, 2);
     const before = await Promise.all(dare.payers.map((p) => t.balance(p.address)));
-    const transactions = await buildCancelAndRefundTransactions(t.rpc, {
-      programId: t.programId,
-      vault: dare.vault,
-      moderator: t.moderator,
-      feePayer: t.platform,
-    });
+    const transactions = await t.appCancelAndRefunds(dare.vault);
     expect(transactions.length).toBeGreaterThan(2);
     await sendAll(transactions);
     const after = await Promise.all(dare.payers.map((p) => t.balance(p.address)));
@@ -396,9 +353,7 @@ describe('app transactions: records another client made', () => {
     const winner = await t.wallet(0n);
     await enter(vault, winner);
     platformFees.push(await t.settleV1(vault, [winner.address], { closes: false }));
-    await sendAll(
-      await buildCloseRecordsTransactions(t.rpc, { programId: t.programId, vault, feePayer: t.platform }),
-    );
+    await sendAll(await t.appRecordCloses(vault));
     expect(await t.balance(winner.address)).toBe(SOL + MIN_DEPOSIT_LAMPORTS + rent.entry);
     await expectAllClosed(vault);
   });

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { SOL } from '#test/support/chain/escrow-chain';
 import { EscrowV1Chain } from '#test/support/chain/escrow-v1-chain';
 import { loadBankrun } from './bankrun';
-import { balances, bankrunForTests, outcome, type Report, sameOnEveryRuntime } from './compare';
+import { balances, bankrunForTests, dareBalances, outcome, type Report, sameOnEveryRuntime } from './compare';
 import type { ProgramRuntime } from './runtime';
 
 const { bankrun: bankrunRuntime, onBothRuntimes } = await bankrunForTests();
@@ -55,13 +55,11 @@ async function v1HappyPaths(runtime: ProgramRuntime): Promise<Report> {
   );
   Object.assign(
     report,
-    await balances(runtime, {
-      'community: creator': community.creator.address,
-      'community: payer 1': payers[0]!.address,
-      'community: payer 2': payers[1]!.address,
-      'community: winner': winner.address,
-      'community: loser': loser.address,
-      'community: vault': community.vault,
+    await dareBalances(runtime, 'community', community, {
+      'payer 1': payers[0]!,
+      'payer 2': payers[1]!,
+      winner,
+      loser,
     }),
   );
 
@@ -76,12 +74,7 @@ async function v1HappyPaths(runtime: ProgramRuntime): Promise<Report> {
   );
   Object.assign(
     report,
-    await balances(runtime, {
-      'major: creator': major.creator.address,
-      'major: first (70%)': first.address,
-      'major: second (30%)': second.address,
-      'major: vault': major.vault,
-    }),
+    await dareBalances(runtime, 'major', major, { 'first (70%)': first, 'second (30%)': second }),
   );
 
   // Cancel: every payer gets exactly what they put in, entries close, the vault closes.
@@ -99,15 +92,7 @@ async function v1HappyPaths(runtime: ProgramRuntime): Promise<Report> {
       { refund: true },
     ),
   );
-  Object.assign(
-    report,
-    await balances(runtime, {
-      'cancel: creator': cancelled.creator.address,
-      'cancel: payer': cancelPayer.address,
-      'cancel: entrant': entrant.address,
-      'cancel: vault': cancelled.vault,
-    }),
-  );
+  Object.assign(report, await dareBalances(runtime, 'cancel', cancelled, { payer: cancelPayer, entrant }));
   report['platform: spent on fees (all rent back)'] = platformStart - (await chain.balance(platform));
   return report;
 }
