@@ -1,9 +1,10 @@
 /**
  * The attack tests of both program versions: the check that an attack is refused by the deployed
- * program with its own error code (logged as the program logs it) and no lamport and no account
- * byte changed, the attacker's fee aside; how an attack tampers with a valid instruction or forges
- * an account; and, written once, the attacks both versions refuse alike with the same error codes
- * (v2 kept v1's). Each version's test runs them on its own chain, next to the attacks only it has.
+ * program with its own error code (for v2, also in the line the program logs) and no lamport and
+ * no account byte changed, the attacker's fee aside; how an attack tampers with a valid
+ * instruction or forges an account; and, written once, the attacks both versions refuse alike
+ * with the same error codes (v2 kept v1's). Each version's test runs them on its own chain, next
+ * to the attacks only it has.
  */
 import { AccountRole, type Address, type Instruction, type KeyPairSigner, lamports } from '@solana/kit';
 import { getTransferSolInstruction } from '@solana-program/system';
@@ -30,9 +31,8 @@ export async function sceneOf<D extends { vault: Address; creator: KeyPairSigner
 ): Promise<Scene<D>> {
   const receipt = await chain.receiptAddress(dare.vault, payer.address);
   const entry = await chain.entryAddress(dare.vault, entrant.address);
-  const watch = [dare.vault, receipt, entry, payer.address, entrant.address, dare.creator.address];
-  watch.push(chain.platform.address);
-  return { dare, payer, entrant, receipt, entry, watch };
+  const wallets = [payer.address, entrant.address, dare.creator.address, chain.platform.address];
+  return { dare, payer, entrant, receipt, entry, watch: [dare.vault, receipt, entry, ...wallets] };
 }
 
 /** How a program version names its errors, and whether every refusal logs its code (v2 does). */

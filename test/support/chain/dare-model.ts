@@ -1,9 +1,10 @@
 /**
  * What the property tests of both program versions share: a seeded random source, and the model a
  * dare is checked against step by step (what each receipt holds, who entered, what was deposited
- * and refunded, lamports strangers sent, what the winners were paid). The model sends the steps
- * both versions take alike and knows whether each must succeed; a test sends the rest (its entries
- * and payouts) through `attempt` and `payout`. A failure names the seed and the steps so far.
+ * and refunded, lamports strangers sent, what the winners were paid). The model takes the random
+ * steps both versions take alike and knows whether each must succeed; a test adds its own (its
+ * entries and payouts, through `attempt` and `payout`) to a table of steps that `runSteps` draws
+ * from. A failure names the seed and the steps so far.
  */
 import type { Address, Instruction, KeyPairSigner } from '@solana/kit';
 import { expect } from 'vitest';
