@@ -104,18 +104,21 @@ describe('the escrow program on a real cluster', () => {
     return { programId: v1.programId, programV2Id: v2.programId, authority: (await keys.feePayer()).address };
   }
 
+  /** A start on the test cluster with these programs, on a data folder of its own. */
+  const startOn = (programs: { programId: string; programV2Id: string }, more: Record<string, string> = {}) =>
+    openRuntime(
+      loadConfig({
+        ...env,
+        DATA_DIR: ownDataDir(),
+        ESCROW_PROGRAM_ID: programs.programId,
+        ESCROW_PROGRAM_V2_ID: programs.programV2Id,
+        ...more,
+      }),
+    );
+
   it('refuses to start until the configured program runs this build there, saying how to deploy it', async () => {
     const notYet = (await generateKeyPairSigner()).address;
-    await expect(
-      openRuntime(
-        loadConfig({
-          ...env,
-          DATA_DIR: ownDataDir(),
-          ESCROW_PROGRAM_ID: notYet,
-          ESCROW_PROGRAM_V2_ID: notYet,
-        }),
-      ),
-    ).rejects.toThrow(
+    await expect(startOn({ programId: notYet, programV2Id: notYet })).rejects.toThrow(
       `The escrow program is not deployed at ${notYet} on localnet: deploy program/build/darepool_escrow.so with \`npm run program:deploy`,
     );
   });
@@ -128,14 +131,7 @@ describe('the escrow program on a real cluster', () => {
         authority: await createEscrowKeys(operatorSeed).feePayer(),
         programId: id,
       });
-    const runtime = await openRuntime(
-      loadConfig({
-        ...env,
-        DATA_DIR: ownDataDir(),
-        ESCROW_PROGRAM_ID: programId,
-        ESCROW_PROGRAM_V2_ID: programV2Id,
-      }),
-    );
+    const runtime = await startOn({ programId, programV2Id });
     try {
       expect(runtime.escrowProgram).toEqual({
         programId,
@@ -153,29 +149,17 @@ describe('the escrow program on a real cluster', () => {
   });
 
   it('refuses an upgradeable program unless its authority is named, and names the authority', async () => {
-    const { programId, programV2Id, authority } = await deployUpgradeable();
-    const config = loadConfig({
-      ...env,
-      DATA_DIR: ownDataDir(),
-      ESCROW_PROGRAM_ID: programId,
-      ESCROW_PROGRAM_V2_ID: programV2Id,
-    });
-    await expect(openRuntime(config)).rejects.toThrow(
+    const deployed = await deployUpgradeable();
+    const { programId, authority } = deployed;
+    await expect(startOn(deployed)).rejects.toThrow(
       `The program at ${programId} on localnet is upgradeable: ${authority} can replace its code. Either make it immutable (\`npm run program:deploy -- --keypair <authority.json> --make-immutable ${programId}\`), or accept that key (e.g. a multisig) with ESCROW_PROGRAM_UPGRADE_AUTHORITY=${authority} (docs/program.md)`,
     );
   });
 
   it('starts on an upgradeable program whose authority the operator named, saying in one line who can replace it', async () => {
-    const { programId, programV2Id, authority } = await deployUpgradeable();
-    const runtime = await openRuntime(
-      loadConfig({
-        ...env,
-        DATA_DIR: ownDataDir(),
-        ESCROW_PROGRAM_ID: programId,
-        ESCROW_PROGRAM_V2_ID: programV2Id,
-        ESCROW_PROGRAM_UPGRADE_AUTHORITY: authority,
-      }),
-    );
+    const deployed = await deployUpgradeable();
+    const { programId, authority } = deployed;
+    const runtime = await startOn(deployed, { ESCROW_PROGRAM_UPGRADE_AUTHORITY: authority });
     try {
       expect(runtime.escrowProgram).toEqual({
         programId,
@@ -189,19 +173,10 @@ describe('the escrow program on a real cluster', () => {
   });
 
   it('refuses an upgradeable program whose authority is another key than the one named, naming both', async () => {
-    const { programId, programV2Id, authority } = await deployUpgradeable();
+    const deployed = await deployUpgradeable();
+    const { programId, authority } = deployed;
     const named = (await generateKeyPairSigner()).address;
-    await expect(
-      openRuntime(
-        loadConfig({
-          ...env,
-          DATA_DIR: ownDataDir(),
-          ESCROW_PROGRAM_ID: programId,
-          ESCROW_PROGRAM_V2_ID: programV2Id,
-          ESCROW_PROGRAM_UPGRADE_AUTHORITY: named,
-        }),
-      ),
-    ).rejects.toThrow(
+    await expect(startOn(deployed, { ESCROW_PROGRAM_UPGRADE_AUTHORITY: named })).rejects.toThrow(
       `The program at ${programId} on localnet can be replaced by ${authority}, not by ESCROW_PROGRAM_UPGRADE_AUTHORITY=${named}:`,
     );
   });
@@ -209,21 +184,13 @@ describe('the escrow program on a real cluster', () => {
   it('refuses to start, in one line, when the accepted upgrade authority is a key the server holds', async () => {
     // The intruder's way in: the programs upgradeable by the server's own fee payer, and the
     // operator told to accept it. With the seed alone, the code could be replaced.
-    const { programId, programV2Id, authority } = await deployUpgradeable({ byServerKey: true });
+    const deployed = await deployUpgradeable({ byServerKey: true });
+    const { authority } = deployed;
     const keys = createEscrowKeys(seed);
     const held = keys.heldKeys();
     const moderator = (await keys.moderator()).address;
     const pathKey = [...held].find(([, name]) => name === "the key at m/44'/501'/3'/0'")![0];
-    const start = (accepted: string) =>
-      openRuntime(
-        loadConfig({
-          ...env,
-          DATA_DIR: ownDataDir(),
-          ESCROW_PROGRAM_ID: programId,
-          ESCROW_PROGRAM_V2_ID: programV2Id,
-          ESCROW_PROGRAM_UPGRADE_AUTHORITY: accepted,
-        }),
-      );
+    const start = (accepted: string) => startOn(deployed, { ESCROW_PROGRAM_UPGRADE_AUTHORITY: accepted });
     const refusal = (key: string, name: string) =>
       `Invalid ESCROW_PROGRAM_UPGRADE_AUTHORITY: ${key} is ${name}, derived from ESCROW_MASTER_SEED: whoever holds the seed could replace the escrow program's code and take every pool; name a key kept apart from the server (e.g. a multisig), or make the program immutable (docs/program.md)`;
     expect(authority).toBe((await keys.feePayer()).address);
@@ -235,21 +202,12 @@ describe('the escrow program on a real cluster', () => {
   });
 
   it("refuses to start with one of the server's own keys as a judge or the guardian, saying why", async () => {
-    const { programId, programV2Id, authority } = await deployUpgradeable();
+    const deployed = await deployUpgradeable();
     const keys = createEscrowKeys(seed);
     const feePayer = (await keys.feePayer()).address;
     const moderator = (await keys.moderator()).address;
     const start = (extra: Record<string, string>) =>
-      openRuntime(
-        loadConfig({
-          ...env,
-          DATA_DIR: ownDataDir(),
-          ESCROW_PROGRAM_ID: programId,
-          ESCROW_PROGRAM_V2_ID: programV2Id,
-          ESCROW_PROGRAM_UPGRADE_AUTHORITY: authority,
-          ...extra,
-        }),
-      );
+      startOn(deployed, { ESCROW_PROGRAM_UPGRADE_AUTHORITY: deployed.authority, ...extra });
     await expect(start({ JUDGE_WALLETS: `${env.JUDGE_WALLETS},${moderator}` })).rejects.toThrow(
       `Invalid JUDGE_WALLETS: ${moderator} is the moderator (canceller) key, derived from ESCROW_MASTER_SEED: a judge must be an admin's own wallet, or the server alone could name winners`,
     );

@@ -1,19 +1,10 @@
 import type { Address } from '@solana/kit';
 import { findVaultAddress } from '#server/chain/escrow-program/pda';
 import { startLiteSvmRuntime } from '#server/chain/escrow-program/runtimes/litesvm';
-import {
-  getCancelV2Instruction,
-  getCreateVaultV2Instruction,
-  getDepositV2Instruction,
-  getEnterV2Instruction,
-  getExecuteInstruction,
-  getProposeInstruction,
-  getRefundV2Instruction,
-  getVetoInstruction,
-} from '#server/chain/escrow-program/v2/instructions';
+import { getCreateVaultV2Instruction } from '#server/chain/escrow-program/v2/instructions';
 import { ENTRY_V2_SIZE, RECEIPT_SIZE, VAULT_V2_SIZE } from '#server/chain/escrow-program/v2/layout';
-import { planRecordClosesV2 } from '#server/chain/escrow-program/v2/payout-plan';
-import { DAY, EscrowV2Chain, SOL } from '#test/support/chain/escrow-v2-chain';
+import { DAY, type Landed, SOL } from '#test/support/chain/escrow-chain';
+import { EscrowV2Chain } from '#test/support/chain/escrow-v2-chain';
 import type { MeasureResult } from '../types';
 
 /** The issue's goal for every instruction of the escrow program. */
@@ -29,66 +20,45 @@ export async function measureProgramV2(): Promise<MeasureResult[]> {
   const chain = await EscrowV2Chain.start(runtime);
   const judges = [...chain.judges, await chain.wallet(1n), await chain.wallet(1n)];
   const results: MeasureResult[] = [];
-  const cu = (name: string, value: bigint, detail?: string) =>
+  const cu = (name: string, sent: Pick<Landed, 'computeUnits'>, detail?: string) =>
     results.push({
       kind: 'measure',
       name: `CU v2 ${name}`,
-      value: Number(value),
+      value: Number(sent.computeUnits),
       unit: 'CU',
       budget: CU_BUDGET,
       detail,
     });
-  const programId = chain.programId;
-  const terms = async () => ({
-    ...(await chain.terms()),
-    judges: judges.map((j) => j.address),
-    threshold: 5,
-  });
+  const { svm } = runtime;
 
   const createVault = async (kind: 'community' | 'major', prefund = false) => {
     const creator = await chain.wallet();
     const dareId = crypto.getRandomValues(new Uint8Array(32));
-    const vault = (await findVaultAddress(programId, dareId)).address;
-    if (prefund)
-      await chain.gift(await chain.wallet(), vault, runtime.svm.minimumBalanceForRentExemption(0n));
-    const units = await chain.must([
-      await getCreateVaultV2Instruction({
-        ...(await terms()),
-        kind,
-        programId,
-        creator,
-        rentPayer: chain.platform,
-        dareId,
-        amount: SOL,
-      }),
-    ]);
-    return { creator, vault, units };
+    const vault = (await findVaultAddress(chain.programId, dareId)).address;
+    if (prefund) await chain.gift(await chain.wallet(), vault, svm.minimumBalanceForRentExemption(0n));
+    const fiveJudges = { judges: judges.map((j) => j.address), threshold: 5 };
+    const input = await chain.createInput({ ...fiveJudges, kind, creator, dareId });
+    const sent = await chain.must([await getCreateVaultV2Instruction(input)]);
+    return { creator, vault, sent };
   };
   const enter = async (vault: Address, proofByte: number) => {
     const entrant = await chain.wallet(1n);
-    const units = await chain.must(
-      [
-        await getEnterV2Instruction({
-          programId,
-          vault,
-          entrant,
-          proofHash: new Uint8Array(32).fill(proofByte),
-        }),
-      ],
+    const proof = new Uint8Array(32).fill(proofByte);
+    return {
       entrant,
-    );
-    return { entrant, units };
+      sent: await chain.must([await chain.enterInstruction(vault, entrant, proof)], entrant),
+    };
   };
   const propose = async (vault: Address, winners: Address[]) =>
-    chain.must([await getProposeInstruction({ programId, vault, winners, judges })]);
+    chain.must([await chain.proposeInstruction(vault, winners, judges)]);
   const execute = async (vault: Address, winners: Address[]) => {
-    await chain.setTime((await chain.now()) + DAY);
-    return chain.must([getExecuteInstruction({ programId, vault, winners })], await chain.wallet(1n));
+    await chain.tick(DAY);
+    return chain.must([chain.executeInstruction(vault, winners)], await chain.wallet(1n));
   };
 
   cu(
     'create_vault (address pre-funded, 5 judges)',
-    (await createVault('community', true)).units,
+    (await createVault('community', true)).sent,
     'transfer + allocate + assign',
   );
 
@@ -96,60 +66,33 @@ export async function measureProgramV2(): Promise<MeasureResult[]> {
   const platformStart = await chain.balance(chain.platform.address);
   const feesStart = chain.feesPaidBy(chain.platform.address);
   const community = await createVault('community');
-  cu('create_vault (5 judges)', community.units, 'creates vault + receipt, moves the stake');
+  cu('create_vault (5 judges)', community.sent, 'creates vault + receipt, moves the stake');
   const payer = await chain.wallet();
+  const { vault } = community;
   cu(
     'deposit (first: creates receipt)',
-    await chain.must([
-      await getDepositV2Instruction({
-        programId,
-        vault: community.vault,
-        payer,
-        rentPayer: chain.platform,
-        amount: SOL,
-      }),
-    ]),
+    await chain.must([await chain.depositInstruction(vault, payer, SOL)]),
   );
   cu(
     'deposit (adds to receipt)',
-    await chain.must([
-      await getDepositV2Instruction({
-        programId,
-        vault: community.vault,
-        payer,
-        rentPayer: chain.platform.address,
-        amount: SOL,
-      }),
-    ]),
+    await chain.must([await chain.depositInstruction(vault, payer, SOL, chain.platform.address)]),
   );
-  const winner = await enter(community.vault, 1);
-  cu('enter (entrant pays the rent)', winner.units);
+  const winner = await enter(vault, 1);
+  cu('enter (entrant pays the rent)', winner.sent);
   const entrantStart = await chain.balance(winner.entrant.address);
-  cu('propose (community, 5 judges sign)', await propose(community.vault, [winner.entrant.address]));
-  cu(
-    'veto',
-    await chain.must(
-      [getVetoInstruction({ programId, vault: community.vault, guardian: chain.guardian })],
-      chain.guardian,
-    ),
+  cu('propose (community, 5 judges sign)', await propose(vault, [winner.entrant.address]));
+  cu('veto', await chain.must([chain.vetoInstruction(vault)], chain.guardian));
+  await propose(vault, [winner.entrant.address]);
+  cu('execute (community)', await execute(vault, [winner.entrant.address]));
+  const closes = await chain.closePlan(
+    vault,
+    [payer.address, community.creator.address],
+    [winner.entrant.address],
   );
-  await propose(community.vault, [winner.entrant.address]);
-  cu('execute (community)', await execute(community.vault, [winner.entrant.address]));
-  const closes = await planRecordClosesV2({
-    programId,
-    vault: community.vault,
-    vaultRentPayer: chain.platform.address,
-    receipts: [
-      { payer: payer.address, rentPayer: chain.platform.address },
-      { payer: community.creator.address, rentPayer: chain.platform.address },
-    ],
-    entries: [{ entrant: winner.entrant.address, rentPayer: winner.entrant.address }],
-    refund: false,
-  });
-  const closeUnits: bigint[] = [];
-  for (const step of closes) closeUnits.push(await chain.must(step.instructions));
-  cu('close_receipt', closeUnits[0]!);
-  cu('close_entry (closes the vault)', closeUnits[2]!);
+  const closed: Landed[] = [];
+  for (const step of closes) closed.push(await chain.must(step.instructions));
+  cu('close_receipt', closed[0]!);
+  cu('close_entry (closes the vault)', closed[2]!);
   const platformFees = chain.feesPaidBy(chain.platform.address) - feesStart;
   results.push({
     kind: 'measure',
@@ -159,7 +102,7 @@ export async function measureProgramV2(): Promise<MeasureResult[]> {
     budget: 0,
     detail: 'vault, receipts and entry all closed, each in its own transaction',
   });
-  const entryRent = runtime.svm.minimumBalanceForRentExemption(BigInt(ENTRY_V2_SIZE));
+  const entryRent = svm.minimumBalanceForRentExemption(BigInt(ENTRY_V2_SIZE));
   results.push({
     kind: 'measure',
     name: "v2 winner's gain beyond the pot",
@@ -179,36 +122,16 @@ export async function measureProgramV2(): Promise<MeasureResult[]> {
   // A cancelled dare, refunded by anyone.
   const cancelled = await createVault('community');
   const other = await chain.wallet();
-  await chain.must([
-    await getDepositV2Instruction({
-      programId,
-      vault: cancelled.vault,
-      payer: other,
-      rentPayer: chain.platform,
-      amount: SOL,
-    }),
-  ]);
-  cu(
-    'cancel',
-    await chain.must([
-      getCancelV2Instruction({ programId, vault: cancelled.vault, canceller: chain.canceller }),
-    ]),
-  );
-  const refund = async (p: Address) =>
-    getRefundV2Instruction({
-      programId,
-      vault: cancelled.vault,
-      payer: p,
-      receiptRentPayer: chain.platform.address,
-      vaultRentPayer: chain.platform.address,
-    });
+  await chain.must([await chain.depositInstruction(cancelled.vault, other, SOL)]);
+  cu('cancel', await chain.must([chain.cancelInstruction(cancelled.vault)]));
+  const refund = (p: Address) => chain.refundInstruction(cancelled.vault, p);
   cu('refund', await chain.must([await refund(other.address)], await chain.wallet(1n)));
   cu(
     'refund (last: closes the vault)',
     await chain.must([await refund(cancelled.creator.address)], await chain.wallet(1n)),
   );
 
-  const rent = (size: number) => Number(runtime.svm.minimumBalanceForRentExemption(BigInt(size)));
+  const rent = (size: number) => Number(svm.minimumBalanceForRentExemption(BigInt(size)));
   for (const [name, size, payerName] of [
     ['vault', VAULT_V2_SIZE, 'the platform'],
     ['receipt', RECEIPT_SIZE, 'the platform'],

@@ -1,18 +1,10 @@
-import {
-  getCancelInstruction,
-  getCloseEntryInstruction,
-  getCloseReceiptInstruction,
-  getRefundInstruction,
-} from '#server/chain/escrow-program/instructions';
+import type { Address } from '@solana/kit';
 import { ENTRY_SIZE, RECEIPT_SIZE, VAULT_SIZE } from '#server/chain/escrow-program/layout';
 import { findVaultAddress } from '#server/chain/escrow-program/pda';
-import { EscrowTestChain, SOL } from '#test/support/chain/escrow-v1-chain';
-import {
-  getCreateVaultInstruction,
-  getDepositInstruction,
-  getEnterInstruction,
-  getSettleInstruction,
-} from '#test/support/chain/v1-vaults';
+import { startLiteSvmRuntime } from '#server/chain/escrow-program/runtimes/litesvm';
+import { type Landed, SOL } from '#test/support/chain/escrow-chain';
+import { EscrowV1Chain } from '#test/support/chain/escrow-v1-chain';
+import { getCreateVaultInstruction } from '#test/support/chain/v1-vaults';
 import type { Benchmark, MeasureResult } from '../types';
 import { measureProgramV2 } from './program-v2';
 
@@ -29,130 +21,67 @@ export const program: Benchmark = {
   description: 'escrow programs v1 and v2: compute units per instruction, rent per account',
   inProcess: true,
   run: async () => {
-    const chain = await EscrowTestChain.start();
+    const chain = await EscrowV1Chain.start(await startLiteSvmRuntime());
+    const { svm } = chain.runtime;
     const results: MeasureResult[] = [];
-    const cu = (name: string, value: bigint, detail?: string) =>
+    const cu = (name: string, sent: Pick<Landed, 'computeUnits'>, detail?: string) =>
       results.push({
         kind: 'measure',
         name: `CU ${name}`,
-        value: Number(value),
+        value: Number(sent.computeUnits),
         unit: 'CU',
         budget: CU_BUDGET,
         detail,
       });
-    const ids = { programId: chain.programId };
 
     const createVault = async (kind: 'community' | 'major', prefund = false) => {
       const creator = await chain.wallet();
       const dareId = crypto.getRandomValues(new Uint8Array(32));
       const vault = (await findVaultAddress(chain.programId, dareId)).address;
-      if (prefund)
-        await chain.gift(await chain.wallet(), vault, chain.svm.minimumBalanceForRentExemption(0n));
-      const units = await chain.must([
-        await getCreateVaultInstruction({
-          ...ids,
-          creator,
-          rentPayer: chain.platform,
-          dareId,
-          moderator: chain.moderator.address,
-          deadline: chain.now() + 3600n,
-          refundAfter: chain.now() + 7200n,
-          amount: SOL,
-          kind,
-        }),
-      ]);
-      return { creator, vault, units };
+      if (prefund) await chain.gift(await chain.wallet(), vault, svm.minimumBalanceForRentExemption(0n));
+      const input = await chain.createInput({ creator, dareId, amount: SOL, kind });
+      const sent = await chain.must([await getCreateVaultInstruction(input)]);
+      return { creator, vault, sent };
     };
-    const common = (vault: string) => ({
-      ...ids,
-      vault: vault as never,
-      vaultRentPayer: chain.platform.address,
-    });
 
     cu(
       'create_vault (address pre-funded)',
-      (await createVault('community', true)).units,
+      (await createVault('community', true)).sent,
       'transfer + allocate + assign',
     );
 
     // A community dare's whole life: the platform (fee payer) pays fees and lends rent.
-    const platformStart = chain.balance(chain.platform.address);
+    const platformStart = await chain.balance(chain.platform.address);
     const feesStart = chain.feesPaidBy(chain.platform.address);
     const community = await createVault('community');
-    cu('create_vault', community.units, 'creates vault + receipt, moves the stake');
+    cu('create_vault', community.sent, 'creates vault + receipt, moves the stake');
     const payer = await chain.wallet();
-    const usersStart = chain.balance(community.creator.address) + SOL + chain.balance(payer.address);
+    const balances = async () =>
+      (await chain.balance(community.creator.address)) + (await chain.balance(payer.address));
+    const usersStart = (await balances()) + SOL;
+    const { vault } = community;
     cu(
       'deposit (first: creates receipt)',
-      await chain.must([
-        await getDepositInstruction({
-          ...common(community.vault),
-          payer,
-          rentPayer: chain.platform,
-          amount: SOL,
-        }),
-      ]),
+      await chain.must([await chain.depositInstruction(vault, payer, SOL)]),
     );
     cu(
       'deposit (adds to receipt)',
-      await chain.must([
-        await getDepositInstruction({
-          ...common(community.vault),
-          payer,
-          rentPayer: chain.platform.address,
-          amount: SOL,
-        }),
-      ]),
+      await chain.must([await chain.depositInstruction(vault, payer, SOL, chain.platform.address)]),
     );
     const winner = await chain.wallet(0n);
-    cu(
-      'enter',
-      await chain.must([
-        await getEnterInstruction({ ...common(community.vault), entrant: winner, rentPayer: chain.platform }),
-      ]),
-    );
-    cu(
-      'settle (community)',
-      await chain.must([
-        await getSettleInstruction({
-          ...common(community.vault),
-          moderator: chain.moderator,
-          winners: [winner.address],
-        }),
-      ]),
-    );
-    cu(
-      'close_receipt',
-      await chain.must([
-        await getCloseReceiptInstruction({
-          ...common(community.vault),
-          payer: payer.address,
-          receiptRentPayer: chain.platform.address,
-        }),
-      ]),
-    );
-    await chain.must([
-      await getCloseReceiptInstruction({
-        ...common(community.vault),
-        payer: community.creator.address,
-        receiptRentPayer: chain.platform.address,
-      }),
-    ]);
+    cu('enter', await chain.must([await chain.enterInstruction(vault, winner)]));
+    cu('settle (community)', await chain.must([await chain.settleInstruction(vault, [winner.address])]));
+    cu('close_receipt', await chain.must([await chain.closeReceiptInstruction(vault, payer.address)]));
+    await chain.must([await chain.closeReceiptInstruction(vault, community.creator.address)]);
     cu(
       'close_entry (closes the vault)',
-      await chain.must([
-        await getCloseEntryInstruction({
-          ...common(community.vault),
-          entrant: winner.address,
-          entryRentPayer: chain.platform.address,
-        }),
-      ]),
+      await chain.must([await chain.closeEntryInstruction(vault, winner.address)]),
     );
     const platformFees = chain.feesPaidBy(chain.platform.address) - feesStart;
     results.push({
       kind: 'measure',
       name: 'rent not returned after a dare ends',
-      value: Number(platformStart - chain.balance(chain.platform.address) - platformFees),
+      value: Number(platformStart - (await chain.balance(chain.platform.address)) - platformFees),
       unit: 'lamports',
       budget: 0,
       detail: 'vault, receipts and entry all closed',
@@ -160,9 +89,7 @@ export const program: Benchmark = {
     results.push({
       kind: 'measure',
       name: "users' cost beyond their stake and pool",
-      value: Number(
-        usersStart - chain.balance(community.creator.address) - chain.balance(payer.address) - 3n * SOL,
-      ),
+      value: Number(usersStart - (await balances()) - 3n * SOL),
       unit: 'lamports',
       budget: 0,
       detail: `the platform paid ${platformFees} lamports of fees`,
@@ -172,48 +99,25 @@ export const program: Benchmark = {
     const major = await createVault('major');
     const [first, second] = [await chain.wallet(0n), await chain.wallet(0n)];
     for (const entrant of [first, second])
-      await chain.must([
-        await getEnterInstruction({ ...common(major.vault), entrant, rentPayer: chain.platform }),
-      ]);
+      await chain.must([await chain.enterInstruction(major.vault, entrant)]);
     cu(
       'settle (major, 70/30)',
-      await chain.must([
-        await getSettleInstruction({
-          ...common(major.vault),
-          moderator: chain.moderator,
-          winners: [first.address, second.address],
-        }),
-      ]),
+      await chain.must([await chain.settleInstruction(major.vault, [first.address, second.address])]),
     );
 
     // A cancelled dare, refunded by anyone.
     const cancelled = await createVault('community');
     const other = await chain.wallet();
-    await chain.must([
-      await getDepositInstruction({
-        ...common(cancelled.vault),
-        payer: other,
-        rentPayer: chain.platform,
-        amount: SOL,
-      }),
-    ]);
-    cu(
-      'cancel',
-      await chain.must([getCancelInstruction({ ...common(cancelled.vault), moderator: chain.moderator })]),
-    );
-    const refund = (p: string) =>
-      getRefundInstruction({
-        ...common(cancelled.vault),
-        payer: p as never,
-        receiptRentPayer: chain.platform.address,
-      });
+    await chain.must([await chain.depositInstruction(cancelled.vault, other, SOL)]);
+    cu('cancel', await chain.must([chain.cancelInstruction(cancelled.vault)]));
+    const refund = (p: Address) => chain.refundInstruction(cancelled.vault, p);
     cu('refund', await chain.must([await refund(other.address)], await chain.wallet(1n)));
     cu(
       'refund (last: closes the vault)',
       await chain.must([await refund(cancelled.creator.address)], await chain.wallet(1n)),
     );
 
-    const rent = (size: number) => Number(chain.svm.minimumBalanceForRentExemption(BigInt(size)));
+    const rent = (size: number) => Number(svm.minimumBalanceForRentExemption(BigInt(size)));
     for (const [name, size] of [
       ['vault', VAULT_SIZE],
       ['receipt', RECEIPT_SIZE],

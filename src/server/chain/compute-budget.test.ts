@@ -24,7 +24,6 @@ import {
   SOL,
   walletSigns,
 } from '#test/support/chain/embedded-escrow-chain';
-import { buildCreateVaultTransaction } from '#test/support/chain/v1-vaults';
 import {
   computeUnitLimit,
   configurePriorityFees,
@@ -141,7 +140,7 @@ describe('transactions built on a chain with recent priority fees', () => {
   let fees: PriorityFees;
   const paid = 3_000n;
   beforeAll(async () => {
-    t = await EmbeddedEscrowChain.start();
+    t = await EmbeddedEscrowChain.open();
     fees = configurePriorityFees(t.rpc, { percentile: 100, maxMicroLamports: 2_000n, cacheMs: 0 });
     // Someone else's transaction paid 3,000 micro-lamports per unit: the chain remembers it.
     const other = await t.wallet();
@@ -161,17 +160,7 @@ describe('transactions built on a chain with recent priority fees', () => {
 
   it('a dare and a contribution carry the limit and the capped price first, and land paying it', async () => {
     const creator = await t.wallet();
-    const created = await buildCreateVaultTransaction(t.rpc, {
-      programId: t.programId,
-      creator: creator.address,
-      rentPayer: t.platform,
-      dareId: crypto.getRandomValues(new Uint8Array(32)),
-      moderator: t.moderator.address,
-      deadline: t.now() + 3600n,
-      refundAfter: t.now() + 7200n,
-      amount: SOL / 10n,
-      kind: 'community',
-    });
+    const created = await t.buildCreateVault(creator.address, SOL / 10n);
     const createBudget = budgetOf(created.base64);
     expect(createBudget.first).toBe(COMPUTE_BUDGET);
     expect(createBudget.price).toBe(2_000n); // the chain's 3,000, capped

@@ -8,28 +8,15 @@
  */
 import {
   type Address,
-  appendTransactionMessageInstructions,
-  createTransactionMessage,
   getBase58Decoder,
   getBase64EncodedWireTransaction,
   type KeyPairSigner,
-  pipe,
   type Signature,
-  setTransactionMessageFeePayerSigner,
-  setTransactionMessageLifetimeUsingBlockhash,
-  signTransactionMessageWithSigners,
 } from '@solana/kit';
 import { getTransferSolInstruction } from '@solana-program/system';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EmbeddedEscrowChain, walletSigns } from '#test/support/chain/embedded-escrow-chain';
-import {
-  buildCreateVaultTransaction,
-  buildDepositV1Transaction,
-  buildEnterTransaction,
-} from '#test/support/chain/v1-vaults';
 import { waitForConfirmation } from './confirmation';
-import { buildCancelAndRefundTransactions, buildRefundTransaction } from './escrow-program/app-transactions';
-import { getCancelInstruction, getRefundInstruction } from './escrow-program/instructions';
 import { type DareKind, ENTRY_SIZE, VAULT_SIZE } from './escrow-program/layout';
 import { majorShares, readVaultTransaction } from './payout-transactions';
 
@@ -37,7 +24,7 @@ let t: EmbeddedEscrowChain;
 let entryRent: bigint;
 let vaultRent: bigint;
 beforeAll(async () => {
-  t = await EmbeddedEscrowChain.start();
+  t = await EmbeddedEscrowChain.open();
   entryRent = await t.rpc.getMinimumBalanceForRentExemption(BigInt(ENTRY_SIZE)).send();
   vaultRent = await t.rpc.getMinimumBalanceForRentExemption(BigInt(VAULT_SIZE)).send();
 });
@@ -45,42 +32,14 @@ afterAll(() => t.close());
 
 async function dare(stake: bigint, kind: DareKind = 'community') {
   const creator = await t.wallet();
-  const built = await buildCreateVaultTransaction(t.rpc, {
-    programId: t.programId,
-    creator: creator.address,
-    rentPayer: t.platform,
-    dareId: crypto.getRandomValues(new Uint8Array(32)),
-    moderator: t.moderator.address,
-    deadline: t.now() + 3600n,
-    refundAfter: t.now() + 7200n,
-    amount: stake,
-    kind,
-  });
-  await t.sendWire(await walletSigns(built.base64, creator));
-  return { vault: built.vault, creator };
+  return { vault: (await t.createDareByWallet(creator, stake, { kind })).vault, creator };
 }
 
-async function deposit(vault: Address, payer: KeyPairSigner, amount: bigint) {
-  const built = await buildDepositV1Transaction(t.rpc, {
-    programId: t.programId,
-    vault,
-    payer: payer.address,
-    rentPayer: t.platform,
-    amount,
-  });
-  await t.sendWire(await walletSigns(built.base64, payer));
-}
+const deposit = (vault: Address, payer: KeyPairSigner, amount: bigint) =>
+  t.depositByWallet(vault, payer, amount);
 
 /** The entrant's wallet pays its entry: given exactly the rent and the fee, it is left with nothing more. */
-async function enter(vault: Address, entrant: KeyPairSigner) {
-  const built = await buildEnterTransaction(t.rpc, {
-    programId: t.programId,
-    vault,
-    entrant: entrant.address,
-  });
-  await t.fund(entrant.address, entryRent + 5_000n);
-  await t.sendWire(await walletSigns(built.base64, entrant));
-}
+const enter = (vault: Address, entrant: KeyPairSigner) => t.enterByWallet(vault, entrant);
 
 const read = (signature: string, vault: Address) =>
   readVaultTransaction(t.rpc, signature, { programId: t.programId, vault, vaultRent });
@@ -92,7 +51,7 @@ describe('readVaultTransaction', () => {
     await deposit(vault, backer, 23_000_000n);
     const winner = await t.wallet(0n);
     await enter(vault, winner);
-    await t.send([getTransferSolInstruction({ source: backer, destination: vault, amount: 7n })], backer);
+    await t.gift(backer, vault, 7n);
     // A settle the server no longer signs (v1 retired), read as the notice job reads any landed one.
     const signature = await t.settleV1(vault, [winner.address]);
     const effects = await read(signature, vault);
@@ -132,17 +91,10 @@ describe('readVaultTransaction', () => {
     await deposit(vault, backer, 11_000_000n);
     // The creator entered too: its refund and its entry's rent come back in one transaction.
     await enter(vault, creator);
-    const [cancel] = await buildCancelAndRefundTransactions(t.rpc, {
-      programId: t.programId,
-      vault,
-      moderator: t.moderator,
-      feePayer: t.platform,
-    });
+    const [cancel] = await t.appCancelAndRefunds(vault);
     // Only the cancel and the creator's refund: the backer refunds itself.
-    const own = await buildRefundTransaction(t.rpc, { programId: t.programId, vault, payer: backer.address });
-    const cancelOnly = await t.send([
-      getCancelInstruction({ programId: t.programId, vault, moderator: t.moderator }),
-    ]);
+    const own = await t.appRefund(vault, backer.address);
+    const { signature: cancelOnly } = await t.must([t.cancelInstruction(vault)]);
     expect(cancel).toBeDefined();
     expect((await read(cancelOnly, vault))!.cancelled).toBe(true);
     const before = await t.balance(backer.address);
@@ -151,12 +103,7 @@ describe('readVaultTransaction', () => {
     expect(ownEffects!.refunds).toEqual([{ receipt: expect.any(String), payer: backer.address }]);
     expect(ownEffects!.vaultOut).toBe(31_000_000n);
     expect((await t.balance(backer.address)) - before).toBe(31_000_000n - 5_000n);
-    const rest = await buildCancelAndRefundTransactions(t.rpc, {
-      programId: t.programId,
-      vault,
-      moderator: t.moderator,
-      feePayer: t.platform,
-    });
+    const rest = await t.appCancelAndRefunds(vault);
     expect(rest).toHaveLength(1);
     const creatorBefore = await t.balance(creator.address);
     const effects = await read(await t.sendWire(rest[0]!.base64), vault);
@@ -173,20 +120,14 @@ describe('readVaultTransaction', () => {
     const payer = await t.wallet();
     await deposit(vault, payer, 20_000_000n);
     const other = await t.wallet(5n);
-    await t.send([getCancelInstruction({ programId: t.programId, vault, moderator: t.moderator })]);
+    await t.must([t.cancelInstruction(vault)]);
     const before = await t.balance(payer.address);
     // One transaction: 3 SOL from another wallet to the payer, the payer's refund, and 7 lamports
     // into the vault (which stay there: this is not the vault's last receipt).
-    const signature = await t.send(
+    const { signature } = await t.must(
       [
         getTransferSolInstruction({ source: other, destination: payer.address, amount: 3_000_000_000n }),
-        await getRefundInstruction({
-          programId: t.programId,
-          vault,
-          payer: payer.address,
-          receiptRentPayer: t.platform.address,
-          vaultRentPayer: t.platform.address,
-        }),
+        await t.refundInstruction(vault, payer.address),
         getTransferSolInstruction({ source: other, destination: vault, amount: 7n }),
       ],
       payer,
@@ -201,18 +142,7 @@ describe('readVaultTransaction', () => {
   it('reads a failed transaction as failed, and an unknown signature as null', async () => {
     const { vault } = await dare(10_000_000n);
     const impostor = await t.wallet();
-    const { value: lifetime } = await t.rpc.getLatestBlockhash().send();
-    const message = pipe(
-      createTransactionMessage({ version: 0 }),
-      (m) => setTransactionMessageFeePayerSigner(impostor, m),
-      (m) => setTransactionMessageLifetimeUsingBlockhash(lifetime, m),
-      (m) =>
-        appendTransactionMessageInstructions(
-          [getCancelInstruction({ programId: t.programId, vault, moderator: impostor })],
-          m,
-        ),
-    );
-    const signed = await signTransactionMessageWithSigners(message);
+    const signed = await t.signed([t.cancelInstruction(vault, impostor)], impostor);
     const signature = await t.rpc
       .sendTransaction(getBase64EncodedWireTransaction(signed), { encoding: 'base64', skipPreflight: true })
       .send();

@@ -1,123 +1,76 @@
 /**
- * The embedded chain (LiteSVM behind our JSON-RPC handler) with the escrow program deployed the
- * way the server deploys it, a clock the test moves, and a funded platform fee payer and
- * moderator: where the app's escrow transactions are tested through a real kit RPC client.
- * Not used by the server.
+ * The escrow test chain on the embedded chain (embedded-runtime.ts), with program v1 deployed the
+ * way the server deploys it: where the app's escrow transactions are tested through a real kit
+ * RPC client, wallets signing what the app built for them. Not used by the server.
  */
 import {
   type Address,
-  appendTransactionMessageInstructions,
   type Base64EncodedWireTransaction,
-  createTransactionMessage,
-  generateKeyPairSigner,
+  createNoopSigner,
   getBase64EncodedWireTransaction,
   getBase64Encoder,
-  getSignatureFromTransaction,
   getTransactionDecoder,
-  type Instruction,
   type KeyPairSigner,
-  pipe,
   type Signature,
   type SignatureBytes,
-  setTransactionMessageFeePayerSigner,
-  setTransactionMessageLifetimeUsingBlockhash,
   signBytes,
-  signTransactionMessageWithSigners,
 } from '@solana/kit';
-import { waitForConfirmation } from '#server/chain/confirmation';
-import { createEmbeddedChain } from '#server/chain/embedded/index';
-import { fetchVault } from '#server/chain/escrow-program/accounts';
+import {
+  buildCancelAndRefundTransactions,
+  buildCloseRecordsTransactions,
+  buildRefundTransaction,
+} from '#server/chain/escrow-program/app-transactions';
 import { ensureProgramDeployed } from '#server/chain/escrow-program/deploy';
+import { type DareKind, ENTRY_SIZE } from '#server/chain/escrow-program/layout';
 import { readEscrowProgram } from '#server/chain/escrow-program/program';
 import { listVaultRecords } from '#server/chain/escrow-program/vault-records';
-import type { ChainPort } from '#server/chain/port';
-import { getSettleAndCloseInstructions, getSettleInstruction } from '#test/support/chain/v1-vaults';
+import {
+  type EmbeddedRuntime,
+  type EmbeddedRuntimeOptions,
+  startEmbeddedRuntime,
+} from '#test/support/chain/embedded-runtime';
+import { type DareKeys, fundedDareKeys, HOUR, SIGNATURE_FEE } from '#test/support/chain/escrow-chain';
+import { EscrowV1Chain } from '#test/support/chain/escrow-v1-chain';
+import {
+  buildCreateVaultTransaction,
+  buildDepositV1Transaction,
+  buildEnterTransaction,
+  getCloseInstructions,
+} from '#test/support/chain/v1-vaults';
 
-export const SOL = 1_000_000_000n;
-/** LiteSVM's (and mainnet's) fee: 5000 lamports per signature. */
-export const SIGNATURE_FEE = 5000n;
+export { SIGNATURE_FEE, SOL } from '#test/support/chain/escrow-chain';
 
-export class EmbeddedEscrowChain {
-  private constructor(
-    readonly chain: ChainPort,
-    readonly programId: Address,
-    /** The platform fee payer: pays fees and rent, gets the rent back. */
-    readonly platform: KeyPairSigner,
-    readonly moderator: KeyPairSigner,
-    private readonly clock: { now: Date },
-  ) {}
+export class EmbeddedEscrowChain extends EscrowV1Chain<EmbeddedRuntime> {
+  private constructor(runtime: EmbeddedRuntime, programId: Address, keys: DareKeys) {
+    super(runtime, programId, keys);
+  }
 
-  static async start(
-    options: { stateDir?: string | null; rpcServer?: boolean; start?: Date } = {},
-  ): Promise<EmbeddedEscrowChain> {
-    const clock = { now: options.start ?? new Date('2026-11-22T10:00:00.000Z') };
-    const chain = await createEmbeddedChain({
-      stateDir: options.stateDir ?? null,
-      clock: () => clock.now,
-      rpcServer: options.rpcServer ? { host: '127.0.0.1', port: 0 } : null,
-    });
-    const platform = await generateKeyPairSigner();
-    await chain.airdrop(platform.address, 1_000n * SOL);
+  /** A new embedded chain, its clock at `options.start` (default 2026-11-22T10:00Z). */
+  static async open(options: EmbeddedRuntimeOptions = {}): Promise<EmbeddedEscrowChain> {
+    const runtime = await startEmbeddedRuntime(options);
     const { programId } = await ensureProgramDeployed({
-      rpc: chain.rpc,
-      authority: platform,
+      rpc: runtime.chain.rpc,
+      authority: runtime.payer,
       keypairFile: null,
       bytes: readEscrowProgram(),
     });
-    return new EmbeddedEscrowChain(chain, programId, platform, await generateKeyPairSigner(), clock);
+    return new EmbeddedEscrowChain(runtime, programId, await fundedDareKeys(runtime));
+  }
+
+  get chain() {
+    return this.runtime.chain;
   }
 
   get rpc() {
-    return this.chain.rpc;
+    return this.runtime.chain.rpc;
   }
 
-  /** Unix seconds of the app's clock: the time the next transaction executes at. */
-  now(): bigint {
-    return BigInt(Math.floor(this.clock.now.getTime() / 1000));
+  sendWire(wire: Base64EncodedWireTransaction): Promise<Signature> {
+    return this.runtime.sendWire(wire);
   }
 
-  tick(seconds: bigint): void {
-    this.clock.now = new Date(this.clock.now.getTime() + Number(seconds) * 1000);
-  }
-
-  async wallet(sol = 10n): Promise<KeyPairSigner> {
-    const signer = await generateKeyPairSigner();
-    if (sol > 0n) await this.chain.airdrop(signer.address, sol * SOL);
-    return signer;
-  }
-
-  /** Exactly `lamports` more for `address` (an entrant's entry, to the lamport). */
-  async fund(address: Address, lamports: bigint): Promise<void> {
-    await this.chain.airdrop(address, lamports);
-  }
-
-  async balance(address: Address): Promise<bigint> {
-    return (await this.rpc.getBalance(address, { commitment: 'confirmed' }).send()).value;
-  }
-
-  async exists(address: Address): Promise<boolean> {
-    return (await this.rpc.getAccountInfo(address, { encoding: 'base64' }).send()).value !== null;
-  }
-
-  /** Sends wire bytes with preflight and waits until they are confirmed. */
-  async sendWire(wire: Base64EncodedWireTransaction): Promise<Signature> {
-    const signature = await this.rpc.sendTransaction(wire, { encoding: 'base64' }).send();
-    await waitForConfirmation(this.rpc, signature, { intervalMs: 5, timeoutMs: 10_000 });
-    return signature;
-  }
-
-  /** Instructions in one transaction paid by `feePayer` (default the platform). */
-  async send(instructions: Instruction[], feePayer: KeyPairSigner = this.platform): Promise<Signature> {
-    const { value: lifetime } = await this.rpc.getLatestBlockhash().send();
-    const message = pipe(
-      createTransactionMessage({ version: 0 }),
-      (m) => setTransactionMessageFeePayerSigner(feePayer, m),
-      (m) => setTransactionMessageLifetimeUsingBlockhash(lifetime, m),
-      (m) => appendTransactionMessageInstructions(instructions, m),
-    );
-    const transaction = await signTransactionMessageWithSigners(message);
-    await this.sendWire(getBase64EncodedWireTransaction(transaction));
-    return getSignatureFromTransaction(transaction);
+  costOf(signature: Signature): Promise<{ fee: bigint; computeUnits: bigint }> {
+    return this.runtime.costOf(signature);
   }
 
   /**
@@ -132,36 +85,95 @@ export class EmbeddedEscrowChain {
     winners: readonly Address[],
     { closes = true }: { closes?: boolean } = {},
   ): Promise<Signature> {
-    const account = await fetchVault(this.rpc, this.programId, vault);
+    const settle = this.settleInstruction(vault, winners);
+    if (!closes) return (await this.must([await settle])).signature;
+    const account = await this.vault(vault);
     if (!account) throw new Error(`settleV1: no vault at ${vault}`);
-    const input = { programId: this.programId, vault, moderator: this.moderator, winners };
-    if (!closes) return this.send([await getSettleInstruction(input)]);
     const records = await listVaultRecords(this.rpc, this.programId, vault);
-    return this.send(
-      await getSettleAndCloseInstructions({
-        ...input,
-        vaultRentPayer: account.rentPayer,
-        receipts: records.receipts,
-        entries: records.entries,
-      }),
-    );
+    const rentBack = { ...this.rentBack(vault), vaultRentPayer: account.rentPayer };
+    const closing = await getCloseInstructions({ ...rentBack, ...records, refund: false });
+    return (await this.must([await settle, ...closing])).signature;
   }
 
-  /** The fee and compute units a landed transaction was charged, as the chain recorded them. */
-  async costOf(signature: Signature): Promise<{ fee: bigint; computeUnits: bigint }> {
-    const transaction = await this.rpc
-      .getTransaction(signature, {
-        commitment: 'confirmed',
-        encoding: 'json',
-        maxSupportedTransactionVersion: 0,
-      })
-      .send();
-    if (!transaction?.meta) throw new Error(`no transaction ${signature}`);
-    return { fee: transaction.meta.fee, computeUnits: transaction.meta.computeUnitsConsumed ?? 0n };
+  /**
+   * create_vault as the app builds it for the creator's wallet to sign (the platform, lending the
+   * rent, has signed): the deadline in an hour, refunds an hour later unless told.
+   */
+  async buildCreateVault(
+    creator: Address,
+    stake: bigint,
+    options: { kind?: DareKind; refundAfter?: bigint } = {},
+  ): Promise<Awaited<ReturnType<typeof buildCreateVaultTransaction>>> {
+    const deadline = (await this.now()) + HOUR;
+    const input = await this.createInput({
+      creator: createNoopSigner(creator),
+      deadline,
+      refundAfter: options.refundAfter ?? deadline + HOUR,
+      amount: stake,
+      kind: options.kind ?? 'community',
+    });
+    return buildCreateVaultTransaction(this.rpc, { ...input, creator });
+  }
+
+  /** A dare created by its creator's wallet, signing what the app built. */
+  async createDareByWallet(
+    creator: KeyPairSigner,
+    stake: bigint,
+    options: { kind?: DareKind; refundAfter?: bigint } = {},
+  ): Promise<{ vault: Address; signature: Signature }> {
+    const built = await this.buildCreateVault(creator.address, stake, options);
+    return { vault: built.vault, signature: await this.sendWire(await walletSigns(built.base64, creator)) };
+  }
+
+  /** A deposit by the payer's wallet; the platform lends a new receipt's rent. */
+  async depositByWallet(vault: Address, payer: KeyPairSigner, amount: bigint) {
+    const built = await buildDepositV1Transaction(this.rpc, {
+      programId: this.programId,
+      vault,
+      payer: payer.address,
+      rentPayer: this.platform,
+      amount,
+    });
+    return { built, signature: await this.sendWire(await walletSigns(built.base64, payer)) };
+  }
+
+  /**
+   * An entry by the entrant's wallet, the fee payer, the entry's rent payer and the only signer:
+   * it is given exactly the rent and the fee first. `paid`: what its balance went down by.
+   */
+  async enterByWallet(vault: Address, entrant: KeyPairSigner) {
+    const built = await buildEnterTransaction(this.rpc, {
+      programId: this.programId,
+      vault,
+      entrant: entrant.address,
+    });
+    await this.fund(
+      entrant.address,
+      (await this.runtime.minimumBalanceForRentExemption(ENTRY_SIZE)) + SIGNATURE_FEE,
+    );
+    const before = await this.balance(entrant.address);
+    const signature = await this.sendWire(await walletSigns(built.base64, entrant));
+    return { built, signature, paid: before - (await this.balance(entrant.address)) };
+  }
+
+  /** The app's cancel and refunds of `vault`: the moderator signs, the platform pays. */
+  appCancelAndRefunds(vault: Address) {
+    const keys = { moderator: this.moderator, feePayer: this.platform };
+    return buildCancelAndRefundTransactions(this.rpc, { programId: this.programId, vault, ...keys });
+  }
+
+  /** The app's closes of `vault`'s records; `feePayer` (default the platform) pays. */
+  appRecordCloses(vault: Address, feePayer: KeyPairSigner = this.platform) {
+    return buildCloseRecordsTransactions(this.rpc, { programId: this.programId, vault, feePayer });
+  }
+
+  /** The app's 'Refund me' of `payer`'s receipt, for its wallet to sign. */
+  appRefund(vault: Address, payer: Address) {
+    return buildRefundTransaction(this.rpc, { programId: this.programId, vault, payer });
   }
 
   close(): Promise<void> {
-    return this.chain.close();
+    return this.runtime.close();
   }
 }
 

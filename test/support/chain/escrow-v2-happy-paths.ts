@@ -7,24 +7,13 @@
  * (the executable rent payer) is never invoked; no transaction repeats an earlier one.
  */
 import type { Address, KeyPairSigner } from '@solana/kit';
-import { getTransferSolInstruction } from '@solana-program/system';
 import { expect } from 'vitest';
-import { findEntryAddress, findReceiptAddress } from '#server/chain/escrow-program/pda';
-import { readEscrowProgram } from '#server/chain/escrow-program/program';
-import { balances, outcome, type Report } from '#server/chain/escrow-program/runtimes/compare';
-import { deployPrograms, type ProgramRuntime } from '#server/chain/escrow-program/runtimes/runtime';
+import { balances, dareBalances, outcome, type Report } from '#server/chain/escrow-program/runtimes/compare';
+import type { ProgramRuntime } from '#server/chain/escrow-program/runtimes/runtime';
 import { ESCROW_V2_ERROR_CODE as E } from '#server/chain/escrow-program/v2/errors';
-import {
-  getCancelV2Instruction,
-  getDepositV2Instruction,
-  getEnterV2Instruction,
-  getExecuteInstruction,
-  getProposeInstruction,
-  getRefundV2Instruction,
-  getVetoInstruction,
-} from '#server/chain/escrow-program/v2/instructions';
-import { type PlannedTransaction, planRecordClosesV2 } from '#server/chain/escrow-program/v2/payout-plan';
-import { DAY, EscrowV2Chain, SOL, type TestDareV2 } from '#test/support/chain/escrow-v2-chain';
+import type { PlannedTransaction } from '#server/chain/escrow-program/v2/payout-plan';
+import { DAY, SOL } from '#test/support/chain/escrow-chain';
+import { EscrowV2Chain, type TestDareV2 } from '#test/support/chain/escrow-v2-chain';
 
 /** A v2 chain on `runtime` with the steps every scenario takes. */
 async function dareSteps(runtime: ProgramRuntime) {
@@ -34,72 +23,35 @@ async function dareSteps(runtime: ProgramRuntime) {
   const proofOf = (label: string) => new Uint8Array(32).fill(label.charCodeAt(0));
 
   async function deposit(dare: TestDareV2, payer: KeyPairSigner, amount: bigint) {
-    await chain.must([
-      await getDepositV2Instruction({
-        programId: chain.programId,
-        vault: dare.vault,
-        payer,
-        rentPayer: chain.platform,
-        amount,
-      }),
-    ]);
+    await chain.must([await chain.depositInstruction(dare.vault, payer, amount)]);
   }
 
   /** The entrant signs, pays the fee and the entry's rent. */
   async function enter(dare: TestDareV2, entrant: KeyPairSigner, proof = proofOf('p')) {
-    await chain.must(
-      [
-        await getEnterV2Instruction({
-          programId: chain.programId,
-          vault: dare.vault,
-          entrant,
-          proofHash: proof,
-        }),
-      ],
-      entrant,
-    );
+    await chain.must([await chain.enterInstruction(dare.vault, entrant, proof)], entrant);
   }
 
-  async function propose(dare: TestDareV2, winners: Address[], judges = chain.judges.slice(0, 2)) {
-    await chain.must([
-      await getProposeInstruction({ programId: chain.programId, vault: dare.vault, winners, judges }),
-    ]);
+  async function propose(dare: TestDareV2, winners: Address[], judges?: KeyPairSigner[]) {
+    await chain.must([await chain.proposeInstruction(dare.vault, winners, judges)]);
   }
 
-  const entryOf = async (dare: TestDareV2, entrant: Address) =>
-    (await findEntryAddress(chain.programId, dare.vault, entrant)).address;
-  const receiptOf = async (dare: TestDareV2, payer: Address) =>
-    (await findReceiptAddress(chain.programId, dare.vault, payer)).address;
+  const entryOf = (dare: TestDareV2, entrant: Address) => chain.entryAddress(dare.vault, entrant);
+  const receiptOf = (dare: TestDareV2, payer: Address) => chain.receiptAddress(dare.vault, payer);
 
   /** Sends each planned transaction on its own, by the stranger; returns the results in order. */
-  async function sendEach(plan: PlannedTransaction[]) {
-    const results = [];
-    for (const step of plan) results.push(await chain.send(step.instructions, stranger));
-    return results;
-  }
+  const sendEach = (plan: PlannedTransaction[]) => chain.sendEach(plan, stranger);
 
-  async function closes(dare: TestDareV2, payers: Address[], entrants: Address[], refund: boolean) {
-    return planRecordClosesV2({
-      programId: chain.programId,
-      vault: dare.vault,
-      vaultRentPayer: chain.platform.address,
-      receipts: payers.map((payer) => ({ payer, rentPayer: chain.platform.address })),
-      entries: entrants.map((entrant) => ({ entrant, rentPayer: entrant })),
-      refund,
-    });
-  }
+  const closes = (dare: TestDareV2, payers: Address[], entrants: Address[], refund: boolean) =>
+    chain.closePlan(dare.vault, payers, entrants, { refund });
 
   /** Execute, sent by the stranger: anyone may. */
   async function execute(dare: TestDareV2, winners: Address[]) {
-    await chain.must(
-      [getExecuteInstruction({ programId: chain.programId, vault: dare.vault, winners })],
-      stranger,
-    );
+    await chain.must([chain.executeInstruction(dare.vault, winners)], stranger);
   }
 
-  /** After a payout: each record's close on its own, every one of which must succeed. */
-  async function closeAll(dare: TestDareV2, payers: Address[], entrants: Address[]) {
-    for (const result of await sendEach(await closes(dare, payers, entrants, false)))
+  /** Each record's close (with `refund`, refunds) on its own, every one of which must succeed. */
+  async function closeAll(dare: TestDareV2, payers: Address[], entrants: Address[], { refund = false } = {}) {
+    for (const result of await sendEach(await closes(dare, payers, entrants, refund)))
       expect(result.ok).toBe(true);
   }
 
@@ -184,16 +136,7 @@ export async function v2HappyPaths(runtime: ProgramRuntime): Promise<Report> {
     await entryOf(dare, loser.address),
   ])
     expect(await chain.data(address)).toBeNull();
-  Object.assign(
-    report,
-    await balances(runtime, {
-      'community: creator': dare.creator.address,
-      'community: payer': payer.address,
-      'community: winner': winner.address,
-      'community: loser': loser.address,
-      'community: vault': dare.vault,
-    }),
-  );
+  Object.assign(report, await dareBalances(runtime, 'community', dare, { payer, winner, loser }));
 
   // Major: 70/30 of an odd pot, the odd lamport to the first share; then one wallet named twice.
   for (const same of [false, true]) {
@@ -227,9 +170,7 @@ export async function v2HappyPaths(runtime: ProgramRuntime): Promise<Report> {
   await enter(vetoed, paid);
   await propose(vetoed, [named.address]);
   await chain.setTime((await chain.now()) + DAY - 1n);
-  await chain.must([
-    getVetoInstruction({ programId: chain.programId, vault: vetoed.vault, guardian: chain.guardian }),
-  ]);
+  await chain.must([chain.vetoInstruction(vetoed.vault)]);
   const reopened = (await chain.vault(vetoed.vault))!;
   expect(reopened).toMatchObject({ status: 'open', proposal: null });
   report['veto: veto count'] = BigInt(reopened.vetoCount);
@@ -258,15 +199,7 @@ export async function v2HappyPaths(runtime: ProgramRuntime): Promise<Report> {
   await propose(late, [lateWinner.address]);
   await chain.setTime(late.refundAfter + DAY);
   const refused = await chain.send(
-    [
-      await getRefundV2Instruction({
-        programId: chain.programId,
-        vault: late.vault,
-        payer: late.creator.address,
-        receiptRentPayer: chain.platform.address,
-        vaultRentPayer: chain.platform.address,
-      }),
-    ],
+    [await chain.refundInstruction(late.vault, late.creator.address)],
     stranger,
   );
   expect(refused.ok ? null : refused.code).toBe(E.ProposalPending);
@@ -283,45 +216,20 @@ export async function v2HappyPaths(runtime: ProgramRuntime): Promise<Report> {
   const entrant = await chain.wallet(1n);
   await deposit(cancelled, cancelPayer, 2n * SOL + 3n);
   await enter(cancelled, entrant);
-  await chain.must([
-    getCancelV2Instruction({
-      programId: chain.programId,
-      vault: cancelled.vault,
-      canceller: chain.canceller,
-    }),
-  ]);
-  for (const result of await steps.sendEach(
-    await steps.closes(cancelled, [cancelled.creator.address, cancelPayer.address], [entrant.address], true),
-  ))
-    expect(result.ok).toBe(true);
-  Object.assign(
-    report,
-    await balances(runtime, {
-      'cancel: creator': cancelled.creator.address,
-      'cancel: payer': cancelPayer.address,
-      'cancel: entrant': entrant.address,
-      'cancel: vault': cancelled.vault,
-      canceller: chain.canceller.address,
-    }),
-  );
+  await chain.must([chain.cancelInstruction(cancelled.vault)]);
+  await steps.closeAll(cancelled, [cancelled.creator.address, cancelPayer.address], [entrant.address], {
+    refund: true,
+  });
+  Object.assign(report, await dareBalances(runtime, 'cancel', cancelled, { payer: cancelPayer, entrant }));
+  report.canceller = await chain.balance(chain.canceller.address);
 
   // No proposal by refund_after: anyone refunds each payer.
   const expired = await chain.createDare();
   const expiredPayer = await chain.wallet();
   await deposit(expired, expiredPayer, SOL);
   await chain.setTime(expired.refundAfter);
-  for (const result of await steps.sendEach(
-    await steps.closes(expired, [expiredPayer.address, expired.creator.address], [], true),
-  ))
-    expect(result.ok).toBe(true);
-  Object.assign(
-    report,
-    await balances(runtime, {
-      'expired: creator': expired.creator.address,
-      'expired: payer': expiredPayer.address,
-      'expired: vault': expired.vault,
-    }),
-  );
+  await steps.closeAll(expired, [expiredPayer.address, expired.creator.address], [], { refund: true });
+  Object.assign(report, await dareBalances(runtime, 'expired', expired, { payer: expiredPayer }));
 
   // The platform lent every vault's and receipt's rent and got all of it back: it paid fees only.
   report['platform: spent (fees only)'] = platformStart - (await chain.balance(chain.platform.address));
@@ -346,19 +254,9 @@ export async function v2ExecutableRentPayer(runtime: ProgramRuntime): Promise<Re
   await enter(dare, frozen);
   const frozenEntry = await entryOf(dare, frozen.address);
   const entryRent = (await chain.entry(frozenEntry))!.rent;
-  await chain.must(
-    [
-      getTransferSolInstruction({
-        source: frozen,
-        destination: stranger.address,
-        amount: await chain.balance(frozen.address),
-      }),
-    ],
-    chain.platform,
-  );
   // Nobody calls the program at the entrant's address: only its being executable matters.
-  await deployPrograms(chain.runtime, [{ bytes: readEscrowProgram(), program: frozen }], { invoked: false });
-  const frozenAccount = (await chain.runtime.getAccount(frozen.address))!;
+  await chain.makeExecutable(frozen, stranger.address);
+  const frozenAccount = (await chain.account(frozen.address))!;
   // A program account of the upgradeable loader. Agave 1.18 treats it as executable but its
   // BanksServer reports the stored flag (false): the owner is what both runtimes agree on.
   expect(frozenAccount.owner).toBe('BPFLoaderUpgradeab1e11111111111111111111111');
@@ -367,12 +265,7 @@ export async function v2ExecutableRentPayer(runtime: ProgramRuntime): Promise<Re
   await propose(dare, [winner.address]);
   await chain.setTime(proposedAt + DAY);
   const report: Report = {
-    execute: outcome(
-      await chain.send(
-        [getExecuteInstruction({ programId: chain.programId, vault: dare.vault, winners: [winner.address] })],
-        stranger,
-      ),
-    ),
+    execute: outcome(await chain.send([chain.executeInstruction(dare.vault, [winner.address])], stranger)),
   };
   const plan = await steps.closes(
     dare,

@@ -8,47 +8,21 @@ import {
   SOLANA_ERROR__JSON_RPC__SERVER_ERROR_SEND_TRANSACTION_PREFLIGHT_FAILURE,
 } from '@solana/kit';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { getRefundInstruction } from '#server/chain/escrow-program/instructions';
-import { findVaultAddress } from '#server/chain/escrow-program/pda';
 import { EmbeddedEscrowChain, SOL } from '#test/support/chain/embedded-escrow-chain';
-import { getCreateVaultInstruction, getDepositInstruction } from '#test/support/chain/v1-vaults';
 
 let t: EmbeddedEscrowChain;
 beforeAll(async () => {
-  t = await EmbeddedEscrowChain.start();
+  t = await EmbeddedEscrowChain.open();
 });
 afterAll(() => t.close());
 
 it('refuses at preflight, for free, a deposit that became too late while the chain sat idle', async () => {
-  const creator = await t.wallet();
-  const dareId = crypto.getRandomValues(new Uint8Array(32));
-  await t.send(
-    [
-      await getCreateVaultInstruction({
-        programId: t.programId,
-        creator,
-        rentPayer: t.platform,
-        dareId,
-        moderator: t.moderator.address,
-        deadline: t.now() + 60n,
-        refundAfter: t.now() + 120n,
-        amount: SOL,
-        kind: 'community',
-      }),
-    ],
-    creator,
-  );
-  const vault = (await findVaultAddress(t.programId, dareId)).address;
+  const now = await t.now();
+  const { vault, creator } = await t.createDare({ stake: SOL, deadline: now + 60n, refundAfter: now + 120n });
   const payer = await t.wallet();
   const before = await t.balance(payer.address);
-  t.tick(60n);
-  const late = await getDepositInstruction({
-    programId: t.programId,
-    vault,
-    payer,
-    rentPayer: t.platform,
-    amount: SOL,
-  });
+  await t.tick(60n);
+  const late = await t.depositInstruction(vault, payer, SOL);
   const refused = await t.send([late], payer).catch((error: unknown) => error);
   expect(
     isSolanaError(refused, SOLANA_ERROR__JSON_RPC__SERVER_ERROR_SEND_TRANSACTION_PREFLIGHT_FAILURE),
@@ -57,15 +31,9 @@ it('refuses at preflight, for free, a deposit that became too late while the cha
   expect(await t.balance(payer.address)).toBe(before);
 
   // And a refund that became due while idle passes preflight.
-  t.tick(60n);
-  const refund = await getRefundInstruction({
-    programId: t.programId,
-    vault,
-    payer: creator.address,
-    receiptRentPayer: t.platform.address,
-    vaultRentPayer: t.platform.address,
-  });
+  await t.tick(60n);
+  const refund = await t.refundInstruction(vault, creator.address);
   const creatorBefore = await t.balance(creator.address);
-  await t.send([refund]);
+  await t.must([refund]);
   expect(await t.balance(creator.address)).toBe(creatorBefore + SOL);
 });

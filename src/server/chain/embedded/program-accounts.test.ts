@@ -20,45 +20,24 @@ import {
   SOLANA_ERROR__JSON_RPC__INVALID_PARAMS,
 } from '@solana/kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getCancelInstruction } from '#server/chain/escrow-program/instructions';
 import { decodeReceipt, ENTRY_SIZE, RECEIPT_SIZE, VAULT_SIZE } from '#server/chain/escrow-program/layout';
-import { findEntryAddress, findReceiptAddress, findVaultAddress } from '#server/chain/escrow-program/pda';
+import { findEntryAddress, findReceiptAddress } from '#server/chain/escrow-program/pda';
 import { EmbeddedEscrowChain, SOL } from '#test/support/chain/embedded-escrow-chain';
-import {
-  getCloseInstructions,
-  getCreateVaultInstruction,
-  getDepositInstruction,
-  getEnterInstruction,
-} from '#test/support/chain/v1-vaults';
 import { createEmbeddedChain } from '.';
 
 let stateDir: string;
 let t: EmbeddedEscrowChain;
 beforeAll(async () => {
   stateDir = mkdtempSync(path.join(os.tmpdir(), 'darepool-gpa-'));
-  t = await EmbeddedEscrowChain.start({ stateDir });
+  t = await EmbeddedEscrowChain.open({ stateDir });
 });
 afterAll(async () => {
   await t.close();
   rmSync(stateDir, { recursive: true, force: true });
 });
 
-async function createVault(creator: KeyPairSigner, amount: bigint): Promise<Address> {
-  const dareId = crypto.getRandomValues(new Uint8Array(32));
-  await t.send([
-    await getCreateVaultInstruction({
-      programId: t.programId,
-      creator,
-      rentPayer: t.platform,
-      dareId,
-      moderator: t.moderator.address,
-      deadline: t.now() + 3600n,
-      refundAfter: t.now() + 7200n,
-      amount,
-      kind: 'community',
-    }),
-  ]);
-  return (await findVaultAddress(t.programId, dareId)).address;
+async function createVault(creator: KeyPairSigner, stake: bigint): Promise<Address> {
+  return (await t.createDare({ creator, stake })).vault;
 }
 
 const vaultFilter = (vault: Address) => ({
@@ -86,18 +65,8 @@ describe('getProgramAccounts on the embedded chain', () => {
     [creator, payer, entrant] = [await t.wallet(), await t.wallet(), await t.wallet(0n)];
     vaultA = await createVault(creator, SOL / 10n);
     vaultB = await createVault(creator, SOL / 5n);
-    await t.send([
-      await getDepositInstruction({
-        programId: t.programId,
-        vault: vaultA,
-        payer,
-        rentPayer: t.platform,
-        amount: 123_456_789n,
-      }),
-    ]);
-    await t.send([
-      await getEnterInstruction({ programId: t.programId, vault: vaultA, entrant, rentPayer: t.platform }),
-    ]);
+    await t.must([await t.depositInstruction(vaultA, payer, 123_456_789n)]);
+    await t.must([await t.enterInstruction(vaultA, entrant)]);
   });
 
   it("lists every account the program owns, in address byte order, with agave's shape", async () => {
@@ -202,15 +171,9 @@ describe('getProgramAccounts on the embedded chain', () => {
   });
 
   it('forgets accounts that closed, and answers the same after a restart', async () => {
-    const platform = t.platform.address;
-    await t.send([
-      getCancelInstruction({ programId: t.programId, vault: vaultA, moderator: t.moderator }),
-      ...(await getCloseInstructions({
-        programId: t.programId,
-        vault: vaultA,
-        vaultRentPayer: platform,
-        receipts: [creator, payer].map((p) => ({ payer: p.address, rentPayer: platform })),
-        entries: [{ entrant: entrant.address, rentPayer: platform }],
+    await t.must([
+      t.cancelInstruction(vaultA),
+      ...(await t.closeInstructions(vaultA, [creator.address, payer.address], [entrant.address], {
         refund: true,
       })),
     ]);

@@ -23,20 +23,7 @@ import {
   SOL,
   walletSigns,
 } from '#test/support/chain/embedded-escrow-chain';
-import {
-  buildCreateVaultTransaction,
-  buildDepositV1Transaction,
-  buildEnterTransaction,
-  getDepositInstruction,
-  getSettleInstruction,
-} from '#test/support/chain/v1-vaults';
-import {
-  buildCancelAndRefundTransactions,
-  buildCloseRecordsTransactions,
-  buildRefundTransaction,
-  type VaultTransaction,
-} from './app-transactions';
-import { getCancelInstruction } from './instructions';
+import type { VaultTransaction } from './app-transactions';
 import { type DareKind, ENTRY_SIZE, MIN_DEPOSIT_LAMPORTS, RECEIPT_SIZE, VAULT_SIZE } from './layout';
 import { findReceiptAddress } from './pda';
 import { listVaultRecords } from './vault-records';
@@ -44,7 +31,7 @@ import { listVaultRecords } from './vault-records';
 let t: EmbeddedEscrowChain;
 let rent: { vault: bigint; receipt: bigint; entry: bigint };
 beforeAll(async () => {
-  t = await EmbeddedEscrowChain.start();
+  t = await EmbeddedEscrowChain.open();
   const of = (size: number) => t.rpc.getMinimumBalanceForRentExemption(BigInt(size)).send();
   rent = { vault: await of(VAULT_SIZE), receipt: await of(RECEIPT_SIZE), entry: await of(ENTRY_SIZE) };
 });
@@ -58,50 +45,22 @@ async function platformFeesSoFar(): Promise<bigint> {
   return total;
 }
 
-async function createDare(creator: KeyPairSigner, stake: bigint, kind: DareKind = 'community') {
-  const built = await buildCreateVaultTransaction(t.rpc, {
-    programId: t.programId,
-    creator: creator.address,
-    rentPayer: t.platform,
-    dareId: crypto.getRandomValues(new Uint8Array(32)),
-    moderator: t.moderator.address,
-    deadline: t.now() + 3600n,
-    refundAfter: t.now() + 7200n,
-    amount: stake,
-    kind,
-  });
-  const signature = await t.sendWire(await walletSigns(built.base64, creator));
-  return { vault: built.vault, signature };
-}
+const createDare = (creator: KeyPairSigner, stake: bigint, kind: DareKind = 'community') =>
+  t.createDareByWallet(creator, stake, { kind });
 
-async function deposit(vault: Address, payer: KeyPairSigner, amount: bigint) {
-  const built = await buildDepositV1Transaction(t.rpc, {
-    programId: t.programId,
-    vault,
-    payer: payer.address,
-    rentPayer: t.platform,
-    amount,
-  });
-  return { built, signature: await t.sendWire(await walletSigns(built.base64, payer)) };
-}
+const deposit = (vault: Address, payer: KeyPairSigner, amount: bigint) =>
+  t.depositByWallet(vault, payer, amount);
 
 /**
  * The entrant's wallet, given exactly the entry's rent and one fee, pays its entry and is the
  * only signer: it is left with nothing, and nothing of the platform moves.
  */
 async function enter(vault: Address, entrant: KeyPairSigner) {
-  const built = await buildEnterTransaction(t.rpc, {
-    programId: t.programId,
-    vault,
-    entrant: entrant.address,
-  });
-  expect(Object.keys(signersOf(built.base64))).toEqual([entrant.address]);
-  await t.fund(entrant.address, rent.entry + SIGNATURE_FEE);
-  const before = await t.balance(entrant.address);
   const platformBefore = await t.balance(t.platform.address);
-  const signature = await t.sendWire(await walletSigns(built.base64, entrant));
+  const { built, signature, paid } = await t.enterByWallet(vault, entrant);
+  expect(Object.keys(signersOf(built.base64))).toEqual([entrant.address]);
   expect((await t.costOf(signature)).fee).toBe(SIGNATURE_FEE);
-  expect(await t.balance(entrant.address)).toBe(before - rent.entry - SIGNATURE_FEE);
+  expect(paid).toBe(rent.entry + SIGNATURE_FEE);
   expect(await t.balance(t.platform.address)).toBe(platformBefore);
   return built;
 }
@@ -134,17 +93,7 @@ describe('app transactions: a community dare from stake to payout', () => {
     const stake = 123_456_789n;
 
     // The server signs as rent payer; the creator's slot (fee payer) waits for the wallet.
-    const built = await buildCreateVaultTransaction(t.rpc, {
-      programId: t.programId,
-      creator: creator.address,
-      rentPayer: t.platform,
-      dareId: crypto.getRandomValues(new Uint8Array(32)),
-      moderator: t.moderator.address,
-      deadline: t.now() + 3600n,
-      refundAfter: t.now() + 7200n,
-      amount: stake,
-      kind: 'community',
-    });
+    const built = await t.buildCreateVault(creator.address, stake);
     const slots = signersOf(built.base64);
     expect(Object.keys(slots)).toEqual([creator.address, t.platform.address]);
     expect(slots[creator.address]).toBeNull();
@@ -200,11 +149,7 @@ describe('app transactions: a community dare from stake to payout', () => {
     const pool = stake + 2n * SOL + 1n + MIN_DEPOSIT_LAMPORTS;
     // A vault settled before v1 was retired (the server signs no settle now): the app closes its records.
     platformFees.push(await t.settleV1(built.vault, [winner.address], { closes: false }));
-    const closes = await buildCloseRecordsTransactions(t.rpc, {
-      programId: t.programId,
-      vault: built.vault,
-      feePayer: t.platform,
-    });
+    const closes = await t.appRecordCloses(built.vault);
     expect(closes).toHaveLength(1);
     expect(closes[0]!.closes.map((c) => c.kind)).toEqual([
       'closeReceipt',
@@ -270,12 +215,7 @@ describe('app transactions: cancel and refunds', () => {
     await enter(vault, await t.wallet(0n));
     const [creatorBefore, payerBefore] = [await t.balance(creator.address), await t.balance(payer.address)];
 
-    const transactions = await buildCancelAndRefundTransactions(t.rpc, {
-      programId: t.programId,
-      vault,
-      moderator: t.moderator,
-      feePayer: t.platform,
-    });
+    const transactions = await t.appCancelAndRefunds(vault);
     expect(transactions).toHaveLength(1);
     expect(transactions[0]!.closes).toEqual([
       expect.objectContaining({ kind: 'refund' }),
@@ -297,33 +237,21 @@ describe('app transactions: cancel and refunds', () => {
     const payer = await t.wallet();
     await deposit(vault, payer, 70_000_000n);
     await enter(vault, await t.wallet(0n));
-    platformFees.push(
-      await t.send([getCancelInstruction({ programId: t.programId, vault, moderator: t.moderator })]),
-    );
+    platformFees.push((await t.must([t.cancelInstruction(vault)])).signature);
 
     const payerBefore = await t.balance(payer.address);
-    const built = await buildRefundTransaction(t.rpc, {
-      programId: t.programId,
-      vault,
-      payer: payer.address,
-    });
+    const built = await t.appRefund(vault, payer.address);
     expect(built.amount).toBe(70_000_000n);
     expect(Object.keys(signersOf(built.base64))).toEqual([payer.address]);
     const refunded = await t.sendWire(await walletSigns(built.base64, payer));
     expect((await t.costOf(refunded)).fee).toBe(SIGNATURE_FEE);
     expect(await t.balance(payer.address)).toBe(payerBefore + 70_000_000n - SIGNATURE_FEE);
-    await expect(
-      buildRefundTransaction(t.rpc, { programId: t.programId, vault, payer: payer.address }),
-    ).rejects.toThrow('nothing to refund');
+    await expect(t.appRefund(vault, payer.address)).rejects.toThrow('nothing to refund');
 
     // A stranger pays the fees of the rest; no DarePool key signs.
     const stranger = await t.wallet();
     const creatorBefore = await t.balance(creator.address);
-    const rest = await buildCloseRecordsTransactions(t.rpc, {
-      programId: t.programId,
-      vault,
-      feePayer: stranger,
-    });
+    const rest = await t.appRecordCloses(vault, stranger);
     for (const transaction of rest) await t.sendWire(transaction.base64);
     expect(await t.balance(creator.address)).toBe(creatorBefore + SOL);
     await expectAllClosed(vault);
@@ -333,13 +261,9 @@ describe('app transactions: cancel and refunds', () => {
     const { vault } = await createDare(await t.wallet(), SOL);
     const payer = await t.wallet();
     await deposit(vault, payer, 50_000_000n);
-    t.tick(7200n);
+    await t.tick(7200n);
     const payerBefore = await t.balance(payer.address);
-    const built = await buildRefundTransaction(t.rpc, {
-      programId: t.programId,
-      vault,
-      payer: payer.address,
-    });
+    const built = await t.appRefund(vault, payer.address);
     await t.sendWire(await walletSigns(built.base64, payer));
     expect(await t.balance(payer.address)).toBe(payerBefore + 50_000_000n - SIGNATURE_FEE);
 
@@ -347,24 +271,9 @@ describe('app transactions: cancel and refunds', () => {
     const winner = await t.wallet(0n);
     await enter(paid.vault, winner);
     // settle alone: the vault stays, settled, until its records close.
-    platformFees.push(
-      await t.send([
-        await getSettleInstruction({
-          programId: t.programId,
-          vault: paid.vault,
-          moderator: t.moderator,
-          winners: [winner.address],
-        }),
-      ]),
-    );
-    await expect(
-      buildRefundTransaction(t.rpc, { programId: t.programId, vault: paid.vault, payer: winner.address }),
-    ).rejects.toThrow('paid out');
-    const closes = await buildCloseRecordsTransactions(t.rpc, {
-      programId: t.programId,
-      vault: paid.vault,
-      feePayer: t.platform,
-    });
+    platformFees.push((await t.must([await t.settleInstruction(paid.vault, [winner.address])])).signature);
+    await expect(t.appRefund(paid.vault, winner.address)).rejects.toThrow('paid out');
+    const closes = await t.appRecordCloses(paid.vault);
     expect(closes.flatMap((tx) => tx.closes.map((c) => c.kind))).toEqual(['closeReceipt', 'closeEntry']);
     await sendAll(closes);
     expect(await t.balance(winner.address)).toBe(SOL + rent.entry);
@@ -380,11 +289,7 @@ describe('app transactions: a dare with many records', () => {
     const winner = dare.entrants[0]!;
     // Settled before v1 was retired (the server signs no settle now); the closes are the app's.
     platformFees.push(await t.settleV1(dare.vault, [winner.address], { closes: false }));
-    const transactions = await buildCloseRecordsTransactions(t.rpc, {
-      programId: t.programId,
-      vault: dare.vault,
-      feePayer: t.platform,
-    });
+    const transactions = await t.appRecordCloses(dare.vault);
     expect(transactions.length).toBeGreaterThan(1);
     expect(transactions.flatMap((tx) => tx.closes)).toHaveLength(33);
     for (const transaction of transactions)
@@ -403,12 +308,7 @@ describe('app transactions: a dare with many records', () => {
   it('cancels and refunds 30 payers over several transactions', async () => {
     const dare = await crowdedDare(30, 2);
     const before = await Promise.all(dare.payers.map((p) => t.balance(p.address)));
-    const transactions = await buildCancelAndRefundTransactions(t.rpc, {
-      programId: t.programId,
-      vault: dare.vault,
-      moderator: t.moderator,
-      feePayer: t.platform,
-    });
+    const transactions = await t.appCancelAndRefunds(dare.vault);
     expect(transactions.length).toBeGreaterThan(2);
     await sendAll(transactions);
     const after = await Promise.all(dare.payers.map((p) => t.balance(p.address)));
@@ -440,28 +340,20 @@ describe('app transactions: records another client made', () => {
   it('settles and closes a receipt made at a non-canonical bump, named by its address on chain', async () => {
     const { vault } = await createDare(await t.wallet(), SOL);
     const other = await t.wallet();
-    const deposit = await getDepositInstruction({
-      programId: t.programId,
-      vault,
-      payer: other,
-      rentPayer: other,
-      amount: MIN_DEPOSIT_LAMPORTS,
-    });
+    const deposit = await t.depositInstruction(vault, other, MIN_DEPOSIT_LAMPORTS, other);
     const odd = await nonCanonicalReceipt(vault, other.address);
     const data = new Uint8Array(deposit.data!);
     data[9] = odd.bump;
     const accounts = [...deposit.accounts!];
     accounts[3] = { ...accounts[3]!, address: odd.address };
-    await t.send([{ ...deposit, accounts, data }], other);
+    await t.must([{ ...deposit, accounts, data }], other);
     const records = await listVaultRecords(t.rpc, t.programId, vault);
     expect(records.receipts.map((r) => r.address)).toContain(odd.address);
 
     const winner = await t.wallet(0n);
     await enter(vault, winner);
     platformFees.push(await t.settleV1(vault, [winner.address], { closes: false }));
-    await sendAll(
-      await buildCloseRecordsTransactions(t.rpc, { programId: t.programId, vault, feePayer: t.platform }),
-    );
+    await sendAll(await t.appRecordCloses(vault));
     expect(await t.balance(winner.address)).toBe(SOL + MIN_DEPOSIT_LAMPORTS + rent.entry);
     await expectAllClosed(vault);
   });

@@ -2,25 +2,22 @@
  * `npm run program:deploy` end to end: the script, in its own process, against an HTTP JSON-RPC
  * node (the embedded chain's handler served over node:http, as a cluster would answer).
  */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { address, lamports } from '@solana/kit';
 import { stringifyJsonWithBigInts } from '@solana/rpc-spec-types';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { EmbeddedLedger } from '#server/chain/embedded/embedded-ledger';
 import { JsonRpcError } from '#server/chain/embedded/json-rpc';
 import { createRpcHandler } from '#server/chain/embedded/rpc-handler';
+import { runScript } from '#test/support/scripts';
 import { readKeypairFile, writeNewKeypairFile } from './keypair-file';
 import { readEscrowProgram, sha256Hex } from './program';
 import { readEscrowProgramV2 } from './v2/program';
 
-const root = path.resolve(import.meta.dirname, '../../../..');
-const run = promisify(execFile);
 let server: Server;
 let rpcUrl: string;
 let work: string;
@@ -63,26 +60,25 @@ afterAll(async () => {
 });
 
 const deployScript = (args: string[]) =>
-  run(process.execPath, ['--import', 'tsx', 'scripts/program-deploy.ts', ...args], {
-    cwd: root,
-    env: { ...process.env, SOLANA_RPC_URL: rpcUrl },
-  });
+  runScript('scripts/program-deploy.ts', args, { ...process.env, SOLANA_RPC_URL: rpcUrl });
 
-it('deploys the committed program immutable with --final, and --verify ties the deployed bytes to it', async () => {
-  const authorityFile = path.join(work, 'authority.json');
-  const programFile = path.join(work, 'program.json');
+/**
+ * A new authority with 10 SOL deploys the committed program (`versionArgs` ['--v2']: v2's) with
+ * `--final`, to a new program keypair in `program<name>.json`.
+ */
+async function deployFinal(name: string, versionArgs: string[]) {
+  const authorityFile = path.join(work, `authority${name}.json`);
+  const programFile = path.join(work, `program${name}.json`);
   writeNewKeypairFile(authorityFile);
   const authority = await readKeypairFile(authorityFile);
   createRpcHandler(ledger)('requestAirdrop', [authority.address, Number(lamports(10_000_000_000n))]);
+  const args = [...versionArgs, '--keypair', authorityFile, '--program-keypair', programFile, '--final'];
+  const deployed = await deployScript(args);
+  return { authority, programFile, deployed, programId: (await readKeypairFile(programFile)).address };
+}
 
-  const deployed = await deployScript([
-    '--keypair',
-    authorityFile,
-    '--program-keypair',
-    programFile,
-    '--final',
-  ]);
-  const programId = (await readKeypairFile(programFile)).address;
+it('deploys the committed program immutable with --final, and --verify ties the deployed bytes to it', async () => {
+  const { authority, programFile, deployed, programId } = await deployFinal('', []);
   expect(deployed.stdout).toContain(`Wrote a new program keypair to ${programFile}`);
   expect(deployed.stdout).toContain(`Deployed ${programId}`);
   expect(deployed.stdout).toContain('Immutable: no key can change this program.');
@@ -101,20 +97,7 @@ it('deploys the committed program immutable with --final, and --verify ties the 
 }, 60_000);
 
 it('deploys escrow v2 with --v2, and --verify tells v2 from v1', async () => {
-  const authorityFile = path.join(work, 'authority-v2.json');
-  const programFile = path.join(work, 'program-v2.json');
-  writeNewKeypairFile(authorityFile);
-  const authority = await readKeypairFile(authorityFile);
-  createRpcHandler(ledger)('requestAirdrop', [authority.address, Number(lamports(10_000_000_000n))]);
-  const deployed = await deployScript([
-    '--v2',
-    '--keypair',
-    authorityFile,
-    '--program-keypair',
-    programFile,
-    '--final',
-  ]);
-  const programId = (await readKeypairFile(programFile)).address;
+  const { deployed, programId } = await deployFinal('-v2', ['--v2']);
   expect(deployed.stdout).toContain(`sha256 ${sha256Hex(readEscrowProgramV2())}`);
   const verified = await deployScript(['--v2', '--verify', programId]);
   expect(verified.stdout).toContain('committed');

@@ -2,33 +2,20 @@
  * `npm run refund-dare` end to end: the script in its own process, against the embedded chain
  * served as a localnet over HTTP, with a keypair that is nobody's at DarePool.
  */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import type { Address, KeyPairSigner } from '@solana/kit';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import {
-  EmbeddedEscrowChain,
-  SIGNATURE_FEE,
-  SOL,
-  walletSigns,
-} from '#test/support/chain/embedded-escrow-chain';
-import {
-  buildCreateVaultTransaction,
-  buildDepositV1Transaction,
-  buildEnterTransaction,
-  getSettleInstruction,
-} from '#test/support/chain/v1-vaults';
+import { EmbeddedEscrowChain, SIGNATURE_FEE, SOL } from '#test/support/chain/embedded-escrow-chain';
+import { DAY, HOUR } from '#test/support/chain/escrow-chain';
+import { runScript } from '#test/support/scripts';
 import { readKeypairFile, writeNewKeypairFile } from './keypair-file';
 import { ENTRY_SIZE } from './layout';
 import { listVaultRecords } from './vault-records';
 
-const root = path.resolve(import.meta.dirname, '../../../..');
-const run = promisify(execFile);
 let t: EmbeddedEscrowChain;
 let rpcUrl: string;
 let work: string;
@@ -37,7 +24,7 @@ let stranger: KeyPairSigner;
 
 beforeAll(async () => {
   // The chain's clock starts at the machine's: 'not due yet' below is not due by either clock.
-  t = await EmbeddedEscrowChain.start({ rpcServer: true, start: new Date() });
+  t = await EmbeddedEscrowChain.open({ rpcServer: true, start: new Date() });
   if (!t.chain.rpcServer?.serving) throw new Error('the chain RPC did not start');
   rpcUrl = t.chain.rpcServer.httpUrl;
   work = mkdtempSync(path.join(tmpdir(), 'darepool-refund-dare-'));
@@ -52,13 +39,7 @@ afterAll(async () => {
 });
 
 const refundDare = (vault: Address, rpc = rpcUrl) =>
-  run(
-    process.execPath,
-    ['--import', 'tsx', 'scripts/refund-dare.ts', '--rpc', rpc, '--vault', vault, '--keypair', keypairFile],
-    {
-      cwd: root,
-    },
-  );
+  runScript('scripts/refund-dare.ts', ['--rpc', rpc, '--vault', vault, '--keypair', keypairFile]);
 
 const CLOCK_SYSVAR = 'SysvarC1ock11111111111111111111111111111111';
 
@@ -95,49 +76,20 @@ async function lateClockProxy(
   return { url: `http://127.0.0.1:${port}`, close: () => server.close() };
 }
 
-async function dare(creator: KeyPairSigner, stake: bigint) {
-  const built = await buildCreateVaultTransaction(t.rpc, {
-    programId: t.programId,
-    creator: creator.address,
-    rentPayer: t.platform,
-    dareId: crypto.getRandomValues(new Uint8Array(32)),
-    moderator: t.moderator.address,
-    deadline: t.now() + 3600n,
-    refundAfter: t.now() + 3600n + 86_400n,
-    amount: stake,
-    kind: 'community',
-  });
-  await t.sendWire(await walletSigns(built.base64, creator));
-  return built.vault;
-}
-
-/** The entrant's wallet pays its entry: it is given the rent and the fee first. */
-async function enter(vault: Address, entrant: KeyPairSigner) {
-  const built = await buildEnterTransaction(t.rpc, {
-    programId: t.programId,
-    vault,
-    entrant: entrant.address,
-  });
-  const rent = await t.rpc.getMinimumBalanceForRentExemption(BigInt(ENTRY_SIZE)).send();
-  await t.fund(entrant.address, rent + SIGNATURE_FEE);
-  await t.sendWire(await walletSigns(built.base64, entrant));
+/** A dare whose refunds are due a day after its deadline, in an hour. */
+async function dare(chain: EmbeddedEscrowChain, creator: KeyPairSigner, stake: bigint) {
+  const refundAfter = (await chain.now()) + HOUR + DAY;
+  return (await chain.createDareByWallet(creator, stake, { refundAfter })).vault;
 }
 
 it("refunds every payer of a dare past refund_after, paying only fees from a stranger's keypair", async () => {
   const platformBefore = await t.balance(t.platform.address);
   const creator = await t.wallet();
-  const vault = await dare(creator, 300_000_001n);
+  const vault = await dare(t, creator, 300_000_001n);
   const payer = await t.wallet();
-  const deposit = await buildDepositV1Transaction(t.rpc, {
-    programId: t.programId,
-    vault,
-    payer: payer.address,
-    rentPayer: t.platform,
-    amount: 45_000_007n,
-  });
-  await t.sendWire(await walletSigns(deposit.base64, payer));
+  await t.depositByWallet(vault, payer, 45_000_007n);
   const entrant = await t.wallet(0n);
-  await enter(vault, entrant);
+  await t.enterByWallet(vault, entrant);
   await t.chain.airdrop(stranger.address, SOL);
 
   const early = refundDare(vault);
@@ -146,7 +98,7 @@ it("refunds every payer of a dare past refund_after, paying only fees from a str
     stderr: expect.stringContaining('refunds are not due until'),
   });
 
-  t.tick(3600n + 86_400n);
+  await t.tick(HOUR + DAY);
   // Any transaction moves the chain's clock; on a cluster it never stands still.
   await t.chain.airdrop(stranger.address, SOL);
   const creatorBefore = await t.balance(creator.address);
@@ -173,17 +125,10 @@ it("refunds every payer of a dare past refund_after, paying only fees from a str
 }, 60_000);
 
 it('says why not when the dare was paid out', async () => {
-  const vault = await dare(await t.wallet(), SOL);
+  const vault = await dare(t, await t.wallet(), SOL);
   const winner = await t.wallet(0n);
-  await enter(vault, winner);
-  await t.send([
-    await getSettleInstruction({
-      programId: t.programId,
-      vault,
-      moderator: t.moderator,
-      winners: [winner.address],
-    }),
-  ]);
+  await t.enterByWallet(vault, winner);
+  await t.must([await t.settleInstruction(vault, [winner.address])]);
   await expect(refundDare(vault)).rejects.toMatchObject({
     code: 1,
     stderr: expect.stringContaining('paid out to its winner'),
@@ -193,36 +138,25 @@ it('says why not when the dare was paid out', async () => {
 it("refunds a dare that is due by the machine's clock while an idle chain's Clock still lags", async () => {
   // A second chain, a day and a half behind the machine: its vault's refund_after has passed by
   // the wall clock, and by the chain's own clock once moved; the node serves a Clock from before.
-  const late = await EmbeddedEscrowChain.start({
+  const late = await EmbeddedEscrowChain.open({
     rpcServer: true,
     start: new Date(Date.now() - 36 * 3600 * 1000),
   });
   try {
     const creator = await late.wallet();
-    const built = await buildCreateVaultTransaction(late.rpc, {
-      programId: late.programId,
-      creator: creator.address,
-      rentPayer: late.platform,
-      dareId: crypto.getRandomValues(new Uint8Array(32)),
-      moderator: late.moderator.address,
-      deadline: late.now() + 3600n,
-      refundAfter: late.now() + 3600n + 86_400n,
-      amount: 20_000_000n,
-      kind: 'community',
-    });
-    await late.sendWire(await walletSigns(built.base64, creator));
-    const refundAfter = late.now() + 3600n + 86_400n;
-    late.tick(3600n + 86_400n + 60n);
+    const vault = await dare(late, creator, 20_000_000n);
+    const refundAfter = (await late.vault(vault))!.refundAfter;
+    await late.tick(HOUR + DAY + 60n);
     await late.chain.airdrop(stranger.address, SOL);
     const served = late.chain.rpcServer;
     if (!served?.serving) throw new Error('the chain RPC did not start');
     const proxy = await lateClockProxy(served.httpUrl, () => refundAfter - 3600n);
     try {
       const before = await late.balance(creator.address);
-      const { stdout } = await refundDare(built.vault, proxy.url);
+      const { stdout } = await refundDare(vault, proxy.url);
       expect(stdout).toContain(`refunded 0.02 SOL to ${creator.address}`);
       expect(await late.balance(creator.address)).toBe(before + 20_000_000n);
-      expect(await late.exists(built.vault)).toBe(false);
+      expect(await late.exists(vault)).toBe(false);
     } finally {
       proxy.close();
     }

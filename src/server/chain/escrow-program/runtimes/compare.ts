@@ -23,6 +23,24 @@ export async function balances(runtime: ProgramRuntime, named: Record<string, Ad
   return report;
 }
 
+/**
+ * The balances of a dare's creator and vault and of `others`, each named `<label>: <role>` (the
+ * creator's role is 'creator', the vault's 'vault').
+ */
+export function dareBalances(
+  runtime: ProgramRuntime,
+  label: string,
+  dare: { creator: { address: Address }; vault: Address },
+  others: Record<string, { address: Address }> = {},
+): Promise<Report> {
+  const roles = { creator: dare.creator.address, vault: dare.vault };
+  for (const [role, { address }] of Object.entries(others)) Object.assign(roles, { [role]: address });
+  return balances(
+    runtime,
+    Object.fromEntries(Object.entries(roles).map(([role, a]) => [`${label}: ${role}`, a])),
+  );
+}
+
 let availability: Promise<BankrunAvailability> | undefined;
 
 /**

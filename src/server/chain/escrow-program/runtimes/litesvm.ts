@@ -10,8 +10,8 @@ import type { ProgramRuntime, RuntimeResult } from './runtime';
 /** What the payer starts with: enough for deploys and every fee of a test. */
 const PAYER_LAMPORTS = 1_000_000_000_000n;
 
-/** A LiteSVM result as a runtime result (also the escrow test chain's). */
-export function liteSvmResult(result: TransactionMetadata | FailedTransactionMetadata): RuntimeResult {
+/** A LiteSVM result as a runtime result. */
+function liteSvmResult(result: TransactionMetadata | FailedTransactionMetadata): RuntimeResult {
   if (result instanceof FailedTransactionMetadata) {
     const err = toRpcTransactionError(result.err());
     return {

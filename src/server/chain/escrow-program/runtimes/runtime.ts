@@ -10,9 +10,9 @@
  *   faucet: LiteSVM's airdrop, bankrun's account override), so no test fee is charged for it.
  * - Time: `now` / `setTime` read and set the Clock sysvar's unix timestamp; `nextSlot` moves one
  *   slot on (a program deployed in slot N runs from slot N+1), keeping the time.
- * - `deployPrograms` / `deploy` put programs on the runtime through the real upgradeable loader
+ * - `deployPrograms` puts programs on the runtime through the real upgradeable loader
  *   (buffer, writes, DeployWithMaxDataLen: the loader's ELF checks and verifier run), on every
- *   implementation, then move on one slot. On bankrun that can happen once per runtime: deploy
+ *   implementation, then moves on one slot. On bankrun that can happen once per runtime: deploy
  *   every program a test calls together, first.
  * - Identical transactions: LiteSVM gets a new blockhash for each; bankrun keeps one blockhash (it
  *   cannot move on slots), so it refuses a transaction identical to an earlier one as already
@@ -23,7 +23,8 @@
  *
  * Implementations: `litesvm.ts` (LiteSVM 1.5, what the embedded chain runs) and `bankrun.ts`
  * (solana-bankrun: solana-program-test's BanksServer, Agave 1.18; a devDependency with no
- * linux-arm64 binary, so it is loaded on demand and may be unavailable: `loadBankrun`).
+ * linux-arm64 binary, so it is loaded on demand and may be unavailable: `loadBankrun`). The test
+ * support adds the embedded chain behind its JSON-RPC (test/support/chain/embedded-runtime.ts).
  */
 import {
   type Address,
@@ -79,12 +80,12 @@ export async function blockhashLifetime(
   return { blockhash: blockhash as Blockhash, lastValidBlockHeight };
 }
 
-/** One transaction of `instructions`, signed by their signers and `feePayer` (default: the runtime's). */
-export async function sendInstructions(
+/** One transaction of `instructions` on the runtime's latest blockhash, signed by their signers and `feePayer`. */
+export async function signInstructions(
   runtime: ProgramRuntime,
   instructions: Instruction[],
   feePayer: TransactionSigner = runtime.payer,
-): Promise<RuntimeResult> {
+): Promise<Transaction> {
   const lifetime = await blockhashLifetime(runtime);
   const message = pipe(
     createTransactionMessage({ version: 0 }),
@@ -92,19 +93,16 @@ export async function sendInstructions(
     (m) => setTransactionMessageLifetimeUsingBlockhash(lifetime, m),
     (m) => appendTransactionMessageInstructions(instructions, m),
   );
-  return runtime.sendTransaction(await signTransactionMessageWithSigners(message));
+  return signTransactionMessageWithSigners(message);
 }
 
-/** `sendInstructions`, throwing with the runtime's error and logs when it failed. */
-export async function mustSend(
+/** One transaction of `instructions`, signed by their signers and `feePayer` (default: the runtime's). */
+export async function sendInstructions(
   runtime: ProgramRuntime,
   instructions: Instruction[],
-  feePayer?: TransactionSigner,
-): Promise<bigint> {
-  const result = await sendInstructions(runtime, instructions, feePayer);
-  if (!result.ok)
-    throw new Error(`${runtime.name}: transaction failed: ${result.error}\n${result.logs.join('\n')}`);
-  return result.computeUnits;
+  feePayer: TransactionSigner = runtime.payer,
+): Promise<RuntimeResult> {
+  return runtime.sendTransaction(await signInstructions(runtime, instructions, feePayer));
 }
 
 /** The runtime as `deployProgram` reaches a chain (moving on a slot is left to `deploy`). */
@@ -144,10 +142,4 @@ export async function deployPrograms(
   }
   if (options.invoked !== false) await runtime.nextSlot();
   return ids;
-}
-
-/** One program, deployed as `deployPrograms` does. */
-export async function deploy(runtime: ProgramRuntime, bytes: Uint8Array): Promise<Address> {
-  const [programId] = await deployPrograms(runtime, [{ bytes }]);
-  return programId!;
 }

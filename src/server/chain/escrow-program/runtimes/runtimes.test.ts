@@ -4,178 +4,96 @@
  * the program deployed by the upgradeable loader, and every lamport it reports must be the same.
  * v2's scenarios run the same way (compare.ts) in v2/escrow-v2-program.test.ts.
  */
-import { type Address, generateKeyPairSigner, type KeyPairSigner } from '@solana/kit';
+import type { Address, KeyPairSigner } from '@solana/kit';
 import { getTransferSolInstruction } from '@solana-program/system';
 import { describe, expect, it } from 'vitest';
-import {
-  getCancelInstruction,
-  getCloseEntryInstruction,
-  getCloseReceiptInstruction,
-} from '#server/chain/escrow-program/instructions';
-import { findEntryAddress, findVaultAddress } from '#server/chain/escrow-program/pda';
-import { readEscrowProgram } from '#server/chain/escrow-program/program';
-import {
-  getCloseInstructions,
-  getCreateVaultInstruction,
-  getDepositInstruction,
-  getEnterInstruction,
-  getSettleAndCloseInstructions,
-  getSettleInstruction,
-} from '#test/support/chain/v1-vaults';
+import { SOL } from '#test/support/chain/escrow-chain';
+import { EscrowV1Chain } from '#test/support/chain/escrow-v1-chain';
 import { loadBankrun } from './bankrun';
-import { balances, bankrunForTests, outcome, type Report, sameOnEveryRuntime } from './compare';
-import { deploy, deployPrograms, mustSend, type ProgramRuntime, sendInstructions } from './runtime';
-
-const SOL = 1_000_000_000n;
-const START_TIME = 1_000_000n;
+import { balances, bankrunForTests, dareBalances, outcome, type Report, sameOnEveryRuntime } from './compare';
+import type { ProgramRuntime } from './runtime';
 
 const { bankrun: bankrunRuntime, onBothRuntimes } = await bankrunForTests();
-
-/** A chain with the v1 escrow program deployed, a platform (fee and rent payer) and a moderator. */
-async function escrowOn(runtime: ProgramRuntime) {
-  const programId = await deploy(runtime, readEscrowProgram());
-  await runtime.setTime(START_TIME);
-  const platform = await wallet(runtime, 100n * SOL);
-  const moderator = await wallet(runtime, 0n);
-  const send = (instructions: Parameters<typeof mustSend>[1]) => mustSend(runtime, instructions, platform);
-
-  async function createDare(kind: 'community' | 'major', creator: KeyPairSigner, stake: bigint) {
-    const dareId = crypto.getRandomValues(new Uint8Array(32));
-    const deadline = (await runtime.now()) + 3600n;
-    await send([
-      await getCreateVaultInstruction({
-        programId,
-        creator,
-        rentPayer: platform,
-        dareId,
-        moderator: moderator.address,
-        deadline,
-        refundAfter: deadline + 86_400n,
-        amount: stake,
-        kind,
-      }),
-    ]);
-    return (await findVaultAddress(programId, dareId)).address;
-  }
-  const deposit = async (vault: Address, payer: KeyPairSigner, amount: bigint) =>
-    send([await getDepositInstruction({ programId, vault, payer, rentPayer: platform, amount })]);
-  const enter = async (vault: Address, entrant: KeyPairSigner, rentPayer: KeyPairSigner = platform) =>
-    send([await getEnterInstruction({ programId, vault, entrant, rentPayer })]);
-  return { programId, platform, moderator, send, createDare, deposit, enter };
-}
-
-async function wallet(runtime: ProgramRuntime, lamports = 10n * SOL): Promise<KeyPairSigner> {
-  const signer = await generateKeyPairSigner();
-  if (lamports > 0n) await runtime.fund(signer.address, lamports);
-  return signer;
-}
 
 /**
  * The v1 program's happy paths: a community payout, a major 70/30 payout with an odd pot, and a
  * cancel with every payer refunded; each closes every record, so all rent is back with the platform.
  */
 async function v1HappyPaths(runtime: ProgramRuntime): Promise<Report> {
-  const escrow = await escrowOn(runtime);
-  const { programId, platform, moderator } = escrow;
-  const platformStart = await runtime.getBalance(platform.address);
+  const chain = await EscrowV1Chain.start(runtime);
+  const platform = chain.platform.address;
+  const platformStart = await chain.balance(platform);
   const report: Report = {};
+  const deposit = async (vault: Address, payer: KeyPairSigner, amount: bigint) =>
+    chain.must([await chain.depositInstruction(vault, payer, amount)]);
+  const enter = async (vault: Address, entrant: KeyPairSigner) =>
+    chain.must([await chain.enterInstruction(vault, entrant)]);
 
   // Community: a stake, two payers (one twice), two entrants; one transaction pays and closes all.
-  const creator = await wallet(runtime);
-  const payers = [await wallet(runtime), await wallet(runtime)];
-  const [winner, loser] = [await wallet(runtime, 0n), await wallet(runtime, SOL)];
-  const community = await escrow.createDare('community', creator, 123_456_789n);
-  await escrow.deposit(community, payers[0]!, 2n * SOL + 1n);
-  await escrow.deposit(community, payers[1]!, 10_000_000n);
-  await escrow.deposit(community, payers[0]!, 10_000_000n);
-  await escrow.enter(community, winner);
-  await escrow.enter(community, loser);
+  const community = await chain.createDare({ stake: 123_456_789n });
+  const payers = [await chain.wallet(), await chain.wallet()];
+  const [winner, loser] = [await chain.wallet(0n), await chain.wallet(1n)];
+  await deposit(community.vault, payers[0]!, 2n * SOL + 1n);
+  await deposit(community.vault, payers[1]!, 10_000_000n);
+  await deposit(community.vault, payers[0]!, 10_000_000n);
+  await enter(community.vault, winner);
+  await enter(community.vault, loser);
   Object.assign(
     report,
     await balances(runtime, {
-      'community: vault while open': community,
-      'community: platform while open': platform.address,
+      'community: vault while open': community.vault,
+      'community: platform while open': platform,
     }),
   );
-  await escrow.send(
-    await getSettleAndCloseInstructions({
-      programId,
-      vault: community,
-      moderator,
-      winners: [winner.address],
-      vaultRentPayer: platform.address,
-      receipts: [creator, ...payers].map((p) => ({ payer: p.address, rentPayer: platform.address })),
-      entries: [winner, loser].map((e) => ({ entrant: e.address, rentPayer: platform.address })),
-    }),
+  await chain.must(
+    await chain.settleAndCloseInstructions(
+      community.vault,
+      [winner.address],
+      [community.creator, ...payers].map((p) => p.address),
+      [winner.address, loser.address],
+    ),
   );
   Object.assign(
     report,
-    await balances(runtime, {
-      'community: creator': creator.address,
-      'community: payer 1': payers[0]!.address,
-      'community: payer 2': payers[1]!.address,
-      'community: winner': winner.address,
-      'community: loser': loser.address,
-      'community: vault': community,
+    await dareBalances(runtime, 'community', community, {
+      'payer 1': payers[0]!,
+      'payer 2': payers[1]!,
+      winner,
+      loser,
     }),
   );
 
   // Major: 70/30 of an odd pot, the odd lamport to the first share.
-  const majorCreator = await wallet(runtime);
-  const [first, second] = [await wallet(runtime, 0n), await wallet(runtime, 0n)];
-  const major = await escrow.createDare('major', majorCreator, SOL + 7n);
-  await escrow.enter(major, first);
-  await escrow.enter(major, second);
-  await escrow.send(
-    await getSettleAndCloseInstructions({
-      programId,
-      vault: major,
-      moderator,
-      winners: [first.address, second.address],
-      vaultRentPayer: platform.address,
-      receipts: [{ payer: majorCreator.address, rentPayer: platform.address }],
-      entries: [first, second].map((e) => ({ entrant: e.address, rentPayer: platform.address })),
-    }),
+  const major = await chain.createDare({ kind: 'major', stake: SOL + 7n });
+  const [first, second] = [await chain.wallet(0n), await chain.wallet(0n)];
+  await enter(major.vault, first);
+  await enter(major.vault, second);
+  const winners = [first.address, second.address];
+  await chain.must(
+    await chain.settleAndCloseInstructions(major.vault, winners, [major.creator.address], winners),
   );
   Object.assign(
     report,
-    await balances(runtime, {
-      'major: creator': majorCreator.address,
-      'major: first (70%)': first.address,
-      'major: second (30%)': second.address,
-      'major: vault': major,
-    }),
+    await dareBalances(runtime, 'major', major, { 'first (70%)': first, 'second (30%)': second }),
   );
 
   // Cancel: every payer gets exactly what they put in, entries close, the vault closes.
-  const cancelCreator = await wallet(runtime);
-  const cancelPayer = await wallet(runtime);
-  const entrant = await wallet(runtime, 0n);
-  const cancelled = await escrow.createDare('community', cancelCreator, 50_000_000n);
-  await escrow.deposit(cancelled, cancelPayer, 333_333_333n);
-  await escrow.enter(cancelled, entrant);
-  await escrow.send([getCancelInstruction({ programId, vault: cancelled, moderator })]);
-  await escrow.send(
-    await getCloseInstructions({
-      programId,
-      vault: cancelled,
-      vaultRentPayer: platform.address,
-      receipts: [cancelCreator, cancelPayer].map((p) => ({ payer: p.address, rentPayer: platform.address })),
-      entries: [{ entrant: entrant.address, rentPayer: platform.address }],
-      refund: true,
-    }),
+  const cancelled = await chain.createDare({ stake: 50_000_000n });
+  const cancelPayer = await chain.wallet();
+  const entrant = await chain.wallet(0n);
+  await deposit(cancelled.vault, cancelPayer, 333_333_333n);
+  await enter(cancelled.vault, entrant);
+  await chain.must([chain.cancelInstruction(cancelled.vault)]);
+  await chain.must(
+    await chain.closeInstructions(
+      cancelled.vault,
+      [cancelled.creator.address, cancelPayer.address],
+      [entrant.address],
+      { refund: true },
+    ),
   );
-  Object.assign(
-    report,
-    await balances(runtime, {
-      'cancel: creator': cancelCreator.address,
-      'cancel: payer': cancelPayer.address,
-      'cancel: entrant': entrant.address,
-      'cancel: vault': cancelled,
-    }),
-  );
-  report['platform: spent on fees (all rent back)'] =
-    platformStart - (await runtime.getBalance(platform.address));
+  Object.assign(report, await dareBalances(runtime, 'cancel', cancelled, { payer: cancelPayer, entrant }));
+  report['platform: spent on fees (all rent back)'] = platformStart - (await chain.balance(platform));
   return report;
 }
 
@@ -185,58 +103,22 @@ async function v1HappyPaths(runtime: ProgramRuntime): Promise<Report> {
  * close on its own (as v2's client does), so the one close that credits R can hold up only itself.
  */
 async function executableRentPayer(runtime: ProgramRuntime): Promise<Report> {
-  const escrow = await escrowOn(runtime);
-  const { programId, platform, moderator } = escrow;
-  const creator = await wallet(runtime);
-  const [winner, stranger] = [await wallet(runtime, 0n), await wallet(runtime, 0n)];
-  const rentKey = await wallet(runtime, SOL);
-  const vault = await escrow.createDare('community', creator, 200_000_000n);
-  await escrow.enter(vault, winner);
-  await escrow.enter(vault, stranger, rentKey);
-  const rentKeyLeft = await runtime.getBalance(rentKey.address);
-  await escrow.send([
-    getTransferSolInstruction({ source: rentKey, destination: platform.address, amount: rentKeyLeft }),
-  ]);
-  expect(await runtime.getAccount(rentKey.address)).toBeNull();
-  // Nobody calls the program at R: only its being executable matters here.
-  await deployPrograms(runtime, [{ bytes: readEscrowProgram(), program: rentKey }], { invoked: false });
-  const frozenRentPayer = await runtime.getAccount(rentKey.address);
+  const chain = await EscrowV1Chain.start(runtime);
+  const dare = await chain.createDare({ stake: 200_000_000n });
+  const { vault, creator } = dare;
+  const [winner, stranger] = [await chain.wallet(0n), await chain.wallet(0n)];
+  const rentKey = await chain.wallet(1n);
+  await chain.must([await chain.enterInstruction(vault, winner)]);
+  await chain.must([await chain.enterInstruction(vault, stranger, rentKey)]);
+  await chain.makeExecutable(rentKey, chain.platform.address);
+  const frozenRentPayer = await chain.account(rentKey.address);
   expect(frozenRentPayer?.owner).toBe('BPFLoaderUpgradeab1e11111111111111111111111');
 
-  const common = { programId, vault, vaultRentPayer: platform.address };
   const report: Report = {
-    settle: outcome(
-      await sendInstructions(
-        runtime,
-        [await getSettleInstruction({ programId, vault, moderator, winners: [winner.address] })],
-        platform,
-      ),
-    ),
-    'close receipt': outcome(
-      await sendInstructions(
-        runtime,
-        [
-          await getCloseReceiptInstruction({
-            ...common,
-            payer: creator.address,
-            receiptRentPayer: platform.address,
-          }),
-        ],
-        platform,
-      ),
-    ),
+    settle: outcome(await chain.send([await chain.settleInstruction(vault, [winner.address])])),
+    'close receipt': outcome(await chain.send([await chain.closeReceiptInstruction(vault, creator.address)])),
     "close the winner's entry": outcome(
-      await sendInstructions(
-        runtime,
-        [
-          await getCloseEntryInstruction({
-            ...common,
-            entrant: winner.address,
-            entryRentPayer: platform.address,
-          }),
-        ],
-        platform,
-      ),
+      await chain.send([await chain.closeEntryInstruction(vault, winner.address)]),
     ),
     ...(await balances(runtime, {
       winner: winner.address,
@@ -245,32 +127,20 @@ async function executableRentPayer(runtime: ProgramRuntime): Promise<Report> {
       'rent payer R before the last close': rentKey.address,
     })),
   };
-  const strangerEntry = (await findEntryAddress(programId, vault, stranger.address)).address;
-  const entryRent = await runtime.getBalance(strangerEntry);
+  const strangerEntry = await chain.entryAddress(vault, stranger.address);
+  const entryRent = await chain.balance(strangerEntry);
   report["close the stranger's entry (rent to R)"] = outcome(
-    await sendInstructions(
-      runtime,
-      [
-        await getCloseEntryInstruction({
-          ...common,
-          entrant: stranger.address,
-          entryRentPayer: rentKey.address,
-        }),
-      ],
-      platform,
-    ),
+    await chain.send([await chain.closeEntryInstruction(vault, stranger.address, rentKey.address)]),
   );
-  report['R got back'] = (await runtime.getBalance(rentKey.address)) - (frozenRentPayer?.lamports ?? 0n);
+  report['R got back'] = (await chain.balance(rentKey.address)) - (frozenRentPayer?.lamports ?? 0n);
   report['entry rent'] = entryRent;
-  report['entry left'] = await runtime.getBalance(strangerEntry);
+  report['entry left'] = await chain.balance(strangerEntry);
   // Any other transaction still goes through.
-  const after = await wallet(runtime, 0n);
+  const after = await chain.wallet(0n);
   report['a later transfer'] = outcome(
-    await sendInstructions(
-      runtime,
-      [getTransferSolInstruction({ source: platform, destination: after.address, amount: SOL })],
-      platform,
-    ),
+    await chain.send([
+      getTransferSolInstruction({ source: chain.platform, destination: after.address, amount: SOL }),
+    ]),
   );
   return report;
 }

@@ -3,35 +3,15 @@
  * (docs/program.md, "Attacks"): each refused by the deployed program with its own error code, and
  * no lamport and no account byte changed (the attacker's transaction fee aside).
  */
-import { AccountRole, type Address, type Instruction, type KeyPairSigner, lamports } from '@solana/kit';
-import { getTransferSolInstruction } from '@solana-program/system';
+import { AccountRole, type Address, type Instruction, type KeyPairSigner } from '@solana/kit';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { findEntryAddress, findReceiptAddress, findVaultAddress } from '#server/chain/escrow-program/pda';
-import { readEscrowProgram } from '#server/chain/escrow-program/program';
 import { type LiteSvmRuntime, startLiteSvmRuntime } from '#server/chain/escrow-program/runtimes/litesvm';
-import { deployPrograms } from '#server/chain/escrow-program/runtimes/runtime';
-import {
-  DAY,
-  EscrowV2Chain,
-  HOUR,
-  SOL,
-  START_TIME,
-  type TestDareV2,
-} from '#test/support/chain/escrow-v2-chain';
+import * as attack from '#test/support/chain/attacks';
+import { DAY, HOUR, SOL, START_TIME } from '#test/support/chain/escrow-chain';
+import { EscrowV2Chain, type TestDareV2 } from '#test/support/chain/escrow-v2-chain';
 import { ESCROW_V2_ERROR_CODE as E, escrowV2ErrorMessage } from './errors';
-import {
-  type CreateVaultV2Input,
-  getCancelV2Instruction,
-  getCloseEntryV2Instruction,
-  getCloseReceiptV2Instruction,
-  getCreateVaultV2Instruction,
-  getDepositV2Instruction,
-  getEnterV2Instruction,
-  getExecuteInstruction,
-  getProposeInstruction,
-  getRefundV2Instruction,
-  getVetoInstruction,
-} from './instructions';
+import { type CreateVaultV2Input, getCreateVaultV2Instruction } from './instructions';
 
 let chain: EscrowV2Chain<LiteSvmRuntime>;
 let attacker: KeyPairSigner;
@@ -42,187 +22,59 @@ beforeAll(async () => {
 
 const proof = new Uint8Array(32).fill(9);
 
-interface Scene {
-  dare: TestDareV2;
-  payer: KeyPairSigner;
-  entrant: KeyPairSigner;
-  receipt: Address;
-  entry: Address;
-}
-
 /** A dare (2 of 3 judges) with its creator's stake, one more payer and one entrant. */
-async function scene(options: { kind?: 'community' | 'major'; threshold?: number } = {}): Promise<Scene> {
+async function scene(
+  options: { kind?: 'community' | 'major'; threshold?: number } = {},
+): Promise<attack.Scene<TestDareV2>> {
   await chain.setTime(START_TIME);
   const dare = await chain.createDare(options);
   const payer = await chain.wallet();
   const entrant = await chain.wallet(1n);
-  await chain.must([
-    await getDepositV2Instruction({
-      programId: chain.programId,
-      vault: dare.vault,
-      payer,
-      rentPayer: chain.platform,
-      amount: SOL,
-    }),
-  ]);
-  await chain.must(
-    [
-      await getEnterV2Instruction({
-        programId: chain.programId,
-        vault: dare.vault,
-        entrant,
-        proofHash: proof,
-      }),
-    ],
-    entrant,
-  );
-  return {
-    dare,
-    payer,
-    entrant,
-    receipt: (await findReceiptAddress(chain.programId, dare.vault, payer.address)).address,
-    entry: (await findEntryAddress(chain.programId, dare.vault, entrant.address)).address,
-  };
+  await chain.must([await chain.depositInstruction(dare.vault, payer, SOL)]);
+  await chain.must([await chain.enterInstruction(dare.vault, entrant, proof)], entrant);
+  return attack.sceneOf(chain, dare, payer, entrant);
 }
 
-async function snapshot(addresses: Address[]) {
-  return Promise.all(
-    addresses.map(async (address) => ({ address, account: await chain.runtime.getAccount(address) })),
-  );
-}
+const setup = (): attack.AttackSetup<TestDareV2> => ({ chain, attacker, scene, expectRefused });
 
 /** Sends as `feePayer` (the attacker); asserts the program's error and that nothing else changed. */
-async function expectRefused(
-  instructions: Instruction[],
-  code: number,
-  watch: Address[],
-  feePayer = attacker,
-) {
-  const accounts = new Set<Address>(watch);
-  for (const instruction of instructions)
-    for (const meta of instruction.accounts ?? []) accounts.add(meta.address);
-  accounts.delete(feePayer.address);
-  const before = await snapshot([...accounts]);
-  const feePayerBefore = await chain.balance(feePayer.address);
-  const feesBefore = chain.feesPaidBy(feePayer.address);
-  const result = await chain.send(instructions, feePayer);
-  expect(result.ok, 'the transaction should fail').toBe(false);
-  if (!result.ok) {
-    expect(result.code, `${result.error} (wanted ${escrowV2ErrorMessage(code)})`).toBe(code);
-    expect(result.logs.join('\n'), JSON.stringify(instructions.map((i) => [...(i.data ?? [])]))).toContain(
-      `Program log: 0xda7e, 0x${code.toString(16)}, 0x0, 0x0, 0x0`,
-    );
-  }
-  expect(await snapshot([...accounts])).toEqual(before);
-  expect(await chain.balance(feePayer.address)).toBe(
-    feePayerBefore - (chain.feesPaidBy(feePayer.address) - feesBefore),
+const expectRefused = (instructions: Instruction[], code: number, watch: Address[], feePayer = attacker) =>
+  attack.expectRefused(
+    chain,
+    { message: escrowV2ErrorMessage, logged: true },
+    { instructions, code, watch, feePayer },
   );
-}
-
-function watchOf(s: Scene): Address[] {
-  return [
-    s.dare.vault,
-    s.receipt,
-    s.entry,
-    s.payer.address,
-    s.entrant.address,
-    s.dare.creator.address,
-    chain.platform.address,
-  ];
-}
 
 const judges = (...indexes: number[]) => indexes.map((i) => chain.judges[i]!);
 
 const propose = (
-  s: Scene,
+  s: attack.Scene<TestDareV2>,
   winners = [s.entrant.address],
   signers: (KeyPairSigner | Address)[] = judges(0, 1),
-) => getProposeInstruction({ programId: chain.programId, vault: s.dare.vault, winners, judges: signers });
+) => chain.proposeInstruction(s.dare.vault, winners, signers);
 
-const execute = (s: Scene, winners = [s.entrant.address]) =>
-  getExecuteInstruction({ programId: chain.programId, vault: s.dare.vault, winners });
+const execute = (s: attack.Scene<TestDareV2>, winners = [s.entrant.address]) =>
+  chain.executeInstruction(s.dare.vault, winners);
 
-const veto = (s: Scene, guardian: KeyPairSigner | Address = chain.guardian) =>
-  getVetoInstruction({ programId: chain.programId, vault: s.dare.vault, guardian });
+const veto = (s: attack.Scene<TestDareV2>, guardian: KeyPairSigner | Address = chain.guardian) =>
+  chain.vetoInstruction(s.dare.vault, guardian);
 
-const refund = (s: Scene, payer = s.payer.address) =>
-  getRefundV2Instruction({
-    programId: chain.programId,
-    vault: s.dare.vault,
-    payer,
-    receiptRentPayer: chain.platform.address,
-    vaultRentPayer: chain.platform.address,
-  });
+const refund = (s: attack.Scene<TestDareV2>, payer = s.payer.address) =>
+  chain.refundInstruction(s.dare.vault, payer);
 
-const cancel = (s: Scene, canceller = chain.canceller) =>
-  getCancelV2Instruction({ programId: chain.programId, vault: s.dare.vault, canceller });
+const cancel = (s: attack.Scene<TestDareV2>, canceller = chain.canceller) =>
+  chain.cancelInstruction(s.dare.vault, canceller);
 
-const deposit = (s: Scene, payer = s.payer, amount = SOL) =>
-  getDepositV2Instruction({
-    programId: chain.programId,
-    vault: s.dare.vault,
-    payer,
-    rentPayer: chain.platform,
-    amount,
-  });
+const deposit = (s: attack.Scene<TestDareV2>, payer = s.payer, amount = SOL) =>
+  chain.depositInstruction(s.dare.vault, payer, amount);
 
-const enter = (s: Scene, entrant: KeyPairSigner) =>
-  getEnterV2Instruction({ programId: chain.programId, vault: s.dare.vault, entrant, proofHash: proof });
+const enter = (s: attack.Scene<TestDareV2>, entrant: KeyPairSigner) =>
+  chain.enterInstruction(s.dare.vault, entrant, proof);
 
 /** Proposes the scene's entrant and returns when the window ends. */
-async function proposed(s: Scene): Promise<bigint> {
+async function proposed(s: attack.Scene<TestDareV2>): Promise<bigint> {
   await chain.must([await propose(s)]);
   return (await chain.vault(s.dare.vault))!.proposal!.executesAt;
-}
-
-async function createInput(overrides: Partial<CreateVaultV2Input> = {}): Promise<CreateVaultV2Input> {
-  const creator = overrides.creator ?? (await chain.wallet());
-  return {
-    ...(await chain.terms()),
-    programId: chain.programId,
-    creator,
-    rentPayer: chain.platform,
-    dareId: crypto.getRandomValues(new Uint8Array(32)),
-    amount: SOL,
-    ...overrides,
-  };
-}
-
-/** The same instruction with account `index` no longer signing (the signature is simply absent). */
-function withoutSigner(instruction: Instruction, index: number): Instruction {
-  const accounts = [...(instruction.accounts ?? [])];
-  const meta = accounts[index]!;
-  accounts[index] = {
-    address: meta.address,
-    role: meta.role === AccountRole.WRITABLE_SIGNER ? AccountRole.WRITABLE : AccountRole.READONLY,
-  };
-  return { ...instruction, accounts };
-}
-
-function withAccount(
-  instruction: Instruction,
-  index: number,
-  address: Address,
-  role = instruction.accounts![index]!.role,
-): Instruction {
-  const accounts = [...(instruction.accounts ?? [])];
-  accounts[index] = { address, role: role & ~0b10 } as (typeof accounts)[number]; // a plain address cannot sign
-  return { ...instruction, accounts };
-}
-
-function withData(instruction: Instruction, data: Uint8Array): Instruction {
-  return { ...instruction, data };
-}
-
-/** Turns `wallet` into an executable account for real: emptied, then a program deployed at its address. */
-async function makeExecutable(wallet: KeyPairSigner) {
-  const balance = await chain.balance(wallet.address);
-  if (balance > 0n)
-    await chain.must(
-      [getTransferSolInstruction({ source: wallet, destination: attacker.address, amount: balance })],
-      chain.platform,
-    );
-  await deployPrograms(chain.runtime, [{ bytes: readEscrowProgram(), program: wallet }], { invoked: false });
 }
 
 describe('escrow v2 attacks: the server keys', () => {
@@ -234,17 +86,17 @@ describe('escrow v2 attacks: the server keys', () => {
         await expectRefused(
           [await enter(s, winner), await propose(s, [winner.address], signers)],
           E.NotAJudge,
-          [...watchOf(s), fresh.address, chain.canceller.address],
+          [...s.watch, fresh.address, chain.canceller.address],
           chain.platform,
         );
     // Nor pay out what nobody proposed, nor veto.
     await expectRefused(
       [await execute(s, [chain.canceller.address])],
       E.NoProposal,
-      watchOf(s),
+      s.watch,
       chain.canceller,
     );
-    await expectRefused([await veto(s, chain.canceller)], E.NotGuardian, watchOf(s), chain.canceller);
+    await expectRefused([await veto(s, chain.canceller)], E.NotGuardian, s.watch, chain.canceller);
   });
 
   it('the canceller can only cancel: everyone is refunded', async () => {
@@ -255,37 +107,33 @@ describe('escrow v2 attacks: the server keys', () => {
 
   it('refuses a cancel by another key or without the signature', async () => {
     const s = await scene();
-    await expectRefused([await cancel(s, attacker)], E.NotCanceller, watchOf(s));
-    await expectRefused([withoutSigner(await cancel(s), 0)], E.MissingSignature, watchOf(s));
+    await expectRefused([await cancel(s, attacker)], E.NotCanceller, s.watch);
+    await expectRefused([attack.withoutSigner(await cancel(s), 0)], E.MissingSignature, s.watch);
   });
 });
 
 describe('escrow v2 attacks: judges and guardian', () => {
   it('refuses a proposal signed by M-1 judges', async () => {
     const s = await scene({ threshold: 3 });
-    await expectRefused([await propose(s, undefined, judges(0, 2))], E.NotEnoughJudges, watchOf(s));
+    await expectRefused([await propose(s, undefined, judges(0, 2))], E.NotEnoughJudges, s.watch);
   });
 
   it('counts a judge listed twice once', async () => {
     const s = await scene();
-    await expectRefused([await propose(s, undefined, judges(1, 1))], E.NotEnoughJudges, watchOf(s));
+    await expectRefused([await propose(s, undefined, judges(1, 1))], E.NotEnoughJudges, s.watch);
   });
 
   it('refuses a signer that is not a judge, or a judge of another vault, toward the threshold', async () => {
     const s = await scene();
-    await expectRefused([await propose(s, undefined, [chain.judges[0]!, attacker])], E.NotAJudge, watchOf(s));
+    await expectRefused([await propose(s, undefined, [chain.judges[0]!, attacker])], E.NotAJudge, s.watch);
     const otherJudge = await chain.wallet(0n);
     await chain.createDare({ judges: [otherJudge.address], threshold: 1 });
-    await expectRefused(
-      [await propose(s, undefined, [chain.judges[0]!, otherJudge])],
-      E.NotAJudge,
-      watchOf(s),
-    );
+    await expectRefused([await propose(s, undefined, [chain.judges[0]!, otherJudge])], E.NotAJudge, s.watch);
   });
 
   it("refuses a judge's slot the judge did not sign", async () => {
     const s = await scene();
-    await expectRefused([withoutSigner(await propose(s), 3)], E.MissingSignature, watchOf(s));
+    await expectRefused([attack.withoutSigner(await propose(s), 3)], E.MissingSignature, s.watch);
   });
 
   it('refuses the guardian proposing; the guardian executes no sooner than anyone', async () => {
@@ -293,11 +141,11 @@ describe('escrow v2 attacks: judges and guardian', () => {
     await expectRefused(
       [await propose(s, undefined, [chain.guardian, chain.judges[0]!])],
       E.NotAJudge,
-      watchOf(s),
+      s.watch,
     );
     const executesAt = await proposed(s);
     await chain.setTime(executesAt - 1n);
-    await expectRefused([await execute(s)], E.WindowNotPassed, watchOf(s), chain.guardian);
+    await expectRefused([await execute(s)], E.WindowNotPassed, s.watch, chain.guardian);
   });
 
   it('refuses a veto by anyone but the guardian, or unsigned', async () => {
@@ -307,10 +155,10 @@ describe('escrow v2 attacks: judges and guardian', () => {
       await expectRefused(
         [await veto(s, key)],
         E.NotGuardian,
-        watchOf(s),
+        s.watch,
         key === attacker ? attacker : chain.platform,
       );
-    await expectRefused([withoutSigner(await veto(s), 0)], E.MissingSignature, watchOf(s));
+    await expectRefused([attack.withoutSigner(await veto(s), 0)], E.MissingSignature, s.watch);
   });
 });
 
@@ -319,7 +167,7 @@ describe('escrow v2 attacks: time', () => {
     const s = await scene();
     const executesAt = await proposed(s);
     await chain.setTime(executesAt - 1n);
-    await expectRefused([await execute(s)], E.WindowNotPassed, watchOf(s));
+    await expectRefused([await execute(s)], E.WindowNotPassed, s.watch);
     await chain.setTime(executesAt);
     await chain.must([await execute(s)], attacker);
   });
@@ -328,7 +176,7 @@ describe('escrow v2 attacks: time', () => {
     const s = await scene();
     const executesAt = await proposed(s);
     await chain.setTime(executesAt);
-    await expectRefused([await veto(s)], E.WindowPassed, watchOf(s));
+    await expectRefused([await veto(s)], E.WindowPassed, s.watch);
     await chain.setTime(executesAt - 1n);
     await chain.must([await veto(s)], chain.guardian);
   });
@@ -336,26 +184,20 @@ describe('escrow v2 attacks: time', () => {
   it('refuses a proposal whose window would end after refund_after', async () => {
     const s = await scene();
     await chain.setTime(s.dare.refundAfter - s.dare.payoutWindow + 1n);
-    await expectRefused([await propose(s)], E.ProposalTooLate, watchOf(s));
+    await expectRefused([await propose(s)], E.ProposalTooLate, s.watch);
   });
 
   it('refuses a second proposal, a refund, a cancel, deposits and entries while a proposal stands', async () => {
     const s = await scene();
     await proposed(s);
-    await expectRefused([await propose(s)], E.ProposalPending, watchOf(s));
-    await expectRefused([await refund(s)], E.ProposalPending, watchOf(s));
-    await expectRefused([await cancel(s)], E.ProposalPending, watchOf(s));
-    await expectRefused([await deposit(s)], E.ProposalPending, watchOf(s));
+    await expectRefused([await propose(s)], E.ProposalPending, s.watch);
+    await expectRefused([await refund(s)], E.ProposalPending, s.watch);
+    await expectRefused([await cancel(s)], E.ProposalPending, s.watch);
+    await expectRefused([await deposit(s)], E.ProposalPending, s.watch);
     const late = await chain.wallet(1n);
-    await expectRefused([await enter(s, late)], E.ProposalPending, [...watchOf(s), late.address]);
-    const closeEntry = await getCloseEntryV2Instruction({
-      programId: chain.programId,
-      vault: s.dare.vault,
-      entrant: s.entrant.address,
-      entryRentPayer: s.entrant.address,
-      vaultRentPayer: chain.platform.address,
-    });
-    await expectRefused([closeEntry], E.StillOpen, watchOf(s));
+    await expectRefused([await enter(s, late)], E.ProposalPending, [...s.watch, late.address]);
+    const closeEntry = await chain.closeEntryInstruction(s.dare.vault, s.entrant.address);
+    await expectRefused([closeEntry], E.StillOpen, s.watch);
   });
 
   it('refuses a vault whose terms are outside their bounds, and accepts every bound itself', async () => {
@@ -378,7 +220,7 @@ describe('escrow v2 attacks: time', () => {
       [{ amount: SOL / 100n - 1n }, E.AmountTooSmall],
     ];
     for (const [overrides, code] of cases) {
-      const input = await createInput(overrides);
+      const input = await chain.createInput(overrides);
       const vault = (await findVaultAddress(chain.programId, input.dareId)).address;
       await expectRefused([await getCreateVaultV2Instruction(input)], code, [vault, input.creator.address]);
     }
@@ -397,7 +239,7 @@ describe('escrow v2 attacks: time', () => {
       },
       { deadline: now + 1n, refundAfter: now + 1n, payoutWindow: 7n * DAY, threshold: 1 },
     ])
-      await chain.must([await getCreateVaultV2Instruction(await createInput(overrides))]);
+      await chain.must([await getCreateVaultV2Instruction(await chain.createInput(overrides))]);
   });
 });
 
@@ -405,19 +247,19 @@ describe('escrow v2 attacks: entries and winners', () => {
   it('refuses a winner whose entry belongs to another vault, or whose entry is an empty address', async () => {
     const s = await scene();
     const other = await scene();
-    const viaOther = withAccount(await propose(s, [other.entrant.address]), 2, other.entry);
-    await expectRefused([viaOther], E.InvalidEntry, [...watchOf(s), ...watchOf(other)]);
+    const viaOther = attack.withAccount(await propose(s, [other.entrant.address]), 2, other.entry);
+    await expectRefused([viaOther], E.InvalidEntry, [...s.watch, ...other.watch]);
     // An entry address that holds lamports but no entry (never created, or closed and re-funded).
     const fresh = await chain.wallet(1n);
     const empty = (await findEntryAddress(chain.programId, s.dare.vault, fresh.address)).address;
     await chain.gift(attacker, empty, SOL / 100n);
-    await expectRefused([await propose(s, [fresh.address])], E.InvalidEntry, [...watchOf(s), empty]);
+    await expectRefused([await propose(s, [fresh.address])], E.InvalidEntry, [...s.watch, empty]);
   });
 
   it("refuses a winner wallet that is not the entry's entrant", async () => {
     const s = await scene();
-    const toAttacker = withAccount(await propose(s), 1, attacker.address, AccountRole.READONLY);
-    await expectRefused([toAttacker], E.NotAnEntrant, watchOf(s));
+    const toAttacker = attack.withAccount(await propose(s), 1, attacker.address, AccountRole.READONLY);
+    await expectRefused([toAttacker], E.NotAnEntrant, s.watch);
   });
 
   it('refuses the same entry twice, or two winners, for a community dare; one winner for a major dare', async () => {
@@ -425,157 +267,103 @@ describe('escrow v2 attacks: entries and winners', () => {
     await expectRefused(
       [await propose(s, [s.entrant.address, s.entrant.address])],
       E.WrongWinnerCount,
-      watchOf(s),
+      s.watch,
     );
     const major = await scene({ kind: 'major' });
-    await expectRefused([await propose(major)], E.WrongWinnerCount, watchOf(major));
+    await expectRefused([await propose(major)], E.WrongWinnerCount, major.watch);
   });
 
   it("keeps an entry's proof hash: entering again to change it is refused", async () => {
     const s = await scene();
-    const again = await getEnterV2Instruction({
-      programId: chain.programId,
-      vault: s.dare.vault,
-      entrant: s.entrant,
-      proofHash: new Uint8Array(32).fill(1),
-    });
-    await expectRefused([again], E.AlreadyExists, watchOf(s), s.entrant);
+    const again = await chain.enterInstruction(s.dare.vault, s.entrant, new Uint8Array(32).fill(1));
+    await expectRefused([again], E.AlreadyExists, s.watch, s.entrant);
     expect([...(await chain.entry(s.entry))!.proofHash]).toEqual([...proof]);
   });
 
   it('refuses to name a winner whose wallet has become executable (it could never be paid)', async () => {
     const s = await scene();
-    await makeExecutable(s.entrant);
-    await expectRefused([await propose(s)], E.UnpayableWinner, watchOf(s));
+    await chain.makeExecutable(s.entrant, attacker.address);
+    await expectRefused([await propose(s)], E.UnpayableWinner, s.watch);
   });
 
   it('refuses to pay anyone but the proposed winners, in their order', async () => {
     const s = await scene();
     const executesAt = await proposed(s);
     await chain.setTime(executesAt);
-    await expectRefused([await execute(s, [attacker.address])], E.WrongWinner, watchOf(s));
-    await expectRefused([await execute(s, [s.dare.vault])], E.WrongWinner, watchOf(s));
+    await expectRefused([await execute(s, [attacker.address])], E.WrongWinner, s.watch);
+    await expectRefused([await execute(s, [s.dare.vault])], E.WrongWinner, s.watch);
     await expectRefused(
       [await execute(s, [s.entrant.address, attacker.address])],
       E.WrongAccountCount,
-      watchOf(s),
+      s.watch,
     );
-    await expectRefused(
-      [withAccount(await execute(s), 1, s.entrant.address, AccountRole.READONLY)],
-      E.NotWritable,
-      watchOf(s),
-    );
+    await attack.readOnly(setup(), s, await execute(s), 1);
   });
 });
 
 describe('escrow v2 attacks: wrong, duplicated and fake accounts', () => {
   it('refuses the vault named as its own winner (duplicated account)', async () => {
     const s = await scene();
-    await expectRefused([withAccount(await propose(s), 1, s.dare.vault)], E.DuplicateAccount, watchOf(s));
+    await attack.vaultTwice(setup(), s, await propose(s), 1);
   });
 
-  it('refuses a receipt passed where the vault belongs', async () => {
-    const s = await scene();
-    await expectRefused([withAccount(await refund(s), 0, s.receipt)], E.InvalidVault, watchOf(s));
-  });
+  it('refuses a receipt passed where the vault belongs', () => attack.receiptPassedAsVault(setup()));
 
   it('refuses a fake vault owned by another program, naming the attacker winner with its window passed', async () => {
     const s = await scene();
-    const fake = (await chain.wallet(0n)).address;
     const data = (await chain.data(s.dare.vault))!;
     const view = new DataView(data.buffer, data.byteOffset);
     data[3] = 3; // proposed
     data[142] = 1; // one winner
     view.setBigInt64(152, 0n, true); // executes_at: long past
     data.set(new Uint8Array(32), 352);
-    chain.runtime.svm.setAccount({
-      address: fake,
-      lamports: lamports(10n * SOL),
-      programAddress: chain.platform.address,
-      executable: false,
+    const fake = await attack.forgedAccount(chain, {
       data,
-      space: BigInt(data.length),
+      owner: chain.platform.address,
+      lamports: 10n * SOL,
     });
-    const forged = getExecuteInstruction({
-      programId: chain.programId,
-      vault: fake,
-      winners: [attacker.address],
-    });
-    await expectRefused([forged], E.InvalidVault, [...watchOf(s), fake]);
+    const forged = chain.executeInstruction(fake, [attacker.address]);
+    await expectRefused([forged], E.InvalidVault, [...s.watch, fake]);
   });
 
-  it('refuses a fake receipt owned by another program', async () => {
-    const s = await scene();
-    await chain.must([await cancel(s)]);
-    const fake = (await chain.wallet(0n)).address;
-    const data = (await chain.data(s.receipt))!;
-    new DataView(data.buffer, data.byteOffset).setBigUint64(104, 100n * SOL, true);
-    chain.runtime.svm.setAccount({
-      address: fake,
-      lamports: lamports(SOL),
-      programAddress: attacker.address,
-      executable: false,
-      data,
-      space: BigInt(data.length),
-    });
-    await expectRefused([withAccount(await refund(s), 1, fake)], E.InvalidReceipt, [...watchOf(s), fake]);
-  });
+  it('refuses a fake receipt owned by another program', () => attack.fakeReceipt(setup()));
 
-  it('refuses a receipt of another vault', async () => {
-    const s = await scene();
-    const other = await scene();
-    await chain.must([await cancel(s)]);
-    await expectRefused([withAccount(await refund(s), 1, other.receipt)], E.InvalidReceipt, [
-      ...watchOf(s),
-      ...watchOf(other),
-    ]);
-  });
+  it('refuses a receipt of another vault', () => attack.receiptOfAnotherVault(setup()));
 
   it('refuses to refund a receipt to another wallet, or its rent to anyone but its rent payer', async () => {
-    const s = await scene();
-    await chain.must([await cancel(s)]);
-    await expectRefused([withAccount(await refund(s), 2, attacker.address)], E.WrongPayer, watchOf(s));
-    await expectRefused([withAccount(await refund(s), 3, attacker.address)], E.WrongRentPayer, watchOf(s));
-    await expectRefused([withAccount(await refund(s), 4, attacker.address)], E.WrongRentPayer, watchOf(s));
-    const closeEntry = await getCloseEntryV2Instruction({
-      programId: chain.programId,
-      vault: s.dare.vault,
-      entrant: s.entrant.address,
-      entryRentPayer: chain.platform.address, // the entrant paid it
-      vaultRentPayer: chain.platform.address,
-    });
-    await expectRefused([closeEntry], E.WrongRentPayer, watchOf(s));
+    const s = await attack.cancelledScene(setup());
+    await attack.refundToAnotherWallet(setup(), s);
+    await attack.rentToAnotherPayer(setup(), s);
+    // The entrant paid the entry's rent.
+    const closeEntry = await chain.closeEntryInstruction(
+      s.dare.vault,
+      s.entrant.address,
+      chain.platform.address,
+    );
+    await expectRefused([closeEntry], E.WrongRentPayer, s.watch);
   });
 
-  it('refuses a fake System program', async () => {
-    const s = await scene();
-    await expectRefused(
-      [withAccount(await deposit(s), 4, chain.programId, AccountRole.READONLY)],
-      E.NotSystemProgram,
-      watchOf(s),
-    );
-  });
+  it('refuses a fake System program', () => attack.fakeSystemProgram(setup()));
 
   it('refuses a read-only vault', async () => {
     const s = await scene();
-    await expectRefused(
-      [withAccount(await propose(s), 0, s.dare.vault, AccountRole.READONLY)],
-      E.NotWritable,
-      watchOf(s),
-    );
+    await attack.readOnly(setup(), s, await propose(s), 0);
   });
 });
 
 describe('escrow v2 attacks: seeds and bumps', () => {
   it("refuses a vault created with a wrong bump or at another dare's address", async () => {
-    const input = await createInput();
+    const input = await chain.createInput();
     const create = await getCreateVaultV2Instruction(input);
     const data = new Uint8Array(create.data!);
     data[132] = (data[132]! + 255) % 256; // vault bump
     const vault = (await findVaultAddress(chain.programId, input.dareId)).address;
-    await expectRefused([withData(create, data)], E.WrongAddress, [input.creator.address, vault]);
+    await expectRefused([attack.withData(create, data)], E.WrongAddress, [input.creator.address, vault]);
     const elsewhere = (await findVaultAddress(chain.programId, new Uint8Array(32).fill(2))).address;
-    await expectRefused([withAccount(create, 2, elsewhere)], E.WrongAddress, [input.creator.address, vault]);
+    await expectRefused([attack.withAccount(create, 2, elsewhere)], E.WrongAddress, [
+      input.creator.address,
+      vault,
+    ]);
   });
 
   it("refuses an entry at another entrant's address, and a receipt at a wrong bump", async () => {
@@ -583,16 +371,12 @@ describe('escrow v2 attacks: seeds and bumps', () => {
     const other = await chain.wallet(1n);
     const stolen = (await findEntryAddress(chain.programId, s.dare.vault, attacker.address)).address;
     await expectRefused(
-      [withAccount(await enter(s, other), 3, stolen)],
+      [attack.withAccount(await enter(s, other), 3, stolen)],
       E.WrongAddress,
-      [...watchOf(s), other.address],
+      [...s.watch, other.address],
       other,
     );
-    const newPayer = await chain.wallet();
-    const first = await deposit(s, newPayer);
-    const data = new Uint8Array(first.data!);
-    data[9] = (data[9]! + 1) % 256;
-    await expectRefused([withData(first, data)], E.WrongAddress, [...watchOf(s), newPayer.address]);
+    await attack.receiptAtWrongBump(setup(), s);
   });
 });
 
@@ -601,56 +385,33 @@ describe('escrow v2 attacks: amounts and instruction data', () => {
     const s = await scene();
     const five = await propose(s, undefined, judges(0, 1, 2, 0, 1));
     const six = { ...five, accounts: [...five.accounts!, five.accounts![5]!] };
-    await expectRefused([six], E.WrongAccountCount, watchOf(s));
+    await expectRefused([six], E.WrongAccountCount, s.watch);
     const eleven = { ...five, accounts: [...five.accounts!, ...five.accounts!.slice(3, 6)] };
-    await expectRefused([eleven], E.WrongAccountCount, watchOf(s));
+    await expectRefused([eleven], E.WrongAccountCount, s.watch);
   });
 
   it('refuses a deposit that would overflow, or under 0.01 SOL', async () => {
     const s = await scene();
-    await expectRefused([await deposit(s, s.payer, 2n ** 64n - 1n)], E.Overflow, watchOf(s));
-    await expectRefused([await deposit(s, s.payer, 9_999_999n)], E.AmountTooSmall, watchOf(s));
+    await attack.depositOverflow(setup(), s);
+    await attack.depositUnderMinimum(setup(), s);
   });
 
   it("refuses short and long instruction data for every instruction, an unknown one, and v1's settle", async () => {
     const s = await scene();
-    const common = {
-      programId: chain.programId,
-      vault: s.dare.vault,
-      vaultRentPayer: chain.platform.address,
-    };
     const instructions: Instruction[] = [
-      await getCreateVaultV2Instruction(await createInput({ creator: s.payer })),
+      await getCreateVaultV2Instruction(await chain.createInput({ creator: s.payer })),
       await deposit(s),
       await enter(s, s.payer),
       await cancel(s),
       await refund(s),
-      await getCloseEntryV2Instruction({
-        ...common,
-        entrant: s.entrant.address,
-        entryRentPayer: s.entrant.address,
-      }),
-      await getCloseReceiptV2Instruction({
-        ...common,
-        payer: s.payer.address,
-        receiptRentPayer: chain.platform.address,
-      }),
+      await chain.closeEntryInstruction(s.dare.vault, s.entrant.address),
+      await chain.closeReceiptInstruction(s.dare.vault, s.payer.address),
       await propose(s),
       await veto(s),
       await execute(s),
     ];
-    for (const instruction of instructions) {
-      const data = new Uint8Array(instruction.data!);
-      const longer = new Uint8Array(data.length + 1);
-      longer.set(data);
-      await expectRefused([withData(instruction, longer)], E.InvalidDataLength, watchOf(s));
-      if (data.length > 1)
-        await expectRefused([withData(instruction, data.subarray(0, -1))], E.InvalidDataLength, watchOf(s));
-    }
-    const anyAccounts = instructions[3]!;
-    await expectRefused([withData(anyAccounts, new Uint8Array())], E.InvalidDataLength, watchOf(s));
-    await expectRefused([withData(anyAccounts, new Uint8Array([99]))], E.UnknownInstruction, watchOf(s));
-    await expectRefused([withData(anyAccounts, new Uint8Array([3]))], E.UnknownInstruction, watchOf(s));
+    // 3 was v1's settle.
+    await attack.wrongDataLengths(setup(), s, instructions, { any: instructions[3]!, unknownTags: [99, 3] });
   });
 });
 
@@ -658,90 +419,47 @@ describe('escrow v2 attacks: timing, refunds and payouts', () => {
   it('refuses a deposit and an entry at the deadline', async () => {
     const s = await scene();
     await chain.setTime(s.dare.deadline);
-    await expectRefused([await deposit(s)], E.DeadlinePassed, watchOf(s));
+    await expectRefused([await deposit(s)], E.DeadlinePassed, s.watch);
     const late = await chain.wallet(1n);
-    await expectRefused([await enter(s, late)], E.DeadlinePassed, [...watchOf(s), late.address], late);
+    await expectRefused([await enter(s, late)], E.DeadlinePassed, [...s.watch, late.address], late);
   });
 
   it('refuses a refund before it is due, twice, or after the payout', async () => {
-    const s = await scene();
-    await chain.setTime(s.dare.refundAfter - 1n);
-    await expectRefused([await refund(s)], E.RefundNotDue, watchOf(s));
-    const t = await scene();
-    await chain.must([await cancel(t)]);
-    await chain.must([await refund(t)]);
-    await expectRefused([await refund(t)], E.InvalidReceipt, watchOf(t));
+    await attack.refundBeforeDue(setup(), await scene());
+    await attack.refundTwice(setup());
     const u = await scene();
     await chain.setTime(await proposed(u));
     await chain.must([await execute(u)]);
     await chain.setTime(u.dare.refundAfter);
-    await expectRefused([await refund(u)], E.VaultNotOpen, watchOf(u));
+    await expectRefused([await refund(u)], E.VaultNotOpen, u.watch);
   });
 
   it('refuses to execute twice, to execute or propose after a cancel, and a veto with nothing proposed', async () => {
     const s = await scene();
     await chain.setTime(await proposed(s));
     await chain.must([await execute(s)]);
-    await expectRefused([await execute(s)], E.VaultNotOpen, watchOf(s));
-    await expectRefused([await veto(s)], E.NoProposal, watchOf(s), chain.guardian);
+    await expectRefused([await execute(s)], E.VaultNotOpen, s.watch);
+    await expectRefused([await veto(s)], E.NoProposal, s.watch, chain.guardian);
     const t = await scene();
     await chain.must([await cancel(t)]);
-    await expectRefused([await propose(t)], E.VaultNotOpen, watchOf(t));
-    await expectRefused([await execute(t)], E.VaultNotOpen, watchOf(t));
+    await expectRefused([await propose(t)], E.VaultNotOpen, t.watch);
+    await expectRefused([await execute(t)], E.VaultNotOpen, t.watch);
   });
 
-  it('refuses to close receipts before the payout and entries while open', async () => {
-    const s = await scene();
-    const common = {
-      programId: chain.programId,
-      vault: s.dare.vault,
-      vaultRentPayer: chain.platform.address,
-    };
-    await expectRefused(
-      [
-        await getCloseReceiptV2Instruction({
-          ...common,
-          payer: s.payer.address,
-          receiptRentPayer: chain.platform.address,
-        }),
-      ],
-      E.NotSettled,
-      watchOf(s),
-    );
-    await expectRefused(
-      [
-        await getCloseEntryV2Instruction({
-          ...common,
-          entrant: s.entrant.address,
-          entryRentPayer: s.entrant.address,
-        }),
-      ],
-      E.StillOpen,
-      watchOf(s),
-    );
-  });
+  it('refuses to close receipts before the payout and entries while open', () =>
+    attack.closesBeforeTheEnd(setup()));
 });
 
 describe('escrow v2 attacks: closing and reviving, pre-funded addresses', () => {
-  it('refuses to refund a receipt closed and re-funded in the same transaction', async () => {
-    const s = await scene();
-    await chain.must([await cancel(s)]);
-    const revive = getTransferSolInstruction({ source: attacker, destination: s.receipt, amount: SOL });
-    await expectRefused([await refund(s), revive, await refund(s)], E.InvalidReceipt, watchOf(s));
-  });
+  it('refuses to refund a receipt closed and re-funded in the same transaction', () =>
+    attack.receiptRevivedInOneTransaction(setup()));
 
   it('leaves nothing to revive: a vault recreated at a closed address starts empty, with its new terms', async () => {
     const s = await scene();
     await chain.must([await cancel(s)]);
-    const closeEntry = await getCloseEntryV2Instruction({
-      programId: chain.programId,
-      vault: s.dare.vault,
-      entrant: s.entrant.address,
-      entryRentPayer: s.entrant.address,
-      vaultRentPayer: chain.platform.address,
-    });
+    const closeEntry = await chain.closeEntryInstruction(s.dare.vault, s.entrant.address);
     const recreate = await getCreateVaultV2Instruction(
-      await createInput({
+      await chain.createInput({
         creator: attacker,
         rentPayer: attacker,
         dareId: s.dare.dareId,
@@ -762,13 +480,13 @@ describe('escrow v2 attacks: closing and reviving, pre-funded addresses', () => 
       proposal: null,
     });
     // The old entry is gone: the attacker, a judge of the new vault, cannot name the old entrant.
-    await expectRefused([await propose(s, [s.entrant.address], [attacker])], E.InvalidEntry, watchOf(s));
+    await expectRefused([await propose(s, [s.entrant.address], [attacker])], E.InvalidEntry, s.watch);
   });
 
   it('creates a vault, receipt and entry at addresses that already hold lamports, the surplus going to the winner', async () => {
     await chain.setTime(START_TIME);
     const creator = await chain.wallet();
-    const input = await createInput({ creator });
+    const input = await chain.createInput({ creator });
     const entrant = await chain.wallet(1n);
     const vault = (await findVaultAddress(chain.programId, input.dareId)).address;
     const receipt = (await findReceiptAddress(chain.programId, vault, input.creator.address)).address;
@@ -776,14 +494,11 @@ describe('escrow v2 attacks: closing and reviving, pre-funded addresses', () => 
     const gift = chain.runtime.svm.minimumBalanceForRentExemption(0n);
     for (const address of [vault, receipt, entry]) await chain.gift(attacker, address, gift);
     await chain.must([await getCreateVaultV2Instruction(input)]);
-    await chain.must(
-      [await getEnterV2Instruction({ programId: chain.programId, vault, entrant, proofHash: proof })],
-      entrant,
-    );
+    await chain.must([await chain.enterInstruction(vault, entrant, proof)], entrant);
     const rent = (await chain.vault(vault))!.rent;
     expect(await chain.balance(vault)).toBe(rent + SOL + gift);
     const dare = { ...input, creator, vault, stake: SOL, dareId: new Uint8Array(input.dareId) };
-    const s: Scene = { dare, payer: creator, entrant, receipt, entry };
+    const s = { dare, payer: creator, entrant, receipt, entry, watch: [] };
     await chain.setTime(await proposed(s));
     const before = await chain.balance(entrant.address);
     await chain.must([await execute(s)]);
@@ -793,9 +508,9 @@ describe('escrow v2 attacks: closing and reviving, pre-funded addresses', () => 
   it('refuses to create a vault that already exists', async () => {
     const s = await scene();
     const again = await getCreateVaultV2Instruction(
-      await createInput({ creator: attacker, rentPayer: attacker, dareId: s.dare.dareId }),
+      await chain.createInput({ creator: attacker, rentPayer: attacker, dareId: s.dare.dareId }),
     );
-    await expectRefused([again], E.AlreadyExists, watchOf(s));
+    await expectRefused([again], E.AlreadyExists, s.watch);
   });
 });
 
@@ -815,35 +530,13 @@ it('accepts another rent payer for an entry, and its close returns the rent ther
   const s = await scene();
   const entrant = await chain.wallet(0n);
   const sponsor = await chain.wallet(1n);
-  await chain.must(
-    [
-      await getEnterV2Instruction({
-        programId: chain.programId,
-        vault: s.dare.vault,
-        entrant,
-        rentPayer: sponsor,
-        proofHash: proof,
-      }),
-    ],
-    sponsor,
-  );
+  await chain.must([await chain.enterInstruction(s.dare.vault, entrant, proof, sponsor)], sponsor);
   const entry = (await findEntryAddress(chain.programId, s.dare.vault, entrant.address)).address;
   const recorded = (await chain.entry(entry))!;
   expect(recorded).toMatchObject({ entrant: entrant.address, rentPayer: sponsor.address });
   await chain.must([await cancel(s)]);
-  const close = (rentPayer: Address) =>
-    getCloseEntryV2Instruction({
-      programId: chain.programId,
-      vault: s.dare.vault,
-      entrant: entrant.address,
-      entryRentPayer: rentPayer,
-      vaultRentPayer: chain.platform.address,
-    });
-  await expectRefused([await close(entrant.address)], E.WrongRentPayer, [
-    ...watchOf(s),
-    entry,
-    sponsor.address,
-  ]);
+  const close = (rentPayer: Address) => chain.closeEntryInstruction(s.dare.vault, entrant.address, rentPayer);
+  await expectRefused([await close(entrant.address)], E.WrongRentPayer, [...s.watch, entry, sponsor.address]);
   const before = await chain.balance(sponsor.address);
   await chain.must([await close(sponsor.address)]);
   expect(await chain.balance(sponsor.address)).toBe(before + recorded.rent);

@@ -11,7 +11,7 @@ import {
   type Report,
   scenarioOnEveryRuntime,
 } from '#server/chain/escrow-program/runtimes/compare';
-import { SOL } from '#test/support/chain/escrow-v2-chain';
+import { SOL } from '#test/support/chain/escrow-chain';
 import { v2ExecutableRentPayer, v2HappyPaths } from '#test/support/chain/escrow-v2-happy-paths';
 import { ESCROW_V2_ERROR_CODE as E } from './errors';
 import { ENTRY_V2_SIZE, VAULT_V2_SIZE } from './layout';

@@ -15,7 +15,7 @@ import { type LiteSvmRuntime, startLiteSvmRuntime } from '#server/chain/escrow-p
 import { blockhashLifetime } from '#server/chain/escrow-program/runtimes/runtime';
 import { EscrowV2Chain, type TestDareV2 } from '#test/support/chain/escrow-v2-chain';
 import { ESCROW_V2_ERROR_CODE as E, ESCROW_V2_ERRORS, escrowV2ErrorName } from './errors';
-import { getEnterV2Instruction, INSTRUCTION_V2 } from './instructions';
+import { INSTRUCTION_V2 } from './instructions';
 import { planPayoutV2, planRecordClosesV2 } from './payout-plan';
 import { addProposeSignatures, compileProposeTransaction, missingSignatures } from './propose-transaction';
 
@@ -31,17 +31,7 @@ const overTheWire = (transaction: Transaction): Transaction =>
 async function dareWithEntrant(): Promise<{ dare: TestDareV2; winner: Address }> {
   const dare = await chain.createDare();
   const entrant = await chain.wallet(1n);
-  await chain.must(
-    [
-      await getEnterV2Instruction({
-        programId: chain.programId,
-        vault: dare.vault,
-        entrant,
-        proofHash: new Uint8Array(32).fill(5),
-      }),
-    ],
-    entrant,
-  );
+  await chain.must([await chain.enterInstruction(dare.vault, entrant, new Uint8Array(32).fill(5))], entrant);
   return { dare, winner: entrant.address };
 }
 
