@@ -35,8 +35,8 @@ export interface RefundMeDeps {
   db: Db;
   chain: ChainPort;
   clock: Clock;
-  /** Both escrow programs: a vault is refunded under whichever owns it. */
-  escrowProgramId: Address;
+  /** Both escrow programs (v1 null where the chain has none): a vault is refunded under whichever owns it. */
+  escrowProgramId: Address | null;
   escrowProgramV2Id: Address;
   limiter: RateLimiter;
   booking: RefundBooking;
