@@ -1,21 +1,24 @@
 /**
  * npm run cluster:setup -- --rpc <url> --judges <address,address> [--guardian <address>]
  *     [--upgrade-authority <address> | --final] [--cluster <name>] [--keys <dir>] [--master-seed <file>] [--out <file>] [--force] [--wait]
+ *     [--v1-program <address>]
  *   Prepares a DarePool deployment on a cluster (devnet, mainnet-beta, a local validator):
  *   - the keys the server needs, in --keys (default ./cluster-keys, mode 0700): the master seed
  *     (escrow-master-seed, 0600, never printed; or the operator's own with --master-seed <file>),
  *     from which the fee payer and the moderator derive; the guardian's keypair
- *     (guardian-keypair.json: move it offline) unless --guardian names the operator's; the two
- *     program keypairs (their addresses are the program ids). Judges are always the operator's
+ *     (guardian-keypair.json: move it offline) unless --guardian names the operator's; escrow
+ *     program v2's keypair (its address is the program id). Judges are always the operator's
  *     own wallets (--judges, 1 to 5); the server's rules refuse any key it holds as a judge, the
  *     guardian or the upgrade authority, checked here before anything is spent;
- *   - prints what to fund, and with how much: the fee payer (both escrow programs' deploy, from
- *     their sizes and the cluster's rent, plus FEE_PAYER_MIN_SOL to run on) and the guardian (ten
+ *   - prints what to fund, and with how much: the fee payer (escrow program v2's deploy, from
+ *     its size and the cluster's rent, plus FEE_PAYER_MIN_SOL to run on) and the guardian (ten
  *     vetoes' fees above its rent-exempt minimum); checks the balances, and exits 2 naming what is
  *     missing, or with --wait polls until it is there;
- *   - deploys escrow programs v1 and v2 (the server requires both; new vaults are v2's),
- *     immutable, or upgradeable only by --upgrade-authority (an offline key or a multisig; never
- *     the fee payer), then checks that the deployed bytes are the committed .so (sha256);
+ *   - deploys escrow program v2 (every new vault is v2's), immutable, or upgradeable only by
+ *     --upgrade-authority (an offline key or a multisig; never the fee payer), then checks that the
+ *     deployed bytes are the committed .so (sha256). Never v1: it only serves vaults that exist
+ *     (decision 081). A cluster that has v1 vaults names its deployed v1 with --v1-program (or
+ *     keeps the ESCROW_PROGRAM_ID of --out), checked here as the server checks it;
  *   - writes --out (default .env, mode 0600) with everything filled but DATABASE_URL and PUBLIC_URL
  *     (the judges are ADMIN_WALLETS too; --cluster sets SOLANA_CLUSTER for an RPC URL that does
  *     not name its cluster),
@@ -66,6 +69,7 @@ const { values } = parseArgs({
     wait: { type: 'boolean', default: false },
     final: { type: 'boolean', default: false },
     cluster: { type: 'string' },
+    'v1-program': { type: 'string' },
   },
 });
 
@@ -78,6 +82,7 @@ if (values.final && values['upgrade-authority'])
 for (const [flag, value] of [
   ['--guardian', values.guardian],
   ['--upgrade-authority', values['upgrade-authority']],
+  ['--v1-program', values['v1-program']],
 ] as const) {
   if (value !== undefined && !isAddress(value)) fail(`${flag} ${value} is not a base58 address`);
 }
@@ -90,30 +95,32 @@ const existing: Record<string, string | undefined> = existsSync(outFile)
   ? parseEnv(readFileSync(outFile, 'utf8'))
   : {};
 
+/**
+ * Escrow program v1, deployed long ago, where this cluster has vaults of it: the operator's
+ * --v1-program, or the id --out already holds. null: none, and none is deployed (decision 081).
+ */
+const v1ProgramId: Address | null = values['v1-program']
+  ? address(values['v1-program'])
+  : existing.ESCROW_PROGRAM_ID && isAddress(existing.ESCROW_PROGRAM_ID)
+    ? existing.ESCROW_PROGRAM_ID
+    : null;
+
 mkdirSync(keysDir, { recursive: true, mode: 0o700 });
 const seedHex = readOrCreateSeed();
 const guardian = await readOrCreateGuardian();
-const programs = [
-  {
-    name: 'v1',
-    variable: 'ESCROW_PROGRAM_ID',
-    bytes: readEscrowProgram(),
-    file: 'escrow-program-keypair.json',
-  },
-  {
-    name: 'v2',
-    variable: 'ESCROW_PROGRAM_V2_ID',
-    bytes: readEscrowProgramV2(),
-    file: 'escrow-program-v2-keypair.json',
-  },
-];
-const programKeys = await Promise.all(programs.map((program) => keyInKeysDir(program.file)));
+const program = {
+  name: 'v2',
+  variable: 'ESCROW_PROGRAM_V2_ID',
+  bytes: readEscrowProgramV2(),
+  file: 'escrow-program-v2-keypair.json',
+};
+const programKey = await keyInKeysDir(program.file);
 
 const env: Record<string, string> = {
   SOLANA_RPC_URL: rpcUrl,
   ESCROW_MASTER_SEED: seedHex,
-  ESCROW_PROGRAM_ID: programKeys[0]!.address,
-  ESCROW_PROGRAM_V2_ID: programKeys[1]!.address,
+  ...(v1ProgramId ? { ESCROW_PROGRAM_ID: v1ProgramId } : {}),
+  ESCROW_PROGRAM_V2_ID: programKey.address,
   ...(upgradeAuthority ? { ESCROW_PROGRAM_UPGRADE_AUTHORITY: upgradeAuthority } : {}),
   ...(values.cluster ? { SOLANA_CLUSTER: values.cluster } : {}),
   JUDGE_WALLETS: values.judges,
@@ -145,7 +152,14 @@ try {
   throw error;
 }
 
-const OURS = [...new Set([...Object.keys(env), 'ESCROW_PROGRAM_UPGRADE_AUTHORITY', 'SOLANA_CLUSTER'])];
+const OURS = [
+  ...new Set([
+    ...Object.keys(env),
+    'ESCROW_PROGRAM_ID',
+    'ESCROW_PROGRAM_UPGRADE_AUTHORITY',
+    'SOLANA_CLUSTER',
+  ]),
+];
 const differing = OURS.filter((key) => (existing[key] ?? '') !== (env[key] ?? ''));
 const writeOut = !existsSync(outFile) || differing.length > 0;
 if (existsSync(outFile) && differing.length > 0 && !values.force)
@@ -166,38 +180,54 @@ console.log(`Fee payer:  ${feePayer.address} (derived from the master seed)`);
 console.log(`Guardian:   ${guardian}`);
 console.log(`Judges:     ${values.judges}`);
 
-// Deploy only what is not there yet; a program already at its id must be this build, held as asked.
-const toDeploy: number[] = [];
-for (const [index, program] of programs.entries()) {
-  const id = programKeys[index]!.address;
-  const check = await checkDeployedProgram(rpc, id, program.bytes);
-  if (check.deployedSha256 === null) {
-    toDeploy.push(index);
-    continue;
-  }
+// v1 is never deployed here: a v1 named for the vaults a cluster has must already run this build,
+// held so the server accepts it (immutable, or by the one upgrade authority it is told).
+if (v1ProgramId) {
+  const v1 = await checkDeployedProgram(rpc, v1ProgramId, readEscrowProgram());
+  if (v1.deployedSha256 === null)
+    fail(
+      `no escrow program v1 is deployed at ${v1ProgramId} (ESCROW_PROGRAM_ID): v1 only serves the vaults that exist (docs/decisions/081); name the one your cluster's v1 vaults belong to, or none on a cluster without v1 vaults`,
+    );
+  if (!v1.same)
+    fail(
+      `escrow program v1 at ${v1ProgramId} runs other bytes than program/build (sha256 ${v1.deployedSha256}, committed ${v1.expectedSha256}): the server would refuse it`,
+    );
+  if (v1.upgradeAuthority !== null && v1.upgradeAuthority !== upgradeAuthority)
+    fail(
+      `escrow program v1 at ${v1ProgramId} is upgradeable by ${v1.upgradeAuthority}, which the server would refuse unless it is --upgrade-authority; make it immutable (npm run program:deploy -- --keypair <that key> --make-immutable ${v1ProgramId})`,
+    );
+  console.log(
+    `Escrow program v1: ${v1ProgramId} deployed, ${describeAuthority(v1.upgradeAuthority)} (kept for this cluster's v1 vaults)`,
+  );
+}
+
+// Deploy v2 only if it is not there yet; already at its id, it must be this build, held as asked.
+const programId = programKey.address;
+const check = await checkDeployedProgram(rpc, programId, program.bytes);
+const toDeploy = check.deployedSha256 === null;
+if (!toDeploy) {
   if (!check.same)
     fail(
-      `escrow program ${program.name} at ${id} runs other bytes than program/build (sha256 ${check.deployedSha256}, committed ${check.expectedSha256}); to deploy this build at a new id, move ${path.join(keysDir, program.file)} away (then ${program.variable} changes)`,
+      `escrow program ${program.name} at ${programId} runs other bytes than program/build (sha256 ${check.deployedSha256}, committed ${check.expectedSha256}); to deploy this build at a new id, move ${path.join(keysDir, program.file)} away (then ${program.variable} changes)`,
     );
   if (check.upgradeAuthority !== upgradeAuthority)
     fail(
-      `escrow program ${program.name} at ${id} is ${check.upgradeAuthority ? `upgradeable by ${check.upgradeAuthority}` : 'immutable'}, not ${upgradeAuthority ? `upgradeable by ${upgradeAuthority}` : 'immutable'} as asked; ${check.upgradeAuthority ? `run with --upgrade-authority ${check.upgradeAuthority}, or make it immutable first (npm run program:deploy -- --keypair <that key> --make-immutable ${id})` : 'run without --upgrade-authority'}`,
+      `escrow program ${program.name} at ${programId} is ${check.upgradeAuthority ? `upgradeable by ${check.upgradeAuthority}` : 'immutable'}, not ${upgradeAuthority ? `upgradeable by ${upgradeAuthority}` : 'immutable'} as asked; ${check.upgradeAuthority ? `run with --upgrade-authority ${check.upgradeAuthority}, or make it immutable first (npm run program:deploy -- --keypair <that key> --make-immutable ${programId})` : 'run without --upgrade-authority'}`,
     );
   console.log(
-    `Escrow program ${program.name}: ${id} already deployed, ${describeAuthority(check.upgradeAuthority)}`,
+    `Escrow program ${program.name}: ${programId} already deployed, ${describeAuthority(check.upgradeAuthority)}`,
   );
 }
 
 const target = rpcDeployTarget(rpc, { pollMs: 400 });
 const rentFloor = await target.minimumBalanceForRentExemption(0);
-let deployNeed = 0n;
-for (const index of toDeploy) deployNeed += await deployCost(target, programs[index]!.bytes.length);
+const deployNeed = toDeploy ? await deployCost(target, program.bytes.length) : 0n;
 const needs = [
   {
     what: 'fee payer',
     address: feePayer.address,
     lamports: deployNeed + feePayerMin,
-    why: `${toDeploy.length > 0 ? `${lamportsToSol(deployNeed)} SOL to deploy escrow program ${toDeploy.map((i) => programs[i]!.name).join(' and ')} (rent and fees), ` : ''}${lamportsToSol(feePayerMin)} SOL to pay the app's fees and rents (FEE_PAYER_MIN_SOL)`,
+    why: `${toDeploy ? `${lamportsToSol(deployNeed)} SOL to deploy escrow program ${program.name} (rent and fees), ` : ''}${lamportsToSol(feePayerMin)} SOL to pay the app's fees and rents (FEE_PAYER_MIN_SOL)`,
   },
   {
     what: 'guardian',
@@ -236,30 +266,25 @@ while (true) {
 }
 console.log('\nFunded.');
 
-for (const index of toDeploy) {
-  const program = programs[index]!;
-  const id = programKeys[index]!.address;
-  console.log(`Deploying escrow program ${program.name} (${program.bytes.length} bytes) as ${id}`);
+if (toDeploy) {
+  console.log(`Deploying escrow program ${program.name} (${program.bytes.length} bytes) as ${programId}`);
   await deployProgram({
     target,
     payer: feePayer,
-    program: programKeys[index]!,
+    program: programKey,
     bytes: program.bytes,
     final: upgradeAuthority === null,
     ...(upgradeAuthority ? { upgradeAuthority } : {}),
   });
 }
-for (const [index, program] of programs.entries()) {
-  const id = programKeys[index]!.address;
-  const check = await deployedOnceVisible(id, program.bytes);
-  if (!check.same || check.upgradeAuthority !== upgradeAuthority)
-    fail(
-      `escrow program ${program.name} at ${id} is not what was deployed: run npm run program:deploy -- --verify ${id}`,
-    );
-  console.log(
-    `Verified escrow program ${program.name} ${id}: sha256 ${sha256Hex(program.bytes)} = program/build, ${describeAuthority(check.upgradeAuthority)}`,
+const deployed = await deployedOnceVisible(programId, program.bytes);
+if (!deployed.same || deployed.upgradeAuthority !== upgradeAuthority)
+  fail(
+    `escrow program ${program.name} at ${programId} is not what was deployed: run npm run program:deploy -- --verify ${programId}`,
   );
-}
+console.log(
+  `Verified escrow program ${program.name} ${programId}: sha256 ${sha256Hex(program.bytes)} = program/build, ${describeAuthority(deployed.upgradeAuthority)}`,
+);
 
 if (writeOut) {
   writeFileSync(outFile, envFileText(), { mode: 0o600 });
@@ -348,8 +373,7 @@ function envFileText(): string {
 SOLANA_RPC_URL=${env.SOLANA_RPC_URL}
 ${env.SOLANA_CLUSTER ? `SOLANA_CLUSTER=${env.SOLANA_CLUSTER}\n` : ''}# The fee payer (${feePayer.address}) and the moderator derive from it; every instance needs the same.
 ESCROW_MASTER_SEED=${env.ESCROW_MASTER_SEED}
-# Escrow programs v1 and v2, ${describeAuthority(upgradeAuthority)}.
-ESCROW_PROGRAM_ID=${env.ESCROW_PROGRAM_ID}
+${env.ESCROW_PROGRAM_ID ? `# Escrow program v1, kept for the vaults made with it before v2 (docs/decisions/081).\nESCROW_PROGRAM_ID=${env.ESCROW_PROGRAM_ID}\n` : ''}# Escrow program v2, which holds every new vault, ${describeAuthority(upgradeAuthority)}.
 ESCROW_PROGRAM_V2_ID=${env.ESCROW_PROGRAM_V2_ID}
 ${upgradeAuthority ? `ESCROW_PROGRAM_UPGRADE_AUTHORITY=${upgradeAuthority}\n` : ''}# Admins' own wallets that name winners (admins when they sign in), and the offline key that may veto them.
 JUDGE_WALLETS=${env.JUDGE_WALLETS}

@@ -38,7 +38,7 @@ try {
       database,
       chain: runtime.chain,
       escrowKeys: runtime.escrowKeys,
-      escrowProgramId: runtime.escrowProgram.programId,
+      escrowProgramId: runtime.escrowProgram?.programId ?? null,
       escrowProgramV2Id: runtime.escrowProgramV2.programId,
       judging: runtime.judging,
       clock: () => new Date(),

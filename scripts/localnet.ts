@@ -11,10 +11,12 @@
  *   stopped server's own chain (for `npm run refund-dare`), holding its data folder meanwhile. Flag names are solana-test-validator's.
  *   --rpc-port 0 picks free ports (printed). --test-controls (tests only): a parent process that
  *   started this with an IPC channel may move the chain's clock forward ({warp: seconds}).
- *   Both committed escrow programs are deployed at start, at program ids kept in the ledger folder
- *   (printed: give them to each instance as ESCROW_PROGRAM_ID and ESCROW_PROGRAM_V2_ID), upgraded in place when rebuilt by
+ *   The committed escrow program v2 is deployed at start, at a program id kept in the ledger folder
+ *   (printed: give it to each instance as ESCROW_PROGRAM_V2_ID), upgraded in place when rebuilt by
  *   the localnet's own upgrade authority (printed: each instance must accept it with
- *   ESCROW_PROGRAM_UPGRADE_AUTHORITY, as on any cluster where the program is not immutable).
+ *   ESCROW_PROGRAM_UPGRADE_AUTHORITY, as on any cluster where the program is not immutable). v1
+ *   only where the ledger folder keeps its id (a ledger, or a server's chain folder, from before v1
+ *   was retired, whose v1 vaults it keeps: ESCROW_PROGRAM_ID); a new ledger has none (decision 081).
  *   Stops on SIGTERM/SIGINT, saving the state.
  */
 import { existsSync, rmSync } from 'node:fs';
@@ -22,6 +24,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { generateKeyPairSigner, type KeyPairSigner } from '@solana/kit';
 import { createEmbeddedChain } from '#server/chain/embedded/index';
+import { V1_PROGRAM_KEYPAIR_FILE } from '#server/chain/escrow-program/app-program';
 import { ensureProgramDeployed } from '#server/chain/escrow-program/deploy';
 import { readKeypairFile, writeNewKeypairFile } from '#server/chain/escrow-program/keypair-file';
 import { readEscrowProgram } from '#server/chain/escrow-program/program';
@@ -122,18 +125,21 @@ async function upgradeAuthority(): Promise<KeyPairSigner> {
   return readKeypairFile(file);
 }
 
-let programId: string;
+let programId: string | null = null;
 let programV2Id: string;
 let authority: KeyPairSigner;
 try {
   authority = await upgradeAuthority();
   await chain.airdrop(authority.address, 4_000_000_000n);
-  ({ programId } = await ensureProgramDeployed({
-    rpc: chain.rpc,
-    authority,
-    keypairFile: ledgerDir && path.join(ledgerDir, 'escrow-program-keypair.json'),
-    bytes: readEscrowProgram(),
-  }));
+  // v1 only where this ledger already runs it (its id kept here): a new one never had a v1 vault.
+  const v1Keypair = ledgerDir && path.join(ledgerDir, V1_PROGRAM_KEYPAIR_FILE);
+  if (v1Keypair && existsSync(v1Keypair))
+    ({ programId } = await ensureProgramDeployed({
+      rpc: chain.rpc,
+      authority,
+      keypairFile: v1Keypair,
+      bytes: readEscrowProgram(),
+    }));
   ({ programId: programV2Id } = await ensureProgramDeployed({
     rpc: chain.rpc,
     authority,
@@ -148,7 +154,11 @@ try {
 
 console.log(`Localnet JSON-RPC: ${served.httpUrl}`);
 console.log(`Localnet PubSub:   ${served.wsUrl}`);
-console.log(`Escrow program:    ${programId} (ESCROW_PROGRAM_ID)`);
+console.log(
+  programId
+    ? `Escrow program:    ${programId} (ESCROW_PROGRAM_ID)`
+    : 'Escrow program v1: none on this ledger (leave ESCROW_PROGRAM_ID unset)',
+);
 console.log(`Escrow program v2: ${programV2Id} (ESCROW_PROGRAM_V2_ID)`);
 console.log(`Upgrade authority: ${authority.address} (ESCROW_PROGRAM_UPGRADE_AUTHORITY)`);
 console.log(ledgerDir ? `State: ${ledgerDir}` : 'State: in memory only (--memory)');

@@ -19,12 +19,11 @@ try {
   process.exit(2);
 }
 try {
-  const report = await reconcileEscrows(runtime.database.db, runtime.chain.rpc, [
-    runtime.escrowProgram.programId,
-    runtime.escrowProgramV2.programId,
-  ]);
+  const v1 = runtime.escrowProgram?.programId ?? null;
+  const v2 = runtime.escrowProgramV2.programId;
+  const report = await reconcileEscrows(runtime.database.db, runtime.chain.rpc, v1 ? [v1, v2] : [v2]);
   console.log(
-    `Checked ${report.checked} vault(s) of programs ${runtime.escrowProgram.programId} (v1) and ${runtime.escrowProgramV2.programId} (v2) on ${runtime.chain.cluster} against the ledger (${runtime.database.description}).`,
+    `Checked ${report.checked} vault(s) of ${v1 ? `programs ${v1} (v1) and ${v2} (v2)` : `program ${v2} (v2; no v1 on this chain)`} on ${runtime.chain.cluster} against the ledger (${runtime.database.description}).`,
   );
   for (const d of report.differences) {
     const sign = d.difference > 0n ? '+' : '-';

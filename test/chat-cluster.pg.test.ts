@@ -44,13 +44,13 @@ async function startInstance(database: Database): Promise<Instance> {
   });
   const chain = await createChain({ stateDir: null });
   const escrowKeys = createEscrowKeys(randomBytes(64));
-  const { v1, v2 } = await deployEscrowProgramsOnEmbeddedChain(chain, escrowKeys, null);
+  const { v2 } = await deployEscrowProgramsOnEmbeddedChain(chain, escrowKeys, null);
   const app = await buildApp({
     config,
     database,
     chain,
     escrowKeys,
-    escrowProgramId: v1.programId,
+    escrowProgramId: null,
     escrowProgramV2Id: v2.programId,
     judging: await resolveJudging(config, escrowKeys),
     storage: createLocalDiskStorage(config.storage.videoDir),

@@ -17,7 +17,13 @@ import { publicConfigSchema } from '#contract/config';
 import { solToLamports } from '#contract/money';
 import { waitForConfirmation } from '#server/chain/confirmation';
 import { createEscrowKeys } from '#server/chain/escrow-keys';
-import { checkDeployedProgram } from '#server/chain/escrow-program/deploy';
+import {
+  checkDeployedProgram,
+  deployCost,
+  deployProgram,
+  rpcDeployTarget,
+} from '#server/chain/escrow-program/deploy';
+import { LOADER_V3_PROGRAM_ADDRESS } from '#server/chain/escrow-program/loader-v3';
 import { readEscrowProgram } from '#server/chain/escrow-program/program';
 import { readEscrowProgramV2 } from '#server/chain/escrow-program/v2/program';
 import { REPO_ROOT } from '../e2e/fixtures/paths';
@@ -25,9 +31,9 @@ import { startServer } from '../e2e/fixtures/server';
 
 /**
  * `npm run cluster:setup` against `npm run localnet` as the cluster, both real processes: the keys
- * it makes, what it asks to be funded (funded here from the localnet's faucet), the programs it
- * deploys and their bytes, the .env it writes, which the real server then starts on; a rerun
- * changes nothing.
+ * it makes, what it asks to be funded (funded here from the localnet's faucet), the program it
+ * deploys (v2 alone: v1 only serves vaults that exist, decision 081) and its bytes, the .env it
+ * writes, which the real server then starts on; a rerun changes nothing.
  */
 const work = mkdtempSync(path.join(os.tmpdir(), 'darepool-cluster-setup-'));
 const children = new Set<ChildProcess>();
@@ -103,6 +109,18 @@ async function balance(of: Address): Promise<bigint> {
   return (await rpc.getBalance(of, { commitment: 'confirmed' }).send()).value;
 }
 
+/** How many programs on the cluster run exactly `bytes` (programdata: 45 bytes of metadata, then the code). */
+async function programsRunning(bytes: Uint8Array): Promise<number> {
+  const accounts = await rpc
+    .getProgramAccounts(LOADER_V3_PROGRAM_ADDRESS, { encoding: 'base64', commitment: 'confirmed' })
+    .send();
+  const running = accounts.filter(({ account }) => {
+    const data = Buffer.from(account.data[0], 'base64');
+    return data.length >= 45 + bytes.length && data.subarray(45, 45 + bytes.length).equals(bytes);
+  });
+  return running.length;
+}
+
 /** Every file of the keys folder with its bytes and mode. */
 function snapshot(dir: string): Record<string, { text: string; mode: number; mtimeMs: number }> {
   return Object.fromEntries(
@@ -122,12 +140,14 @@ describe('npm run cluster:setup', () => {
     const args = ['--rpc', rpcUrl, '--cluster', 'localnet', '--judges', judge, '--keys', keys, '--out', out];
 
     // 1. Nothing funded: the keys are made, each account's need printed, exit 2, nothing written.
+    // (The localnet runs a v2 of its own, as `npm run localnet` serves one.)
+    const v2Before = await programsRunning(readEscrowProgramV2());
     const first = await finished(setup(args));
     expect(first.code, first.output).toBe(2);
     const keyFiles = snapshot(keys);
+    // No key for v1: it is never deployed here (decision 081).
     expect(Object.keys(keyFiles).sort()).toEqual([
       'escrow-master-seed',
-      'escrow-program-keypair.json',
       'escrow-program-v2-keypair.json',
       'guardian-keypair.json',
     ]);
@@ -141,10 +161,11 @@ describe('npm run cluster:setup', () => {
     expect(need.get('fee payer')?.address).toBe(feePayer);
     const guardian = need.get('guardian')!.address;
     expect(guardian).not.toBe(feePayer);
-    // Both programs' rent and fees plus the 0.5 SOL the server runs on; ten vetoes over rent.
-    const feePayerNeed = solToLamports(need.get('fee payer')!.sol);
-    expect(feePayerNeed).toBeGreaterThan(solToLamports('0.75'));
-    expect(feePayerNeed).toBeLessThan(solToLamports('0.85'));
+    // Program v2's rent and fees, and nothing for v1, plus the 0.5 SOL the server runs on; ten vetoes over rent.
+    expect(solToLamports(need.get('fee payer')!.sol)).toBe(
+      (await deployCost(rpcDeployTarget(rpc), readEscrowProgramV2().length)) + solToLamports('0.5'),
+    );
+    expect(first.output).toContain('to deploy escrow program v2 (rent and fees)');
     expect(solToLamports(need.get('guardian')!.sol)).toBe(
       (await rpc.getMinimumBalanceForRentExemption(0n).send()) + 10n * 5_000n,
     );
@@ -176,13 +197,16 @@ describe('npm run cluster:setup', () => {
       PUBLIC_URL: '',
     });
     expect(env.ESCROW_PROGRAM_UPGRADE_AUTHORITY).toBeUndefined();
-    for (const [id, bytes] of [
-      [env.ESCROW_PROGRAM_ID!, readEscrowProgram()],
-      [env.ESCROW_PROGRAM_V2_ID!, readEscrowProgramV2()],
-    ] as const) {
-      const deployed = await checkDeployedProgram(rpc, address(id), bytes);
-      expect(deployed).toMatchObject({ same: true, upgradeAuthority: null });
-    }
+    const deployed = await checkDeployedProgram(
+      rpc,
+      address(env.ESCROW_PROGRAM_V2_ID!),
+      readEscrowProgramV2(),
+    );
+    expect(deployed).toMatchObject({ same: true, upgradeAuthority: null });
+    // v2 deployed once; v1 nowhere on the cluster, and not in the .env.
+    expect(env.ESCROW_PROGRAM_ID).toBeUndefined();
+    expect(await programsRunning(readEscrowProgramV2())).toBe(v2Before + 1);
+    expect(await programsRunning(readEscrowProgram())).toBe(0);
     // The estimate was exactly the deploy: the fee payer keeps its running balance.
     expect(await balance(feePayer)).toBe(solToLamports('0.5'));
 
@@ -196,8 +220,12 @@ describe('npm run cluster:setup', () => {
     expect(snapshot(keys)).toEqual(keyFiles);
     expect(statSync(out).mtimeMs).toBe(envBefore.mtimeMs);
 
-    // 4. The real server starts on the written settings (PGlite: DATABASE_URL left empty).
-    const server = await startServer({ env: { ...env, SEED_DEMO_DATA: 'false' } as Record<string, string> });
+    // 4. The real server starts on the written settings (PGlite: DATABASE_URL left empty), with
+    //    no v1 program: it serves v2 alone.
+    const server = await startServer({
+      env: { ...env, SEED_DEMO_DATA: 'false' } as Record<string, string>,
+      logLevel: 'info',
+    });
     try {
       const health = await (await fetch(`${server.baseUrl}/api/health`)).json();
       expect(health).toMatchObject({
@@ -207,10 +235,20 @@ describe('npm run cluster:setup', () => {
         guardian: { ok: true, address: guardian },
       });
       const config = publicConfigSchema.parse(await (await fetch(`${server.baseUrl}/api/config`)).json());
-      expect(config.escrowProgramId).toBe(env.ESCROW_PROGRAM_ID);
+      expect(config).toMatchObject({ escrowProgramId: null, escrowProgramV2Id: env.ESCROW_PROGRAM_V2_ID });
+      const started = Date.now();
+      while (!server.output().includes('Judges:')) {
+        if (Date.now() - started > 30_000) throw new Error(`no start-up lines: ${server.output()}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(server.output()).toContain('Escrow program v1: none (this chain has no v1 vault');
+      expect(server.output()).toContain(
+        `Escrow program v2 (new dares): ${env.ESCROW_PROGRAM_V2_ID} (checked)`,
+      );
     } finally {
       await server.stop();
     }
+    expect(await programsRunning(readEscrowProgram())).toBe(0);
   }, 180_000);
 
   it('hands the upgrade authority to an offline key in the deploy, and refuses a key the server holds before spending anything', async () => {
@@ -253,5 +291,47 @@ describe('npm run cluster:setup', () => {
     const immutable = await finished(setup([...args, '--force']));
     expect(immutable.code, immutable.output).toBe(1);
     expect(immutable.output).toContain(`upgradeable by ${authority}`);
+  }, 120_000);
+  it("keeps a cluster's deployed v1 named with --v1-program: checked, never deployed, written as ESCROW_PROGRAM_ID", async () => {
+    const keys = path.join(work, 'keys-v1');
+    const out = path.join(work, 'v1.env');
+    const judge = (await generateKeyPairSigner()).address;
+    const args = ['--rpc', rpcUrl, '--judges', judge, '--keys', keys, '--out', out];
+
+    // An id where no v1 runs is refused before anything is spent or written.
+    const nowhere = (await generateKeyPairSigner()).address;
+    const refused = await finished(setup([...args, '--v1-program', nowhere]));
+    expect(refused.code, refused.output).toBe(1);
+    expect(refused.output).toContain(`no escrow program v1 is deployed at ${nowhere} (ESCROW_PROGRAM_ID)`);
+    expect(() => statSync(out)).toThrow();
+
+    // A v1 deployed long ago (immutable), as on a cluster that has v1 vaults.
+    const deployer = await generateKeyPairSigner();
+    await fromFaucet(deployer.address, '1');
+    const v1 = await deployProgram({
+      target: rpcDeployTarget(rpc, { pollMs: 20 }),
+      payer: deployer,
+      program: await generateKeyPairSigner(),
+      bytes: readEscrowProgram(),
+      final: true,
+    });
+    const asking = await finished(setup([...args, '--v1-program', v1.programId]));
+    expect(asking.code, asking.output).toBe(2);
+    for (const { address: to, sol } of asked(asking.output).values()) await fromFaucet(to, sol);
+    const done = await finished(setup([...args, '--v1-program', v1.programId]));
+    expect(done.code, done.output).toBe(0);
+    expect(done.output).toContain(`Escrow program v1: ${v1.programId} deployed, immutable`);
+    expect(done.output).not.toContain('Deploying escrow program v1');
+    const env = parseEnv(readFileSync(out, 'utf8'));
+    expect(env.ESCROW_PROGRAM_ID).toBe(v1.programId);
+    // Still the one v1 on the cluster: nothing deployed another.
+    expect(await programsRunning(readEscrowProgram())).toBe(1);
+
+    // A rerun without the flag keeps the .env's v1: nothing changes.
+    const before = statSync(out).mtimeMs;
+    const rerun = await finished(setup(args));
+    expect(rerun.code, rerun.output).toBe(0);
+    expect(rerun.output).toContain('unchanged');
+    expect(statSync(out).mtimeMs).toBe(before);
   }, 120_000);
 });

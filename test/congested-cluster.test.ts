@@ -51,7 +51,7 @@ const { ctx } = setupApiSuite({
       },
     });
     if (!localnet.rpcServer?.serving) throw new Error('the localnet did not serve its RPC');
-    const { v1, v2 } = await deployEscrowProgramsOnEmbeddedChain(
+    const { v2 } = await deployEscrowProgramsOnEmbeddedChain(
       localnet,
       createEscrowKeys(Buffer.from(seed, 'hex')),
       null,
@@ -63,7 +63,8 @@ const { ctx } = setupApiSuite({
         cluster: 'localnet',
         maxRequestsPerSecond: 2_000,
       }),
-      escrowProgramId: v1.programId,
+      // A cluster set up after v1 was retired runs v2 alone (decision 081).
+      escrowProgramId: null,
       escrowProgramV2Id: v2.programId,
     };
   },

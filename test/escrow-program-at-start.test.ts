@@ -1,59 +1,94 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { generateKeyPairSigner } from '@solana/kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEscrowKeys } from '#server/chain/escrow-keys';
-import { deployEscrowProgramsOnEmbeddedChain } from '#server/chain/escrow-program/app-program';
+import {
+  deployEscrowProgramsOnEmbeddedChain,
+  V1_PROGRAM_KEYPAIR_FILE,
+} from '#server/chain/escrow-program/app-program';
 import {
   checkDeployedProgram,
   makeProgramImmutable,
   rpcDeployTarget,
 } from '#server/chain/escrow-program/deploy';
+import { readKeypairFile, writeNewKeypairFile } from '#server/chain/escrow-program/keypair-file';
 import { LOADER_V3_PROGRAM_ADDRESS } from '#server/chain/escrow-program/loader-v3';
 import { readEscrowProgram } from '#server/chain/escrow-program/program';
+import { readEscrowProgramV2 } from '#server/chain/escrow-program/v2/program';
 import { createChain } from '#server/chain/index';
 import { loadConfig } from '#server/config';
 import { openRuntime } from '#server/runtime';
 
 /**
- * What the server does at start on the embedded defaults: the committed escrow program is deployed
- * through the upgradeable loader, once, at a program id that survives a restart.
+ * What the server does at start on the embedded defaults: the committed escrow program v2 is
+ * deployed through the upgradeable loader, once, at a program id that survives a restart; v1 only
+ * where the data folder already runs it (decision 081).
  */
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'darepool-program-start-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 // The runtime on its own data folder (embedded PGlite and chain), as `npm start` opens it.
-const config = loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'test', SEED_DEMO_DATA: 'false', DATABASE_URL: '' });
+const configIn = (dir: string) =>
+  loadConfig({ DATA_DIR: dir, NODE_ENV: 'test', SEED_DEMO_DATA: 'false', DATABASE_URL: '' });
 
 describe('the escrow program on the embedded chain', () => {
-  it('is deployed through the loader at the first start and kept, unchanged, across a restart', async () => {
+  it('is deployed through the loader at the first start and kept, unchanged, across a restart; a new folder gets no v1', async () => {
+    const config = configIn(dataDir);
     const first = await openRuntime(config);
     let programId: string;
     try {
-      expect(first.escrowProgram.action).toBe('deployed');
-      programId = first.escrowProgram.programId;
+      expect(first.escrowProgramV2.action).toBe('deployed');
+      programId = first.escrowProgramV2.programId;
       const { value: account } = await first.chain.rpc
-        .getAccountInfo(first.escrowProgram.programId, { encoding: 'base64' })
+        .getAccountInfo(first.escrowProgramV2.programId, { encoding: 'base64' })
         .send();
       expect(account?.executable).toBe(true);
       expect(account?.owner).toBe(LOADER_V3_PROGRAM_ADDRESS);
       const check = await checkDeployedProgram(
         first.chain.rpc,
-        first.escrowProgram.programId,
-        readEscrowProgram(),
+        first.escrowProgramV2.programId,
+        readEscrowProgramV2(),
       );
       expect(check.same).toBe(true);
       expect(check.upgradeAuthority).toBe((await first.escrowKeys.feePayer()).address);
+      // A new data folder never had a v1 vault: no v1 program, no id kept for one.
+      expect(first.escrowProgram).toBeNull();
+      expect(existsSync(path.join(config.dataDir, 'chain', V1_PROGRAM_KEYPAIR_FILE))).toBe(false);
     } finally {
       await first.close();
     }
 
     const second = await openRuntime(config);
     try {
-      expect(second.escrowProgram).toEqual({ programId, action: 'unchanged' });
+      expect(second.escrowProgramV2).toEqual({ programId, action: 'unchanged' });
+      expect(second.escrowProgram).toBeNull();
     } finally {
       await second.close();
+    }
+  });
+
+  it('keeps running v1 where the data folder has it, at the id it keeps', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'darepool-program-start-v1-'));
+    try {
+      // A folder from before v1 was retired: its chain folder keeps v1's program keypair.
+      const keypairFile = path.join(dir, 'chain', V1_PROGRAM_KEYPAIR_FILE);
+      mkdirSync(path.dirname(keypairFile), { recursive: true });
+      writeNewKeypairFile(keypairFile);
+      const v1Id = (await readKeypairFile(keypairFile)).address;
+      for (const action of ['deployed', 'unchanged'] as const) {
+        const runtime = await openRuntime(configIn(dir));
+        try {
+          expect(runtime.escrowProgram).toEqual({ programId: v1Id, action });
+          const check = await checkDeployedProgram(runtime.chain.rpc, v1Id, readEscrowProgram());
+          expect(check.same).toBe(true);
+        } finally {
+          await runtime.close();
+        }
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
@@ -100,8 +135,12 @@ describe('the escrow program on a real cluster', () => {
    */
   async function deployUpgradeable({ byServerKey = false } = {}) {
     const keys = createEscrowKeys(byServerKey ? seed : operatorSeed);
-    const { v1, v2 } = await deployEscrowProgramsOnEmbeddedChain(cluster, keys, null);
-    return { programId: v1.programId, programV2Id: v2.programId, authority: (await keys.feePayer()).address };
+    const { v1, v2 } = await deployEscrowProgramsOnEmbeddedChain(cluster, keys, null, { withV1: true });
+    return {
+      programId: v1!.programId,
+      programV2Id: v2.programId,
+      authority: (await keys.feePayer()).address,
+    };
   }
 
   /** A start on the test cluster with these programs, on a data folder of its own. */
@@ -121,6 +160,32 @@ describe('the escrow program on a real cluster', () => {
     await expect(startOn({ programId: notYet, programV2Id: notYet })).rejects.toThrow(
       `The escrow program is not deployed at ${notYet} on localnet: deploy program/build/darepool_escrow.so with \`npm run program:deploy`,
     );
+  });
+
+  it('starts without ESCROW_PROGRAM_ID on a cluster that runs v2 alone, checking only v2', async () => {
+    const keys = createEscrowKeys(operatorSeed);
+    // As `npm run cluster:setup` leaves a new cluster: v2 deployed, never v1 (decision 081).
+    const { v1, v2 } = await deployEscrowProgramsOnEmbeddedChain(cluster, keys, null);
+    expect(v1).toBeNull();
+    const authority = (await keys.feePayer()).address;
+    const runtime = await openRuntime(
+      loadConfig({
+        ...env,
+        DATA_DIR: ownDataDir(),
+        ESCROW_PROGRAM_V2_ID: v2.programId,
+        ESCROW_PROGRAM_UPGRADE_AUTHORITY: authority,
+      }),
+    );
+    try {
+      expect(runtime.escrowProgram).toBeNull();
+      expect(runtime.escrowProgramV2).toEqual({
+        programId: v2.programId,
+        action: 'checked',
+        notice: `Escrow program v2 ${v2.programId}: upgradeable, its code can be replaced by ${authority} (ESCROW_PROGRAM_UPGRADE_AUTHORITY)`,
+      });
+    } finally {
+      await runtime.close();
+    }
   });
 
   it('starts on an immutable program, saying nobody can replace its code', async () => {
@@ -166,7 +231,7 @@ describe('the escrow program on a real cluster', () => {
         action: 'checked',
         notice: `Escrow program ${programId}: upgradeable, its code can be replaced by ${authority} (ESCROW_PROGRAM_UPGRADE_AUTHORITY)`,
       });
-      expect(runtime.escrowProgram.notice).not.toContain('\n');
+      expect(runtime.escrowProgram?.notice).not.toContain('\n');
     } finally {
       await runtime.close();
     }

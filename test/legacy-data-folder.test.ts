@@ -115,7 +115,7 @@ beforeAll(async () => {
     database: runtime.database,
     chain: runtime.chain,
     escrowKeys: runtime.escrowKeys,
-    escrowProgramId: runtime.escrowProgram.programId,
+    escrowProgramId: v1Of(runtime).programId,
     escrowProgramV2Id: runtime.escrowProgramV2.programId,
     judging: runtime.judging,
     storage,
@@ -163,7 +163,7 @@ async function balancesOf(...usernames: string[]): Promise<bigint[]> {
 
 async function expectReconciled() {
   const report = await reconcileEscrows(runtime.database.db, runtime.chain.rpc, [
-    runtime.escrowProgram.programId,
+    v1Of(runtime).programId,
     runtime.escrowProgramV2.programId,
   ]);
   expect(report.differences).toEqual([]);
@@ -179,6 +179,12 @@ async function programsOf(signature: string): Promise<string[]> {
   return landed!.transaction.message.instructions.map((ix) => keys[ix.programIdIndex]!);
 }
 
+/** The folder's escrow program v1, which its start keeps loading. */
+function v1Of(opened: Runtime) {
+  if (!opened.escrowProgram) throw new Error('the legacy data folder started without escrow program v1');
+  return opened.escrowProgram;
+}
+
 /** Moves the app's and the chain's clocks on together, as days passing would. */
 function moveClocks(ms: number) {
   clock.movedMs += ms;
@@ -186,10 +192,10 @@ function moveClocks(ms: number) {
 
 describe('a data folder from before v2, started by today’s code', () => {
   it('keeps its programs, lists its dares and shows their pages, and reconciles', async () => {
-    expect({ v1: runtime.escrowProgram.programId, v2: runtime.escrowProgramV2.programId }).toEqual(
-      fixture.programs,
-    );
-    expect(runtime.escrowProgram.action).toBe('unchanged');
+    // The folder had v1 deployed: it keeps loading it, so its v1 vaults go on working (decision 081).
+    expect(runtime.escrowProgram).not.toBeNull();
+    expect({ v1: v1Of(runtime).programId, v2: runtime.escrowProgramV2.programId }).toEqual(fixture.programs);
+    expect(v1Of(runtime).action).toBe('unchanged');
     const vaults = Object.values(fixture.dares).map((dare) => dare.vault);
     const rows = await runtime.database.db
       .select({ publicKey: dareWallets.publicKey, programVersion: dareWallets.programVersion })

@@ -21,8 +21,11 @@ import {
 } from '@solana/kit';
 import { getTransferSolInstruction } from '@solana-program/system';
 import { afterAll, describe, expect, it } from 'vitest';
+import { V1_PROGRAM_KEYPAIR_FILE } from '#server/chain/escrow-program/app-program';
 import { checkDeployedProgram } from '#server/chain/escrow-program/deploy';
+import { readKeypairFile, writeNewKeypairFile } from '#server/chain/escrow-program/keypair-file';
 import { readEscrowProgram } from '#server/chain/escrow-program/program';
+import { readEscrowProgramV2 } from '#server/chain/escrow-program/v2/program';
 import { REPO_ROOT } from '../e2e/fixtures/paths';
 import { getFreePortPair } from '../e2e/fixtures/server';
 
@@ -87,11 +90,16 @@ describe('npm run localnet', () => {
     expect(chain.output()).toContain(`Localnet PubSub:   ws://127.0.0.1:${port + 1}`);
 
     const rpc = createSolanaRpc(`http://127.0.0.1:${port}`);
-    // The committed escrow program runs at the printed id, which a restart keeps.
-    const programId = /Escrow program: +(\w+) \(ESCROW_PROGRAM_ID\)/.exec(chain.output())?.[1];
+    // The committed escrow program v2 runs at the printed id, which a restart keeps; a new ledger
+    // runs no v1 (decision 081).
+    const programId = /Escrow program v2: +(\w+) \(ESCROW_PROGRAM_V2_ID\)/.exec(chain.output())?.[1];
     if (!programId) throw new Error(`no program id printed: ${chain.output()}`);
-    const deployed = await checkDeployedProgram(rpc, address(programId), readEscrowProgram());
+    const deployed = await checkDeployedProgram(rpc, address(programId), readEscrowProgramV2());
     expect(deployed.same).toBe(true);
+    expect(chain.output()).toContain(
+      'Escrow program v1: none on this ledger (leave ESCROW_PROGRAM_ID unset)',
+    );
+    expect(existsSync(path.join(ledger, V1_PROGRAM_KEYPAIR_FILE))).toBe(false);
     // Upgradeable (rebuilt in place): its authority is printed for ESCROW_PROGRAM_UPGRADE_AUTHORITY.
     expect(chain.output()).toContain(
       `Upgrade authority: ${deployed.upgradeAuthority} (ESCROW_PROGRAM_UPGRADE_AUTHORITY)`,
@@ -135,7 +143,7 @@ describe('npm run localnet', () => {
     const again = localnet(['--rpc-port', String(port), '--ledger', ledger]);
     await serving(again);
     expect((await rpc.getBalance(recipient).send()).value).toBe(SOL / 2n);
-    expect(again.output()).toContain(`Escrow program:    ${programId} (ESCROW_PROGRAM_ID)`);
+    expect(again.output()).toContain(`Escrow program v2: ${programId} (ESCROW_PROGRAM_V2_ID)`);
     again.child.kill('SIGTERM');
     expect(await again.exited).toBe(0);
 
@@ -145,6 +153,25 @@ describe('npm run localnet', () => {
     expect((await rpc.getBalance(recipient).send()).value).toBe(0n);
     fresh.child.kill('SIGTERM');
     expect(await fresh.exited).toBe(0);
+  });
+
+  it('keeps running v1 on a ledger that keeps its id, for the v1 vaults there', async () => {
+    const kept = mkdtempSync(path.join(os.tmpdir(), 'darepool-localnet-v1-'));
+    try {
+      const keypairFile = path.join(kept, V1_PROGRAM_KEYPAIR_FILE);
+      writeNewKeypairFile(keypairFile);
+      const v1Id = (await readKeypairFile(keypairFile)).address;
+      const chain = localnet(['--rpc-port', '0', '--ledger', kept]);
+      await serving(chain);
+      expect(chain.output()).toContain(`Escrow program:    ${v1Id} (ESCROW_PROGRAM_ID)`);
+      const url = /JSON-RPC: (http:\/\/[\d.:]+)/.exec(chain.output())![1]!;
+      const deployed = await checkDeployedProgram(createSolanaRpc(url), v1Id, readEscrowProgram());
+      expect(deployed.same).toBe(true);
+      chain.child.kill('SIGTERM');
+      expect(await chain.exited).toBe(0);
+    } finally {
+      rmSync(kept, { recursive: true, force: true });
+    }
   });
 
   it('refuses a port that is taken, saying which', async () => {

@@ -41,6 +41,8 @@ const {
   actors: { alice, bob, admin },
 } = setupApiSuite({
   env: { RATE_LIMIT_AUTH_PER_MINUTE: '1000' },
+  // Every vault here is v2's: a chain that never had v1, as every new one (decision 081).
+  context: { v1Program: false },
   actors: { alice: {}, bob: {}, admin: { admin: true } },
 });
 
@@ -245,6 +247,19 @@ describe('create a dare with a verified stake', () => {
     expect(page.json()).toMatchObject({ id: dare.id, totalPool: '0.5' });
     const list = await ctx.app.inject({ url: '/api/dares' });
     expect(list.json().map((d: { id: number }) => d.id)).toContain(dare.id);
+
+    // This chain runs no v1 (decision 081): the config names none, the explorer reads v2's create.
+    expect((await ctx.app.inject({ url: '/api/config' })).json()).toMatchObject({
+      escrowProgramId: null,
+      escrowProgramV2Id: ctx.escrowProgramV2Id,
+    });
+    const explorer = await ctx.app.inject({ url: `/api/transactions/${paid.signature}` });
+    expect(explorer.statusCode, explorer.body).toBe(200);
+    expect(
+      (explorer.json().instructions as { program: string; type: string }[]).filter(
+        (ix) => ix.program === 'DarePool escrow',
+      ),
+    ).toMatchObject([{ type: 'create vault' }]);
   });
 
   it("refuses to build a new vault without the dare's deadline, before any SOL moves (decision 037)", async () => {

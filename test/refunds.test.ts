@@ -11,6 +11,7 @@ import {
 import { claims, dares, dareWallets, ledgerEntries, poolContributions } from '#server/db/schema';
 import { createRefundsService } from '#server/features/refunds/service';
 import { reconcileEscrows } from '#server/ledger/reconcile';
+import { programIdsOf } from './helpers/app';
 import { chainNow, warpChain } from './helpers/chain-clock';
 import { ENTRY_COST, ENTRY_RENT, enterAndSubmit, fundEntries } from './helpers/entries';
 import { recordExecute } from './helpers/execute';
@@ -41,6 +42,8 @@ const {
   actors: { admin, alice, bob, carol, dan },
 } = setupApiSuite({
   env: { RATE_LIMIT_AUTH_PER_MINUTE: '1000' },
+  // Every dare here is v2's: a chain that never had v1, as every new one (decision 081).
+  context: { v1Program: false },
   actors: { admin: { username: 'boss', admin: true }, alice: {}, bob: {}, carol: {}, dan: { sol: '0' } },
 });
 
@@ -66,10 +69,7 @@ async function expectClosed(dare: { vault: Address }) {
 }
 
 async function unbooked(dare: { escrowWallet: string }) {
-  const report = await reconcileEscrows(ctx.database.db, ctx.chain.rpc, [
-    ctx.escrowProgramId,
-    ctx.escrowProgramV2Id,
-  ]);
+  const report = await reconcileEscrows(ctx.database.db, ctx.chain.rpc, programIdsOf(ctx));
   return report.differences.filter((d) => d.escrowWallet === dare.escrowWallet);
 }
 

@@ -15,6 +15,7 @@ import { claims, ledgerEntries, payoutTransfers } from '#server/db/schema';
 import { completeDare, insertPendingClaim, markSubmissionWinner } from '#server/features/claims/repo';
 import { createTransfers } from '#server/features/payouts/transfers';
 import { retireV1Dares } from '#server/features/refunds/repo/retired-escrows';
+import { v1ProgramOf } from './helpers/app';
 import { ENTRY_FEE } from './helpers/entries';
 import { waitUntilLanded } from './helpers/money';
 import {
@@ -73,7 +74,7 @@ describe('retiring escrow program v1', () => {
       await lamportsOf(ctx, bob.wallet.address),
     ];
     const [transaction, ...rest] = await buildCancelAndRefundTransactions(ctx.chain.rpc, {
-      programId: ctx.escrowProgramId,
+      programId: v1ProgramOf(ctx),
       vault: dare.vault,
       moderator: await ctx.escrowKeys.moderator(),
       feePayer: await ctx.escrowKeys.feePayer(),

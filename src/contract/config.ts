@@ -18,9 +18,9 @@ export const publicConfigSchema = z
     solanaExplorerUrl: z.string().nullable(),
     /**
      * Escrow program v1, whose vaults hold the SOL of dares created before v2 (older data folders):
-     * anyone can check it on chain.
+     * anyone can check it on chain. null where the chain never had a v1 vault (decision 081).
      */
-    escrowProgramId: z.string(),
+    escrowProgramId: z.string().nullable(),
     /** Escrow program v2, whose vaults hold every new dare's SOL (judges, guardian, payout window). */
     escrowProgramV2Id: z.string(),
     limits: z.object({

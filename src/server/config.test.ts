@@ -77,6 +77,14 @@ describe('loadConfig', () => {
       wsUrl: null,
     });
     expect(config.adminWallets).toEqual(['a', 'b']);
+    // Without ESCROW_PROGRAM_ID (a cluster that never had a v1 vault): v2 alone (decision 081).
+    for (const unset of [{}, { ESCROW_PROGRAM_ID: '' }]) {
+      const { ESCROW_PROGRAM_ID: _, ...withoutV1 } = CLUSTER;
+      expect(loadConfig({ ...withoutV1, ...unset }).chain).toMatchObject({
+        escrowProgramId: null,
+        escrowProgramV2Id: PROGRAM_V2_ID,
+      });
+    }
     expect(config.judging).toEqual({
       judgeWallets: [JUDGE_A, JUDGE_B],
       threshold: 1,
@@ -233,15 +241,15 @@ describe('loadConfig', () => {
       /^Invalid ESCROW_MASTER_SEED: required with SOLANA_RPC_URL/,
     ],
     [
-      { SOLANA_RPC_URL: 'https://api.devnet.solana.com', ESCROW_MASTER_SEED: SEED },
-      /^Invalid ESCROW_PROGRAM_ID: required with SOLANA_RPC_URL/,
-    ],
-    [
       {
         SOLANA_RPC_URL: 'https://api.devnet.solana.com',
         ESCROW_MASTER_SEED: SEED,
         ESCROW_PROGRAM_ID: PROGRAM_ID,
       },
+      /^Invalid ESCROW_PROGRAM_V2_ID: required with SOLANA_RPC_URL/,
+    ],
+    [
+      { SOLANA_RPC_URL: 'https://api.devnet.solana.com', ESCROW_MASTER_SEED: SEED },
       /^Invalid ESCROW_PROGRAM_V2_ID: required with SOLANA_RPC_URL/,
     ],
     [{ ...CLUSTER, JUDGE_WALLETS: '' }, /^Invalid JUDGE_WALLETS: required with SOLANA_RPC_URL/],

@@ -71,7 +71,10 @@ const envSchema = z.object({
   PRIORITY_FEE_MAX_MICROLAMPORTS: z.coerce.number().int().min(0).max(1_000_000_000).default(1_000_000),
   /** Which percentile of the recent slots' prioritization fees a transaction pays (0 to 100). */
   PRIORITY_FEE_PERCENTILE: z.coerce.number().int().min(0).max(100).default(75),
-  /** The escrow program's id on SOLANA_RPC_URL's cluster (the embedded chain deploys its own). */
+  /**
+   * Escrow program v1's id on SOLANA_RPC_URL's cluster, only where that cluster has v1 vaults (made
+   * before v2); unset, the app runs v2 alone (decision 081). The embedded chain deploys its own.
+   */
   ESCROW_PROGRAM_ID: optionalText,
   /**
    * The one key accepted as the escrow program's upgrade authority on a cluster (e.g. a multisig);
@@ -342,7 +345,8 @@ export interface AppConfig {
         wsUrl: string | null;
         /** SOLANA_RPC_MAX_RPS. */
         maxRequestsPerSecond: number;
-        escrowProgramId: string;
+        /** ESCROW_PROGRAM_ID: escrow program v1's id, only where the cluster has v1 vaults (decision 081). */
+        escrowProgramId: string | null;
         /** Escrow program v2's id (new vaults). */
         escrowProgramV2Id: string;
         /** The upgrade authority the operator accepts; null: the program must be immutable. */
@@ -479,11 +483,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       'Invalid ESCROW_MASTER_SEED: required with SOLANA_RPC_URL (64 bytes as 128 hex characters, kept in a secret store)',
     );
   }
-  if (env.SOLANA_RPC_URL && !env.ESCROW_PROGRAM_ID) {
-    throw new ConfigError(
-      'Invalid ESCROW_PROGRAM_ID: required with SOLANA_RPC_URL (the escrow program deployed on that cluster: npm run program:deploy, docs/program.md)',
-    );
-  }
   if (env.SOLANA_RPC_URL && !env.ESCROW_PROGRAM_V2_ID) {
     throw new ConfigError(
       'Invalid ESCROW_PROGRAM_V2_ID: required with SOLANA_RPC_URL (escrow program v2 deployed on that cluster: npm run program:deploy -- --v2, docs/program.md)',
@@ -529,7 +528,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
           wsUrl: env.SOLANA_WS_URL ?? null,
           maxRequestsPerSecond: env.SOLANA_RPC_MAX_RPS,
           cluster: env.SOLANA_CLUSTER ?? clusterFromUrl(env.SOLANA_RPC_URL),
-          escrowProgramId: env.ESCROW_PROGRAM_ID!,
+          escrowProgramId: env.ESCROW_PROGRAM_ID ?? null,
           escrowProgramV2Id: env.ESCROW_PROGRAM_V2_ID!,
           acceptedUpgradeAuthority: env.ESCROW_PROGRAM_UPGRADE_AUTHORITY
             ? address(env.ESCROW_PROGRAM_UPGRADE_AUTHORITY)

@@ -16,8 +16,12 @@ export interface AppDeps {
   chain: ChainPort;
   /** Derives escrow addresses and signers from the master seed; nothing else sees the seed. */
   escrowKeys: EscrowKeys;
-  /** Escrow program v1: it keeps the vaults made before v2, paid and refunded by its rules (docs/program.md). */
-  escrowProgramId: Address;
+  /**
+   * Escrow program v1: it keeps the vaults made before v2, refunded by its rules (docs/program.md).
+   * null where the chain never had a v1 vault: a new data folder, a cluster without
+   * ESCROW_PROGRAM_ID (decision 081).
+   */
+  escrowProgramId: Address | null;
   /** Escrow program v2: every new vault (judges name winners, a guardian may veto, anyone executes). */
   escrowProgramV2Id: Address;
   /** The judges, guardian and payout window new vaults record. */

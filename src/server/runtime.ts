@@ -21,19 +21,25 @@ import type { Database } from './db/client';
 import { openConfiguredDatabase } from './db/open';
 import { checkUpgradeAuthority, type Judging, resolveJudging } from './judging-keys';
 
+/** An escrow program the app runs; `action` says what the start did about it. */
+export interface RuntimeProgram {
+  programId: Address;
+  action: 'deployed' | 'upgraded' | 'unchanged' | 'checked';
+  /** On a cluster: one line saying who, if anyone, can replace the program's code. */
+  notice?: string;
+}
+
 export interface Runtime {
   database: Database;
   chain: ChainPort;
   escrowKeys: EscrowKeys;
-  /** The escrow program that holds every dare's SOL; `action` says what the start did about it. */
-  escrowProgram: {
-    programId: Address;
-    action: 'deployed' | 'upgraded' | 'unchanged' | 'checked';
-    /** On a cluster: one line saying who, if anyone, can replace the program's code. */
-    notice?: string;
-  };
+  /**
+   * Escrow program v1, which holds the vaults made before v2: null where the chain never had one
+   * (a new data folder; a cluster without ESCROW_PROGRAM_ID), decision 081.
+   */
+  escrowProgram: RuntimeProgram | null;
   /** Escrow program v2, which holds every new vault (judges, guardian, payout window). */
-  escrowProgramV2: Runtime['escrowProgram'];
+  escrowProgramV2: RuntimeProgram;
   /** Who names winners of new vaults and who may veto (never a key of the server's). */
   judging: Judging;
   close(): Promise<void>;
@@ -99,7 +105,7 @@ export async function openRuntime(
     configurePriorityFees(chain.rpc, config.priorityFees);
     phase('chain');
     let escrowProgram: Runtime['escrowProgram'];
-    let escrowProgramV2: Runtime['escrowProgram'];
+    let escrowProgramV2: RuntimeProgram;
     let judging: Judging;
     try {
       judging = await resolveJudging(config, escrowKeys);
@@ -110,16 +116,15 @@ export async function openRuntime(
           escrowKeys,
           config.chain.stateDir,
         ));
-        phase('escrow program deploys (v1, v2)');
+        phase(escrowProgram ? 'escrow program deploys (v1, v2)' : 'escrow program deploy (v2)');
         // Its first veto must not fail for want of a fee (the embedded guardian's key is new).
         await fundGuardianOnEmbeddedChain(chain, judging.guardian);
         phase('guardian funding');
       } else {
-        escrowProgram = await checkOnCluster(
-          chain,
-          config.chain,
-          escrowProgramRequirement(config.chain.escrowProgramId),
-        );
+        // Only an operator whose cluster has v1 vaults names v1 (decision 081).
+        const v1Id = config.chain.escrowProgramId;
+        escrowProgram =
+          v1Id === null ? null : await checkOnCluster(chain, config.chain, escrowProgramRequirement(v1Id));
         escrowProgramV2 = await checkOnCluster(
           chain,
           config.chain,
@@ -128,7 +133,7 @@ export async function openRuntime(
         phase('escrow program checks');
       }
       await requireSameChain(database.db, chain, escrowKeys, {
-        v1: escrowProgram.programId,
+        v1: escrowProgram?.programId ?? null,
         v2: escrowProgramV2.programId,
       });
       phase('chain identity check');
@@ -163,7 +168,7 @@ async function checkOnCluster(
   chain: ChainPort,
   settings: Extract<AppConfig['chain'], { embedded: false }>,
   program: RequiredProgram,
-): Promise<Runtime['escrowProgram']> {
+): Promise<RuntimeProgram> {
   const { programId, notice } = await requireDeployedProgram(
     chain,
     program,

@@ -78,7 +78,7 @@ export async function startServer({
     database,
     chain,
     escrowKeys,
-    escrowProgramId: runtime.escrowProgram.programId,
+    escrowProgramId: runtime.escrowProgram?.programId ?? null,
     escrowProgramV2Id: runtime.escrowProgramV2.programId,
     judging: runtime.judging,
     storage,
@@ -120,10 +120,13 @@ export async function startServer({
   app.log.info(
     `Chain: ${chain.embedded ? `embedded LiteSVM (${chain.cluster}), state in ${config.chain.embedded ? config.chain.stateDir : ''}` : `${chain.cluster} via ${config.chain.embedded ? '' : new URL(config.chain.rpcUrl).host}`}`,
   );
+  const v1 = runtime.escrowProgram;
   app.log.info(
-    `Escrow program: ${runtime.escrowProgram.programId} (${runtime.escrowProgram.action}; docs/program.md)`,
+    v1
+      ? `Escrow program: ${v1.programId} (${v1.action}; docs/program.md)`
+      : 'Escrow program v1: none (this chain has no v1 vault; docs/decisions/081)',
   );
-  if (runtime.escrowProgram.notice) app.log.info(runtime.escrowProgram.notice);
+  if (v1?.notice) app.log.info(v1.notice);
   app.log.info(
     `Escrow program v2 (new dares): ${runtime.escrowProgramV2.programId} (${runtime.escrowProgramV2.action})`,
   );

@@ -25,8 +25,11 @@ export interface TestContext {
   database: Database;
   chain: ChainPort;
   escrowKeys: EscrowKeys;
-  /** Escrow program v1 (vaults made before v2), deployed on the test's embedded chain. */
-  escrowProgramId: Address;
+  /**
+   * Escrow program v1 (vaults made before v2), deployed on the test's embedded chain as a data
+   * folder from before v1 was retired has it; null with `v1Program: false` (decision 081).
+   */
+  escrowProgramId: Address | null;
   /** Escrow program v2 (new vaults). */
   escrowProgramV2Id: Address;
   /** The judges and guardian new vaults record (by default the demo admin wallet in `dataDir` judges). */
@@ -42,6 +45,20 @@ export interface TestContext {
    */
   restart(whileStopped?: () => Promise<void>): Promise<void>;
   close(): Promise<void>;
+}
+
+/** Escrow program v1's id on the test's chain, for a test of vaults made before v2 (the default `v1Program`). */
+export function v1ProgramOf(ctx: Pick<TestContext, 'escrowProgramId'>): Address {
+  if (ctx.escrowProgramId === null)
+    throw new Error('this test makes v1 vaults: its context needs escrow program v1 (v1Program)');
+  return ctx.escrowProgramId;
+}
+
+/** The ids of the escrow programs a vault of the test's chain may be owned by (v2's, and v1's when it runs). */
+export function programIdsOf(ctx: Pick<TestContext, 'escrowProgramId' | 'escrowProgramV2Id'>): Address[] {
+  return ctx.escrowProgramId === null
+    ? [ctx.escrowProgramV2Id]
+    : [ctx.escrowProgramV2Id, ctx.escrowProgramId];
 }
 
 /** A fresh database cloned from the migrated template: PostgreSQL when TEST_DATABASE_URL is set, else PGlite. */
@@ -91,14 +108,19 @@ export interface TestContextOptions {
    */
   leavesReconcileDifferences?: boolean;
   /**
-   * With `chain`: the escrow program's id there (only the embedded chain is deployed to); else an
-   * id nothing runs at (a chain the test supplies to fail, say an unreachable node).
+   * With `chain`: escrow program v1's id there, null for none (only the embedded chain is deployed
+   * to); else an id nothing runs at (a chain the test supplies to fail, say an unreachable node).
    */
-  escrowProgramId?: Address;
+  escrowProgramId?: Address | null;
   /** With `chain`: escrow program v2's id there. */
   escrowProgramV2Id?: Address;
   /** Serve the embedded chain's JSON-RPC and PubSub on free loopback ports, as `npm start` does. */
   serveChainRpc?: boolean;
+  /**
+   * The embedded chain runs escrow program v1 too (default), for the tests of vaults made before v2;
+   * false: a chain that never had v1, as a new data folder or cluster (decision 081).
+   */
+  v1Program?: boolean;
   /** A logger (pino options, e.g. with a `stream` to read the lines) and a clock for answer times. */
   app?: Pick<BuildAppOptions, 'logger' | 'answerTime'>;
 }
@@ -149,11 +171,16 @@ export async function createTestContext(
   // The same program ids across a restart of a kept chain, as the server's start does.
   const deployPrograms = async () => {
     if (!options.chain) {
-      const { v1, v2 } = await deployEscrowProgramsOnEmbeddedChain(chain, escrowKeys, chainStateDir);
-      return { v1: v1.programId, v2: v2.programId };
+      const { v1, v2 } = await deployEscrowProgramsOnEmbeddedChain(chain, escrowKeys, chainStateDir, {
+        withV1: options.v1Program ?? true,
+      });
+      return { v1: v1?.programId ?? null, v2: v2.programId };
     }
     return {
-      v1: options.escrowProgramId ?? (await generateKeyPairSigner()).address,
+      v1:
+        options.escrowProgramId === undefined
+          ? (await generateKeyPairSigner()).address
+          : options.escrowProgramId,
       v2: options.escrowProgramV2Id ?? (await generateKeyPairSigner()).address,
     };
   };

@@ -69,7 +69,7 @@ export async function startCluster(
       database,
       chain,
       escrowKeys,
-      escrowProgramId: programs.v1.programId,
+      escrowProgramId: null,
       escrowProgramV2Id: programs.v2.programId,
       judging,
       storage,

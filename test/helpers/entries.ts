@@ -16,7 +16,7 @@ import { buildCreateVaultV2Transaction } from '#server/chain/escrow-program/app-
 import { findEntryAddress } from '#server/chain/escrow-program/pda';
 import { dares } from '#server/db/schema';
 import { buildCreateVaultTransaction } from '#test/support/chain/v1-vaults';
-import type { TestContext } from './app';
+import { programIdsOf, type TestContext, v1ProgramOf } from './app';
 import { bearer, type TestWallet } from './wallet';
 
 /** What a test needs of a user: a session and the wallet registered to it. */
@@ -103,7 +103,7 @@ export async function enterAndSubmit(
  * program v2 (every new dare's) or of v1 (a legacy one, or one made by `ensureVault`).
  */
 export async function entryOnChain(ctx: TestContext, vault: string, wallet: string) {
-  for (const programId of [ctx.escrowProgramV2Id, ctx.escrowProgramId]) {
+  for (const programId of programIdsOf(ctx)) {
     const at = (await findEntryAddress(programId, address(vault), address(wallet))).address;
     const entry = await fetchEntry(ctx.chain.rpc, programId, at);
     if (entry) return entry;
@@ -117,7 +117,7 @@ export async function entryOnChain(ctx: TestContext, vault: string, wallet: stri
  */
 export async function entryInVault(ctx: TestContext, vault: string, wallet: string) {
   const programs = { v1: ctx.escrowProgramId, v2: ctx.escrowProgramV2Id };
-  for (const programId of [programs.v2, programs.v1]) {
+  for (const programId of programIdsOf(ctx)) {
     const at = (await findEntryAddress(programId, address(vault), address(wallet))).address;
     const entry = await fetchEntry(ctx.chain.rpc, programs, at);
     if (entry) return entry;
@@ -158,7 +158,7 @@ export async function ensureVault(
   const built =
     options.version === 1
       ? await buildCreateVaultTransaction(ctx.chain.rpc, {
-          programId: ctx.escrowProgramId,
+          programId: v1ProgramOf(ctx),
           creator: address(creator.wallet.address),
           rentPayer: await ctx.escrowKeys.feePayer(),
           dareId: new Uint8Array(randomBytes(32)),

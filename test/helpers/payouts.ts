@@ -19,7 +19,7 @@ import {
   buildDepositV1Transaction,
   buildEnterTransaction,
 } from '#test/support/chain/v1-vaults';
-import type { TestContext } from './app';
+import { programIdsOf, type TestContext, v1ProgramOf } from './app';
 import { airdrop, dareBody, payStake, payTo, signBase64 } from './money';
 import { servicesFor } from './services';
 import { bearer, createTestWallet, registerWithWallet, type TestWallet } from './wallet';
@@ -127,10 +127,7 @@ export async function lamportsOf(ctx: TestContext, wallet: string): Promise<bigi
 }
 
 export async function expectReconciled(ctx: TestContext) {
-  const report = await reconcileEscrows(ctx.database.db, ctx.chain.rpc, [
-    ctx.escrowProgramId,
-    ctx.escrowProgramV2Id,
-  ]);
+  const report = await reconcileEscrows(ctx.database.db, ctx.chain.rpc, programIdsOf(ctx));
   expect(report.differences).toEqual([]);
   return report;
 }
@@ -252,7 +249,7 @@ export async function createProgramDare(
           amount: lamports,
         })
       : await buildCreateVaultTransaction(ctx.chain.rpc, {
-          programId: ctx.escrowProgramId,
+          programId: v1ProgramOf(ctx),
           creator: address(creator.wallet.address),
           rentPayer: await ctx.escrowKeys.feePayer(),
           dareId,
@@ -303,7 +300,7 @@ export async function contributeOnChain(ctx: TestContext, payer: Actor, dare: Pr
     dare.vault,
   );
   const built = await buildDepositV1Transaction(ctx.chain.rpc, {
-    programId: vault?.programId ?? ctx.escrowProgramId,
+    programId: vault?.programId ?? v1ProgramOf(ctx),
     vault: dare.vault,
     payer: address(payer.wallet.address),
     rentPayer: await ctx.escrowKeys.feePayer(),
@@ -339,7 +336,7 @@ export async function enterOnChain(ctx: TestContext, entrant: Actor, dare: { esc
           proofHash: crypto.getRandomValues(new Uint8Array(32)),
         })
       : await buildEnterTransaction(ctx.chain.rpc, {
-          programId: ctx.escrowProgramId,
+          programId: v1ProgramOf(ctx),
           vault,
           entrant: address(entrant.wallet.address),
         });
@@ -355,7 +352,7 @@ export async function vaultOnChain(ctx: TestContext, vault: Address) {
   const account = await fetchVault(ctx.chain.rpc, programs, vault);
   let receipts = 0;
   let entries = 0;
-  for (const programId of account ? [account.programId] : [programs.v1, programs.v2]) {
+  for (const programId of account ? [account.programId] : programIdsOf(ctx)) {
     const records = await listVaultRecords(ctx.chain.rpc, programId, vault);
     receipts += records.receipts.length;
     entries += records.entries.length;

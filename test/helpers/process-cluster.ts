@@ -118,7 +118,8 @@ async function adminQuery(adminUrl: string, text: string): Promise<void> {
 /** `npm run localnet -- --memory --rpc-port 0`, told its URLs over IPC. */
 interface ServedLocalnet {
   httpUrl: string;
-  escrowProgramId: string;
+  /** null: a new ledger runs no v1 (decision 081). */
+  escrowProgramId: string | null;
   escrowProgramV2Id: string;
   upgradeAuthority: string;
 }
@@ -242,7 +243,8 @@ export async function startProcessCluster(
       DATABASE_URL: databaseUrl,
       SOLANA_CLUSTER: 'localnet',
       ESCROW_MASTER_SEED: seed.toString('hex'),
-      ESCROW_PROGRAM_ID: localnetProcess.escrowProgramId,
+      // A new cluster runs v2 alone, as `npm run cluster:setup` leaves one (decision 081).
+      ...(localnetProcess.escrowProgramId ? { ESCROW_PROGRAM_ID: localnetProcess.escrowProgramId } : {}),
       ESCROW_PROGRAM_V2_ID: localnetProcess.escrowProgramV2Id,
       // Judges are the admins' own wallets (a key of the test's when it names none); the guardian a key nobody here uses.
       JUDGE_WALLETS: (options.adminWallets?.length

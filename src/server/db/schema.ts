@@ -654,7 +654,7 @@ export const payoutTransfers = pgTable(
 
 /**
  * The chain this database's money lives on, recorded at the first start (one row): its genesis
- * hash, the escrow program id and the platform fee payer's address. Every later start compares
+ * hash, the escrow programs' ids and the platform fee payer's address. Every later start compares
  * and refuses to run on another chain, program or seed, whose vaults these rows do not describe
  * (docs/decisions/028).
  */
@@ -663,7 +663,11 @@ export const chainIdentity = pgTable(
   {
     id: integer('id').primaryKey().default(1),
     genesisHash: text('genesis_hash').notNull(),
-    escrowProgramId: text('escrow_program_id').notNull(),
+    /**
+     * Escrow program v1; null while no start ran one (a chain that never had a v1 vault, decision
+     * 081), recorded by the first start that does.
+     */
+    escrowProgramId: text('escrow_program_id'),
     /** Escrow program v2 (new vaults); null until the first start that runs it records it. */
     escrowProgramV2Id: text('escrow_program_v2_id'),
     feePayer: text('fee_payer').notNull(),

@@ -1,6 +1,7 @@
 import { type Address, type GetAccountInfoApi, generateKeyPairSigner, type Rpc } from '@solana/kit';
 import { describe, expect, it } from 'vitest';
 import { fetchVault } from './accounts';
+import { programIds, programOfVersion } from './any-program';
 import { ACCOUNT_TYPE, VAULT_SIZE } from './layout';
 import { VAULT_V2_SIZE } from './v2/layout';
 
@@ -66,5 +67,25 @@ describe('a vault of either escrow program', () => {
     // Asked for one program only, its own account still reads.
     expect((await fetchVault(rpcHolding(v1, vaultBytes(1)), v1, vault))?.version).toBe(1);
     expect(await fetchVault(rpcHolding(v1, vaultBytes(1)), v2, vault)).toBeNull();
+  });
+});
+
+describe('a chain without escrow program v1 (decision 081)', () => {
+  it('reads v2 vaults only, and names no program for a v1 vault', async () => {
+    const v2 = (await generateKeyPairSigner()).address;
+    const programs = { v1: null, v2 };
+    const vault = (await generateKeyPairSigner()).address;
+    expect(programIds(programs)).toEqual([v2]);
+    expect(await fetchVault(rpcHolding(v2, vaultBytes(2)), programs, vault)).toMatchObject({
+      version: 2,
+      programId: v2,
+    });
+    // v1's bytes under any other program are nobody's vault here.
+    const other = (await generateKeyPairSigner()).address;
+    expect(await fetchVault(rpcHolding(other, vaultBytes(1)), programs, vault)).toBeNull();
+    expect(programOfVersion(programs, 2)).toBe(v2);
+    expect(() => programOfVersion(programs, 1)).toThrow(/this chain runs no v1 program \(ESCROW_PROGRAM_ID/);
+    const v1 = (await generateKeyPairSigner()).address;
+    expect(programOfVersion({ v1, v2 }, 1)).toBe(v1);
   });
 });

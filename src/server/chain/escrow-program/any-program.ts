@@ -11,10 +11,27 @@ import { decodeEntryV2, decodeVaultV2, type VaultJudging } from './v2/layout';
 
 export type { VaultJudging } from './v2/layout';
 
-/** The two programs' ids on this chain. */
+/**
+ * The two programs' ids on this chain. `v1` is null where the chain never had a v1 vault (a new
+ * data folder, a cluster set up after v1 was retired: decision 081): no account is then v1's.
+ */
 export interface EscrowPrograms {
-  v1: Address;
+  v1: Address | null;
   v2: Address;
+}
+
+/**
+ * The program of a vault recorded as `version`'s. A v1 vault exists only where v1 runs: a start
+ * without v1 refuses a database that holds one (src/server/chain-identity.ts), so the throw here
+ * is never reached by the app's own rows.
+ */
+export function programOfVersion(programs: EscrowPrograms, version: number): Address {
+  if (version === 2) return programs.v2;
+  if (programs.v1 === null)
+    throw new Error(
+      'A vault of escrow program v1, but this chain runs no v1 program (ESCROW_PROGRAM_ID: docs/decisions/081)',
+    );
+  return programs.v1;
 }
 
 /** A vault of either program: v1's fields (`moderator` is v2's canceller), its version, and v2's judging. */
@@ -47,7 +64,8 @@ export function decodeAnyEntry(data: ReadonlyUint8Array, version?: 1 | 2): AnyEn
 
 /** The program ids an account may be owned by. */
 export function programIds(programs: EscrowPrograms | Address): readonly Address[] {
-  return typeof programs === 'string' ? [programs] : [programs.v2, programs.v1];
+  if (typeof programs === 'string') return [programs];
+  return programs.v1 === null ? [programs.v2] : [programs.v2, programs.v1];
 }
 
 /** Which layout an account of `owner` has, when both programs are known (else: either). */

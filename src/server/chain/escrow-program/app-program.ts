@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { type Address, isAddress } from '@solana/kit';
 import type { EscrowKeys } from '#server/chain/escrow-keys';
@@ -34,17 +35,26 @@ export async function deployOnEmbeddedChain(
   return ensureProgramDeployed({ rpc: chain.rpc, authority, keypairFile, bytes });
 }
 
+/** Where a data folder's chain keeps escrow program v1's id: present only where v1 was deployed. */
+export const V1_PROGRAM_KEYPAIR_FILE = 'escrow-program-keypair.json';
+
 /**
- * Both escrow programs on the embedded chain: v1 (it keeps the vaults made before v2) and v2 (every
- * new vault), each at the id kept in `stateDir` (null: new ids, a chain kept only in memory).
+ * The escrow programs on the embedded chain, each at the id kept in `stateDir` (null: new ids, a
+ * chain kept only in memory): v2 (every new vault) always; v1 (it keeps the vaults made before v2)
+ * only where this chain already has it, its id kept in `stateDir` by an earlier start (a data folder
+ * from before v1 was retired, whose v1 vaults go on being refunded), or with `withV1` (tests of
+ * the v1 paths). A new data folder never had a v1 vault, so it runs no v1 (decision 081).
  */
 export async function deployEscrowProgramsOnEmbeddedChain(
   chain: ChainPort,
   escrowKeys: EscrowKeys,
   stateDir: string | null,
+  { withV1 = false }: { withV1?: boolean } = {},
 ) {
   const keypair = (file: string) => (stateDir === null ? null : path.join(stateDir, file));
-  const v1 = await deployOnEmbeddedChain(chain, escrowKeys, keypair('escrow-program-keypair.json'));
+  const v1File = keypair(V1_PROGRAM_KEYPAIR_FILE);
+  const keptV1 = v1File !== null && existsSync(v1File);
+  const v1 = withV1 || keptV1 ? await deployOnEmbeddedChain(chain, escrowKeys, v1File) : null;
   const v2 = await deployOnEmbeddedChain(
     chain,
     escrowKeys,

@@ -192,13 +192,13 @@ const COMPUTE_BUDGET: KnownProgram = {
 };
 
 /**
- * The escrow programs deployed at these ids (v1, and v2 when given), and the Compute Budget
- * program, as the explorer names them.
+ * The escrow programs deployed at these ids (each when given: a chain without v1 names none,
+ * decision 081), and the Compute Budget program, as the explorer names them.
  */
-export function escrowProgramDecoder(programId: string, programV2Id?: string): InstructionDecoder {
+export function escrowProgramDecoder(programId: string | null, programV2Id?: string): InstructionDecoder {
   return createInstructionDecoder([
     COMPUTE_BUDGET,
-    { programId, program: 'DarePool escrow', instructions: ESCROW_V1_INSTRUCTIONS },
+    ...(programId ? [{ programId, program: 'DarePool escrow', instructions: ESCROW_V1_INSTRUCTIONS }] : []),
     ...(programV2Id
       ? [{ programId: programV2Id, program: 'DarePool escrow', instructions: ESCROW_V2_INSTRUCTIONS }]
       : []),

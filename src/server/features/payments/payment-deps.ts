@@ -6,7 +6,7 @@ import type { Address } from '@solana/kit';
 import { MAJOR_PRIZE_MAX_SOL_DEFAULT, STAKE_MAX_SOL } from '#contract/limits';
 import { solToLamports } from '#contract/money';
 import type { EscrowKeys } from '#server/chain/escrow-keys';
-import type { EscrowPrograms } from '#server/chain/escrow-program/any-program';
+import { type EscrowPrograms, programOfVersion } from '#server/chain/escrow-program/any-program';
 import { createFeePayerFunds, type FeePayerFunds } from '#server/chain/fee-payer-funds';
 import type { ChainPort } from '#server/chain/port';
 import type { Db } from '#server/db/client';
@@ -23,8 +23,8 @@ export interface PaymentsDeps {
   db: Db;
   chain: ChainPort;
   escrowKeys: EscrowKeys;
-  /** Escrow program v1: vaults made before v2 keep taking deposits under it (docs/program.md). */
-  escrowProgramId: Address;
+  /** Escrow program v1, which holds the vaults made before v2; null where the chain has none (decision 081). */
+  escrowProgramId: Address | null;
   /** Escrow program v2: every new dare's vault. */
   escrowProgramV2Id: Address;
   /** The judges, guardian and payout window new vaults record. */
@@ -73,7 +73,5 @@ export function paymentsOf(deps: PaymentsDeps): Payments {
 }
 
 /** The program an escrow's vault belongs to, as recorded when it was reserved. */
-export const programOf = (
-  { escrowProgramId, escrowProgramV2Id }: Payments,
-  escrow: Pick<EscrowWalletRow, 'programVersion'>,
-) => (escrow.programVersion === 2 ? escrowProgramV2Id : escrowProgramId);
+export const programOf = ({ programs }: Payments, escrow: Pick<EscrowWalletRow, 'programVersion'>) =>
+  programOfVersion(programs, escrow.programVersion);

@@ -82,7 +82,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
       decode: escrowProgramDecoder(escrowProgramId, escrowProgramV2Id),
       names: (addresses) => findExplorerNames(db, addresses),
       vaultSizes: new Map([
-        [escrowProgramId, VAULT_SIZE],
+        ...(escrowProgramId ? [[escrowProgramId, VAULT_SIZE] as const] : []),
         [escrowProgramV2Id, VAULT_V2_SIZE],
       ]),
     }),

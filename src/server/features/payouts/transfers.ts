@@ -8,7 +8,7 @@ import {
 import { lamportsToSol } from '#contract/money';
 import { ConfirmationError } from '#server/chain/confirmation';
 import type { EscrowKeys } from '#server/chain/escrow-keys';
-import type { EscrowPrograms } from '#server/chain/escrow-program/any-program';
+import { type EscrowPrograms, programIds } from '#server/chain/escrow-program/any-program';
 import type { VaultTransaction } from '#server/chain/escrow-program/app-transactions';
 import { VAULT_SIZE } from '#server/chain/escrow-program/layout';
 import { VAULT_V2_SIZE } from '#server/chain/escrow-program/v2/layout';
@@ -115,7 +115,7 @@ export function createTransfers({
   async function effectsOf(signature: string, escrowWallet: string): Promise<VaultTransactionEffects | null> {
     for (let attempt = 0; attempt < 10; attempt++) {
       const effects = await readVaultTransaction(rpc, signature, {
-        programId: [escrowPrograms.v1, escrowPrograms.v2],
+        programId: programIds(escrowPrograms),
         vault: address(escrowWallet),
         vaultRent: await vaultRent(escrowWallet),
       });

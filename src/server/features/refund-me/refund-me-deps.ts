@@ -22,8 +22,8 @@ export interface RefundMeDeps {
   db: Db;
   chain: ChainPort;
   clock: Clock;
-  /** Both escrow programs: a vault is refunded under whichever owns it. */
-  escrowProgramId: Address;
+  /** Both escrow programs (v1 null where the chain has none): a vault is refunded under whichever owns it. */
+  escrowProgramId: Address | null;
   escrowProgramV2Id: Address;
   limiter: RateLimiter;
   booking: RefundBooking;
@@ -33,7 +33,7 @@ export interface RefundMeDeps {
 
 export interface RefundMe extends RefundMeDeps {
   onBookingFailed: (error: unknown) => void;
-  programs: { v1: Address; v2: Address };
+  programs: { v1: Address | null; v2: Address };
   /** The refunds prepared for one payer, relayed only as prepared. */
   prepared: ReturnType<typeof createPreparedTransactions>;
   /** Counts one request against `rule` under `key` (429 past it). */

@@ -40,7 +40,8 @@ export interface EntriesDeps {
   db: Db;
   chain: ChainPort;
   clock: Clock;
-  escrowProgramId: Address;
+  /** Escrow v1's program id; null where the chain has no v1 vault (decision 081). */
+  escrowProgramId: Address | null;
   /** Escrow v2's program id: a vault owned by any program but these two is refused. */
   escrowProgramV2Id: Address;
   /** With the judging configuration: whose terms a vault of ours carries (decision 048). */

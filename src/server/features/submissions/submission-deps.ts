@@ -26,7 +26,8 @@ export interface SubmissionsDeps {
   videoAccess: VideoSources;
   chain: ChainPort;
   escrowKeys: EscrowKeys;
-  escrowProgramId: Address;
+  /** Escrow v1's program id; null where the chain has no v1 vault (decision 081). */
+  escrowProgramId: Address | null;
   /** Escrow v2's program id: entries refuse a vault owned by any third program (decision 038). */
   escrowProgramV2Id: Address;
   /** The judging configuration: the terms of vaults made before they were recorded (decision 048). */

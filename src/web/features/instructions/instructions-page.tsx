@@ -76,9 +76,14 @@ function WhereTheMoneyIs() {
       {config && (
         <p className="text-sm text-muted-foreground">
           Escrow program:{' '}
-          <span className="font-mono break-all text-foreground">{config.escrowProgramV2Id}</span> (dares
-          created before it:{' '}
-          <span className="font-mono break-all text-foreground">{config.escrowProgramId}</span>)
+          <span className="font-mono break-all text-foreground">{config.escrowProgramV2Id}</span>
+          {config.escrowProgramId && (
+            <>
+              {' '}
+              (dares created before it:{' '}
+              <span className="font-mono break-all text-foreground">{config.escrowProgramId}</span>)
+            </>
+          )}
         </p>
       )}
     </div>

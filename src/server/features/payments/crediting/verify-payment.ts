@@ -121,7 +121,7 @@ async function ourVaultOf(deps: VerifyDeps, intent: PaymentIntentRow): Promise<O
   if (found.state === 'none') throw paymentNotVerified('vault-missing');
   if (found.state === 'foreign') throw foreignVaultError(found.term);
   if (found.state === 'v1') {
-    const vault = await fetchVault(deps.rpc, deps.programs.v1, intent.escrowWallet as Address);
+    const vault = await fetchVault(deps.rpc, found.programId, intent.escrowWallet as Address);
     if (!vault) throw paymentNotVerified('vault-missing');
     if (vault.moderator !== deps.platform.moderator || vault.rentPayer !== deps.platform.rentPayer)
       throw paymentNotVerified('vault-not-ours');

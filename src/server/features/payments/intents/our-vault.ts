@@ -96,7 +96,7 @@ export interface OurVaultsDeps {
 }
 
 /** What is at a dare vault's address, judged: v1 (retired, still ours for refunds), or as readVaultAt says. */
-export type CheckedVault = VaultAtAddress | { state: 'v1' };
+export type CheckedVault = VaultAtAddress | { state: 'v1'; programId: Address };
 
 /** A dare whose vault has no reservation row (made outside the app): judged by today's terms and its dare. */
 const ROWLESS: Omit<EscrowWalletRow, 'publicKey' | 'dareId'> = {
@@ -149,7 +149,7 @@ export function createOurVaults(deps: OurVaultsDeps) {
     // Made by v1 before v2 (a v1 vault cannot sit at a v2 address): ours for its refunds only
     // (decision 046); no new SOL goes in.
     if (found.state === 'foreign' && found.vault?.version === 1 && found.vault.programId === programs.v1)
-      return { state: 'v1' };
+      return { state: 'v1', programId: found.vault.programId };
     if (found.state === 'foreign' && escrow.foreignTerm === null)
       await markForeignVault(db, escrow.publicKey, found.term, deps.clock());
     return found;

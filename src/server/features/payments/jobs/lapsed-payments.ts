@@ -1,6 +1,6 @@
 import type { Address, Signature } from '@solana/kit';
 import { fetchVault } from '#server/chain/escrow-program/accounts';
-import type { EscrowPrograms } from '#server/chain/escrow-program/any-program';
+import { type EscrowPrograms, programOfVersion } from '#server/chain/escrow-program/any-program';
 import { findReceiptAddress } from '#server/chain/escrow-program/pda';
 import type { ChainPort } from '#server/chain/port';
 import type { Db } from '#server/db/client';
@@ -70,7 +70,7 @@ export function createLapsedPayments(deps: LapsedPaymentsDeps) {
   async function findLanded(intent: PaymentIntentRow): Promise<string | null> {
     const escrow = await findEscrowWallet(db, intent.escrowWallet);
     const receipt = await findReceiptAddress(
-      escrow?.programVersion === 2 ? programs.v2 : programs.v1,
+      programOfVersion(programs, escrow?.programVersion ?? 1),
       intent.escrowWallet as Address,
       intent.fromWallet as Address,
     );

@@ -1,0 +1,1 @@
+ALTER TABLE "chain_identity" ALTER COLUMN "escrow_program_id" DROP NOT NULL;
