@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { count, eq } from 'drizzle-orm';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CHAT_LIMITS } from '#contract/chat';
+import { CHAT_LIMITS, CHAT_MESSAGES } from '#contract/chat';
 import { chatMessages } from '#server/db/schema';
 import { RATE_LIMITS } from '#server/rate-limits';
 import { connectChat, isChat, listen } from './helpers/chat';
@@ -89,6 +89,7 @@ interface FloodReport {
   stillOpen: number;
   closeCodes: Record<string, number>;
   refused: Record<string, number>;
+  refusedAnswer: { status: number; type: string; body: string } | null;
 }
 
 /** Runs the flood in a worker thread while timing reads; resolves once the worker says it stopped. */
@@ -190,6 +191,12 @@ describe('a signed-in chat message flood', () => {
       ADDRESSES * CHAT_LIMITS.socketsPerAddress,
     );
     expect(report.refused['429'], summary).toBeGreaterThan(0);
+    // A refused open is told why, in the API's error shape.
+    expect(report.refusedAnswer).toMatchObject({
+      status: 429,
+      type: expect.stringContaining('application/json'),
+    });
+    expect(JSON.parse(report.refusedAnswer!.body)).toEqual({ error: CHAT_MESSAGES.tooManySockets });
     expect(reads.failures, summary).toBe(0);
     expect(reads.sorted.length, summary).toBeGreaterThanOrEqual(100);
     expect(percentile(reads.sorted, 99), summary).toBeLessThan(P99_BUDGET_MS);

@@ -19,6 +19,8 @@ let reopened = 0;
 const closeCodes = {};
 /** Opens the server refused before upgrading them, by HTTP status. */
 const refused = {};
+/** The first refused open's status, content type and body. */
+let refusedAnswer = null;
 let flooding = false;
 const live = new Set();
 
@@ -34,7 +36,14 @@ function open(sender, first) {
     });
     socket.on('unexpected-response', (_request, response) => {
       refused[response.statusCode] = (refused[response.statusCode] ?? 0) + 1;
-      socket.terminate();
+      if (refusedAnswer !== null) return void socket.terminate();
+      // The first refusal's answer, read whole: what a client is told.
+      refusedAnswer = { status: response.statusCode, type: response.headers['content-type'], body: '' };
+      response.on('data', (chunk) => {
+        refusedAnswer.body += chunk;
+      });
+      response.on('end', () => socket.terminate());
+      response.on('error', () => socket.terminate());
     });
     socket.on('error', () => {});
     socket.once('close', (code) => {
@@ -85,5 +94,14 @@ start();
 setTimeout(() => {
   const stillOpen = [...live].filter((socket) => socket.readyState === WebSocket.OPEN).length;
   for (const socket of live) socket.terminate();
-  parentPort.postMessage({ type: 'done', framesSent, opened, reopened, stillOpen, closeCodes, refused });
+  parentPort.postMessage({
+    type: 'done',
+    framesSent,
+    opened,
+    reopened,
+    stillOpen,
+    closeCodes,
+    refused,
+    refusedAnswer,
+  });
 }, seconds * 1000);

@@ -46,6 +46,17 @@ export const SESSION_RECHECK_MS = 10_000;
 /** How long an open past the address's allowance waits for its 429. */
 export const REFUSED_OPEN_HOLD_MS = 2_000;
 
+const REFUSED_OPEN_BODY = JSON.stringify({ error: CHAT_MESSAGES.tooManySockets });
+/** The whole answer to an open past the address's allowance. */
+const REFUSED_OPEN_RESPONSE = [
+  'HTTP/1.1 429 Too Many Requests',
+  'Content-Type: application/json; charset=utf-8',
+  `Content-Length: ${Buffer.byteLength(REFUSED_OPEN_BODY)}`,
+  'Connection: close',
+  '',
+  REFUSED_OPEN_BODY,
+].join('\r\n');
+
 interface Options {
   db: Db;
   clock: Clock;
@@ -229,7 +240,12 @@ export async function chatSocket(
       : perSecond;
     if (perWindow.allowed) return;
     await new Promise((resolve) => setTimeout(resolve, REFUSED_OPEN_HOLD_MS).unref());
-    return reply.code(429).send({ error: CHAT_MESSAGES.tooManySockets });
+    const connection = rawConnection(request.raw);
+    if (!connection) return reply.code(429).send({ error: CHAT_MESSAGES.tooManySockets });
+    // Written as it is and the connection closed: a flood's thousands of refusals a minute skip the
+    // reply hooks (caching, logging, security headers) meant for pages and API answers.
+    reply.hijack();
+    connection.end(REFUSED_OPEN_RESPONSE);
   }
 
   app.get(
