@@ -4,10 +4,9 @@
  * the admin's reason on the dare page (issue 37, item 4) and in the bell. On a 375 px phone the bell
  * is in the top bar and its list fits the screen.
  */
-import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, describe, expect, it } from 'vitest';
+import { startSmtpCapture } from '#test/support/smtp-capture';
 import { setupApp } from './fixtures/app';
 import {
   addToPoolOverHttp,
@@ -20,29 +19,14 @@ import {
 import { nameWinnerAsDemoJudge } from './fixtures/judging';
 import { loginAsDemoAdmin, openAsDemoAdmin, openSignedIn, toast } from './fixtures/users';
 
-/** A real SMTP server the app mails to: what it receives, by recipient. */
-const mails: { to: string[]; raw: string }[] = [];
-const smtp = new SMTPServer({
-  authOptional: true,
-  disabledCommands: ['STARTTLS', 'AUTH'],
-  logger: false,
-  onData(stream, session, callback) {
-    let raw = '';
-    stream.on('data', (chunk: Buffer) => {
-      raw += chunk.toString('utf8');
-    });
-    stream.on('end', () => {
-      mails.push({ to: session.envelope.rcptTo.map((r) => r.address), raw });
-      callback();
-    });
-  },
-});
-await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-afterAll(() => new Promise<void>((resolve) => smtp.close(() => resolve())));
+/** A real SMTP server the app mails to. */
+const smtp = await startSmtpCapture();
+const { mails } = smtp;
+afterAll(() => smtp.close());
 
 const app = setupApp({
   env: {
-    SMTP_URL: `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`,
+    SMTP_URL: smtp.url,
     MAIL_FROM: 'DarePool <notify@darepool.test>',
   },
 });

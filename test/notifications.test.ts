@@ -8,7 +8,6 @@ import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DAY_MS } from '#contract/time';
 import { readKeypairFile } from '#server/chain/escrow-program/keypair-file';
@@ -16,6 +15,7 @@ import { getVetoInstruction } from '#server/chain/escrow-program/v2/instructions
 import { deliverDue } from '#server/features/notifications/deliver';
 import { createMailTokens } from '#server/features/notifications/tokens';
 import { GUARDIAN_KEYPAIR_FILE } from '#server/judging-keys';
+import { startSmtpCapture } from '#test/support/smtp-capture';
 import { warpChain } from './helpers/chain-clock';
 import { connectChat, listen } from './helpers/chat';
 import { enterAndSubmit } from './helpers/entries';
@@ -46,26 +46,8 @@ const receiver = http.createServer((request, response) => {
   });
 });
 
-interface ReceivedMail {
-  to: string[];
-  raw: string;
-}
-const mails: ReceivedMail[] = [];
-const smtp = new SMTPServer({
-  authOptional: true,
-  disabledCommands: ['STARTTLS', 'AUTH'],
-  logger: false,
-  onData(stream, session, callback) {
-    let raw = '';
-    stream.on('data', (chunk: Buffer) => {
-      raw += chunk.toString('utf8');
-    });
-    stream.on('end', () => {
-      mails.push({ to: session.envelope.rcptTo.map((r) => r.address), raw });
-      callback();
-    });
-  },
-});
+const smtp = await startSmtpCapture();
+const { mails } = smtp;
 
 /** A mail's text with quoted-printable soft breaks and escapes undone. */
 const decoded = (raw: string) =>
@@ -76,13 +58,11 @@ const decoded = (raw: string) =>
 const { ctx, actors } = setupApiSuite({
   env: async () => {
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
     const hookPort = (receiver.address() as AddressInfo).port;
-    const smtpPort = (smtp.server.address() as AddressInfo).port;
     return {
       PAYOUT_WINDOW_HOURS: '1',
       RATE_LIMIT_AUTH_PER_MINUTE: '1000',
-      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+      SMTP_URL: smtp.url,
       MAIL_FROM: 'DarePool <notify@darepool.test>',
       ALERT_WEBHOOK_URL: `http://127.0.0.1:${hookPort}/hook`,
       ALERT_WEBHOOK_SECRET: SECRET,
@@ -94,7 +74,7 @@ const { ctx, actors } = setupApiSuite({
 
 afterAll(async () => {
   await new Promise((resolve) => receiver.close(resolve));
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  await smtp.close();
 });
 
 const runJob = () => ctx.app.notificationsJob.runNow();
