@@ -105,6 +105,30 @@ describe('chat hub fan-out', () => {
     hub.close();
   });
 
+  it('sends a message that follows a long fan-out at once: no pause after a flush, however long it took', async () => {
+    const { bus, deliver } = fakeBus();
+    const hub = createChatHub(bus, { presenceTtlMs: 90_000, now: () => 0 });
+    // Each write takes 1 ms of the clock: the crowd's fan-out lasts several windows and slices.
+    const crowd = Array.from({ length: SOCKETS_PER_CLOCK_READ * 3 }, () => {
+      const member = fakeSocket();
+      const write = member.handle.sendFrames;
+      member.handle.sendFrames = (frames) => {
+        write(frames);
+        vi.advanceTimersByTime(1);
+      };
+      return member;
+    });
+    for (const member of crowd) hub.join(member.handle, GLOBAL_ROOM);
+    deliver(message(1, 'first'));
+    await vi.runAllTimersAsync();
+    for (const member of crowd) expect(texts(member.writes)).toEqual([['first']]);
+    // The next message, a moment after the last write: out in the event loop's next turn.
+    deliver(message(2, 'second'));
+    await nextTurn();
+    for (const member of crowd) expect(texts(member.writes)).toEqual([['first'], ['second']]);
+    hub.close();
+  });
+
   it('delivers to the members of the moment a message arrived: not to a later join, still to a leaver', async () => {
     const { bus, deliver } = fakeBus();
     const hub = createChatHub(bus, { presenceTtlMs: 90_000, now: () => 0 });

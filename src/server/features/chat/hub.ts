@@ -9,9 +9,9 @@ export const roomOf = (dareId: number | null): string => (dareId === null ? GLOB
 const dareIdOf = (room: string): number | null => (room === GLOBAL_ROOM ? null : Number(room));
 
 /**
- * After a flush, how long room-wide frames collect before the next (or as long as that flush took,
- * when longer): a burst's frames share each socket's write, while a frame that finds the hub idle
- * goes out at once, in the event loop's next turn (decision 076).
+ * How long after a flush began room-wide frames collect before the next: a burst's frames share
+ * each socket's write, while a frame that finds the hub idle goes out at once, in the event loop's
+ * next turn (decisions 076, 083).
  */
 export const FAN_OUT_WINDOW_MS = 10;
 
@@ -90,13 +90,14 @@ export function createChatHub(
   }
 
   /**
-   * A room-wide frame that finds the hub idle (no flush in the last FAN_OUT_WINDOW_MS) goes out in
-   * the event loop's next turn (setImmediate: frames that arrive together, such as one bus read's
-   * news, still share one write), so a single message waits for nothing. Frames that arrive within
-   * FAN_OUT_WINDOW_MS of a flush wait for that window's end and go out together: the messages of a
+   * A room-wide frame that finds the hub idle (no flush begun in the last FAN_OUT_WINDOW_MS) goes
+   * out in the event loop's next turn (setImmediate: frames that arrive together, such as one bus
+   * read's news, still share one write), so a single message waits for nothing. Frames that arrive
+   * within FAN_OUT_WINDOW_MS of a flush's start wait for that window's end and go out together, and
+   * frames that arrive while a flush is still writing join its writes (cutBatch): the messages of a
    * burst (a crowd talking at once, news from several instances) cost each socket one write, not one
    * per message. Each write is a system call per socket; at thousands of sockets those, on the
-   * server and on every reader, were nearly all of a message's cost (decisions 039, 076).
+   * server and on every reader, were nearly all of a message's cost (decisions 039, 076, 083).
    */
   const pending = new Map<string, string[]>();
   let flushTimer: NodeJS.Timeout | null = null;
@@ -149,21 +150,17 @@ export function createChatHub(
     if (rest.length > 0) batches.push({ room, frames: outgoingFrames(texts), members: rest, next: 0 });
   }
 
-  /**
-   * When the last flush ended and how long its writes took: the next waits at least as long, so a
-   * crowd's fan-out takes at most half of the event loop (many accounts each at their message
-   * limit, to thousands of sockets: decision 056).
-   */
-  let lastFlushMs = 0;
-  let lastFlushEndedAt = Number.NEGATIVE_INFINITY;
-  let flushBusyMs = 0;
+  /** When the last flush began: the window of frames that share the next one starts there. */
+  let lastFlushStartedAt = Number.NEGATIVE_INFINITY;
 
   /**
    * Writes the batches for at most WRITE_SLICE_MS, then yields to the event loop and goes on in its
    * next turn: a write is a system call per socket, and 2,000 sockets' writes in one go held every
-   * request behind them for 100 ms and more (issue 34).
+   * request behind them for 100 ms and more (issue 34). The slices are all the room requests need:
+   * no pause follows a flush (decision 083).
    */
   function writeBatches() {
+    if (!writing) lastFlushStartedAt = performance.now();
     writing = null;
     // Frames that arrived since the last slice join the writes still to be made.
     for (const room of [...pending.keys()]) cutBatch(room);
@@ -177,18 +174,12 @@ export function createChatHub(
         batch.next += 1;
         written += 1;
         if (written % SOCKETS_PER_CLOCK_READ === 0 && performance.now() >= until) {
-          flushBusyMs += performance.now() - started;
           writing = setImmediate(writeBatches);
           return;
         }
       }
       batches.shift();
     }
-    lastFlushEndedAt = performance.now();
-    lastFlushMs = flushBusyMs + (lastFlushEndedAt - started);
-    flushBusyMs = 0;
-    // Frames that arrived while these were written go out after them, a window later.
-    if (pending.size > 0) scheduleFlush();
   }
 
   function flush() {
@@ -200,7 +191,7 @@ export function createChatHub(
 
   function scheduleFlush() {
     if (flushTimer || flushImmediate || writing) return;
-    const wait = lastFlushEndedAt + Math.max(fanOutWindowMs, lastFlushMs) - performance.now();
+    const wait = lastFlushStartedAt + fanOutWindowMs - performance.now();
     if (wait <= 0) flushImmediate = setImmediate(flush);
     else flushTimer = setTimeout(flush, wait);
   }
