@@ -16,7 +16,7 @@ const dareIdOf = (room: string): number | null => (room === GLOBAL_ROOM ? null :
 export const FAN_OUT_WINDOW_MS = 10;
 
 /** How long one turn of the event loop writes room frames before it lets requests run. */
-export const WRITE_SLICE_MS = 10;
+export const WRITE_SLICE_MS = 5;
 /** Sockets written between two reads of the clock. */
 export const SOCKETS_PER_CLOCK_READ = 32;
 
