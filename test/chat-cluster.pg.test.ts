@@ -123,4 +123,57 @@ describe('chat across two instances on one PostgreSQL', () => {
     expect(logout.statusCode).toBe(204);
     await socket.next((frame) => frame.type === 'auth' && !frame.ok);
   });
+
+  it('drops a socket that stopped reading once its unsent frames pass the limit, and no socket that reads', async () => {
+    const [a] = instances as [Instance, Instance];
+    const reader = await client(a);
+    const stalled = await client(a);
+    // Everyone in the global room, on both instances (earlier tests' sockets too), once the joins'
+    // news has settled (a count goes out at most once a second).
+    await stalled.next((frame) => frame.type === 'presence');
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    const counts = () => reader.frames.flatMap((frame) => (frame.type === 'presence' ? [frame.online] : []));
+    const settled = counts().length;
+    const count = counts().at(-1)!;
+    // The client stops reading, and keeps answering the heartbeat (unasked pongs, as a client may
+    // send): what the server writes piles up in the kernel's buffers, then in the server's memory.
+    stalled.socket.pause();
+    const pongs = setInterval(() => stalled.socket.pong(), 50);
+    const dropped = () =>
+      counts()
+        .slice(settled)
+        .includes(count - 1);
+    // Another instance's news, as it arrives through the bus: batches of 2,000 messages (~1.2 MB)
+    // to the global room, each read whole by the reader before the next, until the room's count
+    // says a socket left.
+    const text = 'x'.repeat(480);
+    let sent = 0;
+    for (let batch = 0; batch < 60 && !dropped(); batch += 1) {
+      await a.database.pool!.query(
+        `select pg_notify('darepool_chat', json_build_object('kind', 'message', 'message', json_build_object(
+           'id', 10000000 + g, 'dareId', null, 'userId', null, 'username', 'elsewhere',
+           'message', $1 || g, 'messageType', 'system', 'createdAt', now()::text))::text)
+         from generate_series($2::int, $3::int) g`,
+        [text, sent + 1, sent + 2000],
+      );
+      sent += 2000;
+      await reader.next(isChat(`${text}${sent}`), 10_000);
+    }
+    // Dropped before 60 batches (the kernel's buffers take up to tens of MB first), and only the
+    // stalled socket.
+    expect(dropped()).toBe(true);
+    expect(reader.socket.readyState).toBe(reader.socket.OPEN);
+    // Read again, the stalled client finds the connection ended without a close frame, and short
+    // of the messages sent after it fell behind.
+    clearInterval(pongs);
+    stalled.socket.resume();
+    expect(await stalled.closed).toBe(1006);
+    const stalledGot = stalled.frames.filter((frame) => frame.type === 'chat_message').length;
+    expect(stalledGot).toBeLessThan(sent);
+    expect(
+      reader.frames.filter(
+        (frame) => frame.type === 'chat_message' && frame.message.username === 'elsewhere',
+      ),
+    ).toHaveLength(sent);
+  }, 120_000);
 });

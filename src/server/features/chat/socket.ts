@@ -43,6 +43,14 @@ const POLICY_VIOLATION = 1008;
  */
 export const SESSION_RECHECK_MS = 10_000;
 
+/**
+ * Bytes a socket may hold unsent in the server's memory (beyond what the kernel's buffers took)
+ * when its next frame comes: a client that stopped reading (or reads far slower than its rooms
+ * talk) is dropped rather than kept in memory without end, and a page that comes back reconnects
+ * and reloads the history (decision 084).
+ */
+export const MAX_UNSENT_BYTES = 1024 * 1024;
+
 /** How long an open past the address's allowance waits for its 429. */
 export const REFUSED_OPEN_HOLD_MS = 2_000;
 
@@ -285,13 +293,23 @@ export async function chatSocket(
       // negotiated, so its sender never queues), so frames from both never interleave or reorder.
       const incoming = rawConnection(request.raw);
       const connection = socket.extensions === '' ? incoming : null;
+      /**
+       * Whether the socket may take another frame. Checked before a write, not after: one write
+       * may be larger than the kernel takes at once (a burst's frames in one), and a reader drains
+       * it by the next.
+       */
+      const keepsUp = () => {
+        if (socket.bufferedAmount <= MAX_UNSENT_BYTES) return true;
+        socket.terminate();
+        return false;
+      };
       const handle = {
         rooms: new Set<string>(),
         send(frame: ServerFrame) {
-          if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(frame));
+          if (socket.readyState === socket.OPEN && keepsUp()) socket.send(JSON.stringify(frame));
         },
         sendFrames(frames: OutgoingFrames) {
-          if (socket.readyState !== socket.OPEN) return;
+          if (socket.readyState !== socket.OPEN || !keepsUp()) return;
           if (connection) {
             // A connection ws is closing takes no more writes: writing to it only builds an error.
             if (!connection.destroyed && !connection.writableEnded) connection.write(frames.wire());
