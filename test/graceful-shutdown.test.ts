@@ -79,4 +79,26 @@ describe('SIGTERM', () => {
     // slow request's connection before its answer).
     expect(server.output()).not.toMatch(/requests still under way/);
   });
+
+  it('cuts a chat socket that never answers the close, and still exits 0 in time', async () => {
+    const other = await startServer({ env: { SEED_DEMO_DATA: 'false', SHUTDOWN_TIMEOUT_SECONDS: '2' } });
+    try {
+      const chat = new WebSocket(`ws://127.0.0.1:${other.port}/ws`);
+      await new Promise((resolve, reject) => {
+        chat.once('open', resolve);
+        chat.once('error', reject);
+      });
+      // The client reads nothing more: it never sees the server's close frame, never answers it.
+      chat.pause();
+      const signalled = Date.now();
+      process.kill(other.pid, 'SIGTERM');
+      expect(await other.exited).toEqual({ code: 0, signal: null });
+      // Within the drain's 2 s and the socket's grace, not ws's 30 s wait for a close frame.
+      expect(Date.now() - signalled).toBeLessThan(8_000);
+      expect(other.output()).not.toMatch(/did not finish in time/);
+      chat.terminate();
+    } finally {
+      await other.stop();
+    }
+  }, 90_000);
 });

@@ -29,8 +29,8 @@ export function drainOnSignals(
     const closeIdle = setInterval(() => app.server.closeIdleConnections(), 100);
     const cut = setTimeout(() => {
       app.log.warn(`requests still under way after ${timeoutMs / 1000} s: closing their connections`);
+      // Chat sockets are cut by the chat's own preClose (features/chat/routes.ts).
       app.server.closeAllConnections();
-      for (const socket of app.websocketServer?.clients ?? []) socket.terminate();
     }, timeoutMs);
     cut.unref();
     const giveUp = setTimeout(() => {

@@ -13,6 +13,9 @@ import type { ChatHub } from './hub';
 import type { ChatService } from './service';
 import { chatSocket } from './socket';
 
+/** How long a chat socket has to answer the server's close when it shuts down. */
+export const CLOSE_GRACE_MS = 2_000;
+
 export async function chatRoutes(
   app: FastifyInstance,
   options: {
@@ -47,9 +50,15 @@ export async function chatRoutes(
     options: { maxPayload: CHAT_LIMITS.maxFrameBytes },
     errorHandler: socketErrorHandler,
     // Shutting down: every socket hears 'restarting' and reconnects, to another instance if any.
+    // One that has not answered the close within CLOSE_GRACE_MS (a client that stopped reading)
+    // is cut: the server's close waits for every connection, and ws would give it 30 s.
     async preClose(this: FastifyInstance) {
-      for (const socket of this.websocketServer.clients)
-        socket.close(SERVICE_RESTART_CLOSE_CODE, CHAT_MESSAGES.serverRestarting);
+      const clients = this.websocketServer.clients;
+      for (const socket of clients) socket.close(SERVICE_RESTART_CLOSE_CODE, CHAT_MESSAGES.serverRestarting);
+      if (clients.size > 0)
+        setTimeout(() => {
+          for (const socket of clients) socket.terminate();
+        }, CLOSE_GRACE_MS).unref();
       this.websocketServer.close();
     },
   });
