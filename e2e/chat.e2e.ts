@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { Page, WebSocketRoute } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { setupApp } from './fixtures/app';
 import { registerWithWallet } from './fixtures/users';
@@ -63,5 +63,34 @@ describe('live chat in the browser', () => {
     await second.page.reload();
     await messages(second.page).getByText('last one').waitFor();
     expect(await messages(second.page).getByRole('listitem').count()).toBe(3);
+  });
+
+  it('reads back what was said while its socket was away', async () => {
+    const away = await app.newPage();
+    const speaker = await app.newPage({ wallet: true });
+    await registerWithWallet(speaker.page, app.baseUrl, 'chat_cal');
+    // The page's chat socket goes through a route the test can cut, as a dropped network or a
+    // server that cut a socket for falling behind does.
+    const routes: WebSocketRoute[] = [];
+    await away.page.routeWebSocket(/\/ws$/, (route) => {
+      routes.push(route);
+      route.connectToServer();
+    });
+    await away.page.goto(app.url('/'));
+    await speaker.page.goto(app.url('/'));
+    await say(speaker.page, 'before the drop');
+    await messages(away.page).getByText('before the drop').waitFor();
+
+    // Cut: the page reconnects a second later. Said meanwhile, stored before it is back.
+    await routes[0]!.close();
+    await say(speaker.page, 'while you were away');
+    await messages(speaker.page).getByText('while you were away').waitFor();
+    expect(routes).toHaveLength(1);
+    // Back on a new socket, the page reads the room's history again and shows what it missed, once.
+    await messages(away.page).getByText('while you were away').waitFor();
+    expect(routes).toHaveLength(2);
+    expect(await messages(away.page).getByText('before the drop').count()).toBe(1);
+    await say(speaker.page, 'after the return');
+    await messages(away.page).getByText('after the return').waitFor();
   });
 });

@@ -191,17 +191,40 @@ describe('chat hub fan-out', () => {
     await vi.advanceTimersToNextTimerAsync();
     expect(crowd.filter((member) => member.writes.length > 0)).toHaveLength(SOCKETS_PER_CLOCK_READ);
     // Between slices: messages and a new member. Each socket gets every message once, in order;
-    // those the first was not written to yet get it with the second in one write; the newcomer
+    // those the first was not written to yet get it with the others in one write; the newcomer
     // gets only what was sent after it joined.
     deliver(message(2, 'second'));
     const late = fakeSocket();
     hub.join(late.handle, GLOBAL_ROOM);
     deliver(message(3, 'third'));
     await elapse(FAN_OUT_WINDOW_MS * 10);
-    for (const member of crowd) expect(texts(member.writes).flat()).toEqual(['first', 'second', 'third']);
+    for (const member of crowd.slice(0, SOCKETS_PER_CLOCK_READ))
+      expect(texts(member.writes)).toEqual([['first'], ['second', 'third']]);
     for (const member of crowd.slice(SOCKETS_PER_CLOCK_READ))
-      expect(texts(member.writes)[0]).toEqual(['first', 'second']);
-    expect(texts(late.writes).flat()).toEqual(['third']);
+      expect(texts(member.writes)).toEqual([['first', 'second', 'third']]);
+    expect(texts(late.writes)).toEqual([['third']]);
+    hub.close();
+  });
+
+  it('gives a socket waiting in a long fan-out every message that arrives meanwhile in its one write', async () => {
+    const { bus, deliver } = fakeBus();
+    const hub = createChatHub(bus, { presenceTtlMs: 90_000, now: () => 0, writeSliceMs: 0 });
+    const crowd = Array.from({ length: SOCKETS_PER_CLOCK_READ * 3 }, () => fakeSocket());
+    for (const member of crowd) hub.join(member.handle, GLOBAL_ROOM);
+    // A message per slice while the first is still on its way to the crowd.
+    deliver(message(1, 'first'));
+    await vi.advanceTimersToNextTimerAsync();
+    deliver(message(2, 'second'));
+    await vi.advanceTimersToNextTimerAsync();
+    deliver(message(3, 'third'));
+    await elapse(FAN_OUT_WINDOW_MS * 10);
+    const [early, middle, late] = [0, 1, 2].map((third) =>
+      crowd.slice(third * SOCKETS_PER_CLOCK_READ, (third + 1) * SOCKETS_PER_CLOCK_READ),
+    );
+    for (const member of early!) expect(texts(member.writes)).toEqual([['first'], ['second', 'third']]);
+    for (const member of middle!) expect(texts(member.writes)).toEqual([['first', 'second'], ['third']]);
+    // Not reached before the third arrived: all three in one write.
+    for (const member of late!) expect(texts(member.writes)).toEqual([['first', 'second', 'third']]);
     hub.close();
   });
 });

@@ -110,20 +110,11 @@ export function createChatHub(
   const batches: Batch[] = [];
   let writing: NodeJS.Immediate | null = null;
 
-  /** The room's last batch with sockets still to write, if any. */
-  function unfinishedBatchOf(room: string): Batch | undefined {
-    for (let i = batches.length - 1; i >= 0; i -= 1) {
-      const batch = batches[i]!;
-      if (batch.room === room) return batch.next < batch.members.length ? batch : undefined;
-    }
-    return undefined;
-  }
-
   /**
-   * Makes the room's pending frames a batch for its members of this moment. While the room's last
-   * batch is still being written, its sockets not written yet that are still in the room get both
-   * in one write (the old frames first): a burst arriving during a long fan-out costs each of them
-   * one system call, not one per message.
+   * Makes the room's pending frames a batch for its members of this moment. Sockets of the room
+   * still waiting in a batch being written get the old frames and the new in one write (the old
+   * first), so each socket has at most one unwritten batch per room: a burst arriving during a long
+   * fan-out costs each of them one system call, not one per message or per cut.
    */
   function cutBatch(room: string) {
     const texts = pending.get(room);
@@ -131,23 +122,22 @@ export function createChatHub(
     pending.delete(room);
     const members = rooms.get(room);
     if (!members || members.size === 0) return;
-    const unfinished = unfinishedBatchOf(room);
-    if (!unfinished) {
-      batches.push({ room, frames: outgoingFrames(texts), members: [...members], next: 0 });
-      return;
+    const cut: Batch[] = [];
+    const merged = new Set<ChatSocketHandle>();
+    for (const batch of batches) {
+      if (batch.room !== room || batch.next >= batch.members.length) continue;
+      const unwritten = batch.members.splice(batch.next);
+      const stay = unwritten.filter((socket) => members.has(socket));
+      // A socket that left the room still gets what was sent while it was in it, and no more.
+      const left = unwritten.filter((socket) => !members.has(socket));
+      if (left.length > 0) cut.push({ room, frames: batch.frames, members: left, next: 0 });
+      if (stay.length === 0) continue;
+      cut.push({ room, frames: outgoingFrames([...batch.frames.texts, ...texts]), members: stay, next: 0 });
+      for (const socket of stay) merged.add(socket);
     }
-    const unwritten = unfinished.members.splice(unfinished.next);
-    const both = new Set(unwritten.filter((socket) => members.has(socket)));
-    const left = unwritten.filter((socket) => !both.has(socket));
-    if (left.length > 0) batches.push({ room, frames: unfinished.frames, members: left, next: 0 });
-    batches.push({
-      room,
-      frames: outgoingFrames([...unfinished.frames.texts, ...texts]),
-      members: [...both],
-      next: 0,
-    });
-    const rest = [...members].filter((socket) => !both.has(socket));
-    if (rest.length > 0) batches.push({ room, frames: outgoingFrames(texts), members: rest, next: 0 });
+    const rest = merged.size === 0 ? [...members] : [...members].filter((socket) => !merged.has(socket));
+    if (rest.length > 0) cut.push({ room, frames: outgoingFrames(texts), members: rest, next: 0 });
+    batches.push(...cut);
   }
 
   /** When the last flush began: the window of frames that share the next one starts there. */

@@ -19,6 +19,7 @@ import { hashToken } from '#server/features/auth/tokens';
 import type { UserRow } from '#server/features/auth/user';
 import type { RateLimiter } from '#server/rate-limit/port';
 import { CHAT_SOCKETS_PER_ADDRESS, RATE_LIMITS } from '#server/rate-limits';
+import { backlogGuard } from './backlog';
 import type { ChatBus } from './bus';
 import { type ChatHub, GLOBAL_ROOM, roomOf } from './hub';
 import type { ChatService } from './service';
@@ -42,14 +43,6 @@ const POLICY_VIOLATION = 1008;
  * any other way, stops the socket speaking within this (decision 056).
  */
 export const SESSION_RECHECK_MS = 10_000;
-
-/**
- * Bytes a socket may hold unsent in the server's memory (beyond what the kernel's buffers took)
- * when its next frame comes: a client that stopped reading (or reads far slower than its rooms
- * talk) is dropped rather than kept in memory without end, and a page that comes back reconnects
- * and reloads the history (decision 084).
- */
-export const MAX_UNSENT_BYTES = 1024 * 1024;
 
 /** How long an open past the address's allowance waits for its 429. */
 export const REFUSED_OPEN_HOLD_MS = 2_000;
@@ -293,13 +286,10 @@ export async function chatSocket(
       // negotiated, so its sender never queues), so frames from both never interleave or reorder.
       const incoming = rawConnection(request.raw);
       const connection = socket.extensions === '' ? incoming : null;
-      /**
-       * Whether the socket may take another frame. Checked before a write, not after: one write
-       * may be larger than the kernel takes at once (a burst's frames in one), and a reader drains
-       * it by the next.
-       */
+      /** Whether the socket may take another frame; one that fell too far behind is dropped (backlog.ts). */
+      const withinBacklog = backlogGuard();
       const keepsUp = () => {
-        if (socket.bufferedAmount <= MAX_UNSENT_BYTES) return true;
+        if (withinBacklog(socket.bufferedAmount)) return true;
         socket.terminate();
         return false;
       };

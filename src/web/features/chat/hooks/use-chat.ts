@@ -23,6 +23,23 @@ export function appendMessage(messages: ChatMessage[] | undefined, message: Chat
   return [...list, message].sort((a, b) => a.id - b.id);
 }
 
+/**
+ * The room's latest history page, read back after a reconnect, with what the panel already showed:
+ * what was said while the socket was away (a restart, a dropped network, a socket the server cut
+ * for falling behind) fills the gap. Shown messages older than the page stay only where the page
+ * reaches them (it holds the oldest of them the page starts with); live messages newer than the
+ * page stay.
+ */
+export function withHistory(shown: ChatMessage[] | undefined, history: ChatMessage[]): ChatMessage[] {
+  const list = shown ?? [];
+  const oldest = history[0]?.id;
+  const newest = history.at(-1)?.id ?? 0;
+  const joined = oldest !== undefined && list.some((message) => message.id === oldest);
+  return list
+    .filter((message) => message.id > newest || (joined && message.id < oldest))
+    .reduce(appendMessage, history);
+}
+
 /** The chat of one dare, or the global chat for `null`: history, then live over /ws. */
 export function useChat(dareId: number | null): ChatState {
   const { token, user } = useAuth();
@@ -33,14 +50,29 @@ export function useChat(dareId: number | null): ChatState {
   const history = useQuery({
     queryKey: chatMessagesKey(dareId),
     queryFn: () => fetchChatMessages(dareId),
-    // Live messages keep it current; a remount after a reconnect reloads what was missed.
+    // Live messages keep it current; a reconnect reads back what was missed (below).
     staleTime: 0,
   });
 
   useEffect(() => {
     connection.start();
-    return connection.onStatus(setStatus);
-  }, [connection]);
+    let dropped = false;
+    return connection.onStatus((next) => {
+      setStatus(next);
+      if (next === 'reconnecting' || next === 'offline') dropped = true;
+      else if (next === 'open' && dropped) {
+        dropped = false;
+        fetchChatMessages(dareId).then(
+          (history) =>
+            queryClient.setQueryData<ChatMessage[]>(chatMessagesKey(dareId), (live) =>
+              withHistory(live, history),
+            ),
+          // The room's live messages go on; the next reconnect tries again.
+          () => {},
+        );
+      }
+    });
+  }, [connection, dareId, queryClient]);
 
   useEffect(() => {
     connection.setToken(token);
