@@ -180,12 +180,17 @@ describe('chat hub fan-out', () => {
     hub.close();
   });
 
-  it('writes a crowd in slices, one turn of the event loop each, each socket still in order', async () => {
+  /** Three clock reads' worth of sockets, and no time to spare: each turn writes a third of them. */
+  function crowdInSlices() {
     const { bus, deliver } = fakeBus();
-    // No time to spare: every turn writes one clock read's worth of sockets, then lets the loop run.
     const hub = createChatHub(bus, { presenceTtlMs: 90_000, now: () => 0, writeSliceMs: 0 });
     const crowd = Array.from({ length: SOCKETS_PER_CLOCK_READ * 3 }, () => fakeSocket());
     for (const member of crowd) hub.join(member.handle, GLOBAL_ROOM);
+    return { hub, deliver, crowd };
+  }
+
+  it('writes a crowd in slices, one turn of the event loop each, each socket still in order', async () => {
+    const { hub, deliver, crowd } = crowdInSlices();
     deliver(message(1, 'first'));
     // The flush: its first slice only.
     await vi.advanceTimersToNextTimerAsync();
@@ -207,10 +212,7 @@ describe('chat hub fan-out', () => {
   });
 
   it('gives a socket waiting in a long fan-out every message that arrives meanwhile in its one write', async () => {
-    const { bus, deliver } = fakeBus();
-    const hub = createChatHub(bus, { presenceTtlMs: 90_000, now: () => 0, writeSliceMs: 0 });
-    const crowd = Array.from({ length: SOCKETS_PER_CLOCK_READ * 3 }, () => fakeSocket());
-    for (const member of crowd) hub.join(member.handle, GLOBAL_ROOM);
+    const { hub, deliver, crowd } = crowdInSlices();
     // A message per slice while the first is still on its way to the crowd.
     deliver(message(1, 'first'));
     await vi.advanceTimersToNextTimerAsync();

@@ -56,23 +56,8 @@ export function useChat(dareId: number | null): ChatState {
 
   useEffect(() => {
     connection.start();
-    let dropped = false;
-    return connection.onStatus((next) => {
-      setStatus(next);
-      if (next === 'reconnecting' || next === 'offline') dropped = true;
-      else if (next === 'open' && dropped) {
-        dropped = false;
-        fetchChatMessages(dareId).then(
-          (history) =>
-            queryClient.setQueryData<ChatMessage[]>(chatMessagesKey(dareId), (live) =>
-              withHistory(live, history),
-            ),
-          // The room's live messages go on; the next reconnect tries again.
-          () => {},
-        );
-      }
-    });
-  }, [connection, dareId, queryClient]);
+    return connection.onStatus(setStatus);
+  }, [connection]);
 
   useEffect(() => {
     connection.setToken(token);
@@ -80,6 +65,10 @@ export function useChat(dareId: number | null): ChatState {
 
   useEffect(() => {
     if (dareId !== null) connection.join(dareId);
+    let rejoining = false;
+    const stopStatus = connection.onStatus((next) => {
+      if (next === 'reconnecting' || next === 'offline') rejoining = true;
+    });
     const unsubscribe = connection.subscribe((frame) => {
       if (frame.type === 'chat_message' && frame.message.dareId === dareId) {
         queryClient.setQueryData<ChatMessage[]>(chatMessagesKey(dareId), (messages) =>
@@ -87,9 +76,24 @@ export function useChat(dareId: number | null): ChatState {
         );
       } else if (frame.type === 'presence' && frame.dareId === dareId) {
         setOnline(frame.online);
+        // Back in the room after a drop (the server counts a socket once it is in the room): what
+        // was said meanwhile is read back now, not at the socket's open, when a message stored
+        // before the room had the socket would be in neither the history nor the live frames.
+        if (rejoining) {
+          rejoining = false;
+          fetchChatMessages(dareId).then(
+            (history) =>
+              queryClient.setQueryData<ChatMessage[]>(chatMessagesKey(dareId), (shown) =>
+                withHistory(shown, history),
+              ),
+            // The room's live messages go on; the next reconnect reads the history again.
+            () => {},
+          );
+        }
       }
     });
     return () => {
+      stopStatus();
       unsubscribe();
       if (dareId !== null) connection.leave(dareId);
     };
