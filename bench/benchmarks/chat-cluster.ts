@@ -1,8 +1,8 @@
-import os from 'node:os';
 import WebSocket from 'ws';
 import { CHAT_LIMITS } from '#contract/chat-limits';
+import { percentile } from '#test/helpers/read-latency';
 import { type Instance, startProcessCluster } from '../../test/helpers/process-cluster';
-import { monotonicMs, startChatReceivers } from '../lib/chat-receivers';
+import { monotonicMs, receiverProcesses, startChatReceivers } from '../lib/chat-receivers';
 import { processCpuMs } from '../lib/proc-cpu';
 import type { Benchmark, BenchResult } from '../types';
 
@@ -19,18 +19,6 @@ const ADDRESSES = Math.max(
 /** Per sender: the per-user rate limit (5 in 10 s) allows this many without waiting. */
 const ROUNDS = CHAT_LIMITS.ratePerWindow;
 const P99_BUDGET_MS = 100;
-
-function receiverProcesses(): number {
-  const raw = process.env.BENCH_CHAT_RECEIVERS;
-  // One per core: more only take turns on the same cores.
-  const value = raw ? Number(raw) : os.availableParallelism();
-  if (!Number.isInteger(value) || value < 1) throw new Error(`Invalid BENCH_CHAT_RECEIVERS: ${raw}`);
-  return value;
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
 
 async function sender(instance: Instance, token: string): Promise<WebSocket> {
   const socket = new WebSocket(`${instance.wsUrl}/ws`, { headers: { 'x-forwarded-for': '192.0.2.1' } });

@@ -1,8 +1,8 @@
-import os from 'node:os';
 import WebSocket from 'ws';
 import { CHAT_LIMITS } from '#contract/chat-limits';
+import { percentile } from '#test/helpers/read-latency';
 import { newClient } from '../../e2e/fixtures/http-client';
-import { monotonicMs, startChatReceivers } from '../lib/chat-receivers';
+import { monotonicMs, receiverProcesses, startChatReceivers } from '../lib/chat-receivers';
 import type { BenchContext, Benchmark, BenchResult } from '../types';
 
 const LISTENERS = 500;
@@ -18,24 +18,12 @@ const wsUrl = (context: BenchContext) => `${context.baseUrl.replace('http', 'ws'
  */
 const ADDRESSES = Math.ceil(LISTENERS / CHAT_LIMITS.opensPerAddressPerSecond);
 
-function receiverProcesses(): number {
-  const raw = process.env.BENCH_CHAT_RECEIVERS;
-  // One per core, as chat-cluster: more only take turns on the same cores.
-  const value = raw ? Number(raw) : os.availableParallelism();
-  if (!Number.isInteger(value) || value < 1) throw new Error(`Invalid BENCH_CHAT_RECEIVERS: ${raw}`);
-  return value;
-}
-
 function open(url: string, address: string): Promise<WebSocket> {
   return new Promise((resolve, reject) => {
     const socket = new WebSocket(url, { headers: { 'X-Forwarded-For': address } });
     socket.once('open', () => resolve(socket));
     socket.once('error', reject);
   });
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { percentile } from '#test/helpers/read-latency';
 import {
   type HttpClient as Client,
   CREATE_DARE_STEPS,
@@ -47,10 +48,6 @@ function breakdown(steps: Map<CreateDareStep, number[]>): string {
         `${step} ${ms.toFixed(1)} ms (${Math.round((ms / total) * 100)}%, p99 ${Math.round(p99)})`,
     )
     .join(', ');
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
 /**

@@ -1,8 +1,17 @@
 import { type ChildProcess, fork } from 'node:child_process';
+import os from 'node:os';
 import path from 'node:path';
 import type { FromReceiver, ReceiverSocket, ToReceiver } from './chat-receiver';
 
 export { monotonicMs } from './ws-reader';
+
+/** How many receiving processes to start: BENCH_CHAT_RECEIVERS, or one per core (more only take turns on the same cores). */
+export function receiverProcesses(): number {
+  const raw = process.env.BENCH_CHAT_RECEIVERS;
+  const value = raw ? Number(raw) : os.availableParallelism();
+  if (!Number.isInteger(value) || value < 1) throw new Error(`Invalid BENCH_CHAT_RECEIVERS: ${raw}`);
+  return value;
+}
 
 type Report = Extract<FromReceiver, { type: 'report' }>;
 
